@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages wasmgpu needs to build, test and run its demo.
+# Idempotent: packages already present are left alone, and the bookworm-backports
+# suite is added once, from the mirror the machine's own Debian sources already use.
+set -euo pipefail
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+
+# The mirror URI of the machine's main Debian suite (deb822 or one-line format).
+debian_mirror() {
+  local uri=""
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    uri=$(awk '/^URIs:/{u=$2} /^Suites:/ && / bookworm( |$)/{print u; exit}' "$f")
+    [ -n "$uri" ] && { echo "$uri"; return; }
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    uri=$(awk '$1=="deb" && $0 ~ / bookworm /{for(i=2;i<=NF;i++) if($i ~ /^(https?|file):/){print $i; exit}}' "$f")
+    [ -n "$uri" ] && { echo "$uri"; return; }
+  done
+  echo "http://deb.debian.org/debian"
+}
+
+backports_enabled() {
+  grep -rqsE 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null
+}
+
+if ! backports_enabled; then
+  mirror=$(debian_mirror)
+  echo "install-deps: adding bookworm-backports from $mirror"
+  printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$mirror" \
+    | $SUDO tee /etc/apt/sources.list.d/wasmgpu-backports.sources >/dev/null
+  need_update=1
+fi
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  clang-19 lld-19
+  libvulkan-dev libvulkan-volk-dev vulkan-validationlayers vulkan-tools
+  spirv-headers spirv-tools libspirv-cross-c-shared-dev glslang-tools glslang-dev
+  wabt binaryen
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev libfmt-dev
+)
+BACKPORTS_PACKAGES=(mesa-vulkan-drivers)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# lavapipe must be Mesa 25 from backports, not bookworm's Mesa 22.
+mesa_version=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null || true)
+case "$mesa_version" in
+  2[5-9].*|[3-9][0-9].*) ;;
+  *) missing_bp=1 ;;
+esac
+
+if [ ${#missing[@]} -eq 0 ] && [ -z "${missing_bp:-}" ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+if [ -n "${need_update:-}" ] || [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v -e lock -e partial || true)" ] || \
+   ! apt-cache policy mesa-vulkan-drivers 2>/dev/null | grep -q bookworm-backports; then
+  $SUDO apt-get update -q
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if [ -n "${missing_bp:-}" ]; then
+  echo "install-deps: installing mesa-vulkan-drivers from bookworm-backports"
+  $SUDO apt-get install -y -q --no-install-recommends -t bookworm-backports "${BACKPORTS_PACKAGES[@]}"
+fi

@@ -1,0 +1,83 @@
+// The contract between compiled kernels (spirv/) and the runtime (runtime/):
+// how a launch passes its arguments, address map, stacks and trap record to
+// the shader. Both sides include this header; docs/memory-model.md explains it.
+#pragma once
+
+#include <cstdint>
+
+namespace wasmgpu::abi {
+
+// Push constants of every compiled kernel (16 bytes, offsets in bytes).
+//   u64 launch_block  device address of the LaunchBlock below
+//   u32 base_index    invocation index of this dispatch's first invocation
+//   u32 count         N: invocations of the whole launch; indices >= N return at once
+inline constexpr uint32_t kPushLaunchBlock = 0;
+inline constexpr uint32_t kPushBaseIndex = 8;
+inline constexpr uint32_t kPushCount = 12;
+inline constexpr uint32_t kPushConstantsSize = 16;
+
+// LaunchBlock, read by the shader through its device address (8-byte aligned):
+//   u64 trap_record     device address of the TrapRecord
+//   u64 stack_base      device address of the per-invocation stacks
+//   u32 stack_slot_size bytes of one invocation's stack (multiple of 16)
+//   u32 region_count    entries in the region table
+//   u32 args_offset     byte offset of the argument slots (== kLaunchHeaderSize)
+//   u32 regions_offset  byte offset of the region table
+//   u64 args[...]       kernel arguments after the invocation index, one 8-byte
+//                       slot each: i32/f32 in the low 4 bytes, i64/f64 whole
+//   Region regions[...] sorted by wasm_base, non-overlapping
+inline constexpr uint32_t kLaunchTrapRecord = 0;
+inline constexpr uint32_t kLaunchStackBase = 8;
+inline constexpr uint32_t kLaunchStackSlotSize = 16;
+inline constexpr uint32_t kLaunchRegionCount = 20;
+inline constexpr uint32_t kLaunchArgsOffset = 24;
+inline constexpr uint32_t kLaunchRegionsOffset = 28;
+inline constexpr uint32_t kLaunchHeaderSize = 32;
+inline constexpr uint32_t kArgSlotSize = 8;
+
+// One mapped range of the 32-bit wasm address space:
+//   u32 wasm_base; u32 size; u64 device_address
+// An access [ea, ea+width) is inside region r when ea >= r.wasm_base and
+// ea + width <= r.wasm_base + r.size; it then touches device memory at
+// r.device_address + (ea - r.wasm_base). An access inside no region traps.
+inline constexpr uint32_t kRegionWasmBase = 0;
+inline constexpr uint32_t kRegionSize = 4;
+inline constexpr uint32_t kRegionDeviceAddress = 8;
+inline constexpr uint32_t kRegionStride = 16;
+
+// Layout of the wasm address space the runtime builds for a launch:
+// the module's own linear memory at [0, memory size); buffers from
+// kBufferAddressBase upward, each aligned to kBufferAlignment and followed by
+// at least kBufferGuard unmapped bytes so that an overrun traps.
+inline constexpr uint64_t kBufferAddressBase = 0x1000'0000;  // 256 MiB
+inline constexpr uint64_t kBufferAlignment = 0x1'0000;       // 64 KiB
+inline constexpr uint64_t kBufferGuard = 0x1'0000;           // 64 KiB
+inline constexpr uint64_t kAddressSpaceEnd = 0x1'0000'0000;  // 4 GiB
+
+// Why an invocation trapped. Values are stable: they cross the ABI.
+enum class TrapKind : uint32_t {
+  Unreachable = 0,
+  MemoryOutOfBounds = 1,
+  IntegerDivideByZero = 2,
+  IntegerOverflow = 3,
+  InvalidConversionToInteger = 4,
+  CallStackExhausted = 5,
+  IndirectCallTypeMismatch = 6,
+  UndefinedElement = 7,
+  UninitializedElement = 8,
+  StackOverflow = 9,  // the shadow stack outgrew the per-invocation stack
+};
+inline constexpr uint32_t kTrapKindCount = 10;
+
+const char* to_string(TrapKind kind);
+
+// TrapRecord, in device memory, zeroed/reset by the runtime before a launch:
+//   u32 trapped_count                   invocations that trapped (atomic add)
+//   u32 lowest_index[kTrapKindCount]    per kind, lowest trapping invocation
+//                                       index (atomic min; 0xFFFFFFFF = none)
+inline constexpr uint32_t kTrapCount = 0;
+inline constexpr uint32_t kTrapLowestIndex = 4;
+inline constexpr uint32_t kTrapRecordSize = 4 + 4 * kTrapKindCount;
+inline constexpr uint32_t kNoTrapIndex = 0xFFFF'FFFFu;
+
+}  // namespace wasmgpu::abi

@@ -1,0 +1,86 @@
+// Result<T>: the value of an operation that can fail for reasons outside the
+// program's control (bad input, a device that says no). Internal bugs are
+// assertions, not Results.
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace wasmgpu {
+
+// A failure with a human-readable reason. `offset` is the byte offset in the
+// input the failure refers to, where there is one (decoder, validator).
+struct Error {
+  std::string message;
+  std::optional<uint64_t> offset;
+
+  // "at byte 0x1f: unexpected end" or just the message.
+  std::string to_string() const;
+};
+
+Error make_error(std::string message);
+Error make_error_at(uint64_t offset, std::string message);
+
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}
+  Result(Error error) : state_(std::in_place_index<1>, std::move(error)) {}
+
+  bool ok() const { return state_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  T& value() & { assert(ok()); return std::get<0>(state_); }
+  const T& value() const& { assert(ok()); return std::get<0>(state_); }
+  T&& value() && { assert(ok()); return std::get<0>(std::move(state_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+  const Error& error() const { assert(!ok()); return std::get<1>(state_); }
+  Error take_error() { assert(!ok()); return std::get<1>(std::move(state_)); }
+
+ private:
+  std::variant<T, Error> state_;
+};
+
+// Success or an Error, for operations that produce nothing.
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)) {}
+
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { assert(!ok()); return *error_; }
+  Error take_error() { assert(!ok()); return std::move(*error_); }
+
+ private:
+  std::optional<Error> error_;
+};
+
+using Status = Result<void>;
+
+}  // namespace wasmgpu
+
+// Propagates an error from an expression yielding a Result<...>.
+#define WASMGPU_TRY(expr)                                   \
+  do {                                                      \
+    auto wasmgpu_try_result_ = (expr);                      \
+    if (!wasmgpu_try_result_.ok()) return wasmgpu_try_result_.take_error(); \
+  } while (0)
+
+#define WASMGPU_CONCAT_INNER_(a, b) a##b
+#define WASMGPU_CONCAT_(a, b) WASMGPU_CONCAT_INNER_(a, b)
+// Declares `lhs` from the value of a Result, or returns its error.
+#define WASMGPU_ASSIGN_OR_RETURN(lhs, expr)                                   \
+  auto WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__) = (expr);                      \
+  if (!WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__).ok())                          \
+    return WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__).take_error();              \
+  lhs = std::move(WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__)).value()
