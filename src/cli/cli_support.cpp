@@ -1,0 +1,50 @@
+#include "cli/cli_support.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "wasm/decoder.h"
+
+namespace wasmgpu::cli {
+
+void fail(std::string message) { throw CommandError{std::move(message)}; }
+
+Result<std::vector<uint8_t>> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error("cannot open '" + path + "': " + std::strerror(errno));
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return make_error("cannot read '" + path + "'");
+  return bytes;
+}
+
+Status write_file(const std::string& path, const void* data, size_t size) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return make_error("cannot open '" + path + "' for writing: " + std::strerror(errno));
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+  if (!out) return make_error("cannot write '" + path + "'");
+  return {};
+}
+
+wasm::Module load_module_or_fail(const std::string& path) {
+  auto bytes = read_file(path);
+  if (!bytes) fail(bytes.error().to_string());
+  auto module = wasm::decode_and_validate(*bytes);
+  if (!module) fail(path + ": " + module.error().to_string());
+  return std::move(module).value();
+}
+
+std::string signature_text(const wasm::FuncType& type) {
+  auto list = [](const std::vector<wasm::ValType>& types) {
+    std::string text = "(";
+    for (size_t i = 0; i < types.size(); ++i) {
+      if (i) text += ", ";
+      text += wasm::to_string(types[i]);
+    }
+    return text + ")";
+  };
+  return list(type.params) + " -> " + list(type.results);
+}
+
+}  // namespace wasmgpu::cli

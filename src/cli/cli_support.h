@@ -1,0 +1,32 @@
+// Helpers shared by the subcommands: file I/O and one-line errors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/result.h"
+#include "wasm/module.h"
+
+namespace wasmgpu::cli {
+
+// Exit status for a failure the user can fix (bad input, bad arguments).
+inline constexpr int kExitFailure = 1;
+
+// Thrown by a subcommand to end the program with "wasmgpu: error: <message>".
+struct CommandError {
+  std::string message;
+};
+
+[[noreturn]] void fail(std::string message);
+
+Result<std::vector<uint8_t>> read_file(const std::string& path);
+Status write_file(const std::string& path, const void* data, size_t size);
+
+// Reads, decodes and validates a wasm module, or fails with a one-line error.
+wasm::Module load_module_or_fail(const std::string& path);
+
+// "(i32, f32) -> (i64)"
+std::string signature_text(const wasm::FuncType& type);
+
+}  // namespace wasmgpu::cli

@@ -1,0 +1,78 @@
+// wasmgpu inspect IN.wasm: what a module exports and which exports can run as kernels.
+#include <fmt/core.h>
+
+#include "cli/cli_support.h"
+#include "cli/commands.h"
+#include "spirv/compiler.h"
+
+namespace wasmgpu::cli {
+namespace {
+
+void print_memory(const wasm::Module& module) {
+  for (const wasm::Import& import : module.imports)
+    if (import.kind == wasm::ExternalKind::Memory)
+      fmt::print("memory: imported from {}.{} ({} pages minimum)\n", import.module, import.name,
+                 import.memory.limits.min);
+  for (const wasm::MemoryType& memory : module.memories) {
+    fmt::print("memory: {} pages ({} KiB)", memory.limits.min, memory.limits.min * 64);
+    if (memory.limits.max) fmt::print(", maximum {} pages", *memory.limits.max);
+    fmt::print("\n");
+  }
+}
+
+void print_imports(const wasm::Module& module) {
+  if (module.imports.empty()) return;
+  fmt::print("imports:\n");
+  for (const wasm::Import& import : module.imports) {
+    std::string detail;
+    if (import.kind == wasm::ExternalKind::Func) detail = " " + signature_text(module.types.at(import.func_type));
+    fmt::print("  {} {}.{}{}\n", wasm::to_string(import.kind), import.module, import.name, detail);
+  }
+}
+
+void run_inspect(const std::string& path) {
+  wasm::Module module = load_module_or_fail(path);
+  fmt::print("module: {}\n", path);
+  print_memory(module);
+  print_imports(module);
+  fmt::print("exports:\n");
+  for (const wasm::Export& e : module.exports) {
+    if (e.kind != wasm::ExternalKind::Func) {
+      fmt::print("  {} {}\n", wasm::to_string(e.kind), e.name);
+      continue;
+    }
+    fmt::print("  func {} {}\n", e.name, signature_text(module.function_type(e.index)));
+    std::string problem = spirv::kernel_signature_problem(module, e.name);
+    if (!problem.empty()) {
+      fmt::print("    not a kernel: {}\n", problem);
+      continue;
+    }
+    auto compiled = spirv::compile_kernel(module, e.name);
+    if (!compiled) {
+      fmt::print("    kernel, cannot run: {}\n", compiled.error().to_string());
+      continue;
+    }
+    const spirv::KernelInfo& info = compiled->info;
+    fmt::print("    kernel: runnable ({} function{} compiled, {} SPIR-V words", info.compiled_functions,
+               info.compiled_functions == 1 ? "" : "s", compiled->words.size());
+    if (info.stack_slot_size)
+      fmt::print(", {} bytes of stack per invocation", info.stack_slot_size);
+    if (info.uses_float64) fmt::print(", needs shaderFloat64");
+    fmt::print(")\n");
+  }
+}
+
+}  // namespace
+
+void add_inspect_command(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand("inspect", "Show a module's exports and which can run as kernels");
+  cmd->footer(
+      "A kernel is an exported function whose first parameter is the i32 invocation index,\n"
+      "whose other parameters are i32, i64, f32 or f64 (pointers are i32) and which returns\n"
+      "nothing. For other exports, inspect says why they are not kernels.");
+  cmd->add_option("input", *path, "The wasm module")->required()->check(CLI::ExistingFile);
+  cmd->callback([path] { run_inspect(*path); });
+}
+
+}  // namespace wasmgpu::cli

@@ -1,0 +1,13 @@
+// The `wasmgpu` command-line tool: one function registers each subcommand.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace wasmgpu::cli {
+
+void add_devices_command(CLI::App& app);
+void add_compile_command(CLI::App& app);
+void add_inspect_command(CLI::App& app);
+void add_run_command(CLI::App& app);
+
+}  // namespace wasmgpu::cli
