@@ -101,7 +101,8 @@ struct BlockType {
 //   F32Const / F64Const   imm64 = the IEEE bit pattern (f32 in the low 32 bits)
 //   V128Const / Shuffle   imm64 = bytes 0..7, imm64_hi = bytes 8..15 (little-endian)
 //   Lane                  imm0 = lane index
-//   SelectTyped           imm0 = the ValType (as its byte)
+//   SelectTyped           imm0 = the ValType (as its byte); imm1 = how many types the
+//                         binary listed (valid only when 1; the validator checks)
 //   RefNull               imm0 = the reference ValType (as its byte)
 struct Instr {
   Opcode op = Opcode::Nop;
