@@ -1,0 +1,16 @@
+/* Kernels that trap on some invocations, for the trap-report tests. */
+#include <stdint.h>
+#include <wasmgpu.h>
+
+WASMGPU_KERNEL(divide) void divide(int i, const int32_t *num, const int32_t *den, int32_t *out) {
+  out[i] = num[i] / den[i];
+}
+
+WASMGPU_KERNEL(read_at) void read_at(int i, const uint32_t *addresses, uint32_t *out) {
+  out[i] = *(const uint32_t *)(uintptr_t)addresses[i];
+}
+
+WASMGPU_KERNEL(trap_when) void trap_when(int i, const uint32_t *flags, uint32_t *out) {
+  if (flags[i]) __builtin_trap();
+  out[i] = (uint32_t)i;
+}
