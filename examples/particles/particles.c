@@ -2,19 +2,7 @@
  * arithmetic: each invocation walks its particle's neighbours by pointer. */
 #include <wasmgpu.h>
 
-struct vec3 { float x, y, z; };
-
-struct particle {
-  struct vec3 position;
-  struct vec3 velocity;
-  float mass;
-  float inverse_mass; /* 1 / mass, so that the kernel needs no division */
-  int id;
-  unsigned char flags; /* bit 0: pinned */
-  unsigned char pad[3];
-  short generation;
-  short pad2;
-};
+#include "particles.h"
 
 static struct vec3 sub(struct vec3 a, struct vec3 b) {
   struct vec3 r = {a.x - b.x, a.y - b.y, a.z - b.z};
@@ -28,8 +16,9 @@ void particles_step(int i, const struct particle *in, struct particle *out, int 
   struct particle next = *self;
   if (!(self->flags & 1)) {
     struct vec3 pull = {0.0f, 0.0f, 0.0f};
-    const struct particle *first = self - window < in ? in : self - window;
-    const struct particle *last = self + window >= in + count ? in + count - 1 : self + window;
+    int lo = i - window < 0 ? 0 : i - window;
+    int hi = i + window >= count ? count - 1 : i + window;
+    const struct particle *first = in + lo, *last = in + hi;
     for (const struct particle *p = first; p <= last; ++p) {
       if (p == self) continue;
       struct vec3 d = sub(p->position, self->position);

@@ -28,3 +28,10 @@ inline uint64_t round_up(uint64_t value, uint64_t multiple) {
 }
 
 }  // namespace wasmgpu::runtime
+
+namespace wasmgpu::runtime {
+struct DeviceInfo;
+// Reads properties, limits and features of a physical device (instance
+// functions must be loaded).
+DeviceInfo read_device_info(VkPhysicalDevice physical_device, uint32_t index);
+}  // namespace wasmgpu::runtime

@@ -46,22 +46,29 @@ BinaryReader::BinaryReader(std::span<const uint8_t> whole, size_t begin, size_t 
 Result<BinaryReader> BinaryReader::sub_reader(uint64_t size) {
   if (size > remaining()) return error_here("unexpected end of section or function");
   BinaryReader sub(whole_, pos_, pos_ + size_t(size));
+  sub.in_section_ = true;
   pos_ += size_t(size);
   return sub;
 }
 
 Result<uint8_t> BinaryReader::read_byte() {
-  if (pos_ >= end_) return error_here("unexpected end");
+  if (pos_ >= end_) return error_here(end_message());
   return whole_[pos_++];
 }
 
 Result<uint8_t> BinaryReader::peek_byte() const {
-  if (pos_ >= end_) return error_here("unexpected end");
+  if (pos_ >= end_) return error_here(end_message());
   return whole_[pos_];
 }
 
+Result<uint8_t> BinaryReader::read_small_leb_byte() {
+  WASMGPU_ASSIGN_OR_RETURN(uint8_t byte, read_byte());
+  if (byte & 0x80) return make_error_at(pos_ - 1, "integer representation too long");
+  return byte;
+}
+
 Result<std::span<const uint8_t>> BinaryReader::read_bytes(uint64_t count) {
-  if (count > remaining()) return error_here("unexpected end");
+  if (count > remaining()) return error_here(end_message());
   auto bytes = whole_.subspan(pos_, size_t(count));
   pos_ += size_t(count);
   return bytes;
@@ -72,7 +79,7 @@ Result<uint64_t> BinaryReader::read_leb(unsigned bits, bool is_signed) {
   const unsigned max_bytes = (bits + 6) / 7;
   uint64_t value = 0;
   for (unsigned index = 0;; ++index) {
-    if (pos_ >= end_) return error_here("unexpected end");
+    if (pos_ >= end_) return error_here(end_message());
     uint8_t byte = whole_[pos_++];
     const unsigned shift = 7 * index;
     const bool is_last_allowed = index + 1 == max_bytes;

@@ -34,6 +34,9 @@ class BinaryReader {
 
   Result<uint8_t> read_byte();
   Result<uint8_t> peek_byte() const;
+  // A one-byte field the spec encodes as a LEB128 integer of at most 7 bits
+  // (flags, type forms): a set continuation bit is "integer representation too long".
+  Result<uint8_t> read_small_leb_byte();
   Result<std::span<const uint8_t>> read_bytes(uint64_t count);
 
   Result<uint32_t> read_u32();
@@ -55,9 +58,16 @@ class BinaryReader {
   // unused bits of the final byte.
   Result<uint64_t> read_leb(unsigned bits, bool is_signed);
 
+  // The spec's wording for running out of bytes inside a section differs
+  // from running out at the top level.
+  const char* end_message() const {
+    return in_section_ ? "unexpected end of section or function" : "unexpected end";
+  }
+
   std::span<const uint8_t> whole_;
   size_t pos_;
   size_t end_;
+  bool in_section_ = false;
 };
 
 }  // namespace wasmgpu::wasm

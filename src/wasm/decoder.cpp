@@ -76,7 +76,8 @@ class ModuleDecoder {
   Status decode_header(BinaryReader& reader) {
     static constexpr uint8_t kMagic[4] = {0x00, 0x61, 0x73, 0x6D};
     static constexpr uint8_t kVersion[4] = {0x01, 0x00, 0x00, 0x00};
-    if (reader.remaining() < 4 || !std::equal(kMagic, kMagic + 4, bytes_.begin()))
+    if (bytes_.size() < 4) return make_error_at(bytes_.size(), "unexpected end");
+    if (!std::equal(kMagic, kMagic + 4, bytes_.begin()))
       return make_error_at(0, "magic header not detected");
     (void)reader.read_bytes(4);
     if (reader.remaining() < 4) return make_error_at(4, "unexpected end: unknown binary version");
@@ -154,7 +155,7 @@ class ModuleDecoder {
 
   Status decode_func_type(BinaryReader& reader) {
     const size_t at = reader.offset();
-    WASMGPU_ASSIGN_OR_RETURN(uint8_t form, reader.read_byte());
+    WASMGPU_ASSIGN_OR_RETURN(uint8_t form, reader.read_small_leb_byte());
     if (form != 0x60) return make_error_at(at, "malformed function type (expected 0x60)");
     FuncType type;
     WASMGPU_TRY(read_vector(reader, [&](uint32_t) -> Status {
@@ -173,7 +174,7 @@ class ModuleDecoder {
 
   Result<Limits> decode_limits(BinaryReader& reader) {
     const size_t at = reader.offset();
-    WASMGPU_ASSIGN_OR_RETURN(uint8_t flags, reader.read_byte());
+    WASMGPU_ASSIGN_OR_RETURN(uint8_t flags, reader.read_small_leb_byte());
     if (flags > 1) return make_error_at(at, "integer too large: malformed limits flags");
     Limits limits;
     WASMGPU_ASSIGN_OR_RETURN(limits.min, reader.read_u32());

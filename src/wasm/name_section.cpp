@@ -28,7 +28,7 @@ Result<NameMap> read_name_map(BinaryReader& reader) {
   }
   // The format requires increasing indices; sort anyway so that lookups by
   // binary search stay correct for producers that get this wrong.
-  std::stable_sort(names.begin(), names.end(),
+  std::sort(names.begin(), names.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   return names;
 }
@@ -57,7 +57,7 @@ Result<NameSection> parse(std::span<const uint8_t> contents) {
           WASMGPU_ASSIGN_OR_RETURN(NameMap locals, read_name_map(sub));
           section.local_names.emplace_back(function, std::move(locals));
         }
-        std::stable_sort(section.local_names.begin(), section.local_names.end(),
+        std::sort(section.local_names.begin(), section.local_names.end(),
                          [](const auto& a, const auto& b) { return a.first < b.first; });
         break;
       }

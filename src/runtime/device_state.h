@@ -1,0 +1,107 @@
+// Internal: the state a Device shares with its Buffers, Modules and Kernels.
+// Heap-allocated so that moving a Device leaves child pointers valid.
+#pragma once
+
+#include <volk.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runtime/address_allocator.h"
+#include "runtime/buffer.h"
+#include "runtime/device_info.h"
+#include "support/result.h"
+
+namespace wasmgpu::runtime {
+
+struct InstanceState;
+
+enum class MemoryKind {
+  Device,  // device-local; host-mapped when that memory is also host-visible
+  Host,    // host-visible and coherent (staging, launch blocks)
+};
+
+struct MappedRange {
+  uint64_t size = 0;
+  VkDeviceAddress device_address = 0;
+};
+
+struct DeviceState {
+  InstanceState* instance = nullptr;
+  DeviceInfo info;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkPhysicalDeviceMemoryProperties memory_properties{};
+  VkDevice device = VK_NULL_HANDLE;
+  VolkDeviceTable vk{};
+  uint32_t queue_family = 0;
+  VkQueue queue = VK_NULL_HANDLE;
+  VkCommandPool command_pool = VK_NULL_HANDLE;
+  VkCommandBuffer command_buffer = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
+  bool float64_enabled = false;
+  bool map_device_buffers = true;  // DeviceOptions::map_host_visible_buffers
+
+  bool lost = false;
+  std::string lost_reason;
+  // Non-empty while a submission that timed out may still be running.
+  std::string pending;
+  std::vector<std::function<void()>> deferred;  // destructions waiting for `pending`
+
+  AddressAllocator addresses;
+  std::map<uint32_t, MappedRange> mapped;  // wasm base -> live buffer
+  size_t live_children = 0;                // Buffers and Kernels not yet destroyed
+
+  RawBuffer staging;       // reusable, host-visible
+  RawBuffer launch_block;  // trap record + LaunchBlock, host-visible
+  RawBuffer stacks;        // per-invocation stacks, device-local
+
+  ~DeviceState();
+
+  // Ok when the device can take new work: not lost, and no timed-out
+  // submission still running (checked without waiting).
+  Status ready();
+  // Turns a failed VkResult into an Error; VK_ERROR_DEVICE_LOST marks the
+  // device lost.
+  Error fail(std::string_view what, VkResult result);
+  Status check(std::string_view what, VkResult result) {
+    if (result == VK_SUCCESS) return {};
+    return fail(what, result);
+  }
+
+  // Begins recording into the device's command buffer.
+  Result<VkCommandBuffer> begin();
+  // Ends, submits and waits up to `timeout`. On timeout the submission stays
+  // pending and `description` ("kernel 'k'") names it in later errors.
+  Status submit_and_wait(std::string_view description,
+                         std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max());
+  // Waits for a pending submission.
+  Status wait_pending(std::chrono::nanoseconds timeout);
+
+  // Runs `destroy` now, or once the pending submission has finished.
+  void destroy_later(std::function<void()> destroy);
+
+  Result<RawBuffer> create_raw_buffer(uint64_t size, VkBufferUsageFlags usage, MemoryKind kind);
+  void destroy_raw_buffer(RawBuffer& buffer);
+  // Makes `buffer` at least `size` bytes (recreating it, contents lost).
+  Status ensure_raw_buffer(RawBuffer& buffer, uint64_t size, VkBufferUsageFlags usage,
+                           MemoryKind kind);
+
+ private:
+  void finish_pending();
+  std::optional<uint32_t> find_memory_type(uint32_t type_bits, MemoryKind kind) const;
+};
+
+// Memory barrier helper for one-queue, in-order work.
+void memory_barrier(DeviceState& device, VkCommandBuffer cmd, VkPipelineStageFlags src_stages,
+                    VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
+                    VkAccessFlags dst_access);
+
+// How long launches wait by default.
+inline constexpr std::chrono::seconds kDefaultLaunchTimeout{60};
+
+}  // namespace wasmgpu::runtime

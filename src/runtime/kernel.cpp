@@ -1,0 +1,128 @@
+#include "runtime/kernel.h"
+
+#include "abi/launch_abi.h"
+#include "runtime/device.h"
+#include "runtime/device_state.h"
+#include "runtime/vk_util.h"
+
+namespace wasmgpu::runtime {
+
+Result<Kernel> Kernel::create(Device& device, spirv::CompiledKernel kernel,
+                              const Buffer* linear_memory) {
+  return create(device.state(), std::move(kernel), linear_memory);
+}
+
+Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
+                              const Buffer* linear_memory) {
+  WASMGPU_TRY(device.ready());
+  const spirv::KernelInfo& info = kernel.info;
+  const std::string name = "kernel '" + info.export_name + "'";
+  if (info.uses_float64 && !device.float64_enabled)
+    return make_error(name + " uses f64, but Vulkan device '" + device.info.name +
+                      "' does not support shaderFloat64");
+  if (info.memory_bytes > abi::kBufferAddressBase)
+    return make_error(name + " needs " + format_bytes(info.memory_bytes) +
+                      " of linear memory; at most " + format_bytes(abi::kBufferAddressBase) +
+                      " fit below the buffers in the wasm address space");
+  if (info.memory_bytes > 0) {
+    if (!linear_memory)
+      return make_error(name + " needs " + format_bytes(info.memory_bytes) +
+                        " of linear memory, but none was given");
+    if (linear_memory->device_state() != &device)
+      return make_error(name + ": its linear memory belongs to another Device");
+    if (linear_memory->size() < info.memory_bytes)
+      return make_error(name + " needs " + format_bytes(info.memory_bytes) +
+                        " of linear memory; the buffer given has " +
+                        format_bytes(linear_memory->size()));
+  }
+  if (info.stack_slot_size % 16 != 0)
+    return make_error(name + ": stack slot size " + std::to_string(info.stack_slot_size) +
+                      " is not a multiple of 16");
+  if (kernel.words.empty())
+    return make_error(name + ": no SPIR-V");
+
+  VkShaderModuleCreateInfo module_info{};
+  module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  module_info.codeSize = kernel.words.size() * sizeof(uint32_t);
+  module_info.pCode = kernel.words.data();
+  VkShaderModule shader = VK_NULL_HANDLE;
+  WASMGPU_TRY(device.check("vkCreateShaderModule for " + name,
+                           device.vk.vkCreateShaderModule(device.device, &module_info, nullptr,
+                                                          &shader)));
+  return Kernel(&device, shader, std::move(kernel.info), linear_memory);
+}
+
+Kernel::Kernel(DeviceState* device, VkShaderModule shader, spirv::KernelInfo info,
+               const Buffer* linear_memory)
+    : device_(device), shader_(shader), info_(std::move(info)), memory_(linear_memory) {
+  ++device_->live_children;
+}
+
+Kernel::Kernel(Kernel&& other) noexcept
+    : device_(std::exchange(other.device_, nullptr)),
+      shader_(std::exchange(other.shader_, VK_NULL_HANDLE)),
+      pipelines_(std::move(other.pipelines_)),
+      info_(std::move(other.info_)),
+      memory_(std::exchange(other.memory_, nullptr)) {
+  other.pipelines_.clear();
+}
+
+Kernel& Kernel::operator=(Kernel&& other) noexcept {
+  if (this != &other) {
+    release();
+    device_ = std::exchange(other.device_, nullptr);
+    shader_ = std::exchange(other.shader_, VK_NULL_HANDLE);
+    pipelines_ = std::move(other.pipelines_);
+    other.pipelines_.clear();
+    info_ = std::move(other.info_);
+    memory_ = std::exchange(other.memory_, nullptr);
+  }
+  return *this;
+}
+
+Kernel::~Kernel() { release(); }
+
+void Kernel::release() {
+  if (!device_) return;
+  DeviceState* device = device_;
+  device->destroy_later([device, shader = shader_, pipelines = std::move(pipelines_)] {
+    for (const auto& [size, pipeline] : pipelines)
+      device->vk.vkDestroyPipeline(device->device, pipeline, nullptr);
+    device->vk.vkDestroyShaderModule(device->device, shader, nullptr);
+  });
+  --device->live_children;
+  device_ = nullptr;
+  shader_ = VK_NULL_HANDLE;
+  pipelines_.clear();
+}
+
+Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size) {
+  if (auto it = pipelines_.find(workgroup_size); it != pipelines_.end()) return it->second;
+  const uint32_t sizes[3] = {workgroup_size, 1, 1};
+  VkSpecializationMapEntry entries[3];
+  for (uint32_t i = 0; i < 3; ++i)
+    entries[i] = VkSpecializationMapEntry{i, uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
+  VkSpecializationInfo specialization{};
+  specialization.mapEntryCount = 3;
+  specialization.pMapEntries = entries;
+  specialization.dataSize = sizeof sizes;
+  specialization.pData = sizes;
+
+  VkComputePipelineCreateInfo pipeline_info{};
+  pipeline_info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  pipeline_info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  pipeline_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  pipeline_info.stage.module = shader_;
+  pipeline_info.stage.pName = "main";
+  pipeline_info.stage.pSpecializationInfo = &specialization;
+  pipeline_info.layout = device_->pipeline_layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  WASMGPU_TRY(device_->check(
+      "vkCreateComputePipelines for kernel '" + info_.export_name + "'",
+      device_->vk.vkCreateComputePipelines(device_->device, VK_NULL_HANDLE, 1, &pipeline_info,
+                                           nullptr, &pipeline)));
+  pipelines_.emplace(workgroup_size, pipeline);
+  return pipeline;
+}
+
+}  // namespace wasmgpu::runtime

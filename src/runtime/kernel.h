@@ -1,0 +1,75 @@
+// A compiled kernel on a Device: its shader module and compute pipelines.
+#pragma once
+
+#include <volk.h>
+
+#include <initializer_list>
+#include <map>
+#include <span>
+#include <string>
+
+#include "runtime/buffer.h"
+#include "runtime/launch.h"
+#include "spirv/compiler.h"
+#include "support/result.h"
+
+namespace wasmgpu::runtime {
+
+class Device;
+struct DeviceState;
+
+// A kernel ready to launch: SPIR-V that follows abi/launch_abi.h (entry point
+// "main", workgroup size from specialization constants 0, 1, 2, the 16-byte
+// push constants) and the KernelInfo that describes its parameters, memory
+// and stack. Pipelines are created per workgroup size on first use and cached.
+//
+// Move-only. Must be destroyed before its Device, and before the Buffer given
+// as its linear memory.
+class Kernel {
+ public:
+  // `linear_memory` is what the kernel sees at wasm address 0 (its first
+  // info.memory_bytes bytes); required when info.memory_bytes > 0. Modules
+  // pass their memory; SPIR-V from other sources may pass any Buffer.
+  static Result<Kernel> create(Device& device, spirv::CompiledKernel kernel,
+                               const Buffer* linear_memory = nullptr);
+  static Result<Kernel> create(DeviceState& device, spirv::CompiledKernel kernel,
+                               const Buffer* linear_memory);
+
+  Kernel(Kernel&& other) noexcept;
+  Kernel& operator=(Kernel&& other) noexcept;
+  ~Kernel();
+
+  const spirv::KernelInfo& info() const { return info_; }
+  const std::string& name() const { return info_.export_name; }
+
+  // Runs invocations 0..n-1 with workgroups of `workgroup_size` (0: the
+  // default) and waits for them (up to options.timeout). Fails, without
+  // running anything, on wrong argument count or types, a Buffer without a
+  // wasm address, or a device that lacks a feature the kernel needs; fails
+  // after running when an invocation trapped ("kernel 'k' trapped: integer
+  // divide by zero at invocation 17 (3 invocations trapped)").
+  Status launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> args,
+                const LaunchOptions& options = {});
+  Status launch(uint32_t n, uint32_t workgroup_size, std::initializer_list<Arg> args,
+                const LaunchOptions& options = {}) {
+    return launch(n, workgroup_size, std::span<const Arg>(args.begin(), args.size()), options);
+  }
+
+  // Internal: the pipeline for one workgroup size (created on first use).
+  Result<VkPipeline> pipeline(uint32_t workgroup_size);
+  DeviceState* device_state() const { return device_; }
+  const Buffer* linear_memory() const { return memory_; }
+
+ private:
+  Kernel(DeviceState* device, VkShaderModule shader, spirv::KernelInfo info,
+         const Buffer* linear_memory);
+  void release();
+
+  DeviceState* device_ = nullptr;
+  VkShaderModule shader_ = VK_NULL_HANDLE;
+  std::map<uint32_t, VkPipeline> pipelines_;
+  spirv::KernelInfo info_;
+  const Buffer* memory_ = nullptr;
+};
+
+}  // namespace wasmgpu::runtime

@@ -1,0 +1,62 @@
+// Kernel arguments and launch options.
+#pragma once
+
+#include <chrono>
+#include <concepts>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "runtime/buffer.h"
+
+namespace wasmgpu::runtime {
+
+// One kernel argument after the invocation index: an i32/i64/f32/f64 scalar,
+// or a Buffer, passed as its wasm address into an i32 (pointer) parameter.
+// Integers of 4 bytes or less are i32, 8-byte integers i64. An Arg refers to a
+// Buffer without owning it.
+class Arg {
+ public:
+  enum class Kind { I32, I64, F32, F64, Buffer };
+
+  template <std::integral T>
+    requires(!std::same_as<T, bool>)
+  Arg(T value)
+      : kind_(sizeof(T) <= 4 ? Kind::I32 : Kind::I64),
+        bits_(sizeof(T) <= 4 ? uint64_t(uint32_t(value)) : uint64_t(value)) {}
+  Arg(float value) : kind_(Kind::F32) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    bits_ = bits;
+  }
+  Arg(double value) : kind_(Kind::F64) { std::memcpy(&bits_, &value, 8); }
+  Arg(const Buffer& buffer) : kind_(Kind::Buffer), buffer_(&buffer) {}
+
+  Kind kind() const { return kind_; }
+  // The value's bits (i32/f32 in the low 32 bits); unused for buffers.
+  uint64_t bits() const { return bits_; }
+  const Buffer* buffer() const { return buffer_; }
+
+ private:
+  Kind kind_;
+  uint64_t bits_ = 0;
+  const Buffer* buffer_ = nullptr;
+};
+
+// "i32", "i64", "f32", "f64", "buffer"
+const char* to_string(Arg::Kind kind);
+
+struct LaunchOptions {
+  // How long launch() waits for the kernel before reporting a timeout.
+  std::chrono::nanoseconds timeout = std::chrono::seconds(60);
+};
+
+// Workgroup size used when a launch asks for 0: 64, or less when the device
+// allows less.
+inline constexpr uint32_t kDefaultWorkgroupSize = 64;
+
+// Per-invocation stacks of one dispatch stay within this many bytes; larger
+// launches are split into several dispatches that reuse the stacks.
+inline constexpr uint64_t kStackBudgetBytes = 64ull << 20;
+
+}  // namespace wasmgpu::runtime

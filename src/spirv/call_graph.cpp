@@ -1,0 +1,149 @@
+#include "spirv/call_graph.h"
+
+#include <algorithm>
+
+namespace wasmgpu::spirv {
+namespace {
+
+using wasm::Opcode;
+
+bool is_numeric(wasm::ValType type) {
+  return type == wasm::ValType::I32 || type == wasm::ValType::I64 || type == wasm::ValType::F32 ||
+         type == wasm::ValType::F64;
+}
+
+// Why a value type cannot be compiled, or empty.
+std::string type_problem(wasm::ValType type) {
+  if (is_numeric(type)) return {};
+  if (type == wasm::ValType::V128) return "uses v128 (SIMD is not supported yet)";
+  return std::string("uses reference type ") + wasm::to_string(type) + " (not supported)";
+}
+
+std::string block_type_problem(const wasm::Module& module, const wasm::BlockType& block) {
+  switch (block.kind) {
+    case wasm::BlockType::Kind::Empty: return {};
+    case wasm::BlockType::Kind::Value: return type_problem(block.value);
+    case wasm::BlockType::Kind::TypeIndex: {
+      const wasm::FuncType& type = module.types.at(block.type_index);
+      for (wasm::ValType t : type.params)
+        if (auto p = type_problem(t); !p.empty()) return p;
+      for (wasm::ValType t : type.results)
+        if (auto p = type_problem(t); !p.empty()) return p;
+      return {};
+    }
+  }
+  return {};
+}
+
+// Checks one defined function's body and collects its callees.
+Status scan_function(const wasm::Module& module, uint32_t index, std::vector<uint32_t>& callees) {
+  const wasm::Function& function = module.functions.at(index - module.imported_functions);
+  auto refuse = [&](const std::string& why) {
+    return make_error("function " + module.function_name(index) + " " + why);
+  };
+  const wasm::FuncType& type = module.function_type(index);
+  for (wasm::ValType t : type.params)
+    if (auto p = type_problem(t); !p.empty()) return refuse(p);
+  for (wasm::ValType t : type.results)
+    if (auto p = type_problem(t); !p.empty()) return refuse(p);
+  for (wasm::ValType t : function.locals)
+    if (auto p = type_problem(t); !p.empty()) return refuse(p);
+
+  for (const wasm::Instr& instr : function.body) {
+    const wasm::OpcodeInfo& op = wasm::info(instr.op);
+    if (op.prefix == 0xFD) return refuse("uses v128 (SIMD instruction " + std::string(op.text) + ")");
+    switch (instr.op) {
+      case Opcode::Block:
+      case Opcode::Loop:
+      case Opcode::If:
+        if (auto p = block_type_problem(module, instr.block); !p.empty()) return refuse(p);
+        break;
+      case Opcode::SelectTyped:
+        if (auto p = type_problem(wasm::ValType(instr.imm0)); !p.empty()) return refuse(p);
+        break;
+      case Opcode::Call:
+        if (const wasm::Import* import = module.imported_function(instr.imm0))
+          return refuse("calls imported function " + import->module + "." + import->name +
+                        " (imports cannot run on the GPU)");
+        if (std::find(callees.begin(), callees.end(), instr.imm0) == callees.end())
+          callees.push_back(instr.imm0);
+        break;
+      case Opcode::CallIndirect: return refuse("uses call_indirect (not supported yet)");
+      case Opcode::GlobalGet:
+      case Opcode::GlobalSet:
+        if (const wasm::Import* import = module.imported_global(instr.imm0))
+          return refuse("uses imported global " + import->module + "." + import->name +
+                        " (imports cannot run on the GPU)");
+        if (auto p = type_problem(module.global_type(instr.imm0).type); !p.empty()) return refuse(p);
+        break;
+      case Opcode::TableGet:
+      case Opcode::TableSet:
+      case Opcode::TableInit:
+      case Opcode::ElemDrop:
+      case Opcode::TableCopy:
+      case Opcode::TableGrow:
+      case Opcode::TableSize:
+      case Opcode::TableFill:
+        return refuse("uses table instruction " + std::string(op.text) + " (not supported)");
+      case Opcode::RefNull:
+      case Opcode::RefIsNull:
+      case Opcode::RefFunc:
+        return refuse("uses reference instruction " + std::string(op.text) + " (not supported)");
+      case Opcode::MemoryInit:
+      case Opcode::DataDrop:
+        return refuse("uses " + std::string(op.text) + " (passive data segments are not supported)");
+      default: break;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<CallGraph> build_call_graph(const wasm::Module& module, uint32_t root) {
+  CallGraph graph;
+  graph.callees.resize(module.total_functions());
+  if (const wasm::Import* import = module.imported_function(root))
+    return make_error("function " + module.function_name(root) + " is imported from " +
+                      import->module + "." + import->name);
+  // Depth-first search; `path` holds the functions being visited, which makes
+  // a call to one of them a cycle.
+  enum class State : uint8_t { New, Active, Done };
+  std::vector<State> state(module.total_functions(), State::New);
+  std::vector<uint32_t> path;
+  std::vector<size_t> next_callee;
+
+  auto enter = [&](uint32_t index) -> Status {
+    WASMGPU_TRY(scan_function(module, index, graph.callees[index]));
+    state[index] = State::Active;
+    path.push_back(index);
+    next_callee.push_back(0);
+    return {};
+  };
+  WASMGPU_TRY(enter(root));
+  while (!path.empty()) {
+    uint32_t current = path.back();
+    size_t& next = next_callee.back();
+    if (next == graph.callees[current].size()) {
+      state[current] = State::Done;
+      graph.functions.push_back(current);
+      path.pop_back();
+      next_callee.pop_back();
+      continue;
+    }
+    uint32_t callee = graph.callees[current][next++];
+    if (state[callee] == State::Done) continue;
+    if (state[callee] == State::Active) {
+      std::string cycle;
+      auto start = std::find(path.begin(), path.end(), callee);
+      for (auto it = start; it != path.end(); ++it) cycle += module.function_name(*it) + " -> ";
+      cycle += module.function_name(callee);
+      return make_error("function " + module.function_name(callee) +
+                        " is recursive (" + cycle + "); recursion is not supported yet");
+    }
+    WASMGPU_TRY(enter(callee));
+  }
+  return graph;
+}
+
+}  // namespace wasmgpu::spirv

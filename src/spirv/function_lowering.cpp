@@ -1,0 +1,644 @@
+// Instruction selection: one case per wasm opcode (the switch has no default,
+// so -Wswitch reports an opcode added to opcodes.def and not handled here).
+//
+// Integers are unsigned SPIR-V types; signed operations use the S-opcodes,
+// which read the bits as two's complement. Float results of + - * / carry
+// NoContraction. Float neg/abs/copysign work on the bit pattern (wasm defines
+// them on bits, NaN payloads included); min/max follow wasm (NaN if either
+// operand is NaN, -0 < +0) through compares and selects.
+#include "spirv/function_lowering.h"
+
+#include <bit>
+#include <cmath>
+#include <cassert>
+#include <cstring>
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+namespace wasmgpu::spirv {
+
+using wasm::Opcode;
+using wasm::ValType;
+using Op = spv::Op;
+
+namespace {
+
+std::vector<uint32_t> param_types(KernelContext& k, const wasm::FuncType& type) {
+  std::vector<uint32_t> types;
+  for (ValType t : type.params) types.push_back(k.value_type(t));
+  return types;
+}
+
+uint32_t f32_bits(float value) { return std::bit_cast<uint32_t>(value); }
+uint64_t f64_bits(double value) { return std::bit_cast<uint64_t>(value); }
+
+}  // namespace
+
+FunctionLowering::FunctionLowering(KernelContext& k, uint32_t function_index)
+    : k_(k),
+      b_(k.b),
+      index_(function_index),
+      function_(k.module.functions.at(function_index - k.module.imported_functions)),
+      type_(k.module.function_type(function_index)),
+      f_(k.b, k.function_ids.at(function_index), k.result_type(type_.results), param_types(k, type_)) {}
+
+Status FunctionLowering::lower() {
+  b_.name(f_.id(), k_.module.function_name(index_));
+  local_types_ = type_.params;
+  local_types_.insert(local_types_.end(), function_.locals.begin(), function_.locals.end());
+  for (size_t i = 0; i < local_types_.size(); ++i) {
+    uint32_t type = type_of(local_types_[i]);
+    uint32_t var = f_.variable(type);
+    f_.store(var, i < type_.params.size() ? f_.param(i) : b_.const_null(type));
+    locals_.push_back(var);
+  }
+  pending_var_ = f_.variable(k_.t_u32);
+  f_.store(pending_var_, b_.const_u32(0));
+  WASMGPU_TRY(find_branch_targets());
+
+  const std::vector<wasm::Instr>& body = function_.body;
+  Frame function_frame;
+  function_frame.kind = Frame::Kind::Function;
+  function_frame.end_index = function_frame.else_index = body.size() - 1;
+  function_frame.results = type_.results;
+  frames_.push_back(function_frame);
+  for (size_t ip = 0; ip < body.size() && !frames_.empty(); ++ip) {
+    if (!f_.open()) {
+      // Dead code: skip to the else (of an if's then arm) or end of the frame.
+      const Frame& top = frames_.back();
+      bool in_then = top.kind == Frame::Kind::If && !top.seen_else && top.else_index != top.end_index;
+      ip = in_then ? top.else_index : top.end_index;
+    }
+    WASMGPU_TRY(lower_instruction(body[ip], ip));
+  }
+  if (!frames_.empty() || f_.open())
+    return make_error("function " + k_.module.function_name(index_) + ": body is not well nested");
+  f_.finish();
+  return {};
+}
+
+uint32_t FunctionLowering::pop() {
+  assert(!stack_.empty() && "operand stack underflow (module not validated?)");
+  uint32_t value = stack_.back();
+  stack_.pop_back();
+  return value;
+}
+
+uint32_t FunctionLowering::op(Op op, uint32_t type, std::initializer_list<uint32_t> operands) {
+  return f_.op(op, type, operands);
+}
+
+uint32_t FunctionLowering::float_op(Op op, uint32_t type, uint32_t a, uint32_t b) {
+  uint32_t result = f_.op(op, type, {a, b});
+  b_.decorate(result, spv::Decoration::NoContraction);
+  return result;
+}
+
+uint32_t FunctionLowering::bool_to_i32(uint32_t condition) {
+  return op(Op::OpSelect, k_.t_u32, {condition, b_.const_u32(1), b_.const_u32(0)});
+}
+
+uint32_t FunctionLowering::nonzero(uint32_t value, uint32_t type) {
+  return op(Op::OpINotEqual, k_.t_bool, {value, type == k_.t_u64 ? b_.const_u64(0) : b_.const_u32(0)});
+}
+
+void FunctionLowering::binary(Op opcode, uint32_t type) {
+  uint32_t rhs = pop(), lhs = pop();
+  push(op(opcode, type, {lhs, rhs}));
+}
+
+void FunctionLowering::compare(Op opcode, uint32_t) {
+  uint32_t rhs = pop(), lhs = pop();
+  push(bool_to_i32(op(opcode, k_.t_bool, {lhs, rhs})));
+}
+
+void FunctionLowering::count_bits(Opcode opcode) {
+  uint32_t x = pop();
+  uint32_t u32 = k_.t_u32;
+  auto clz32 = [&](uint32_t v) {  // FindUMsb(0) is -1, so 31 - msb gives 32
+    return op(Op::OpISub, u32, {b_.const_u32(31), f_.glsl(GLSLstd450FindUMsb, u32, {v})});
+  };
+  auto ctz32 = [&](uint32_t v) {
+    uint32_t lsb = f_.glsl(GLSLstd450FindILsb, u32, {v});
+    return op(Op::OpSelect, u32, {op(Op::OpIEqual, k_.t_bool, {v, b_.const_u32(0)}), b_.const_u32(32), lsb});
+  };
+  auto popcnt32 = [&](uint32_t v) { return op(Op::OpBitCount, u32, {v}); };
+  switch (opcode) {
+    case Opcode::I32Clz: push(clz32(x)); return;
+    case Opcode::I32Ctz: push(ctz32(x)); return;
+    case Opcode::I32Popcnt: push(popcnt32(x)); return;
+    default: break;
+  }
+  // 64-bit: the bit instructions are 32-bit only in Vulkan, so split.
+  uint32_t low = op(Op::OpUConvert, u32, {x});
+  uint32_t high = op(Op::OpUConvert, u32, {op(Op::OpShiftRightLogical, k_.t_u64, {x, b_.const_u32(32)})});
+  uint32_t result = 0;
+  auto plus32 = [&](uint32_t v) { return op(Op::OpIAdd, u32, {v, b_.const_u32(32)}); };
+  if (opcode == Opcode::I64Clz) {
+    uint32_t high_zero = op(Op::OpIEqual, k_.t_bool, {high, b_.const_u32(0)});
+    result = op(Op::OpSelect, u32, {high_zero, plus32(clz32(low)), clz32(high)});
+  } else if (opcode == Opcode::I64Ctz) {
+    uint32_t low_zero = op(Op::OpIEqual, k_.t_bool, {low, b_.const_u32(0)});
+    result = op(Op::OpSelect, u32, {low_zero, plus32(ctz32(high)), ctz32(low)});
+  } else {
+    result = op(Op::OpIAdd, u32, {popcnt32(low), popcnt32(high)});
+  }
+  push(op(Op::OpUConvert, k_.t_u64, {result}));
+}
+
+void FunctionLowering::shift(Opcode opcode, uint32_t type, uint32_t bits) {
+  uint32_t count = pop(), x = pop();
+  auto constant = [&](uint32_t v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(v); };
+  count = op(Op::OpBitwiseAnd, type, {count, constant(bits - 1)});
+  switch (opcode) {
+    case Opcode::I32Shl:
+    case Opcode::I64Shl: push(op(Op::OpShiftLeftLogical, type, {x, count})); return;
+    case Opcode::I32ShrS:
+    case Opcode::I64ShrS: push(op(Op::OpShiftRightArithmetic, type, {x, count})); return;
+    case Opcode::I32ShrU:
+    case Opcode::I64ShrU: push(op(Op::OpShiftRightLogical, type, {x, count})); return;
+    default: break;
+  }
+  // Rotations: (x << n) | (x >> ((bits - n) & (bits - 1))), which is x for n == 0.
+  bool left = opcode == Opcode::I32Rotl || opcode == Opcode::I64Rotl;
+  uint32_t other = op(Op::OpBitwiseAnd, type, {op(Op::OpISub, type, {constant(bits), count}), constant(bits - 1)});
+  uint32_t a = op(left ? Op::OpShiftLeftLogical : Op::OpShiftRightLogical, type, {x, count});
+  uint32_t b = op(left ? Op::OpShiftRightLogical : Op::OpShiftLeftLogical, type, {x, other});
+  push(op(Op::OpBitwiseOr, type, {a, b}));
+}
+
+void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
+  uint32_t rhs = pop(), lhs = pop();
+  auto constant = [&](uint64_t v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
+  uint64_t minus_one = bits == 64 ? ~uint64_t(0) : 0xFFFF'FFFFu;
+  uint64_t int_min = uint64_t(1) << (bits - 1);
+  uint32_t zero_divisor = op(Op::OpIEqual, k_.t_bool, {rhs, constant(0)});
+  f_.if_else(zero_divisor, [&] { k_.helpers->trap_and_return(f_, abi::TrapKind::IntegerDivideByZero); });
+  bool is_signed = opcode == Opcode::I32DivS || opcode == Opcode::I64DivS ||
+                   opcode == Opcode::I32RemS || opcode == Opcode::I64RemS;
+  bool is_div = opcode == Opcode::I32DivS || opcode == Opcode::I64DivS ||
+                opcode == Opcode::I32DivU || opcode == Opcode::I64DivU;
+  if (!is_signed) {
+    push(op(is_div ? Op::OpUDiv : Op::OpUMod, type, {lhs, rhs}));
+    return;
+  }
+  uint32_t divisor_minus_one = op(Op::OpIEqual, k_.t_bool, {rhs, constant(minus_one)});
+  if (is_div) {
+    uint32_t overflow = op(Op::OpLogicalAnd, k_.t_bool,
+                           {op(Op::OpIEqual, k_.t_bool, {lhs, constant(int_min)}), divisor_minus_one});
+    f_.if_else(overflow, [&] { k_.helpers->trap_and_return(f_, abi::TrapKind::IntegerOverflow); });
+    push(op(Op::OpSDiv, type, {lhs, rhs}));
+    return;
+  }
+  // rem_s: x % -1 is 0 (INT_MIN % -1 must not trap); OpSRem takes the
+  // dividend's sign, as wasm does.
+  uint32_t safe_divisor = op(Op::OpSelect, type, {divisor_minus_one, constant(1), rhs});
+  uint32_t remainder = op(Op::OpSRem, type, {lhs, safe_divisor});
+  push(op(Op::OpSelect, type, {divisor_minus_one, constant(0), remainder}));
+}
+
+void FunctionLowering::float_unary(Opcode opcode, uint32_t type, uint32_t bits) {
+  uint32_t x = pop();
+  uint32_t int_type = bits == 64 ? k_.t_u64 : k_.t_u32;
+  uint64_t sign = uint64_t(1) << (bits - 1);
+  auto constant = [&](uint64_t v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
+  auto on_bits = [&](Op opcode, uint64_t mask) {
+    uint32_t raw = op(Op::OpBitcast, int_type, {x});
+    return op(Op::OpBitcast, type, {op(opcode, int_type, {raw, constant(mask)})});
+  };
+  switch (opcode) {
+    case Opcode::F32Abs:
+    case Opcode::F64Abs: push(on_bits(Op::OpBitwiseAnd, sign - 1)); return;
+    case Opcode::F32Neg:
+    case Opcode::F64Neg: push(on_bits(Op::OpBitwiseXor, sign)); return;
+    case Opcode::F32Ceil:
+    case Opcode::F64Ceil: push(f_.glsl(GLSLstd450Ceil, type, {x})); return;
+    case Opcode::F32Floor:
+    case Opcode::F64Floor: push(f_.glsl(GLSLstd450Floor, type, {x})); return;
+    case Opcode::F32Trunc:
+    case Opcode::F64Trunc: push(f_.glsl(GLSLstd450Trunc, type, {x})); return;
+    case Opcode::F32Nearest:
+    case Opcode::F64Nearest: push(f_.glsl(GLSLstd450RoundEven, type, {x})); return;
+    case Opcode::F32Sqrt:
+    case Opcode::F64Sqrt: push(f_.glsl(GLSLstd450Sqrt, type, {x})); return;
+    default: assert(false);
+  }
+}
+
+void FunctionLowering::float_min_max(bool is_min, uint32_t type, uint32_t bits) {
+  uint32_t rhs = pop(), lhs = pop();
+  uint32_t int_type = bits == 64 ? k_.t_u64 : k_.t_u32;
+  uint32_t either_nan = op(Op::OpLogicalOr, k_.t_bool,
+                           {op(Op::OpIsNan, k_.t_bool, {lhs}), op(Op::OpIsNan, k_.t_bool, {rhs})});
+  uint32_t ordered = op(is_min ? Op::OpFOrdLessThan : Op::OpFOrdGreaterThan, k_.t_bool, {lhs, rhs});
+  uint32_t equal = op(Op::OpFOrdEqual, k_.t_bool, {lhs, rhs});
+  uint32_t result = op(Op::OpSelect, type, {ordered, lhs, rhs});
+  // Equal operands differ at most in the sign of zero: min ORs the signs, max ANDs them.
+  uint32_t merged = op(is_min ? Op::OpBitwiseOr : Op::OpBitwiseAnd, int_type,
+                       {op(Op::OpBitcast, int_type, {lhs}), op(Op::OpBitcast, int_type, {rhs})});
+  result = op(Op::OpSelect, type, {equal, op(Op::OpBitcast, type, {merged}), result});
+  uint32_t nan = float_op(Op::OpFAdd, type, lhs, rhs);  // a quiet NaN propagated from the input
+  push(op(Op::OpSelect, type, {either_nan, nan, result}));
+}
+
+// Float -> integer. In range means trunc(x) is representable: for signed N
+// bits x > -2^(N-1) - 1 and x < 2^(N-1); unsigned x > -1 and x < 2^N. The
+// bounds are exact in the float type except -2^31 - 1 in f32 and -2^63 - 1,
+// which round to -2^(N-1): there the test is x >= -2^(N-1).
+void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, bool is_signed,
+                                bool saturating) {
+  uint32_t x = pop();
+  uint32_t float_type = float_bits == 64 ? k_.t_f64() : k_.t_f32();
+  uint32_t int_type = int_bits == 64 ? k_.t_u64 : k_.t_u32;
+  auto float_const = [&](double v) {
+    return float_bits == 64 ? b_.const_f64_bits(f64_bits(v)) : b_.const_f32_bits(f32_bits(float(v)));
+  };
+  auto int_const = [&](uint64_t v) { return int_bits == 64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
+  double upper = std::ldexp(1.0, is_signed ? int(int_bits) - 1 : int(int_bits));
+  uint32_t below_upper = op(Op::OpFOrdLessThan, k_.t_bool, {x, float_const(upper)});
+  uint32_t above_lower;
+  if (!is_signed) {
+    above_lower = op(Op::OpFOrdGreaterThan, k_.t_bool, {x, float_const(-1.0)});
+  } else if (float_bits == 64 && int_bits == 32) {
+    above_lower = op(Op::OpFOrdGreaterThan, k_.t_bool, {x, float_const(-2147483649.0)});
+  } else {
+    above_lower = op(Op::OpFOrdGreaterThanEqual, k_.t_bool, {x, float_const(-upper)});
+  }
+  uint32_t in_range = op(Op::OpLogicalAnd, k_.t_bool, {above_lower, below_upper});
+  uint32_t is_nan = op(Op::OpIsNan, k_.t_bool, {x});
+  if (!saturating) {
+    f_.if_else(is_nan, [&] { k_.helpers->trap_and_return(f_, abi::TrapKind::InvalidConversionToInteger); });
+    f_.if_else(op(Op::OpLogicalNot, k_.t_bool, {in_range}),
+               [&] { k_.helpers->trap_and_return(f_, abi::TrapKind::IntegerOverflow); });
+  }
+  // Convert only in-range values (others are undefined in SPIR-V). Unsigned
+  // conversion of (-1, 0) goes through trunc, which gives -0, converting to 0.
+  uint32_t safe = op(Op::OpSelect, float_type, {in_range, x, float_const(0.0)});
+  uint32_t converted = is_signed ? op(Op::OpConvertFToS, int_type, {safe})
+                                 : op(Op::OpConvertFToU, int_type, {f_.glsl(GLSLstd450Trunc, float_type, {safe})});
+  if (!saturating) {
+    push(converted);
+    return;
+  }
+  uint64_t max = is_signed ? (uint64_t(1) << (int_bits - 1)) - 1
+                           : (int_bits == 64 ? ~uint64_t(0) : 0xFFFF'FFFFu);
+  uint64_t min = is_signed ? uint64_t(1) << (int_bits - 1) : 0;
+  uint32_t negative = op(Op::OpFOrdLessThan, k_.t_bool, {x, float_const(0.0)});
+  uint32_t clamped = op(Op::OpSelect, int_type, {negative, int_const(min), int_const(max)});
+  uint32_t result = op(Op::OpSelect, int_type, {in_range, converted, clamped});
+  push(op(Op::OpSelect, int_type, {is_nan, int_const(0), result}));
+}
+
+uint32_t FunctionLowering::sign_extend(uint32_t value, uint32_t type, uint32_t bits, uint32_t from_bits) {
+  uint32_t amount = b_.const_u32(bits - from_bits);
+  return op(Op::OpShiftRightArithmetic, type, {op(Op::OpShiftLeftLogical, type, {value, amount}), amount});
+}
+
+uint32_t FunctionLowering::effective_address(const wasm::Instr& instr) {
+  uint32_t address = op(Op::OpUConvert, k_.t_u64, {pop()});
+  if (instr.imm1 == 0) return address;
+  return op(Op::OpIAdd, k_.t_u64, {address, b_.const_u64(instr.imm1)});
+}
+
+void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_signed, ValType type) {
+  uint32_t ea = effective_address(instr);
+  uint32_t raw = k_.helpers->load(f_, ea, width);  // u32, or u64 for width 8
+  switch (type) {
+    case ValType::F32: push(op(Op::OpBitcast, k_.t_f32(), {raw})); return;
+    case ValType::F64: push(op(Op::OpBitcast, k_.t_f64(), {raw})); return;
+    case ValType::I32:
+      push(is_signed && width < 4 ? sign_extend(raw, k_.t_u32, 32, width * 8) : raw);
+      return;
+    case ValType::I64:
+      if (width == 8) {
+        push(raw);
+      } else if (is_signed) {
+        if (width < 4) raw = sign_extend(raw, k_.t_u32, 32, width * 8);
+        push(op(Op::OpSConvert, k_.t_u64, {raw}));
+      } else {
+        push(op(Op::OpUConvert, k_.t_u64, {raw}));
+      }
+      return;
+    default: assert(false);
+  }
+}
+
+void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType type) {
+  uint32_t value = pop();
+  uint32_t ea = effective_address(instr);
+  switch (type) {
+    case ValType::F32: value = op(Op::OpBitcast, k_.t_u32, {value}); break;
+    case ValType::F64: value = op(Op::OpBitcast, k_.t_u64, {value}); break;
+    case ValType::I64:
+      if (width < 8) value = op(Op::OpUConvert, k_.t_u32, {value});
+      break;
+    default: break;
+  }
+  k_.helpers->store(f_, ea, value, width);
+}
+
+uint32_t FunctionLowering::memory_pages() const {
+  const wasm::Module& m = k_.module;
+  if (!m.memories.empty()) return uint32_t(m.memories[0].limits.min);
+  for (const wasm::Import& import : m.imports)
+    if (import.kind == wasm::ExternalKind::Memory) return uint32_t(import.memory.limits.min);
+  return 0;
+}
+
+Status FunctionLowering::call(uint32_t function_index) {
+  const wasm::FuncType& callee = k_.module.function_type(function_index);
+  auto it = k_.function_ids.find(function_index);
+  if (it == k_.function_ids.end())
+    return make_error("function " + k_.module.function_name(function_index) + " was not compiled");
+  std::vector<uint32_t> operands{it->second};
+  size_t first = stack_.size() - callee.params.size();
+  operands.insert(operands.end(), stack_.begin() + first, stack_.end());
+  stack_.resize(first);
+  uint32_t result = f_.op(Op::OpFunctionCall, k_.result_type(callee.results), operands);
+  k_.helpers->return_if_trapped(f_);
+  if (callee.results.size() == 1) {
+    push(result);
+  } else {
+    for (size_t i = 0; i < callee.results.size(); ++i)
+      push(op(Op::OpCompositeExtract, type_of(callee.results[i]), {result, uint32_t(i)}));
+  }
+  return {};
+}
+
+Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
+  auto it = k_.global_vars.find(global_index);
+  if (it != k_.global_vars.end()) return it->second;
+  // Globals are Private: every invocation starts from the initial value and
+  // its writes are its own. Globals shared by all invocations of a launch
+  // (mutable globals other than the stack pointer) are not modelled yet.
+  if (global_index < k_.module.imported_globals || global_index >= k_.module.total_globals())
+    return make_error("global " + std::to_string(global_index) + " is imported or out of range");
+  const wasm::Global& global = k_.module.globals[global_index - k_.module.imported_globals];
+  uint32_t type = type_of(global.type.type);
+  if (global.init.instrs.empty()) return make_error("global " + std::to_string(global_index) + " has no initializer");
+  const wasm::Instr& init = global.init.instrs[0];
+  uint32_t value = 0;
+  switch (init.op) {
+    case Opcode::I32Const: value = b_.const_u32(uint32_t(init.imm64)); break;
+    case Opcode::I64Const: value = b_.const_u64(init.imm64); break;
+    case Opcode::F32Const: value = b_.const_f32_bits(uint32_t(init.imm64)); break;
+    case Opcode::F64Const: value = b_.const_f64_bits(init.imm64); break;
+    default:
+      return make_error("global " + std::to_string(global_index) +
+                        " has an initializer that is not a constant (" + std::string(wasm::info(init.op).text) + ")");
+  }
+  uint32_t var = b_.global_variable(b_.pointer_type(spv::StorageClass::Private, type),
+                                    spv::StorageClass::Private, value);
+  std::string name = k_.module.global_name(global_index);
+  b_.name(var, name.empty() ? "global" + std::to_string(global_index) : name);
+  k_.global_vars.emplace(global_index, var);
+  return var;
+}
+
+Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t index) {
+  const uint32_t u32 = k_.t_u32, u64 = k_.t_u64;
+  auto refuse = [&](const char* why) {
+    return make_error("function " + k_.module.function_name(index_) + " uses " +
+                      std::string(wasm::info(instr.op).text) + " (" + why + ")");
+  };
+  switch (instr.op) {
+    // --- control ---
+    case Opcode::Unreachable: k_.helpers->trap_and_return(f_, abi::TrapKind::Unreachable); break;
+    case Opcode::Nop: break;
+    case Opcode::Block:
+    case Opcode::Loop:
+    case Opcode::If: enter_frame(instr, index); break;
+    case Opcode::Else: lower_else(); break;
+    case Opcode::End: lower_end(); break;
+    case Opcode::Br: branch_to(instr.imm0); break;
+    case Opcode::BrIf: {
+      uint32_t condition = nonzero(pop(), u32);
+      f_.if_else(condition, [&] { branch_to(instr.imm0); });
+      break;
+    }
+    case Opcode::BrTable: lower_br_table(instr); break;
+    case Opcode::Return: return_values(); break;
+    case Opcode::Call: return call(instr.imm0);
+    case Opcode::CallIndirect: return refuse("not supported yet");
+    case Opcode::Drop: pop(); break;
+    case Opcode::Select:
+    case Opcode::SelectTyped: {
+      uint32_t condition = nonzero(pop(), u32);
+      uint32_t if_false = pop(), if_true = pop();
+      push(op(Op::OpSelect, b_.type_of(if_true), {condition, if_true, if_false}));
+      break;
+    }
+    // --- variables ---
+    case Opcode::LocalGet: push(f_.load(type_of(local_types_.at(instr.imm0)), locals_.at(instr.imm0))); break;
+    case Opcode::LocalSet: f_.store(locals_.at(instr.imm0), pop()); break;
+    case Opcode::LocalTee: f_.store(locals_.at(instr.imm0), stack_.back()); break;
+    case Opcode::GlobalGet: {
+      WASMGPU_ASSIGN_OR_RETURN(uint32_t var, global_var(instr.imm0));
+      push(f_.load(type_of(k_.module.global_type(instr.imm0).type), var));
+      break;
+    }
+    case Opcode::GlobalSet: {
+      WASMGPU_ASSIGN_OR_RETURN(uint32_t var, global_var(instr.imm0));
+      f_.store(var, pop());
+      break;
+    }
+    case Opcode::TableGet:
+    case Opcode::TableSet:
+    case Opcode::TableInit:
+    case Opcode::ElemDrop:
+    case Opcode::TableCopy:
+    case Opcode::TableGrow:
+    case Opcode::TableSize:
+    case Opcode::TableFill: return refuse("tables are not supported");
+    case Opcode::RefNull:
+    case Opcode::RefIsNull:
+    case Opcode::RefFunc: return refuse("references are not supported");
+    // --- memory ---
+    case Opcode::I32Load: load(instr, 4, false, ValType::I32); break;
+    case Opcode::I64Load: load(instr, 8, false, ValType::I64); break;
+    case Opcode::F32Load: load(instr, 4, false, ValType::F32); break;
+    case Opcode::F64Load: load(instr, 8, false, ValType::F64); break;
+    case Opcode::I32Load8S: load(instr, 1, true, ValType::I32); break;
+    case Opcode::I32Load8U: load(instr, 1, false, ValType::I32); break;
+    case Opcode::I32Load16S: load(instr, 2, true, ValType::I32); break;
+    case Opcode::I32Load16U: load(instr, 2, false, ValType::I32); break;
+    case Opcode::I64Load8S: load(instr, 1, true, ValType::I64); break;
+    case Opcode::I64Load8U: load(instr, 1, false, ValType::I64); break;
+    case Opcode::I64Load16S: load(instr, 2, true, ValType::I64); break;
+    case Opcode::I64Load16U: load(instr, 2, false, ValType::I64); break;
+    case Opcode::I64Load32S: load(instr, 4, true, ValType::I64); break;
+    case Opcode::I64Load32U: load(instr, 4, false, ValType::I64); break;
+    case Opcode::I32Store: store(instr, 4, ValType::I32); break;
+    case Opcode::I64Store: store(instr, 8, ValType::I64); break;
+    case Opcode::F32Store: store(instr, 4, ValType::F32); break;
+    case Opcode::F64Store: store(instr, 8, ValType::F64); break;
+    case Opcode::I32Store8: store(instr, 1, ValType::I32); break;
+    case Opcode::I32Store16: store(instr, 2, ValType::I32); break;
+    case Opcode::I64Store8: store(instr, 1, ValType::I64); break;
+    case Opcode::I64Store16: store(instr, 2, ValType::I64); break;
+    case Opcode::I64Store32: store(instr, 4, ValType::I64); break;
+    case Opcode::MemorySize: push(b_.const_u32(memory_pages())); break;
+    case Opcode::MemoryGrow: {
+      // Growth always fails (allowed by the spec): the runtime maps a fixed
+      // memory. Growing by 0 succeeds and returns the size, as engines do.
+      uint32_t delta = pop();
+      uint32_t zero = op(Op::OpIEqual, k_.t_bool, {delta, b_.const_u32(0)});
+      push(op(Op::OpSelect, u32, {zero, b_.const_u32(memory_pages()), b_.const_u32(0xFFFF'FFFFu)}));
+      break;
+    }
+    case Opcode::MemoryCopy: {
+      uint32_t count = pop(), source = pop(), dest = pop();
+      k_.helpers->copy(f_, dest, source, count);
+      break;
+    }
+    case Opcode::MemoryFill: {
+      uint32_t count = pop(), value = pop(), dest = pop();
+      k_.helpers->fill(f_, dest, value, count);
+      break;
+    }
+    case Opcode::MemoryInit:
+    case Opcode::DataDrop: return refuse("passive data segments are not supported");
+    // --- constants ---
+    case Opcode::I32Const: push(b_.const_u32(uint32_t(instr.imm64))); break;
+    case Opcode::I64Const: push(b_.const_u64(instr.imm64)); break;
+    case Opcode::F32Const: push(b_.const_f32_bits(uint32_t(instr.imm64))); break;
+    case Opcode::F64Const: k_.t_f64(); push(b_.const_f64_bits(instr.imm64)); break;
+    // --- comparisons ---
+    case Opcode::I32Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.t_bool, {pop(), b_.const_u32(0)}))); break;
+    case Opcode::I64Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.t_bool, {pop(), b_.const_u64(0)}))); break;
+    case Opcode::I32Eq: case Opcode::I64Eq: compare(Op::OpIEqual, 0); break;
+    case Opcode::I32Ne: case Opcode::I64Ne: compare(Op::OpINotEqual, 0); break;
+    case Opcode::I32LtS: case Opcode::I64LtS: compare(Op::OpSLessThan, 0); break;
+    case Opcode::I32LtU: case Opcode::I64LtU: compare(Op::OpULessThan, 0); break;
+    case Opcode::I32GtS: case Opcode::I64GtS: compare(Op::OpSGreaterThan, 0); break;
+    case Opcode::I32GtU: case Opcode::I64GtU: compare(Op::OpUGreaterThan, 0); break;
+    case Opcode::I32LeS: case Opcode::I64LeS: compare(Op::OpSLessThanEqual, 0); break;
+    case Opcode::I32LeU: case Opcode::I64LeU: compare(Op::OpULessThanEqual, 0); break;
+    case Opcode::I32GeS: case Opcode::I64GeS: compare(Op::OpSGreaterThanEqual, 0); break;
+    case Opcode::I32GeU: case Opcode::I64GeU: compare(Op::OpUGreaterThanEqual, 0); break;
+    case Opcode::F32Eq: case Opcode::F64Eq: compare(Op::OpFOrdEqual, 0); break;
+    case Opcode::F32Ne: case Opcode::F64Ne: compare(Op::OpFUnordNotEqual, 0); break;
+    case Opcode::F32Lt: case Opcode::F64Lt: compare(Op::OpFOrdLessThan, 0); break;
+    case Opcode::F32Gt: case Opcode::F64Gt: compare(Op::OpFOrdGreaterThan, 0); break;
+    case Opcode::F32Le: case Opcode::F64Le: compare(Op::OpFOrdLessThanEqual, 0); break;
+    case Opcode::F32Ge: case Opcode::F64Ge: compare(Op::OpFOrdGreaterThanEqual, 0); break;
+    // --- integer arithmetic ---
+    case Opcode::I32Clz: case Opcode::I32Ctz: case Opcode::I32Popcnt:
+    case Opcode::I64Clz: case Opcode::I64Ctz: case Opcode::I64Popcnt: count_bits(instr.op); break;
+    case Opcode::I32Add: binary(Op::OpIAdd, u32); break;
+    case Opcode::I32Sub: binary(Op::OpISub, u32); break;
+    case Opcode::I32Mul: binary(Op::OpIMul, u32); break;
+    case Opcode::I32DivS: case Opcode::I32DivU: case Opcode::I32RemS: case Opcode::I32RemU:
+      divide(instr.op, u32, 32);
+      break;
+    case Opcode::I32And: binary(Op::OpBitwiseAnd, u32); break;
+    case Opcode::I32Or: binary(Op::OpBitwiseOr, u32); break;
+    case Opcode::I32Xor: binary(Op::OpBitwiseXor, u32); break;
+    case Opcode::I32Shl: case Opcode::I32ShrS: case Opcode::I32ShrU: case Opcode::I32Rotl:
+    case Opcode::I32Rotr: shift(instr.op, u32, 32); break;
+    case Opcode::I64Add: binary(Op::OpIAdd, u64); break;
+    case Opcode::I64Sub: binary(Op::OpISub, u64); break;
+    case Opcode::I64Mul: binary(Op::OpIMul, u64); break;
+    case Opcode::I64DivS: case Opcode::I64DivU: case Opcode::I64RemS: case Opcode::I64RemU:
+      divide(instr.op, u64, 64);
+      break;
+    case Opcode::I64And: binary(Op::OpBitwiseAnd, u64); break;
+    case Opcode::I64Or: binary(Op::OpBitwiseOr, u64); break;
+    case Opcode::I64Xor: binary(Op::OpBitwiseXor, u64); break;
+    case Opcode::I64Shl: case Opcode::I64ShrS: case Opcode::I64ShrU: case Opcode::I64Rotl:
+    case Opcode::I64Rotr: shift(instr.op, u64, 64); break;
+    // --- float arithmetic ---
+    case Opcode::F32Abs: case Opcode::F32Neg: case Opcode::F32Ceil: case Opcode::F32Floor:
+    case Opcode::F32Trunc: case Opcode::F32Nearest: case Opcode::F32Sqrt:
+      float_unary(instr.op, k_.t_f32(), 32);
+      break;
+    case Opcode::F64Abs: case Opcode::F64Neg: case Opcode::F64Ceil: case Opcode::F64Floor:
+    case Opcode::F64Trunc: case Opcode::F64Nearest: case Opcode::F64Sqrt:
+      float_unary(instr.op, k_.t_f64(), 64);
+      break;
+    case Opcode::F32Add: case Opcode::F32Sub: case Opcode::F32Mul: case Opcode::F32Div:
+    case Opcode::F64Add: case Opcode::F64Sub: case Opcode::F64Mul: case Opcode::F64Div: {
+      bool is64 = instr.op >= Opcode::F64Add;
+      uint32_t type = is64 ? k_.t_f64() : k_.t_f32();
+      Opcode base = is64 ? Opcode::F64Add : Opcode::F32Add;
+      static constexpr Op kOps[] = {Op::OpFAdd, Op::OpFSub, Op::OpFMul, Op::OpFDiv};
+      uint32_t rhs = pop(), lhs = pop();
+      push(float_op(kOps[size_t(instr.op) - size_t(base)], type, lhs, rhs));
+      break;
+    }
+    case Opcode::F32Min: float_min_max(true, k_.t_f32(), 32); break;
+    case Opcode::F32Max: float_min_max(false, k_.t_f32(), 32); break;
+    case Opcode::F64Min: float_min_max(true, k_.t_f64(), 64); break;
+    case Opcode::F64Max: float_min_max(false, k_.t_f64(), 64); break;
+    case Opcode::F32Copysign:
+    case Opcode::F64Copysign: {
+      bool is64 = instr.op == Opcode::F64Copysign;
+      uint32_t type = is64 ? k_.t_f64() : k_.t_f32(), int_type = is64 ? u64 : u32;
+      uint64_t sign = is64 ? uint64_t(1) << 63 : uint64_t(1) << 31;
+      auto constant = [&](uint64_t v) { return is64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
+      uint32_t rhs = op(Op::OpBitcast, int_type, {pop()});
+      uint32_t lhs = op(Op::OpBitcast, int_type, {pop()});
+      uint32_t magnitude = op(Op::OpBitwiseAnd, int_type, {lhs, constant(sign - 1)});
+      uint32_t sign_bit = op(Op::OpBitwiseAnd, int_type, {rhs, constant(sign)});
+      push(op(Op::OpBitcast, type, {op(Op::OpBitwiseOr, int_type, {magnitude, sign_bit})}));
+      break;
+    }
+    // --- conversions ---
+    case Opcode::I32WrapI64: push(op(Op::OpUConvert, u32, {pop()})); break;
+    case Opcode::I32TruncF32S: truncate(instr.op, 32, 32, true, false); break;
+    case Opcode::I32TruncF32U: truncate(instr.op, 32, 32, false, false); break;
+    case Opcode::I32TruncF64S: truncate(instr.op, 64, 32, true, false); break;
+    case Opcode::I32TruncF64U: truncate(instr.op, 64, 32, false, false); break;
+    case Opcode::I64TruncF32S: truncate(instr.op, 32, 64, true, false); break;
+    case Opcode::I64TruncF32U: truncate(instr.op, 32, 64, false, false); break;
+    case Opcode::I64TruncF64S: truncate(instr.op, 64, 64, true, false); break;
+    case Opcode::I64TruncF64U: truncate(instr.op, 64, 64, false, false); break;
+    case Opcode::I32TruncSatF32S: truncate(instr.op, 32, 32, true, true); break;
+    case Opcode::I32TruncSatF32U: truncate(instr.op, 32, 32, false, true); break;
+    case Opcode::I32TruncSatF64S: truncate(instr.op, 64, 32, true, true); break;
+    case Opcode::I32TruncSatF64U: truncate(instr.op, 64, 32, false, true); break;
+    case Opcode::I64TruncSatF32S: truncate(instr.op, 32, 64, true, true); break;
+    case Opcode::I64TruncSatF32U: truncate(instr.op, 32, 64, false, true); break;
+    case Opcode::I64TruncSatF64S: truncate(instr.op, 64, 64, true, true); break;
+    case Opcode::I64TruncSatF64U: truncate(instr.op, 64, 64, false, true); break;
+    case Opcode::I64ExtendI32S: push(op(Op::OpSConvert, u64, {pop()})); break;
+    case Opcode::I64ExtendI32U: push(op(Op::OpUConvert, u64, {pop()})); break;
+    case Opcode::F32ConvertI32S: case Opcode::F32ConvertI64S:
+      push(op(Op::OpConvertSToF, k_.t_f32(), {pop()}));
+      break;
+    case Opcode::F32ConvertI32U: case Opcode::F32ConvertI64U:
+      push(op(Op::OpConvertUToF, k_.t_f32(), {pop()}));
+      break;
+    case Opcode::F64ConvertI32S: case Opcode::F64ConvertI64S:
+      push(op(Op::OpConvertSToF, k_.t_f64(), {pop()}));
+      break;
+    case Opcode::F64ConvertI32U: case Opcode::F64ConvertI64U:
+      push(op(Op::OpConvertUToF, k_.t_f64(), {pop()}));
+      break;
+    case Opcode::F32DemoteF64: push(op(Op::OpFConvert, k_.t_f32(), {pop()})); break;
+    case Opcode::F64PromoteF32: push(op(Op::OpFConvert, k_.t_f64(), {pop()})); break;
+    case Opcode::I32ReinterpretF32: push(op(Op::OpBitcast, u32, {pop()})); break;
+    case Opcode::I64ReinterpretF64: push(op(Op::OpBitcast, u64, {pop()})); break;
+    case Opcode::F32ReinterpretI32: push(op(Op::OpBitcast, k_.t_f32(), {pop()})); break;
+    case Opcode::F64ReinterpretI64: push(op(Op::OpBitcast, k_.t_f64(), {pop()})); break;
+    case Opcode::I32Extend8S: push(sign_extend(pop(), u32, 32, 8)); break;
+    case Opcode::I32Extend16S: push(sign_extend(pop(), u32, 32, 16)); break;
+    case Opcode::I64Extend8S: push(sign_extend(pop(), u64, 64, 8)); break;
+    case Opcode::I64Extend16S: push(sign_extend(pop(), u64, 64, 16)); break;
+    case Opcode::I64Extend32S: push(sign_extend(pop(), u64, 64, 32)); break;
+    // --- SIMD: refused by build_call_graph before lowering ---
+#define WASM_OPCODE(name, text, prefix, code, imm, sig) WASMGPU_SIMD_CASE_##prefix(name)
+#define WASMGPU_SIMD_CASE_0x00(name)
+#define WASMGPU_SIMD_CASE_0xFC(name)
+#define WASMGPU_SIMD_CASE_0xFD(name) case Opcode::name:
+#include "wasm/opcodes.def"
+#undef WASMGPU_SIMD_CASE_0xFD
+#undef WASMGPU_SIMD_CASE_0xFC
+#undef WASMGPU_SIMD_CASE_0x00
+#undef WASM_OPCODE
+      return refuse("v128 is not supported yet");
+  }
+  return {};
+}
+
+}  // namespace wasmgpu::spirv

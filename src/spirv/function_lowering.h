@@ -1,0 +1,104 @@
+// Lowers one wasm function to a SPIR-V function: instruction selection
+// (function_lowering.cpp) and structured control flow (control_flow.cpp).
+//
+// The wasm operand stack is tracked at compile time as SPIR-V result ids.
+// Values pushed before a construct dominate everything after it, so only
+// values that meet at a join (block results, loop parameters) travel through
+// Function variables; drivers and spirv-opt promote them to registers.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "spirv/kernel_context.h"
+#include "spirv/runtime_helpers.h"
+#include "support/result.h"
+
+namespace wasmgpu::spirv {
+
+class FunctionLowering {
+ public:
+  FunctionLowering(KernelContext& k, uint32_t function_index);
+  Status lower();
+
+ private:
+  // --- control flow (control_flow.cpp) ---
+  // One wasm label. Labels that some branch targets become SPIR-V loop
+  // constructs ("constructs" below); the others are emitted inline.
+  struct Frame {
+    enum class Kind : uint8_t { Function, Block, Loop, If } kind;
+    size_t else_index = 0, end_index = 0;  // instruction indices
+    std::vector<wasm::ValType> params, results;
+    size_t height = 0;  // operand stack height below the parameters
+    bool construct = false;
+    uint32_t header = 0, merge = 0, continue_target = 0;  // construct blocks
+    std::vector<uint32_t> result_vars;  // constructs and ifs
+    std::vector<uint32_t> param_vars;   // loop constructs
+    std::vector<uint32_t> param_values; // ifs: parameters, for the else arm
+    uint32_t if_merge = 0, else_label = 0;
+    bool seen_else = false;
+    // Frame indices that branches leaving through this construct's merge
+    // (with `pending` set) are headed for: its merge must dispatch them.
+    std::set<size_t> pending_targets;
+  };
+
+  Status find_branch_targets();
+  void enter_frame(const wasm::Instr& instr, size_t index);
+  void lower_else();
+  void lower_end();
+  // Branch to the label `depth` levels out, taking its values from the top of
+  // the operand stack (left in place). Leaves no open block.
+  void branch_to(uint32_t depth);
+  void lower_br_table(const wasm::Instr& instr);
+  void return_values();
+  // At a construct's merge: completes or forwards branches that passed through.
+  void dispatch_pending(size_t frame_index);
+  size_t innermost_construct(size_t below) const;
+  void branch_to_frame_directly(size_t frame_index);
+  std::vector<uint32_t> frame_vars(Frame& frame, bool params);
+  void store_top(const std::vector<uint32_t>& vars);
+  void load_into_stack(const std::vector<uint32_t>& vars, const std::vector<wasm::ValType>& types);
+  std::pair<std::vector<wasm::ValType>, std::vector<wasm::ValType>> block_signature(const wasm::BlockType& block) const;
+  std::vector<uint32_t> new_vars(const std::vector<wasm::ValType>& types);
+
+  // --- instructions (function_lowering.cpp) ---
+  Status lower_instruction(const wasm::Instr& instr, size_t index);
+  uint32_t pop();
+  void push(uint32_t value) { stack_.push_back(value); }
+  uint32_t type_of(wasm::ValType type) { return k_.value_type(type); }
+  uint32_t op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands);
+  uint32_t float_op(spv::Op op, uint32_t type, uint32_t a, uint32_t b);
+  uint32_t bool_to_i32(uint32_t condition);
+  uint32_t nonzero(uint32_t value, uint32_t type);
+  void binary(spv::Op op, uint32_t type);
+  void compare(spv::Op op, uint32_t type);
+  void count_bits(wasm::Opcode op);
+  void shift(wasm::Opcode op, uint32_t type, uint32_t bits);
+  void divide(wasm::Opcode op, uint32_t type, uint32_t bits);
+  void float_unary(wasm::Opcode op, uint32_t type, uint32_t bits);
+  void float_min_max(bool is_min, uint32_t type, uint32_t bits);
+  void truncate(wasm::Opcode op, uint32_t float_bits, uint32_t int_bits, bool is_signed, bool saturating);
+  uint32_t sign_extend(uint32_t value, uint32_t type, uint32_t bits, uint32_t from_bits);
+  uint32_t effective_address(const wasm::Instr& instr);
+  void load(const wasm::Instr& instr, uint32_t width, bool is_signed, wasm::ValType type);
+  void store(const wasm::Instr& instr, uint32_t width, wasm::ValType type);
+  Status call(uint32_t function_index);
+  uint32_t memory_pages() const;
+  Result<uint32_t> global_var(uint32_t global_index);
+
+  KernelContext& k_;
+  ModuleBuilder& b_;
+  uint32_t index_;
+  const wasm::Function& function_;
+  const wasm::FuncType& type_;
+  FunctionBuilder f_;
+  std::vector<uint32_t> locals_;            // Function variables
+  std::vector<wasm::ValType> local_types_;
+  std::vector<uint32_t> stack_;
+  std::vector<Frame> frames_;
+  std::vector<bool> targeted_;              // per instruction index: a targeted label
+  uint32_t pending_var_ = 0;                // frame index a multi-level branch heads for
+};
+
+}  // namespace wasmgpu::spirv

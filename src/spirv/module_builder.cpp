@@ -1,0 +1,360 @@
+#include "spirv/module_builder.h"
+
+#include <cassert>
+#include <cstring>
+
+namespace wasmgpu::spirv {
+
+void append_instruction(Words& out, spv::Op op, std::span<const uint32_t> operands) {
+  out.push_back(uint32_t(operands.size() + 1) << 16 | uint32_t(op));
+  out.insert(out.end(), operands.begin(), operands.end());
+}
+
+void append_string(Words& out, std::string_view text) {
+  size_t words = text.size() / 4 + 1;  // always room for the terminating NUL
+  size_t first = out.size();
+  out.resize(first + words, 0);
+  std::memcpy(&out[first], text.data(), text.size());
+}
+
+namespace {
+// Instructions with a literal string: build the operand list, then the word count.
+void append_with_string(Words& out, spv::Op op, std::initializer_list<uint32_t> before,
+                        std::string_view text, std::span<const uint32_t> after = {}) {
+  Words operands(before);
+  append_string(operands, text);
+  operands.insert(operands.end(), after.begin(), after.end());
+  append_instruction(out, op, operands);
+}
+}  // namespace
+
+uint32_t ModuleBuilder::glsl_std_450() {
+  if (glsl_ == 0) glsl_ = fresh_id();
+  return glsl_;
+}
+
+void ModuleBuilder::entry_point(uint32_t function, std::string_view name) {
+  entry_names_.emplace_back(function, std::string(name));
+}
+
+void ModuleBuilder::execution_mode(uint32_t function, spv::ExecutionMode mode,
+                                   std::initializer_list<uint32_t> literals) {
+  Words operands{function, uint32_t(mode)};
+  operands.insert(operands.end(), literals.begin(), literals.end());
+  append_instruction(execution_modes_, spv::Op::OpExecutionMode, operands);
+}
+
+void ModuleBuilder::name(uint32_t id, std::string_view text) {
+  append_with_string(debug_names_, spv::Op::OpName, {id}, text);
+}
+
+void ModuleBuilder::decorate(uint32_t id, spv::Decoration decoration,
+                             std::initializer_list<uint32_t> literals) {
+  Words operands{id, uint32_t(decoration)};
+  operands.insert(operands.end(), literals.begin(), literals.end());
+  append_instruction(annotations_, spv::Op::OpDecorate, operands);
+}
+
+void ModuleBuilder::member_decorate(uint32_t struct_type, uint32_t member,
+                                    spv::Decoration decoration,
+                                    std::initializer_list<uint32_t> literals) {
+  Words operands{struct_type, member, uint32_t(decoration)};
+  operands.insert(operands.end(), literals.begin(), literals.end());
+  append_instruction(annotations_, spv::Op::OpMemberDecorate, operands);
+}
+
+uint32_t ModuleBuilder::dedup(spv::Op op, std::vector<uint32_t> operands, bool has_type) {
+  std::vector<uint32_t> key = operands;
+  key.insert(key.begin(), uint32_t(op));
+  auto it = dedup_.find(key);
+  if (it != dedup_.end()) return it->second;
+  uint32_t id = fresh_id();
+  // Types put the result id first; constants put the type first.
+  operands.insert(has_type ? operands.begin() + 1 : operands.begin(), id);
+  if (has_type) result_types_[id] = operands[0];
+  append_instruction(types_and_globals_, op, operands);
+  dedup_.emplace(std::move(key), id);
+  return id;
+}
+
+uint32_t ModuleBuilder::void_type() { return dedup(spv::Op::OpTypeVoid, {}, false); }
+uint32_t ModuleBuilder::bool_type() { return dedup(spv::Op::OpTypeBool, {}, false); }
+
+uint32_t ModuleBuilder::uint_type(uint32_t width) {
+  if (width == 64) capability(spv::Capability::Int64);
+  if (width == 8) capability(spv::Capability::Int8);
+  return dedup(spv::Op::OpTypeInt, {width, 0}, false);
+}
+
+uint32_t ModuleBuilder::float_type(uint32_t width) {
+  if (width == 64) capability(spv::Capability::Float64);
+  return dedup(spv::Op::OpTypeFloat, {width}, false);
+}
+
+uint32_t ModuleBuilder::vector_type(uint32_t component, uint32_t count) {
+  return dedup(spv::Op::OpTypeVector, {component, count}, false);
+}
+
+uint32_t ModuleBuilder::pointer_type(spv::StorageClass storage, uint32_t pointee) {
+  return dedup(spv::Op::OpTypePointer, {uint32_t(storage), pointee}, false);
+}
+
+uint32_t ModuleBuilder::function_type(uint32_t result, std::span<const uint32_t> params) {
+  std::vector<uint32_t> operands{result};
+  operands.insert(operands.end(), params.begin(), params.end());
+  return dedup(spv::Op::OpTypeFunction, operands, false);
+}
+
+uint32_t ModuleBuilder::struct_type(std::span<const uint32_t> members) {
+  return dedup(spv::Op::OpTypeStruct, {members.begin(), members.end()}, false);
+}
+
+uint32_t ModuleBuilder::unique_struct_type(std::span<const uint32_t> members) {
+  uint32_t id = fresh_id();
+  Words operands{id};
+  operands.insert(operands.end(), members.begin(), members.end());
+  append_instruction(types_and_globals_, spv::Op::OpTypeStruct, operands);
+  return id;
+}
+
+uint32_t ModuleBuilder::const_u32(uint32_t value) {
+  return dedup(spv::Op::OpConstant, {uint_type(32), value}, true);
+}
+
+uint32_t ModuleBuilder::const_u64(uint64_t value) {
+  return dedup(spv::Op::OpConstant, {uint_type(64), uint32_t(value), uint32_t(value >> 32)}, true);
+}
+
+uint32_t ModuleBuilder::const_u8(uint8_t value) {
+  return dedup(spv::Op::OpConstant, {uint_type(8), value}, true);
+}
+
+uint32_t ModuleBuilder::const_f32_bits(uint32_t bits) {
+  return dedup(spv::Op::OpConstant, {float_type(32), bits}, true);
+}
+
+uint32_t ModuleBuilder::const_f64_bits(uint64_t bits) {
+  return dedup(spv::Op::OpConstant, {float_type(64), uint32_t(bits), uint32_t(bits >> 32)}, true);
+}
+
+uint32_t ModuleBuilder::const_bool(bool value) {
+  return dedup(value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, {bool_type()}, true);
+}
+
+uint32_t ModuleBuilder::const_null(uint32_t type) {
+  return dedup(spv::Op::OpConstantNull, {type}, true);
+}
+
+uint32_t ModuleBuilder::spec_const_u32(uint32_t default_value, uint32_t spec_id) {
+  uint32_t id = fresh_id();
+  append_instruction(types_and_globals_, spv::Op::OpSpecConstant, {uint_type(32), id, default_value});
+  decorate(id, spv::Decoration::SpecId, {spec_id});
+  return id;
+}
+
+uint32_t ModuleBuilder::spec_const_composite(uint32_t type, std::span<const uint32_t> constituents) {
+  uint32_t id = fresh_id();
+  Words operands{type, id};
+  operands.insert(operands.end(), constituents.begin(), constituents.end());
+  append_instruction(types_and_globals_, spv::Op::OpSpecConstantComposite, operands);
+  return id;
+}
+
+uint32_t ModuleBuilder::global_variable(uint32_t pointer_type, spv::StorageClass storage,
+                                        uint32_t initializer) {
+  uint32_t id = fresh_id();
+  if (initializer)
+    append_instruction(types_and_globals_, spv::Op::OpVariable,
+                       {pointer_type, id, uint32_t(storage), initializer});
+  else
+    append_instruction(types_and_globals_, spv::Op::OpVariable, {pointer_type, id, uint32_t(storage)});
+  interface_.push_back(id);
+  return id;
+}
+
+uint32_t ModuleBuilder::type_of(uint32_t id) const {
+  auto it = result_types_.find(id);
+  assert(it != result_types_.end() && "id without a recorded type");
+  return it->second;
+}
+
+Words ModuleBuilder::assemble() const {
+  Words out{spv::MagicNumber, 0x00010500, 0 /* generator */, next_id_, 0};
+  for (spv::Capability capability : capabilities_)
+    append_instruction(out, spv::Op::OpCapability, {uint32_t(capability)});
+  if (glsl_) append_with_string(out, spv::Op::OpExtInstImport, {glsl_}, "GLSL.std.450");
+  append_instruction(out, spv::Op::OpMemoryModel,
+                     {uint32_t(spv::AddressingModel::PhysicalStorageBuffer64),
+                      uint32_t(spv::MemoryModel::GLSL450)});
+  for (const auto& [function, name] : entry_names_)
+    append_with_string(out, spv::Op::OpEntryPoint, {uint32_t(spv::ExecutionModel::GLCompute), function},
+                       name, interface_);
+  out.insert(out.end(), execution_modes_.begin(), execution_modes_.end());
+  out.insert(out.end(), debug_names_.begin(), debug_names_.end());
+  out.insert(out.end(), annotations_.begin(), annotations_.end());
+  out.insert(out.end(), types_and_globals_.begin(), types_and_globals_.end());
+  out.insert(out.end(), functions_.begin(), functions_.end());
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+
+FunctionBuilder::FunctionBuilder(ModuleBuilder& module, uint32_t id, uint32_t result_type,
+                                 std::span<const uint32_t> param_types)
+    : module_(module), id_(id), result_type_(result_type),
+      param_types_(param_types.begin(), param_types.end()) {
+  function_type_ = module.function_type(result_type, param_types);
+  for (size_t i = 0; i < param_types.size(); ++i) {
+    params_.push_back(module.fresh_id());
+    module.set_type(params_.back(), param_types[i]);
+  }
+  entry_label_ = module.fresh_id();
+}
+
+uint32_t FunctionBuilder::variable(uint32_t value_type) {
+  uint32_t id = module_.fresh_id();
+  uint32_t pointer = module_.pointer_type(spv::StorageClass::Function, value_type);
+  append_instruction(variables_, spv::Op::OpVariable, {pointer, id, uint32_t(spv::StorageClass::Function)});
+  return id;
+}
+
+bool FunctionBuilder::begin_block(uint32_t label, bool keep_open) {
+  assert(!open_ && "previous block not terminated");
+  append_instruction(body_, spv::Op::OpLabel, {label});
+  bool reachable = was_targeted(label);
+  open_ = true;
+  if (!reachable && !keep_open) unreachable();
+  return reachable;
+}
+
+uint32_t FunctionBuilder::op(spv::Op op, uint32_t type, std::span<const uint32_t> operands) {
+  assert(open_);
+  uint32_t id = module_.fresh_id();
+  Words words{type, id};
+  words.insert(words.end(), operands.begin(), operands.end());
+  append_instruction(body_, op, words);
+  module_.set_type(id, type);
+  return id;
+}
+
+uint32_t FunctionBuilder::op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands) {
+  return this->op(op, type, std::span<const uint32_t>(operands.begin(), operands.size()));
+}
+
+void FunctionBuilder::op_void(spv::Op op, std::span<const uint32_t> operands) {
+  assert(open_);
+  append_instruction(body_, op, operands);
+}
+
+void FunctionBuilder::op_void(spv::Op op, std::initializer_list<uint32_t> operands) {
+  op_void(op, std::span<const uint32_t>(operands.begin(), operands.size()));
+}
+
+uint32_t FunctionBuilder::glsl(uint32_t instruction, uint32_t type,
+                               std::initializer_list<uint32_t> operands) {
+  Words words{module_.glsl_std_450(), instruction};
+  words.insert(words.end(), operands.begin(), operands.end());
+  return op(spv::Op::OpExtInst, type, words);
+}
+
+void FunctionBuilder::terminate(spv::Op op, std::initializer_list<uint32_t> operands) {
+  assert(open_);
+  append_instruction(body_, op, operands);
+  open_ = false;
+}
+
+void FunctionBuilder::branch(uint32_t target) {
+  targeted_.insert(target);
+  terminate(spv::Op::OpBranch, {target});
+}
+
+void FunctionBuilder::branch_conditional(uint32_t condition, uint32_t if_true, uint32_t if_false) {
+  targeted_.insert(if_true);
+  targeted_.insert(if_false);
+  terminate(spv::Op::OpBranchConditional, {condition, if_true, if_false});
+}
+
+void FunctionBuilder::switch_(uint32_t selector, uint32_t default_label,
+                              const std::vector<std::pair<uint32_t, uint32_t>>& cases) {
+  assert(open_);
+  Words operands{selector, default_label};
+  targeted_.insert(default_label);
+  for (auto [literal, label] : cases) {
+    operands.push_back(literal);
+    operands.push_back(label);
+    targeted_.insert(label);
+  }
+  append_instruction(body_, spv::Op::OpSwitch, operands);
+  open_ = false;
+}
+
+void FunctionBuilder::return_() { terminate(spv::Op::OpReturn, {}); }
+void FunctionBuilder::return_value(uint32_t value) { terminate(spv::Op::OpReturnValue, {value}); }
+
+void FunctionBuilder::return_default() {
+  if (result_type_ == module_.void_type())
+    return_();
+  else
+    return_value(module_.const_null(result_type_));
+}
+
+void FunctionBuilder::unreachable() { terminate(spv::Op::OpUnreachable, {}); }
+
+void FunctionBuilder::selection_merge(uint32_t merge) {
+  op_void(spv::Op::OpSelectionMerge, {merge, uint32_t(spv::SelectionControlMask::MaskNone)});
+}
+
+void FunctionBuilder::loop_merge(uint32_t merge, uint32_t continue_target) {
+  op_void(spv::Op::OpLoopMerge, {merge, continue_target, uint32_t(spv::LoopControlMask::MaskNone)});
+}
+
+void FunctionBuilder::if_else(uint32_t condition, const std::function<void()>& then_fn,
+                              const std::function<void()>& else_fn) {
+  uint32_t then_label = module_.fresh_id();
+  uint32_t merge = module_.fresh_id();
+  uint32_t else_label = else_fn ? module_.fresh_id() : merge;
+  selection_merge(merge);
+  branch_conditional(condition, then_label, else_label);
+  begin_block(then_label);
+  then_fn();
+  if (open_) branch(merge);
+  if (else_fn) {
+    begin_block(else_label);
+    else_fn();
+    if (open_) branch(merge);
+  }
+  begin_block(merge);
+}
+
+uint32_t FunctionBuilder::load(uint32_t type, uint32_t pointer) {
+  return op(spv::Op::OpLoad, type, {pointer});
+}
+
+void FunctionBuilder::store(uint32_t pointer, uint32_t value) {
+  op_void(spv::Op::OpStore, {pointer, value});
+}
+
+uint32_t FunctionBuilder::load_aligned(uint32_t type, uint32_t pointer, uint32_t alignment) {
+  return op(spv::Op::OpLoad, type, {pointer, uint32_t(spv::MemoryAccessMask::Aligned), alignment});
+}
+
+void FunctionBuilder::store_aligned(uint32_t pointer, uint32_t value, uint32_t alignment) {
+  op_void(spv::Op::OpStore, {pointer, value, uint32_t(spv::MemoryAccessMask::Aligned), alignment});
+}
+
+void FunctionBuilder::finish() {
+  assert(!open_ && "function ends with an open block");
+  Words words;
+  append_instruction(words, spv::Op::OpFunction,
+                     {result_type_, id_, uint32_t(spv::FunctionControlMask::MaskNone), function_type_});
+  for (size_t i = 0; i < params_.size(); ++i)
+    append_instruction(words, spv::Op::OpFunctionParameter, {param_types_[i], params_[i]});
+  append_instruction(words, spv::Op::OpLabel, {entry_label_});
+  words.insert(words.end(), variables_.begin(), variables_.end());
+  // The body's first block is the continuation of the entry block.
+  words.insert(words.end(), body_.begin(), body_.end());
+  append_instruction(words, spv::Op::OpFunctionEnd, {});
+  module_.add_function_words(words);
+}
+
+}  // namespace wasmgpu::spirv

@@ -1,0 +1,166 @@
+// ModuleBuilder: SPIR-V words for one module. Hands out ids, deduplicates
+// types and constants, keeps the logical sections apart and assembles them in
+// the order the SPIR-V spec requires. FunctionBuilder: the body of one
+// function, with the block bookkeeping structured control flow needs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <set>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <spirv/unified1/spirv.hpp11>
+
+namespace wasmgpu::spirv {
+
+using Words = std::vector<uint32_t>;
+
+// Appends one instruction (opcode word with its length, then operands).
+void append_instruction(Words& out, spv::Op op, std::span<const uint32_t> operands);
+inline void append_instruction(Words& out, spv::Op op, std::initializer_list<uint32_t> operands) {
+  append_instruction(out, op, std::span<const uint32_t>(operands.begin(), operands.size()));
+}
+// A literal string operand: UTF-8, NUL-terminated, padded to whole words.
+void append_string(Words& out, std::string_view text);
+
+class ModuleBuilder {
+ public:
+  uint32_t fresh_id() { return next_id_++; }
+
+  void capability(spv::Capability capability) { capabilities_.insert(capability); }
+  uint32_t glsl_std_450();  // the GLSL.std.450 extended instruction set
+
+  void entry_point(uint32_t function, std::string_view name);  // GLCompute
+  void execution_mode(uint32_t function, spv::ExecutionMode mode,
+                      std::initializer_list<uint32_t> literals);
+  void name(uint32_t id, std::string_view text);
+  void decorate(uint32_t id, spv::Decoration decoration, std::initializer_list<uint32_t> literals = {});
+  void member_decorate(uint32_t struct_type, uint32_t member, spv::Decoration decoration,
+                       std::initializer_list<uint32_t> literals = {});
+
+  // Types (deduplicated).
+  uint32_t void_type();
+  uint32_t bool_type();
+  uint32_t uint_type(uint32_t width);  // unsigned: wasm integers carry no sign
+  uint32_t float_type(uint32_t width);
+  uint32_t vector_type(uint32_t component, uint32_t count);
+  uint32_t pointer_type(spv::StorageClass storage, uint32_t pointee);
+  uint32_t function_type(uint32_t result, std::span<const uint32_t> params);
+  uint32_t struct_type(std::span<const uint32_t> members);
+  // A struct that is never shared with another use (it gets decorations).
+  uint32_t unique_struct_type(std::span<const uint32_t> members);
+
+  // Constants (deduplicated).
+  uint32_t const_u32(uint32_t value);
+  uint32_t const_u64(uint64_t value);
+  uint32_t const_u8(uint8_t value);
+  uint32_t const_f32_bits(uint32_t bits);
+  uint32_t const_f64_bits(uint64_t bits);
+  uint32_t const_bool(bool value);
+  uint32_t const_null(uint32_t type);
+  uint32_t spec_const_u32(uint32_t default_value, uint32_t spec_id);
+  uint32_t spec_const_composite(uint32_t type, std::span<const uint32_t> constituents);
+
+  // A module-scope variable; listed in the entry point's interface.
+  uint32_t global_variable(uint32_t pointer_type, spv::StorageClass storage, uint32_t initializer = 0);
+
+  // Completed function bodies, in order.
+  void add_function_words(const Words& words) {
+    functions_.insert(functions_.end(), words.begin(), words.end());
+  }
+
+  // The type of a constant or instruction result made through this builder.
+  uint32_t type_of(uint32_t id) const;
+  void set_type(uint32_t id, uint32_t type) { result_types_[id] = type; }
+
+  // The whole module. Call after every function is added.
+  Words assemble() const;
+
+ private:
+  uint32_t dedup(spv::Op op, std::vector<uint32_t> operands_without_result, bool has_type);
+
+  uint32_t next_id_ = 1;
+  uint32_t glsl_ = 0;
+  std::set<spv::Capability> capabilities_;
+  Words entry_points_, execution_modes_, debug_names_, annotations_, types_and_globals_,
+      functions_;
+  std::vector<uint32_t> interface_;
+  std::vector<std::pair<uint32_t, std::string>> entry_names_;
+  std::map<std::vector<uint32_t>, uint32_t> dedup_;
+  std::map<uint32_t, uint32_t> result_types_;
+};
+
+// Builds one function. Blocks are emitted in the order they are begun; a block
+// is reachable when some already emitted branch targets it (or it is the
+// entry). Emitting into an unreachable point is a bug, so callers ask open().
+class FunctionBuilder {
+ public:
+  FunctionBuilder(ModuleBuilder& module, uint32_t id, uint32_t result_type,
+                  std::span<const uint32_t> param_types);
+
+  ModuleBuilder& module() { return module_; }
+  uint32_t id() const { return id_; }
+  uint32_t result_type() const { return result_type_; }
+  uint32_t param(size_t index) const { return params_.at(index); }
+
+  // A Function-storage variable (declared in the entry block).
+  uint32_t variable(uint32_t value_type);
+
+  // Starts block `label`. Returns whether it is reachable; an unreachable block
+  // gets OpUnreachable and leaves nothing open, unless `keep_open` (continue
+  // targets must branch back to their header even when never reached).
+  bool begin_block(uint32_t label, bool keep_open = false);
+  bool open() const { return open_; }
+  bool was_targeted(uint32_t label) const { return targeted_.count(label) != 0; }
+
+  // Instructions with a result (returns the result id) and without.
+  uint32_t op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands);
+  uint32_t op(spv::Op op, uint32_t type, std::span<const uint32_t> operands);
+  void op_void(spv::Op op, std::initializer_list<uint32_t> operands);
+  void op_void(spv::Op op, std::span<const uint32_t> operands);
+  uint32_t glsl(uint32_t instruction, uint32_t type, std::initializer_list<uint32_t> operands);
+
+  // Terminators.
+  void branch(uint32_t target);
+  void branch_conditional(uint32_t condition, uint32_t if_true, uint32_t if_false);
+  void switch_(uint32_t selector, uint32_t default_label,
+               const std::vector<std::pair<uint32_t, uint32_t>>& cases);
+  void return_();
+  void return_value(uint32_t value);
+  // Returns the function's zero (or nothing for void): used after traps.
+  void return_default();
+  void unreachable();
+  void selection_merge(uint32_t merge);
+  void loop_merge(uint32_t merge, uint32_t continue_target);
+
+  // if (condition) { then_fn(); } else { else_fn(); } as a selection construct.
+  // Either arm may terminate; afterwards open() tells whether code continues.
+  void if_else(uint32_t condition, const std::function<void()>& then_fn,
+               const std::function<void()>& else_fn = {});
+
+  // Convenience loads/stores through memory operands.
+  uint32_t load(uint32_t type, uint32_t pointer);
+  void store(uint32_t pointer, uint32_t value);
+  uint32_t load_aligned(uint32_t type, uint32_t pointer, uint32_t alignment);
+  void store_aligned(uint32_t pointer, uint32_t value, uint32_t alignment);
+
+  // Completes the function and hands its words to the module.
+  void finish();
+
+ private:
+  void terminate(spv::Op op, std::initializer_list<uint32_t> operands);
+
+  ModuleBuilder& module_;
+  uint32_t id_, result_type_, function_type_;
+  std::vector<uint32_t> params_, param_types_;
+  uint32_t entry_label_;
+  Words variables_, body_;
+  bool open_ = true;
+  std::set<uint32_t> targeted_;
+};
+
+}  // namespace wasmgpu::spirv

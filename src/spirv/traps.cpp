@@ -1,0 +1,87 @@
+// Traps. A trapping invocation records the trap in the launch's TrapRecord
+// (atomically: trapped_count += 1, lowest_index[kind] = min(., index)), sets
+// its Private `trapped` flag and returns; every caller checks the flag after
+// each call and returns too, so the invocation unwinds to `main` and stops.
+// Other invocations are unaffected.
+#include "spirv/runtime_helpers.h"
+
+namespace wasmgpu::spirv {
+
+uint32_t RuntimeHelpers::function_id(Helper helper, uint32_t width) {
+  Key key{helper, width};
+  auto it = ids_.find(key);
+  if (it != ids_.end()) return it->second;
+  uint32_t id = k_.b.fresh_id();
+  ids_.emplace(key, id);
+  emitted_.emplace(key, false);
+  return id;
+}
+
+uint32_t RuntimeHelpers::call(FunctionBuilder& f, uint32_t result_type, uint32_t function,
+                              std::initializer_list<uint32_t> args) {
+  Words operands{function};
+  operands.insert(operands.end(), args.begin(), args.end());
+  return f.op(spv::Op::OpFunctionCall, result_type, operands);
+}
+
+void RuntimeHelpers::trap_and_return(FunctionBuilder& f, abi::TrapKind kind) {
+  call(f, k_.t_void, function_id(Helper::Trap), {k_.b.const_u32(uint32_t(kind))});
+  f.return_default();
+}
+
+void RuntimeHelpers::return_if_trapped(FunctionBuilder& f) {
+  uint32_t trapped = f.load(k_.t_bool, k_.trapped_var);
+  f.if_else(trapped, [&] { f.return_default(); });
+}
+
+uint32_t RuntimeHelpers::launch_field(FunctionBuilder& f, uint32_t offset, uint32_t width) {
+  uint32_t block = f.load(k_.t_u64, k_.launch_block_var);
+  uint32_t address = f.op(spv::Op::OpIAdd, k_.t_u64, {block, k_.b.const_u64(offset)});
+  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  return f.load_aligned(type, k_.device_pointer(f, address, type), width);
+}
+
+void RuntimeHelpers::emit_trap(uint32_t id) {
+  uint32_t params[] = {k_.t_u32};
+  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  k_.b.name(id, "wasmgpu.trap");
+  uint32_t kind = f.param(0);
+  uint32_t record = launch_field(f, abi::kLaunchTrapRecord, 8);
+  uint32_t device_scope = k_.b.const_u32(uint32_t(spv::Scope::Device));
+  uint32_t relaxed = k_.b.const_u32(0);
+  uint32_t count_ptr = k_.device_pointer(f, record, k_.t_u32);
+  f.op(spv::Op::OpAtomicIAdd, k_.t_u32, {count_ptr, device_scope, relaxed, k_.b.const_u32(1)});
+  uint32_t kind_offset = f.op(spv::Op::OpIMul, k_.t_u32, {kind, k_.b.const_u32(4)});
+  kind_offset = f.op(spv::Op::OpIAdd, k_.t_u32, {kind_offset, k_.b.const_u32(abi::kTrapLowestIndex)});
+  uint32_t lowest_address =
+      f.op(spv::Op::OpIAdd, k_.t_u64, {record, f.op(spv::Op::OpUConvert, k_.t_u64, {kind_offset})});
+  uint32_t index = f.load(k_.t_u32, k_.invocation_index_var);
+  f.op(spv::Op::OpAtomicUMin, k_.t_u32,
+       {k_.device_pointer(f, lowest_address, k_.t_u32), device_scope, relaxed, index});
+  f.store(k_.trapped_var, k_.b.const_bool(true));
+  f.return_();
+  f.finish();
+}
+
+void RuntimeHelpers::emit_bodies() {
+  for (bool again = true; again;) {
+    again = false;
+    for (auto& [key, done] : emitted_) {
+      if (done) continue;
+      done = true;
+      again = true;
+      uint32_t id = ids_.at(key);
+      switch (key.helper) {
+        case Helper::Trap: emit_trap(id); break;
+        case Helper::Translate: emit_translate(id); break;
+        case Helper::Load: emit_load(id, key.width); break;
+        case Helper::Store: emit_store(id, key.width); break;
+        case Helper::Fill: emit_fill(id); break;
+        case Helper::Copy: emit_copy(id); break;
+      }
+      break;  // emitting may have added entries: restart the walk
+    }
+  }
+}
+
+}  // namespace wasmgpu::spirv
