@@ -122,6 +122,7 @@ class ModuleDecoder {
         });
       case kExport: return read_vector(reader, [&](uint32_t) { return decode_export(reader); });
       case kStart: {
+        module_.start_offset = reader.offset();
         WASMGPU_ASSIGN_OR_RETURN(uint32_t start, reader.read_u32());
         module_.start = start;
         return {};
@@ -251,6 +252,7 @@ class ModuleDecoder {
 
   Status decode_export(BinaryReader& reader) {
     Export entry;
+    entry.offset = reader.offset();
     WASMGPU_ASSIGN_OR_RETURN(entry.name, reader.read_name());
     const size_t kind_at = reader.offset();
     WASMGPU_ASSIGN_OR_RETURN(uint8_t kind, reader.read_byte());

@@ -67,6 +67,7 @@ struct Export {
   std::string name;
   ExternalKind kind = ExternalKind::Func;
   uint32_t index = 0;  // in the index space of `kind` (imports first)
+  uint64_t offset = 0;  // byte offset of the export entry in the binary
 };
 
 // The block type of block/loop/if.
@@ -174,6 +175,7 @@ struct Module {
   std::vector<Global> globals;      // defined globals only
   std::vector<Export> exports;
   std::optional<uint32_t> start;
+  uint64_t start_offset = 0;  // byte offset of the start function index in the binary
   std::vector<ElementSegment> elements;
   std::vector<DataSegment> data;
   std::optional<uint32_t> data_count;

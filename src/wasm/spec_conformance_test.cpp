@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -134,39 +135,77 @@ TEST(SpecConformance, EveryWastModuleIsAcceptedOrRejectedAsTheScriptSays) {
   EXPECT_TRUE(tally.failures.empty());
 }
 
+// The valid modules of a few spec scripts, as hostile-input seeds.
+std::vector<std::vector<uint8_t>> seed_modules(const fs::path& dir) {
+  std::vector<std::vector<uint8_t>> modules;
+  for (const char* name : {"binary", "br_table", "elem", "names", "simd_lane", "data", "i64",
+                           "custom", "call_indirect", "global"}) {
+    fs::path json_path = convert(fs::path(WASMGPU_SPEC_TESTS_DIR) / (std::string(name) + ".wast"), dir);
+    EXPECT_FALSE(json_path.empty()) << name;
+    if (json_path.empty()) continue;
+    std::ifstream in(json_path);
+    nlohmann::json script = nlohmann::json::parse(in);
+    for (const auto& command : script["commands"]) {
+      if (command["type"] != "module") continue;
+      std::vector<uint8_t> bytes = read_file(dir / std::string(command["filename"]));
+      EXPECT_TRUE(decode_and_validate(bytes).ok()) << name << ":" << command["line"];
+      modules.push_back(std::move(bytes));
+    }
+  }
+  return modules;
+}
+
 // Every prefix of a valid module must decode to a value (usually an error),
 // never a crash, hang or runaway allocation.
 TEST(SpecConformance, TruncatedModulesNeverCrash) {
   TempDir dir;
   ASSERT_FALSE(dir.path().empty());
-  int modules = 0;
+  std::vector<std::vector<uint8_t>> modules = seed_modules(dir.path());
+  EXPECT_GT(modules.size(), 50u);
   int prefixes = 0;
-  for (const char* name : {"binary", "br_table", "elem", "names", "simd_lane", "data", "i64",
-                           "custom", "call_indirect", "global"}) {
-    fs::path json_path = convert(fs::path(WASMGPU_SPEC_TESTS_DIR) / (std::string(name) + ".wast"),
-                                 dir.path());
-    ASSERT_FALSE(json_path.empty()) << name;
-    std::ifstream in(json_path);
-    nlohmann::json script = nlohmann::json::parse(in);
-    for (const auto& command : script["commands"]) {
-      if (command["type"] != "module") continue;
-      std::vector<uint8_t> bytes = read_file(dir.path() / std::string(command["filename"]));
-      ASSERT_TRUE(decode_and_validate(bytes).ok()) << name << ":" << command["line"];
-      ++modules;
-      // Big modules are sampled so that the test stays fast.
-      const size_t step = std::max<size_t>(1, bytes.size() / 2000);
-      for (size_t length = 0; length < bytes.size(); length += step) {
-        std::span<const uint8_t> prefix(bytes.data(), length);
-        Result<Module> module = decode_and_validate(prefix);
-        if (length < 8) {
-          EXPECT_FALSE(module.ok());
-        }
-        ++prefixes;
+  for (const std::vector<uint8_t>& bytes : modules) {
+    // Big modules are sampled so that the test stays fast.
+    const size_t step = std::max<size_t>(1, bytes.size() / 2000);
+    for (size_t length = 0; length < bytes.size(); length += step) {
+      Result<Module> module = decode_and_validate(std::span<const uint8_t>(bytes.data(), length));
+      if (length < 8) {
+        EXPECT_FALSE(module.ok());
       }
+      ++prefixes;
     }
   }
-  EXPECT_GT(modules, 50);
-  std::cout << "truncation: " << modules << " modules, " << prefixes << " prefixes decoded\n";
+  std::cout << "truncation: " << modules.size() << " modules, " << prefixes << " prefixes decoded\n";
+}
+
+// Random byte mutations of valid modules (fixed seed, so reproducible): the
+// decoder and validator must answer every one without crashing. Run this
+// under -fsanitize=address,undefined to catch what a plain run cannot.
+TEST(SpecConformance, MutatedModulesNeverCrash) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  std::vector<std::vector<uint8_t>> modules = seed_modules(dir.path());
+  ASSERT_FALSE(modules.empty());
+  std::mt19937_64 random(20240601);
+  static constexpr uint8_t kInterestingBytes[] = {0x00, 0x01, 0x02, 0x04, 0x05, 0x0B, 0x40,
+                                                  0x7F, 0x80, 0xFC, 0xFD, 0xFF};
+  int still_valid = 0;
+  constexpr int kMutations = 20000;
+  for (int iteration = 0; iteration < kMutations; ++iteration) {
+    std::vector<uint8_t> bytes = modules[random() % modules.size()];
+    if (bytes.size() <= 8) continue;
+    for (int edits = 1 + int(random() % 3); edits > 0 && bytes.size() > 8; --edits) {
+      const size_t position = 8 + random() % (bytes.size() - 8);
+      switch (random() % 4) {
+        case 0: bytes[position] = uint8_t(random()); break;
+        case 1: bytes[position] = kInterestingBytes[random() % std::size(kInterestingBytes)]; break;
+        case 2: bytes.insert(bytes.begin() + std::ptrdiff_t(position), uint8_t(random())); break;
+        case 3: bytes.erase(bytes.begin() + std::ptrdiff_t(position)); break;
+      }
+    }
+    if (decode_and_validate(bytes).ok()) ++still_valid;
+  }
+  EXPECT_LT(still_valid, kMutations);
+  std::cout << "mutation: " << kMutations << " mutants, " << still_valid << " still valid\n";
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "wasm/validator.h"
 
-#include <algorithm>
-#include <array>
 #include <set>
 #include <string_view>
 
@@ -12,22 +10,28 @@ namespace {
 
 constexpr uint64_t kMaxMemoryPages = 65536;  // 4 GiB of 64 KiB pages
 
-Status validate_limits(const Limits& limits, uint64_t bound, const char* too_large, uint64_t at) {
-  if (limits.min > bound) return make_error_at(at, too_large);
+// `at` is the entry's offset where the module records one (imports).
+Error limits_error(std::optional<uint64_t> at, std::string message) {
+  return at ? make_error_at(*at, std::move(message)) : make_error(std::move(message));
+}
+
+Status validate_limits(const Limits& limits, uint64_t bound, const char* too_large,
+                       std::optional<uint64_t> at) {
+  if (limits.min > bound) return limits_error(at, too_large);
   if (limits.max) {
-    if (*limits.max > bound) return make_error_at(at, too_large);
+    if (*limits.max > bound) return limits_error(at, too_large);
     if (limits.min > *limits.max)
-      return make_error_at(at, "size minimum must not be greater than maximum");
+      return limits_error(at, "size minimum must not be greater than maximum");
   }
   return {};
 }
 
-Status validate_memory_type(const MemoryType& memory, uint64_t at) {
+Status validate_memory_type(const MemoryType& memory, std::optional<uint64_t> at) {
   return validate_limits(memory.limits, kMaxMemoryPages,
                          "memory size must be at most 65536 pages (4GiB)", at);
 }
 
-Status validate_table_type(const TableType& table, uint64_t at) {
+Status validate_table_type(const TableType& table, std::optional<uint64_t> at) {
   return validate_limits(table.limits, 0xFFFFFFFFu, "table size must be at most 2^32-1", at);
 }
 
@@ -42,9 +46,9 @@ class ModuleValidator {
     for (const Function& function : module_.functions)
       if (function.type_index >= module_.types.size())
         return make_error_at(function.body_offset, "unknown type");
-    for (const TableType& table : module_.tables) WASMGPU_TRY(validate_table_type(table, 0));
-    for (const MemoryType& memory : module_.memories) WASMGPU_TRY(validate_memory_type(memory, 0));
-    if (module_.total_memories() > 1) return make_error_at(0, "multiple memories");
+    for (const TableType& table : module_.tables) WASMGPU_TRY(validate_table_type(table, std::nullopt));
+    for (const MemoryType& memory : module_.memories) WASMGPU_TRY(validate_memory_type(memory, std::nullopt));
+    if (module_.total_memories() > 1) return make_error("multiple memories");
     collect_declared_function_references();
     // Global initialisers see only imported globals (each defined global is
     // initialised before the next exists).
@@ -135,7 +139,7 @@ class ModuleValidator {
     std::set<std::string_view> names;
     for (const Export& entry : module_.exports) {
       if (!names.insert(entry.name).second)
-        return make_error("duplicate export name \"" + entry.name + "\"");
+        return make_error_at(entry.offset, "duplicate export name \"" + entry.name + "\"");
       uint32_t count = 0;
       switch (entry.kind) {
         case ExternalKind::Func: count = module_.total_functions(); break;
@@ -144,7 +148,7 @@ class ModuleValidator {
         case ExternalKind::Global: count = module_.total_globals(); break;
       }
       if (entry.index >= count)
-        return make_error(std::string("unknown ") +
+        return make_error_at(entry.offset, std::string("unknown ") +
                           (entry.kind == ExternalKind::Func ? "function" : to_string(entry.kind)) + " " +
                           std::to_string(entry.index) + " in export \"" + entry.name + "\"");
     }
@@ -154,9 +158,10 @@ class ModuleValidator {
   Status validate_start() {
     if (!module_.start) return {};
     if (*module_.start >= module_.total_functions())
-      return make_error("unknown function " + std::to_string(*module_.start) + " as start");
+      return make_error_at(module_.start_offset, "unknown function " + std::to_string(*module_.start) + " as start");
     const FuncType& type = module_.function_type(*module_.start);
-    if (!type.params.empty() || !type.results.empty()) return make_error("start function must have type [] -> []");
+    if (!type.params.empty() || !type.results.empty()) 
+      return make_error_at(module_.start_offset, "start function must have type [] -> []");
     return {};
   }
 
