@@ -34,9 +34,11 @@ TEST(AddressAllocator, ReusesFreedGapsFirstFit) {
   allocator.free(a);
   // Fits in a's gap (256 KiB + guard): first fit puts it at a.
   EXPECT_EQ(allocator.allocate(100 * kK), a);
-  // The rest of a's gap (64 KiB before b's start minus guard) is too small for 200 KiB.
+  // What is left of a's gap (128 KiB) is too small for 200 KiB plus its guard.
   const uint32_t e = *allocator.allocate(200 * kK);
   EXPECT_GT(e, c);
+  // ... but takes a small buffer: first fit, lowest address first.
+  EXPECT_EQ(allocator.allocate(1), a + 192 * kK);
   allocator.free(b);
   EXPECT_EQ(allocator.allocate(1), b);
 }

@@ -1,0 +1,68 @@
+// A WebAssembly module loaded onto a Device: its linear memory lives in a
+// device buffer, and its exported kernels are compiled on first use.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "runtime/buffer.h"
+#include "runtime/kernel.h"
+#include "runtime/launch.h"
+#include "spirv/compiler.h"
+#include "support/result.h"
+#include "wasm/module.h"
+
+namespace wasmgpu::runtime {
+
+class Device;
+
+// Move-only. Must be destroyed before its Device; Kernel pointers it hands out
+// live as long as the Module.
+class Module {
+ public:
+  // Decodes and validates `wasm`, then creates the linear memory (initial
+  // pages x 64 KiB, zeroed) and copies the active data segments into it.
+  // Data segment offsets must be constant i32 expressions.
+  static Result<Module> load(Device& device, std::span<const uint8_t> wasm,
+                             const spirv::CompileOptions& compile_options = {});
+
+  Module(Module&&) noexcept;
+  Module& operator=(Module&&) noexcept;
+  ~Module();
+
+  // The kernel exported as `name`, compiled (and its pipeline layout checked
+  // against the device) on first use.
+  Result<Kernel*> kernel(std::string_view name);
+
+  // kernel(name) then Kernel::launch.
+  Status launch(std::string_view kernel_name, uint32_t n, uint32_t workgroup_size,
+                std::span<const Arg> args, const LaunchOptions& options = {});
+  Status launch(std::string_view kernel_name, uint32_t n, uint32_t workgroup_size,
+                std::initializer_list<Arg> args, const LaunchOptions& options = {}) {
+    return launch(kernel_name, n, workgroup_size,
+                  std::span<const Arg>(args.begin(), args.size()), options);
+  }
+
+  const wasm::Module& wasm() const;
+  // The linear memory every launch of this module maps at wasm address 0;
+  // null when the module has no memory.
+  Buffer* memory();
+  uint64_t memory_bytes() const;
+
+ private:
+  struct State;
+  explicit Module(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// The module's initial linear memory: zeros with the active data segments
+// copied in. Fails on a non-constant offset or a segment that does not fit.
+Result<std::vector<uint8_t>> initial_memory(const wasm::Module& module);
+
+}  // namespace wasmgpu::runtime
