@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   runtime::Buffer yb = examples::check(ctx.device.create_buffer(n * sizeof(float)));
   examples::check(xb.write(x));
   examples::check(yb.write(y));
-  runtime::Kernel& kernel = examples::check(ctx.module.kernel("saxpy"));
+  runtime::Kernel& kernel = *examples::check(ctx.module.kernel("saxpy"));
   examples::check(kernel.launch(n, 0, {a, xb, yb}));  // warm-up: pipeline creation
   examples::check(yb.write(y));
   double ms = examples::time_ms([&] { examples::check(kernel.launch(n, 0, {a, xb, yb})); });

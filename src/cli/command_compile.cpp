@@ -58,7 +58,7 @@ void add_compile_command(CLI::App& app) {
       "The shader is SPIR-V 1.5 for Vulkan 1.2 with entry point `main`; its workgroup size is\n"
       "set through specialization constants 0, 1, 2. Every output passes spirv-val.\n"
       "Example: wasmgpu compile saxpy.wasm -o saxpy.spv");
-  cmd->add_option("input", args->input, "The wasm module")->required()->check(CLI::ExistingFile);
+  cmd->add_option("input", args->input, "The wasm module")->required();
   cmd->add_option("-o,--output", args->output, "Output file ('-' for standard output with --emit spvasm)")
       ->required();
   cmd->add_option("-k,--kernel", args->kernel, "Exported kernel to compile (default: the only kernel)");

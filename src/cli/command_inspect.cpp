@@ -71,7 +71,7 @@ void add_inspect_command(CLI::App& app) {
       "A kernel is an exported function whose first parameter is the i32 invocation index,\n"
       "whose other parameters are i32, i64, f32 or f64 (pointers are i32) and which returns\n"
       "nothing. For other exports, inspect says why they are not kernels.");
-  cmd->add_option("input", *path, "The wasm module")->required()->check(CLI::ExistingFile);
+  cmd->add_option("input", *path, "The wasm module")->required();
   cmd->callback([path] { run_inspect(*path); });
 }
 

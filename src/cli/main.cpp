@@ -15,7 +15,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    fmt::print(stderr, "wasmgpu: error: {} (see `wasmgpu --help`)\n", e.what());
+    return e.get_exit_code();
   } catch (const wasmgpu::cli::CommandError& e) {
     fmt::print(stderr, "wasmgpu: error: {}\n", e.message);
     return wasmgpu::cli::kExitFailure;

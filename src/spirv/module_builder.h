@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 

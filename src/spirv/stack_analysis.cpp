@@ -39,6 +39,9 @@ class FrameScanner {
 
   std::optional<uint32_t> lowest_constant_address;
 
+  // Constant addresses inside the stack region: memory accesses whose address
+  // is a constant, and constant call arguments (see Call below).
+  //
   // A linear walk over the body: prologues and epilogues are straight-line
   // code, so ignoring control flow (beyond keeping stack heights right) is
   // enough to recognise them. Anything unrecognised stores an unknown value
@@ -55,12 +58,7 @@ class FrameScanner {
 
     for (const wasm::Instr& instr : function.body) {
       switch (instr.op) {
-        case Opcode::I32Const: {
-          uint32_t value = uint32_t(instr.imm64);
-          note_constant(value);
-          push(AbstractValue::constant(value));
-          break;
-        }
+        case Opcode::I32Const: push(AbstractValue::constant(uint32_t(instr.imm64))); break;
         case Opcode::GlobalGet:
           if (instr.imm0 == sp_) {
             use.uses_stack_pointer = true;
@@ -84,7 +82,13 @@ class FrameScanner {
         case Opcode::I32Sub:
         case Opcode::I32And: {
           AbstractValue b = pop(), a = pop();
-          push(combine(instr.op, a, b));
+          AbstractValue result = combine(instr.op, a, b);
+          // Any address below the entry stack pointer that the function
+          // computes is part of its frame, whether or not it moves sp there:
+          // leaf functions at -O0 use memory below sp without storing it.
+          if (result.kind == AbstractValue::Kind::StackPointer && result.value < 0)
+            use.frame = std::max<uint32_t>(use.frame, uint32_t(-result.value));
+          push(result);
           break;
         }
         case Opcode::LocalGet: push(locals.at(instr.imm0)); break;
@@ -109,6 +113,13 @@ class FrameScanner {
         }
         case Opcode::Call: {
           const wasm::FuncType& callee = module_.function_type(instr.imm0);
+          // A constant argument in the stack region is (most likely) a pointer
+          // to a frame that wasm-opt folded to a fixed address. Small numbers
+          // are not: wasm-ld keeps the first 1 KiB free.
+          for (size_t i = 0; i < callee.params.size() && i < stack_.size(); ++i) {
+            const AbstractValue& arg = stack_[stack_.size() - 1 - i];
+            if (arg.kind == AbstractValue::Kind::Const && arg.value >= 1024) note_constant(uint64_t(arg.value));
+          }
           pop_n(callee.params.size());
           for (size_t i = 0; i < callee.results.size(); ++i) push(AbstractValue::unknown());
           break;
@@ -227,6 +238,8 @@ StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph) {
     uint64_t end = uint64_t(*offset) + segment.bytes.size();
     if (end <= layout.stack_hi) data_end = std::max(data_end, end);
   }
+  // wasm-ld starts data (and, without data, the stack region) at 1024.
+  if (data_end == 0 && layout.stack_hi > 1024) data_end = 1024;
   layout.stack_lo = std::min(round_up16(data_end), layout.stack_hi);
   layout.window_lo = layout.stack_hi;
 

@@ -4,9 +4,10 @@
 // down][heap], with the mutable i32 global __stack_pointer initialised to the
 // stack's top. Every invocation of a kernel needs its own stack, so addresses
 // [window_lo, stack_hi) are translated to a per-invocation slot of slot_size
-// bytes (see memory_access.h). The window is sized from the code: the frames
-// that functions allocate by subtracting constants from the stack pointer,
-// summed along the call graph; constant addresses inside the stack region
+// bytes (see memory_access.cpp). The window is sized from the code: the
+// frames that functions allocate by subtracting constants from the stack
+// pointer (whether or not they store the result back: leaf functions at -O0
+// do not), summed along the call graph; constant addresses inside the stack region
 // (frames that wasm-opt folded into fixed addresses) extend it downwards.
 #pragma once
 
@@ -22,7 +23,8 @@ namespace wasmgpu::spirv {
 struct StackLayout {
   std::optional<uint32_t> stack_pointer;  // global index of __stack_pointer, if any
   // The module's stack region [stack_lo, stack_hi): below the initial stack
-  // pointer, above the highest data segment that ends below it.
+  // pointer, above the highest data segment that ends below it (or above
+  // wasm-ld's reserved first 1 KiB when there is no data).
   uint32_t stack_lo = 0;
   uint32_t stack_hi = 0;
   // The per-invocation window [window_lo, stack_hi); slot_size == 0 when the

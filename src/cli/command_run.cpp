@@ -1,0 +1,257 @@
+// wasmgpu run IN.wasm KERNEL --n N ARGS...: launch a kernel with scalar and
+// file-backed buffer arguments.
+#include <fmt/core.h>
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "cli/cli_support.h"
+#include "cli/commands.h"
+#include "runtime/device.h"
+#include "runtime/instance.h"
+#include "runtime/module.h"
+#include "spirv/compiler.h"
+
+namespace wasmgpu::cli {
+namespace {
+
+struct RunArgs {
+  std::string input;
+  std::string kernel;
+  uint64_t n = 0;
+  uint32_t workgroup_size = 0;
+  std::optional<std::string> device;
+  double timeout_seconds = 60;
+  std::vector<std::string> args;
+};
+
+// A buffer argument: where its initial bytes come from and where they go.
+struct BufferArg {
+  std::string spec;
+  std::optional<std::string> read_from;
+  std::optional<std::string> write_to;
+  uint64_t size = 0;
+};
+
+uint64_t parse_size(const std::string& text, const std::string& spec) {
+  uint64_t multiplier = 1;
+  std::string digits = text;
+  if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) multiplier = 1024, digits.pop_back();
+  else if (!digits.empty() && (digits.back() == 'M' || digits.back() == 'm')) multiplier = 1024 * 1024, digits.pop_back();
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || value == 0)
+    fail("argument '" + spec + "': '" + text + "' is not a size in bytes (like 4096, 64k or 2M)");
+  return value * multiplier;
+}
+
+std::optional<BufferArg> parse_buffer_arg(const std::string& spec) {
+  auto colon = spec.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  std::string kind = spec.substr(0, colon), rest = spec.substr(colon + 1);
+  BufferArg arg{spec, {}, {}, 0};
+  if (kind == "in" || kind == "inout") {
+    if (rest.empty()) fail("argument '" + spec + "': missing file name");
+    arg.read_from = rest;
+    if (kind == "inout") arg.write_to = rest;
+  } else if (kind == "out") {
+    auto last = rest.rfind(':');
+    if (last == std::string::npos || last == 0)
+      fail("argument '" + spec + "': write it as out:FILE:SIZE (SIZE in bytes, like 4096 or 64k)");
+    arg.write_to = rest.substr(0, last);
+    arg.size = parse_size(rest.substr(last + 1), spec);
+  } else if (kind == "zeros") {
+    arg.size = parse_size(rest, spec);
+  } else {
+    return std::nullopt;
+  }
+  return arg;
+}
+
+template <class T>
+bool parse_integer(const std::string& text, T& out) {
+  std::string_view s = text;
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) negative = s[0] == '-', s.remove_prefix(1);
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
+  uint64_t magnitude = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), magnitude, base);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return false;
+  using U = std::make_unsigned_t<T>;
+  // Accept the signed range and, written without a sign, the unsigned range.
+  if (negative) {
+    if (magnitude > uint64_t(std::numeric_limits<T>::max()) + 1) return false;
+    out = T(U(0) - U(magnitude));
+  } else {
+    if (magnitude > uint64_t(std::numeric_limits<U>::max())) return false;
+    out = T(U(magnitude));
+  }
+  return true;
+}
+
+template <class T>
+bool parse_float(const std::string& text, T& out) {
+  std::string lower;
+  for (char c : text) lower += char(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "nan" || lower == "+nan") return out = std::numeric_limits<T>::quiet_NaN(), true;
+  if (lower == "-nan") return out = -std::numeric_limits<T>::quiet_NaN(), true;
+  if (lower == "inf" || lower == "+inf") return out = std::numeric_limits<T>::infinity(), true;
+  if (lower == "-inf") return out = -std::numeric_limits<T>::infinity(), true;
+  char* end = nullptr;
+  errno = 0;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0') return false;
+  out = T(value);
+  return true;
+}
+
+runtime::Arg parse_scalar(const std::string& text, wasm::ValType type, size_t position) {
+  auto bad = [&](const char* what) -> runtime::Arg {
+    fail(fmt::format("argument {} ('{}'): expected {} for a parameter of type {}", position, text, what,
+                     wasm::to_string(type)));
+  };
+  switch (type) {
+    case wasm::ValType::I32: {
+      int32_t v;
+      return parse_integer(text, v) ? runtime::Arg(v) : bad("a 32-bit integer or a buffer (in:, inout:, out:, zeros:)");
+    }
+    case wasm::ValType::I64: {
+      int64_t v;
+      return parse_integer(text, v) ? runtime::Arg(v) : bad("a 64-bit integer");
+    }
+    case wasm::ValType::F32: {
+      float v;
+      return parse_float(text, v) ? runtime::Arg(v) : bad("a number");
+    }
+    case wasm::ValType::F64: {
+      double v;
+      return parse_float(text, v) ? runtime::Arg(v) : bad("a number");
+    }
+    default:
+      return bad("a value");
+  }
+}
+
+void run_kernel(const RunArgs& args) {
+  wasm::Module parsed = load_module_or_fail(args.input);
+  const wasm::Export* exported = parsed.find_export(args.kernel, wasm::ExternalKind::Func);
+  if (!exported) {
+    std::string kernels;
+    for (const wasm::Export& e : parsed.exports)
+      if (e.kind == wasm::ExternalKind::Func && spirv::kernel_signature_problem(parsed, e.name).empty())
+        kernels += (kernels.empty() ? "" : ", ") + e.name;
+    fail(fmt::format("{} has no exported function '{}' (kernels: {})", args.input, args.kernel,
+                     kernels.empty() ? "none" : kernels));
+  }
+  if (std::string problem = spirv::kernel_signature_problem(parsed, args.kernel); !problem.empty())
+    fail(fmt::format("'{}' is not a kernel: {}", args.kernel, problem));
+  const auto& params = parsed.function_type(exported->index).params;
+  const size_t expected = params.size() - 1;
+  if (args.args.size() != expected)
+    fail(fmt::format("kernel '{}' takes {} argument{} after the invocation index {}, got {}", args.kernel, expected,
+                     expected == 1 ? "" : "s", signature_text(parsed.function_type(exported->index)),
+                     args.args.size()));
+  if (args.n == 0 || args.n > std::numeric_limits<uint32_t>::max())
+    fail("--n must be between 1 and 4294967295");
+
+  // Read input files before touching the device, so that a typo fails fast.
+  std::vector<std::optional<BufferArg>> buffer_args(expected);
+  std::vector<std::vector<uint8_t>> initial(expected);
+  for (size_t i = 0; i < expected; ++i) {
+    buffer_args[i] = parse_buffer_arg(args.args[i]);
+    if (!buffer_args[i]) continue;
+    if (params[i + 1] != wasm::ValType::I32)
+      fail(fmt::format("argument {} ('{}'): a buffer needs an i32 (pointer) parameter, this one is {}", i + 1,
+                       args.args[i], wasm::to_string(params[i + 1])));
+    if (buffer_args[i]->read_from) {
+      auto bytes = read_file(*buffer_args[i]->read_from);
+      if (!bytes) fail(fmt::format("argument {}: {}", i + 1, bytes.error().to_string()));
+      if (bytes->empty()) fail(fmt::format("argument {}: '{}' is empty", i + 1, *buffer_args[i]->read_from));
+      buffer_args[i]->size = bytes->size();
+      initial[i] = std::move(bytes).value();
+    }
+  }
+
+  auto instance = runtime::Instance::create();
+  if (!instance) fail(instance.error().to_string());
+  runtime::DeviceOptions device_options;
+  device_options.name = args.device;
+  auto device = runtime::Device::create(*instance, device_options);
+  if (!device) fail(device.error().to_string());
+  auto bytes = read_file(args.input);
+  if (!bytes) fail(bytes.error().to_string());
+  auto module = runtime::Module::load(*device, *bytes);
+  if (!module) fail(args.input + ": " + module.error().to_string());
+  auto kernel = module->kernel(args.kernel);
+  if (!kernel) fail(args.input + ": " + kernel.error().to_string());
+
+  std::vector<runtime::Buffer> buffers;
+  buffers.reserve(expected);
+  std::vector<runtime::Arg> launch_args;
+  std::vector<size_t> buffer_of_arg(expected, SIZE_MAX);
+  for (size_t i = 0; i < expected; ++i) {
+    if (!buffer_args[i]) continue;
+    auto buffer = device->create_buffer(buffer_args[i]->size);
+    if (!buffer) fail(fmt::format("argument {}: {}", i + 1, buffer.error().to_string()));
+    Status filled = initial[i].empty() ? buffer->fill(0) : buffer->write(initial[i].data(), initial[i].size());
+    if (!filled) fail(fmt::format("argument {}: {}", i + 1, filled.error().to_string()));
+    buffer_of_arg[i] = buffers.size();
+    buffers.push_back(std::move(buffer).value());
+  }
+  for (size_t i = 0; i < expected; ++i)
+    launch_args.push_back(buffer_args[i] ? runtime::Arg(buffers[buffer_of_arg[i]])
+                                         : parse_scalar(args.args[i], params[i + 1], i + 1));
+
+  runtime::LaunchOptions options;
+  options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(args.timeout_seconds));
+  auto start = std::chrono::steady_clock::now();
+  Status launched = (*kernel)->launch(uint32_t(args.n), args.workgroup_size, launch_args, options);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!launched) fail(launched.error().to_string());
+
+  for (size_t i = 0; i < expected; ++i) {
+    if (!buffer_args[i] || !buffer_args[i]->write_to) continue;
+    const runtime::Buffer& buffer = buffers[buffer_of_arg[i]];
+    std::vector<uint8_t> data(buffer.size());
+    if (Status read = buffer.read(data.data(), data.size()); !read)
+      fail(fmt::format("argument {}: {}", i + 1, read.error().to_string()));
+    if (Status written = write_file(*buffer_args[i]->write_to, data.data(), data.size()); !written)
+      fail(written.error().to_string());
+  }
+  fmt::print(stderr, "ran {} over {} invocations on {} in {:.3f} ms\n", args.kernel, args.n, device->info().name, ms);
+  if (!instance->validation_messages().empty())
+    fail(fmt::format("the Vulkan validation layer reported {} message(s)", instance->validation_messages().size()));
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* cmd = app.add_subcommand("run", "Run a kernel over N invocations");
+  cmd->footer(
+      "ARGS gives one value per kernel parameter after the invocation index:\n"
+      "  42, -7, 0x1f, 2.5, inf, nan  a scalar, parsed as the parameter's type\n"
+      "  in:FILE                      a buffer holding FILE's bytes (not written back)\n"
+      "  inout:FILE                   a buffer holding FILE's bytes, written back after the run\n"
+      "  out:FILE:SIZE                SIZE zero bytes (suffix k or M), written to FILE after the run\n"
+      "  zeros:SIZE                   SIZE zero bytes of scratch, not saved\n"
+      "Buffers are raw little-endian data; a buffer passes its address to an i32 parameter.\n"
+      "A trap is reported with its kind, the lowest trapping invocation and how many trapped.\n"
+      "Example: wasmgpu run saxpy.wasm saxpy --n 1024 2.0 in:x.bin inout:y.bin");
+  cmd->add_option("input", args->input, "The wasm module")->required();
+  cmd->add_option("kernel", args->kernel, "The exported kernel to run")->required();
+  cmd->add_option("args", args->args, "Kernel arguments (see below)");
+  cmd->add_option("--n", args->n, "Number of invocations")->required();
+  cmd->add_option("--workgroup-size", args->workgroup_size, "Invocations per workgroup (default 64)");
+  cmd->add_option("--device", args->device, "Device index or part of its name (default: WASMGPU_DEVICE, else a discrete GPU first)");
+  cmd->add_option("--timeout", args->timeout_seconds, "Seconds to wait for the kernel")->check(CLI::PositiveNumber);
+  cmd->positionals_at_end(false);
+  cmd->callback([args] { run_kernel(*args); });
+}
+
+}  // namespace wasmgpu::cli

@@ -1,0 +1,173 @@
+#include "spirv/test_util.h"
+
+namespace wasmgpu::spirv::testing {
+namespace {
+
+TEST(ControlFlow, EmptyKernel) {
+  CompiledKernel k = compile_wat(R"((module (func (export "k") (param i32))))");
+  EXPECT_EQ(k.info.export_name, "k");
+  EXPECT_EQ(k.info.stack_slot_size, 0u);
+  EXPECT_EQ(k.info.compiled_functions, 1u);
+}
+
+TEST(ControlFlow, NestedBranchesOutOfSeveralLevels) {
+  compile_wat(R"((module
+    (global $g (mut i32) (i32.const 0))
+    (func (export "k") (param $i i32)
+      (block $a
+        (block $b
+          (loop $c
+            (block $d
+              (br_if $a (i32.eq (local.get $i) (i32.const 1)))
+              (br_if $b (i32.eq (local.get $i) (i32.const 2)))
+              (br_if $c (i32.eq (local.get $i) (i32.const 3)))
+              (br_if $d (i32.eq (local.get $i) (i32.const 4)))
+              (if (i32.eq (local.get $i) (i32.const 5)) (then (br $a)) (else (br $c))))
+            (global.set $g (i32.const 7))))
+        (global.set $g (i32.const 8))))))");
+}
+
+TEST(ControlFlow, BranchOutOfSeveralLoops) {
+  compile_wat(R"((module
+    (func (export "k") (param $n i32) (local $i i32) (local $j i32)
+      (block $done
+        (loop $outer
+          (local.set $j (i32.const 0))
+          (loop $inner
+            (br_if $done (i32.gt_u (local.get $j) (i32.const 100)))
+            (br_if $outer (i32.eq (local.get $j) (local.get $n)))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br $inner))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $outer (i32.lt_u (local.get $i) (local.get $n))))))))");
+}
+
+TEST(ControlFlow, BrTable) {
+  compile_wat(R"((module
+    (func $f (param $x i32) (result i32)
+      (block $c (block $b (block $a
+        (br_table $a $b $c $a (local.get $x)))
+        (return (i32.const 10)))
+        (return (i32.const 20)))
+      (i32.const 30))
+    (func (export "k") (param i32) (drop (call $f (local.get 0))))))");
+}
+
+TEST(ControlFlow, BrTableWithValuesAndLoopTargets) {
+  compile_wat(R"((module
+    (func $f (param $x i32) (result i32) (local $n i32)
+      (block $out (result i32)
+        (loop $again
+          (local.set $n (i32.add (local.get $n) (i32.const 1)))
+          (br_if $out (i32.const 99) (i32.gt_u (local.get $n) (i32.const 10)))
+          (block $inner (result i32)
+            (i32.const 5)
+            (br_table $inner $out $inner (local.get $x)))  ;; a value to $inner or $out
+          (drop)
+          (block $skip
+            (br_table $again $skip $again (local.get $x)))  ;; continue or break
+          (br $again))
+        (unreachable)))
+    (func (export "k") (param i32) (drop (call $f (local.get 0))))))");
+}
+
+TEST(ControlFlow, BrTableDefaultOnly) {
+  compile_wat(R"((module
+    (func (export "k") (param $x i32)
+      (block $a (br_table $a (local.get $x))))))");
+}
+
+TEST(ControlFlow, IfElseWithResultsAndParams) {
+  compile_wat(R"((module
+    (type $ii_i (func (param i32 i32) (result i32)))
+    (func $f (param $x i32) (result i32)
+      (local.get $x) (i32.const 3)
+      (if (type $ii_i) (local.get $x)
+        (then (i32.add))
+        (else (i32.sub))))
+    (func $g (param $x i32) (result i32)
+      (local.get $x)
+      (if (param i32) (result i32) (local.get $x) (then (i32.const 1) (i32.add))))
+    (func (export "k") (param i32) (drop (i32.add (call $f (local.get 0)) (call $g (local.get 0)))))))");
+}
+
+TEST(ControlFlow, BranchToIfLabel) {
+  compile_wat(R"((module
+    (func $f (param $x i32) (result i32)
+      (if (result i32) (local.get $x)
+        (then (drop (br_if 0 (i32.const 1) (i32.eq (local.get $x) (i32.const 2)))) (i32.const 3))
+        (else (br 0 (i32.const 4)))))
+    (func (export "k") (param i32) (drop (call $f (local.get 0))))))");
+}
+
+TEST(ControlFlow, MultiValueBlocksAndLoopParams) {
+  compile_wat(R"((module
+    (func $sum (param $n i32) (result i32 i32)
+      (i32.const 0) (local.get $n)
+      (loop $l (param i32 i32) (result i32 i32)
+        ;; (acc, k) -> (acc + k, k - 1) while k != 0
+        (local.set $n) (local.get $n)
+        (block $b (param i32 i32) (result i32 i32)
+          (br_if $b (i32.eqz (local.get $n)))  ;; passes and keeps both values
+          (i32.add)
+          (i32.sub (local.get $n) (i32.const 1))
+          (br $l))))
+    (func $pair (result i32 i64) (i32.const 1) (i64.const 2))
+    (func (export "k") (param i32)
+      (call $sum (local.get 0)) (drop) (drop)
+      (call $pair) (drop) (drop))))");
+}
+
+TEST(ControlFlow, EarlyReturnsAndDeadCode) {
+  compile_wat(R"((module
+    (func $f (param $x i32) (result i32)
+      (block
+        (loop
+          (br_if 1 (local.get $x))
+          (return (i32.const 1))
+          (i32.const 5) (drop) (br 0)))   ;; dead after return
+      (if (local.get $x) (then (return (i32.const 2)) (unreachable)) (else (br 1 (i32.const 9))))
+      (i32.const 3))
+    (func (export "k") (param i32)
+      (drop (call $f (local.get 0)))
+      (return)
+      (drop (i32.const 1)))))");
+}
+
+TEST(ControlFlow, InfiniteLoopWithExitOnlyByReturn) {
+  compile_wat(R"((module
+    (func $f (param $x i32) (result i32)
+      (loop $l
+        (local.set $x (i32.add (local.get $x) (i32.const 1)))
+        (if (i32.gt_s (local.get $x) (i32.const 10)) (then (return (local.get $x))))
+        (br $l))
+      (unreachable))
+    (func (export "k") (param i32) (drop (call $f (local.get 0))))))");
+}
+
+TEST(ControlFlow, UnreachableTraps) {
+  CompiledKernel k = compile_wat(R"((module (func (export "k") (param i32)
+    (if (local.get 0) (then (unreachable))))))");
+  EXPECT_NE(disassembly(k).find("OpAtomicUMin"), std::string::npos);
+}
+
+TEST(ControlFlow, DeepNestingMixed) {
+  compile_wat(R"((module
+    (func (export "k") (param $x i32) (local $y i32)
+      (block $l0
+        (if (local.get $x) (then
+          (block $l1
+            (loop $l2
+              (if (i32.eq (local.get $y) (i32.const 3)) (then
+                (block $l3
+                  (br_table $l0 $l1 $l2 $l3 (local.get $x))))
+                (else
+                  (local.set $y (i32.add (local.get $y) (i32.const 1)))
+                  (br $l2)))
+              (br_if $l0 (local.get $y))))
+          (local.set $y (i32.const 100))))
+        (local.set $y (i32.const 200))))))");
+}
+
+}  // namespace
+}  // namespace wasmgpu::spirv::testing

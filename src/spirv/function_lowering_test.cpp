@@ -1,0 +1,146 @@
+#include <map>
+
+#include "spirv/test_util.h"
+#include "wasm/opcode.h"
+
+namespace wasmgpu::spirv::testing {
+namespace {
+
+// One kernel applying every numeric opcode of the table (signature without
+// '*', no memory immediate) to locals of the right types.
+std::string every_numeric_opcode_wat() {
+  std::map<char, std::string> local = {{'i', "$i"}, {'l', "$l"}, {'f', "$f"}, {'d', "$d"}};
+  std::string body;
+  for (uint32_t i = 0; i < wasm::kOpcodeCount; ++i) {
+    const wasm::OpcodeInfo& op = wasm::info(wasm::Opcode(i));
+    if (op.prefix == 0xFD || op.signature == "*") continue;
+    if (op.immediate != wasm::ImmediateKind::None) continue;  // consts, memory: elsewhere
+    std::string_view sig = op.signature;
+    size_t colon = sig.find(':');
+    std::string expr = "(" + std::string(op.text);
+    for (size_t p = 0; p < colon; ++p) expr += " (local.get " + local.at(sig[p]) + ")";
+    expr += ")";
+    body += sig.size() > colon + 1 ? "(drop " + expr + ")\n" : expr + "\n";
+  }
+  return "(module (func (export \"k\") (param $i i32) (param $l i64) (param $f f32) (param $d f64)\n" +
+         body + "))";
+}
+
+TEST(FunctionLowering, EveryNumericOpcodeValidates) {
+  CompiledKernel k = compile_wat(every_numeric_opcode_wat());
+  EXPECT_TRUE(k.info.uses_float64);
+  EXPECT_EQ(k.info.params.size(), 3u);
+  std::string text = disassembly(k);
+  EXPECT_NE(text.find("NoContraction"), std::string::npos);
+  EXPECT_NE(text.find("SignedZeroInfNanPreserve"), std::string::npos);
+  // Float min/max are built from compares, never the GLSL instructions.
+  EXPECT_EQ(text.find("FMin"), std::string::npos);
+  EXPECT_EQ(text.find("NMin"), std::string::npos);
+}
+
+TEST(FunctionLowering, ConstantsAndSelect) {
+  CompiledKernel k = compile_wat(R"((module (func (export "k") (param $x i32)
+    (drop (select (i32.const -1) (i32.const 7) (local.get $x)))
+    (drop (select (i64.const 0x8000000000000000) (i64.const 7) (local.get $x)))
+    (drop (select (result f32) (f32.const nan:0x200000) (f32.const -0.0) (local.get $x)))
+    (drop (select (f64.const inf) (f64.const -0x1p-1074) (local.get $x))))))");
+  EXPECT_TRUE(k.info.uses_float64);
+}
+
+TEST(FunctionLowering, NoFloat64WithoutF64) {
+  CompiledKernel k = compile_wat(R"((module (func (export "k") (param $x i32) (param $y f32)
+    (drop (f32.add (local.get $y) (f32.convert_i32_s (local.get $x)))))))");
+  EXPECT_FALSE(k.info.uses_float64);
+  EXPECT_EQ(disassembly(k).find("Float64"), std::string::npos);
+}
+
+TEST(FunctionLowering, GlobalsAreInvocationPrivate) {
+  compile_wat(R"((module
+    (global $a (mut i64) (i64.const 5))
+    (global $b f64 (f64.const 1.5))
+    (func (export "k") (param i32)
+      (global.set $a (i64.add (global.get $a) (i64.trunc_f64_s (global.get $b)))))))");
+}
+
+TEST(FunctionLowering, CallsWithManyParamsAndResults) {
+  compile_wat(R"((module
+    (func $f (param i32 i64 f32 f64) (result f64 i32)
+      (f64.add (local.get 3) (f64.promote_f32 (local.get 2)))
+      (i32.wrap_i64 (local.get 1)))
+    (func $g (param i32) (result i32) (call $h (local.get 0)))
+    (func $h (param i32) (result i32) (i32.mul (local.get 0) (local.get 0)))
+    (func (export "k") (param $x i32) (param $y i64) (param $z f32) (param $w f64)
+      (call $f (call $g (local.get $x)) (local.get $y) (local.get $z) (local.get $w))
+      (drop) (drop))))");
+}
+
+TEST(Kernel, SignatureProblems) {
+  auto bytes = wat_to_wasm(R"((module
+    (memory (export "mem") 1)
+    (func (export "noparams"))
+    (func (export "firsti64") (param i64))
+    (func (export "returns") (param i32) (result i32) (local.get 0))
+    (func (export "v128") (param i32 v128))
+    (func (export "ok") (param i32 i64 f32 f64))))");
+  auto module = wasm::decode(bytes);
+  ASSERT_TRUE(module.ok());
+  EXPECT_EQ(kernel_signature_problem(*module, "ok"), "");
+  EXPECT_NE(kernel_signature_problem(*module, "missing").find("no export"), std::string::npos);
+  EXPECT_NE(kernel_signature_problem(*module, "mem").find("memory"), std::string::npos);
+  EXPECT_NE(kernel_signature_problem(*module, "noparams").find("no parameters"), std::string::npos);
+  EXPECT_NE(kernel_signature_problem(*module, "firsti64").find("i64"), std::string::npos);
+  EXPECT_NE(kernel_signature_problem(*module, "returns").find("returns"), std::string::npos);
+  EXPECT_NE(kernel_signature_problem(*module, "v128").find("v128"), std::string::npos);
+  EXPECT_FALSE(compile_kernel(*module, "returns").ok());
+  EXPECT_TRUE(compile_kernel(*module, "ok").ok());
+}
+
+TEST(Kernel, RefusesWithTheFunctionsName) {
+  auto recursion = wat_to_wasm(R"((module
+    (func $even (param i32) (result i32) (if (result i32) (local.get 0)
+      (then (call $odd (i32.sub (local.get 0) (i32.const 1)))) (else (i32.const 1))))
+    (func $odd (param i32) (result i32) (if (result i32) (local.get 0)
+      (then (call $even (i32.sub (local.get 0) (i32.const 1)))) (else (i32.const 0))))
+    (func (export "k") (param i32) (drop (call $even (local.get 0))))))");
+  std::string error = compile_error(recursion, "k");
+  EXPECT_NE(error.find("recursi"), std::string::npos) << error;
+  EXPECT_NE(error.find("even"), std::string::npos) << error;
+
+  auto simd = wat_to_wasm(R"((module
+    (func $vec (param i32) (drop (i32x4.splat (local.get 0))))
+    (func (export "k") (param i32) (call $vec (local.get 0)))))");
+  error = compile_error(simd, "k");
+  EXPECT_NE(error.find("v128"), std::string::npos) << error;
+  EXPECT_NE(error.find("vec"), std::string::npos) << error;
+
+  auto import = wat_to_wasm(R"((module
+    (import "env" "expf" (func $expf (param f32) (result f32)))
+    (func $user (param f32) (result f32) (call $expf (local.get 0)))
+    (func (export "k") (param i32) (drop (call $user (f32.const 1))))))");
+  error = compile_error(import, "k");
+  EXPECT_NE(error.find("env.expf"), std::string::npos) << error;
+  EXPECT_NE(error.find("user"), std::string::npos) << error;
+
+  auto indirect = wat_to_wasm(R"((module
+    (table 1 funcref) (type $t (func))
+    (func $caller (call_indirect (type $t) (i32.const 0)))
+    (func (export "k") (param i32) (call $caller))))");
+  error = compile_error(indirect, "k");
+  EXPECT_NE(error.find("call_indirect"), std::string::npos) << error;
+
+  auto global_import = wat_to_wasm(R"((module
+    (import "env" "g" (global $g i32))
+    (func (export "k") (param i32) (drop (global.get $g)))))");
+  error = compile_error(global_import, "k");
+  EXPECT_NE(error.find("env.g"), std::string::npos) << error;
+
+  // Unreachable functions may use anything.
+  auto unused = wat_to_wasm(R"((module
+    (import "env" "expf" (func $expf (param f32) (result f32)))
+    (func $unused (drop (i32x4.splat (i32.const 0))))
+    (func (export "k") (param i32))))");
+  expect_compiles(unused, "k");
+}
+
+}  // namespace
+}  // namespace wasmgpu::spirv::testing

@@ -1,0 +1,101 @@
+#include "spirv/stack_analysis.h"
+
+#include "spirv/test_util.h"
+
+namespace wasmgpu::spirv::testing {
+namespace {
+
+// A kernel at -O0 keeps its locals in a stack frame through __stack_pointer.
+constexpr const char* kStackKernel = R"(
+static int helper(int *v, int n) {
+  int tmp[8];
+  for (int i = 0; i < 8; ++i) tmp[i] = v[i % n] * i;
+  int s = 0;
+  for (int i = 0; i < 8; ++i) s += tmp[i];
+  return s;
+}
+__attribute__((export_name("k"))) void k(int index, int *out, int n) {
+  int local[4] = {index, n, 3, 4};
+  out[index] = helper(local, 4);
+}
+)";
+
+TEST(StackAnalysis, LeafFramesAtO0) {
+  {
+    CompiledKernel k = expect_compiles(c_to_wasm(kStackKernel, "-O0"), "k");
+    // wasm-ld: data from 1024, 64 KiB of stack above it.
+    EXPECT_EQ(k.info.stack_hi % 16, 0u);
+    EXPECT_GT(k.info.stack_hi, 65536u);
+    EXPECT_NE(k.info.stack_slot_size, 0u);
+    EXPECT_EQ(k.info.stack_slot_size % 16, 0u);
+    EXPECT_EQ(k.info.stack_hi - k.info.stack_window_lo, k.info.stack_slot_size);
+    // k's 32-byte frame, then helper's 64 bytes below it (a leaf: it never
+    // stores sp), plus the margin.
+    EXPECT_EQ(k.info.stack_slot_size, 32u + 64u + kStackMargin);
+  }
+  // At -O2 everything lives in registers.
+  CompiledKernel k = expect_compiles(c_to_wasm(kStackKernel, "-O2"), "k");
+  EXPECT_EQ(k.info.stack_slot_size, 0u);
+}
+
+TEST(StackAnalysis, FrameSizesAddUpAlongCalls) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func $leaf (local $fp i32)
+      (local.set $fp (i32.sub (global.get $__stack_pointer) (i32.const 48)))
+      (global.set $__stack_pointer (local.get $fp))
+      (i32.store (local.get $fp) (i32.const 1))
+      (global.set $__stack_pointer (i32.add (local.get $fp) (i32.const 48))))
+    (func $mid (local $fp i32)
+      (global.set $__stack_pointer (local.tee $fp (i32.sub (global.get $__stack_pointer) (i32.const 100))))
+      (call $leaf)
+      (global.set $__stack_pointer (i32.add (local.get $fp) (i32.const 100))))
+    (func (export "k") (param i32) (call $mid) (call $leaf))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_hi, 66560u);
+  // 148 bytes -> 160, plus the 16-byte margin.
+  EXPECT_EQ(k.info.stack_slot_size, 176u);
+  EXPECT_EQ(k.info.stack_window_lo, 66560u - 176u);
+}
+
+TEST(StackAnalysis, UnboundedUsesWholeRegion) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (data (i32.const 1024) "hello")
+    (func (export "k") (param $n i32)
+      (global.set $__stack_pointer (i32.sub (global.get $__stack_pointer) (local.get $n))))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_window_lo, 1040u);  // end of data, rounded up to 16
+  EXPECT_EQ(k.info.stack_slot_size, 66560u - 1040u);
+}
+
+TEST(StackAnalysis, NoDataMeansRegionFrom1024) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func (export "k") (param $n i32)
+      (global.set $__stack_pointer (i32.sub (global.get $__stack_pointer) (local.get $n))))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_window_lo, 1024u);
+}
+
+TEST(StackAnalysis, ConstantAddressesInStackRegionExtendWindow) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func (export "k") (param $x i32)
+      (i32.store (i32.const 0) (local.get $x))            ;; below the region: not stack
+      (i32.store offset=66400 (i32.const 0) (local.get $x)))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_window_lo, 66400u);
+  EXPECT_EQ(k.info.stack_slot_size, 160u);
+}
+
+TEST(StackAnalysis, NoStackUse) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func (export "k") (param $p i32) (i32.store (local.get $p) (i32.const 1)))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_slot_size, 0u);
+}
+
+}  // namespace
+}  // namespace wasmgpu::spirv::testing

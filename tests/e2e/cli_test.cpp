@@ -1,0 +1,138 @@
+// The wasmgpu command-line tool, run as a user would: outputs, files and
+// one-line errors with a non-zero exit status.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace wasmgpu::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CommandResult {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+CommandResult run_cli(const std::string& arguments) {
+  std::string command = std::string("WASMGPU_VALIDATION=1 '") + WASMGPU_CLI_PATH + "' " + arguments + " 2>&1";
+  CommandResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  std::array<char, 4096> chunk;
+  size_t got;
+  while ((got = fread(chunk.data(), 1, chunk.size(), pipe)) > 0) result.output.append(chunk.data(), got);
+  int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string kernel_path(const std::string& name) { return std::string(WASMGPU_TEST_KERNELS_DIR) + "/" + name; }
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("wasmgpu_cli_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  template <class T>
+  void write(const std::string& name, const std::vector<T>& values) {
+    std::ofstream(path(name), std::ios::binary)
+        .write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(T)));
+  }
+  template <class T>
+  std::vector<T> read(const std::string& name) {
+    std::ifstream in(path(name), std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<T> values(bytes.size() / sizeof(T));
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+    return values;
+  }
+  fs::path dir_;
+};
+
+// One line on standard error, nothing else.
+void expect_one_line_error(const CommandResult& result, const std::string& needle) {
+  EXPECT_NE(result.status, 0) << result.output;
+  EXPECT_EQ(result.output.find("wasmgpu: error: "), 0u) << result.output;
+  EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1) << result.output;
+  EXPECT_NE(result.output.find(needle), std::string::npos) << result.output;
+}
+
+TEST_F(Cli, HelpForEveryCommand) {
+  for (const char* command : {"", "devices", "compile", "inspect", "run"}) {
+    CommandResult result = run_cli(std::string(command) + " --help");
+    EXPECT_EQ(result.status, 0) << command << ": " << result.output;
+    EXPECT_NE(result.output.find("Usage"), std::string::npos) << result.output;
+  }
+}
+
+TEST_F(Cli, DevicesListsTheDefaultDevice) {
+  CommandResult result = run_cli("devices");
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find("* default device"), std::string::npos) << result.output;
+}
+
+TEST_F(Cli, InspectTellsKernelsFromOtherExports) {
+  CommandResult result = run_cli("inspect '" + kernel_path("traps.O2.wasm") + "'");
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find("func divide (i32, i32, i32, i32) -> ()"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("kernel: runnable"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("memory memory"), std::string::npos) << result.output;
+}
+
+TEST_F(Cli, CompileWritesValidSpirv) {
+  CommandResult result = run_cli("compile '" + kernel_path("traps.O2.wasm") + "' --kernel divide -o " + path("k.spv"));
+  ASSERT_EQ(result.status, 0) << result.output;
+  std::vector<uint32_t> words = read<uint32_t>("k.spv");
+  ASSERT_GT(words.size(), 5u);
+  EXPECT_EQ(words[0], 0x07230203u);  // the SPIR-V magic number
+  result = run_cli("compile '" + kernel_path("traps.O2.wasm") + "' --kernel divide --emit spvasm -o -");
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find("OpEntryPoint GLCompute"), std::string::npos);
+}
+
+TEST_F(Cli, CompileRefusesAmbiguousKernelChoice) {
+  expect_one_line_error(run_cli("compile '" + kernel_path("traps.O2.wasm") + "' -o " + path("k.spv")),
+                        "several kernels");
+}
+
+TEST_F(Cli, RunReadsAndWritesBufferFiles) {
+  write<int32_t>("num.bin", {10, 20, -30, 40});
+  write<int32_t>("den.bin", {2, 5, 3, -8});
+  CommandResult result = run_cli("run '" + kernel_path("traps.O2.wasm") + "' divide --n 4 in:" + path("num.bin") +
+                                 " in:" + path("den.bin") + " out:" + path("q.bin") + ":16");
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(read<int32_t>("q.bin"), (std::vector<int32_t>{5, 4, -10, -5}));
+}
+
+TEST_F(Cli, RunReportsTraps) {
+  write<int32_t>("num.bin", {1, 2, 3});
+  write<int32_t>("den.bin", {1, 0, 0});
+  CommandResult result = run_cli("run '" + kernel_path("traps.O2.wasm") + "' divide --n 3 in:" + path("num.bin") +
+                                 " in:" + path("den.bin") + " zeros:12");
+  expect_one_line_error(result, "integer divide by zero at invocation 1 (2 invocations trapped)");
+}
+
+TEST_F(Cli, RunErrorsAreOneLine) {
+  const std::string wasm = "'" + kernel_path("traps.O2.wasm") + "'";
+  expect_one_line_error(run_cli("run " + wasm + " nosuch --n 1"), "no exported function 'nosuch'");
+  expect_one_line_error(run_cli("run " + wasm + " divide --n 1 zeros:4"), "takes 3 arguments");
+  expect_one_line_error(run_cli("run " + wasm + " divide --n 1 in:" + path("missing.bin") + " zeros:4 zeros:4"),
+                        "cannot open");
+  expect_one_line_error(run_cli("run " + wasm + " divide --n 1 zeros:4 zeros:4 1.5"), "expected a 32-bit integer");
+  expect_one_line_error(run_cli("run " + path("missing.wasm") + " divide --n 1"), "missing.wasm");
+}
+
+}  // namespace
+}  // namespace wasmgpu::e2e
