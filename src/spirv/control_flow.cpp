@@ -188,8 +188,15 @@ void FunctionLowering::lower_end() {
       break;
   }
   // The construct's continue target and merge.
+  bool iterates = f_.was_targeted(frame.continue_target);
   f_.begin_block(frame.continue_target, /*keep_open=*/true);
-  f_.branch(frame.header);
+  if (iterates) {
+    // A trapped invocation leaves every loop at its next back-edge, so it
+    // always terminates (traps.cpp).
+    f_.branch_conditional(k_.helpers->trapped(f_), frame.merge, frame.header);
+  } else {
+    f_.branch(frame.header);
+  }
   stack_.resize(frame.height);
   if (f_.begin_block(frame.merge)) {
     dispatch_pending(frame_index);

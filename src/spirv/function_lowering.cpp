@@ -173,7 +173,10 @@ void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
   uint64_t minus_one = bits == 64 ? ~uint64_t(0) : 0xFFFF'FFFFu;
   uint64_t int_min = uint64_t(1) << (bits - 1);
   uint32_t zero_divisor = op(Op::OpIEqual, k_.t_bool, {rhs, constant(0)});
-  f_.if_else(zero_divisor, [&] { k_.helpers->trap_and_return(f_, abi::TrapKind::IntegerDivideByZero); });
+  f_.if_else(zero_divisor, [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerDivideByZero); });
+  // The trapped invocation goes on (traps.cpp): divide by 1 instead of 0,
+  // which some devices (lavapipe on a CPU) would fault on.
+  rhs = op(Op::OpSelect, type, {zero_divisor, constant(1), rhs});
   bool is_signed = opcode == Opcode::I32DivS || opcode == Opcode::I64DivS ||
                    opcode == Opcode::I32RemS || opcode == Opcode::I64RemS;
   bool is_div = opcode == Opcode::I32DivS || opcode == Opcode::I64DivS ||
@@ -186,8 +189,8 @@ void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
   if (is_div) {
     uint32_t overflow = op(Op::OpLogicalAnd, k_.t_bool,
                            {op(Op::OpIEqual, k_.t_bool, {lhs, constant(int_min)}), divisor_minus_one});
-    f_.if_else(overflow, [&] { k_.helpers->trap_and_return(f_, abi::TrapKind::IntegerOverflow); });
-    push(op(Op::OpSDiv, type, {lhs, rhs}));
+    f_.if_else(overflow, [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerOverflow); });
+    push(op(Op::OpSDiv, type, {lhs, op(Op::OpSelect, type, {overflow, constant(1), rhs})}));
     return;
   }
   // rem_s: x % -1 is 0 (INT_MIN % -1 must not trap); OpSRem takes the
@@ -267,9 +270,10 @@ void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, 
   uint32_t in_range = op(Op::OpLogicalAnd, k_.t_bool, {above_lower, below_upper});
   uint32_t is_nan = op(Op::OpIsNan, k_.t_bool, {x});
   if (!saturating) {
-    f_.if_else(is_nan, [&] { k_.helpers->trap_and_return(f_, abi::TrapKind::InvalidConversionToInteger); });
-    f_.if_else(op(Op::OpLogicalNot, k_.t_bool, {in_range}),
-               [&] { k_.helpers->trap_and_return(f_, abi::TrapKind::IntegerOverflow); });
+    f_.if_else(is_nan, [&] { k_.helpers->trap(f_, abi::TrapKind::InvalidConversionToInteger); }, [&] {
+      f_.if_else(op(Op::OpLogicalNot, k_.t_bool, {in_range}),
+                 [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerOverflow); });
+    });
   }
   // Convert only in-range values (others are undefined in SPIR-V). Unsigned
   // conversion of (-1, 0) goes through trunc, which gives -0, converting to 0.
@@ -354,8 +358,8 @@ Status FunctionLowering::call(uint32_t function_index) {
   size_t first = stack_.size() - callee.params.size();
   operands.insert(operands.end(), stack_.begin() + first, stack_.end());
   stack_.resize(first);
+  // No early return when the callee trapped (traps.cpp): the caller winds down too.
   uint32_t result = f_.op(Op::OpFunctionCall, k_.result_type(callee.results), operands);
-  k_.helpers->return_if_trapped(f_);
   if (callee.results.size() == 1) {
     push(result);
   } else {

@@ -38,27 +38,22 @@ uint32_t RuntimeHelpers::translate(FunctionBuilder& f, uint32_t ea, uint32_t wid
 
 uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width) {
   k_.uses_memory = true;
-  uint32_t result = call(f, width == 8 ? k_.t_u64 : k_.t_u32, function_id(Helper::Load, width), {ea});
-  return_if_trapped(f);
-  return result;
+  return call(f, width == 8 ? k_.t_u64 : k_.t_u32, function_id(Helper::Load, width), {ea});
 }
 
 void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width) {
   k_.uses_memory = true;
   call(f, k_.t_void, function_id(Helper::Store, width), {ea, value});
-  return_if_trapped(f);
 }
 
 void RuntimeHelpers::fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uint32_t count) {
   k_.uses_memory = true;
   call(f, k_.t_void, function_id(Helper::Fill), {dest, value, count});
-  return_if_trapped(f);
 }
 
 void RuntimeHelpers::copy(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count) {
   k_.uses_memory = true;
   call(f, k_.t_void, function_id(Helper::Copy), {dest, source, count});
-  return_if_trapped(f);
 }
 
 void RuntimeHelpers::emit_translate(uint32_t id) {
@@ -195,6 +190,7 @@ void RuntimeHelpers::emit_store(uint32_t id, uint32_t width) {
   uint32_t params[] = {k_.t_u64, type};
   FunctionBuilder f(k_.b, id, k_.t_void, params);
   k_.b.name(id, "wasmgpu.store" + std::to_string(width * 8));
+  return_if_trapped(f);  // a trapped invocation writes nothing more
   uint32_t value = f.param(1);
   uint32_t address = translate(f, f.param(0), k_.b.const_u32(width));
   if (width == 4 || width == 8) {
@@ -225,6 +221,7 @@ void RuntimeHelpers::emit_fill(uint32_t id) {
   uint32_t params[] = {k_.t_u32, k_.t_u32, k_.t_u32};
   FunctionBuilder f(k_.b, id, k_.t_void, params);
   k_.b.name(id, "wasmgpu.memory_fill");
+  return_if_trapped(f);
   uint32_t dest = f.op(Op::OpUConvert, k_.t_u64, {f.param(0)});
   uint32_t byte = f.op(Op::OpUConvert, k_.t_u8(), {f.param(1)});
   uint32_t count = f.param(2);
@@ -241,6 +238,7 @@ void RuntimeHelpers::emit_copy(uint32_t id) {
   uint32_t params[] = {k_.t_u32, k_.t_u32, k_.t_u32};
   FunctionBuilder f(k_.b, id, k_.t_void, params);
   k_.b.name(id, "wasmgpu.memory_copy");
+  return_if_trapped(f);
   uint32_t count = f.param(2);
   uint32_t count64 = f.op(Op::OpUConvert, k_.t_u64, {count});
   uint32_t source = translate(f, f.op(Op::OpUConvert, k_.t_u64, {f.param(1)}), count);

@@ -18,16 +18,28 @@ class RuntimeHelpers {
   explicit RuntimeHelpers(KernelContext& k) : k_(k) {}
 
   // --- traps (traps.cpp) ---
-  // Records trap `kind` for this invocation in the TrapRecord, sets `trapped`
-  // and returns the function's zero value: the trapping invocation unwinds.
+  // Records trap `kind` for this invocation in the TrapRecord (unless it
+  // already trapped: only the first trap counts) and sets `trapped`. Code
+  // goes on, but from then on nothing reaches memory and every loop exits at
+  // its next back-edge, so the invocation winds down to `main` without
+  // effects. Traps do not return early: an early return in the middle of a
+  // function makes NIR-based drivers nest all code after it, one level per
+  // trap site, which lavapipe could not compile past a few dozen accesses.
+  void trap(FunctionBuilder& f, abi::TrapKind kind);
+  // trap(), then returns the function's zero value. For `unreachable`, and
+  // inside the small runtime helpers, where the nesting stays bounded.
   void trap_and_return(FunctionBuilder& f, abi::TrapKind kind);
-  // After a call that may trap: returns the function's zero value if it did.
+  // Returns the function's zero value if the invocation has trapped (used
+  // inside runtime helpers only).
   void return_if_trapped(FunctionBuilder& f);
+  // The invocation's `trapped` flag (a bool).
+  uint32_t trapped(FunctionBuilder& f);
 
   // --- memory (memory_access.cpp) ---
   // Loads `width` (1, 2, 4 or 8) bytes at wasm effective address `ea` (u64),
-  // zero-extended to u32 (u64 for width 8). Traps on an unmapped address;
-  // callers must return_if_trapped afterwards (done here).
+  // zero-extended to u32 (u64 for width 8). Traps on an unmapped address
+  // (and then yields 0); stores, fills and copies do nothing once the
+  // invocation has trapped.
   uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width);
   // Stores the low `width` bytes of `value` (u32, or u64 for width 8).
   void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width);

@@ -1,8 +1,9 @@
 // Traps. A trapping invocation records the trap in the launch's TrapRecord
-// (atomically: trapped_count += 1, lowest_index[kind] = min(., index)), sets
-// its Private `trapped` flag and returns; every caller checks the flag after
-// each call and returns too, so the invocation unwinds to `main` and stops.
-// Other invocations are unaffected.
+// (atomically: trapped_count += 1, lowest_index[kind] = min(., index)) and
+// sets its Private `trapped` flag. It then winds down without effects: memory
+// writes check the flag, loops leave at their back-edge once it is set, and
+// only the first trap of an invocation is recorded. Other invocations are
+// unaffected. (runtime_helpers.h says why traps do not return early.)
 #include "spirv/runtime_helpers.h"
 
 namespace wasmgpu::spirv {
@@ -24,10 +25,16 @@ uint32_t RuntimeHelpers::call(FunctionBuilder& f, uint32_t result_type, uint32_t
   return f.op(spv::Op::OpFunctionCall, result_type, operands);
 }
 
-void RuntimeHelpers::trap_and_return(FunctionBuilder& f, abi::TrapKind kind) {
+void RuntimeHelpers::trap(FunctionBuilder& f, abi::TrapKind kind) {
   call(f, k_.t_void, function_id(Helper::Trap), {k_.b.const_u32(uint32_t(kind))});
+}
+
+void RuntimeHelpers::trap_and_return(FunctionBuilder& f, abi::TrapKind kind) {
+  trap(f, kind);
   f.return_default();
 }
+
+uint32_t RuntimeHelpers::trapped(FunctionBuilder& f) { return f.load(k_.t_bool, k_.trapped_var); }
 
 void RuntimeHelpers::return_if_trapped(FunctionBuilder& f) {
   uint32_t trapped = f.load(k_.t_bool, k_.trapped_var);
@@ -46,6 +53,7 @@ void RuntimeHelpers::emit_trap(uint32_t id) {
   FunctionBuilder f(k_.b, id, k_.t_void, params);
   k_.b.name(id, "wasmgpu.trap");
   uint32_t kind = f.param(0);
+  return_if_trapped(f);  // only the first trap of an invocation counts
   uint32_t record = launch_field(f, abi::kLaunchTrapRecord, 8);
   uint32_t device_scope = k_.b.const_u32(uint32_t(spv::Scope::Device));
   uint32_t relaxed = k_.b.const_u32(0);
