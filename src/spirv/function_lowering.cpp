@@ -193,11 +193,13 @@ void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
     push(op(Op::OpSDiv, type, {lhs, op(Op::OpSelect, type, {overflow, constant(1), rhs})}));
     return;
   }
-  // rem_s: x % -1 is 0 (INT_MIN % -1 must not trap); OpSRem takes the
-  // dividend's sign, as wasm does.
+  // rem_s: x - (x / d) * d with truncating division, which takes the
+  // dividend's sign as wasm does. Not OpSRem: NVIDIA's driver (580) computes
+  // it wrongly on the unsigned integer types wasm values use here. x % -1 is
+  // 0 (INT_MIN % -1 must not trap): dividing by 1 instead gives x - x = 0.
   uint32_t safe_divisor = op(Op::OpSelect, type, {divisor_minus_one, constant(1), rhs});
-  uint32_t remainder = op(Op::OpSRem, type, {lhs, safe_divisor});
-  push(op(Op::OpSelect, type, {divisor_minus_one, constant(0), remainder}));
+  uint32_t quotient = op(Op::OpSDiv, type, {lhs, safe_divisor});
+  push(op(Op::OpISub, type, {lhs, op(Op::OpIMul, type, {quotient, safe_divisor})}));
 }
 
 void FunctionLowering::float_unary(Opcode opcode, uint32_t type, uint32_t bits) {

@@ -22,8 +22,14 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
+// The tool under test: $WASMGPU_CLI, or the one in the build tree.
+std::string cli_path() {
+  const char* path = std::getenv("WASMGPU_CLI");
+  return path && *path ? path : WASMGPU_CLI_PATH;
+}
+
 CommandResult run_cli(const std::string& arguments) {
-  std::string command = std::string("WASMGPU_VALIDATION=1 '") + WASMGPU_CLI_PATH + "' " + arguments + " 2>&1";
+  std::string command = "'" + cli_path() + "' " + arguments + " 2>&1";
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return result;
@@ -35,7 +41,10 @@ CommandResult run_cli(const std::string& arguments) {
   return result;
 }
 
-std::string kernel_path(const std::string& name) { return std::string(WASMGPU_TEST_KERNELS_DIR) + "/" + name; }
+std::string kernel_path(const std::string& name) {
+  const char* dir = std::getenv("WASMGPU_TEST_KERNELS_DIR");
+  return std::string(dir && *dir ? dir : WASMGPU_TEST_KERNELS_DIR) + "/" + name;
+}
 
 class Cli : public ::testing::Test {
  protected:

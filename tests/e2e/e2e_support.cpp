@@ -5,10 +5,14 @@
 
 namespace wasmgpu::e2e {
 
+std::string kernels_dir() {
+  const char* dir = std::getenv("WASMGPU_TEST_KERNELS_DIR");
+  return dir && *dir ? dir : WASMGPU_TEST_KERNELS_DIR;
+}
+
 void EndToEnd::SetUp() {
-  runtime::InstanceOptions options;
-  options.validation = true;  // every Vulkan test runs under the validation layer
-  auto instance = runtime::Instance::create(options);
+  // Validation follows WASMGPU_VALIDATION, which CTest sets for every test.
+  auto instance = runtime::Instance::create();
   ASSERT_TRUE(instance.ok()) << instance.error().message;
   instance_.emplace(std::move(instance).value());
   auto device = runtime::Device::create(*instance_);
@@ -30,7 +34,7 @@ void EndToEnd::TearDown() {
 runtime::Module& EndToEnd::load(const std::string& name) {
   for (auto& [loaded, module] : modules_)
     if (loaded == name) return module;
-  std::string path = std::string(WASMGPU_TEST_KERNELS_DIR) + "/" + name + "." + GetParam() + ".wasm";
+  std::string path = kernels_dir() + "/" + name + "." + GetParam() + ".wasm";
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "missing " << path;
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -17,6 +17,10 @@
 
 namespace wasmgpu::e2e {
 
+// Where the test kernels (<name>.<opt>.wasm) are: $WASMGPU_TEST_KERNELS_DIR, or
+// the build tree's tests/kernels (the variable lets a copied build run elsewhere).
+std::string kernels_dir();
+
 // The optimisation levels every kernel is compiled at.
 inline const char* const kOptLevels[] = {"O0", "O2"};
 
