@@ -54,6 +54,28 @@ inline constexpr uint64_t kBufferAlignment = 0x1'0000;       // 64 KiB
 inline constexpr uint64_t kBufferGuard = 0x1'0000;           // 64 KiB
 inline constexpr uint64_t kAddressSpaceEnd = 0x1'0000'0000;  // 4 GiB
 
+// Vectorised calls: a shader compiled for a list of exports (a "call shader")
+// runs one call per invocation. Its LaunchBlock's first four argument slots
+// hold:
+//   args[0] u64  device address of the CallRecords (one per invocation)
+//   args[1] u64  device address of the ResultRecords (one per invocation)
+//   args[2] u32  call_stride: bytes per CallRecord
+//   args[3] u32  result_stride: bytes per ResultRecord
+// CallRecord:   u32 function (position in the shader's export list), u32 0,
+//               u64 params[...] (8-byte slots as for kernel arguments)
+// ResultRecord: u32 status (kCallReturned, or kCallTrapped + TrapKind),
+//               u32 0, u64 results[...] (8-byte slots)
+// The TrapRecord is updated as for kernels, so a launch reports traps both ways.
+inline constexpr uint32_t kCallArgRecords = 0;
+inline constexpr uint32_t kCallArgResults = 1;
+inline constexpr uint32_t kCallArgCallStride = 2;
+inline constexpr uint32_t kCallArgResultStride = 3;
+inline constexpr uint32_t kCallArgCount = 4;
+inline constexpr uint32_t kCallRecordParams = 8;    // byte offset of params[0]
+inline constexpr uint32_t kResultRecordValues = 8;  // byte offset of results[0]
+inline constexpr uint32_t kCallReturned = 0;
+inline constexpr uint32_t kCallTrapped = 1;  // status = kCallTrapped + uint32_t(TrapKind)
+
 // Why an invocation trapped. Values are stable: they cross the ABI.
 enum class TrapKind : uint32_t {
   Unreachable = 0,
