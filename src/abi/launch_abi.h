@@ -23,6 +23,9 @@ inline constexpr uint32_t kPushConstantsSize = 16;
 //   u32 region_count    entries in the region table
 //   u32 args_offset     byte offset of the argument slots (== kLaunchHeaderSize)
 //   u32 regions_offset  byte offset of the region table
+//   u64 instance_state  device address of the module instance's InstanceState
+//                       (below); read only by shaders whose info says
+//                       uses_instance_state, which the runtime must then set
 //   u64 args[...]       kernel arguments after the invocation index, one 8-byte
 //                       slot each: i32/f32 in the low 4 bytes, i64/f64 whole
 //   Region regions[...] sorted by wasm_base, non-overlapping
@@ -32,7 +35,8 @@ inline constexpr uint32_t kLaunchStackSlotSize = 16;
 inline constexpr uint32_t kLaunchRegionCount = 20;
 inline constexpr uint32_t kLaunchArgsOffset = 24;
 inline constexpr uint32_t kLaunchRegionsOffset = 28;
-inline constexpr uint32_t kLaunchHeaderSize = 32;
+inline constexpr uint32_t kLaunchInstanceState = 32;
+inline constexpr uint32_t kLaunchHeaderSize = 40;
 inline constexpr uint32_t kArgSlotSize = 8;
 
 // One mapped range of the 32-bit wasm address space:
@@ -75,6 +79,38 @@ inline constexpr uint32_t kCallRecordParams = 8;    // byte offset of params[0]
 inline constexpr uint32_t kResultRecordValues = 8;  // byte offset of results[0]
 inline constexpr uint32_t kCallReturned = 0;
 inline constexpr uint32_t kCallTrapped = 1;  // status = kCallTrapped + uint32_t(TrapKind)
+
+// InstanceState: the state of one module instance that persists across
+// launches and calls, in device memory the runtime allocates per instance
+// (8-byte aligned) and initialises with spirv::initial_instance_state()
+// (spirv/instance_state.h), then fills in the two device addresses:
+//   u32 memory_pages        current size of the module memory, in 64 KiB pages
+//   u32 memory_limit_pages  memory.grow succeeds while the new size is <= this:
+//                           min(declared max or 65536, reserve / 64 KiB)
+//   u64 memory_address      device address of the module memory; the runtime
+//                           allocates its reserve (spirv::memory_reserve_bytes)
+//                           at once, zero-filled past the initial size
+//   u64 data_segments       device address of a read-only buffer holding every
+//                           data segment's bytes (spirv::data_segment_bytes), or 0
+//   u64 globals[total_globals]  every global in index order (imports first), one
+//                           8-byte slot: i32/f32 in the low 4 bytes. Imported
+//                           globals are supplied by the runtime. The shadow
+//                           stack pointer's slot is unused (it stays private
+//                           per invocation in kernels).
+//   u32 data_dropped[data segments]  nonzero once a segment is dropped (active
+//                           segments start dropped, as after instantiation)
+// With instance state, bounds checks of module-memory accesses (wasm addresses
+// below kBufferAddressBase) use memory_pages, not the region table, so an
+// access past the current size traps even inside the reserve. Within one
+// launch the state is shared by all invocations (concurrent writes race).
+inline constexpr uint32_t kInstanceMemoryPages = 0;
+inline constexpr uint32_t kInstanceMemoryLimitPages = 4;
+inline constexpr uint32_t kInstanceMemoryAddress = 8;
+inline constexpr uint32_t kInstanceDataSegments = 16;
+inline constexpr uint32_t kInstanceGlobals = 24;
+inline constexpr uint32_t kInstanceGlobalSlotSize = 8;
+inline constexpr uint64_t kPageSize = 65536;
+inline constexpr uint32_t kMaxPages = 65536;
 
 // Why an invocation trapped. Values are stable: they cross the ABI.
 enum class TrapKind : uint32_t {

@@ -3,6 +3,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/float_mode_option.h"
 #include "spirv/compiler.h"
 
 namespace wasmgpu::cli {
@@ -13,6 +14,7 @@ struct CompileArgs {
   std::string output;
   std::string kernel;
   std::string emit = "spv";
+  spirv::CompileOptions options;
 };
 
 // The export to compile when --kernel is not given: the only kernel, if exactly one.
@@ -31,7 +33,7 @@ std::string default_kernel(const wasm::Module& module, const std::string& path) 
 void run_compile(const CompileArgs& args) {
   wasm::Module module = load_module_or_fail(args.input);
   std::string kernel = args.kernel.empty() ? default_kernel(module, args.input) : args.kernel;
-  auto compiled = spirv::compile_kernel(module, kernel);
+  auto compiled = spirv::compile_kernel(module, kernel, args.options);
   if (!compiled) fail(args.input + ": " + compiled.error().to_string());
   if (args.emit == "spvasm") {
     auto text = spirv::disassemble(compiled->words);
@@ -64,6 +66,7 @@ void add_compile_command(CLI::App& app) {
   cmd->add_option("-k,--kernel", args->kernel, "Exported kernel to compile (default: the only kernel)");
   cmd->add_option("--emit", args->emit, "Output format: spv (binary) or spvasm (text)")
       ->check(CLI::IsMember({"spv", "spvasm"}));
+  add_float_mode_option(cmd, &args->options);
   cmd->callback([args] { run_compile(*args); });
 }
 

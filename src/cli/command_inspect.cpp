@@ -3,6 +3,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/float_mode_option.h"
 #include "spirv/compiler.h"
 
 namespace wasmgpu::cli {
@@ -30,7 +31,7 @@ void print_imports(const wasm::Module& module) {
   }
 }
 
-void run_inspect(const std::string& path) {
+void run_inspect(const std::string& path, const spirv::CompileOptions& options) {
   wasm::Module module = load_module_or_fail(path);
   fmt::print("module: {}\n", path);
   print_memory(module);
@@ -47,7 +48,7 @@ void run_inspect(const std::string& path) {
       fmt::print("    not a kernel: {}\n", problem);
       continue;
     }
-    auto compiled = spirv::compile_kernel(module, e.name);
+    auto compiled = spirv::compile_kernel(module, e.name, options);
     if (!compiled) {
       fmt::print("    kernel, cannot run: {}\n", compiled.error().to_string());
       continue;
@@ -58,6 +59,7 @@ void run_inspect(const std::string& path) {
     if (info.stack_slot_size)
       fmt::print(", {} bytes of stack per invocation", info.stack_slot_size);
     if (info.uses_float64) fmt::print(", needs shaderFloat64");
+    fmt::print(", {} floats", spirv::float_mode_name(info.float_mode));
     fmt::print(")\n");
   }
 }
@@ -72,7 +74,9 @@ void add_inspect_command(CLI::App& app) {
       "whose other parameters are i32, i64, f32 or f64 (pointers are i32) and which returns\n"
       "nothing. For other exports, inspect says why they are not kernels.");
   cmd->add_option("input", *path, "The wasm module")->required();
-  cmd->callback([path] { run_inspect(*path); });
+  auto options = std::make_shared<spirv::CompileOptions>();
+  add_float_mode_option(cmd, options.get());
+  cmd->callback([path, options] { run_inspect(*path, *options); });
 }
 
 }  // namespace wasmgpu::cli

@@ -2,6 +2,7 @@
 // file-backed buffer arguments.
 #include <fmt/core.h>
 
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -10,6 +11,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/float_mode_option.h"
 #include "runtime/device.h"
 #include "runtime/instance.h"
 #include "runtime/module.h"
@@ -18,13 +20,35 @@
 namespace wasmgpu::cli {
 namespace {
 
+// "X[,Y[,Z]]": one to three integers from 1 to 2^32-1, missing ones 1.
+std::array<uint32_t, 3> parse_dimensions(const std::string& text, const char* option) {
+  std::array<uint32_t, 3> dims{1, 1, 1};
+  size_t start = 0, count = 0;
+  for (;;) {
+    size_t comma = text.find(',', start);
+    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    uint64_t value = 0;
+    bool digits = !part.empty() && part.size() <= 10 &&
+                  part.find_first_not_of("0123456789") == std::string::npos;
+    if (digits) value = std::stoull(part);
+    if (count == 3 || !digits || value == 0 || value > std::numeric_limits<uint32_t>::max())
+      fail(fmt::format("{}: expected X[,Y[,Z]] with each between 1 and 4294967295, got '{}'", option, text));
+    dims[count++] = uint32_t(value);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return dims;
+}
+
 struct RunArgs {
   std::string input;
   std::string kernel;
   uint64_t n = 0;
-  uint32_t workgroup_size = 0;
+  std::string grid;            // "X[,Y[,Z]]" workgroups; exclusive with n
+  std::string workgroup_size;  // "X[,Y[,Z]]" invocations per workgroup
   std::optional<std::string> device;
   double timeout_seconds = 60;
+  spirv::CompileOptions compile_options;
   std::vector<std::string> args;
 };
 
@@ -155,8 +179,16 @@ void run_kernel(const RunArgs& args) {
     fail(fmt::format("kernel '{}' takes {} argument{} after the invocation index {}, got {}", args.kernel, expected,
                      expected == 1 ? "" : "s", signature_text(parsed.function_type(exported->index)),
                      args.args.size()));
-  if (args.n == 0 || args.n > std::numeric_limits<uint32_t>::max())
+  const bool use_grid = !args.grid.empty();
+  if (use_grid && args.n != 0) fail("--n and --grid are exclusive: give one of them");
+  if (!use_grid && args.n == 0) fail("give --n N (invocations) or --grid X[,Y[,Z]] (workgroups)");
+  if (!use_grid && args.n > std::numeric_limits<uint32_t>::max())
     fail("--n must be between 1 and 4294967295");
+  std::array<uint32_t, 3> grid{1, 1, 1}, size{0, 1, 1};
+  if (use_grid) grid = parse_dimensions(args.grid, "--grid");
+  if (!args.workgroup_size.empty()) size = parse_dimensions(args.workgroup_size, "--workgroup-size");
+  if (!use_grid && (size[1] != 1 || size[2] != 1))
+    fail("--workgroup-size with Y or Z needs --grid (a --n launch is 1-D)");
 
   // Read input files before touching the device, so that a typo fails fast.
   std::vector<std::optional<BufferArg>> buffer_args(expected);
@@ -184,7 +216,7 @@ void run_kernel(const RunArgs& args) {
   if (!device) fail(device.error().to_string());
   auto bytes = read_file(args.input);
   if (!bytes) fail(bytes.error().to_string());
-  auto module = runtime::Module::load(*device, *bytes);
+  auto module = runtime::Module::load(*device, *bytes, args.compile_options);
   if (!module) fail(args.input + ": " + module.error().to_string());
   auto kernel = module->kernel(args.kernel);
   if (!kernel) fail(args.input + ": " + kernel.error().to_string());
@@ -210,7 +242,10 @@ void run_kernel(const RunArgs& args) {
   options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(args.timeout_seconds));
   auto start = std::chrono::steady_clock::now();
-  Status launched = (*kernel)->launch(uint32_t(args.n), args.workgroup_size, launch_args, options);
+  Status launched = use_grid ? (*kernel)->launch(runtime::Grid{grid[0], grid[1], grid[2]},
+                                                 runtime::WorkgroupSize{size[0], size[1], size[2]}, launch_args,
+                                                 options)
+                             : (*kernel)->launch(uint32_t(args.n), size[0], launch_args, options);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!launched) fail(launched.error().to_string());
 
@@ -223,7 +258,9 @@ void run_kernel(const RunArgs& args) {
     if (Status written = write_file(*buffer_args[i]->write_to, data.data(), data.size()); !written)
       fail(written.error().to_string());
   }
-  fmt::print(stderr, "ran {} over {} invocations on {} in {:.3f} ms\n", args.kernel, args.n, device->info().name, ms);
+  std::string shape = use_grid ? fmt::format("a grid of {}x{}x{} workgroups", grid[0], grid[1], grid[2])
+                               : fmt::format("{} invocations", args.n);
+  fmt::print(stderr, "ran {} over {} on {} in {:.3f} ms\n", args.kernel, shape, device->info().name, ms);
   if (!instance->validation_messages().empty())
     fail(fmt::format("the Vulkan validation layer reported {} message(s)", instance->validation_messages().size()));
 }
@@ -242,15 +279,22 @@ void add_run_command(CLI::App& app) {
       "  zeros:SIZE                   SIZE zero bytes of scratch, not saved\n"
       "Buffers are raw little-endian data; a buffer passes its address to an i32 parameter.\n"
       "A trap is reported with its kind, the lowest trapping invocation and how many trapped.\n"
-      "Example: wasmgpu run saxpy.wasm saxpy --n 1024 2.0 in:x.bin inout:y.bin");
+      "Launch shape: --n N runs invocations 0..N-1 (1-D, workgroups of --workgroup-size X);\n"
+      "--grid X[,Y[,Z]] runs that many workgroups of --workgroup-size X[,Y[,Z]] invocations,\n"
+      "all of them (the kernel checks its own bounds; wasmgpu_global_id(d) gives coordinates).\n"
+      "Sizes are checked against the device's workgroup size, count and invocation limits.\n"
+      "Example: wasmgpu run saxpy.wasm saxpy --n 1024 2.0 in:x.bin inout:y.bin\n"
+      "Example: wasmgpu run blur.wasm blur --grid 64,64 --workgroup-size 16,16 in:a.bin out:b.bin:4M");
   cmd->add_option("input", args->input, "The wasm module")->required();
   cmd->add_option("kernel", args->kernel, "The exported kernel to run")->required();
   cmd->add_option("args", args->args, "Kernel arguments (see below)");
-  cmd->add_option("--n", args->n, "Number of invocations")->required();
-  cmd->add_option("--workgroup-size", args->workgroup_size, "Invocations per workgroup (default 64)");
+  cmd->add_option("--n", args->n, "Number of invocations (1-D launch; exclusive with --grid)");
+  cmd->add_option("--grid", args->grid, "Workgroups per dimension, X[,Y[,Z]] (exclusive with --n)");
+  cmd->add_option("--workgroup-size", args->workgroup_size, "Invocations per workgroup, X[,Y[,Z]] (default 64)");
   cmd->add_option("--device", args->device, "Device index or part of its name (default: WASMGPU_DEVICE, else a discrete GPU first)");
   cmd->add_option("--timeout", args->timeout_seconds, "Seconds to wait for the kernel")->check(CLI::PositiveNumber);
   cmd->positionals_at_end(false);
+  add_float_mode_option(cmd, &args->compile_options);
   cmd->callback([args] { run_kernel(*args); });
 }
 

@@ -9,5 +9,7 @@ void add_devices_command(CLI::App& app);
 void add_compile_command(CLI::App& app);
 void add_inspect_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_call_command(CLI::App& app);
+void add_spectest_command(CLI::App& app);
 
 }  // namespace wasmgpu::cli

@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   wasmgpu::cli::add_compile_command(app);
   wasmgpu::cli::add_inspect_command(app);
   wasmgpu::cli::add_run_command(app);
+  wasmgpu::cli::add_call_command(app);
+  wasmgpu::cli::add_spectest_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

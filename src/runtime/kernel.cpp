@@ -14,6 +14,11 @@ Result<Kernel> Kernel::create(Device& device, spirv::CompiledKernel kernel,
 
 Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
                               const Buffer* linear_memory) {
+  return create(device, std::move(kernel), linear_memory, 0);
+}
+
+Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
+                              const Buffer* linear_memory, VkDeviceAddress instance_state) {
   WASMGPU_TRY(device.ready());
   const spirv::KernelInfo& info = kernel.info;
   const std::string name = "kernel '" + info.export_name + "'";
@@ -40,6 +45,9 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
                       " is not a multiple of 16");
   if (kernel.words.empty())
     return make_error(name + ": no SPIR-V");
+  if (info.uses_instance_state && instance_state == 0)
+    return make_error(name + " keeps module instance state (memory.grow, mutable globals, ...); "
+                      "load it through runtime::Module, which creates that state");
 
   VkShaderModuleCreateInfo module_info{};
   module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
@@ -49,7 +57,9 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
   WASMGPU_TRY(device.check("vkCreateShaderModule for " + name,
                            device.vk.vkCreateShaderModule(device.device, &module_info, nullptr,
                                                           &shader)));
-  return Kernel(&device, shader, std::move(kernel.info), linear_memory);
+  Kernel result(&device, shader, std::move(kernel.info), linear_memory);
+  result.instance_state_ = instance_state;
+  return result;
 }
 
 Kernel::Kernel(DeviceState* device, VkShaderModule shader, spirv::KernelInfo info,
@@ -63,7 +73,8 @@ Kernel::Kernel(Kernel&& other) noexcept
       shader_(std::exchange(other.shader_, VK_NULL_HANDLE)),
       pipelines_(std::move(other.pipelines_)),
       info_(std::move(other.info_)),
-      memory_(std::exchange(other.memory_, nullptr)) {
+      memory_(std::exchange(other.memory_, nullptr)),
+      instance_state_(std::exchange(other.instance_state_, 0)) {
   other.pipelines_.clear();
 }
 
@@ -76,6 +87,7 @@ Kernel& Kernel::operator=(Kernel&& other) noexcept {
     other.pipelines_.clear();
     info_ = std::move(other.info_);
     memory_ = std::exchange(other.memory_, nullptr);
+    instance_state_ = std::exchange(other.instance_state_, 0);
   }
   return *this;
 }
@@ -96,9 +108,12 @@ void Kernel::release() {
   pipelines_.clear();
 }
 
-Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size) {
-  if (auto it = pipelines_.find(workgroup_size); it != pipelines_.end()) return it->second;
-  const uint32_t sizes[3] = {workgroup_size, 1, 1};
+Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, uint32_t size_z) {
+  // One key per shape; 1-D shapes keep their size as the key. launch()
+  // checks sizes against device limits, which keep x < 2^12, y, z < 2^10.
+  const uint32_t key = workgroup_size | (size_y - 1) << 12 | (size_z - 1) << 22;
+  if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second;
+  const uint32_t sizes[3] = {workgroup_size, size_y, size_z};
   VkSpecializationMapEntry entries[3];
   for (uint32_t i = 0; i < 3; ++i)
     entries[i] = VkSpecializationMapEntry{i, uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
@@ -121,7 +136,7 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size) {
       "vkCreateComputePipelines for kernel '" + info_.export_name + "'",
       device_->vk.vkCreateComputePipelines(device_->device, VK_NULL_HANDLE, 1, &pipeline_info,
                                            nullptr, &pipeline)));
-  pipelines_.emplace(workgroup_size, pipeline);
+  pipelines_.emplace(key, pipeline);
   return pipeline;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/buffer.h"
+#include "runtime/grid.h"
 #include "runtime/launch.h"
 #include "spirv/compiler.h"
 #include "support/result.h"
@@ -35,6 +36,12 @@ class Kernel {
   static Result<Kernel> create(DeviceState& device, spirv::CompiledKernel kernel,
                                const Buffer* linear_memory);
 
+  // For modules with instance state: launches pass `instance_state` (the
+  // device address of the module instance's InstanceState) in the
+  // LaunchBlock; required when kernel.info.uses_instance_state.
+  static Result<Kernel> create(DeviceState& device, spirv::CompiledKernel kernel,
+                               const Buffer* linear_memory, VkDeviceAddress instance_state);
+
   Kernel(Kernel&& other) noexcept;
   Kernel& operator=(Kernel&& other) noexcept;
   ~Kernel();
@@ -55,21 +62,38 @@ class Kernel {
     return launch(n, workgroup_size, std::span<const Arg>(args.begin(), args.size()), options);
   }
 
+  // Runs a grid of workgroups (grid.h). The kernel's index is the linearised
+  // global id: x + y * (grid.x * size.x) + z * (grid.x * size.x) * (grid.y * size.y).
+  // Fails, without running anything, when the workgroup size or count exceeds
+  // the device's limits or the kernel's shared memory does not fit.
+  Status launch(Grid grid, WorkgroupSize workgroup_size, std::span<const Arg> args,
+                const LaunchOptions& options = {});
+  Status launch(Grid grid, WorkgroupSize workgroup_size, std::initializer_list<Arg> args,
+                const LaunchOptions& options = {}) {
+    return launch(grid, workgroup_size, std::span<const Arg>(args.begin(), args.size()), options);
+  }
+
   // Internal: the pipeline for one workgroup size (created on first use).
-  Result<VkPipeline> pipeline(uint32_t workgroup_size);
+  Result<VkPipeline> pipeline(uint32_t workgroup_size, uint32_t size_y = 1, uint32_t size_z = 1);
   DeviceState* device_state() const { return device_; }
   const Buffer* linear_memory() const { return memory_; }
+  VkDeviceAddress instance_state() const { return instance_state_; }
 
  private:
   Kernel(DeviceState* device, VkShaderModule shader, spirv::KernelInfo info,
          const Buffer* linear_memory);
   void release();
+  // Both launch() forms: n invocations in workgroups of `size`; `groups`
+  // non-zero for a grid (one dispatch), zero for 1-D (split as needed).
+  Status launch_shape(uint32_t n, const uint32_t size[3], const uint32_t groups[3], std::span<const Arg> args,
+                      const LaunchOptions& options);
 
   DeviceState* device_ = nullptr;
   VkShaderModule shader_ = VK_NULL_HANDLE;
   std::map<uint32_t, VkPipeline> pipelines_;
   spirv::KernelInfo info_;
   const Buffer* memory_ = nullptr;
+  VkDeviceAddress instance_state_ = 0;
 };
 
 }  // namespace wasmgpu::runtime

@@ -113,6 +113,37 @@ uint32_t get32(const uint8_t* base, uint64_t offset) {
 
 Status Kernel::launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> args,
                       const LaunchOptions& options) {
+  const uint32_t size[3] = {workgroup_size, 1, 1}, groups[3] = {0, 0, 0};
+  return launch_shape(n, size, groups, args, options);
+}
+
+Status Kernel::launch(Grid grid, WorkgroupSize workgroup_size, std::span<const Arg> args,
+                      const LaunchOptions& options) {
+  if (!device_) return make_error("launch of a moved-from Kernel");
+  const DeviceLimits& limits = device_->info.limits;
+  const std::string name = "kernel '" + info_.export_name + "'";
+  uint32_t size[3] = {workgroup_size.x, workgroup_size.y, workgroup_size.z};
+  const uint32_t groups[3] = {grid.x, grid.y, grid.z};
+  if (size[0] == 0) size[0] = std::min(kDefaultWorkgroupSize, limits.max_workgroup_invocations);
+  const char* axis = "xyz";
+  uint64_t invocations = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (size[d] == 0 || groups[d] == 0)
+      return make_error(name + ": grid and workgroup size must be at least 1 in every dimension");
+    if (groups[d] > limits.max_workgroup_count[d])
+      return make_error(name + ": grid of " + std::to_string(groups[d]) + " workgroups in " + axis[d] +
+                        " exceeds the device's limit of " + std::to_string(limits.max_workgroup_count[d]) +
+                        " (maxComputeWorkGroupCount)");
+    invocations *= uint64_t(groups[d]) * size[d];
+  }
+  if (invocations > 0xFFFF'FFFFull)
+    return make_error(name + ": grid of " + std::to_string(invocations) +
+                      " invocations exceeds the 32-bit invocation index");
+  return launch_shape(uint32_t(invocations), size, groups, args, options);
+}
+
+Status Kernel::launch_shape(uint32_t n, const uint32_t size[3], const uint32_t groups[3],
+                            std::span<const Arg> args, const LaunchOptions& options) {
   if (!device_) return make_error("launch of a moved-from Kernel");
   DeviceState& device = *device_;
   const std::string name = "kernel '" + info_.export_name + "'";
@@ -121,18 +152,44 @@ Status Kernel::launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> 
 
   const DeviceLimits& limits = device.info.limits;
   const uint32_t max_size = std::min(limits.max_workgroup_size[0], limits.max_workgroup_invocations);
+  uint32_t workgroup_size = size[0];
   if (workgroup_size == 0) workgroup_size = std::min(kDefaultWorkgroupSize, max_size);
-  if (workgroup_size > max_size)
+  if (workgroup_size > max_size && size[1] == 1 && size[2] == 1)
     return make_error(name + ": workgroup size " + std::to_string(workgroup_size) +
                       " exceeds the device's limit of " + std::to_string(max_size));
+  const char* axis = "xyz";
+  for (int d = 0; d < 3; ++d)
+    if ((d == 0 ? workgroup_size : size[d]) > limits.max_workgroup_size[d])
+      return make_error(name + ": workgroup size " + std::to_string(d == 0 ? workgroup_size : size[d]) + " in " +
+                        axis[d] + " exceeds the device's limit of " + std::to_string(limits.max_workgroup_size[d]) +
+                        " (maxComputeWorkGroupSize)");
+  if (uint64_t(workgroup_size) * size[1] * size[2] > limits.max_workgroup_invocations)
+    return make_error(name + ": workgroup of " + std::to_string(uint64_t(workgroup_size) * size[1] * size[2]) +
+                      " invocations exceeds the device's limit of " +
+                      std::to_string(limits.max_workgroup_invocations) + " (maxComputeWorkGroupInvocations)");
+  if (info_.shared_memory_bytes > limits.max_shared_memory_bytes)
+    return make_error(name + " declares " + std::to_string(info_.shared_memory_bytes) +
+                      " bytes of shared memory; the device allows " +
+                      std::to_string(limits.max_shared_memory_bytes) + " (maxComputeSharedMemorySize)");
+  const bool is_grid = groups[0] != 0;
+  if (!is_grid && info_.uses_barriers && n % workgroup_size != 0)
+    return make_error(name + " uses wasmgpu_barrier, which every invocation of a workgroup must reach: n (" +
+                      std::to_string(n) + ") must be a multiple of the workgroup size (" +
+                      std::to_string(workgroup_size) + "), or launch a Grid of workgroups");
   if (n == 0) return {};
-  WASMGPU_ASSIGN_OR_RETURN(VkPipeline pipeline, this->pipeline(workgroup_size));
+  WASMGPU_ASSIGN_OR_RETURN(VkPipeline pipeline, this->pipeline(workgroup_size, size[1], size[2]));
 
   // Invocations per dispatch: bounded by the workgroup-count limit and, for
   // kernels with a shadow stack, by the stack slots allocated.
-  uint64_t per_dispatch = uint64_t(limits.max_workgroup_count[0]) * workgroup_size;
+  uint64_t per_dispatch = is_grid ? uint64_t(n) : uint64_t(limits.max_workgroup_count[0]) * workgroup_size;
   const uint64_t slot = info_.stack_slot_size;
-  if (slot > 0) {
+  if (slot > 0 && is_grid) {  // a grid is one dispatch: one slot per invocation
+    if (uint64_t(n) * slot > kStackBudgetBytes)
+      return make_error(name + " needs " + std::to_string(slot) + " bytes of stack per invocation; a grid of " +
+                        std::to_string(n) + " invocations exceeds the stack budget of " +
+                        std::to_string(kStackBudgetBytes >> 20) + " MiB (use a 1-D launch, which is split)");
+    WASMGPU_TRY(device.ensure_raw_buffer(device.stacks, uint64_t(n) * slot, kStackUsage, MemoryKind::Device));
+  } else if (slot > 0) {
     uint64_t slots = std::max<uint64_t>(kStackBudgetBytes / slot / workgroup_size, 1) *
                      workgroup_size;
     slots = std::min(slots, round_up(n, workgroup_size));
@@ -174,6 +231,7 @@ Status Kernel::launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> 
   put32(block, abi::kLaunchRegionCount, uint32_t(regions.size()));
   put32(block, abi::kLaunchArgsOffset, uint32_t(args_offset));
   put32(block, abi::kLaunchRegionsOffset, uint32_t(regions_offset));
+  put64(block, abi::kLaunchInstanceState, instance_state_);
   for (size_t i = 0; i < args.size(); ++i) {
     const Arg& arg = args[i];
     const uint64_t value = arg.kind() == Arg::Kind::Buffer ? *arg.buffer()->wasm_address()
@@ -208,7 +266,10 @@ Status Kernel::launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> 
     put32(push, abi::kPushCount, n);
     device.vk.vkCmdPushConstants(cmd, device.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                                  abi::kPushConstantsSize, push);
-    device.vk.vkCmdDispatch(cmd, uint32_t((count + workgroup_size - 1) / workgroup_size), 1, 1);
+    if (is_grid)
+      device.vk.vkCmdDispatch(cmd, groups[0], groups[1], groups[2]);
+    else
+      device.vk.vkCmdDispatch(cmd, uint32_t((count + workgroup_size - 1) / workgroup_size), 1, 1);
   }
   // Results and the trap record become visible to the host (and to later work).
   memory_barrier(device, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -216,7 +277,7 @@ Status Kernel::launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> 
   WASMGPU_TRY(device.submit_and_wait(name, options.timeout));
 
   const uint32_t trapped = get32(mapped, abi::kTrapCount);
-  if (trapped == 0) return {};
+  if (trapped == 0 || !options.fail_on_trap) return {};
   uint32_t lowest = abi::kNoTrapIndex;
   uint32_t lowest_kind = 0;
   for (uint32_t kind = 0; kind < abi::kTrapKindCount; ++kind) {

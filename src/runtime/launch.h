@@ -49,6 +49,9 @@ const char* to_string(Arg::Kind kind);
 struct LaunchOptions {
   // How long launch() waits for the kernel before reporting a timeout.
   std::chrono::nanoseconds timeout = std::chrono::seconds(60);
+  // Fail the launch when an invocation traps. Vectorised calls turn this off:
+  // their result records carry each call's trap.
+  bool fail_on_trap = true;
 };
 
 // Workgroup size used when a launch asks for 0: 64, or less when the device

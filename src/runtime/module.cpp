@@ -6,6 +6,7 @@
 #include "runtime/device.h"
 #include "runtime/device_state.h"
 #include "runtime/vk_util.h"
+#include "spirv/instance_state.h"
 #include "wasm/decoder.h"
 
 namespace wasmgpu::runtime {
@@ -54,29 +55,93 @@ Result<std::vector<uint8_t>> initial_memory(const wasm::Module& module) {
   return image;
 }
 
+// The call shader of a module: every callable export, compiled once.
+struct CallShader {
+  std::optional<Kernel> kernel;
+  std::map<std::string, uint32_t, std::less<>> index;  // export -> position in calls
+  std::vector<spirv::CallInfo> calls;
+  std::map<std::string, std::string, std::less<>> refused;  // export -> why
+  uint32_t call_stride = 8;
+  uint32_t result_stride = 8;
+};
+
 struct Module::State {
   DeviceState* device = nullptr;
   wasm::Module module;
   spirv::CompileOptions compile_options;
-  // Declared before the kernels, which refer to it: destroyed after them.
+  // Declared before the kernels, which refer to them: destroyed after them.
   std::optional<Buffer> memory;
+  std::optional<Buffer> instance_state;  // InstanceState, when the module keeps one
+  std::optional<Buffer> data_segments;   // every data segment's bytes, for memory.init
+  std::optional<Buffer> call_records;
+  std::optional<Buffer> result_records;
   std::map<std::string, Kernel, std::less<>> kernels;
+  std::optional<CallShader> calls;  // compiled on the first call
+  std::optional<Error> calls_error;
+
+  VkDeviceAddress instance_address() const {
+    return instance_state ? instance_state->device_address() : 0;
+  }
 };
 
+namespace {
+
+// Modules without a declared maximum may grow to this much memory.
+constexpr uint64_t kReserveWithoutMaximum = 64ull << 20;
+// The reserve is allocated at once; larger maxima are capped (memory.grow
+// beyond it fails as if the host refused).
+constexpr uint64_t kReserveCap = abi::kBufferAddressBase;
+
+}  // namespace
+
 Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
-                            const spirv::CompileOptions& compile_options) {
+                            const spirv::CompileOptions& compile_options,
+                            std::span<const uint64_t> imported_globals) {
   WASMGPU_ASSIGN_OR_RETURN(wasm::Module decoded, wasm::decode_and_validate(wasm));
   WASMGPU_ASSIGN_OR_RETURN(std::vector<uint8_t> image, initial_memory(decoded));
   auto state = std::make_unique<State>();
   state->device = &device.state();
-  state->module = std::move(decoded);
   state->compile_options = compile_options;
-  if (!image.empty()) {
-    WASMGPU_ASSIGN_OR_RETURN(Buffer memory, create_buffer(device.state(), image.size(),
+  const bool keeps_state = spirv::module_uses_instance_state(decoded);
+  uint64_t memory_size = image.size();
+  if (keeps_state)
+    memory_size = std::max<uint64_t>(
+        memory_size,
+        std::min(spirv::memory_reserve_bytes(decoded, kReserveWithoutMaximum), kReserveCap));
+  if (memory_size > 0) {
+    WASMGPU_ASSIGN_OR_RETURN(Buffer memory, create_buffer(device.state(), memory_size,
                                                           /*assign_wasm_address=*/false));
-    WASMGPU_TRY(memory.write(image.data(), image.size()));
+    if (memory_size > image.size()) WASMGPU_TRY(memory.fill(0));
+    if (!image.empty()) WASMGPU_TRY(memory.write(image.data(), image.size()));
     state->memory.emplace(std::move(memory));
   }
+  if (keeps_state) {
+    size_t imported_global_count = 0;
+    for (const wasm::Import& import : decoded.imports)
+      if (import.kind == wasm::ExternalKind::Global) ++imported_global_count;
+    if (imported_globals.size() != imported_global_count)
+      return make_error("the module imports " + std::to_string(imported_global_count) +
+                        " global(s), but " + std::to_string(imported_globals.size()) +
+                        " value(s) were given");
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint8_t> instance,
+                             spirv::initial_instance_state(decoded, imported_globals, memory_size));
+    const std::vector<uint8_t> segments = spirv::data_segment_bytes(decoded);
+    if (!segments.empty()) {
+      WASMGPU_ASSIGN_OR_RETURN(Buffer data, create_buffer(device.state(), segments.size(),
+                                                          /*assign_wasm_address=*/false));
+      WASMGPU_TRY(data.write(segments.data(), segments.size()));
+      const uint64_t address = data.device_address();
+      std::memcpy(instance.data() + abi::kInstanceDataSegments, &address, 8);
+      state->data_segments.emplace(std::move(data));
+    }
+    const uint64_t memory_address = state->memory ? state->memory->device_address() : 0;
+    std::memcpy(instance.data() + abi::kInstanceMemoryAddress, &memory_address, 8);
+    WASMGPU_ASSIGN_OR_RETURN(Buffer buffer, create_buffer(device.state(), instance.size(),
+                                                          /*assign_wasm_address=*/false));
+    WASMGPU_TRY(buffer.write(instance.data(), instance.size()));
+    state->instance_state.emplace(std::move(buffer));
+  }
+  state->module = std::move(decoded);
   return Module(std::move(state));
 }
 
@@ -93,8 +158,8 @@ Result<Kernel*> Module::kernel(std::string_view name) {
   if (auto it = state_->kernels.find(name); it != state_->kernels.end()) return &it->second;
   WASMGPU_ASSIGN_OR_RETURN(spirv::CompiledKernel compiled,
                            spirv::compile_kernel(state_->module, name, state_->compile_options));
-  WASMGPU_ASSIGN_OR_RETURN(Kernel kernel,
-                           Kernel::create(*state_->device, std::move(compiled), memory()));
+  WASMGPU_ASSIGN_OR_RETURN(Kernel kernel, Kernel::create(*state_->device, std::move(compiled),
+                                                         memory(), state_->instance_address()));
   auto [it, inserted] = state_->kernels.emplace(std::string(name), std::move(kernel));
   return &it->second;
 }
@@ -103,6 +168,188 @@ Status Module::launch(std::string_view kernel_name, uint32_t n, uint32_t workgro
                       std::span<const Arg> args, const LaunchOptions& options) {
   WASMGPU_ASSIGN_OR_RETURN(Kernel * kernel, this->kernel(kernel_name));
   return kernel->launch(n, workgroup_size, args, options);
+}
+
+}  // namespace wasmgpu::runtime
+
+namespace wasmgpu::runtime {
+
+namespace {
+
+bool is_scalar(wasm::ValType type) {
+  return type == wasm::ValType::I32 || type == wasm::ValType::I64 ||
+         type == wasm::ValType::F32 || type == wasm::ValType::F64;
+}
+
+// Exported functions whose params and results are all scalars, in export order.
+std::vector<std::string> callable_exports(const wasm::Module& module,
+                                          std::map<std::string, std::string, std::less<>>& refused) {
+  const uint32_t imported = module.imported_functions;
+  std::vector<std::string> names;
+  for (const wasm::Export& e : module.exports) {
+    if (e.kind != wasm::ExternalKind::Func) continue;
+    if (e.index < imported) {
+      refused[e.name] = "it re-exports an imported function";
+      continue;
+    }
+    const wasm::FuncType& type = module.function_type(e.index);
+    bool ok = true;
+    for (wasm::ValType t : type.params) ok = ok && is_scalar(t);
+    for (wasm::ValType t : type.results) ok = ok && is_scalar(t);
+    if (!ok) {
+      refused[e.name] = "its signature has a non-scalar (v128 or reference) type";
+      continue;
+    }
+    names.push_back(e.name);
+  }
+  return names;
+}
+
+}  // namespace
+
+// Compiles every callable export into one shader. Exports the compiler
+// refuses are found by compiling them one at a time (no pipeline is created
+// for those attempts) and left out, with the reason kept for call_info().
+static Result<CallShader> build_call_shader(DeviceState& device, const wasm::Module& module,
+                                            const spirv::CompileOptions& options,
+                                            const Buffer* memory, VkDeviceAddress instance) {
+  CallShader shader;
+  std::vector<std::string> names = callable_exports(module, shader.refused);
+  auto compiled = spirv::compile_calls(module, names, options);
+  if (!compiled.ok()) {
+    std::vector<std::string> accepted;
+    for (const std::string& name : names) {
+      auto one = spirv::compile_calls(module, std::span<const std::string>(&name, 1), options);
+      if (one.ok())
+        accepted.push_back(name);
+      else
+        shader.refused[name] = one.error().to_string();
+    }
+    names = std::move(accepted);
+    if (names.empty()) return shader;
+    compiled = spirv::compile_calls(module, names, options);
+    if (!compiled.ok()) return compiled.take_error();
+  }
+  spirv::CompiledCalls calls = std::move(compiled.value());
+  shader.calls = std::move(calls.calls);
+  for (uint32_t i = 0; i < shader.calls.size(); ++i) shader.index[shader.calls[i].export_name] = i;
+  shader.call_stride = calls.call_record_size;
+  shader.result_stride = calls.result_record_size;
+  spirv::CompiledKernel kernel{std::move(calls.words), std::move(calls.info)};
+  kernel.info.export_name = "calls";
+  // The shader's own arguments: the record addresses and strides.
+  kernel.info.params = {wasm::ValType::I64, wasm::ValType::I64, wasm::ValType::I32,
+                        wasm::ValType::I32};
+  WASMGPU_ASSIGN_OR_RETURN(Kernel k, Kernel::create(device, std::move(kernel), memory, instance));
+  shader.kernel.emplace(std::move(k));
+  return shader;
+}
+
+Result<const spirv::CallInfo*> Module::call_info(std::string_view export_name) {
+  State& st = *state_;
+  if (!st.calls && !st.calls_error) {
+    auto shader = build_call_shader(*st.device, st.module, st.compile_options, memory(),
+                                    st.instance_address());
+    if (shader.ok())
+      st.calls.emplace(std::move(shader.value()));
+    else
+      st.calls_error = shader.take_error();
+  }
+  if (st.calls_error) return *st.calls_error;
+  if (auto it = st.calls->index.find(export_name); it != st.calls->index.end())
+    return &st.calls->calls[it->second];
+  if (auto it = st.calls->refused.find(export_name); it != st.calls->refused.end())
+    return make_error("export '" + std::string(export_name) + "' cannot be called: " + it->second);
+  return make_error("the module exports no function named '" + std::string(export_name) + "'");
+}
+
+Result<std::vector<CallResult>> Module::call(std::string_view export_name,
+                                             std::span<const std::vector<Value>> tuples,
+                                             const LaunchOptions& options) {
+  std::vector<CallRequest> requests;
+  requests.reserve(tuples.size());
+  for (const std::vector<Value>& tuple : tuples)
+    requests.push_back(CallRequest{std::string(export_name), tuple});
+  return call(requests, options);
+}
+
+Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
+                                             const LaunchOptions& options) {
+  State& st = *state_;
+  std::vector<const spirv::CallInfo*> infos;
+  infos.reserve(calls.size());
+  for (size_t i = 0; i < calls.size(); ++i) {
+    WASMGPU_ASSIGN_OR_RETURN(const spirv::CallInfo* info, call_info(calls[i].export_name));
+    const std::string where = "call " + std::to_string(i) + " of '" + calls[i].export_name + "'";
+    if (calls[i].args.size() != info->params.size())
+      return make_error(where + ": it takes " + std::to_string(info->params.size()) +
+                        " argument(s), but " + std::to_string(calls[i].args.size()) +
+                        " were given");
+    for (size_t a = 0; a < info->params.size(); ++a)
+      if (calls[i].args[a].type != info->params[a])
+        return make_error(where + ": argument " + std::to_string(a + 1) + " is " +
+                          wasm::to_string(info->params[a]) + ", but " +
+                          wasm::to_string(calls[i].args[a].type) + " was given");
+    infos.push_back(info);
+  }
+  if (calls.empty()) return std::vector<CallResult>{};
+  if (calls.size() > 0xFFFF'FFFFu) return make_error("too many calls for one launch");
+  CallShader& shader = *st.calls;
+  const uint64_t n = calls.size();
+  const uint64_t records_size = n * shader.call_stride;
+  const uint64_t results_size = n * shader.result_stride;
+  if (!st.call_records || st.call_records->size() < records_size) {
+    st.call_records.reset();
+    WASMGPU_ASSIGN_OR_RETURN(Buffer b, create_buffer(*st.device, std::max<uint64_t>(records_size, 4096),
+                                                     /*assign_wasm_address=*/false));
+    st.call_records.emplace(std::move(b));
+  }
+  if (!st.result_records || st.result_records->size() < results_size) {
+    st.result_records.reset();
+    WASMGPU_ASSIGN_OR_RETURN(Buffer b, create_buffer(*st.device, std::max<uint64_t>(results_size, 4096),
+                                                     /*assign_wasm_address=*/false));
+    st.result_records.emplace(std::move(b));
+  }
+  std::vector<uint8_t> records(records_size, 0);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint8_t* record = records.data() + i * shader.call_stride;
+    const uint32_t function = shader.index.find(calls[i].export_name)->second;
+    std::memcpy(record, &function, 4);
+    for (size_t a = 0; a < calls[i].args.size(); ++a)
+      std::memcpy(record + abi::kCallRecordParams + 8 * a, &calls[i].args[a].bits, 8);
+  }
+  WASMGPU_TRY(st.call_records->write(records.data(), records.size()));
+  LaunchOptions launch_options = options;
+  launch_options.fail_on_trap = false;
+  const Arg args[] = {Arg(uint64_t(st.call_records->device_address())),
+                      Arg(uint64_t(st.result_records->device_address())),
+                      Arg(shader.call_stride), Arg(shader.result_stride)};
+  WASMGPU_TRY(shader.kernel->launch(uint32_t(n), 0, args, launch_options));
+  std::vector<uint8_t> results(results_size);
+  WASMGPU_TRY(st.result_records->read(results.data(), results.size()));
+  std::vector<CallResult> out(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint8_t* record = results.data() + i * shader.result_stride;
+    uint32_t status;
+    std::memcpy(&status, record, 4);
+    if (status != abi::kCallReturned) {
+      if (status - abi::kCallTrapped >= abi::kTrapKindCount)
+        return make_error("call " + std::to_string(i) + " of '" + calls[i].export_name +
+                          "' left an invalid status " + std::to_string(status) +
+                          " in its result record");
+      out[i].trapped = true;
+      out[i].trap = abi::TrapKind(status - abi::kCallTrapped);
+      continue;
+    }
+    for (size_t r = 0; r < infos[i]->results.size(); ++r) {
+      uint64_t bits;
+      std::memcpy(&bits, record + abi::kResultRecordValues + 8 * r, 8);
+      const wasm::ValType type = infos[i]->results[r];
+      if (type == wasm::ValType::I32 || type == wasm::ValType::F32) bits &= 0xFFFF'FFFFu;
+      out[i].values.push_back(Value{type, bits});
+    }
+  }
+  return out;
 }
 
 }  // namespace wasmgpu::runtime

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "runtime/buffer.h"
+#include "runtime/call.h"
 #include "runtime/kernel.h"
 #include "runtime/launch.h"
 #include "spirv/compiler.h"
@@ -28,9 +29,14 @@ class Module {
  public:
   // Decodes and validates `wasm`, then creates the linear memory (initial
   // pages x 64 KiB, zeroed) and copies the active data segments into it.
-  // Data segment offsets must be constant i32 expressions.
+  // Data segment offsets must be constant i32 expressions. When the module
+  // keeps instance state (spirv::module_uses_instance_state: memory.grow,
+  // mutable globals, ...), the memory is allocated at its reserve and the
+  // InstanceState buffer is created; `imported_globals` gives each imported
+  // global's raw 8-byte value, in import order.
   static Result<Module> load(Device& device, std::span<const uint8_t> wasm,
-                             const spirv::CompileOptions& compile_options = {});
+                             const spirv::CompileOptions& compile_options = {},
+                             std::span<const uint64_t> imported_globals = {});
 
   Module(Module&&) noexcept;
   Module& operator=(Module&&) noexcept;
@@ -48,6 +54,25 @@ class Module {
     return launch(kernel_name, n, workgroup_size,
                   std::span<const Arg>(args.begin(), args.size()), options);
   }
+
+  // Vectorised calls: runs the exported function once per tuple of
+  // `tuples`, all in one launch, and returns each call's results or trap.
+  // Calls run concurrently in no defined order: tuples whose calls write
+  // state another reads give unspecified results (see call_info()).
+  // Instance state (memory, mutable globals) persists across calls and
+  // launches. Fails without running anything on an unknown export, an export
+  // the compiler refuses, or arguments of the wrong count or types.
+  Result<std::vector<CallResult>> call(std::string_view export_name,
+                                       std::span<const std::vector<Value>> tuples,
+                                       const LaunchOptions& options = {});
+  // The same for calls of different exports, in one launch.
+  Result<std::vector<CallResult>> call(std::span<const CallRequest> calls,
+                                       const LaunchOptions& options = {});
+  // The compiled facts of a callable export (params, results, whether it may
+  // have side effects), compiling the module's call shader on first use.
+  // The call shader covers every exported function with scalar params and
+  // results that the compiler accepts; the others fail here with the reason.
+  Result<const spirv::CallInfo*> call_info(std::string_view export_name);
 
   const wasm::Module& wasm() const;
   // The linear memory every launch of this module maps at wasm address 0;

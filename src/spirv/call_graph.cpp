@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "spirv/intrinsics.h"
+#include "spirv/table.h"
+
 namespace wasmgpu::spirv {
 namespace {
 
@@ -36,7 +39,8 @@ std::string block_type_problem(const wasm::Module& module, const wasm::BlockType
 }
 
 // Checks one defined function's body and collects its callees.
-Status scan_function(const wasm::Module& module, uint32_t index, std::vector<uint32_t>& callees) {
+Status scan_function(const wasm::Module& module, uint32_t index, const StaticTable* table,
+                     std::vector<uint32_t>& callees) {
   const wasm::Function& function = module.functions.at(index - module.imported_functions);
   auto refuse = [&](const std::string& why) {
     return make_error("function " + module.function_name(index) + " " + why);
@@ -52,6 +56,10 @@ Status scan_function(const wasm::Module& module, uint32_t index, std::vector<uin
   for (const wasm::Instr& instr : function.body) {
     const wasm::OpcodeInfo& op = wasm::info(instr.op);
     if (op.prefix == 0xFD) return refuse("uses v128 (SIMD instruction " + std::string(op.text) + ")");
+    if (instr.op == Opcode::MemoryAtomicWait32 || instr.op == Opcode::MemoryAtomicWait64 ||
+        instr.op == Opcode::MemoryAtomicNotify)
+      return refuse("uses " + std::string(op.text) +
+                    " (a GPU invocation cannot block or wake another; use wasmgpu_barrier or atomics)");
     switch (instr.op) {
       case Opcode::Block:
       case Opcode::Loop:
@@ -62,18 +70,27 @@ Status scan_function(const wasm::Module& module, uint32_t index, std::vector<uin
         if (auto p = type_problem(wasm::ValType(instr.imm0)); !p.empty()) return refuse(p);
         break;
       case Opcode::Call:
-        if (const wasm::Import* import = module.imported_function(instr.imm0))
-          return refuse("calls imported function " + import->module + "." + import->name +
-                        " (imports cannot run on the GPU)");
+        if (module.imported_function(instr.imm0)) {
+          // wasmgpu intrinsics are lowered in place (intrinsics.h); nothing else runs.
+          if (std::string problem = import_call_problem(module, index, instr.imm0); !problem.empty())
+            return make_error(problem);
+          break;
+        }
         if (std::find(callees.begin(), callees.end(), instr.imm0) == callees.end())
           callees.push_back(instr.imm0);
         break;
-      case Opcode::CallIndirect: return refuse("uses call_indirect (not supported yet)");
+      case Opcode::CallIndirect:
+        if (!table) return refuse("uses call_indirect without a usable table");
+        if (instr.imm1 != 0) return refuse("uses call_indirect through a table other than table 0");
+        for (uint32_t callee : indirect_callees(module, *table, instr.imm0)) {
+          if (const wasm::Import* import = module.imported_function(callee))
+            return refuse("may call imported function " + import->module + "." + import->name +
+                          " through call_indirect (imports cannot run on the GPU)");
+          if (std::find(callees.begin(), callees.end(), callee) == callees.end()) callees.push_back(callee);
+        }
+        break;
       case Opcode::GlobalGet:
       case Opcode::GlobalSet:
-        if (const wasm::Import* import = module.imported_global(instr.imm0))
-          return refuse("uses imported global " + import->module + "." + import->name +
-                        " (imports cannot run on the GPU)");
         if (auto p = type_problem(module.global_type(instr.imm0).type); !p.empty()) return refuse(p);
         break;
       case Opcode::TableGet:
@@ -89,9 +106,6 @@ Status scan_function(const wasm::Module& module, uint32_t index, std::vector<uin
       case Opcode::RefIsNull:
       case Opcode::RefFunc:
         return refuse("uses reference instruction " + std::string(op.text) + " (not supported)");
-      case Opcode::MemoryInit:
-      case Opcode::DataDrop:
-        return refuse("uses " + std::string(op.text) + " (passive data segments are not supported)");
       default: break;
     }
   }
@@ -100,12 +114,14 @@ Status scan_function(const wasm::Module& module, uint32_t index, std::vector<uin
 
 }  // namespace
 
-Result<CallGraph> build_call_graph(const wasm::Module& module, uint32_t root) {
+Result<CallGraph> build_call_graph(const wasm::Module& module, std::span<const uint32_t> roots,
+                                   const StaticTable* table) {
   CallGraph graph;
   graph.callees.resize(module.total_functions());
-  if (const wasm::Import* import = module.imported_function(root))
-    return make_error("function " + module.function_name(root) + " is imported from " +
-                      import->module + "." + import->name);
+  for (uint32_t root : roots)
+    if (const wasm::Import* import = module.imported_function(root))
+      return make_error("function " + module.function_name(root) + " is imported from " +
+                        import->module + "." + import->name);
   // Depth-first search; `path` holds the functions being visited, which makes
   // a call to one of them a cycle.
   enum class State : uint8_t { New, Active, Done };
@@ -114,12 +130,14 @@ Result<CallGraph> build_call_graph(const wasm::Module& module, uint32_t root) {
   std::vector<size_t> next_callee;
 
   auto enter = [&](uint32_t index) -> Status {
-    WASMGPU_TRY(scan_function(module, index, graph.callees[index]));
+    WASMGPU_TRY(scan_function(module, index, table, graph.callees[index]));
     state[index] = State::Active;
     path.push_back(index);
     next_callee.push_back(0);
     return {};
   };
+  for (uint32_t root : roots) {
+  if (state[root] != State::New) continue;
   WASMGPU_TRY(enter(root));
   while (!path.empty()) {
     uint32_t current = path.back();
@@ -143,7 +161,34 @@ Result<CallGraph> build_call_graph(const wasm::Module& module, uint32_t root) {
     }
     WASMGPU_TRY(enter(callee));
   }
+  }
   return graph;
+}
+
+bool has_side_effects(const wasm::Module& module, const CallGraph& graph, uint32_t function,
+                      std::optional<uint32_t> stack_pointer) {
+  std::vector<bool> seen(module.total_functions(), false);
+  std::vector<uint32_t> work{function};
+  seen[function] = true;
+  while (!work.empty()) {
+    uint32_t current = work.back();
+    work.pop_back();
+    for (const wasm::Instr& instr : module.functions.at(current - module.imported_functions).body) {
+      const wasm::OpcodeInfo& op = wasm::info(instr.op);
+      bool is_store = instr.op >= Opcode::I32Store && instr.op <= Opcode::I64Store32;
+      if (is_store || instr.op == Opcode::MemoryGrow || instr.op == Opcode::MemoryFill ||
+          instr.op == Opcode::MemoryCopy || instr.op == Opcode::MemoryInit ||
+          instr.op == Opcode::DataDrop || op.prefix == 0xFE)
+        return true;
+      if (instr.op == Opcode::GlobalSet && instr.imm0 != stack_pointer) return true;
+    }
+    for (uint32_t callee : graph.callees[current])
+      if (!seen[callee]) {
+        seen[callee] = true;
+        work.push_back(callee);
+      }
+  }
+  return false;
 }
 
 }  // namespace wasmgpu::spirv

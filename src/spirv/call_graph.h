@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "support/result.h"
@@ -18,8 +20,21 @@ struct CallGraph {
   std::vector<std::vector<uint32_t>> callees;  // indexed like Module function space
 };
 
-// Builds the call graph from `root` (a defined function) and refuses imports,
-// recursion, call_indirect, tables, references and v128.
-Result<CallGraph> build_call_graph(const wasm::Module& module, uint32_t root);
+// Builds the call graph from `roots` (defined functions) and refuses imports,
+// recursion, table instructions, references and v128. call_indirect reaches
+// every function of matching type in `table` (refused when it is null).
+Result<CallGraph> build_call_graph(const wasm::Module& module, std::span<const uint32_t> roots,
+                                   const struct StaticTable* table = nullptr);
+inline Result<CallGraph> build_call_graph(const wasm::Module& module, uint32_t root,
+                                          const struct StaticTable* table = nullptr) {
+  return build_call_graph(module, std::span<const uint32_t>(&root, 1), table);
+}
+
+// Whether `function` or anything it may call writes linear memory or
+// globals, grows memory or drops a data segment (conservative). `graph` must
+// contain `function`. Writes of the shadow stack pointer `stack_pointer` are
+// private and do not count.
+bool has_side_effects(const wasm::Module& module, const CallGraph& graph, uint32_t function,
+                      std::optional<uint32_t> stack_pointer);
 
 }  // namespace wasmgpu::spirv

@@ -3,13 +3,20 @@
 // kernel ABI of abi/launch_abi.h) and validates the result.
 #include "spirv/compiler.h"
 
+#include <functional>
+
 #include "abi/launch_abi.h"
 #include "spirv/call_graph.h"
+#include "spirv/float_exact.h"
 #include "spirv/function_lowering.h"
+#include "spirv/instance_state.h"
+#include "spirv/intrinsics.h"
 #include "spirv/kernel_context.h"
 #include "spirv/module_builder.h"
 #include "spirv/runtime_helpers.h"
 #include "spirv/stack_analysis.h"
+#include "spirv/table.h"
+#include "spirv/workgroup_memory.h"
 
 namespace wasmgpu::spirv {
 
@@ -22,24 +29,24 @@ bool is_kernel_scalar(ValType type) {
   return type == ValType::I32 || type == ValType::I64 || type == ValType::F32 || type == ValType::F64;
 }
 
+// What `main` does once the ABI variables are set: given the invocation
+// index and the LaunchBlock address (u32, u64).
+using MainBody = std::function<void(KernelContext&, FunctionBuilder&, uint32_t index, uint32_t launch_block)>;
+
 // `main`: reads the push constants, skips invocations past the launch's
-// count, sets the Private ABI variables, loads the arguments from the
-// LaunchBlock and calls the kernel.
-uint32_t emit_main(KernelContext& k, uint32_t kernel_index) {
+// count, sets the Private ABI variables, then runs `body` (for a kernel:
+// loads the arguments from the LaunchBlock and calls the kernel).
+uint32_t emit_main(KernelContext& k, const MainBody& body) {
   ModuleBuilder& b = k.b;
   uint32_t main_id = b.fresh_id();
   b.name(main_id, "main");
   b.entry_point(main_id, "main");
 
-  uint32_t uvec3 = b.vector_type(k.t_u32, 3);
-  uint32_t sizes[] = {b.spec_const_u32(64, 0), b.spec_const_u32(1, 1), b.spec_const_u32(1, 2)};
-  uint32_t workgroup_size = b.spec_const_composite(uvec3, sizes);
-  b.decorate(workgroup_size, spv::Decoration::BuiltIn, {uint32_t(spv::BuiltIn::WorkgroupSize)});
-
-  uint32_t global_id_var = b.global_variable(b.pointer_type(spv::StorageClass::Input, uvec3),
-                                             spv::StorageClass::Input);
-  b.decorate(global_id_var, spv::Decoration::BuiltIn, {uint32_t(spv::BuiltIn::GlobalInvocationId)});
+  uint32_t uvec3 = k.t_uvec3();
+  uint32_t workgroup_size = k.workgroup_size_constant();
+  uint32_t global_id_var = k.builtin_input(spv::BuiltIn::GlobalInvocationId, uvec3);
   b.name(global_id_var, "gl_GlobalInvocationID");
+  uint32_t workgroups_var = k.builtin_input(spv::BuiltIn::NumWorkgroups, uvec3);
 
   uint32_t members[] = {k.t_u64, k.t_u32, k.t_u32};
   uint32_t push_block = b.unique_struct_type(members);
@@ -60,30 +67,69 @@ uint32_t emit_main(KernelContext& k, uint32_t kernel_index) {
   uint32_t launch_block = push_member(0, k.t_u64);
   uint32_t base_index = push_member(1, k.t_u32);
   uint32_t count = push_member(2, k.t_u32);
-  uint32_t global_x = f.op(Op::OpCompositeExtract, k.t_u32, {f.load(uvec3, global_id_var), 0});
+  // The invocation index is the linearised global id (x fastest) plus the
+  // dispatch's base: a 1-D launch is split into dispatches along x only.
+  uint32_t global_id = f.load(uvec3, global_id_var);
+  uint32_t grid = f.op(Op::OpIMul, uvec3, {f.load(uvec3, workgroups_var), workgroup_size});
+  auto component = [&](uint32_t vector, uint32_t i) { return f.op(Op::OpCompositeExtract, k.t_u32, {vector, i}); };
+  uint32_t plane = f.op(Op::OpIMul, k.t_u32, {component(grid, 0), component(grid, 1)});
+  uint32_t global_x = f.op(Op::OpIAdd, k.t_u32,
+                           {component(global_id, 0),
+                            f.op(Op::OpIAdd, k.t_u32,
+                                 {f.op(Op::OpIMul, k.t_u32, {component(global_id, 1), component(grid, 0)}),
+                                  f.op(Op::OpIMul, k.t_u32, {component(global_id, 2), plane})})});
   uint32_t index = f.op(Op::OpIAdd, k.t_u32, {base_index, global_x});
   f.if_else(f.op(Op::OpUGreaterThanEqual, k.t_bool, {index, count}), [&] { f.return_(); });
 
   f.store(k.launch_block_var, launch_block);
   f.store(k.invocation_index_var, index);
   f.store(k.stack_slot_var, global_x);
-
-  const wasm::FuncType& type = k.module.function_type(kernel_index);
-  std::vector<uint32_t> operands{k.function_ids.at(kernel_index), index};
-  for (size_t i = 1; i < type.params.size(); ++i) {
-    uint32_t offset = abi::kLaunchHeaderSize + abi::kArgSlotSize * uint32_t(i - 1);
-    uint32_t address = f.op(Op::OpIAdd, k.t_u64, {launch_block, b.const_u64(offset)});
-    bool wide = type.params[i] == ValType::I64 || type.params[i] == ValType::F64;
-    uint32_t raw_type = wide ? k.t_u64 : k.t_u32;
-    uint32_t raw = f.load_aligned(raw_type, k.device_pointer(f, address, raw_type), wide ? 8 : 4);
-    uint32_t value_type = k.value_type(type.params[i]);
-    operands.push_back(value_type == raw_type ? raw : f.op(Op::OpBitcast, value_type, {raw}));
+  f.store(k.base_index_var, base_index);
+  f.store(k.invocation_count_var, count);
+  if (k.instance_state) {
+    uint32_t address = f.op(Op::OpIAdd, k.t_u64, {launch_block, b.const_u64(abi::kLaunchInstanceState)});
+    f.store(k.instance_state_var, f.load_aligned(k.t_u64, k.device_pointer(f, address, k.t_u64), 8));
   }
-  f.op(Op::OpFunctionCall, k.t_void, operands);
+  body(k, f, index, launch_block);
   f.return_();
   f.finish();
   return main_id;
 }
+
+// A value of `type` from the 8-byte slot at `base` + `offset` (i32/f32 in its low 4 bytes).
+uint32_t load_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t offset, ValType type) {
+  uint32_t address = f.op(Op::OpIAdd, k.t_u64, {base, k.b.const_u64(offset)});
+  bool wide = type == ValType::I64 || type == ValType::F64;
+  uint32_t raw_type = wide ? k.t_u64 : k.t_u32;
+  uint32_t raw = f.load_aligned(raw_type, k.device_pointer(f, address, raw_type), wide ? 8 : 4);
+  uint32_t value_type = k.value_type(type);
+  return value_type == raw_type ? raw : f.op(Op::OpBitcast, value_type, {raw});
+}
+
+// Writes `value` of `type` to the whole 8-byte slot at `base` + `offset`.
+void store_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t offset, ValType type,
+                uint32_t value) {
+  uint32_t address = f.op(Op::OpIAdd, k.t_u64, {base, k.b.const_u64(offset)});
+  if (type == ValType::F32) value = f.op(Op::OpBitcast, k.t_u32, {value});
+  if (type == ValType::F64) value = f.op(Op::OpBitcast, k.t_u64, {value});
+  if (type == ValType::I32 || type == ValType::F32) value = f.op(Op::OpUConvert, k.t_u64, {value});
+  f.store_aligned(k.device_pointer(f, address, k.t_u64), value, 8);
+}
+
+void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_index, uint32_t index,
+                      uint32_t launch_block) {
+  const wasm::FuncType& type = k.module.function_type(kernel_index);
+  std::vector<uint32_t> operands{k.function_ids.at(kernel_index), index};
+  for (size_t i = 1; i < type.params.size(); ++i) {
+    uint32_t offset = abi::kLaunchHeaderSize + abi::kArgSlotSize * uint32_t(i - 1);
+    operands.push_back(load_slot(k, f, launch_block, offset, type.params[i]));
+  }
+  f.op(Op::OpFunctionCall, k.t_void, operands);
+}
+
+Status compile_shader(const wasm::Module& module, std::span<const uint32_t> roots,
+                      const CompileOptions& options, std::vector<uint32_t>& words, KernelInfo& info,
+                      const MainBody& body);
 
 }  // namespace
 
@@ -118,15 +164,47 @@ Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_vi
   if (std::string problem = kernel_signature_problem(module, export_name); !problem.empty())
     return make_error("cannot compile kernel: " + problem);
   uint32_t kernel_index = module.find_export(export_name, wasm::ExternalKind::Func)->index;
-  WASMGPU_ASSIGN_OR_RETURN(CallGraph graph, build_call_graph(module, kernel_index));
+  CompiledKernel result;
+  uint32_t roots[] = {kernel_index};
+  WASMGPU_TRY(compile_shader(module, roots, options, result.words, result.info,
+                             [&](KernelContext& k, FunctionBuilder& f, uint32_t index, uint32_t launch_block) {
+                               emit_kernel_call(k, f, kernel_index, index, launch_block);
+                             }));
+  KernelInfo& info = result.info;
+  info.export_name = std::string(export_name);
+  info.function_index = kernel_index;
+  const wasm::FuncType& type = module.function_type(kernel_index);
+  info.params.assign(type.params.begin() + 1, type.params.end());
+  return result;
+}
+
+namespace {
+
+// Everything a shader needs around its `main`: the reachable functions from
+// `roots`, lowered, the helpers, capabilities and module-level info.
+Status compile_shader(const wasm::Module& module, std::span<const uint32_t> roots,
+                      const CompileOptions& options, std::vector<uint32_t>& words, KernelInfo& info,
+                      const MainBody& body) {
+  StaticTable table;
+  bool has_table = module.total_tables() > 0;
+  if (has_table) {
+    Result<StaticTable> built = build_static_table(module);
+    if (built) table = std::move(*built);
+    else has_table = false;  // call_indirect is then refused, naming the function
+  }
+  WASMGPU_ASSIGN_OR_RETURN(CallGraph graph, build_call_graph(module, roots, has_table ? &table : nullptr));
   StackLayout stack = analyse_stack(module, graph);
 
   ModuleBuilder b;
   b.capability(spv::Capability::Shader);
   b.capability(spv::Capability::PhysicalStorageBufferAddresses);
   KernelContext k(module, b, stack);
+  k.table = has_table ? &table : nullptr;
+  k.instance_state = module_uses_instance_state(module);
   RuntimeHelpers helpers(k);
   k.helpers = &helpers;
+  ExactFloat exact_float(k);
+  if (options.float_mode == FloatMode::Exact) k.exact_float = &exact_float;
 
   auto private_var = [&](uint32_t type, const char* name, uint32_t initializer = 0) {
     uint32_t var = b.global_variable(b.pointer_type(spv::StorageClass::Private, type),
@@ -138,6 +216,14 @@ Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_vi
   k.invocation_index_var = private_var(k.t_u32, "invocation_index");
   k.stack_slot_var = private_var(k.t_u32, "stack_slot");
   k.launch_block_var = private_var(k.t_u64, "launch_block");
+  k.trap_kind_var = private_var(k.t_u32, "trap_kind", b.const_u32(0));
+  k.instance_state_var = private_var(k.t_u64, "instance_state", b.const_u64(0));
+  k.base_index_var = private_var(k.t_u32, "base_index");
+  k.invocation_count_var = private_var(k.t_u32, "invocation_count");
+  WASMGPU_ASSIGN_OR_RETURN(k.shared, find_shared_memory(module));
+  declare_shared_memory(k);
+  Intrinsics intrinsics(k);
+  k.intrinsics = &intrinsics;
   if (stack.stack_pointer) {
     // Each invocation's stack pointer starts at the top of its own stack.
     uint32_t sp = private_var(k.t_u32, "__stack_pointer", b.const_u32(stack.stack_hi));
@@ -149,8 +235,11 @@ Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_vi
     FunctionLowering lowering(k, function);
     WASMGPU_TRY(lowering.lower());
   }
-  uint32_t main_id = emit_main(k, kernel_index);
+  k.current_function = UINT32_MAX;
+  uint32_t main_id = emit_main(k, body);
+  intrinsics.emit_bodies();
   helpers.emit_bodies();
+  exact_float.emit_bodies();
 
   if (k.uses_memory) {
     b.uint_type(8);  // declares Int8
@@ -167,12 +256,6 @@ Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_vi
     b.execution_mode(main_id, spv::ExecutionMode::RoundingModeRTE, {width});
   }
 
-  CompiledKernel result;
-  KernelInfo& info = result.info;
-  info.export_name = std::string(export_name);
-  info.function_index = kernel_index;
-  const wasm::FuncType& type = module.function_type(kernel_index);
-  info.params.assign(type.params.begin() + 1, type.params.end());
   uint64_t pages = 0;
   if (!module.memories.empty()) pages = module.memories[0].limits.min;
   for (const wasm::Import& import : module.imports)
@@ -183,11 +266,113 @@ Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_vi
     info.stack_window_lo = stack.window_lo;
     info.stack_slot_size = stack.slot_size;
   }
+  info.float_mode = options.float_mode;
   info.uses_float64 = k.uses_float64;
+  info.float64_function = k.float64_function;
   info.uses_int8_storage = k.uses_memory;
+  info.uses_instance_state = k.instance_state;
+  info.shared_memory_bytes = k.shared.hi - k.shared.lo;
+  info.uses_barriers = k.uses_barriers;
   info.compiled_functions = uint32_t(graph.functions.size());
-  result.words = b.assemble();
-  if (options.validate) WASMGPU_TRY(validate(result.words));
+  words = b.assemble();
+  if (options.validate) WASMGPU_TRY(validate(words));
+  return {};
+}
+
+}  // namespace
+
+// A call shader's `main`: an OpSwitch on the CallRecord's function position,
+// one arm per export (load params, call, store results unless trapped), then
+// the status: returned, or trapped + the first trap's kind.
+Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const std::string> exports,
+                                    const CompileOptions& options) {
+  CompiledCalls result;
+  std::vector<uint32_t> roots;
+  uint32_t max_params = 0, max_results = 0;
+  for (const std::string& name : exports) {
+    const wasm::Export* found = module.find_export(name, wasm::ExternalKind::Func);
+    if (!found) return make_error("cannot compile calls: the module has no exported function '" + name + "'");
+    if (module.imported_function(found->index))
+      return make_error("cannot compile calls: '" + name + "' is an imported function, which cannot run on the GPU");
+    const wasm::FuncType& type = module.function_type(found->index);
+    for (const auto* list : {&type.params, &type.results})
+      for (ValType t : *list)
+        if (!is_kernel_scalar(t))
+          return make_error("cannot compile calls: '" + name + "' takes or returns " + wasm::to_string(t) +
+                            "; calls pass i32, i64, f32 and f64 only");
+    CallInfo call;
+    call.export_name = name;
+    call.function_index = found->index;
+    call.params = type.params;
+    call.results = type.results;
+    max_params = std::max(max_params, uint32_t(type.params.size()));
+    max_results = std::max(max_results, uint32_t(type.results.size()));
+    roots.push_back(found->index);
+    result.calls.push_back(std::move(call));
+  }
+  auto body = [&](KernelContext& k, FunctionBuilder& f, uint32_t index, uint32_t launch_block) {
+    ModuleBuilder& b = k.b;
+    auto arg = [&](uint32_t slot, uint32_t type) {
+      return load_slot(k, f, launch_block, abi::kLaunchHeaderSize + abi::kArgSlotSize * slot,
+                       type == k.t_u64 ? ValType::I64 : ValType::I32);
+    };
+    uint32_t records = arg(abi::kCallArgRecords, k.t_u64);
+    uint32_t results = arg(abi::kCallArgResults, k.t_u64);
+    uint32_t index64 = f.op(Op::OpUConvert, k.t_u64, {index});
+    auto record_of = [&](uint32_t base, uint32_t stride) {
+      uint32_t offset = f.op(Op::OpIMul, k.t_u64, {index64, f.op(Op::OpUConvert, k.t_u64, {stride})});
+      return f.op(Op::OpIAdd, k.t_u64, {base, offset});
+    };
+    uint32_t record = record_of(records, arg(abi::kCallArgCallStride, k.t_u32));
+    uint32_t result_record = record_of(results, arg(abi::kCallArgResultStride, k.t_u32));
+    uint32_t function = f.load_aligned(k.t_u32, k.device_pointer(f, record, k.t_u32), 4);
+
+    uint32_t merge = b.fresh_id(), unknown = b.fresh_id();
+    std::vector<std::pair<uint32_t, uint32_t>> cases;
+    for (size_t i = 0; i < result.calls.size(); ++i) cases.emplace_back(uint32_t(i), b.fresh_id());
+    f.selection_merge(merge);
+    f.switch_(function, unknown, cases);
+    for (size_t i = 0; i < result.calls.size(); ++i) {
+      const CallInfo& call = result.calls[i];
+      f.begin_block(cases[i].second);
+      std::vector<uint32_t> operands{k.function_ids.at(call.function_index)};
+      for (size_t p = 0; p < call.params.size(); ++p)
+        operands.push_back(load_slot(k, f, record, abi::kCallRecordParams + abi::kArgSlotSize * uint32_t(p),
+                                     call.params[p]));
+      uint32_t value = f.op(Op::OpFunctionCall, k.result_type(call.results), operands);
+      uint32_t returned = f.op(Op::OpLogicalNot, k.t_bool, {k.helpers->trapped(f)});
+      f.if_else(returned, [&] {
+        for (size_t r = 0; r < call.results.size(); ++r) {
+          uint32_t v = call.results.size() == 1
+                           ? value
+                           : f.op(Op::OpCompositeExtract, k.value_type(call.results[r]), {value, uint32_t(r)});
+          store_slot(k, f, result_record, abi::kResultRecordValues + abi::kArgSlotSize * uint32_t(r),
+                     call.results[r], v);
+        }
+      });
+      f.branch(merge);
+    }
+    // A function position outside the list: the call cannot happen, report it as unreachable.
+    f.begin_block(unknown);
+    k.helpers->trap(f, abi::TrapKind::Unreachable);
+    f.branch(merge);
+    f.begin_block(merge);
+    uint32_t trapped_status = f.op(Op::OpIAdd, k.t_u32, {f.load(k.t_u32, k.trap_kind_var), b.const_u32(abi::kCallTrapped)});
+    uint32_t status = f.op(Op::OpSelect, k.t_u32, {k.helpers->trapped(f), trapped_status, b.const_u32(abi::kCallReturned)});
+    f.store_aligned(k.device_pointer(f, result_record, k.t_u32), status, 4);
+    f.store_aligned(k.device_pointer(f, f.op(Op::OpIAdd, k.t_u64, {result_record, b.const_u64(4)}), k.t_u32),
+                    b.const_u32(0), 4);
+  };
+  WASMGPU_TRY(compile_shader(module, roots, options, result.words, result.info, body));
+  std::optional<uint32_t> stack_pointer = find_stack_pointer(module);
+  StaticTable table;
+  if (module.total_tables() > 0)
+    if (Result<StaticTable> built = build_static_table(module)) table = std::move(*built);
+  WASMGPU_ASSIGN_OR_RETURN(CallGraph graph, build_call_graph(module, roots, &table));
+  for (CallInfo& call : result.calls)
+    call.has_side_effects = has_side_effects(module, graph, call.function_index, stack_pointer);
+  result.call_record_size = abi::kCallRecordParams + abi::kArgSlotSize * max_params;
+  result.result_record_size = abi::kResultRecordValues + abi::kArgSlotSize * max_results;
   return result;
 }
 

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "spirv/float_mode.h"
 #include "support/result.h"
 #include "wasm/module.h"
 
@@ -14,6 +16,13 @@ namespace wasmgpu::spirv {
 struct CompileOptions {
   // Run SPIRV-Tools' validator on the output and fail on any finding.
   bool validate = true;
+  // Deepest chain of calls within one recursive strongly connected component
+  // (direct or mutual recursion); deeper calls trap CallStackExhausted.
+  // Recursion is refused for now whatever the value (docs/compiler.md).
+  uint32_t max_call_depth = 64;
+  // Exact: wasm's float bits on every device; fast: the device's own float
+  // instructions (docs/float-modes.md).
+  FloatMode float_mode = FloatMode::Exact;
 };
 
 // What the runtime needs to know to launch a compiled kernel. The shader's
@@ -31,9 +40,25 @@ struct KernelInfo {
   uint32_t stack_hi = 0;
   uint32_t stack_window_lo = 0;
   uint32_t stack_slot_size = 0;
-  // Device features the shader relies on.
+  // Device features the shader relies on. Addressing always needs Int64.
   bool uses_float64 = false;
   bool uses_int8_storage = false;
+  // Workgroup-shared memory (WASMGPU_SHARED variables), per workgroup.
+  uint32_t shared_memory_bytes = 0;
+  // Calls wasmgpu.barrier: every invocation of a workgroup must reach it, so
+  // 1-D launches must cover whole workgroups.
+  bool uses_barriers = false;
+  bool uses_int64 = true;
+  // A function that uses f64 (for the error when the device lacks
+  // shaderFloat64); empty when uses_float64 is false.
+  std::string float64_function;
+  // The shader reads the module instance's InstanceState (abi/launch_abi.h):
+  // the runtime must pass its address in the LaunchBlock. A module-wide
+  // property (memory.grow/init, data.drop, mutable or imported globals
+  // anywhere in the module), so every shader of a module agrees on how the
+  // module memory is bounds-checked.
+  bool uses_instance_state = false;
+  FloatMode float_mode = FloatMode::Exact;
   // Functions compiled (reachable from the kernel), for reporting.
   uint32_t compiled_functions = 0;
 };
@@ -41,6 +66,30 @@ struct KernelInfo {
 struct CompiledKernel {
   std::vector<uint32_t> words;  // SPIR-V 1.5 (Vulkan 1.2 environment), entry point "main"
   KernelInfo info;
+};
+
+// One export of a call shader (vectorised calls, abi/launch_abi.h).
+struct CallInfo {
+  std::string export_name;
+  uint32_t function_index = 0;
+  std::vector<wasm::ValType> params;   // one 8-byte slot each in the CallRecord
+  std::vector<wasm::ValType> results;  // one 8-byte slot each in the ResultRecord
+  // The call may write linear memory or globals, grow memory or drop a data
+  // segment (a conservative analysis over everything it may call). Calls
+  // without side effects can be batched in one launch in any order.
+  bool has_side_effects = true;
+};
+
+struct CompiledCalls {
+  std::vector<uint32_t> words;  // SPIR-V 1.5, entry point "main", as for kernels
+  // Module-level facts as for a kernel (memory, stack, features, instance
+  // state); export_name is empty, params are empty.
+  KernelInfo info;
+  // In the order of the `exports` given: CallRecord.function indexes this.
+  std::vector<CallInfo> calls;
+  // Smallest strides that hold every call's params / results.
+  uint32_t call_record_size = 8;
+  uint32_t result_record_size = 8;
 };
 
 // Why an export can or cannot be launched as a kernel: empty when it can.
@@ -53,6 +102,15 @@ std::string kernel_signature_problem(const wasm::Module& module, std::string_vie
 // GPU yet (recursion, v128, imports, ...).
 Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
                                       const CompileOptions& options = {});
+
+// Compiles one call shader for the listed exported functions (any params and
+// results of i32/i64/f32/f64) and every function reachable from them. One
+// call per invocation: reads its CallRecord, calls the function, writes the
+// ResultRecord (kCallReturned and the results, or kCallTrapped + the first
+// trap's kind). Fails, naming the export, for v128/reference params or
+// results, an unknown export, or what compile_kernel would refuse.
+Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const std::string> exports,
+                                    const CompileOptions& options = {});
 
 // SPIR-V assembly text of a module (SPIRV-Tools' disassembler), for `--emit spvasm`.
 Result<std::string> disassemble(const std::vector<uint32_t>& words);

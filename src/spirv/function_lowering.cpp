@@ -15,6 +15,9 @@
 
 #include <spirv/unified1/GLSL.std.450.h>
 
+#include "spirv/float_exact.h"
+#include "spirv/intrinsics.h"
+
 namespace wasmgpu::spirv {
 
 using wasm::Opcode;
@@ -37,12 +40,13 @@ uint64_t f64_bits(double value) { return std::bit_cast<uint64_t>(value); }
 FunctionLowering::FunctionLowering(KernelContext& k, uint32_t function_index)
     : k_(k),
       b_(k.b),
-      index_(function_index),
+      index_((k.current_function = function_index)),  // names f64 users, params included
       function_(k.module.functions.at(function_index - k.module.imported_functions)),
       type_(k.module.function_type(function_index)),
       f_(k.b, k.function_ids.at(function_index), k.result_type(type_.results), param_types(k, type_)) {}
 
 Status FunctionLowering::lower() {
+  k_.current_function = index_;
   b_.name(f_.id(), k_.module.function_name(index_));
   local_types_ = type_.params;
   local_types_.insert(local_types_.end(), function_.locals.begin(), function_.locals.end());
@@ -353,6 +357,14 @@ uint32_t FunctionLowering::memory_pages() const {
 
 Status FunctionLowering::call(uint32_t function_index) {
   const wasm::FuncType& callee = k_.module.function_type(function_index);
+  if (k_.module.imported_function(function_index)) {  // a wasmgpu intrinsic (intrinsics.h)
+    size_t first = stack_.size() - callee.params.size();
+    std::vector<uint32_t> args(stack_.begin() + first, stack_.end());
+    stack_.resize(first);
+    uint32_t result = k_.intrinsics->lower_call(f_, function_index, args);
+    if (!callee.results.empty()) push(result);
+    return {};
+  }
   auto it = k_.function_ids.find(function_index);
   if (it == k_.function_ids.end())
     return make_error("function " + k_.module.function_name(function_index) + " was not compiled");
@@ -407,6 +419,11 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     return make_error("function " + k_.module.function_name(index_) + " uses " +
                       std::string(wasm::info(instr.op).text) + " (" + why + ")");
   };
+  if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
+  if (wasm::info(instr.op).prefix == 0xFE) {  // threads-proposal atomics (intrinsics.h)
+    k_.intrinsics->lower_atomic_instruction(f_, instr, stack_);
+    return {};
+  }
   switch (instr.op) {
     // --- control ---
     case Opcode::Unreachable: k_.helpers->trap_and_return(f_, abi::TrapKind::Unreachable); break;
@@ -425,7 +442,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::BrTable: lower_br_table(instr); break;
     case Opcode::Return: return_values(); break;
     case Opcode::Call: return call(instr.imm0);
-    case Opcode::CallIndirect: return refuse("not supported yet");
+    case Opcode::CallIndirect: return call_indirect(instr);
     case Opcode::Drop: pop(); break;
     case Opcode::Select:
     case Opcode::SelectTyped: {
@@ -438,16 +455,8 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::LocalGet: push(f_.load(type_of(local_types_.at(instr.imm0)), locals_.at(instr.imm0))); break;
     case Opcode::LocalSet: f_.store(locals_.at(instr.imm0), pop()); break;
     case Opcode::LocalTee: f_.store(locals_.at(instr.imm0), stack_.back()); break;
-    case Opcode::GlobalGet: {
-      WASMGPU_ASSIGN_OR_RETURN(uint32_t var, global_var(instr.imm0));
-      push(f_.load(type_of(k_.module.global_type(instr.imm0).type), var));
-      break;
-    }
-    case Opcode::GlobalSet: {
-      WASMGPU_ASSIGN_OR_RETURN(uint32_t var, global_var(instr.imm0));
-      f_.store(var, pop());
-      break;
-    }
+    case Opcode::GlobalGet: return global_get(instr.imm0);
+    case Opcode::GlobalSet: return global_set(instr.imm0);
     case Opcode::TableGet:
     case Opcode::TableSet:
     case Opcode::TableInit:
@@ -483,8 +492,12 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::I64Store8: store(instr, 1, ValType::I64); break;
     case Opcode::I64Store16: store(instr, 2, ValType::I64); break;
     case Opcode::I64Store32: store(instr, 4, ValType::I64); break;
-    case Opcode::MemorySize: push(b_.const_u32(memory_pages())); break;
+    case Opcode::MemorySize: memory_size(); break;
     case Opcode::MemoryGrow: {
+      if (k_.instance_state) {
+        memory_grow();
+        break;
+      }
       // Growth always fails (allowed by the spec): the runtime maps a fixed
       // memory. Growing by 0 succeeds and returns the size, as engines do.
       uint32_t delta = pop();
@@ -502,8 +515,8 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
       k_.helpers->fill(f_, dest, value, count);
       break;
     }
-    case Opcode::MemoryInit:
-    case Opcode::DataDrop: return refuse("passive data segments are not supported");
+    case Opcode::MemoryInit: return memory_init(instr.imm0);
+    case Opcode::DataDrop: return data_drop(instr.imm0);
     // --- constants ---
     case Opcode::I32Const: push(b_.const_u32(uint32_t(instr.imm64))); break;
     case Opcode::I64Const: push(b_.const_u64(instr.imm64)); break;
@@ -637,7 +650,9 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
 #define WASMGPU_SIMD_CASE_0x00(name)
 #define WASMGPU_SIMD_CASE_0xFC(name)
 #define WASMGPU_SIMD_CASE_0xFD(name) case Opcode::name:
+#define WASMGPU_SIMD_CASE_0xFE(name) case Opcode::name:  // lowered above
 #include "wasm/opcodes.def"
+#undef WASMGPU_SIMD_CASE_0xFE
 #undef WASMGPU_SIMD_CASE_0xFD
 #undef WASMGPU_SIMD_CASE_0xFC
 #undef WASMGPU_SIMD_CASE_0x00

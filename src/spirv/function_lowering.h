@@ -84,8 +84,17 @@ class FunctionLowering {
   void load(const wasm::Instr& instr, uint32_t width, bool is_signed, wasm::ValType type);
   void store(const wasm::Instr& instr, uint32_t width, wasm::ValType type);
   Status call(uint32_t function_index);
+  Status call_indirect(const wasm::Instr& instr);
   uint32_t memory_pages() const;
   Result<uint32_t> global_var(uint32_t global_index);
+  // Globals in the InstanceState (imported, or mutable other than the stack pointer).
+  bool global_in_instance(uint32_t global_index) const;
+  Status global_get(uint32_t global_index);
+  Status global_set(uint32_t global_index);
+  void memory_size();
+  void memory_grow();
+  Status memory_init(uint32_t segment);
+  Status data_drop(uint32_t segment);
 
   KernelContext& k_;
   ModuleBuilder& b_;

@@ -17,6 +17,8 @@ uint32_t KernelContext::t_u8() { return b.uint_type(8); }
 uint32_t KernelContext::t_f32() { return b.float_type(32); }
 uint32_t KernelContext::t_f64() {
   uses_float64 = true;
+  if (float64_function.empty() && current_function != UINT32_MAX)
+    float64_function = module.function_name(current_function);
   return b.float_type(64);
 }
 
@@ -43,6 +45,33 @@ uint32_t KernelContext::result_type(const std::vector<wasm::ValType>& results) {
 uint32_t KernelContext::device_pointer(FunctionBuilder& f, uint32_t address, uint32_t pointee) {
   uint32_t pointer_type = b.pointer_type(spv::StorageClass::PhysicalStorageBuffer, pointee);
   return f.op(spv::Op::OpConvertUToPtr, pointer_type, {address});
+}
+
+}  // namespace wasmgpu::spirv
+
+namespace wasmgpu::spirv {
+
+uint32_t KernelContext::instance_pointer(FunctionBuilder& f, uint32_t offset, uint32_t type) {
+  uint32_t base = f.load(t_u64, instance_state_var);
+  uint32_t address = f.op(spv::Op::OpIAdd, t_u64, {base, b.const_u64(offset)});
+  return device_pointer(f, address, type);
+}
+
+uint32_t KernelContext::builtin_input(spv::BuiltIn builtin, uint32_t type) {
+  auto it = builtin_vars.find(uint32_t(builtin));
+  if (it != builtin_vars.end()) return it->second;
+  uint32_t var = b.global_variable(b.pointer_type(spv::StorageClass::Input, type), spv::StorageClass::Input);
+  b.decorate(var, spv::Decoration::BuiltIn, {uint32_t(builtin)});
+  builtin_vars.emplace(uint32_t(builtin), var);
+  return var;
+}
+
+uint32_t KernelContext::workgroup_size_constant() {
+  if (workgroup_size_id != 0) return workgroup_size_id;
+  uint32_t sizes[] = {b.spec_const_u32(64, 0), b.spec_const_u32(1, 1), b.spec_const_u32(1, 2)};
+  workgroup_size_id = b.spec_const_composite(t_uvec3(), sizes);
+  b.decorate(workgroup_size_id, spv::Decoration::BuiltIn, {uint32_t(spv::BuiltIn::WorkgroupSize)});
+  return workgroup_size_id;
 }
 
 }  // namespace wasmgpu::spirv

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 
 #include "spirv/module_builder.h"
 #include "spirv/stack_analysis.h"
@@ -14,6 +15,13 @@
 namespace wasmgpu::spirv {
 
 class RuntimeHelpers;
+
+// Workgroup-shared memory: wasm addresses [lo, hi) (multiples of 4) live in
+// the Workgroup array `variable` (workgroup_memory.h); lo == hi when none.
+struct SharedMemory {
+  uint32_t lo = 0, hi = 0;
+  uint32_t variable = 0;
+};
 
 struct KernelContext {
   KernelContext(const wasm::Module& module, ModuleBuilder& builder, const StackLayout& stack);
@@ -38,6 +46,34 @@ struct KernelContext {
   uint32_t invocation_index_var = 0; // u32: launch-wide invocation index, for trap records
   uint32_t stack_slot_var = 0;       // u32: index of this invocation's stack slot
   uint32_t launch_block_var = 0;     // u64: device address of the LaunchBlock
+  uint32_t trap_kind_var = 0;        // u32: kind of this invocation's first trap
+  uint32_t instance_state_var = 0;   // u64: device address of the InstanceState
+
+  // Whether the shader keeps mutable/imported globals and the memory size in
+  // the instance's InstanceState (instance_state.h); module-wide.
+  bool instance_state = false;
+  // A PhysicalStorageBuffer pointer to `type` at InstanceState + `offset` (u64).
+  uint32_t instance_pointer(class FunctionBuilder& f, uint32_t offset, uint32_t type);
+  // The funcref table call_indirect goes through (table.h); null when the
+  // module has none.
+  const struct StaticTable* table = nullptr;
+  // The wasm function being lowered, for messages (UINT32_MAX outside one).
+  uint32_t current_function = UINT32_MAX;
+  std::string float64_function;  // first function that used f64
+
+  // The GPU programming model (intrinsics.h, workgroup_memory.h).
+  uint32_t base_index_var = 0;        // u32: this dispatch's first invocation index, set by main
+  uint32_t invocation_count_var = 0;  // u32: invocations of the launch, set by main
+  SharedMemory shared;                // workgroup-shared variables
+  bool uses_barriers = false;         // a reachable function calls wasmgpu.barrier
+  class Intrinsics* intrinsics = nullptr;
+  // An Input variable for a built-in (one per built-in), and the workgroup
+  // size as a composite of specialization constants 0, 1, 2.
+  uint32_t builtin_input(spv::BuiltIn builtin, uint32_t type);
+  uint32_t workgroup_size_constant();
+  uint32_t t_uvec3() { return b.vector_type(t_u32, 3); }
+  std::map<uint32_t, uint32_t> builtin_vars;
+  uint32_t workgroup_size_id = 0;
 
   // Private variables holding wasm globals (by global index).
   std::map<uint32_t, uint32_t> global_vars;
@@ -45,6 +81,8 @@ struct KernelContext {
   std::map<uint32_t, uint32_t> function_ids;
 
   RuntimeHelpers* helpers = nullptr;
+  // Float lowering of the exact float mode (float_exact.h); null in fast mode.
+  class ExactFloat* exact_float = nullptr;
   bool uses_float64 = false;
   bool uses_memory = false;  // any linear memory access (needs 8-bit storage)
 };

@@ -22,7 +22,10 @@
 //
 // memory.fill and memory.copy check their whole ranges first (wasm traps
 // before writing anything), then loop over bytes.
+#include "spirv/instance_state.h"
 #include "spirv/runtime_helpers.h"
+
+#include "spirv/workgroup_memory.h"
 
 namespace wasmgpu::spirv {
 
@@ -54,6 +57,14 @@ void RuntimeHelpers::fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uin
 void RuntimeHelpers::copy(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count) {
   k_.uses_memory = true;
   call(f, k_.t_void, function_id(Helper::Copy), {dest, source, count});
+}
+
+void RuntimeHelpers::memory_init(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count,
+                                 uint32_t segment_size, uint64_t segment_offset, uint32_t dropped_offset) {
+  k_.uses_memory = true;
+  call(f, k_.t_void, function_id(Helper::Init),
+       {dest, source, count, k_.b.const_u32(segment_size), k_.b.const_u64(segment_offset),
+        k_.b.const_u32(dropped_offset)});
 }
 
 void RuntimeHelpers::emit_translate(uint32_t id) {
@@ -88,6 +99,21 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
     // Straddling the window's edges.
     uint32_t straddles = both(lt(ea, stack_hi), f.op(Op::OpUGreaterThan, k_.t_bool, {end, window_lo}));
     f.if_else(straddles, [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
+  }
+
+  // With instance state, the module memory is bounded by its current size,
+  // whatever the region table says (the reserve may be larger).
+  if (k_.instance_state && memory_reserve_bytes(k_.module) > 0) {
+    uint32_t below_buffers = lt(ea, b.const_u64(abi::kBufferAddressBase));
+    f.if_else(below_buffers, [&] {
+      uint32_t pages = f.load_aligned(k_.t_u32, k_.instance_pointer(f, abi::kInstanceMemoryPages, k_.t_u32), 4);
+      uint32_t size = f.op(Op::OpIMul, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {pages}), b.const_u64(abi::kPageSize)});
+      f.if_else(le(end, size), [&] {
+        uint32_t memory = f.load_aligned(k_.t_u64, k_.instance_pointer(f, abi::kInstanceMemoryAddress, k_.t_u64), 8);
+        f.return_value(f.op(Op::OpIAdd, k_.t_u64, {memory, ea}));
+      });
+      trap_and_return(f, abi::TrapKind::MemoryOutOfBounds);
+    });
   }
 
   uint32_t count = launch_field(f, abi::kLaunchRegionCount, 4);
@@ -159,6 +185,7 @@ void RuntimeHelpers::emit_load(uint32_t id, uint32_t width) {
   uint32_t params[] = {k_.t_u64};
   FunctionBuilder f(k_.b, id, type, params);
   k_.b.name(id, "wasmgpu.load" + std::to_string(width * 8));
+  shared_access(f, f.param(0), width, [&] { f.return_value(shared_load(k_, f, f.param(0), width)); });
   uint32_t address = translate(f, f.param(0), k_.b.const_u32(width));
   if (width == 4 || width == 8) {
     f.if_else(is_aligned(k_, f, address, width), [&] {
@@ -192,6 +219,10 @@ void RuntimeHelpers::emit_store(uint32_t id, uint32_t width) {
   k_.b.name(id, "wasmgpu.store" + std::to_string(width * 8));
   return_if_trapped(f);  // a trapped invocation writes nothing more
   uint32_t value = f.param(1);
+  shared_access(f, f.param(0), width, [&] {
+    shared_store(k_, f, f.param(0), value, width);
+    f.return_();
+  });
   uint32_t address = translate(f, f.param(0), k_.b.const_u32(width));
   if (width == 4 || width == 8) {
     f.if_else(is_aligned(k_, f, address, width), [&] {
@@ -225,6 +256,9 @@ void RuntimeHelpers::emit_fill(uint32_t id) {
   uint32_t dest = f.op(Op::OpUConvert, k_.t_u64, {f.param(0)});
   uint32_t byte = f.op(Op::OpUConvert, k_.t_u8(), {f.param(1)});
   uint32_t count = f.param(2);
+  shared_bulk(f, {dest}, count, [&](uint32_t i) {
+    store(f, f.op(Op::OpIAdd, k_.t_u64, {dest, i}), f.param(1), 1);
+  });
   uint32_t address = translate(f, dest, count);
   counted_loop(f, f.op(Op::OpUConvert, k_.t_u64, {count}), [&](uint32_t i) {
     uint32_t pointer = k_.device_pointer(f, f.op(Op::OpIAdd, k_.t_u64, {address, i}), k_.t_u8());
@@ -241,6 +275,13 @@ void RuntimeHelpers::emit_copy(uint32_t id) {
   return_if_trapped(f);
   uint32_t count = f.param(2);
   uint32_t count64 = f.op(Op::OpUConvert, k_.t_u64, {count});
+  {
+    uint32_t from = f.op(Op::OpUConvert, k_.t_u64, {f.param(1)}), to = f.op(Op::OpUConvert, k_.t_u64, {f.param(0)});
+    shared_bulk(f, {to, from}, count, [&](uint32_t i) {
+      uint32_t byte = load(f, f.op(Op::OpIAdd, k_.t_u64, {from, i}), 1);
+      store(f, f.op(Op::OpIAdd, k_.t_u64, {to, i}), byte, 1);
+    }, f.op(Op::OpUGreaterThan, k_.t_bool, {to, from}));
+  }
   uint32_t source = translate(f, f.op(Op::OpUConvert, k_.t_u64, {f.param(1)}), count);
   uint32_t dest = translate(f, f.op(Op::OpUConvert, k_.t_u64, {f.param(0)}), count);
   // Overlapping ranges lie in one region, whose device bytes are in wasm
@@ -255,6 +296,74 @@ void RuntimeHelpers::emit_copy(uint32_t id) {
             [&] { counted_loop(f, count64, copy_byte, /*backwards=*/true); });
   f.return_();
   f.finish();
+}
+
+// memory.init: the source range must lie in the segment (of size 0 once
+// dropped) and the destination in memory, both checked before any byte moves.
+void RuntimeHelpers::emit_init(uint32_t id) {
+  uint32_t params[] = {k_.t_u32, k_.t_u32, k_.t_u32, k_.t_u32, k_.t_u64, k_.t_u32};
+  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  k_.b.name(id, "wasmgpu.memory_init");
+  ModuleBuilder& b = k_.b;
+  return_if_trapped(f);
+  uint32_t count = f.param(2);
+  uint32_t count64 = f.op(Op::OpUConvert, k_.t_u64, {count});
+  uint32_t state = f.load(k_.t_u64, k_.instance_state_var);
+  uint32_t dropped_address = f.op(Op::OpIAdd, k_.t_u64, {state, f.op(Op::OpUConvert, k_.t_u64, {f.param(5)})});
+  uint32_t dropped = f.load_aligned(k_.t_u32, k_.device_pointer(f, dropped_address, k_.t_u32), 4);
+  uint32_t is_dropped = f.op(Op::OpINotEqual, k_.t_bool, {dropped, b.const_u32(0)});
+  uint32_t size = f.op(Op::OpSelect, k_.t_u64, {is_dropped, b.const_u64(0), f.op(Op::OpUConvert, k_.t_u64, {f.param(3)})});
+  uint32_t source = f.op(Op::OpUConvert, k_.t_u64, {f.param(1)});
+  uint32_t source_end = f.op(Op::OpIAdd, k_.t_u64, {source, count64});
+  f.if_else(f.op(Op::OpUGreaterThan, k_.t_bool, {source_end, size}),
+            [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
+  uint32_t dest = translate(f, f.op(Op::OpUConvert, k_.t_u64, {f.param(0)}), count);
+  uint32_t segments = f.load_aligned(k_.t_u64, k_.instance_pointer(f, abi::kInstanceDataSegments, k_.t_u64), 8);
+  uint32_t from = f.op(Op::OpIAdd, k_.t_u64, {segments, f.op(Op::OpIAdd, k_.t_u64, {f.param(4), source})});
+  counted_loop(f, count64, [&](uint32_t i) {
+    uint32_t byte = f.load_aligned(k_.t_u8(), k_.device_pointer(f, f.op(Op::OpIAdd, k_.t_u64, {from, i}), k_.t_u8()), 1);
+    f.store_aligned(k_.device_pointer(f, f.op(Op::OpIAdd, k_.t_u64, {dest, i}), k_.t_u8()), byte, 1);
+  });
+  f.return_();
+  f.finish();
+}
+
+// Workgroup-shared memory (workgroup_memory.h): an access inside the shared
+// range runs `inside` (which must return); one straddling its edge traps.
+void RuntimeHelpers::shared_access(FunctionBuilder& f, uint32_t ea, uint32_t width,
+                                   const std::function<void()>& inside) {
+  if (k_.shared.variable == 0) return;
+  f.if_else(shared_contains(k_, f, ea, width), inside);
+  f.if_else(shared_overlaps(k_, f, ea, k_.b.const_u32(width)),
+            [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
+}
+
+// memory.fill/copy touching shared memory: checks every range first, then
+// moves bytes one at a time through the load/store helpers, which handle
+// both kinds of memory (backwards when `backwards`, for memmove overlap).
+void RuntimeHelpers::shared_bulk(FunctionBuilder& f, std::initializer_list<uint32_t> starts, uint32_t count,
+                                 const std::function<void(uint32_t)>& byte, uint32_t backwards) {
+  if (k_.shared.variable == 0) return;
+  uint32_t any = k_.b.const_bool(false);
+  for (uint32_t start : starts)
+    any = f.op(Op::OpLogicalOr, k_.t_bool, {any, shared_overlaps(k_, f, start, count)});
+  f.if_else(any, [&] {
+    for (uint32_t start : starts) {
+      uint32_t end = f.op(Op::OpIAdd, k_.t_u64, {start, f.op(Op::OpUConvert, k_.t_u64, {count})});
+      uint32_t in_shared = f.op(Op::OpLogicalAnd, k_.t_bool,
+                                {f.op(Op::OpUGreaterThanEqual, k_.t_bool, {start, k_.b.const_u64(k_.shared.lo)}),
+                                 f.op(Op::OpULessThanEqual, k_.t_bool, {end, k_.b.const_u64(k_.shared.hi)})});
+      f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {in_shared}), [&] { translate(f, start, count); });
+    }
+    uint32_t count64 = f.op(Op::OpUConvert, k_.t_u64, {count});
+    if (backwards == 0) {
+      counted_loop(f, count64, byte);
+    } else {
+      f.if_else(backwards, [&] { counted_loop(f, count64, byte, /*backwards=*/true); },
+                [&] { counted_loop(f, count64, byte); });
+    }
+    f.return_();
+  });
 }
 
 }  // namespace wasmgpu::spirv

@@ -95,6 +95,10 @@ uint32_t ModuleBuilder::vector_type(uint32_t component, uint32_t count) {
   return dedup(spv::Op::OpTypeVector, {component, count}, false);
 }
 
+uint32_t ModuleBuilder::array_type(uint32_t element, uint32_t length_constant) {
+  return dedup(spv::Op::OpTypeArray, {element, length_constant}, false);
+}
+
 uint32_t ModuleBuilder::pointer_type(spv::StorageClass storage, uint32_t pointee) {
   return dedup(spv::Op::OpTypePointer, {uint32_t(storage), pointee}, false);
 }

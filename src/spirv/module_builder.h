@@ -49,6 +49,7 @@ class ModuleBuilder {
   uint32_t uint_type(uint32_t width);  // unsigned: wasm integers carry no sign
   uint32_t float_type(uint32_t width);
   uint32_t vector_type(uint32_t component, uint32_t count);
+  uint32_t array_type(uint32_t element, uint32_t length_constant);
   uint32_t pointer_type(spv::StorageClass storage, uint32_t pointee);
   uint32_t function_type(uint32_t result, std::span<const uint32_t> params);
   uint32_t struct_type(std::span<const uint32_t> members);

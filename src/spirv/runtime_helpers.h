@@ -46,12 +46,21 @@ class RuntimeHelpers {
   // memory.fill / memory.copy (all operands u32), with wasm's bounds checks.
   void fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uint32_t count);
   void copy(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count);
+  // memory.init of a data segment of `segment_size` bytes at `segment_offset`
+  // in the data-segments buffer, whose dropped flag is the u32 at InstanceState
+  // + `dropped_offset` (operands u32; the segment facts are constants).
+  void memory_init(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count,
+                   uint32_t segment_size, uint64_t segment_offset, uint32_t dropped_offset);
+
+  // Device address of wasm range [ea, ea + width) (u64; width a u32 value);
+  // traps and returns from `f` when it is unmapped. For atomics.
+  uint32_t device_address(FunctionBuilder& f, uint32_t ea, uint32_t width) { return translate(f, ea, width); }
 
   // Emits the body of every helper asked for so far (they may ask for more).
   void emit_bodies();
 
  private:
-  enum class Helper : uint8_t { Trap, Translate, Load, Store, Fill, Copy };
+  enum class Helper : uint8_t { Trap, Translate, Load, Store, Fill, Copy, Init };
   struct Key {
     Helper helper;
     uint32_t width;
@@ -67,6 +76,12 @@ class RuntimeHelpers {
   void emit_store(uint32_t id, uint32_t width);
   void emit_fill(uint32_t id);
   void emit_copy(uint32_t id);
+  void emit_init(uint32_t id);
+
+  // Workgroup-shared memory paths of the load/store and fill/copy helpers.
+  void shared_access(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& inside);
+  void shared_bulk(FunctionBuilder& f, std::initializer_list<uint32_t> starts, uint32_t count,
+                   const std::function<void(uint32_t)>& byte, uint32_t backwards = 0);
 
   // Field of the LaunchBlock (u32 or u64, naturally aligned).
   uint32_t launch_field(FunctionBuilder& f, uint32_t offset, uint32_t width);

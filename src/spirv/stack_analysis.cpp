@@ -220,8 +220,18 @@ std::optional<uint32_t> find_stack_pointer(const wasm::Module& module) {
   };
   for (const auto& [index, name] : module.names.global_names)
     if (name == "__stack_pointer") return usable(index) ? std::optional(index) : std::nullopt;
-  if (usable(0)) return 0;
-  return std::nullopt;
+  // Without names, global 0 is the stack pointer only when it looks like one:
+  // wasm-ld puts it first, unexported, starting at the 16-aligned top of a stack
+  // of at least 1 KiB inside the initial memory. Other modules' first globals
+  // (the spec tests', hand-written ones) must stay ordinary instance globals,
+  // shared by invocations and persistent across launches.
+  if (!module.names.global_names.empty() || !usable(0) || module.memories.empty()) return std::nullopt;
+  for (const wasm::Export& e : module.exports)
+    if (e.kind == wasm::ExternalKind::Global && e.index == 0) return std::nullopt;
+  uint64_t top = uint32_t(*const_i32(module.globals[0].init));
+  uint64_t memory_bytes = module.memories[0].limits.min * 65536;
+  if (top < 1024 || top % 16 != 0 || top > memory_bytes) return std::nullopt;
+  return 0;
 }
 
 StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph) {

@@ -54,6 +54,7 @@ void RuntimeHelpers::emit_trap(uint32_t id) {
   k_.b.name(id, "wasmgpu.trap");
   uint32_t kind = f.param(0);
   return_if_trapped(f);  // only the first trap of an invocation counts
+  f.store(k_.trap_kind_var, kind);
   uint32_t record = launch_field(f, abi::kLaunchTrapRecord, 8);
   uint32_t device_scope = k_.b.const_u32(uint32_t(spv::Scope::Device));
   uint32_t relaxed = k_.b.const_u32(0);
@@ -86,6 +87,7 @@ void RuntimeHelpers::emit_bodies() {
         case Helper::Store: emit_store(id, key.width); break;
         case Helper::Fill: emit_fill(id); break;
         case Helper::Copy: emit_copy(id); break;
+        case Helper::Init: emit_init(id); break;
       }
       break;  // emitting may have added entries: restart the walk
     }

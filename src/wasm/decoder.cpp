@@ -108,7 +108,7 @@ class ModuleDecoder {
       case kMemory:
         return read_vector(reader, [&](uint32_t) -> Status {
           MemoryType memory;
-          WASMGPU_ASSIGN_OR_RETURN(memory.limits, decode_limits(reader));
+          WASMGPU_ASSIGN_OR_RETURN(memory.limits, decode_limits(reader, /*memory=*/true));
           module_.memories.push_back(memory);
           return {};
         });
@@ -173,13 +173,16 @@ class ModuleDecoder {
     return {};
   }
 
-  Result<Limits> decode_limits(BinaryReader& reader) {
+  // Memories may also be shared (threads proposal): flags 0x02 (refused by
+  // the validator: a shared memory needs a maximum) and 0x03.
+  Result<Limits> decode_limits(BinaryReader& reader, bool memory = false) {
     const size_t at = reader.offset();
     WASMGPU_ASSIGN_OR_RETURN(uint8_t flags, reader.read_small_leb_byte());
-    if (flags > 1) return make_error_at(at, "integer too large: malformed limits flags");
+    if (flags > (memory ? 3 : 1)) return make_error_at(at, "integer too large: malformed limits flags");
     Limits limits;
+    limits.shared = (flags & 2) != 0;
     WASMGPU_ASSIGN_OR_RETURN(limits.min, reader.read_u32());
-    if (flags == 1) {
+    if (flags & 1) {
       WASMGPU_ASSIGN_OR_RETURN(uint32_t max, reader.read_u32());
       limits.max = max;
     }
@@ -233,7 +236,7 @@ class ModuleDecoder {
         break;
       }
       case 2: {
-        WASMGPU_ASSIGN_OR_RETURN(import.memory.limits, decode_limits(reader));
+        WASMGPU_ASSIGN_OR_RETURN(import.memory.limits, decode_limits(reader, /*memory=*/true));
         ++module_.imported_memories;
         break;
       }

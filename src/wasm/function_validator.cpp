@@ -105,6 +105,7 @@ uint32_t natural_alignment(Opcode op) {
     case Opcode::V128Load: case Opcode::V128Store:
       return 4;
     default:
+      if (uint32_t bytes = atomic_access_bytes(op)) return bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3;
       assert(false && "not a memory access");
       return 0;
   }
@@ -242,6 +243,10 @@ class FunctionValidator {
 
   Status check_mem_arg(const Instr& instr) {
     WASMGPU_TRY(require_memory());
+    if (info(instr.op).prefix == 0xFE) {  // threads proposal: exactly natural
+      if (instr.imm0 != natural_alignment(instr.op)) return error("alignment must be equal to natural");
+      return {};
+    }
     if (instr.imm0 > natural_alignment(instr.op))
       return error("alignment must not be larger than natural");
     return {};

@@ -168,6 +168,8 @@ Status decode_immediates(BinaryReader& reader, const ExpressionContext& context,
       }
       return {};
     }
+    case ImmediateKind::AtomicFence:
+      return expect_zero_byte(reader);
     case ImmediateKind::RefNull: {
       WASMGPU_ASSIGN_OR_RETURN(ValType type, decode_reference_type(reader));
       instr.imm0 = uint32_t(type);
@@ -191,7 +193,7 @@ Status decode_expression(BinaryReader& reader, const ExpressionContext& context,
     WASMGPU_ASSIGN_OR_RETURN(uint8_t first, reader.read_byte());
     uint32_t code = first;
     uint8_t prefix = 0;
-    if (first == 0xFC || first == 0xFD) {
+    if (first == 0xFC || first == 0xFD || first == 0xFE) {
       prefix = first;
       WASMGPU_ASSIGN_OR_RETURN(code, reader.read_u32());
     }

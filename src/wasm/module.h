@@ -32,6 +32,7 @@ struct FuncType {
 struct Limits {
   uint64_t min = 0;
   std::optional<uint64_t> max;
+  bool shared = false;  // memories only (threads proposal: flags 0x02/0x03)
 };
 
 struct TableType {

@@ -12,6 +12,7 @@ enum class ImmediateKind : uint8_t {
   None, Block, LabelIndex, BrTable, FuncIndex, CallIndirect, LocalIndex, GlobalIndex,
   TableIndex, TableInit, TableCopy, ElemIndex, DataIndex, MemArg, MemArgLane, Memory,
   I32Const, I64Const, F32Const, F64Const, V128Const, Shuffle, Lane, SelectTyped, RefNull,
+  AtomicFence,  // atomic.fence: one zero byte
 };
 
 enum class Opcode : uint16_t {
@@ -28,13 +29,17 @@ inline constexpr uint32_t kOpcodeCount = 0
 
 struct OpcodeInfo {
   std::string_view text;   // "i32.add"
-  uint8_t prefix;          // 0, 0xFC or 0xFD
+  uint8_t prefix;          // 0, 0xFC, 0xFD or 0xFE
   uint32_t code;           // byte, or sub-opcode after the prefix
   ImmediateKind immediate;
   std::string_view signature;  // "ii:i", or "*" when typed by hand
 };
 
 const OpcodeInfo& info(Opcode op);
+
+// Bytes accessed by a threads-proposal (0xFE) memory instruction: 1, 2, 4 or
+// 8; 0 for atomic.fence and every other instruction.
+uint32_t atomic_access_bytes(Opcode op);
 
 // The opcode for an encoding, or nullopt if none.
 std::optional<Opcode> lookup_opcode(uint8_t prefix, uint32_t code);

@@ -27,6 +27,7 @@ Status validate_limits(const Limits& limits, uint64_t bound, const char* too_lar
 }
 
 Status validate_memory_type(const MemoryType& memory, std::optional<uint64_t> at) {
+  if (memory.limits.shared && !memory.limits.max) return limits_error(at, "shared memory must have maximum");
   return validate_limits(memory.limits, kMaxMemoryPages,
                          "memory size must be at most 65536 pages (4GiB)", at);
 }

@@ -133,6 +133,32 @@ TEST_F(Cli, RunReportsTraps) {
   expect_one_line_error(result, "integer divide by zero at invocation 1 (2 invocations trapped)");
 }
 
+TEST_F(Cli, RunLaunchesA2DGrid) {
+  const uint32_t width = 10, height = 7;
+  CommandResult result = run_cli("run '" + kernel_path("grid.O2.wasm") + "' coords --grid 3,2 --workgroup-size 4,4 " +
+                                 std::to_string(width) + " " + std::to_string(height) + " out:" + path("c.bin") +
+                                 ":" + std::to_string(4 * width * height));
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find("a grid of 3x2x1 workgroups"), std::string::npos) << result.output;
+  std::vector<uint32_t> expected;
+  for (uint32_t y = 0; y < height; ++y)
+    for (uint32_t x = 0; x < width; ++x) expected.push_back((y << 16) | x);
+  EXPECT_EQ(read<uint32_t>("c.bin"), expected);
+}
+
+TEST_F(Cli, RunGridErrorsAreOneLine) {
+  const std::string run = "run '" + kernel_path("grid.O2.wasm") + "' coords ";
+  expect_one_line_error(run_cli(run + "--grid 0,2 1 1 zeros:4"),
+                        "--grid: expected X[,Y[,Z]] with each between 1 and 4294967295, got '0,2'");
+  expect_one_line_error(run_cli(run + "--grid 2,x 1 1 zeros:4"), "--grid: expected X[,Y[,Z]]");
+  expect_one_line_error(run_cli(run + "--grid 1,1,1,1 1 1 zeros:4"), "--grid: expected X[,Y[,Z]]");
+  expect_one_line_error(run_cli(run + "--n 4 --grid 2 1 1 zeros:4"), "--n and --grid are exclusive");
+  expect_one_line_error(run_cli(run + "1 1 zeros:4"), "give --n N (invocations) or --grid X[,Y[,Z]]");
+  expect_one_line_error(run_cli(run + "--n 4 --workgroup-size 4,4 1 1 zeros:4"), "needs --grid");
+  // Beyond every device's limits (maxComputeWorkGroupInvocations is at most a few thousand).
+  expect_one_line_error(run_cli(run + "--grid 1 --workgroup-size 1024,1024 1 1 zeros:4"), "workgroup");
+}
+
 TEST_F(Cli, RunErrorsAreOneLine) {
   const std::string wasm = "'" + kernel_path("traps.O2.wasm") + "'";
   expect_one_line_error(run_cli("run " + wasm + " nosuch --n 1"), "no exported function 'nosuch'");

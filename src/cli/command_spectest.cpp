@@ -1,0 +1,584 @@
+// wasmgpu spectest FILE.wast...: runs WebAssembly spec-test scripts on the
+// device. Each script is converted with wast2json; its modules are loaded in
+// order, its invocations run as vectorised calls and compared bit-exactly.
+#include <fmt/core.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <regex>
+#include <set>
+
+#include "cli/cli_support.h"
+#include "cli/commands.h"
+#include "cli/spectest_script.h"
+#include "cli/value_text.h"
+#include "runtime/device.h"
+#include "runtime/instance.h"
+#include "runtime/module.h"
+#include "wasm/decoder.h"
+
+namespace wasmgpu::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SpecArgs {
+  std::vector<std::string> files;
+  std::optional<std::string> deviations_file;
+  std::optional<std::string> device;
+  size_t max_details = 10;
+  std::string wast2json = "wast2json";
+  double launch_timeout = 20;  // seconds per launch
+  double file_timeout = 300;   // seconds per script
+};
+
+// The values the spec interpreter's `spectest` module exports.
+std::optional<uint64_t> spectest_global(const std::string& name) {
+  if (name == "global_i32" || name == "global_i64") return 666;
+  if (name == "global_f32") {
+    const float v = 666.6f;
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return bits;
+  }
+  if (name == "global_f64") {
+    const double v = 666.6;
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    return bits;
+  }
+  return std::nullopt;
+}
+
+// The trap kind an assert_trap message names.
+std::optional<abi::TrapKind> trap_kind_for(const std::string& text) {
+  using K = abi::TrapKind;
+  auto starts = [&](const char* prefix) { return text.rfind(prefix, 0) == 0; };
+  if (starts("unreachable")) return K::Unreachable;
+  if (starts("out of bounds memory access")) return K::MemoryOutOfBounds;
+  if (starts("integer divide by zero")) return K::IntegerDivideByZero;
+  if (starts("integer overflow")) return K::IntegerOverflow;
+  if (starts("invalid conversion to integer")) return K::InvalidConversionToInteger;
+  if (starts("call stack exhausted")) return K::CallStackExhausted;
+  if (starts("indirect call type mismatch")) return K::IndirectCallTypeMismatch;
+  if (starts("undefined element")) return K::UndefinedElement;
+  // wasmgpu reports an index outside a table as an undefined element.
+  if (starts("out of bounds table access")) return K::UndefinedElement;
+  if (starts("uninitialized element")) return K::UninitializedElement;
+  return std::nullopt;
+}
+
+std::string one_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+bool matches(const ExpectedValue& expected, const runtime::Value& actual) {
+  if (expected.type != actual.type) return false;
+  const bool is_f32 = expected.type == wasm::ValType::F32;
+  const uint64_t quiet_nan = is_f32 ? 0x7FC0'0000ull : 0x7FF8'0000'0000'0000ull;
+  const uint64_t magnitude = is_f32 ? 0x7FFF'FFFFull : 0x7FFF'FFFF'FFFF'FFFFull;
+  switch (expected.kind) {
+    case ExpectedValue::Kind::Bits: return expected.bits == actual.bits;
+    case ExpectedValue::Kind::CanonicalNan: return (actual.bits & magnitude) == quiet_nan;
+    case ExpectedValue::Kind::ArithmeticNan: return (actual.bits & quiet_nan) == quiet_nan;
+  }
+  return false;
+}
+
+std::string expected_text(const ExpectedValue& e) {
+  if (e.kind == ExpectedValue::Kind::CanonicalNan) return e.type_name + ":nan:canonical";
+  if (e.kind == ExpectedValue::Kind::ArithmeticNan) return e.type_name + ":nan:arithmetic";
+  return e.type_name + ":" + format_value(runtime::Value{e.type, e.bits});
+}
+
+std::string value_list(const std::vector<runtime::Value>& values) {
+  std::string text;
+  for (const runtime::Value& v : values) {
+    if (!text.empty()) text += ' ';
+    text += std::string(wasm::to_string(v.type)) + ":" + format_value(v);
+  }
+  return text.empty() ? "()" : text;
+}
+
+// One module instance of a script.
+struct ScriptInstance {
+  std::optional<runtime::Module> module;
+  std::string skip_reason;  // its assertions are skipped, for this reason
+  std::string load_error;   // it failed to load: its assertions fail
+};
+
+struct FileReport {
+  size_t passed = 0, failed = 0, skipped = 0;
+  std::map<std::string, size_t> skip_reasons;
+  std::vector<std::string> details;
+  std::vector<std::string> stale_deviations;
+};
+
+// Runs a program without a shell; its stderr goes to `log`. Returns its exit status.
+int run_program(const std::vector<std::string>& argv, const std::string& log) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    FILE* out = std::freopen(log.c_str(), "w", stderr);
+    (void)out;
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+class ScriptRunner {
+ public:
+  ScriptRunner(runtime::Device& device, const SpecArgs& args, const std::set<std::string>& deviations)
+      : device_(device), args_(args), deviations_(deviations) {}
+
+  FileReport run(const Script& script, const fs::path& dir) {
+    name_ = fs::path(script.source).filename().string();
+    dir_ = dir;
+    for (size_t i = 0; i < script.commands.size(); ++i) {
+      const ScriptCommand& cmd = script.commands[i];
+      using T = ScriptCommand::Type;
+      switch (cmd.type) {
+        case T::Module: flush(); load(cmd); break;
+        case T::Register: flush(); registered_[cmd.as] = cmd.name; break;
+        case T::Action:
+        case T::AssertReturn:
+        case T::AssertTrap:
+        case T::AssertExhaustion: invoke(cmd); break;
+        case T::AssertMalformed:
+        case T::AssertInvalid: check_rejected(cmd); break;
+        case T::AssertUninstantiable:
+        case T::AssertUnlinkable:
+          skip(cmd, "instantiation and linking failures are not checked");
+          break;
+        case T::Other: skip(cmd, "unknown command " + cmd.type_name); break;
+      }
+    }
+    flush();
+    instances_.clear();
+    named_.clear();
+    return std::move(report_);
+  }
+
+ private:
+  struct Pending {
+    const ScriptCommand* cmd;
+    const spirv::CallInfo* info;
+  };
+
+  std::string where(const ScriptCommand& cmd) const { return name_ + ":" + std::to_string(cmd.line); }
+  bool deviation(const ScriptCommand& cmd) const { return deviations_.count(where(cmd)) > 0; }
+
+  void skip(const ScriptCommand& cmd, const std::string& reason) {
+    if (cmd.type == ScriptCommand::Type::Module || cmd.type == ScriptCommand::Type::Register) return;
+    ++report_.skipped;
+    ++report_.skip_reasons[reason];
+  }
+  void pass(const ScriptCommand& cmd) {
+    if (cmd.type == ScriptCommand::Type::Action) return;
+    ++report_.passed;
+    if (deviation(cmd)) report_.stale_deviations.push_back(where(cmd));
+  }
+  void failure(const ScriptCommand& cmd, const std::string& what) {
+    if (deviation(cmd)) {
+      ++report_.skipped;
+      ++report_.skip_reasons["expected deviation (docs/deviations.md)"];
+      return;
+    }
+    ++report_.failed;
+    if (report_.details.size() < args_.max_details)
+      report_.details.push_back(where(cmd) + ": " + what);
+  }
+
+  std::string call_text(const ScriptCommand& cmd) const {
+    std::string text = cmd.type_name + " " + cmd.action.field + "(";
+    for (size_t i = 0; i < cmd.action.args.size(); ++i) {
+      if (i) text += ", ";
+      text += expected_text(cmd.action.args[i]);
+    }
+    return text + ")";
+  }
+
+  void load(const ScriptCommand& cmd) {
+    auto instance = std::make_shared<ScriptInstance>();
+    current_ = instance;
+    instances_.push_back(instance);
+    if (!cmd.name.empty()) named_[cmd.name] = instance;
+    if (cmd.module_type != "binary") {
+      instance->skip_reason = "text-format module";
+      return;
+    }
+    auto bytes = read_file((dir_ / cmd.filename).string());
+    if (!bytes) {
+      instance->load_error = bytes.error().to_string();
+      return;
+    }
+    auto decoded = wasm::decode_and_validate(*bytes);
+    if (!decoded) {
+      instance->load_error = "module at line " + std::to_string(cmd.line) + " rejected: " +
+                             decoded.error().to_string();
+      return;
+    }
+    std::vector<uint64_t> globals;
+    for (const wasm::Import& import : decoded->imports) {
+      const std::string name = import.module + "." + import.name;
+      if (import.module != "spectest") {
+        instance->skip_reason = "imports from another module instance (linking is not supported)";
+        return;
+      }
+      switch (import.kind) {
+        case wasm::ExternalKind::Func:
+          instance->skip_reason = "imports host function " + name + " (not supported)";
+          return;
+        case wasm::ExternalKind::Table:
+          instance->skip_reason = "imports table " + name + " (not supported)";
+          return;
+        case wasm::ExternalKind::Memory: break;  // the module gets its own memory of that size
+        case wasm::ExternalKind::Global: {
+          auto value = spectest_global(import.name);
+          if (!value) {
+            instance->load_error = "unknown import " + name;
+            return;
+          }
+          globals.push_back(*value);
+          break;
+        }
+      }
+    }
+    if (decoded->start) {
+      instance->skip_reason = "has a start function (not run by wasmgpu)";
+      return;
+    }
+    auto module = runtime::Module::load(device_, *bytes, {}, globals);
+    if (!module) {
+      instance->load_error = "module at line " + std::to_string(cmd.line) + " failed to load: " +
+                             module.error().to_string();
+      return;
+    }
+    instance->module.emplace(std::move(module).value());
+  }
+
+  void check_rejected(const ScriptCommand& cmd) {
+    if (cmd.module_type != "binary") {
+      skip(cmd, "text-format module (wasmgpu decodes binaries only)");
+      return;
+    }
+    auto bytes = read_file((dir_ / cmd.filename).string());
+    if (!bytes) return failure(cmd, bytes.error().to_string());
+    auto decoded = wasm::decode_and_validate(*bytes);
+    if (decoded.ok())
+      return failure(cmd, cmd.type_name + ": the module was accepted, expected \"" + cmd.text + "\"");
+    pass(cmd);
+  }
+
+  void invoke(const ScriptCommand& cmd) {
+    std::shared_ptr<ScriptInstance> instance = current_;
+    if (!cmd.action.module.empty()) {
+      auto it = named_.find(cmd.action.module);
+      instance = it == named_.end() ? nullptr : it->second;
+    }
+    if (cmd.action.field.empty() && !cmd.filename.empty())
+      return skip(cmd, "traps during instantiation are not checked");
+    if (!instance) return failure(cmd, "no module to invoke");
+    if (!instance->skip_reason.empty()) return skip(cmd, "module " + instance->skip_reason);
+    if (!instance->load_error.empty()) return failure(cmd, instance->load_error);
+    if (cmd.action.type == ScriptAction::Type::Get)
+      return skip(cmd, "reading exported globals is not supported");
+    for (const ExpectedValue& v : cmd.action.args)
+      if (!v.supported) return skip(cmd, v.type_name + " values are not supported");
+    if (cmd.type == ScriptCommand::Type::AssertReturn)
+      for (const ExpectedValue& v : cmd.expected)
+        if (!v.supported) return skip(cmd, v.type_name + " values are not supported");
+    auto info = instance->module->call_info(cmd.action.field);
+    if (!info) return failure(cmd, call_text(cmd) + ": " + one_line(info.error().to_string()));
+    const bool pure = !(*info)->has_side_effects;
+    if (!pending_.empty() && (!pure || batch_instance_ != instance.get())) flush();
+    pending_.push_back(Pending{&cmd, *info});
+    batch_instance_ = instance.get();
+    if (!pure) flush();
+  }
+
+  // Runs the pending calls in one launch and checks them.
+  void flush() {
+    if (pending_.empty()) return;
+    std::vector<runtime::CallRequest> requests;
+    for (const Pending& p : pending_) {
+      runtime::CallRequest request{p.cmd->action.field, {}};
+      for (const ExpectedValue& v : p.cmd->action.args) request.args.push_back(runtime::Value{v.type, v.bits});
+      requests.push_back(std::move(request));
+    }
+    ScriptInstance* instance = batch_instance_;
+    std::vector<Pending> pending = std::move(pending_);
+    pending_.clear();
+    runtime::LaunchOptions options;
+    options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::duration<double>(args_.launch_timeout));
+    auto results = instance->module->call(requests, options);
+    if (!results) {
+      for (const Pending& p : pending)
+        failure(*p.cmd, call_text(*p.cmd) + ": " + one_line(results.error().to_string()));
+      return;
+    }
+    for (size_t i = 0; i < pending.size(); ++i) check(*pending[i].cmd, (*results)[i]);
+  }
+
+  void check(const ScriptCommand& cmd, const runtime::CallResult& result) {
+    using T = ScriptCommand::Type;
+    if (cmd.type == T::AssertTrap || cmd.type == T::AssertExhaustion) {
+      const auto kind = cmd.type == T::AssertExhaustion ? std::optional(abi::TrapKind::CallStackExhausted)
+                                                          : trap_kind_for(cmd.text);
+      if (!result.trapped)
+        return failure(cmd, call_text(cmd) + ": expected trap \"" + cmd.text + "\", returned " +
+                                value_list(result.values));
+      if (!kind || *kind != result.trap)
+        return failure(cmd, call_text(cmd) + ": expected trap \"" + cmd.text + "\", trapped: " +
+                                abi::to_string(result.trap));
+      return pass(cmd);
+    }
+    if (result.trapped)
+      return failure(cmd, call_text(cmd) + ": trapped: " + abi::to_string(result.trap));
+    if (cmd.type == T::Action) return;
+    bool ok = result.values.size() == cmd.expected.size();
+    for (size_t i = 0; ok && i < cmd.expected.size(); ++i) ok = matches(cmd.expected[i], result.values[i]);
+    if (ok) return pass(cmd);
+    std::string expected;
+    for (const ExpectedValue& e : cmd.expected) expected += (expected.empty() ? "" : " ") + expected_text(e);
+    failure(cmd, call_text(cmd) + ": expected " + (expected.empty() ? "()" : expected) + ", got " +
+                     value_list(result.values));
+  }
+
+  runtime::Device& device_;
+  const SpecArgs& args_;
+  const std::set<std::string>& deviations_;
+  std::string name_;
+  fs::path dir_;
+  FileReport report_;
+  std::vector<std::shared_ptr<ScriptInstance>> instances_;
+  std::map<std::string, std::shared_ptr<ScriptInstance>> named_;
+  std::map<std::string, std::string> registered_;
+  std::shared_ptr<ScriptInstance> current_;
+  std::vector<Pending> pending_;
+  ScriptInstance* batch_instance_ = nullptr;
+};
+
+// Entries of a deviations list: bullet lines that start with `FILE.wast:LINE`.
+std::set<std::string> read_deviations(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail(fmt::format("cannot open deviations list '{}'", path));
+  std::set<std::string> entries;
+  static const std::regex entry(R"(^\s*[-*]\s+`([A-Za-z0-9_.\-]+\.wast:[0-9]+)`)");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, entry)) entries.insert(m[1]);
+  }
+  return entries;
+}
+
+struct FileOutcome {
+  size_t passed = 0, failed = 0, skipped = 0;
+  std::vector<std::string> stale;
+};
+
+// Runs one script on a device of its own and prints its report lines.
+FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviations,
+                     const std::string& file, const fs::path& dir) {
+  FileOutcome outcome;
+  const std::string name = fs::path(file).filename().string();
+  const auto start = std::chrono::steady_clock::now();
+  const std::string json = (dir / "script.json").string();
+  const std::string log = (dir / "wast2json.log").string();
+  if (run_program({args.wast2json, file, "-o", json}, log) != 0) {
+    fmt::print("{}: FAILED: wast2json could not convert it: {}\n", name, first_line(log));
+    outcome.failed = 1;
+    return outcome;
+  }
+  auto script = parse_script_json(json, file);
+  if (!script) {
+    fmt::print("{}: FAILED: {}\n", name, script.error().to_string());
+    outcome.failed = 1;
+    return outcome;
+  }
+  auto created_instance = runtime::Instance::create();
+  if (!created_instance) fail(created_instance.error().to_string());
+  runtime::DeviceOptions device_options;
+  device_options.name = args.device;
+  auto created_device = runtime::Device::create(*created_instance, device_options);
+  if (!created_device) fail(created_device.error().to_string());
+  // Never destroyed: this runs in a child process that ends with _exit, and
+  // ~Device would wait for a launch that timed out.
+  auto* instance = new runtime::Instance(std::move(created_instance).value());
+  auto* device = new runtime::Device(std::move(created_device).value());
+  ScriptRunner runner(*device, args, deviations);
+  FileReport report = runner.run(*script, dir);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::string line = fmt::format("{}: {} passed, {} failed", name, report.passed, report.failed);
+  if (report.skipped > 0) {
+    line += fmt::format(", {} skipped (", report.skipped);
+    bool first = true;
+    for (const auto& [reason, count] : report.skip_reasons) {
+      line += fmt::format("{}{}: {}", first ? "" : "; ", reason, count);
+      first = false;
+    }
+    line += ")";
+  }
+  fmt::print("{} [{:.1f} s]\n", line, seconds);
+  for (const std::string& detail : report.details) fmt::print("  {}\n", detail);
+  if (report.failed > report.details.size())
+    fmt::print("  ... {} more failure(s) (raise --max-details to see them)\n",
+               report.failed - report.details.size());
+  const size_t messages = instance->validation_messages().size();
+  if (messages > 0) {
+    fmt::print("  {}: the Vulkan validation layer reported {} message(s)\n", name, messages);
+    ++report.failed;
+  }
+  outcome.passed = report.passed;
+  outcome.failed = report.failed;
+  outcome.skipped = report.skipped;
+  outcome.stale = std::move(report.stale_deviations);
+  return outcome;
+}
+
+// Runs run_file in a child process, so that a launch that never finishes (a
+// kernel in an endless loop cannot be stopped on every device) costs only its
+// file: the child is killed after `file_timeout` seconds.
+FileOutcome run_file_isolated(const SpecArgs& args, const std::set<std::string>& deviations,
+                              const std::string& file, const fs::path& dir) {
+  std::fflush(stdout);
+  const std::string name = fs::path(file).filename().string();
+  const fs::path result_path = dir / "outcome.txt";
+  const pid_t pid = fork();
+  if (pid < 0) fail(fmt::format("fork failed: {}", std::strerror(errno)));
+  if (pid == 0) {
+    int status = 0;
+    try {
+      FileOutcome outcome = run_file(args, deviations, file, dir);
+      std::ofstream out(result_path);
+      out << outcome.passed << ' ' << outcome.failed << ' ' << outcome.skipped << '\n';
+      for (const std::string& s : outcome.stale) out << s << '\n';
+    } catch (const CommandError& e) {
+      fmt::print("{}: FAILED: {}\n", name, e.message);
+      status = 1;
+    }
+    std::fflush(stdout);
+    // Leave without destructors: a timed-out launch may still hold the device.
+    _exit(status);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(args.file_timeout);
+  int status = 0;
+  bool finished = false;
+  while (true) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) {
+      finished = true;
+      break;
+    }
+    if (done < 0 || std::chrono::steady_clock::now() > deadline) break;
+    usleep(20'000);
+  }
+  FileOutcome outcome;
+  if (!finished) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    fmt::print("{}: FAILED: did not finish within {} s (killed)\n", name, args.file_timeout);
+    outcome.failed = 1;
+    return outcome;
+  }
+  std::ifstream in(result_path);
+  if (!in || !(in >> outcome.passed >> outcome.failed >> outcome.skipped)) {
+    if (!WIFEXITED(status) || WEXITSTATUS(status) == 0)
+      fmt::print("{}: FAILED: its process ended without a report\n", name);
+    outcome = FileOutcome{};
+    outcome.failed = 1;
+    return outcome;
+  }
+  for (std::string s; in >> s;) outcome.stale.push_back(s);
+  return outcome;
+}
+
+void run_spectest(const SpecArgs& args) {
+  std::set<std::string> deviations;
+  if (args.deviations_file) deviations = read_deviations(*args.deviations_file);
+  for (const std::string& file : args.files)
+    if (!fs::exists(file)) fail(fmt::format("cannot open '{}'", file));
+
+  std::string pattern = (fs::temp_directory_path() / "wasmgpu-spectest-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) fail(fmt::format("cannot create a temporary directory: {}", std::strerror(errno)));
+  const fs::path temp = pattern;
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } cleanup{temp};
+
+  size_t passed = 0, failed = 0, skipped = 0;
+  std::vector<std::string> stale;
+  for (size_t index = 0; index < args.files.size(); ++index) {
+    const fs::path dir = temp / std::to_string(index);
+    fs::create_directories(dir);
+    FileOutcome outcome = run_file_isolated(args, deviations, args.files[index], dir);
+    passed += outcome.passed;
+    failed += outcome.failed;
+    skipped += outcome.skipped;
+    stale.insert(stale.end(), outcome.stale.begin(), outcome.stale.end());
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  if (!stale.empty()) {
+    fmt::print("{} listed deviation(s) now pass; remove them from the list:", stale.size());
+    for (const std::string& s : stale) fmt::print(" {}", s);
+    fmt::print("\n");
+  }
+  std::string last = fmt::format("{} passed, {} failed", passed, failed);
+  if (skipped > 0) last += fmt::format(", {} skipped", skipped);
+  fmt::print("{}\n", last);
+  std::fflush(stdout);
+  if (failed > 0) throw CommandError{fmt::format("{} spec assertion(s) failed", failed)};
+}
+
+}  // namespace
+
+void add_spectest_command(CLI::App& app) {
+  auto args = std::make_shared<SpecArgs>();
+  CLI::App* cmd = app.add_subcommand("spectest", "Run WebAssembly spec-test scripts (.wast) on the device");
+  cmd->footer(
+      "Each script is converted with wast2json (wabt) into a temporary directory. Its modules are\n"
+      "instantiated in order; assert_return, assert_trap and assert_exhaustion run on the device and\n"
+      "are compared bit-exactly (nan:canonical / nan:arithmetic as the spec defines them); actions run\n"
+      "in script order and change state. Calls that cannot observe each other (no side effects) share\n"
+      "one launch. assert_malformed / assert_invalid with binary modules pass when the decoder or\n"
+      "validator rejects the module; text-format ones are skipped, as are modules that import host\n"
+      "functions, tables or other instances. Prints a line per file, failures with the script line,\n"
+      "and as the last line `N passed, N failed[, N skipped]`; exits with status 1 on any failure.\n"
+      "--deviations FILE: assertions listed there (bullet lines starting `FILE.wast:LINE`) that fail\n"
+      "count as skipped instead; ones that pass are reported so the list can shrink.");
+  cmd->add_option("files", args->files, "The .wast scripts")->required();
+  cmd->add_option("--deviations", args->deviations_file, "List of expected deviations (docs/deviations.md)");
+  cmd->add_option("--max-details", args->max_details, "Failures shown per file (default 10)");
+  cmd->add_option("--wast2json", args->wast2json, "The wast2json program (default: wast2json on PATH)");
+  cmd->add_option("--timeout", args->launch_timeout, "Seconds to wait for one launch (default 20)")->check(CLI::PositiveNumber);
+  cmd->add_option("--file-timeout", args->file_timeout, "Seconds one script may take before it is stopped and fails (default 300)")->check(CLI::PositiveNumber);
+  cmd->add_option("--device", args->device, "Device index or part of its name (default: WASMGPU_DEVICE, else a discrete GPU first)");
+  cmd->callback([args] { run_spectest(*args); });
+}
+
+}  // namespace wasmgpu::cli

@@ -1,0 +1,93 @@
+// Threads-proposal atomics (0xFE) in kernels: every instruction compiles to
+// valid SPIR-V, on device and shared memory; wait/notify are refused.
+#include "spirv/test_util.h"
+#include "wasm/opcode.h"
+
+namespace wasmgpu::spirv::testing {
+namespace {
+
+const std::string kHeader = std::string("-I") + WASMGPU_INCLUDE_DIR;
+
+// Every 0xFE instruction but wait/notify, applied to the address in $p.
+std::string every_atomic_wat() {
+  std::string body;
+  for (uint32_t i = 0; i < wasm::kOpcodeCount; ++i) {
+    wasm::Opcode op = wasm::Opcode(i);
+    const wasm::OpcodeInfo& info = wasm::info(op);
+    if (info.prefix != 0xFE || info.text.starts_with("memory.")) continue;
+    if (op == wasm::Opcode::AtomicFence) {
+      body += "(atomic.fence)\n";
+      continue;
+    }
+    std::string_view sig = info.signature;
+    size_t colon = sig.find(':');
+    std::string expr = "(" + std::string(info.text) + " offset=8 (local.get $p)";
+    for (size_t p = 1; p < colon; ++p) expr += sig[p] == 'i' ? " (local.get $i)" : " (local.get $l)";
+    expr += ")";
+    body += sig.size() > colon + 1 ? "(drop " + expr + ")\n" : expr + "\n";
+  }
+  return "(module (memory 1) (func (export \"k\") (param $index i32) (param $p i32) (param $i i32) (param $l i64)\n" +
+         body + "))";
+}
+
+TEST(Atomics, EveryThreadsInstructionValidates) {
+  CompiledKernel k = compile_wat(every_atomic_wat());
+  std::string text = disassembly(k);
+  for (const char* expected : {"OpAtomicLoad", "OpAtomicStore", "OpAtomicIAdd", "OpAtomicISub", "OpAtomicAnd",
+                               "OpAtomicOr", "OpAtomicXor", "OpAtomicExchange", "OpAtomicCompareExchange",
+                               "OpMemoryBarrier", "Int64Atomics"})
+    EXPECT_NE(text.find(expected), std::string::npos) << expected;
+}
+
+// C11 atomics as clang-19 -matomics emits them, on buffers, module memory and
+// shared memory, at -O0 and -O2.
+constexpr const char* kC11Atomics = R"(
+#include <stdatomic.h>
+#include <wasmgpu.h>
+WASMGPU_SHARED _Atomic int shared_counts[8];
+WASMGPU_SHARED _Atomic unsigned char shared_bytes[8];
+WASMGPU_SHARED _Atomic unsigned short shared_halves[8];
+_Atomic long long total;
+WASMGPU_KERNEL(k) void k(int i, _Atomic int *counts, _Atomic long long *wide, _Atomic unsigned char *bytes) {
+  atomic_fetch_add(&shared_counts[i & 7], 1);
+  atomic_fetch_or(&shared_bytes[i & 7], (unsigned char)(1u << (i & 7)));
+  atomic_fetch_add_explicit(&shared_halves[i & 7], 3, memory_order_relaxed);
+  atomic_thread_fence(memory_order_seq_cst);
+  wasmgpu_barrier();
+  int expected = 0;
+  atomic_compare_exchange_strong(&counts[i & 3], &expected, atomic_load(&shared_counts[i & 7]));
+  atomic_fetch_sub(&wide[i & 1], (long long)i);
+  atomic_fetch_xor(&bytes[i], atomic_load(&shared_bytes[i & 7]));
+  atomic_store(&total, atomic_exchange(&wide[2], i) + atomic_load(&shared_halves[i & 7]));
+}
+)";
+
+TEST(Atomics, C11AtomicsOnDeviceAndSharedMemoryValidate) {
+  for (const char* opt : {"-O0", "-O2"}) {
+    CompiledKernel k = expect_compiles(c_to_wasm(kC11Atomics, opt, kHeader + " -matomics"), "k");
+    std::string text = disassembly(k);
+    EXPECT_NE(text.find("OpAtomicCompareExchange"), std::string::npos) << opt;
+    EXPECT_NE(text.find("Workgroup"), std::string::npos) << opt;
+  }
+}
+
+std::string wait_notify_error(const std::string& instruction) {
+  return compile_error(wat_to_wasm(R"((module (memory 1 1 shared)
+    (func $helper (param i32) (result i32) (local.get 0) )" + instruction + R"( )
+    (func (export "k") (param i32) (drop (call $helper (local.get 0))))))"), "k");
+}
+
+TEST(Atomics, RefusesWaitAndNotifyNamingInstructionAndFunction) {
+  std::string error = wait_notify_error("(i32.const 0) (i64.const -1) (memory.atomic.wait32)");
+  EXPECT_NE(error.find("function helper uses memory.atomic.wait32 (a GPU invocation cannot block"),
+            std::string::npos) << error;
+  error = wait_notify_error("(i64.const 0) (i64.const -1) (memory.atomic.wait64)");
+  EXPECT_NE(error.find("function helper uses memory.atomic.wait64 (a GPU invocation cannot block"),
+            std::string::npos) << error;
+  error = wait_notify_error("(i32.const 1) (memory.atomic.notify)");
+  EXPECT_NE(error.find("function helper uses memory.atomic.notify (a GPU invocation cannot block"),
+            std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace wasmgpu::spirv::testing

@@ -1,0 +1,508 @@
+// Exact float mode: see float_exact.h for the reasoning and
+// docs/float-modes.md for the costs. Integer work uses u64 for both widths;
+// signed quantities (exponents) are u32 values read by the S-opcodes.
+#include "spirv/float_exact.h"
+
+#include <cassert>
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+namespace wasmgpu::spirv {
+
+using wasm::Opcode;
+using Op = spv::Op;
+
+struct ExactFloat::Format {
+  uint32_t width;     // 32 or 64
+  uint32_t mant;      // stored significand bits
+  uint32_t max_exp;   // all-ones biased exponent
+  int32_t bias;
+  uint64_t sign() const { return uint64_t(1) << (width - 1); }
+  uint64_t inf() const { return uint64_t(max_exp) << mant; }
+  uint64_t quiet() const { return uint64_t(1) << (mant - 1); }
+  uint64_t canonical_nan() const { return inf() | quiet(); }
+};
+
+namespace {
+
+constexpr ExactFloat::Format kF32{32, 23, 255, 127};
+constexpr ExactFloat::Format kF64{64, 52, 2047, 1023};
+
+// Small emitter over a FunctionBuilder: the integer vocabulary of this file.
+struct Emit {
+  KernelContext& k;
+  FunctionBuilder& f;
+  ModuleBuilder& b = k.b;
+
+  uint32_t u64(uint64_t v) { return b.const_u64(v); }
+  uint32_t u32(uint32_t v) { return b.const_u32(v); }
+  uint32_t op(Op o, uint32_t type, std::initializer_list<uint32_t> args) { return f.op(o, type, args); }
+  uint32_t op64(Op o, uint32_t a, uint32_t c) { return op(o, k.t_u64, {a, c}); }
+  uint32_t op32(Op o, uint32_t a, uint32_t c) { return op(o, k.t_u32, {a, c}); }
+  uint32_t test(Op o, uint32_t a, uint32_t c) { return op(o, k.t_bool, {a, c}); }
+  uint32_t sel(uint32_t cond, uint32_t a, uint32_t c) { return op(Op::OpSelect, b.type_of(a), {cond, a, c}); }
+  uint32_t any(uint32_t a, uint32_t c) { return test(Op::OpLogicalOr, a, c); }
+  uint32_t all(uint32_t a, uint32_t c) { return test(Op::OpLogicalAnd, a, c); }
+  uint32_t no(uint32_t a) { return op(Op::OpLogicalNot, k.t_bool, {a}); }
+  uint32_t to64(uint32_t v) { return op(Op::OpUConvert, k.t_u64, {v}); }
+  uint32_t to32(uint32_t v) { return op(Op::OpUConvert, k.t_u32, {v}); }
+  uint32_t shl(uint32_t v, uint32_t n) { return op(Op::OpShiftLeftLogical, b.type_of(v), {v, n}); }
+  uint32_t shr(uint32_t v, uint32_t n) { return op(Op::OpShiftRightLogical, b.type_of(v), {v, n}); }
+  uint32_t and64(uint32_t v, uint64_t mask) { return op64(Op::OpBitwiseAnd, v, u64(mask)); }
+  uint32_t bool64(uint32_t cond) { return sel(cond, u64(1), u64(0)); }
+  // Index of the highest set bit of a nonzero u64 (u32).
+  uint32_t msb64(uint32_t v) {
+    uint32_t high = to32(shr(v, u32(32))), low = to32(v);
+    uint32_t high_msb = op32(Op::OpIAdd, f.glsl(GLSLstd450FindUMsb, k.t_u32, {high}), u32(32));
+    return sel(test(Op::OpINotEqual, high, u32(0)), high_msb, f.glsl(GLSLstd450FindUMsb, k.t_u32, {low}));
+  }
+};
+
+// The fields of a float's bits (as u64): sign (0/1), biased exponent (u32),
+// stored significand (u64), and |x| bits.
+struct Fields {
+  uint32_t sign, exp, mant, magnitude;
+};
+
+Fields fields(Emit& e, const ExactFloat::Format& fmt, uint32_t bits) {
+  Fields r;
+  r.sign = e.shr(bits, e.u32(fmt.width - 1));
+  r.magnitude = e.and64(bits, fmt.sign() - 1);
+  r.exp = e.to32(e.shr(r.magnitude, e.u32(fmt.mant)));
+  r.mant = e.and64(bits, (uint64_t(1) << fmt.mant) - 1);
+  return r;
+}
+
+// Significand with its leading bit at `fmt.mant` and the exponent of that
+// bit (u32, signed), for a finite nonzero value (subnormals normalised).
+std::pair<uint32_t, uint32_t> normalize(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
+  uint32_t subnormal = e.test(Op::OpIEqual, x.exp, e.u32(0));
+  uint32_t shift = e.op32(Op::OpISub, e.u32(fmt.mant), e.msb64(x.mant));
+  uint32_t sig = e.sel(subnormal, e.shl(x.mant, shift), e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << fmt.mant)));
+  uint32_t exp = e.sel(subnormal, e.op32(Op::OpISub, e.u32(uint32_t(1 - fmt.bias)), shift),
+                       e.op32(Op::OpISub, x.exp, e.u32(uint32_t(fmt.bias))));
+  return {sig, exp};
+}
+
+// Rounds sign * sig * 2^(exp - lead) (+ a sticky fraction below sig's last
+// bit when `sticky`) to nearest even in `fmt`, subnormals and overflow
+// included. sig < 2^(lead + 1), lead > fmt.mant, lead < 62. Returns u64 bits.
+uint32_t round_pack(Emit& e, const ExactFloat::Format& fmt, uint32_t sign, uint32_t exp, uint32_t sig,
+                    uint32_t lead, uint32_t sticky) {
+  uint32_t biased = e.op32(Op::OpIAdd, exp, e.u32(uint32_t(fmt.bias)));
+  uint32_t normal = e.test(Op::OpSGreaterThanEqual, biased, e.u32(1));
+  uint32_t base_shift = lead - fmt.mant;
+  uint32_t sub_shift = e.op32(Op::OpISub, e.u32(base_shift + 1), biased);
+  sub_shift = e.sel(e.test(Op::OpSGreaterThan, sub_shift, e.u32(63)), e.u32(63), sub_shift);
+  uint32_t shift = e.sel(normal, e.u32(base_shift), sub_shift);
+  uint32_t unit = e.shl(e.u64(1), shift);
+  uint32_t half = e.shr(unit, e.u32(1));
+  uint32_t q = e.shr(sig, shift);
+  uint32_t rest = e.op64(Op::OpBitwiseAnd, sig, e.op64(Op::OpISub, unit, e.u64(1)));
+  uint32_t odd = e.test(Op::OpINotEqual, e.and64(q, 1), e.u64(0));
+  uint32_t up = e.any(e.test(Op::OpUGreaterThan, rest, half),
+                      e.all(e.test(Op::OpIEqual, rest, half), e.any(sticky, odd)));
+  q = e.op64(Op::OpIAdd, q, e.bool64(up));
+  // A normal result: (biased - 1) << mant plus q, whose leading bit adds the
+  // last 1 to the exponent (and a rounding carry moves into it, up to inf).
+  uint32_t exp_part = e.shl(e.to64(e.op32(Op::OpISub, biased, e.u32(1))), e.u32(fmt.mant));
+  uint32_t magnitude = e.sel(normal, e.op64(Op::OpIAdd, exp_part, q), q);
+  uint32_t overflow = e.test(Op::OpSGreaterThanEqual, biased, e.u32(fmt.max_exp));
+  magnitude = e.sel(overflow, e.u64(fmt.inf()), magnitude);
+  return e.op64(Op::OpBitwiseOr, magnitude, e.shl(sign, e.u32(fmt.width - 1)));
+}
+
+uint32_t is_nan(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
+  return e.test(Op::OpUGreaterThan, x.magnitude, e.u64(fmt.inf()));
+}
+
+// wasm's NaN result: the first NaN operand, quieted, else the canonical NaN.
+uint32_t nan_result(Emit& e, const ExactFloat::Format& fmt, uint32_t a, uint32_t a_nan, uint32_t b,
+                    uint32_t b_nan) {
+  uint32_t quiet = e.u64(fmt.quiet());
+  return e.sel(a_nan, e.op64(Op::OpBitwiseOr, a, quiet),
+               e.sel(b_nan, e.op64(Op::OpBitwiseOr, b, quiet), e.u64(fmt.canonical_nan())));
+}
+
+}  // namespace
+
+uint32_t ExactFloat::helper(Helper which) {
+  auto [it, inserted] = ids_.emplace(which, 0);
+  if (inserted) it->second = k_.b.fresh_id();
+  return it->second;
+}
+
+uint32_t ExactFloat::call(FunctionBuilder& f, Helper which, std::initializer_list<uint32_t> args) {
+  bool wide = which == Helper::F64Div || which == Helper::F64Sqrt;
+  std::vector<uint32_t> operands{helper(which)};
+  operands.insert(operands.end(), args.begin(), args.end());
+  return f.op(Op::OpFunctionCall, wide ? k_.t_u64 : k_.t_u32, operands);
+}
+
+void ExactFloat::emit_bodies() {
+  for (bool more = true; more;) {
+    more = false;
+    for (auto [which, id] : std::map<Helper, uint32_t>(ids_)) {
+      if (emitted_[which]) continue;
+      emitted_[which] = true;
+      more = true;
+      emit(which, id);
+    }
+  }
+}
+
+void ExactFloat::emit(Helper which, uint32_t id) {
+  switch (which) {
+    case Helper::F32Add: return emit_f32_arith(id, Op::OpFAdd);
+    case Helper::F32Sub: return emit_f32_arith(id, Op::OpFSub);
+    case Helper::F32Mul: return emit_f32_arith(id, Op::OpFMul);
+    case Helper::F32Div: return emit_div(id, kF32);
+    case Helper::F64Div: return emit_div(id, kF64);
+    case Helper::F32Sqrt: return emit_sqrt(id, kF32);
+    case Helper::F64Sqrt: return emit_sqrt(id, kF64);
+    case Helper::Demote: return emit_demote(id);
+  }
+}
+
+// f32 -> f64 bits exactly, whatever the device does with f32 subnormals;
+// NaNs come out quiet (wasm's promote gives an arithmetic NaN).
+uint32_t ExactFloat::promote_bits(FunctionBuilder& f, uint32_t bits32) {
+  Emit e{k_, f};
+  Fields x = fields(e, kF32, e.to64(bits32));
+  uint32_t zero_exp = e.test(Op::OpIEqual, x.exp, e.u32(0));
+  uint32_t special = e.test(Op::OpIEqual, x.exp, e.u32(255));
+  uint32_t nonzero = e.test(Op::OpINotEqual, x.mant, e.u64(0));
+  // Subnormal: mant * 2^-149 with its top bit p becomes exponent p - 149.
+  uint32_t p = e.msb64(x.mant);
+  uint32_t sub_exp = e.op32(Op::OpIAdd, p, e.u32(1023 - 149));
+  uint32_t sub_mant = e.and64(e.shl(x.mant, e.op32(Op::OpISub, e.u32(52), p)), (uint64_t(1) << 52) - 1);
+  uint32_t exp = e.sel(special, e.u32(2047), e.op32(Op::OpIAdd, x.exp, e.u32(1023 - 127)));
+  uint32_t mant = e.shl(x.mant, e.u32(29));
+  mant = e.sel(e.all(special, nonzero), e.op64(Op::OpBitwiseOr, mant, e.u64(kF64.quiet())), mant);
+  exp = e.sel(zero_exp, e.sel(nonzero, sub_exp, e.u32(0)), exp);
+  mant = e.sel(zero_exp, e.sel(nonzero, sub_mant, e.u64(0)), mant);
+  uint32_t result = e.op64(Op::OpBitwiseOr, e.shl(x.sign, e.u32(63)), e.shl(e.to64(exp), e.u32(52)));
+  return e.op64(Op::OpBitwiseOr, result, mant);
+}
+
+// f64 bits (u64) -> f32 bits (u32), rounded to nearest even. Results in
+// f32's normal range (|x| >= 2^-126, finite) use the device's conversion,
+// which RoundingModeRTE makes exact; the rest is done in integers.
+void ExactFloat::emit_demote(uint32_t id) {
+  uint32_t params[] = {k_.t_u64};
+  FunctionBuilder f(k_.b, id, k_.t_u32, params);
+  k_.b.name(id, "wasmgpu_f32_demote");
+  Emit e{k_, f};
+  uint32_t bits = f.param(0);
+  Fields x = fields(e, kF64, bits);
+  uint32_t in_normal_range = e.all(e.test(Op::OpUGreaterThanEqual, x.exp, e.u32(1023 - 126)),
+                                   e.test(Op::OpULessThan, x.exp, e.u32(2047)));
+  f.if_else(in_normal_range, [&] {
+    uint32_t narrowed = f.op(Op::OpFConvert, k_.t_f32(), {f.op(Op::OpBitcast, k_.t_f64(), {bits})});
+    f.return_value(f.op(Op::OpBitcast, k_.t_u32, {narrowed}));
+  });
+  uint32_t nan = is_nan(e, kF64, x);
+  uint32_t nan32 = e.op64(Op::OpBitwiseOr, e.shr(x.mant, e.u32(29)), e.u64(kF32.canonical_nan()));
+  uint32_t zero_exp = e.test(Op::OpIEqual, x.exp, e.u32(0));
+  uint32_t sig = e.sel(zero_exp, x.mant, e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << 52)));
+  uint32_t exp = e.sel(zero_exp, e.u32(uint32_t(-1022)), e.op32(Op::OpISub, x.exp, e.u32(1023)));
+  uint32_t rounded = round_pack(e, kF32, x.sign, exp, sig, 52, k_.b.const_bool(false));
+  uint32_t result = e.sel(nan, e.op64(Op::OpBitwiseOr, nan32, e.shl(x.sign, e.u32(31))), rounded);
+  f.return_value(e.to32(result));
+  f.finish();
+}
+
+// f32 + - *: both operands widened to f64 (natively unless one has a zero
+// exponent field), one native f64 operation, then demoted.
+void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
+  uint32_t params[] = {k_.t_u32, k_.t_u32};
+  FunctionBuilder f(k_.b, id, k_.t_u32, params);
+  k_.b.name(id, op == Op::OpFAdd ? "wasmgpu_f32_add" : op == Op::OpFSub ? "wasmgpu_f32_sub" : "wasmgpu_f32_mul");
+  Emit e{k_, f};
+  uint32_t a = f.param(0), b = f.param(1);
+  uint32_t f64 = k_.t_f64();
+  uint32_t wide_a = f.variable(f64), wide_b = f.variable(f64);
+  auto exp_zero = [&](uint32_t v) {
+    return e.test(Op::OpIEqual, e.op32(Op::OpBitwiseAnd, v, e.u32(0x7F80'0000u)), e.u32(0));
+  };
+  f.if_else(
+      e.any(exp_zero(a), exp_zero(b)),
+      [&] {
+        f.store(wide_a, f.op(Op::OpBitcast, f64, {promote_bits(f, a)}));
+        f.store(wide_b, f.op(Op::OpBitcast, f64, {promote_bits(f, b)}));
+      },
+      [&] {
+        f.store(wide_a, f.op(Op::OpFConvert, f64, {f.op(Op::OpBitcast, k_.t_f32(), {a})}));
+        f.store(wide_b, f.op(Op::OpFConvert, f64, {f.op(Op::OpBitcast, k_.t_f32(), {b})}));
+      });
+  uint32_t r = f.op(op, f64, {f.load(f64, wide_a), f.load(f64, wide_b)});
+  k_.b.decorate(r, spv::Decoration::NoContraction);
+  uint32_t r_bits = f.op(Op::OpBitcast, k_.t_u64, {r});
+  uint32_t narrowed = call(f, Helper::Demote, {r_bits});
+  Fields fa = fields(e, kF32, e.to64(a)), fb = fields(e, kF32, e.to64(b));
+  Fields fr = fields(e, kF64, r_bits);
+  uint32_t nan = e.to32(nan_result(e, kF32, e.to64(a), is_nan(e, kF32, fa), e.to64(b), is_nan(e, kF32, fb)));
+  f.return_value(e.sel(is_nan(e, kF64, fr), nan, narrowed));
+  f.finish();
+}
+
+// Division: special operands first, then long division of the significands
+// (u64 division in chunks), rounded once.
+void ExactFloat::emit_div(uint32_t id, const Format& fmt) {
+  uint32_t int_type = fmt.width == 64 ? k_.t_u64 : k_.t_u32;
+  uint32_t params[] = {int_type, int_type};
+  FunctionBuilder f(k_.b, id, int_type, params);
+  k_.b.name(id, fmt.width == 64 ? "wasmgpu_f64_div" : "wasmgpu_f32_div");
+  Emit e{k_, f};
+  auto narrow = [&](uint32_t v) { return fmt.width == 64 ? v : e.to32(v); };
+  uint32_t a = fmt.width == 64 ? f.param(0) : e.to64(f.param(0));
+  uint32_t b = fmt.width == 64 ? f.param(1) : e.to64(f.param(1));
+  Fields x = fields(e, fmt, a), y = fields(e, fmt, b);
+  uint32_t sign = e.op64(Op::OpBitwiseXor, x.sign, y.sign);
+  uint32_t signed_zero = e.shl(sign, e.u32(fmt.width - 1));
+  uint32_t signed_inf = e.op64(Op::OpBitwiseOr, signed_zero, e.u64(fmt.inf()));
+  uint32_t x_nan = is_nan(e, fmt, x), y_nan = is_nan(e, fmt, y);
+  uint32_t x_inf = e.test(Op::OpIEqual, x.magnitude, e.u64(fmt.inf()));
+  uint32_t y_inf = e.test(Op::OpIEqual, y.magnitude, e.u64(fmt.inf()));
+  uint32_t x_zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
+  uint32_t y_zero = e.test(Op::OpIEqual, y.magnitude, e.u64(0));
+  uint32_t nan = e.any(e.any(x_nan, y_nan), e.any(e.all(x_inf, y_inf), e.all(x_zero, y_zero)));
+  uint32_t infinite = e.any(x_inf, y_zero), zero = e.any(x_zero, y_inf);
+  uint32_t special = e.any(nan, e.any(infinite, zero));
+  f.if_else(special, [&] {
+    uint32_t result = e.sel(nan, nan_result(e, fmt, a, x_nan, b, y_nan), e.sel(infinite, signed_inf, signed_zero));
+    f.return_value(narrow(result));
+  });
+  auto [sig_a, exp_a] = normalize(e, fmt, x);
+  auto [sig_b, exp_b] = normalize(e, fmt, y);
+  uint32_t less = e.test(Op::OpULessThan, sig_a, sig_b);
+  sig_a = e.sel(less, e.shl(sig_a, e.u32(1)), sig_a);
+  uint32_t exp = e.op32(Op::OpISub, e.op32(Op::OpISub, exp_a, exp_b), e.sel(less, e.u32(1), e.u32(0)));
+  // sig_b <= sig_a < 2 sig_b: the quotient's leading 1, then `chunk` more
+  // bits per u64 division (the remainder stays below sig_b < 2^(mant+1)).
+  uint32_t chunk = 63 - fmt.mant, steps = (fmt.mant + 2 + chunk - 1) / chunk;
+  uint32_t q = e.u64(1), rest = e.op64(Op::OpISub, sig_a, sig_b);
+  for (uint32_t i = 0; i < steps; ++i) {
+    uint32_t shifted = e.shl(rest, e.u32(chunk));
+    q = e.op64(Op::OpBitwiseOr, e.shl(q, e.u32(chunk)), e.op64(Op::OpUDiv, shifted, sig_b));
+    rest = e.op64(Op::OpUMod, shifted, sig_b);
+  }
+  uint32_t sticky = e.test(Op::OpINotEqual, rest, e.u64(0));
+  f.return_value(narrow(round_pack(e, fmt, sign, exp, q, chunk * steps, sticky)));
+  f.finish();
+}
+
+// Square root: digit-by-digit on the significand (two radicand bits per
+// step), rounded once with the remainder as sticky bit.
+void ExactFloat::emit_sqrt(uint32_t id, const Format& fmt) {
+  uint32_t int_type = fmt.width == 64 ? k_.t_u64 : k_.t_u32;
+  uint32_t params[] = {int_type};
+  FunctionBuilder f(k_.b, id, int_type, params);
+  k_.b.name(id, fmt.width == 64 ? "wasmgpu_f64_sqrt" : "wasmgpu_f32_sqrt");
+  Emit e{k_, f};
+  ModuleBuilder& b = k_.b;
+  auto narrow = [&](uint32_t v) { return fmt.width == 64 ? v : e.to32(v); };
+  uint32_t a = fmt.width == 64 ? f.param(0) : e.to64(f.param(0));
+  Fields x = fields(e, fmt, a);
+  uint32_t nan = is_nan(e, fmt, x);
+  uint32_t zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
+  uint32_t negative = e.all(e.test(Op::OpINotEqual, x.sign, e.u64(0)), e.no(zero));
+  uint32_t pos_inf = e.test(Op::OpIEqual, a, e.u64(fmt.inf()));
+  uint32_t special = e.any(e.any(nan, zero), e.any(negative, pos_inf));
+  f.if_else(special, [&] {
+    uint32_t result = e.sel(nan, e.op64(Op::OpBitwiseOr, a, e.u64(fmt.quiet())),
+                            e.sel(negative, e.u64(fmt.canonical_nan()), a));
+    f.return_value(narrow(result));
+  });
+  auto [sig, exp] = normalize(e, fmt, x);
+  uint32_t odd = e.test(Op::OpINotEqual, e.op32(Op::OpBitwiseAnd, exp, e.u32(1)), e.u32(0));
+  sig = e.sel(odd, e.shl(sig, e.u32(1)), sig);
+  exp = e.op32(Op::OpISub, exp, e.sel(odd, e.u32(1), e.u32(0)));
+  // The radicand is sig << (mant + 4) (< 2^(2 mant + 6)); its root has its
+  // leading bit at mant + 2 and stands for 2^(exp / 2).
+  uint32_t n_var = f.variable(k_.t_u64), rem_var = f.variable(k_.t_u64), root_var = f.variable(k_.t_u64);
+  uint32_t i_var = f.variable(k_.t_u32);
+  f.store(n_var, sig);
+  f.store(rem_var, e.u64(0));
+  f.store(root_var, e.u64(0));
+  f.store(i_var, e.u32(0));
+  uint32_t header = b.fresh_id(), body = b.fresh_id(), continue_target = b.fresh_id(), merge = b.fresh_id();
+  f.branch(header);
+  f.begin_block(header);
+  f.loop_merge(merge, continue_target);
+  f.branch(body);
+  f.begin_block(body);
+  uint32_t i = f.load(k_.t_u32, i_var);
+  f.if_else(e.test(Op::OpUGreaterThanEqual, i, e.u32(fmt.mant + 3)), [&] { f.branch(merge); });
+  uint32_t n = f.load(k_.t_u64, n_var);
+  uint32_t pair = e.and64(e.shr(n, e.u32(fmt.mant)), 3);
+  f.store(n_var, e.and64(e.shl(n, e.u32(2)), (uint64_t(1) << (fmt.mant + 2)) - 1));
+  uint32_t rem = e.op64(Op::OpBitwiseOr, e.shl(f.load(k_.t_u64, rem_var), e.u32(2)), pair);
+  uint32_t root = f.load(k_.t_u64, root_var);
+  uint32_t trial = e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(2)), e.u64(1));
+  uint32_t fits = e.test(Op::OpUGreaterThanEqual, rem, trial);
+  f.store(rem_var, e.sel(fits, e.op64(Op::OpISub, rem, trial), rem));
+  f.store(root_var, e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(1)), e.bool64(fits)));
+  f.branch(continue_target);
+  f.begin_block(continue_target, /*keep_open=*/true);
+  f.store(i_var, e.op32(Op::OpIAdd, f.load(k_.t_u32, i_var), e.u32(1)));
+  f.branch(header);
+  f.begin_block(merge);
+  uint32_t sticky = e.test(Op::OpINotEqual, f.load(k_.t_u64, rem_var), e.u64(0));
+  uint32_t half_exp = e.op32(Op::OpShiftRightArithmetic, exp, e.u32(1));
+  uint32_t result = round_pack(e, fmt, e.u64(0), half_exp, f.load(k_.t_u64, root_var), fmt.mant + 2, sticky);
+  f.return_value(narrow(result));
+  f.finish();
+}
+
+// Comparisons on bit patterns: no device flushes an integer.
+uint32_t ExactFloat::compare(FunctionBuilder& f, Opcode opcode, const Format& fmt, uint32_t a, uint32_t b) {
+  Emit e{k_, f};
+  Fields x = fields(e, fmt, a), y = fields(e, fmt, b);
+  uint32_t unordered = e.any(is_nan(e, fmt, x), is_nan(e, fmt, y));
+  uint32_t both_zero = e.test(Op::OpIEqual, e.op64(Op::OpBitwiseOr, x.magnitude, y.magnitude), e.u64(0));
+  // Monotone map to unsigned order: negatives reversed below positives.
+  auto key = [&](uint32_t v, const Fields& fv) {
+    return e.sel(e.test(Op::OpINotEqual, fv.sign, e.u64(0)), e.op64(Op::OpBitwiseXor, v, e.u64(fmt.sign() * 2 - 1)),
+                 e.op64(Op::OpBitwiseOr, v, e.u64(fmt.sign())));
+  };
+  uint32_t ka = key(a, x), kb = key(b, y);
+  uint32_t equal = e.any(e.test(Op::OpIEqual, a, b), both_zero);
+  uint32_t result = 0;
+  switch (opcode) {
+    case Opcode::F32Eq: case Opcode::F64Eq: result = equal; break;
+    case Opcode::F32Ne: case Opcode::F64Ne: return e.any(unordered, e.no(equal));
+    case Opcode::F32Lt: case Opcode::F64Lt: result = e.all(e.no(equal), e.test(Op::OpULessThan, ka, kb)); break;
+    case Opcode::F32Gt: case Opcode::F64Gt: result = e.all(e.no(equal), e.test(Op::OpUGreaterThan, ka, kb)); break;
+    case Opcode::F32Le: case Opcode::F64Le: result = e.any(equal, e.test(Op::OpULessThan, ka, kb)); break;
+    case Opcode::F32Ge: case Opcode::F64Ge: result = e.any(equal, e.test(Op::OpUGreaterThan, ka, kb)); break;
+    default: assert(false);
+  }
+  return e.all(e.no(unordered), result);
+}
+
+// min/max: the same order, in which -0 < +0 as wasm wants.
+uint32_t ExactFloat::min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b) {
+  Emit e{k_, f};
+  Fields x = fields(e, fmt, a), y = fields(e, fmt, b);
+  uint32_t x_nan = is_nan(e, fmt, x), y_nan = is_nan(e, fmt, y);
+  auto key = [&](uint32_t v, const Fields& fv) {
+    return e.sel(e.test(Op::OpINotEqual, fv.sign, e.u64(0)), e.op64(Op::OpBitwiseXor, v, e.u64(fmt.sign() * 2 - 1)),
+                 e.op64(Op::OpBitwiseOr, v, e.u64(fmt.sign())));
+  };
+  uint32_t a_first = e.test(is_min ? Op::OpULessThan : Op::OpUGreaterThan, key(a, x), key(b, y));
+  uint32_t result = e.sel(a_first, a, b);
+  return e.sel(e.any(x_nan, y_nan), nan_result(e, fmt, a, x_nan, b, y_nan), result);
+}
+
+// ceil/floor/trunc/nearest: a zero-exponent input (zero or subnormal, which
+// a device may flush) gives a signed zero, or +1 (ceil of a positive
+// subnormal) or -1 (floor of a negative one); the rest is native.
+uint32_t ExactFloat::round_to_integral(FunctionBuilder& f, Opcode opcode, const Format& fmt, uint32_t x_bits) {
+  Emit e{k_, f};
+  Fields x = fields(e, fmt, x_bits);
+  uint32_t float_type = fmt.width == 64 ? k_.t_f64() : k_.t_f32();
+  uint32_t int_type = fmt.width == 64 ? k_.t_u64 : k_.t_u32;
+  auto to_int = [&](uint32_t v64) { return fmt.width == 64 ? v64 : e.to32(v64); };
+  uint32_t value = f.op(Op::OpBitcast, float_type, {to_int(x_bits)});
+  bool is64 = fmt.width == 64;
+  GLSLstd450 inst = GLSLstd450RoundEven;
+  uint32_t tiny_result = e.shl(x.sign, e.u32(fmt.width - 1));  // signed zero
+  uint64_t one = uint64_t(fmt.bias) << fmt.mant;
+  uint32_t nonzero = e.test(Op::OpINotEqual, x.magnitude, e.u64(0));
+  uint32_t negative = e.test(Op::OpINotEqual, x.sign, e.u64(0));
+  if (opcode == (is64 ? Opcode::F64Ceil : Opcode::F32Ceil)) {
+    inst = GLSLstd450Ceil;
+    tiny_result = e.sel(e.all(nonzero, e.no(negative)), e.u64(one), tiny_result);
+  } else if (opcode == (is64 ? Opcode::F64Floor : Opcode::F32Floor)) {
+    inst = GLSLstd450Floor;
+    tiny_result = e.sel(e.all(nonzero, negative), e.u64(one | fmt.sign()), tiny_result);
+  } else if (opcode == (is64 ? Opcode::F64Trunc : Opcode::F32Trunc)) {
+    inst = GLSLstd450Trunc;
+  }
+  uint32_t native = f.op(Op::OpBitcast, int_type, {f.glsl(inst, float_type, {value})});
+  uint32_t tiny = e.test(Op::OpIEqual, x.exp, e.u32(0));
+  return e.sel(tiny, to_int(tiny_result), native);
+}
+
+// f64 + - *: native, with wasm's NaN results.
+uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t b) {
+  Emit e{k_, f};
+  uint32_t r = f.op(op, k_.t_f64(), {a, b});
+  k_.b.decorate(r, spv::Decoration::NoContraction);
+  uint32_t a_bits = f.op(Op::OpBitcast, k_.t_u64, {a}), b_bits = f.op(Op::OpBitcast, k_.t_u64, {b});
+  Fields x = fields(e, kF64, a_bits), y = fields(e, kF64, b_bits);
+  uint32_t nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, is_nan(e, kF64, y));
+  uint32_t r_nan = f.op(Op::OpIsNan, k_.t_bool, {r});
+  return e.sel(r_nan, f.op(Op::OpBitcast, k_.t_f64(), {nan}), r);
+}
+
+bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>& stack) {
+  Emit e{k_, f};
+  auto pop = [&] {
+    uint32_t v = stack.back();
+    stack.pop_back();
+    return v;
+  };
+  auto bits32 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.t_u32, {v}); };
+  auto bits64 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.t_u64, {v}); };
+  auto wide32 = [&](uint32_t v) { return e.to64(bits32(v)); };  // f32 bits in a u64
+  auto as_f32 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.t_f32(), {v}); };
+  auto as_f64 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.t_f64(), {v}); };
+  auto f32_helper = [&](Helper h) {
+    k_.t_f64();  // exact f32 arithmetic goes through f64: names this function as an f64 user
+    uint32_t rhs = pop(), lhs = pop();
+    stack.push_back(as_f32(call(f, h, {bits32(lhs), bits32(rhs)})));
+  };
+  switch (opcode) {
+    case Opcode::F32Add: f32_helper(Helper::F32Add); return true;
+    case Opcode::F32Sub: f32_helper(Helper::F32Sub); return true;
+    case Opcode::F32Mul: f32_helper(Helper::F32Mul); return true;
+    case Opcode::F32Div: f32_helper(Helper::F32Div); return true;
+    case Opcode::F64Div: {
+      uint32_t rhs = pop(), lhs = pop();
+      stack.push_back(as_f64(call(f, Helper::F64Div, {bits64(lhs), bits64(rhs)})));
+      return true;
+    }
+    case Opcode::F64Add: case Opcode::F64Sub: case Opcode::F64Mul: {
+      static constexpr Op kOps[] = {Op::OpFAdd, Op::OpFSub, Op::OpFMul};
+      uint32_t rhs = pop(), lhs = pop();
+      stack.push_back(f64_native(f, kOps[size_t(opcode) - size_t(Opcode::F64Add)], lhs, rhs));
+      return true;
+    }
+    case Opcode::F32Sqrt: stack.push_back(as_f32(call(f, Helper::F32Sqrt, {bits32(pop())}))); return true;
+    case Opcode::F64Sqrt: stack.push_back(as_f64(call(f, Helper::F64Sqrt, {bits64(pop())}))); return true;
+    case Opcode::F32Eq: case Opcode::F32Ne: case Opcode::F32Lt: case Opcode::F32Gt: case Opcode::F32Le:
+    case Opcode::F32Ge: case Opcode::F64Eq: case Opcode::F64Ne: case Opcode::F64Lt: case Opcode::F64Gt:
+    case Opcode::F64Le: case Opcode::F64Ge: {
+      bool is64 = opcode >= Opcode::F64Eq;
+      uint32_t rhs = pop(), lhs = pop();
+      uint32_t a = is64 ? bits64(lhs) : wide32(lhs), b = is64 ? bits64(rhs) : wide32(rhs);
+      uint32_t result = compare(f, opcode, is64 ? kF64 : kF32, a, b);
+      stack.push_back(e.sel(result, e.u32(1), e.u32(0)));
+      return true;
+    }
+    case Opcode::F32Min: case Opcode::F32Max: {
+      uint32_t rhs = pop(), lhs = pop();
+      uint32_t r = min_max(f, opcode == Opcode::F32Min, kF32, wide32(lhs), wide32(rhs));
+      stack.push_back(as_f32(e.to32(r)));
+      return true;
+    }
+    case Opcode::F64Min: case Opcode::F64Max: {
+      uint32_t rhs = pop(), lhs = pop();
+      stack.push_back(as_f64(min_max(f, opcode == Opcode::F64Min, kF64, bits64(lhs), bits64(rhs))));
+      return true;
+    }
+    case Opcode::F32Ceil: case Opcode::F32Floor: case Opcode::F32Trunc: case Opcode::F32Nearest:
+      stack.push_back(as_f32(round_to_integral(f, opcode, kF32, wide32(pop()))));
+      return true;
+    case Opcode::F64Ceil: case Opcode::F64Floor: case Opcode::F64Trunc: case Opcode::F64Nearest:
+      stack.push_back(as_f64(round_to_integral(f, opcode, kF64, bits64(pop()))));
+      return true;
+    case Opcode::F64PromoteF32: stack.push_back(as_f64(promote_bits(f, bits32(pop())))); return true;
+    case Opcode::F32DemoteF64: stack.push_back(as_f32(call(f, Helper::Demote, {bits64(pop())}))); return true;
+    default: return false;
+  }
+}
+
+}  // namespace wasmgpu::spirv

@@ -1,0 +1,67 @@
+// Exact float mode (docs/float-modes.md): wasm float semantics that do not
+// depend on what a Vulkan device guarantees. Vulkan rounds f32/f64 + - *
+// correctly but may flush subnormals (in and out), allows 2.5 ulp for
+// division and derives square root from inverse square root. So:
+//  - f32 + - * are done in f64 and rounded once (53 >= 2*24 + 2 makes the
+//    double rounding innocuous); f32 operands with a zero exponent field
+//    (zero or subnormal) are widened with integer operations, and results
+//    that would be f32-subnormal are narrowed (round to nearest even) with
+//    integer operations. No f32-derived f64 value is ever f64-subnormal.
+//  - f32/f64 division and square root are integer long division and
+//    digit-by-digit square root on the significands, rounded in integers.
+//  - f64 + - * are native: they rely on the device not flushing f64
+//    subnormals (float_exact_test checks this on the device).
+//  - comparisons and min/max order the bit patterns as integers; ceil,
+//    floor, trunc and nearest handle zero-exponent inputs in integers;
+//    promote and demote are integer conversions (demote has a native fast
+//    path for results in the normal range).
+//  - NaN results follow wasm: canonical when no operand is a NaN, else a
+//    quieted operand NaN.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "spirv/kernel_context.h"
+#include "wasm/opcode.h"
+
+namespace wasmgpu::spirv {
+
+class ExactFloat {
+ public:
+  explicit ExactFloat(KernelContext& k) : k_(k) {}
+  struct Format;  // an IEEE binary format's parameters
+
+  // Lowers `opcode` when the exact mode treats it differently from the
+  // native lowering: pops its operands from `stack`, pushes the result and
+  // returns true. Returns false (touching nothing) for other opcodes.
+  bool lower(FunctionBuilder& f, wasm::Opcode opcode, std::vector<uint32_t>& stack);
+
+  // Emits the helper functions asked for so far.
+  void emit_bodies();
+
+ private:
+  enum class Helper : uint8_t { F32Add, F32Sub, F32Mul, F32Div, F64Div, F32Sqrt, F64Sqrt, Demote };
+
+  uint32_t helper(Helper which);
+  uint32_t call(FunctionBuilder& f, Helper which, std::initializer_list<uint32_t> args);
+  void emit(Helper which, uint32_t id);
+  void emit_f32_arith(uint32_t id, spv::Op op);
+  void emit_div(uint32_t id, const Format& fmt);
+  void emit_sqrt(uint32_t id, const Format& fmt);
+  void emit_demote(uint32_t id);
+
+  // Inline sequences (integer bits in, integer bits or bool out).
+  uint32_t promote_bits(FunctionBuilder& f, uint32_t bits);  // u32 -> u64
+  uint32_t compare(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, uint32_t a, uint32_t b);
+  uint32_t min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b);
+  uint32_t round_to_integral(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, uint32_t x);
+  uint32_t f64_native(FunctionBuilder& f, spv::Op op, uint32_t a, uint32_t b);
+
+  KernelContext& k_;
+  std::map<Helper, uint32_t> ids_;
+  std::map<Helper, bool> emitted_;
+};
+
+}  // namespace wasmgpu::spirv

@@ -1,0 +1,103 @@
+// Instructions that read or write the module instance's state: globals that
+// live in the InstanceState (imported ones, and mutable ones other than the
+// private shadow stack pointer), memory.size/grow on the current size, and
+// memory.init/data.drop on the data segments (abi/launch_abi.h). A trapped
+// invocation writes none of it (traps.cpp).
+#include "abi/launch_abi.h"
+#include "spirv/function_lowering.h"
+#include "spirv/instance_state.h"
+
+namespace wasmgpu::spirv {
+
+using wasm::ValType;
+using Op = spv::Op;
+
+bool FunctionLowering::global_in_instance(uint32_t global_index) const {
+  if (!k_.instance_state) return false;
+  if (global_index < k_.module.imported_globals) return true;
+  return k_.module.global_type(global_index).is_mutable && k_.stack.stack_pointer != global_index;
+}
+
+Status FunctionLowering::global_get(uint32_t global_index) {
+  ValType type = k_.module.global_type(global_index).type;
+  if (!global_in_instance(global_index)) {
+    WASMGPU_ASSIGN_OR_RETURN(uint32_t var, global_var(global_index));
+    push(f_.load(type_of(type), var));
+    return {};
+  }
+  bool wide = type == ValType::I64 || type == ValType::F64;
+  uint32_t raw_type = wide ? k_.t_u64 : k_.t_u32;
+  uint32_t offset = abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * global_index;
+  uint32_t raw = f_.load_aligned(raw_type, k_.instance_pointer(f_, offset, raw_type), wide ? 8 : 4);
+  uint32_t value_type = type_of(type);
+  push(value_type == raw_type ? raw : op(Op::OpBitcast, value_type, {raw}));
+  return {};
+}
+
+Status FunctionLowering::global_set(uint32_t global_index) {
+  ValType type = k_.module.global_type(global_index).type;
+  uint32_t value = pop();
+  if (!global_in_instance(global_index)) {
+    WASMGPU_ASSIGN_OR_RETURN(uint32_t var, global_var(global_index));
+    f_.store(var, value);
+    return {};
+  }
+  bool wide = type == ValType::I64 || type == ValType::F64;
+  uint32_t raw_type = wide ? k_.t_u64 : k_.t_u32;
+  if (type == ValType::F32 || type == ValType::F64) value = op(Op::OpBitcast, raw_type, {value});
+  uint32_t offset = abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * global_index;
+  f_.if_else(op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f_)}), [&] {
+    f_.store_aligned(k_.instance_pointer(f_, offset, raw_type), value, wide ? 8 : 4);
+  });
+  return {};
+}
+
+void FunctionLowering::memory_size() {
+  if (!k_.instance_state) {
+    push(b_.const_u32(memory_pages()));
+    return;
+  }
+  push(f_.load_aligned(k_.t_u32, k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.t_u32), 4));
+}
+
+void FunctionLowering::memory_grow() {
+  // Succeeds when the new size fits the limit (declared max and reserve):
+  // the reserve is allocated up front, so growing only moves the size.
+  uint32_t delta = op(Op::OpUConvert, k_.t_u64, {pop()});
+  uint32_t pages_pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.t_u32);
+  uint32_t old_pages = f_.load_aligned(k_.t_u32, pages_pointer, 4);
+  uint32_t limit = f_.load_aligned(k_.t_u32, k_.instance_pointer(f_, abi::kInstanceMemoryLimitPages, k_.t_u32), 4);
+  uint32_t new_pages = op(Op::OpIAdd, k_.t_u64, {op(Op::OpUConvert, k_.t_u64, {old_pages}), delta});
+  uint32_t fits = op(Op::OpULessThanEqual, k_.t_bool, {new_pages, op(Op::OpUConvert, k_.t_u64, {limit})});
+  uint32_t ok = op(Op::OpLogicalAnd, k_.t_bool, {fits, op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f_)})});
+  f_.if_else(ok, [&] {
+    uint32_t pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.t_u32);
+    f_.store_aligned(pointer, op(Op::OpUConvert, k_.t_u32, {new_pages}), 4);
+  });
+  push(op(Op::OpSelect, k_.t_u32, {ok, old_pages, b_.const_u32(0xFFFF'FFFFu)}));
+}
+
+Status FunctionLowering::memory_init(uint32_t segment) {
+  if (!k_.instance_state || segment >= k_.module.data.size())
+    return make_error("function " + k_.module.function_name(index_) + " uses memory.init of data segment " +
+                      std::to_string(segment) + ", which does not exist");
+  InstanceLayout layout = instance_layout(k_.module);
+  uint32_t count = pop(), source = pop(), dest = pop();
+  k_.helpers->memory_init(f_, dest, source, count, uint32_t(k_.module.data[segment].bytes.size()),
+                          layout.data_offsets[segment], layout.data_dropped_offset + 4 * segment);
+  return {};
+}
+
+Status FunctionLowering::data_drop(uint32_t segment) {
+  if (!k_.instance_state || segment >= k_.module.data.size())
+    return make_error("function " + k_.module.function_name(index_) + " uses data.drop of data segment " +
+                      std::to_string(segment) + ", which does not exist");
+  InstanceLayout layout = instance_layout(k_.module);
+  uint32_t offset = layout.data_dropped_offset + 4 * segment;
+  f_.if_else(op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f_)}), [&] {
+    f_.store_aligned(k_.instance_pointer(f_, offset, k_.t_u32), b_.const_u32(1), 4);
+  });
+  return {};
+}
+
+}  // namespace wasmgpu::spirv

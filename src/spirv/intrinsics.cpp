@@ -1,0 +1,605 @@
+// wasmgpu intrinsics: the table of imports (name and wasm signature), the
+// check that refuses anything else before launch, and their lowering.
+//
+// Ids are u32 built-ins (vectors indexed by the dimension argument; a
+// dimension > 2 reads as 0, or 1 for sizes and counts). Dimension 0 of the
+// global and workgroup ids adds the dispatch's base (a large 1-D launch is
+// split into several dispatches), so they match the kernel's index.
+// Subgroup operations are GroupNonUniform instructions at Subgroup scope.
+// Atomics go through one helper function per operation, which checks natural
+// alignment (misaligned atomics trap, as wasm's threads proposal says) and
+// then performs one SPIR-V atomic: Workgroup scope on workgroup-shared memory
+// (workgroup_memory.h), Device scope on device memory. Atomics are relaxed;
+// order them with barriers. f32 add is a compare-exchange loop, which every
+// device supports.
+#include "spirv/intrinsics.h"
+
+#include <array>
+#include <string_view>
+
+#include "spirv/runtime_helpers.h"
+#include "spirv/workgroup_memory.h"
+
+namespace wasmgpu::spirv {
+
+namespace {
+
+using Op = spv::Op;
+using wasm::ValType;
+
+enum class Kind : uint8_t {
+  GlobalId, LocalId, WorkgroupId, WorkgroupSize, WorkgroupCount, LocalIndex,
+  Barrier, MemoryBarrier, WorkgroupMemoryBarrier,
+  SubgroupSize, SubgroupInvocationId, SubgroupId, SubgroupCount,
+  Broadcast, Shuffle, Ballot, All, Any,
+  Add, MinS, MinU, MinF, MaxS, MaxU, MaxF, InclusiveAdd, ExclusiveAdd,
+  Atomic,
+};
+
+struct Intrinsic {
+  std::string_view name;
+  std::string_view signature;  // "params:results", i=i32 l=i64 f=f32
+  Kind kind;
+  uint8_t atomic_op = 0;       // Kind::Atomic: the Intrinsics::AtomicOp
+};
+
+constexpr Intrinsic kIntrinsics[] = {
+    {"global_id", "i:i", Kind::GlobalId},
+    {"local_id", "i:i", Kind::LocalId},
+    {"workgroup_id", "i:i", Kind::WorkgroupId},
+    {"workgroup_size", "i:i", Kind::WorkgroupSize},
+    {"workgroup_count", "i:i", Kind::WorkgroupCount},
+    {"local_index", ":i", Kind::LocalIndex},
+    {"barrier", ":", Kind::Barrier},
+    {"memory_barrier", ":", Kind::MemoryBarrier},
+    {"workgroup_memory_barrier", ":", Kind::WorkgroupMemoryBarrier},
+    {"subgroup_size", ":i", Kind::SubgroupSize},
+    {"subgroup_invocation_id", ":i", Kind::SubgroupInvocationId},
+    {"subgroup_id", ":i", Kind::SubgroupId},
+    {"subgroup_count", ":i", Kind::SubgroupCount},
+    {"subgroup_broadcast_i32", "ii:i", Kind::Broadcast},
+    {"subgroup_broadcast_f32", "fi:f", Kind::Broadcast},
+    {"subgroup_shuffle_i32", "ii:i", Kind::Shuffle},
+    {"subgroup_shuffle_f32", "fi:f", Kind::Shuffle},
+    {"subgroup_ballot", "i:l", Kind::Ballot},
+    {"subgroup_all", "i:i", Kind::All},
+    {"subgroup_any", "i:i", Kind::Any},
+    {"subgroup_add_i32", "i:i", Kind::Add},
+    {"subgroup_add_f32", "f:f", Kind::Add},
+    {"subgroup_min_i32", "i:i", Kind::MinS},
+    {"subgroup_min_u32", "i:i", Kind::MinU},
+    {"subgroup_min_f32", "f:f", Kind::MinF},
+    {"subgroup_max_i32", "i:i", Kind::MaxS},
+    {"subgroup_max_u32", "i:i", Kind::MaxU},
+    {"subgroup_max_f32", "f:f", Kind::MaxF},
+    {"subgroup_inclusive_add_i32", "i:i", Kind::InclusiveAdd},
+    {"subgroup_inclusive_add_f32", "f:f", Kind::InclusiveAdd},
+    {"subgroup_exclusive_add_i32", "i:i", Kind::ExclusiveAdd},
+    {"subgroup_exclusive_add_f32", "f:f", Kind::ExclusiveAdd},
+    {"atomic_add_i32", "ii:i", Kind::Atomic, 0},
+    {"atomic_sub_i32", "ii:i", Kind::Atomic, 1},
+    {"atomic_and_i32", "ii:i", Kind::Atomic, 2},
+    {"atomic_or_i32", "ii:i", Kind::Atomic, 3},
+    {"atomic_xor_i32", "ii:i", Kind::Atomic, 4},
+    {"atomic_min_i32", "ii:i", Kind::Atomic, 5},
+    {"atomic_max_i32", "ii:i", Kind::Atomic, 6},
+    {"atomic_min_u32", "ii:i", Kind::Atomic, 7},
+    {"atomic_max_u32", "ii:i", Kind::Atomic, 8},
+    {"atomic_exchange_i32", "ii:i", Kind::Atomic, 9},
+    {"atomic_compare_exchange_i32", "iii:i", Kind::Atomic, 10},
+    {"atomic_add_f32", "if:f", Kind::Atomic, 11},
+};
+
+char type_letter(ValType type) {
+  switch (type) {
+    case ValType::I32: return 'i';
+    case ValType::I64: return 'l';
+    case ValType::F32: return 'f';
+    case ValType::F64: return 'd';
+    default: return '?';
+  }
+}
+
+std::string signature_of(const wasm::FuncType& type) {
+  std::string text;
+  for (ValType t : type.params) text += type_letter(t);
+  text += ':';
+  for (ValType t : type.results) text += type_letter(t);
+  return text;
+}
+
+// "(i32, i32) -> i32" from "ii:i".
+std::string readable(std::string_view signature) {
+  auto names = [](std::string_view letters) {
+    std::string out;
+    for (char c : letters) {
+      if (!out.empty()) out += ", ";
+      out += c == 'i' ? "i32" : c == 'l' ? "i64" : c == 'f' ? "f32" : c == 'd' ? "f64" : "?";
+    }
+    return out;
+  };
+  size_t colon = signature.find(':');
+  std::string results = names(signature.substr(colon + 1));
+  return "(" + names(signature.substr(0, colon)) + ") -> " + (results.empty() ? "()" : results);
+}
+
+const Intrinsic* find_intrinsic(const wasm::Import& import) {
+  if (import.module != kIntrinsicModule) return nullptr;
+  for (const Intrinsic& intrinsic : kIntrinsics)
+    if (intrinsic.name == import.name) return &intrinsic;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string import_call_problem(const wasm::Module& module, uint32_t caller, uint32_t function_index) {
+  const wasm::Import* import = module.imported_function(function_index);
+  if (!import) return {};
+  std::string who = "function " + module.function_name(caller) + " calls imported function " +
+                    import->module + "." + import->name;
+  if (import->module != kIntrinsicModule)
+    return who + " (only wasmgpu.* imports run on the GPU; other imports, such as libc or WASI, "
+                 "must be provided by code compiled into the kernel)";
+  const Intrinsic* intrinsic = find_intrinsic(*import);
+  if (!intrinsic) return who + ", which is not a wasmgpu intrinsic (see include/wasmgpu.h)";
+  std::string actual = signature_of(module.function_type(function_index));
+  if (actual != intrinsic->signature)
+    return who + " with signature " + readable(actual) + "; wasmgpu." + import->name + " has signature " +
+           readable(intrinsic->signature);
+  return {};
+}
+
+uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span<const uint32_t> args) {
+  ModuleBuilder& b = k_.b;
+  const Intrinsic& intrinsic = *find_intrinsic(*k_.module.imported_function(function_index));
+  const uint32_t u32 = k_.t_u32;
+  auto subgroup_scope = [&] { return b.const_u32(uint32_t(spv::Scope::Subgroup)); };
+  // Component args[0] of a uvec3; `outside` for dimensions > 2.
+  auto dimension_of = [&](uint32_t vector, uint32_t outside) {
+    uint32_t dimension = args[0];
+    uint32_t inside = f.op(Op::OpULessThan, k_.t_bool, {dimension, b.const_u32(3)});
+    uint32_t safe = f.op(Op::OpSelect, u32, {inside, dimension, b.const_u32(0)});
+    uint32_t value = f.op(Op::OpVectorExtractDynamic, u32, {vector, safe});
+    return f.op(Op::OpSelect, u32, {inside, value, b.const_u32(outside)});
+  };
+  auto builtin_vector = [&](spv::BuiltIn builtin) {
+    return f.load(k_.t_uvec3(), k_.builtin_input(builtin, k_.t_uvec3()));
+  };
+  auto builtin_scalar = [&](spv::BuiltIn builtin) { return f.load(u32, k_.builtin_input(builtin, u32)); };
+  auto is_x = [&] { return f.op(Op::OpIEqual, k_.t_bool, {args[0], b.const_u32(0)}); };
+  auto group_arith = [&](Op op, spv::GroupOperation operation) {
+    b.capability(spv::Capability::GroupNonUniformArithmetic);
+    uint32_t type = b.type_of(args[0]);
+    return f.op(op, type, {subgroup_scope(), uint32_t(operation), args[0]});
+  };
+  auto float_or_int = [&](Op float_op, Op int_op) {
+    return b.type_of(args[0]) == k_.t_f32() ? float_op : int_op;
+  };
+
+  switch (intrinsic.kind) {
+    case Kind::GlobalId: {
+      uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::GlobalInvocationId), 0);
+      uint32_t base = f.op(Op::OpSelect, u32, {is_x(), f.load(u32, k_.base_index_var), b.const_u32(0)});
+      return f.op(Op::OpIAdd, u32, {value, base});
+    }
+    case Kind::LocalId: return dimension_of(builtin_vector(spv::BuiltIn::LocalInvocationId), 0);
+    case Kind::WorkgroupId: {
+      uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::WorkgroupId), 0);
+      uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.workgroup_size_constant(), 0});
+      uint32_t base = f.op(Op::OpUDiv, u32, {f.load(u32, k_.base_index_var), size_x});
+      base = f.op(Op::OpSelect, u32, {is_x(), base, b.const_u32(0)});
+      return f.op(Op::OpIAdd, u32, {value, base});
+    }
+    case Kind::WorkgroupSize: {
+      // OpVectorExtractDynamic needs a non-constant vector: copy it.
+      uint32_t vector = f.op(Op::OpCopyObject, k_.t_uvec3(), {k_.workgroup_size_constant()});
+      return dimension_of(vector, 1);
+    }
+    case Kind::WorkgroupCount: {
+      // A split 1-D launch has more workgroups than one dispatch: x counts
+      // the whole launch (count rounded up to workgroups).
+      uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::NumWorkgroups), 1);
+      uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.workgroup_size_constant(), 0});
+      uint32_t count = f.load(u32, k_.invocation_count_var);
+      uint32_t launch_x = f.op(Op::OpUDiv, u32,
+                               {f.op(Op::OpIAdd, u32, {count, f.op(Op::OpISub, u32, {size_x, b.const_u32(1)})}), size_x});
+      uint32_t one_d = f.op(Op::OpLogicalAnd, k_.t_bool,
+                            {is_x(), f.op(Op::OpUGreaterThan, k_.t_bool, {launch_x, value})});
+      return f.op(Op::OpSelect, u32, {one_d, launch_x, value});
+    }
+    case Kind::LocalIndex: return builtin_scalar(spv::BuiltIn::LocalInvocationIndex);
+    case Kind::Barrier:
+      k_.uses_barriers = true;
+      f.op_void(Op::OpControlBarrier,
+                {b.const_u32(uint32_t(spv::Scope::Workgroup)), b.const_u32(uint32_t(spv::Scope::Workgroup)),
+                 b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
+                             uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
+      return 0;
+    case Kind::MemoryBarrier:
+      f.op_void(Op::OpMemoryBarrier,
+                {b.const_u32(uint32_t(spv::Scope::Device)),
+                 b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
+                             uint32_t(spv::MemorySemanticsMask::UniformMemory) |
+                             uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
+      return 0;
+    case Kind::WorkgroupMemoryBarrier:
+      f.op_void(Op::OpMemoryBarrier,
+                {b.const_u32(uint32_t(spv::Scope::Workgroup)),
+                 b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
+                             uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
+      return 0;
+    case Kind::SubgroupSize:
+      b.capability(spv::Capability::GroupNonUniform);
+      return builtin_scalar(spv::BuiltIn::SubgroupSize);
+    case Kind::SubgroupInvocationId:
+      b.capability(spv::Capability::GroupNonUniform);
+      return builtin_scalar(spv::BuiltIn::SubgroupLocalInvocationId);
+    case Kind::SubgroupId:
+      b.capability(spv::Capability::GroupNonUniform);
+      return builtin_scalar(spv::BuiltIn::SubgroupId);
+    case Kind::SubgroupCount:
+      b.capability(spv::Capability::GroupNonUniform);
+      return builtin_scalar(spv::BuiltIn::NumSubgroups);
+    case Kind::Broadcast:
+    case Kind::Shuffle:
+      // Broadcast is a shuffle: OpGroupNonUniformBroadcast wants a lane that
+      // is dynamically uniform, which the compiler cannot prove.
+      b.capability(spv::Capability::GroupNonUniformShuffle);
+      return f.op(Op::OpGroupNonUniformShuffle, b.type_of(args[0]), {subgroup_scope(), args[0], args[1]});
+    case Kind::Ballot: {
+      b.capability(spv::Capability::GroupNonUniformBallot);
+      uint32_t predicate = f.op(Op::OpINotEqual, k_.t_bool, {args[0], b.const_u32(0)});
+      uint32_t uvec4 = b.vector_type(u32, 4);
+      uint32_t ballot = f.op(Op::OpGroupNonUniformBallot, uvec4, {subgroup_scope(), predicate});
+      uint32_t low = f.op(Op::OpUConvert, k_.t_u64, {f.op(Op::OpCompositeExtract, u32, {ballot, 0})});
+      uint32_t high = f.op(Op::OpUConvert, k_.t_u64, {f.op(Op::OpCompositeExtract, u32, {ballot, 1})});
+      high = f.op(Op::OpShiftLeftLogical, k_.t_u64, {high, b.const_u32(32)});
+      return f.op(Op::OpBitwiseOr, k_.t_u64, {low, high});
+    }
+    case Kind::All:
+    case Kind::Any: {
+      b.capability(spv::Capability::GroupNonUniformVote);
+      uint32_t predicate = f.op(Op::OpINotEqual, k_.t_bool, {args[0], b.const_u32(0)});
+      uint32_t vote = f.op(intrinsic.kind == Kind::All ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
+                           k_.t_bool, {subgroup_scope(), predicate});
+      return f.op(Op::OpSelect, u32, {vote, b.const_u32(1), b.const_u32(0)});
+    }
+    case Kind::Add:
+      return group_arith(float_or_int(Op::OpGroupNonUniformFAdd, Op::OpGroupNonUniformIAdd),
+                         spv::GroupOperation::Reduce);
+    case Kind::InclusiveAdd:
+      return group_arith(float_or_int(Op::OpGroupNonUniformFAdd, Op::OpGroupNonUniformIAdd),
+                         spv::GroupOperation::InclusiveScan);
+    case Kind::ExclusiveAdd:
+      return group_arith(float_or_int(Op::OpGroupNonUniformFAdd, Op::OpGroupNonUniformIAdd),
+                         spv::GroupOperation::ExclusiveScan);
+    case Kind::MinS: return group_arith(Op::OpGroupNonUniformSMin, spv::GroupOperation::Reduce);
+    case Kind::MinU: return group_arith(Op::OpGroupNonUniformUMin, spv::GroupOperation::Reduce);
+    case Kind::MinF: return group_arith(Op::OpGroupNonUniformFMin, spv::GroupOperation::Reduce);
+    case Kind::MaxS: return group_arith(Op::OpGroupNonUniformSMax, spv::GroupOperation::Reduce);
+    case Kind::MaxU: return group_arith(Op::OpGroupNonUniformUMax, spv::GroupOperation::Reduce);
+    case Kind::MaxF: return group_arith(Op::OpGroupNonUniformFMax, spv::GroupOperation::Reduce);
+    case Kind::Atomic: {
+      AtomicOp atomic = AtomicOp(intrinsic.atomic_op);
+      uint32_t result_type = atomic == AtomicOp::AddF32 ? k_.t_f32() : u32;
+      std::vector<uint32_t> operands{atomic_helper(atomic), f.op(Op::OpUConvert, k_.t_u64, {args[0]})};
+      for (size_t i = 1; i < args.size(); ++i) operands.push_back(args[i]);
+      k_.uses_memory = true;
+      return f.op(Op::OpFunctionCall, result_type, operands);
+    }
+  }
+  return 0;
+}
+
+uint32_t Intrinsics::atomic_helper(AtomicOp op) {
+  auto it = atomic_ids_.find(op);
+  if (it != atomic_ids_.end()) return it->second;
+  uint32_t id = k_.b.fresh_id();
+  atomic_ids_.emplace(op, id);
+  atomic_emitted_.emplace(op, false);
+  return id;
+}
+
+void Intrinsics::emit_bodies() {
+  for (auto& [op, done] : atomic_emitted_) {
+    if (done) continue;
+    done = true;
+    emit_atomic(atomic_ids_.at(op), op);
+  }
+  for (auto& [op, done] : thread_atomic_emitted_) {
+    if (done) continue;
+    done = true;
+    emit_thread_atomic(thread_atomic_ids_.at(op), op);
+  }
+}
+
+// ---- Threads-proposal atomics (0xFE) -------------------------------------
+//
+// Each instruction calls a helper function (one per opcode) taking the
+// effective address (u64) and the operands. The helper traps when the address
+// is not naturally aligned (wasm's "unaligned atomic"; the ABI reports it as
+// an out-of-bounds access), then works on the containing word with one SPIR-V
+// atomic at Workgroup scope (shared memory) or Device scope (anything else).
+// 8- and 16-bit accesses are a compare-exchange loop on the containing u32
+// word; 64-bit accesses need Int64Atomics on device memory and trap in shared
+// memory (a u32 array). wasm's atomics are sequentially consistent; they are
+// emitted acquire/release (the GLSL450 memory model has nothing stronger
+// that Vulkan accepts), which is what C11's seq_cst needs on one address.
+
+namespace {
+
+enum class ThreadAtomicKind : uint8_t { Load, Store, Add, Sub, And, Or, Xor, Exchange, CompareExchange };
+
+ThreadAtomicKind thread_atomic_kind(wasm::Opcode op) {
+  std::string_view text = wasm::info(op).text;
+  if (text.find(".load") != std::string_view::npos) return ThreadAtomicKind::Load;
+  if (text.find(".store") != std::string_view::npos) return ThreadAtomicKind::Store;
+  if (text.find(".cmpxchg") != std::string_view::npos) return ThreadAtomicKind::CompareExchange;
+  if (text.find(".xchg") != std::string_view::npos) return ThreadAtomicKind::Exchange;
+  if (text.find(".add") != std::string_view::npos) return ThreadAtomicKind::Add;
+  if (text.find(".sub") != std::string_view::npos) return ThreadAtomicKind::Sub;
+  if (text.find(".and") != std::string_view::npos) return ThreadAtomicKind::And;
+  if (text.find(".or") != std::string_view::npos) return ThreadAtomicKind::Or;
+  return ThreadAtomicKind::Xor;
+}
+
+size_t thread_atomic_operand_count(ThreadAtomicKind kind) {
+  return kind == ThreadAtomicKind::Load ? 0 : kind == ThreadAtomicKind::CompareExchange ? 2 : 1;
+}
+
+bool is_i64_instruction(wasm::Opcode op) { return wasm::info(op).text.starts_with("i64"); }
+
+}  // namespace
+
+void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr& instr,
+                                          std::vector<uint32_t>& stack) {
+  ModuleBuilder& b = k_.b;
+  if (instr.op == wasm::Opcode::AtomicFence) {
+    f.op_void(Op::OpMemoryBarrier,
+              {b.const_u32(uint32_t(spv::Scope::Device)),
+               b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
+                           uint32_t(spv::MemorySemanticsMask::UniformMemory) |
+                           uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
+    return;
+  }
+  ThreadAtomicKind kind = thread_atomic_kind(instr.op);
+  size_t count = thread_atomic_operand_count(kind);
+  std::vector<uint32_t> operands(stack.end() - std::ptrdiff_t(count), stack.end());
+  stack.resize(stack.size() - count);
+  uint32_t address = stack.back();
+  stack.pop_back();
+  uint32_t ea = f.op(Op::OpUConvert, k_.t_u64, {address});
+  if (instr.imm1 != 0) ea = f.op(Op::OpIAdd, k_.t_u64, {ea, b.const_u64(instr.imm1)});
+
+  auto [it, inserted] = thread_atomic_ids_.emplace(instr.op, 0);
+  if (inserted) {
+    it->second = b.fresh_id();
+    thread_atomic_emitted_.emplace(instr.op, false);
+  }
+  k_.uses_memory = true;
+  std::vector<uint32_t> call{it->second, ea};
+  call.insert(call.end(), operands.begin(), operands.end());
+  if (kind == ThreadAtomicKind::Store) {
+    f.op(Op::OpFunctionCall, k_.t_void, call);
+    return;
+  }
+  stack.push_back(f.op(Op::OpFunctionCall, is_i64_instruction(instr.op) ? k_.t_u64 : k_.t_u32, call));
+}
+
+uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, uint32_t pointer,
+                                           spv::Scope scope_value, uint32_t storage_semantics, uint32_t width,
+                                           uint32_t shift, std::span<const uint32_t> operands) {
+  ModuleBuilder& b = k_.b;
+  ThreadAtomicKind kind = thread_atomic_kind(op);
+  const uint32_t word = width == 8 ? k_.t_u64 : k_.t_u32;
+  const uint32_t scope = b.const_u32(uint32_t(scope_value));
+  const uint32_t acquire = b.const_u32(uint32_t(spv::MemorySemanticsMask::Acquire) | storage_semantics);
+  const uint32_t release = b.const_u32(uint32_t(spv::MemorySemanticsMask::Release) | storage_semantics);
+  const uint32_t acq_rel = b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) | storage_semantics);
+  if (width >= 4) {
+    auto rmw = [&](Op opcode) { return f.op(opcode, word, {pointer, scope, acq_rel, operands[0]}); };
+    switch (kind) {
+      case ThreadAtomicKind::Load: return f.op(Op::OpAtomicLoad, word, {pointer, scope, acquire});
+      case ThreadAtomicKind::Store: f.op_void(Op::OpAtomicStore, {pointer, scope, release, operands[0]}); return 0;
+      case ThreadAtomicKind::Add: return rmw(Op::OpAtomicIAdd);
+      case ThreadAtomicKind::Sub: return rmw(Op::OpAtomicISub);
+      case ThreadAtomicKind::And: return rmw(Op::OpAtomicAnd);
+      case ThreadAtomicKind::Or: return rmw(Op::OpAtomicOr);
+      case ThreadAtomicKind::Xor: return rmw(Op::OpAtomicXor);
+      case ThreadAtomicKind::Exchange: return rmw(Op::OpAtomicExchange);
+      case ThreadAtomicKind::CompareExchange:  // wasm operands: (expected, replacement)
+        return f.op(Op::OpAtomicCompareExchange, word,
+                    {pointer, scope, acq_rel, acquire, operands[1], operands[0]});
+    }
+    return 0;
+  }
+  // 8 or 16 bits of a u32 word.
+  const uint32_t u32 = k_.t_u32;
+  const uint32_t mask = b.const_u32(width == 1 ? 0xFFu : 0xFFFFu);
+  auto extract = [&](uint32_t bits) {
+    return f.op(Op::OpBitwiseAnd, u32, {f.op(Op::OpShiftRightLogical, u32, {bits, shift}), mask});
+  };
+  if (kind == ThreadAtomicKind::Load) return extract(f.op(Op::OpAtomicLoad, u32, {pointer, scope, acquire}));
+  uint32_t old_word_var = f.variable(u32);
+  f.store(old_word_var, f.op(Op::OpAtomicLoad, u32, {pointer, scope, acquire}));
+  uint32_t header = b.fresh_id(), body = b.fresh_id(), continue_target = b.fresh_id(), merge = b.fresh_id();
+  f.branch(header);
+  f.begin_block(header);
+  f.loop_merge(merge, continue_target);
+  f.branch(body);
+  f.begin_block(body);
+  uint32_t old_word = f.load(u32, old_word_var);
+  uint32_t old = extract(old_word);
+  uint32_t value = 0;
+  switch (kind) {
+    case ThreadAtomicKind::Store:
+    case ThreadAtomicKind::Exchange: value = operands[0]; break;
+    case ThreadAtomicKind::Add: value = f.op(Op::OpIAdd, u32, {old, operands[0]}); break;
+    case ThreadAtomicKind::Sub: value = f.op(Op::OpISub, u32, {old, operands[0]}); break;
+    case ThreadAtomicKind::And: value = f.op(Op::OpBitwiseAnd, u32, {old, operands[0]}); break;
+    case ThreadAtomicKind::Or: value = f.op(Op::OpBitwiseOr, u32, {old, operands[0]}); break;
+    case ThreadAtomicKind::Xor: value = f.op(Op::OpBitwiseXor, u32, {old, operands[0]}); break;
+    case ThreadAtomicKind::CompareExchange: {
+      // The expected value is wrapped to the access width; a failed compare
+      // writes the old value back (no visible change).
+      uint32_t equal = f.op(Op::OpIEqual, k_.t_bool, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
+      value = f.op(Op::OpSelect, u32, {equal, operands[1], old});
+      break;
+    }
+    case ThreadAtomicKind::Load: break;
+  }
+  uint32_t field = f.op(Op::OpShiftLeftLogical, u32, {mask, shift});
+  uint32_t placed = f.op(Op::OpShiftLeftLogical, u32, {f.op(Op::OpBitwiseAnd, u32, {value, mask}), shift});
+  uint32_t new_word = f.op(Op::OpBitwiseOr, u32,
+                           {f.op(Op::OpBitwiseAnd, u32, {old_word, f.op(Op::OpNot, u32, {field})}), placed});
+  uint32_t seen = f.op(Op::OpAtomicCompareExchange, u32, {pointer, scope, acq_rel, acquire, new_word, old_word});
+  f.store(old_word_var, seen);
+  f.branch_conditional(f.op(Op::OpIEqual, k_.t_bool, {seen, old_word}), merge, continue_target);
+  f.begin_block(continue_target, /*keep_open=*/true);
+  f.branch(header);
+  f.begin_block(merge);
+  return kind == ThreadAtomicKind::Store ? 0 : extract(f.load(u32, old_word_var));
+}
+
+void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
+  ModuleBuilder& b = k_.b;
+  const uint32_t width = wasm::atomic_access_bytes(op);
+  const bool is_i64 = is_i64_instruction(op);
+  const ThreadAtomicKind kind = thread_atomic_kind(op);
+  const uint32_t value_type = is_i64 ? k_.t_u64 : k_.t_u32;
+  std::vector<uint32_t> params{k_.t_u64};
+  for (size_t i = 0; i < thread_atomic_operand_count(kind); ++i) params.push_back(value_type);
+  const bool returns = kind != ThreadAtomicKind::Store;
+  FunctionBuilder f(b, id, returns ? value_type : k_.t_void, params);
+  b.name(id, "wasmgpu." + std::string(wasm::info(op).text));
+  if (width == 8) b.capability(spv::Capability::Int64Atomics);
+  RuntimeHelpers& helpers = *k_.helpers;
+  helpers.return_if_trapped(f);
+  uint32_t ea = f.param(0);
+  // Operands on the word: u64 for 8-byte accesses, else u32.
+  std::vector<uint32_t> operands;
+  for (size_t i = 1; i < params.size(); ++i) {
+    uint32_t operand = f.param(uint32_t(i));
+    if (is_i64 && width < 8) operand = f.op(Op::OpUConvert, k_.t_u32, {operand});
+    operands.push_back(operand);
+  }
+  auto finish = [&](uint32_t result) {
+    if (!returns) {
+      f.return_default();
+      return;
+    }
+    if (is_i64 && width < 8) result = f.op(Op::OpUConvert, k_.t_u64, {result});
+    f.return_value(result);
+  };
+  if (width > 1) {
+    uint32_t misaligned = f.op(Op::OpINotEqual, k_.t_bool,
+                               {f.op(Op::OpBitwiseAnd, k_.t_u64, {ea, b.const_u64(width - 1)}), b.const_u64(0)});
+    f.if_else(misaligned, [&] { helpers.trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
+  }
+  uint32_t shift = 0;
+  if (width < 4) {
+    shift = f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpBitwiseAnd, k_.t_u64, {ea, b.const_u64(3)})});
+    shift = f.op(Op::OpShiftLeftLogical, k_.t_u32, {shift, b.const_u32(3)});
+  }
+  if (k_.shared.variable != 0) {
+    uint32_t inside = shared_contains(k_, f, ea, width);
+    f.if_else(inside, [&] {
+      if (width == 8) {  // shared memory is an array of u32 words
+        helpers.trap_and_return(f, abi::TrapKind::MemoryOutOfBounds);
+        return;
+      }
+      uint32_t pointer = shared_word_pointer(k_, f, ea);
+      finish(thread_atomic_on_word(f, op, pointer, spv::Scope::Workgroup,
+                                   uint32_t(spv::MemorySemanticsMask::WorkgroupMemory), width, shift, operands));
+    });
+  }
+  uint32_t address = helpers.device_address(f, ea, b.const_u32(width));
+  if (width < 4) address = f.op(Op::OpBitwiseAnd, k_.t_u64, {address, b.const_u64(~uint64_t(3))});
+  uint32_t pointer = k_.device_pointer(f, address, width == 8 ? k_.t_u64 : k_.t_u32);
+  finish(thread_atomic_on_word(f, op, pointer, spv::Scope::Device,
+                               uint32_t(spv::MemorySemanticsMask::UniformMemory), width, shift, operands));
+  f.finish();
+}
+
+uint32_t Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, uint32_t pointer, uint32_t scope,
+                               uint32_t value, uint32_t comparator) {
+  ModuleBuilder& b = k_.b;
+  const uint32_t u32 = k_.t_u32;
+  uint32_t relaxed = b.const_u32(0);
+  auto rmw = [&](Op opcode) { return f.op(opcode, u32, {pointer, scope, relaxed, value}); };
+  switch (op) {
+    case AtomicOp::Add: return rmw(Op::OpAtomicIAdd);
+    case AtomicOp::Sub: return rmw(Op::OpAtomicISub);
+    case AtomicOp::And: return rmw(Op::OpAtomicAnd);
+    case AtomicOp::Or: return rmw(Op::OpAtomicOr);
+    case AtomicOp::Xor: return rmw(Op::OpAtomicXor);
+    case AtomicOp::MinS: return rmw(Op::OpAtomicSMin);
+    case AtomicOp::MaxS: return rmw(Op::OpAtomicSMax);
+    case AtomicOp::MinU: return rmw(Op::OpAtomicUMin);
+    case AtomicOp::MaxU: return rmw(Op::OpAtomicUMax);
+    case AtomicOp::Exchange: return rmw(Op::OpAtomicExchange);
+    case AtomicOp::CompareExchange:
+      return f.op(Op::OpAtomicCompareExchange, u32, {pointer, scope, relaxed, relaxed, value, comparator});
+    case AtomicOp::AddF32: {
+      // Compare-exchange loop on the bits: portable, no float-atomic feature needed.
+      uint32_t expected_var = f.variable(u32);
+      f.store(expected_var, f.op(Op::OpAtomicLoad, u32, {pointer, scope, relaxed}));
+      uint32_t header = b.fresh_id(), body = b.fresh_id(), continue_target = b.fresh_id(), merge = b.fresh_id();
+      f.branch(header);
+      f.begin_block(header);
+      f.loop_merge(merge, continue_target);
+      f.branch(body);
+      f.begin_block(body);
+      uint32_t expected = f.load(u32, expected_var);
+      uint32_t sum = f.op(Op::OpFAdd, k_.t_f32(), {f.op(Op::OpBitcast, k_.t_f32(), {expected}), value});
+      b.decorate(sum, spv::Decoration::NoContraction);
+      uint32_t desired = f.op(Op::OpBitcast, u32, {sum});
+      uint32_t seen = f.op(Op::OpAtomicCompareExchange, u32, {pointer, scope, relaxed, relaxed, desired, expected});
+      f.store(expected_var, seen);
+      f.branch_conditional(f.op(Op::OpIEqual, k_.t_bool, {seen, expected}), merge, continue_target);
+      f.begin_block(continue_target, /*keep_open=*/true);
+      f.branch(header);
+      f.begin_block(merge);
+      return f.load(u32, expected_var);
+    }
+  }
+  return 0;
+}
+
+// helper(u64 ea, value[, desired]) -> old value (u32, or f32 for AddF32).
+// compare_exchange(ea, expected, desired) follows wasm's cmpxchg operand order.
+void Intrinsics::emit_atomic(uint32_t id, AtomicOp op) {
+  ModuleBuilder& b = k_.b;
+  const uint32_t u32 = k_.t_u32;
+  bool is_float = op == AtomicOp::AddF32;
+  std::vector<uint32_t> params{k_.t_u64, is_float ? k_.t_f32() : u32};
+  if (op == AtomicOp::CompareExchange) params.push_back(u32);
+  FunctionBuilder f(b, id, is_float ? k_.t_f32() : u32, params);
+  b.name(id, "wasmgpu.atomic" + std::to_string(int(op)));
+  RuntimeHelpers& helpers = *k_.helpers;
+  helpers.return_if_trapped(f);  // a trapped invocation touches no memory
+  uint32_t ea = f.param(0);
+  uint32_t value = f.param(1), comparator = 0;
+  if (op == AtomicOp::CompareExchange) {  // wasm order: (address, expected, replacement)
+    comparator = f.param(1);
+    value = f.param(2);
+  }
+  auto result = [&](uint32_t bits) { return is_float ? f.op(Op::OpBitcast, k_.t_f32(), {bits}) : bits; };
+  uint32_t misaligned = f.op(Op::OpINotEqual, k_.t_bool,
+                             {f.op(Op::OpBitwiseAnd, k_.t_u64, {ea, b.const_u64(3)}), b.const_u64(0)});
+  f.if_else(misaligned, [&] { helpers.trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
+  if (k_.shared.variable != 0) {
+    uint32_t inside = shared_contains(k_, f, ea, 4);
+    f.if_else(inside, [&] {
+      uint32_t pointer = shared_word_pointer(k_, f, ea);
+      f.return_value(result(atomic_on(f, op, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)), value,
+                                      comparator)));
+    });
+  }
+  uint32_t address = helpers.device_address(f, ea, b.const_u32(4));
+  uint32_t pointer = k_.device_pointer(f, address, u32);
+  f.return_value(result(atomic_on(f, op, pointer, b.const_u32(uint32_t(spv::Scope::Device)), value, comparator)));
+  f.finish();
+}
+
+}  // namespace wasmgpu::spirv

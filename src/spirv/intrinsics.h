@@ -1,0 +1,67 @@
+// The GPU programming model as wasm imports from the module "wasmgpu":
+// invocation and workgroup ids, barriers, subgroup operations and atomics
+// (include/wasmgpu.h wraps them for C and C++). Each import has one fixed wasm
+// signature; a call to it is lowered to SPIR-V in place of a function call.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "spirv/kernel_context.h"
+#include "wasm/module.h"
+
+namespace wasmgpu::spirv {
+
+// The module every GPU facility is imported from.
+inline constexpr const char* kIntrinsicModule = "wasmgpu";
+
+// Why `caller` cannot call imported function `function_index`, or empty when
+// the import is a known wasmgpu intrinsic with the right signature.
+std::string import_call_problem(const wasm::Module& module, uint32_t caller, uint32_t function_index);
+
+class Intrinsics {
+ public:
+  explicit Intrinsics(KernelContext& k) : k_(k) {}
+
+  // Lowers a call to the imported intrinsic `function_index` (already checked
+  // by import_call_problem) with wasm arguments `args`; returns the result id,
+  // or 0 when it returns nothing.
+  uint32_t lower_call(FunctionBuilder& f, uint32_t function_index, std::span<const uint32_t> args);
+
+  // Lowers a threads-proposal (0xFE) instruction `instr`: pops its operands
+  // from `stack` and pushes its result. memory.atomic.wait/notify never get
+  // here (build_call_graph refuses them).
+  void lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr& instr, std::vector<uint32_t>& stack);
+
+  // Emits the atomic helper functions asked for so far.
+  void emit_bodies();
+
+ private:
+  enum class AtomicOp : uint8_t { Add, Sub, And, Or, Xor, MinS, MaxS, MinU, MaxU, Exchange, CompareExchange, AddF32 };
+  uint32_t atomic_helper(AtomicOp op);
+  void emit_atomic(uint32_t id, AtomicOp op);
+  // One atomic instruction on a u32 `pointer` (Workgroup or PhysicalStorageBuffer).
+  uint32_t atomic_on(FunctionBuilder& f, AtomicOp op, uint32_t pointer, uint32_t scope, uint32_t value,
+                     uint32_t comparator);
+
+  // One helper function per 0xFE opcode: (u64 ea, operands...) -> result.
+  void emit_thread_atomic(uint32_t id, wasm::Opcode op);
+  // The operation on the u32 (u64 for 8-byte accesses) word at `pointer`:
+  // the whole word for 4- and 8-byte accesses, else the `width` bytes at bit
+  // `shift` of it through a compare-exchange loop. Returns the old value
+  // (zero-extended), or 0 for stores.
+  uint32_t thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, uint32_t pointer, spv::Scope scope,
+                                 uint32_t storage_semantics, uint32_t width, uint32_t shift,
+                                 std::span<const uint32_t> operands);
+
+  KernelContext& k_;
+  std::map<wasm::Opcode, uint32_t> thread_atomic_ids_;
+  std::map<wasm::Opcode, bool> thread_atomic_emitted_;
+  std::map<AtomicOp, uint32_t> atomic_ids_;
+  std::map<AtomicOp, bool> atomic_emitted_;
+};
+
+}  // namespace wasmgpu::spirv

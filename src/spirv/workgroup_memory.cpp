@@ -1,0 +1,161 @@
+#include "spirv/workgroup_memory.h"
+
+#include <string_view>
+
+namespace wasmgpu::spirv {
+
+namespace {
+using Op = spv::Op;
+
+uint32_t word_index(KernelContext& k, FunctionBuilder& f, uint32_t ea) {
+  uint32_t offset = f.op(Op::OpISub, k.t_u64, {ea, k.b.const_u64(k.shared.lo)});
+  return f.op(Op::OpUConvert, k.t_u32, {f.op(Op::OpShiftRightLogical, k.t_u64, {offset, k.b.const_u32(2)})});
+}
+
+uint32_t word_pointer_at(KernelContext& k, FunctionBuilder& f, uint32_t index) {
+  uint32_t pointer_type = k.b.pointer_type(spv::StorageClass::Workgroup, k.t_u32);
+  return f.op(Op::OpAccessChain, pointer_type, {k.shared.variable, index});
+}
+
+uint32_t is_aligned(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t alignment) {
+  uint32_t low = f.op(Op::OpBitwiseAnd, k.t_u64, {ea, k.b.const_u64(alignment - 1)});
+  return f.op(Op::OpIEqual, k.t_bool, {low, k.b.const_u64(0)});
+}
+
+uint32_t plus(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t offset) {
+  return offset == 0 ? ea : f.op(Op::OpIAdd, k.t_u64, {ea, k.b.const_u64(offset)});
+}
+
+// The byte at `ea` as a u32 in 0..255.
+uint32_t load_byte(KernelContext& k, FunctionBuilder& f, uint32_t ea) {
+  uint32_t word = f.load(k.t_u32, shared_word_pointer(k, f, ea));
+  uint32_t shift = f.op(Op::OpUConvert, k.t_u32, {f.op(Op::OpBitwiseAnd, k.t_u64, {ea, k.b.const_u64(3)})});
+  shift = f.op(Op::OpShiftLeftLogical, k.t_u32, {shift, k.b.const_u32(3)});
+  return f.op(Op::OpBitwiseAnd, k.t_u32, {f.op(Op::OpShiftRightLogical, k.t_u32, {word, shift}), k.b.const_u32(0xFF)});
+}
+
+void store_byte(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t byte) {
+  ModuleBuilder& b = k.b;
+  uint32_t pointer = shared_word_pointer(k, f, ea);
+  uint32_t shift = f.op(Op::OpUConvert, k.t_u32, {f.op(Op::OpBitwiseAnd, k.t_u64, {ea, b.const_u64(3)})});
+  shift = f.op(Op::OpShiftLeftLogical, k.t_u32, {shift, b.const_u32(3)});
+  uint32_t keep = f.op(Op::OpNot, k.t_u32, {f.op(Op::OpShiftLeftLogical, k.t_u32, {b.const_u32(0xFF), shift})});
+  uint32_t bits = f.op(Op::OpShiftLeftLogical, k.t_u32, {f.op(Op::OpBitwiseAnd, k.t_u32, {byte, b.const_u32(0xFF)}), shift});
+  uint32_t scope = b.const_u32(uint32_t(spv::Scope::Workgroup)), relaxed = b.const_u32(0);
+  f.op(Op::OpAtomicAnd, k.t_u32, {pointer, scope, relaxed, keep});
+  f.op(Op::OpAtomicOr, k.t_u32, {pointer, scope, relaxed, bits});
+}
+}  // namespace
+
+Result<SharedMemory> find_shared_memory(const wasm::Module& module) {
+  SharedMemory shared;
+  for (const auto& [index, name] : module.names.data_names) {
+    if (std::string_view(name).substr(0, std::string_view(kSharedSection).size()) != kSharedSection) continue;
+    if (index >= module.data.size()) continue;
+    const wasm::DataSegment& segment = module.data[index];
+    if (segment.mode != wasm::DataSegment::Mode::Active || segment.offset.instrs.empty() ||
+        segment.offset.instrs[0].op != wasm::Opcode::I32Const)
+      return make_error("shared memory segment " + name + " has no constant address");
+    for (uint8_t byte : segment.bytes)
+      if (byte != 0)
+        return make_error("shared memory (" + name +
+                          ") has initial values; workgroup-shared variables start undefined on a GPU: "
+                          "declare them without initialisers and fill them in the kernel");
+    uint32_t lo = uint32_t(segment.offset.instrs[0].imm64);
+    uint32_t hi = lo + uint32_t(segment.bytes.size());
+    if (shared.hi == shared.lo) {
+      shared.lo = lo;
+      shared.hi = hi;
+    } else if (lo == shared.hi) {
+      shared.hi = hi;
+    } else if (hi == shared.lo) {
+      shared.lo = lo;
+    } else {
+      return make_error("shared memory is split over data segments that are not adjacent");
+    }
+  }
+  // Whole words: the range's ends round outwards to multiples of 4.
+  shared.lo &= ~3u;
+  shared.hi = (shared.hi + 3) & ~3u;
+  return shared;
+}
+
+void declare_shared_memory(KernelContext& k) {
+  if (k.shared.hi == k.shared.lo) return;
+  ModuleBuilder& b = k.b;
+  uint32_t words = (k.shared.hi - k.shared.lo) / 4;
+  uint32_t array = b.array_type(k.t_u32, b.const_u32(words));
+  k.shared.variable = b.global_variable(b.pointer_type(spv::StorageClass::Workgroup, array),
+                                        spv::StorageClass::Workgroup);
+  b.name(k.shared.variable, "wasmgpu_shared");
+}
+
+uint32_t shared_contains(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width) {
+  uint32_t end = plus(k, f, ea, width);
+  uint32_t above = f.op(Op::OpUGreaterThanEqual, k.t_bool, {ea, k.b.const_u64(k.shared.lo)});
+  uint32_t below = f.op(Op::OpULessThanEqual, k.t_bool, {end, k.b.const_u64(k.shared.hi)});
+  return f.op(Op::OpLogicalAnd, k.t_bool, {above, below});
+}
+
+uint32_t shared_overlaps(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width_value) {
+  uint32_t end = f.op(Op::OpIAdd, k.t_u64, {ea, f.op(Op::OpUConvert, k.t_u64, {width_value})});
+  uint32_t starts_below_end = f.op(Op::OpULessThan, k.t_bool, {ea, k.b.const_u64(k.shared.hi)});
+  uint32_t ends_above_start = f.op(Op::OpUGreaterThan, k.t_bool, {end, k.b.const_u64(k.shared.lo)});
+  return f.op(Op::OpLogicalAnd, k.t_bool, {starts_below_end, ends_above_start});
+}
+
+uint32_t shared_word_pointer(KernelContext& k, FunctionBuilder& f, uint32_t ea) {
+  return word_pointer_at(k, f, word_index(k, f, ea));
+}
+
+uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width) {
+  uint32_t type = width == 8 ? k.t_u64 : k.t_u32;
+  uint32_t result = f.variable(type);
+  auto words = [&] {
+    uint32_t low = f.load(k.t_u32, shared_word_pointer(k, f, ea));
+    if (width == 4) return low;
+    uint32_t high = f.load(k.t_u32, shared_word_pointer(k, f, plus(k, f, ea, 4)));
+    high = f.op(Op::OpShiftLeftLogical, k.t_u64, {f.op(Op::OpUConvert, k.t_u64, {high}), k.b.const_u32(32)});
+    return f.op(Op::OpBitwiseOr, k.t_u64, {f.op(Op::OpUConvert, k.t_u64, {low}), high});
+  };
+  auto bytes = [&] {
+    uint32_t value = 0;
+    for (uint32_t i = 0; i < width; ++i) {
+      uint32_t byte = load_byte(k, f, plus(k, f, ea, i));
+      if (width == 8) byte = f.op(Op::OpUConvert, k.t_u64, {byte});
+      if (i != 0) byte = f.op(Op::OpShiftLeftLogical, type, {byte, k.b.const_u32(8 * i)});
+      value = i == 0 ? byte : f.op(Op::OpBitwiseOr, type, {value, byte});
+    }
+    return value;
+  };
+  if (width >= 4)
+    f.if_else(is_aligned(k, f, ea, 4), [&] { f.store(result, words()); }, [&] { f.store(result, bytes()); });
+  else
+    f.store(result, bytes());
+  return f.load(type, result);
+}
+
+void shared_store(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width) {
+  uint32_t type = width == 8 ? k.t_u64 : k.t_u32;
+  auto words = [&] {
+    uint32_t low = width == 8 ? f.op(Op::OpUConvert, k.t_u32, {value}) : value;
+    f.store(shared_word_pointer(k, f, ea), low);
+    if (width == 8) {
+      uint32_t high = f.op(Op::OpUConvert, k.t_u32, {f.op(Op::OpShiftRightLogical, k.t_u64, {value, k.b.const_u32(32)})});
+      f.store(shared_word_pointer(k, f, plus(k, f, ea, 4)), high);
+    }
+  };
+  auto bytes = [&] {
+    for (uint32_t i = 0; i < width; ++i) {
+      uint32_t shifted = i == 0 ? value : f.op(Op::OpShiftRightLogical, type, {value, k.b.const_u32(8 * i)});
+      if (width == 8) shifted = f.op(Op::OpUConvert, k.t_u32, {shifted});
+      store_byte(k, f, plus(k, f, ea, i), shifted);
+    }
+  };
+  if (width >= 4)
+    f.if_else(is_aligned(k, f, ea, 4), words, bytes);
+  else
+    bytes();
+}
+
+}  // namespace wasmgpu::spirv

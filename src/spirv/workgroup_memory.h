@@ -1,0 +1,41 @@
+// Workgroup-shared memory declared in C: variables the kernel places in the
+// data section ".wasmgpu_shared" (WASMGPU_SHARED in include/wasmgpu.h) keep
+// their wasm addresses, but every access whose address falls in that range
+// goes to one Workgroup-storage array of u32 words instead of linear memory
+// (docs/memory-model.md). The helpers below are used by the load/store,
+// fill/copy and atomic helpers.
+#pragma once
+
+#include <cstdint>
+
+#include "spirv/kernel_context.h"
+#include "support/result.h"
+
+namespace wasmgpu::spirv {
+
+// The name of the data segment(s) holding shared variables. wasm-ld keeps a
+// custom section name as its own segment and records it in the name section.
+inline constexpr const char* kSharedSection = ".wasmgpu_shared";
+
+// Finds the shared segment's wasm address range in `module` (empty range when
+// there is none). Fails when it has initial values other than zero (shared
+// memory starts undefined on a GPU), a non-constant offset, or is split.
+Result<SharedMemory> find_shared_memory(const wasm::Module& module);
+
+// Declares the Workgroup array for k.shared (when its range is not empty).
+void declare_shared_memory(KernelContext& k);
+
+// bool: [ea, ea + width) lies inside the shared range (ea u64, width constant).
+uint32_t shared_contains(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width);
+// bool: [ea, ea + width) overlaps the shared range (width u32 value).
+uint32_t shared_overlaps(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width_value);
+// Workgroup pointer to the u32 word holding byte `ea` (inside the range).
+uint32_t shared_word_pointer(KernelContext& k, FunctionBuilder& f, uint32_t ea);
+// Loads `width` bytes at `ea` (inside the range), zero-extended to u32 (u64 for 8).
+uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width);
+// Stores the low `width` bytes of `value`. Sub-word and unaligned stores update
+// each byte with atomic and/or on its word, so neighbouring bytes that other
+// invocations write are never lost.
+void shared_store(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width);
+
+}  // namespace wasmgpu::spirv
