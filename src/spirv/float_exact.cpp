@@ -397,7 +397,8 @@ uint32_t ExactFloat::min_max(FunctionBuilder& f, bool is_min, const Format& fmt,
 
 // ceil/floor/trunc/nearest: a zero-exponent input (zero or subnormal, which
 // a device may flush) gives a signed zero, or +1 (ceil of a positive
-// subnormal) or -1 (floor of a negative one); the rest is native.
+// subnormal) or -1 (floor of a negative one); a NaN gives itself, quieted;
+// the rest is native.
 uint32_t ExactFloat::round_to_integral(FunctionBuilder& f, Opcode opcode, const Format& fmt, uint32_t x_bits) {
   Emit e{k_, f};
   Fields x = fields(e, fmt, x_bits);
@@ -422,7 +423,11 @@ uint32_t ExactFloat::round_to_integral(FunctionBuilder& f, Opcode opcode, const 
   }
   uint32_t native = f.op(Op::OpBitcast, int_type, {f.glsl(inst, float_type, {value})});
   uint32_t tiny = e.test(Op::OpIEqual, x.exp, e.u32(0));
-  return e.sel(tiny, to_int(tiny_result), native);
+  // A NaN input gives that NaN, quieted (devices return their own default
+  // NaN: NVIDIA's has every payload bit set, which is not canonical).
+  uint32_t x_nan = is_nan(e, fmt, x);
+  uint32_t quiet = to_int(nan_result(e, fmt, x_bits, x_nan, x_bits, x_nan));
+  return e.sel(x_nan, quiet, e.sel(tiny, to_int(tiny_result), native));
 }
 
 // f64 + - *: native, with wasm's NaN results.
