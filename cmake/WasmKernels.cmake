@@ -5,7 +5,31 @@
 find_program(WASMGPU_CLANG NAMES clang-19 REQUIRED)
 find_program(WASMGPU_WASM_LD NAMES wasm-ld-19 REQUIRED)
 
-set(WASMGPU_KERNEL_CFLAGS --target=wasm32 -nostdlib -ffreestanding -fno-builtin-memset -Wall -Wextra)
+
+# wasi-libc (Debian's wasi-libc package, or a wasi-sdk sysroot) gives kernels
+# <string.h>, <math.h> and a wasm32 libc.a: memset, memcpy and libm link in as
+# plain wasm code. Its headers come after clang's own; only the objects a
+# kernel references are linked.
+set(WASMGPU_WASI_SYSROOT "/usr" CACHE PATH "wasi-libc sysroot (holds include/wasm32-wasi and lib/wasm32-wasi)")
+find_path(WASMGPU_WASI_INCLUDE_DIR NAMES math.h string.h
+          PATHS "${WASMGPU_WASI_SYSROOT}/include/wasm32-wasi" NO_DEFAULT_PATH REQUIRED)
+find_file(WASMGPU_WASI_LIBC NAMES libc.a
+          PATHS "${WASMGPU_WASI_SYSROOT}/lib/wasm32-wasi" NO_DEFAULT_PATH REQUIRED)
+# The libc kernels link against: wasi-libc without exit.o. exit.o defines
+# __wasm_call_dtors, and when wasm-ld finds it, it wraps every export in a
+# "command" wrapper that calls it; kernels never exit, so leave it out.
+set(WASMGPU_KERNEL_LIBC "${PROJECT_BINARY_DIR}/wasm32-libc/libc.a")
+add_custom_command(
+  OUTPUT "${WASMGPU_KERNEL_LIBC}"
+  COMMAND "${CMAKE_COMMAND}" -E copy "${WASMGPU_WASI_LIBC}" "${WASMGPU_KERNEL_LIBC}"
+  COMMAND "${CMAKE_AR}" d "${WASMGPU_KERNEL_LIBC}" exit.o
+  DEPENDS "${WASMGPU_WASI_LIBC}"
+  COMMENT "wasm32 libc for kernels"
+  VERBATIM)
+add_custom_target(wasmgpu_kernel_libc DEPENDS "${WASMGPU_KERNEL_LIBC}")
+
+set(WASMGPU_KERNEL_CFLAGS --target=wasm32 -nostdlib -ffreestanding -Wall -Wextra
+    -idirafter "${WASMGPU_WASI_INCLUDE_DIR}")
 
 # wasmgpu_wasm_kernel(OUTPUT <file.wasm> SOURCE <file.c> [OPT <-O2>] [FLAGS ...])
 function(wasmgpu_wasm_kernel)
@@ -19,8 +43,8 @@ function(wasmgpu_wasm_kernel)
     OUTPUT "${K_OUTPUT}"
     COMMAND "${WASMGPU_CLANG}" ${WASMGPU_KERNEL_CFLAGS} ${K_OPT} ${K_FLAGS}
             -I "${PROJECT_SOURCE_DIR}/include" -c "${source}" -o "${object}"
-    COMMAND "${WASMGPU_WASM_LD}" --no-entry "${object}" -o "${K_OUTPUT}"
-    DEPENDS "${source}"
+    COMMAND "${WASMGPU_WASM_LD}" --no-entry "${object}" "${WASMGPU_KERNEL_LIBC}" -o "${K_OUTPUT}"
+    DEPENDS "${source}" "${WASMGPU_KERNEL_LIBC}"
     IMPLICIT_DEPENDS C "${source}"
     COMMENT "wasm32 ${K_OPT}: ${K_SOURCE}"
     VERBATIM)

@@ -41,7 +41,7 @@ PACKAGES=(
   clang-19 lld-19
   libvulkan-dev libvulkan-volk-dev vulkan-validationlayers vulkan-tools
   spirv-headers spirv-tools libspirv-cross-c-shared-dev glslang-tools glslang-dev
-  wabt binaryen
+  wabt binaryen wasi-libc
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev libfmt-dev
 )
 BACKPORTS_PACKAGES=(mesa-vulkan-drivers)

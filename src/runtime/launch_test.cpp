@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 
@@ -275,8 +276,19 @@ TEST_F(VulkanTest, BufferWithoutWasmAddressIsRefusedAtLaunch) {
   addresses.free(hog);
 }
 
-TEST_F(VulkanTest, Float64KernelNeedsShaderFloat64) {
-  if (device->float64_enabled()) GTEST_SKIP() << "device supports shaderFloat64";
+// A device without shaderFloat64, made by hiding the feature.
+class DeviceWithoutFloat64 : public VulkanTest {
+ protected:
+  void SetUp() override {
+    setenv("WASMGPU_HIDE_FEATURES", "float64", 1);
+    VulkanTest::SetUp();
+    unsetenv("WASMGPU_HIDE_FEATURES");
+  }
+};
+
+TEST_F(DeviceWithoutFloat64, Float64KernelNeedsShaderFloat64) {
+  ASSERT_FALSE(device->float64_enabled());
+  EXPECT_FALSE(device->info().features.shader_float64);
   auto kernel = glsl_kernel("f64", "void kernel(uint i) {}", {ValType::F64});
   auto created = Kernel::create(*device, std::move(kernel));
   ASSERT_FALSE(created.ok());
