@@ -212,6 +212,28 @@ void ExactFloat::emit_demote(uint32_t id) {
   f.finish();
 }
 
+// Sums of two zeros, computed on the bits: drivers fold `x + 0.0` to `x` and
+// `0.0 - x` to `-x` even when the shader asks for signed zeros to be kept
+// (seen on lavapipe), which turns -0 + 0 into -0. IEEE: the sum of two zeros
+// is -0 only when both are -0 (x - y is x + (-y)).
+static uint32_t both_zero(Emit& e, uint32_t a, uint32_t b, uint32_t width) {
+  if (width == 64) {
+    uint32_t either = e.op64(Op::OpBitwiseOr, a, b);
+    return e.test(Op::OpIEqual, e.op64(Op::OpBitwiseAnd, either, e.u64(~(uint64_t(1) << 63))), e.u64(0));
+  }
+  uint32_t either = e.op32(Op::OpBitwiseOr, a, b);
+  return e.test(Op::OpIEqual, e.op32(Op::OpBitwiseAnd, either, e.u32(0x7FFF'FFFFu)), e.u32(0));
+}
+
+static uint32_t zero_sum_bits(Emit& e, Op op, uint32_t a, uint32_t b, uint32_t width) {
+  if (width == 64) {
+    uint32_t b_signed = op == Op::OpFSub ? e.op64(Op::OpBitwiseXor, b, e.u64(uint64_t(1) << 63)) : b;
+    return e.op64(Op::OpBitwiseAnd, e.op64(Op::OpBitwiseAnd, a, b_signed), e.u64(uint64_t(1) << 63));
+  }
+  uint32_t b_signed = op == Op::OpFSub ? e.op32(Op::OpBitwiseXor, b, e.u32(0x8000'0000u)) : b;
+  return e.op32(Op::OpBitwiseAnd, e.op32(Op::OpBitwiseAnd, a, b_signed), e.u32(0x8000'0000u));
+}
+
 // f32 + - *: both operands widened to f64 (natively unless one has a zero
 // exponent field), one native f64 operation, then demoted.
 void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
@@ -242,7 +264,9 @@ void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
   Fields fa = fields(e, kF32, e.to64(a)), fb = fields(e, kF32, e.to64(b));
   Fields fr = fields(e, kF64, r_bits);
   uint32_t nan = e.to32(nan_result(e, kF32, e.to64(a), is_nan(e, kF32, fa), e.to64(b), is_nan(e, kF32, fb)));
-  f.return_value(e.sel(is_nan(e, kF64, fr), nan, narrowed));
+  uint32_t result = e.sel(is_nan(e, kF64, fr), nan, narrowed);
+  if (op != Op::OpFMul) result = e.sel(both_zero(e, a, b, 32), zero_sum_bits(e, op, a, b, 32), result);
+  f.return_value(result);
   f.finish();
 }
 
@@ -439,7 +463,10 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
   Fields x = fields(e, kF64, a_bits), y = fields(e, kF64, b_bits);
   uint32_t nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, is_nan(e, kF64, y));
   uint32_t r_nan = f.op(Op::OpIsNan, k_.t_bool, {r});
-  return e.sel(r_nan, f.op(Op::OpBitcast, k_.t_f64(), {nan}), r);
+  uint32_t result = e.sel(r_nan, f.op(Op::OpBitcast, k_.t_f64(), {nan}), r);
+  if (op == Op::OpFMul) return result;
+  uint32_t zero_sum = f.op(Op::OpBitcast, k_.t_f64(), {zero_sum_bits(e, op, a_bits, b_bits, 64)});
+  return e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum, result);
 }
 
 bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>& stack) {
