@@ -35,6 +35,27 @@ wasm::Module load_module_or_fail(const std::string& path) {
   return std::move(module).value();
 }
 
+LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
+                                    const spirv::CompileOptions& options) {
+  auto instance = runtime::Instance::create();
+  if (!instance) fail(instance.error().to_string());
+  runtime::DeviceOptions device_options;
+  device_options.name = device;
+  auto opened = runtime::Device::create(*instance, device_options);
+  if (!opened) fail(opened.error().to_string());
+  auto bytes = read_file(path);
+  if (!bytes) fail(bytes.error().to_string());
+  auto module = runtime::Module::load(*opened, *bytes, options);
+  if (!module) fail(path + ": " + module.error().to_string());
+  return LoadedModule{std::move(instance).value(), std::move(opened).value(), std::move(module).value()};
+}
+
+runtime::LaunchOptions launch_options_with_timeout(double seconds) {
+  runtime::LaunchOptions options;
+  options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(seconds));
+  return options;
+}
+
 std::string signature_text(const wasm::FuncType& type) {
   auto list = [](const std::vector<wasm::ValType>& types) {
     std::string text = "(";

@@ -5,6 +5,13 @@
 #include <string>
 #include <vector>
 
+#include <chrono>
+#include <optional>
+
+#include "runtime/device.h"
+#include "runtime/instance.h"
+#include "runtime/module.h"
+#include "spirv/compiler.h"
 #include "support/result.h"
 #include "wasm/module.h"
 
@@ -25,6 +32,23 @@ Status write_file(const std::string& path, const void* data, size_t size);
 
 // Reads, decodes and validates a wasm module, or fails with a one-line error.
 wasm::Module load_module_or_fail(const std::string& path);
+
+// A wasm module loaded on a device, with the Instance and Device it needs
+// (members are destroyed in reverse order: module, device, instance).
+struct LoadedModule {
+  runtime::Instance instance;
+  runtime::Device device;
+  runtime::Module module;
+};
+
+// Opens the device (`device`: an index or part of a name; default: the
+// WASMGPU_DEVICE / discrete-first choice) and loads `path` on it, or fails
+// with a one-line error.
+LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
+                                    const spirv::CompileOptions& options);
+
+// Launch options waiting `seconds` for the device.
+runtime::LaunchOptions launch_options_with_timeout(double seconds);
 
 // "(i32, f32) -> (i64)"
 std::string signature_text(const wasm::FuncType& type);

@@ -70,21 +70,8 @@ void run_call(const CallArgs& args) {
     tuples.push_back(parse_tuple(args.args, type, "arguments"));
   }
 
-  auto instance = runtime::Instance::create();
-  if (!instance) fail(instance.error().to_string());
-  runtime::DeviceOptions device_options;
-  device_options.name = args.device;
-  auto device = runtime::Device::create(*instance, device_options);
-  if (!device) fail(device.error().to_string());
-  auto bytes = read_file(args.input);
-  if (!bytes) fail(bytes.error().to_string());
-  auto module = runtime::Module::load(*device, *bytes, args.compile_options);
-  if (!module) fail(args.input + ": " + module.error().to_string());
-
-  runtime::LaunchOptions options;
-  options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::duration<double>(args.timeout_seconds));
-  auto results = module->call(args.function, tuples, options);
+  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options);
+  auto results = loaded.module.call(args.function, tuples, launch_options_with_timeout(args.timeout_seconds));
   if (!results) fail(args.input + ": " + results.error().to_string());
   size_t trapped = 0;
   for (const runtime::CallResult& result : *results) {
@@ -101,8 +88,8 @@ void run_call(const CallArgs& args) {
     fmt::print("{}\n", line);
   }
   std::fflush(stdout);
-  if (!instance->validation_messages().empty())
-    fail(fmt::format("the Vulkan validation layer reported {} message(s)", instance->validation_messages().size()));
+  if (!loaded.instance.validation_messages().empty())
+    fail(fmt::format("the Vulkan validation layer reported {} message(s)", loaded.instance.validation_messages().size()));
   if (trapped > 0) fail(fmt::format("{} of {} call{} trapped", trapped, results->size(), results->size() == 1 ? "" : "s"));
 }
 

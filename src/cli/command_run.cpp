@@ -208,17 +208,9 @@ void run_kernel(const RunArgs& args) {
     }
   }
 
-  auto instance = runtime::Instance::create();
-  if (!instance) fail(instance.error().to_string());
-  runtime::DeviceOptions device_options;
-  device_options.name = args.device;
-  auto device = runtime::Device::create(*instance, device_options);
-  if (!device) fail(device.error().to_string());
-  auto bytes = read_file(args.input);
-  if (!bytes) fail(bytes.error().to_string());
-  auto module = runtime::Module::load(*device, *bytes, args.compile_options);
-  if (!module) fail(args.input + ": " + module.error().to_string());
-  auto kernel = module->kernel(args.kernel);
+  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options);
+  runtime::Device* device = &loaded.device;
+  auto kernel = loaded.module.kernel(args.kernel);
   if (!kernel) fail(args.input + ": " + kernel.error().to_string());
 
   std::vector<runtime::Buffer> buffers;
@@ -238,9 +230,7 @@ void run_kernel(const RunArgs& args) {
     launch_args.push_back(buffer_args[i] ? runtime::Arg(buffers[buffer_of_arg[i]])
                                          : parse_scalar(args.args[i], params[i + 1], i + 1));
 
-  runtime::LaunchOptions options;
-  options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::duration<double>(args.timeout_seconds));
+  const runtime::LaunchOptions options = launch_options_with_timeout(args.timeout_seconds);
   auto start = std::chrono::steady_clock::now();
   Status launched = use_grid ? (*kernel)->launch(runtime::Grid{grid[0], grid[1], grid[2]},
                                                  runtime::WorkgroupSize{size[0], size[1], size[2]}, launch_args,
@@ -261,8 +251,9 @@ void run_kernel(const RunArgs& args) {
   std::string shape = use_grid ? fmt::format("a grid of {}x{}x{} workgroups", grid[0], grid[1], grid[2])
                                : fmt::format("{} invocations", args.n);
   fmt::print(stderr, "ran {} over {} on {} in {:.3f} ms\n", args.kernel, shape, device->info().name, ms);
-  if (!instance->validation_messages().empty())
-    fail(fmt::format("the Vulkan validation layer reported {} message(s)", instance->validation_messages().size()));
+  if (!loaded.instance.validation_messages().empty())
+    fail(fmt::format("the Vulkan validation layer reported {} message(s)",
+                     loaded.instance.validation_messages().size()));
 }
 
 }  // namespace
