@@ -23,6 +23,12 @@ void print_device(const runtime::Device& device) {
               info.driver_info.empty() ? info.driver_name.c_str() : info.driver_info.c_str());
 }
 
+void add_example_options(CLI::App& app, std::optional<std::string>& device, std::string& wasm) {
+  app.add_option("--device", device,
+                 "Device index or part of its name (default: WASMGPU_DEVICE, else discrete GPU first)");
+  app.add_option("--wasm", wasm, "The kernel module");
+}
+
 int finish(const ExampleContext& ctx) {
   auto messages = ctx.instance.validation_messages();
   if (messages.empty()) return 0;

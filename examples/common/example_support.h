@@ -2,6 +2,7 @@
 // module, time a launch, check the result against the same C code run natively.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -50,6 +51,10 @@ double time_ms(F&& fn) {
 }
 
 void print_device(const runtime::Device& device);
+
+// The options every example has: --device (an index or part of a name; by
+// default WASMGPU_DEVICE, else a discrete GPU first) and --wasm (the module).
+void add_example_options(CLI::App& app, std::optional<std::string>& device, std::string& wasm);
 
 // The program's exit status: 1 when the validation layer (WASMGPU_VALIDATION=1)
 // reported anything during the run, else 0.

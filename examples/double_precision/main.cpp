@@ -16,8 +16,7 @@ int main(int argc, char** argv) {
   std::string wasm = WASMGPU_EXAMPLE_WASM;
   CLI::App app{"double_precision: f64 polynomial evaluation, checked against native code"};
   app.add_option("--n", n, "Number of elements")->check(CLI::Range(1u, 1u << 26));
-  app.add_option("--device", device, "Device index or part of its name");
-  app.add_option("--wasm", wasm, "The kernel module");
+  examples::add_example_options(app, device, wasm);
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);

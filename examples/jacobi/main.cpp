@@ -17,8 +17,7 @@ int main(int argc, char** argv) {
   app.add_option("--width", w, "Grid width");
   app.add_option("--height", h, "Grid height");
   app.add_option("--steps", steps, "Iterations");
-  app.add_option("--device", device, "Device index or part of its name");
-  app.add_option("--wasm", wasm, "The kernel module");
+  examples::add_example_options(app, device, wasm);
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);

@@ -20,8 +20,7 @@ int main(int argc, char** argv) {
   app.add_option("--height", height, "Image height in pixels")->check(CLI::Range(1, 16384));
   app.add_option("--iterations", max_iterations, "Maximum iterations per pixel")->check(CLI::Range(1, 1 << 20));
   app.add_option("-o,--output", output, "PNG file to write");
-  app.add_option("--device", device, "Device index or part of its name (default: WASMGPU_DEVICE, else discrete GPU first)");
-  app.add_option("--wasm", wasm, "The kernel module");
+  examples::add_example_options(app, device, wasm);
   app.add_flag("!--no-check", check_native, "Skip the comparison with native code");
   CLI11_PARSE(app, argc, argv);
 

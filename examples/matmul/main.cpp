@@ -15,8 +15,7 @@ int main(int argc, char** argv) {
   app.add_option("--m", m, "Rows of A and C");
   app.add_option("--n", n, "Columns of B and C");
   app.add_option("--k", k, "Columns of A, rows of B");
-  app.add_option("--device", device, "Device index or part of its name");
-  app.add_option("--wasm", wasm, "The kernel module");
+  examples::add_example_options(app, device, wasm);
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);

@@ -20,8 +20,7 @@ int main(int argc, char** argv) {
   app.add_option("--n", n, "Number of particles")->check(CLI::Range(1u, 1u << 24));
   app.add_option("--window", window, "Neighbours on each side")->check(CLI::Range(0, 64));
   app.add_option("--steps", steps, "Steps")->check(CLI::Range(1, 1000));
-  app.add_option("--device", device, "Device index or part of its name");
-  app.add_option("--wasm", wasm, "The kernel module");
+  examples::add_example_options(app, device, wasm);
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);

@@ -16,8 +16,7 @@ int main(int argc, char** argv) {
   app.add_option("--n", n, "Number of floats");
   app.add_option("--workgroups", workgroups, "Workgroups of the first pass");
   app.add_option("--workgroup-size", workgroup_size, "Invocations per workgroup");
-  app.add_option("--device", device, "Device index or part of its name");
-  app.add_option("--wasm", wasm, "The kernel module");
+  examples::add_example_options(app, device, wasm);
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);

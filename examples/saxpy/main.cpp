@@ -17,8 +17,7 @@ int main(int argc, char** argv) {
   CLI::App app{"saxpy: y = a*x + y on the default Vulkan device, checked against native code"};
   app.add_option("--n", n, "Number of elements");
   app.add_option("--a", a, "The scalar a");
-  app.add_option("--device", device, "Device index or part of its name (default: WASMGPU_DEVICE, else discrete GPU first)");
-  app.add_option("--wasm", wasm, "The kernel module");
+  examples::add_example_options(app, device, wasm);
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);
