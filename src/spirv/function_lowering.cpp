@@ -520,8 +520,8 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     // --- constants ---
     case Opcode::I32Const: push(b_.const_u32(uint32_t(instr.imm64))); break;
     case Opcode::I64Const: push(b_.const_u64(instr.imm64)); break;
-    case Opcode::F32Const: push(b_.const_f32_bits(uint32_t(instr.imm64))); break;
-    case Opcode::F64Const: k_.t_f64(); push(b_.const_f64_bits(instr.imm64)); break;
+    case Opcode::F32Const: push(float_constant(32, instr.imm64)); break;
+    case Opcode::F64Const: push(float_constant(64, instr.imm64)); break;
     // --- comparisons ---
     case Opcode::I32Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.t_bool, {pop(), b_.const_u32(0)}))); break;
     case Opcode::I64Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.t_bool, {pop(), b_.const_u64(0)}))); break;
@@ -660,6 +660,21 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
       return refuse("v128 is not supported yet");
   }
   return {};
+}
+
+// A signalling NaN written as a float OpConstant comes out quieted on NVIDIA
+// (driver 580: `f32.const nan:0x200000` returned 0x7fe00000), so such constants
+// are integer constants reinterpreted in the function; drivers keep those bits.
+uint32_t FunctionLowering::float_constant(int width, uint64_t bits) {
+  if (width == 32) {
+    uint32_t b = uint32_t(bits);
+    bool signalling_nan = (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0 && !(b & 0x00400000u);
+    return signalling_nan ? op(Op::OpBitcast, k_.t_f32(), {b_.const_u32(b)}) : b_.const_f32_bits(b);
+  }
+  k_.t_f64();
+  bool signalling_nan = (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
+                        (bits & 0x000fffffffffffffull) != 0 && !(bits & 0x0008000000000000ull);
+  return signalling_nan ? op(Op::OpBitcast, k_.t_f64(), {b_.const_u64(bits)}) : b_.const_f64_bits(bits);
 }
 
 }  // namespace wasmgpu::spirv

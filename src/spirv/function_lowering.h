@@ -68,6 +68,7 @@ class FunctionLowering {
   void push(uint32_t value) { stack_.push_back(value); }
   uint32_t type_of(wasm::ValType type) { return k_.value_type(type); }
   uint32_t op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands);
+  uint32_t float_constant(int width, uint64_t bits);
   uint32_t float_op(spv::Op op, uint32_t type, uint32_t a, uint32_t b);
   uint32_t bool_to_i32(uint32_t condition);
   uint32_t nonzero(uint32_t value, uint32_t type);

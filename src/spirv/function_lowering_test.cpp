@@ -47,6 +47,23 @@ TEST(FunctionLowering, ConstantsAndSelect) {
   EXPECT_TRUE(k.info.uses_float64);
 }
 
+// NVIDIA's driver quiets a signalling NaN given as a float OpConstant, so those
+// constants are integer constants bitcast in the function; other float
+// constants stay OpConstants.
+TEST(FunctionLowering, SignallingNanConstantsAreBitcastIntegers) {
+  CompiledKernel k = compile_wat(R"((module (memory 1) (func (export "k") (param i32)
+    (f32.store (i32.const 0) (f32.const nan:0x200000))
+    (f64.store (i32.const 8) (f64.const -nan:0x4000000000000))
+    (f32.store (i32.const 16) (f32.const nan:0x400001))
+    (f32.store (i32.const 20) (f32.const 1.5)))))");
+  std::string text = disassembly(k);
+  EXPECT_NE(text.find("%uint 2141192192"), std::string::npos) << text;          // 0x7fa00000
+  EXPECT_NE(text.find("%ulong 18443366373989023744"), std::string::npos) << text; // 0xfff4000000000000
+  EXPECT_EQ(text.find("%float 0x1.4p+128"), std::string::npos) << text;
+  EXPECT_NE(text.find("%float 1.5"), std::string::npos) << text;
+  EXPECT_NE(text.find("%float 0x1.800002p+128"), std::string::npos) << text;  // quiet NaN stays a float
+}
+
 // In fast float mode; exact f32 arithmetic goes through f64 (float_exact_test.cpp).
 TEST(FunctionLowering, NoFloat64WithoutF64) {
   auto module = wasm::decode(wat_to_wasm(R"((module (func (export "k") (param $x i32) (param $y f32)
