@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "spirv/instance_state.h"
 #include "spirv/module_builder.h"
 #include "spirv/stack_analysis.h"
 #include "wasm/module.h"
@@ -54,9 +55,12 @@ struct KernelContext {
   bool instance_state = false;
   // A PhysicalStorageBuffer pointer to `type` at InstanceState + `offset` (u64).
   uint32_t instance_pointer(class FunctionBuilder& f, uint32_t offset, uint32_t type);
-  // The funcref table call_indirect goes through (table.h); null when the
-  // module has none.
-  const struct StaticTable* table = nullptr;
+  // Where everything lives in the InstanceState (tables, segments, globals).
+  InstanceLayout layout;
+  // The functions table slots may hold (table.h); null when the module's
+  // tables cannot be compiled (an imported table), and call_indirect and
+  // table instructions are refused.
+  const struct IndirectCallTargets* indirect_targets = nullptr;
   // The wasm function being lowered, for messages (UINT32_MAX outside one).
   uint32_t current_function = UINT32_MAX;
   std::string float64_function;  // first function that used f64
