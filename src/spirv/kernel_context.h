@@ -50,8 +50,8 @@ struct KernelContext {
   uint32_t trap_kind_var = 0;        // u32: kind of this invocation's first trap
   uint32_t instance_state_var = 0;   // u64: device address of the InstanceState
 
-  // Whether the shader keeps mutable/imported globals and the memory size in
-  // the instance's InstanceState (instance_state.h); module-wide.
+  // Whether the shader keeps mutable/imported globals, the memory size and
+  // the tables in the instance's InstanceState (instance_state.h); module-wide.
   bool instance_state = false;
   // A PhysicalStorageBuffer pointer to `type` at InstanceState + `offset` (u64).
   uint32_t instance_pointer(class FunctionBuilder& f, uint32_t offset, uint32_t type);
