@@ -14,6 +14,7 @@ const char* to_string(TrapKind kind) {
     case TrapKind::UndefinedElement: return "undefined element";
     case TrapKind::UninitializedElement: return "uninitialized element";
     case TrapKind::StackOverflow: return "shadow stack overflow";
+    case TrapKind::TableOutOfBounds: return "out of bounds table access";
   }
   return "unknown trap";
 }

@@ -99,6 +99,18 @@ inline constexpr uint32_t kCallTrapped = 1;  // status = kCallTrapped + uint32_t
 //                           per invocation in kernels).
 //   u32 data_dropped[data segments]  nonzero once a segment is dropped (active
 //                           segments start dropped, as after instantiation)
+//   u32 elem_dropped[element segments]  the same for element segments (active
+//                           and declarative ones start dropped)
+//   u32 elem_items[...]     every element segment's items, concatenated: a
+//                           function index, or kNullRef (read-only)
+//   Table tables[defined tables], each 8-byte aligned:
+//     u32 size              current number of elements
+//     u32 capacity          slots reserved (spirv::table_capacity); table.grow
+//                           fails beyond it
+//     u32 slots[capacity]   function index, or kNullRef; past `size` unused
+// Offsets after globals depend on the module: spirv::instance_layout() gives
+// them. Reference values (funcref, and externref, which is always null here)
+// are u32 function indices in shaders and slots, kNullRef for null.
 // With instance state, bounds checks of module-memory accesses (wasm addresses
 // below kBufferAddressBase) use memory_pages, not the region table, so an
 // access past the current size traps even inside the reserve. Within one
@@ -109,6 +121,10 @@ inline constexpr uint32_t kInstanceMemoryAddress = 8;
 inline constexpr uint32_t kInstanceDataSegments = 16;
 inline constexpr uint32_t kInstanceGlobals = 24;
 inline constexpr uint32_t kInstanceGlobalSlotSize = 8;
+inline constexpr uint32_t kTableSize = 0;
+inline constexpr uint32_t kTableCapacity = 4;
+inline constexpr uint32_t kTableSlots = 8;
+inline constexpr uint32_t kNullRef = 0xFFFF'FFFFu;
 inline constexpr uint64_t kPageSize = 65536;
 inline constexpr uint32_t kMaxPages = 65536;
 
@@ -124,8 +140,9 @@ enum class TrapKind : uint32_t {
   UndefinedElement = 7,
   UninitializedElement = 8,
   StackOverflow = 9,  // the shadow stack outgrew the per-invocation stack
+  TableOutOfBounds = 10,
 };
-inline constexpr uint32_t kTrapKindCount = 10;
+inline constexpr uint32_t kTrapKindCount = 11;
 
 const char* to_string(TrapKind kind);
 

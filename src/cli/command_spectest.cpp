@@ -68,8 +68,7 @@ std::optional<abi::TrapKind> trap_kind_for(const std::string& text) {
   if (starts("call stack exhausted")) return K::CallStackExhausted;
   if (starts("indirect call type mismatch")) return K::IndirectCallTypeMismatch;
   if (starts("undefined element")) return K::UndefinedElement;
-  // wasmgpu reports an index outside a table as an undefined element.
-  if (starts("out of bounds table access")) return K::UndefinedElement;
+  if (starts("out of bounds table access")) return K::TableOutOfBounds;
   if (starts("uninitialized element")) return K::UninitializedElement;
   return std::nullopt;
 }

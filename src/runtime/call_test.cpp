@@ -129,6 +129,134 @@ TEST_F(CallTest, MemoryPersistsAcrossCalls) {
   EXPECT_EQ((*r)[3].trap, abi::TrapKind::MemoryOutOfBounds);
 }
 
+TEST_F(CallTest, GlobalsInitialisedFromImportedGlobals) {
+  const char* wat = R"((module
+    (import "env" "i" (global $i i32))
+    (import "env" "f" (global $f f64))
+    (global $i_copy i32 (global.get $i))
+    (global $f_copy (mut f64) (global.get $f))
+    (func (export "get") (result i32 f64) (global.get $i_copy) (global.get $f_copy))))";
+  const uint64_t imported[] = {0xFFFF'FFF6u, 0x4009'21FB'5444'2D18ull};  // -10, pi
+  auto module = Module::load(*device, wat_to_wasm(wat), {}, imported);
+  ASSERT_TRUE(module.ok()) << module.error().to_string();
+  auto r = module->call("get", std::vector<std::vector<Value>>{{}});
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ((*r)[0].values, (std::vector<Value>{Value::i32(0xFFFF'FFF6u), Value{wasm::ValType::F64, imported[1]}}));
+}
+
+// 20,000 entries, more than one OpSwitch may hold (control_flow_test.cpp):
+// entry i branches to depth i % 3, the default to depth 3.
+TEST_F(CallTest, BrTableWithMoreCasesThanOneSwitchHolds) {
+  std::string wat = R"((module
+    (func (export "f") (param $x i32) (result i32)
+      (block (block (block (block
+        (br_table )";
+  for (int i = 0; i < 20000; ++i) wat += std::to_string(i % 3) + " ";
+  wat += R"(3 (local.get $x)))
+        (return (i32.const 100)))
+        (return (i32.const 101)))
+        (return (i32.const 102)))
+      (i32.const 103))))";
+  auto module = Module::load(*device, wat_to_wasm(wat));
+  ASSERT_TRUE(module.ok()) << module.error().to_string();
+  const uint32_t selectors[] = {0, 1, 2, 8191, 8192, 8193, 16383, 16384, 19998, 19999, 20000, 20001, 0xFFFF'FFFFu};
+  std::vector<std::vector<Value>> tuples;
+  for (uint32_t x : selectors) tuples.push_back({Value::i32(x)});
+  auto r = module->call("f", tuples);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  for (size_t i = 0; i < tuples.size(); ++i) {
+    const uint32_t x = selectors[i];
+    const uint32_t depth = x < 20000 ? x % 3 : 3;
+    EXPECT_EQ((*r)[i].values, std::vector<Value>{Value::i32(100 + depth)}) << "selector " << x;
+  }
+}
+
+// Tables live in the instance state: what table.init/set/copy/grow/fill and
+// elem.drop change in one launch, call_indirect sees in the next. Expected
+// values follow the wasm spec's semantics of each step.
+TEST_F(CallTest, TablesPersistAndChangeAcrossLaunches) {
+  const char* wat = R"((module
+    (type $ii (func (param i32) (result i32)))
+    (table $t 2 4 funcref)
+    (table $u 3 funcref)
+    (elem $inc_dec funcref (ref.func $inc) (ref.func $dec))
+    (elem (table $t) (i32.const 0) func $double)
+    (func $inc (type $ii) (i32.add (local.get 0) (i32.const 1)))
+    (func $dec (type $ii) (i32.sub (local.get 0) (i32.const 1)))
+    (func $double (type $ii) (i32.mul (local.get 0) (i32.const 2)))
+    (func $other (param i64))
+    (elem declare func $other)
+    (func (export "call_t") (param i32 i32) (result i32) (call_indirect $t (type $ii) (local.get 1) (local.get 0)))
+    (func (export "call_u") (param i32 i32) (result i32) (call_indirect $u (type $ii) (local.get 1) (local.get 0)))
+    (func (export "init_u") (param i32 i32 i32) (table.init $u $inc_dec (local.get 0) (local.get 1) (local.get 2)))
+    (func (export "drop") (elem.drop $inc_dec))
+    (func (export "set_t") (param i32) (table.set $t (local.get 0) (ref.func $dec)))
+    (func (export "set_other") (param i32) (table.set $t (local.get 0) (ref.func $other)))
+    (func (export "copy_t_to_u") (param i32 i32 i32) (table.copy $u $t (local.get 0) (local.get 1) (local.get 2)))
+    (func (export "grow_t") (param i32) (result i32) (table.grow $t (ref.func $inc) (local.get 0)))
+    (func (export "size_t") (result i32) (table.size $t))
+    (func (export "fill_u") (param i32 i32) (table.fill $u (local.get 0) (ref.null func) (local.get 1)))
+    (func (export "is_null_t") (param i32) (result i32) (ref.is_null (table.get $t (local.get 0))))))";
+  auto module = Module::load(*device, wat_to_wasm(wat));
+  ASSERT_TRUE(module.ok()) << module.error().to_string();
+  // Each step is a launch of its own.
+  auto run = [&](const char* name, std::vector<uint32_t> args) {
+    std::vector<Value> values;
+    for (uint32_t a : args) values.push_back(Value::i32(a));
+    auto r = module->call(name, std::vector<std::vector<Value>>{values});
+    EXPECT_TRUE(r.ok()) << name << ": " << r.error().to_string();
+    return r.ok() ? (*r)[0] : CallResult{};
+  };
+  auto returns = [&](const char* name, std::vector<uint32_t> args, uint32_t expected) {
+    CallResult r = run(name, args);
+    EXPECT_FALSE(r.trapped) << name << " trapped: " << abi::to_string(r.trap);
+    EXPECT_EQ(r.values, std::vector<Value>{Value::i32(expected)}) << name;
+  };
+  auto succeeds = [&](const char* name, std::vector<uint32_t> args) {
+    CallResult r = run(name, args);
+    EXPECT_FALSE(r.trapped) << name << " trapped: " << abi::to_string(r.trap);
+  };
+  auto traps = [&](const char* name, std::vector<uint32_t> args, abi::TrapKind kind) {
+    CallResult r = run(name, args);
+    EXPECT_TRUE(r.trapped) << name;
+    EXPECT_EQ(r.trap, kind) << name << ": " << abi::to_string(r.trap);
+  };
+  using K = abi::TrapKind;
+  returns("call_t", {0, 5}, 10);  // the active segment put $double at t[0]
+  traps("call_t", {1, 5}, K::UninitializedElement);
+  traps("call_t", {2, 5}, K::UndefinedElement);
+  traps("call_u", {0, 5}, K::UninitializedElement);
+
+  succeeds("init_u", {1, 0, 2});  // u = [null, inc, dec]
+  returns("call_u", {1, 5}, 6);
+  returns("call_u", {2, 5}, 4);
+  traps("init_u", {0, 1, 2}, K::TableOutOfBounds);  // the segment has 2 items: nothing is written
+  traps("call_u", {0, 5}, K::UninitializedElement);
+  succeeds("drop", {});
+  traps("init_u", {0, 0, 1}, K::TableOutOfBounds);  // a dropped segment is empty
+  succeeds("init_u", {0, 0, 0});
+
+  succeeds("set_t", {1});  // t = [double, dec]
+  returns("call_t", {1, 7}, 6);
+  traps("set_t", {2}, K::TableOutOfBounds);
+  succeeds("set_other", {1});
+  traps("call_t", {1, 7}, K::IndirectCallTypeMismatch);
+
+  returns("grow_t", {2}, 2);  // t = [double, other, inc, inc]
+  returns("size_t", {}, 4);
+  returns("call_t", {3, 7}, 8);
+  returns("grow_t", {1}, 0xFFFF'FFFFu);  // past the maximum of 4
+  returns("is_null_t", {1}, 0);
+  traps("is_null_t", {4}, K::TableOutOfBounds);
+
+  succeeds("copy_t_to_u", {0, 2, 2});  // u = [inc, inc, dec]
+  returns("call_u", {0, 1}, 2);
+  succeeds("fill_u", {1, 2});  // u = [inc, null, null]
+  traps("call_u", {1, 5}, K::UninitializedElement);
+  returns("call_u", {0, 1}, 2);
+  traps("fill_u", {2, 2}, K::TableOutOfBounds);
+}
+
 TEST_F(CallTest, WrongArgumentsFailBeforeRunning) {
   auto module = Module::load(*device, wat_to_wasm(kModule));
   ASSERT_TRUE(module.ok()) << module.error().to_string();

@@ -15,9 +15,10 @@ bool is_numeric(wasm::ValType type) {
          type == wasm::ValType::F64;
 }
 
-// Why a value type cannot be compiled, or empty.
+// Why a value type cannot be compiled, or empty. References are u32
+// function indices (abi::kNullRef for null).
 std::string type_problem(wasm::ValType type) {
-  if (is_numeric(type)) return {};
+  if (is_numeric(type) || type == wasm::ValType::FuncRef || type == wasm::ValType::ExternRef) return {};
   if (type == wasm::ValType::V128) return "uses v128 (SIMD is not supported yet)";
   return std::string("uses reference type ") + wasm::to_string(type) + " (not supported)";
 }
@@ -39,7 +40,7 @@ std::string block_type_problem(const wasm::Module& module, const wasm::BlockType
 }
 
 // Checks one defined function's body and collects its callees.
-Status scan_function(const wasm::Module& module, uint32_t index, const StaticTable* table,
+Status scan_function(const wasm::Module& module, uint32_t index, const IndirectCallTargets* targets,
                      std::vector<uint32_t>& callees) {
   const wasm::Function& function = module.functions.at(index - module.imported_functions);
   auto refuse = [&](const std::string& why) {
@@ -80,9 +81,8 @@ Status scan_function(const wasm::Module& module, uint32_t index, const StaticTab
           callees.push_back(instr.imm0);
         break;
       case Opcode::CallIndirect:
-        if (!table) return refuse("uses call_indirect without a usable table");
-        if (instr.imm1 != 0) return refuse("uses call_indirect through a table other than table 0");
-        for (uint32_t callee : indirect_callees(module, *table, instr.imm0)) {
+        if (!targets) return refuse("uses call_indirect through an imported table (not supported)");
+        for (uint32_t callee : indirect_callees(module, *targets, instr.imm0)) {
           if (const wasm::Import* import = module.imported_function(callee))
             return refuse("may call imported function " + import->module + "." + import->name +
                           " through call_indirect (imports cannot run on the GPU)");
@@ -101,11 +101,8 @@ Status scan_function(const wasm::Module& module, uint32_t index, const StaticTab
       case Opcode::TableGrow:
       case Opcode::TableSize:
       case Opcode::TableFill:
-        return refuse("uses table instruction " + std::string(op.text) + " (not supported)");
-      case Opcode::RefNull:
-      case Opcode::RefIsNull:
-      case Opcode::RefFunc:
-        return refuse("uses reference instruction " + std::string(op.text) + " (not supported)");
+        if (!targets) return refuse("uses " + std::string(op.text) + " on an imported table (not supported)");
+        break;
       default: break;
     }
   }
@@ -115,7 +112,7 @@ Status scan_function(const wasm::Module& module, uint32_t index, const StaticTab
 }  // namespace
 
 Result<CallGraph> build_call_graph(const wasm::Module& module, std::span<const uint32_t> roots,
-                                   const StaticTable* table) {
+                                   const IndirectCallTargets* targets) {
   CallGraph graph;
   graph.callees.resize(module.total_functions());
   for (uint32_t root : roots)
@@ -130,7 +127,7 @@ Result<CallGraph> build_call_graph(const wasm::Module& module, std::span<const u
   std::vector<size_t> next_callee;
 
   auto enter = [&](uint32_t index) -> Status {
-    WASMGPU_TRY(scan_function(module, index, table, graph.callees[index]));
+    WASMGPU_TRY(scan_function(module, index, targets, graph.callees[index]));
     state[index] = State::Active;
     path.push_back(index);
     next_callee.push_back(0);
@@ -179,6 +176,9 @@ bool has_side_effects(const wasm::Module& module, const CallGraph& graph, uint32
       if (is_store || instr.op == Opcode::MemoryGrow || instr.op == Opcode::MemoryFill ||
           instr.op == Opcode::MemoryCopy || instr.op == Opcode::MemoryInit ||
           instr.op == Opcode::DataDrop || op.prefix == 0xFE)
+        return true;
+      if (instr.op == Opcode::TableSet || instr.op == Opcode::TableInit || instr.op == Opcode::ElemDrop ||
+          instr.op == Opcode::TableCopy || instr.op == Opcode::TableGrow || instr.op == Opcode::TableFill)
         return true;
       if (instr.op == Opcode::GlobalSet && instr.imm0 != stack_pointer) return true;
     }

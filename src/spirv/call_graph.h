@@ -21,17 +21,18 @@ struct CallGraph {
 };
 
 // Builds the call graph from `roots` (defined functions) and refuses imports,
-// recursion, table instructions, references and v128. call_indirect reaches
-// every function of matching type in `table` (refused when it is null).
+// recursion and v128. call_indirect reaches every function of matching type
+// among `targets` (table.h); call_indirect and table instructions are refused
+// when it is null.
 Result<CallGraph> build_call_graph(const wasm::Module& module, std::span<const uint32_t> roots,
-                                   const struct StaticTable* table = nullptr);
+                                   const struct IndirectCallTargets* targets = nullptr);
 inline Result<CallGraph> build_call_graph(const wasm::Module& module, uint32_t root,
-                                          const struct StaticTable* table = nullptr) {
-  return build_call_graph(module, std::span<const uint32_t>(&root, 1), table);
+                                          const struct IndirectCallTargets* targets = nullptr) {
+  return build_call_graph(module, std::span<const uint32_t>(&root, 1), targets);
 }
 
-// Whether `function` or anything it may call writes linear memory or
-// globals, grows memory or drops a data segment (conservative). `graph` must
+// Whether `function` or anything it may call writes linear memory, globals
+// or tables, grows memory or a table, or drops a segment (conservative). `graph` must
 // contain `function`. Writes of the shadow stack pointer `stack_pointer` are
 // private and do not count.
 bool has_side_effects(const wasm::Module& module, const CallGraph& graph, uint32_t function,

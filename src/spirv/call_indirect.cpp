@@ -1,12 +1,9 @@
-// call_indirect through the compile-time table (table.h): an OpSwitch on the
-// element index with one arm per distinct callee of the expected type, an arm
-// for null slots (trap "uninitialized element"), one for slots whose function
-// has another type (trap "indirect call type mismatch", types compared
-// structurally), and the default for indices past the table's end (trap
-// "undefined element"). Results meet in Function variables; trapping arms
-// leave zeros there and the invocation winds down (traps.cpp).
-#include <map>
-
+// call_indirect through a table in the InstanceState, in two steps:
+// resolve_element loads the function index from the table (with its traps),
+// dispatch_indirect calls it through an OpSwitch over the functions the slot
+// may hold (table.h) whose type matches the expected one. Results meet in
+// Function variables; trapping paths leave zeros there and the invocation
+// winds down (traps.cpp).
 #include "spirv/function_lowering.h"
 #include "spirv/table.h"
 
@@ -15,42 +12,44 @@ namespace wasmgpu::spirv {
 using Op = spv::Op;
 
 Status FunctionLowering::call_indirect(const wasm::Instr& instr) {
-  if (!k_.table || instr.imm1 != 0)
-    return make_error("function " + k_.module.function_name(index_) + " uses call_indirect without a usable table");
   const wasm::FuncType& expected = k_.module.types.at(instr.imm0);
   uint32_t element = pop();
   size_t first = stack_.size() - expected.params.size();
   std::vector<uint32_t> args(stack_.begin() + first, stack_.end());
   stack_.resize(first);
+  uint32_t function = resolve_element(instr.imm1, element);
+  return dispatch_indirect(function, instr.imm0, args);
+}
 
+uint32_t FunctionLowering::resolve_element(uint32_t table, uint32_t element) {
+  uint32_t record = table_address(table);
+  uint32_t function_var = f_.variable(k_.t_u32);
+  f_.store(function_var, b_.const_u32(abi::kNullRef));
+  uint32_t in_bounds = op(Op::OpULessThan, k_.t_bool, {element, table_length(record)});
+  f_.if_else(
+      in_bounds,
+      [&] { f_.store(function_var, f_.load_aligned(k_.t_u32, k_.device_pointer(f_, slot_address(record, element), k_.t_u32), 4)); },
+      [&] { k_.helpers->trap(f_, abi::TrapKind::UndefinedElement); });
+  uint32_t function = f_.load(k_.t_u32, function_var);
+  // After an undefined element the index is null too; only the first trap counts.
+  f_.if_else(op(Op::OpIEqual, k_.t_bool, {function, b_.const_u32(abi::kNullRef)}),
+             [&] { k_.helpers->trap(f_, abi::TrapKind::UninitializedElement); });
+  return function;
+}
+
+Status FunctionLowering::dispatch_indirect(uint32_t function, uint32_t type_index, const std::vector<uint32_t>& args) {
+  const wasm::FuncType& expected = k_.module.types.at(type_index);
   std::vector<uint32_t> result_vars = new_vars(expected.results);
   for (size_t i = 0; i < result_vars.size(); ++i)
     f_.store(result_vars[i], b_.const_null(type_of(expected.results[i])));
 
-  uint32_t merge = b_.fresh_id(), undefined = b_.fresh_id();
-  uint32_t null_label = 0, mismatch_label = 0;
-  std::map<uint32_t, uint32_t> callee_labels;  // function index -> label
-  std::vector<std::pair<uint32_t, uint32_t>> cases;
-  const auto& slots = k_.table->slots;
-  for (size_t i = 0; i < slots.size(); ++i) {
-    uint32_t label = 0;
-    if (!slots[i]) {
-      if (!null_label) null_label = b_.fresh_id();
-      label = null_label;
-    } else if (k_.module.function_type(*slots[i]) != expected) {
-      if (!mismatch_label) mismatch_label = b_.fresh_id();
-      label = mismatch_label;
-    } else {
-      auto [it, inserted] = callee_labels.emplace(*slots[i], 0);
-      if (inserted) it->second = b_.fresh_id();
-      label = it->second;
-    }
-    cases.emplace_back(uint32_t(i), label);
-  }
+  std::vector<std::pair<uint32_t, uint32_t>> cases;  // function index -> label
+  for (uint32_t callee : indirect_callees(k_.module, *k_.indirect_targets, type_index))
+    cases.emplace_back(callee, b_.fresh_id());
+  uint32_t merge = b_.fresh_id(), mismatch = b_.fresh_id();
   f_.selection_merge(merge);
-  f_.switch_(element, undefined, cases);
-
-  for (auto [callee, label] : callee_labels) {
+  f_.switch_(function, mismatch, cases);
+  for (auto [callee, label] : cases) {
     f_.begin_block(label);
     auto id = k_.function_ids.find(callee);
     if (id == k_.function_ids.end())
@@ -66,15 +65,10 @@ Status FunctionLowering::call_indirect(const wasm::Instr& instr) {
     }
     f_.branch(merge);
   }
-  auto trap_arm = [&](uint32_t label, abi::TrapKind kind) {
-    if (!label) return;
-    f_.begin_block(label);
-    k_.helpers->trap(f_, kind);
-    f_.branch(merge);
-  };
-  trap_arm(null_label, abi::TrapKind::UninitializedElement);
-  trap_arm(mismatch_label, abi::TrapKind::IndirectCallTypeMismatch);
-  trap_arm(undefined, abi::TrapKind::UndefinedElement);
+  // Null (after its trap) and every function of another type.
+  f_.begin_block(mismatch);
+  k_.helpers->trap(f_, abi::TrapKind::IndirectCallTypeMismatch);
+  f_.branch(merge);
   f_.begin_block(merge);
   for (size_t i = 0; i < result_vars.size(); ++i) push(f_.load(type_of(expected.results[i]), result_vars[i]));
   return {};

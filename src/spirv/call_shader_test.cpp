@@ -94,10 +94,13 @@ TEST(CallShader, CallIndirectThroughTheTable) {
 TEST(CallShader, ImportedGlobalsAreInstanceState) {
   CompiledCalls calls = expect_calls(R"((module
     (import "spectest" "global_i32" (global $g i32))
-    (func (export "get") (result i32) (global.get $g)))
-  )", {"get"});
+    (global $copy i32 (global.get $g))
+    (func (export "get") (result i32) (global.get $g))
+    (func (export "get-copy") (result i32) (global.get $copy)))
+  )", {"get", "get-copy"});
   EXPECT_TRUE(calls.info.uses_instance_state);
   EXPECT_FALSE(calls.calls[0].has_side_effects);
+  EXPECT_FALSE(calls.calls[1].has_side_effects);
 }
 
 TEST(CallShader, RecursionIsRefusedNamingTheFunction) {

@@ -185,22 +185,20 @@ namespace {
 Status compile_shader(const wasm::Module& module, std::span<const uint32_t> roots,
                       const CompileOptions& options, std::vector<uint32_t>& words, KernelInfo& info,
                       const MainBody& body) {
-  StaticTable table;
-  bool has_table = module.total_tables() > 0;
-  if (has_table) {
-    Result<StaticTable> built = build_static_table(module);
-    if (built) table = std::move(*built);
-    else has_table = false;  // call_indirect is then refused, naming the function
-  }
-  WASMGPU_ASSIGN_OR_RETURN(CallGraph graph, build_call_graph(module, roots, has_table ? &table : nullptr));
+  // Without targets (an imported table), call_indirect and table
+  // instructions are refused, naming the function.
+  Result<IndirectCallTargets> targets = indirect_call_targets(module);
+  const IndirectCallTargets* usable_targets = targets ? &*targets : nullptr;
+  WASMGPU_ASSIGN_OR_RETURN(CallGraph graph, build_call_graph(module, roots, usable_targets));
   StackLayout stack = analyse_stack(module, graph);
 
   ModuleBuilder b;
   b.capability(spv::Capability::Shader);
   b.capability(spv::Capability::PhysicalStorageBufferAddresses);
   KernelContext k(module, b, stack);
-  k.table = has_table ? &table : nullptr;
+  k.indirect_targets = usable_targets;
   k.instance_state = module_uses_instance_state(module);
+  k.layout = instance_layout(module);
   RuntimeHelpers helpers(k);
   k.helpers = &helpers;
   ExactFloat exact_float(k);
@@ -365,10 +363,8 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
   };
   WASMGPU_TRY(compile_shader(module, roots, options, result.words, result.info, body));
   std::optional<uint32_t> stack_pointer = find_stack_pointer(module);
-  StaticTable table;
-  if (module.total_tables() > 0)
-    if (Result<StaticTable> built = build_static_table(module)) table = std::move(*built);
-  WASMGPU_ASSIGN_OR_RETURN(CallGraph graph, build_call_graph(module, roots, &table));
+  Result<IndirectCallTargets> targets = indirect_call_targets(module);
+  WASMGPU_ASSIGN_OR_RETURN(CallGraph graph, build_call_graph(module, roots, targets ? &*targets : nullptr));
   for (CallInfo& call : result.calls)
     call.has_side_effects = has_side_effects(module, graph, call.function_index, stack_pointer);
   result.call_record_size = abi::kCallRecordParams + abi::kArgSlotSize * max_params;

@@ -54,8 +54,8 @@ struct KernelInfo {
   std::string float64_function;
   // The shader reads the module instance's InstanceState (abi/launch_abi.h):
   // the runtime must pass its address in the LaunchBlock. A module-wide
-  // property (memory.grow/init, data.drop, mutable or imported globals
-  // anywhere in the module), so every shader of a module agrees on how the
+  // property (memory.grow/init, data.drop, tables used, mutable or imported
+  // globals anywhere in the module), so every shader of a module agrees on how the
   // module memory is bounds-checked.
   bool uses_instance_state = false;
   FloatMode float_mode = FloatMode::Exact;

@@ -14,7 +14,8 @@
 //   either completes the branch (clearing `pending`) if it targets the next
 //   enclosing construct, or keeps breaking outwards.
 // - A branch to the function's label is a return; br_table is an OpSwitch
-//   whose cases are ordinary branches.
+//   whose cases are ordinary branches (two levels of OpSwitch when it has
+//   more cases than one OpSwitch may hold).
 // - Branch values travel through Function variables of the target label
 //   (results for block/if, parameters for loop).
 // - Code after br/br_table/return/unreachable is dead up to the end (or else)
@@ -276,23 +277,61 @@ void FunctionLowering::dispatch_pending(size_t frame_index) {
   });
 }
 
+namespace {
+
+// spirv-val refuses an OpSwitch with more (literal, label) pairs than this.
+constexpr size_t kMaxSwitchCases = 16383;
+// Selector values each inner switch covers when a br_table is split in two.
+constexpr uint32_t kSelectorsPerChunk = 8192;
+
+}  // namespace
+
 void FunctionLowering::lower_br_table(const wasm::Instr& instr) {
   uint32_t selector = pop();
   const std::vector<uint32_t>& targets = function_.br_tables[instr.imm0];
-  bool all_same = true;
-  for (uint32_t depth : targets) all_same &= depth == targets.back();
-  if (all_same) {
-    branch_to(targets.back());
+  const uint32_t default_depth = targets.back();
+  // Entries that branch where the default does need no case of their own.
+  std::vector<std::pair<uint32_t, uint32_t>> cases;  // selector value -> depth
+  for (size_t i = 0; i + 1 < targets.size(); ++i)
+    if (targets[i] != default_depth) cases.emplace_back(uint32_t(i), targets[i]);
+  if (cases.empty()) {
+    branch_to(default_depth);
     return;
   }
+  if (cases.size() <= kMaxSwitchCases) {
+    switch_to_depths(selector, cases, default_depth);
+    return;
+  }
+  // Too many cases for one OpSwitch: an outer switch on selector / chunk size
+  // picks an inner switch that holds that chunk's cases.
+  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> chunks;
+  for (const auto& entry : cases) chunks[entry.first / kSelectorsPerChunk].push_back(entry);
+  uint32_t chunk = op(spv::Op::OpUDiv, k_.t_u32, {selector, b_.const_u32(kSelectorsPerChunk)});
+  std::vector<std::pair<uint32_t, uint32_t>> chunk_labels;
+  for (const auto& entry : chunks) chunk_labels.emplace_back(entry.first, b_.fresh_id());
+  uint32_t merge = b_.fresh_id(), default_label = b_.fresh_id();
+  f_.selection_merge(merge);
+  f_.switch_(chunk, default_label, chunk_labels);
+  for (const auto& [index, label] : chunk_labels) {
+    f_.begin_block(label);
+    switch_to_depths(selector, chunks[index], default_depth);
+  }
+  f_.begin_block(default_label);
+  branch_to(default_depth);
+  f_.begin_block(merge);  // every arm branched away: unreachable
+}
+
+void FunctionLowering::switch_to_depths(uint32_t selector, const std::vector<std::pair<uint32_t, uint32_t>>& cases,
+                                        uint32_t default_depth) {
   std::map<uint32_t, uint32_t> labels;  // depth -> case block
-  for (uint32_t depth : targets)
+  labels[default_depth] = b_.fresh_id();
+  for (const auto& [value, depth] : cases)
     if (!labels.count(depth)) labels[depth] = b_.fresh_id();
-  std::vector<std::pair<uint32_t, uint32_t>> cases;
-  for (size_t i = 0; i + 1 < targets.size(); ++i) cases.emplace_back(uint32_t(i), labels[targets[i]]);
+  std::vector<std::pair<uint32_t, uint32_t>> switch_cases;
+  for (const auto& [value, depth] : cases) switch_cases.emplace_back(value, labels[depth]);
   uint32_t merge = b_.fresh_id();
   f_.selection_merge(merge);
-  f_.switch_(selector, labels[targets.back()], cases);
+  f_.switch_(selector, labels[default_depth], switch_cases);
   for (auto [depth, label] : labels) {
     f_.begin_block(label);
     branch_to(depth);

@@ -77,6 +77,26 @@ TEST(ControlFlow, BrTableDefaultOnly) {
       (block $a (br_table $a (local.get $x))))))");
 }
 
+// A br_table of 40,000 entries branching to depth i % 3 (default 2): more
+// cases than one OpSwitch may hold, so it becomes two levels of switches.
+TEST(ControlFlow, BrTableWithMoreCasesThanOneSwitchHolds) {
+  std::string wat = R"((module
+    (func $f (param $x i32) (result i32)
+      (block (block (block
+        (br_table )";
+  for (int i = 0; i < 40000; ++i) wat += std::to_string(i % 3) + " ";
+  wat += R"(2 (local.get $x)))
+        (return (i32.const 100)))
+        (return (i32.const 101)))
+      (i32.const 102))
+    (func (export "k") (param i32) (drop (call $f (local.get 0))))))";
+  CompiledKernel k = compile_wat(wat);
+  std::string text = disassembly(k);
+  size_t switches = 0;
+  for (size_t at = text.find("OpSwitch"); at != std::string::npos; at = text.find("OpSwitch", at + 1)) ++switches;
+  EXPECT_EQ(switches, 1u + (40000 + 8191) / 8192) << "an outer switch and one per chunk";
+}
+
 TEST(ControlFlow, IfElseWithResultsAndParams) {
   compile_wat(R"((module
     (type $ii_i (func (param i32 i32) (result i32)))

@@ -53,7 +53,9 @@ Status FunctionLowering::lower() {
   for (size_t i = 0; i < local_types_.size(); ++i) {
     uint32_t type = type_of(local_types_[i]);
     uint32_t var = f_.variable(type);
-    f_.store(var, i < type_.params.size() ? f_.param(i) : b_.const_null(type));
+    bool is_reference = local_types_[i] == ValType::FuncRef || local_types_[i] == ValType::ExternRef;
+    uint32_t zero = is_reference ? b_.const_u32(abi::kNullRef) : b_.const_null(type);
+    f_.store(var, i < type_.params.size() ? f_.param(i) : zero);
     locals_.push_back(var);
   }
   pending_var_ = f_.variable(k_.t_u32);
@@ -401,6 +403,8 @@ Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
     case Opcode::I64Const: value = b_.const_u64(init.imm64); break;
     case Opcode::F32Const: value = b_.const_f32_bits(uint32_t(init.imm64)); break;
     case Opcode::F64Const: value = b_.const_f64_bits(init.imm64); break;
+    case Opcode::RefNull: value = b_.const_u32(abi::kNullRef); break;
+    case Opcode::RefFunc: value = b_.const_u32(init.imm0); break;
     default:
       return make_error("global " + std::to_string(global_index) +
                         " has an initializer that is not a constant (" + std::string(wasm::info(init.op).text) + ")");
@@ -457,17 +461,18 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::LocalTee: f_.store(locals_.at(instr.imm0), stack_.back()); break;
     case Opcode::GlobalGet: return global_get(instr.imm0);
     case Opcode::GlobalSet: return global_set(instr.imm0);
-    case Opcode::TableGet:
-    case Opcode::TableSet:
-    case Opcode::TableInit:
-    case Opcode::ElemDrop:
-    case Opcode::TableCopy:
-    case Opcode::TableGrow:
-    case Opcode::TableSize:
-    case Opcode::TableFill: return refuse("tables are not supported");
-    case Opcode::RefNull:
-    case Opcode::RefIsNull:
-    case Opcode::RefFunc: return refuse("references are not supported");
+    // --- tables and references (table_access.cpp) ---
+    case Opcode::TableGet: table_get(instr.imm0); break;
+    case Opcode::TableSet: table_set(instr.imm0); break;
+    case Opcode::TableInit: return table_init(instr.imm0, instr.imm1);
+    case Opcode::ElemDrop: return elem_drop(instr.imm0);
+    case Opcode::TableCopy: table_copy(instr.imm0, instr.imm1); break;
+    case Opcode::TableGrow: table_grow(instr.imm0); break;
+    case Opcode::TableSize: table_size(instr.imm0); break;
+    case Opcode::TableFill: table_fill(instr.imm0); break;
+    case Opcode::RefNull: push(b_.const_u32(abi::kNullRef)); break;
+    case Opcode::RefIsNull: push(bool_to_i32(op(Op::OpIEqual, k_.t_bool, {pop(), b_.const_u32(abi::kNullRef)}))); break;
+    case Opcode::RefFunc: push(b_.const_u32(instr.imm0)); break;
     // --- memory ---
     case Opcode::I32Load: load(instr, 4, false, ValType::I32); break;
     case Opcode::I64Load: load(instr, 8, false, ValType::I64); break;

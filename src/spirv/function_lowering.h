@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "spirv/kernel_context.h"
@@ -51,6 +52,10 @@ class FunctionLowering {
   // the operand stack (left in place). Leaves no open block.
   void branch_to(uint32_t depth);
   void lower_br_table(const wasm::Instr& instr);
+  // An OpSwitch on `selector` whose cases (selector value, depth) and default
+  // branch to those labels. Leaves no open block.
+  void switch_to_depths(uint32_t selector, const std::vector<std::pair<uint32_t, uint32_t>>& cases,
+                        uint32_t default_depth);
   void return_values();
   // At a construct's merge: completes or forwards branches that passed through.
   void dispatch_pending(size_t frame_index);
@@ -86,6 +91,27 @@ class FunctionLowering {
   void store(const wasm::Instr& instr, uint32_t width, wasm::ValType type);
   Status call(uint32_t function_index);
   Status call_indirect(const wasm::Instr& instr);
+  // call_indirect in two steps (call_indirect.cpp). resolve_element: the
+  // function index in slot `element` (u32) of `table`, trapping "undefined
+  // element" past its size and "uninitialized element" on null (then
+  // abi::kNullRef). dispatch_indirect: calls that function with `args`,
+  // an OpSwitch over the targets of type `type_index`; any other index traps
+  // "indirect call type mismatch" (types compare structurally). Pushes the
+  // results (zeros after a trap).
+  uint32_t resolve_element(uint32_t table, uint32_t element);
+  Status dispatch_indirect(uint32_t function, uint32_t type_index, const std::vector<uint32_t>& args);
+  // Tables and element segments in the InstanceState (table_access.cpp).
+  uint32_t table_address(uint32_t table);                 // u64: the Table record
+  uint32_t slot_address(uint32_t table_record, uint32_t index);  // u64 (index u32)
+  uint32_t table_length(uint32_t table_record);           // u32: current size
+  void table_get(uint32_t table);
+  void table_set(uint32_t table);
+  void table_size(uint32_t table);
+  void table_grow(uint32_t table);
+  void table_fill(uint32_t table);
+  void table_copy(uint32_t dest_table, uint32_t source_table);
+  Status table_init(uint32_t segment, uint32_t table);
+  Status elem_drop(uint32_t segment);
   uint32_t memory_pages() const;
   Result<uint32_t> global_var(uint32_t global_index);
   // Globals in the InstanceState (imported, or mutable other than the stack pointer).

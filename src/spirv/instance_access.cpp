@@ -1,6 +1,6 @@
 // Instructions that read or write the module instance's state: globals that
-// live in the InstanceState (imported ones, and mutable ones other than the
-// private shadow stack pointer), memory.size/grow on the current size, and
+// live in the InstanceState (imported ones, those initialised from an imported
+// one, and mutable ones other than the private shadow stack pointer), memory.size/grow on the current size, and
 // memory.init/data.drop on the data segments (abi/launch_abi.h). A trapped
 // invocation writes none of it (traps.cpp).
 #include "abi/launch_abi.h"
@@ -15,6 +15,10 @@ using Op = spv::Op;
 bool FunctionLowering::global_in_instance(uint32_t global_index) const {
   if (!k_.instance_state) return false;
   if (global_index < k_.module.imported_globals) return true;
+  // An initialiser that reads an imported global is known only at
+  // instantiation, when initial_instance_state() writes its slot.
+  const wasm::ConstExpr& init = k_.module.globals[global_index - k_.module.imported_globals].init;
+  if (!init.instrs.empty() && init.instrs[0].op == wasm::Opcode::GlobalGet) return true;
   return k_.module.global_type(global_index).is_mutable && k_.stack.stack_pointer != global_index;
 }
 
@@ -81,7 +85,7 @@ Status FunctionLowering::memory_init(uint32_t segment) {
   if (!k_.instance_state || segment >= k_.module.data.size())
     return make_error("function " + k_.module.function_name(index_) + " uses memory.init of data segment " +
                       std::to_string(segment) + ", which does not exist");
-  InstanceLayout layout = instance_layout(k_.module);
+  const InstanceLayout& layout = k_.layout;
   uint32_t count = pop(), source = pop(), dest = pop();
   k_.helpers->memory_init(f_, dest, source, count, uint32_t(k_.module.data[segment].bytes.size()),
                           layout.data_offsets[segment], layout.data_dropped_offset + 4 * segment);
@@ -92,8 +96,7 @@ Status FunctionLowering::data_drop(uint32_t segment) {
   if (!k_.instance_state || segment >= k_.module.data.size())
     return make_error("function " + k_.module.function_name(index_) + " uses data.drop of data segment " +
                       std::to_string(segment) + ", which does not exist");
-  InstanceLayout layout = instance_layout(k_.module);
-  uint32_t offset = layout.data_dropped_offset + 4 * segment;
+  uint32_t offset = k_.layout.data_dropped_offset + 4 * segment;
   f_.if_else(op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f_)}), [&] {
     f_.store_aligned(k_.instance_pointer(f_, offset, k_.t_u32), b_.const_u32(1), 4);
   });

@@ -5,6 +5,7 @@
 
 #include "abi/launch_abi.h"
 #include "spirv/stack_analysis.h"
+#include "spirv/table.h"
 
 namespace wasmgpu::spirv {
 
@@ -17,8 +18,73 @@ std::optional<wasm::MemoryType> module_memory(const wasm::Module& module) {
   return std::nullopt;
 }
 
+// Instructions that work on the InstanceState: memory growth and segments,
+// and everything that reads or writes a table.
+bool reads_instance_state(wasm::Opcode op) {
+  using wasm::Opcode;
+  switch (op) {
+    case Opcode::MemoryGrow:
+    case Opcode::MemoryInit:
+    case Opcode::DataDrop:
+    case Opcode::CallIndirect:
+    case Opcode::TableGet:
+    case Opcode::TableSet:
+    case Opcode::TableInit:
+    case Opcode::ElemDrop:
+    case Opcode::TableCopy:
+    case Opcode::TableGrow:
+    case Opcode::TableSize:
+    case Opcode::TableFill: return true;
+    default: return false;
+  }
+}
+
 void put32(std::vector<uint8_t>& out, uint64_t at, uint32_t value) { std::memcpy(&out[at], &value, 4); }
 void put64(std::vector<uint8_t>& out, uint64_t at, uint64_t value) { std::memcpy(&out[at], &value, 8); }
+
+// Element segments' items and dropped flags, then every table: null slots,
+// with the active segments copied in, in order (`globals`: every global's
+// value, for offsets that read an imported one).
+Status initialise_tables(const wasm::Module& module, const InstanceLayout& layout,
+                         std::span<const uint64_t> globals, std::vector<uint8_t>& state) {
+  for (size_t t = 0; t < layout.table_offsets.size(); ++t) {
+    const wasm::TableType& table = module.tables[t];
+    uint32_t capacity = table_capacity(table);
+    if (table.limits.min > capacity)
+      return make_error("table " + std::to_string(t) + " has " + std::to_string(table.limits.min) +
+                        " elements; wasmgpu supports at most " + std::to_string(kMaxTableSlots));
+    put32(state, layout.table_offsets[t] + abi::kTableSize, uint32_t(table.limits.min));
+    put32(state, layout.table_offsets[t] + abi::kTableCapacity, capacity);
+    for (uint32_t i = 0; i < capacity; ++i) put32(state, layout.table_offsets[t] + abi::kTableSlots + 4 * i, abi::kNullRef);
+  }
+  for (size_t s = 0; s < module.elements.size(); ++s) {
+    const wasm::ElementSegment& segment = module.elements[s];
+    const std::string name = "element segment " + std::to_string(s);
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> items, element_items(segment));
+    for (size_t i = 0; i < items.size(); ++i) put32(state, layout.elem_items_offsets[s] + 4 * i, items[i]);
+    put32(state, layout.elem_dropped_offset + 4 * s, segment.mode == wasm::ElementSegment::Mode::Passive ? 0 : 1);
+    if (segment.mode != wasm::ElementSegment::Mode::Active) continue;
+    if (segment.table >= layout.table_offsets.size())
+      return make_error(name + " initialises an imported table (not supported)");
+    if (segment.offset.instrs.empty()) return make_error(name + " has no offset");
+    const wasm::Instr& offset_instr = segment.offset.instrs[0];
+    uint64_t offset = 0;
+    if (offset_instr.op == wasm::Opcode::I32Const) offset = uint32_t(offset_instr.imm64);
+    else if (offset_instr.op == wasm::Opcode::GlobalGet && offset_instr.imm0 < globals.size())
+      offset = uint32_t(globals[offset_instr.imm0]);
+    else
+      return make_error(name + "'s offset is not i32.const or global.get");
+    const uint32_t table_offset = layout.table_offsets[segment.table];
+    uint32_t size = 0;
+    std::memcpy(&size, &state[table_offset + abi::kTableSize], 4);
+    if (offset + items.size() > size)
+      return make_error(name + " does not fit table " + std::to_string(segment.table) +
+                        " (instantiation traps: out of bounds table access)");
+    for (size_t i = 0; i < items.size(); ++i)
+      put32(state, table_offset + abi::kTableSlots + 4 * (offset + i), items[i]);
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -26,8 +92,19 @@ InstanceLayout instance_layout(const wasm::Module& module) {
   InstanceLayout layout;
   layout.globals_offset = abi::kInstanceGlobals;
   layout.data_dropped_offset = layout.globals_offset + abi::kInstanceGlobalSlotSize * module.total_globals();
-  layout.size = layout.data_dropped_offset + 4 * uint32_t(module.data.size());
-  layout.size = (layout.size + 7) & ~7u;
+  layout.elem_dropped_offset = layout.data_dropped_offset + 4 * uint32_t(module.data.size());
+  uint32_t at = layout.elem_dropped_offset + 4 * uint32_t(module.elements.size());
+  for (const wasm::ElementSegment& segment : module.elements) {
+    layout.elem_items_offsets.push_back(at);
+    at += 4 * uint32_t(segment.items.size());
+  }
+  if (module.imported_tables == 0)
+    for (const wasm::TableType& table : module.tables) {
+      at = (at + 7) & ~7u;
+      layout.table_offsets.push_back(at);
+      at += abi::kTableSlots + 4 * table_capacity(table);
+    }
+  layout.size = (at + 7) & ~7u;
   uint64_t offset = 0;
   for (const wasm::DataSegment& segment : module.data) {
     layout.data_offsets.push_back(offset);
@@ -77,9 +154,11 @@ Result<std::vector<uint8_t>> initial_instance_state(const wasm::Module& module,
           return make_error("global initializer reads global " + std::to_string(instr.imm0));
         value = values[instr.imm0];
         break;
+      case wasm::Opcode::RefNull: value = abi::kNullRef; break;
+      case wasm::Opcode::RefFunc: value = instr.imm0; break;
       default:
-        value = 0;  // references (ref.null / ref.func): not modelled, never read by shaders
-        break;
+        return make_error("global " + std::to_string(module.imported_globals + i) + " has an unsupported initializer (" +
+                          std::string(wasm::info(instr.op).text) + ")");
     }
     values.push_back(value);
   }
@@ -88,6 +167,7 @@ Result<std::vector<uint8_t>> initial_instance_state(const wasm::Module& module,
   for (size_t i = 0; i < module.data.size(); ++i)
     put32(state, layout.data_dropped_offset + 4 * i,
           module.data[i].mode == wasm::DataSegment::Mode::Active ? 1 : 0);
+  WASMGPU_TRY(initialise_tables(module, layout, values, state));
   return state;
 }
 
@@ -106,9 +186,7 @@ bool module_uses_instance_state(const wasm::Module& module) {
     if (module.globals[i].type.is_mutable && stack_pointer != module.imported_globals + i) return true;
   for (const wasm::Function& function : module.functions)
     for (const wasm::Instr& instr : function.body)
-      if (instr.op == wasm::Opcode::MemoryGrow || instr.op == wasm::Opcode::MemoryInit ||
-          instr.op == wasm::Opcode::DataDrop)
-        return true;
+      if (reads_instance_state(instr.op)) return true;
   return false;
 }
 

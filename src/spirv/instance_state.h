@@ -15,9 +15,15 @@ namespace wasmgpu::spirv {
 struct InstanceLayout {
   uint32_t globals_offset = 0;       // abi::kInstanceGlobals
   uint32_t data_dropped_offset = 0;  // u32 per data segment
+  uint32_t elem_dropped_offset = 0;  // u32 per element segment
   uint32_t size = 0;                 // bytes of the whole InstanceState
   // Byte offset of each data segment in the buffer data_segment_bytes() gives.
   std::vector<uint64_t> data_offsets;
+  // Byte offset in the InstanceState of each element segment's items (u32 each).
+  std::vector<uint32_t> elem_items_offsets;
+  // Byte offset in the InstanceState of each defined table's Table record
+  // (abi/launch_abi.h); empty when the module imports a table (refused).
+  std::vector<uint32_t> table_offsets;
 };
 
 InstanceLayout instance_layout(const wasm::Module& module);
@@ -31,8 +37,11 @@ uint64_t memory_reserve_bytes(const wasm::Module& module, uint64_t cap_without_m
 // at `reserve_bytes`: memory_pages = initial size, the grow limit, every
 // global from its constant initialiser (imported globals, and initialisers
 // that read them, from `imported_globals`, one raw 8-byte value per imported
-// global in import order), active data segments dropped. The two device
-// addresses are zero: the runtime fills them in.
+// global in import order), active data segments dropped, every table at its
+// initial size with the active element segments copied in (in order; one
+// that does not fit fails, as instantiation would trap), active and
+// declarative element segments dropped. The two device addresses are zero:
+// the runtime fills them in.
 Result<std::vector<uint8_t>> initial_instance_state(const wasm::Module& module,
                                                     std::span<const uint64_t> imported_globals,
                                                     uint64_t reserve_bytes);

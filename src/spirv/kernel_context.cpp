@@ -28,6 +28,8 @@ uint32_t KernelContext::value_type(wasm::ValType type) {
     case wasm::ValType::I64: return t_u64;
     case wasm::ValType::F32: return t_f32();
     case wasm::ValType::F64: return t_f64();
+    case wasm::ValType::FuncRef:
+    case wasm::ValType::ExternRef: return t_u32;  // function index, abi::kNullRef for null
     default: break;
   }
   assert(false && "non-numeric types are refused before lowering");

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "spirv/instance_state.h"
 #include "spirv/module_builder.h"
 #include "spirv/stack_analysis.h"
 #include "wasm/module.h"
@@ -49,14 +50,17 @@ struct KernelContext {
   uint32_t trap_kind_var = 0;        // u32: kind of this invocation's first trap
   uint32_t instance_state_var = 0;   // u64: device address of the InstanceState
 
-  // Whether the shader keeps mutable/imported globals and the memory size in
-  // the instance's InstanceState (instance_state.h); module-wide.
+  // Whether the shader keeps mutable/imported globals, the memory size and
+  // the tables in the instance's InstanceState (instance_state.h); module-wide.
   bool instance_state = false;
   // A PhysicalStorageBuffer pointer to `type` at InstanceState + `offset` (u64).
   uint32_t instance_pointer(class FunctionBuilder& f, uint32_t offset, uint32_t type);
-  // The funcref table call_indirect goes through (table.h); null when the
-  // module has none.
-  const struct StaticTable* table = nullptr;
+  // Where everything lives in the InstanceState (tables, segments, globals).
+  InstanceLayout layout;
+  // The functions table slots may hold (table.h); null when the module's
+  // tables cannot be compiled (an imported table), and call_indirect and
+  // table instructions are refused.
+  const struct IndirectCallTargets* indirect_targets = nullptr;
   // The wasm function being lowered, for messages (UINT32_MAX outside one).
   uint32_t current_function = UINT32_MAX;
   std::string float64_function;  // first function that used f64

@@ -1,8 +1,9 @@
 // SPIR-V functions that compiled code calls for what is too large to inline
 // at every use: recording a trap (traps.cpp), translating wasm addresses to
 // device addresses and the loads, stores and bulk-memory loops built on it
-// (memory_access.cpp). Each helper is declared when first asked for and
-// emitted by emit_bodies() once every wasm function is lowered.
+// (memory_access.cpp), and the bulk table operations (table_helpers.cpp).
+// Each helper is declared when first asked for and emitted by emit_bodies()
+// once every wasm function is lowered.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +53,18 @@ class RuntimeHelpers {
   void memory_init(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count,
                    uint32_t segment_size, uint64_t segment_offset, uint32_t dropped_offset);
 
+  // --- tables (table_helpers.cpp) ---
+  // Copies `count` slots to the Table record at `dest_table` (u64), from slot
+  // `dest`, out of the u32 array at `source_slots` (u64) holding
+  // `source_size` entries, from entry `source`: backwards when the ranges
+  // overlap that way (table.copy), front to back otherwise. Unless both
+  // ranges fit, traps "out of bounds table access" and moves nothing.
+  void table_move(FunctionBuilder& f, uint32_t dest_table, uint32_t dest, uint32_t source_slots,
+                  uint32_t source_size, uint32_t source, uint32_t count);
+  // Sets `count` slots of the Table record at `table` (u64) from `index` to
+  // `value` (a reference), with the same bounds check.
+  void table_fill(FunctionBuilder& f, uint32_t table, uint32_t index, uint32_t value, uint32_t count);
+
   // Device address of wasm range [ea, ea + width) (u64; width a u32 value);
   // traps and returns from `f` when it is unmapped. For atomics.
   uint32_t device_address(FunctionBuilder& f, uint32_t ea, uint32_t width) { return translate(f, ea, width); }
@@ -60,7 +73,7 @@ class RuntimeHelpers {
   void emit_bodies();
 
  private:
-  enum class Helper : uint8_t { Trap, Translate, Load, Store, Fill, Copy, Init };
+  enum class Helper : uint8_t { Trap, Translate, Load, Store, Fill, Copy, Init, TableMove, TableFill };
   struct Key {
     Helper helper;
     uint32_t width;
@@ -77,6 +90,8 @@ class RuntimeHelpers {
   void emit_fill(uint32_t id);
   void emit_copy(uint32_t id);
   void emit_init(uint32_t id);
+  void emit_table_move(uint32_t id);
+  void emit_table_fill(uint32_t id);
 
   // Workgroup-shared memory paths of the load/store and fill/copy helpers.
   void shared_access(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& inside);

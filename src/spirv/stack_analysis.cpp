@@ -135,6 +135,15 @@ class FrameScanner {
         case Opcode::BrTable: pop(); break;
         case Opcode::Select:
         case Opcode::SelectTyped: pop_n(3); push(AbstractValue::unknown()); break;
+        // Table and reference instructions whose operands the opcode table
+        // does not list (their types depend on the table).
+        case Opcode::TableGet:
+        case Opcode::RefIsNull: pop(); push(AbstractValue::unknown()); break;
+        case Opcode::TableSet: pop_n(2); break;
+        case Opcode::TableGrow: pop_n(2); push(AbstractValue::unknown()); break;
+        case Opcode::TableFill: pop_n(3); break;
+        case Opcode::RefNull:
+        case Opcode::RefFunc: push(AbstractValue::unknown()); break;
         default: {
           const wasm::OpcodeInfo& op = wasm::info(instr.op);
           if (op.immediate == wasm::ImmediateKind::MemArg) {
