@@ -143,9 +143,6 @@ TEST_F(CallTest, WrongArgumentsFailBeforeRunning) {
   EXPECT_NE(unknown.error().message.find("no function named 'nope'"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace wasmgpu::runtime
-
 // Constant addresses take the compiler's module-memory paths (spirv/
 // access_path.h): no check inside the initial size, a check against the
 // current size past it. Expected values follow the wasm spec: an access that
@@ -215,3 +212,6 @@ TEST_F(CallTest, BatchesOfDifferentExportSetsCallTheRightFunctions) {
     EXPECT_EQ((*one)[0].values, std::vector<Value>{Value::i32(4)});
   }
 }
+
+}  // namespace
+}  // namespace wasmgpu::runtime
