@@ -28,7 +28,9 @@ inline constexpr uint32_t kPushConstantsSize = 16;
 //                       uses_instance_state, which the runtime must then set
 //   u64 args[...]       kernel arguments after the invocation index, one 8-byte
 //                       slot each: i32/f32 in the low 4 bytes, i64/f64 whole
-//   Region regions[...] sorted by wasm_base, non-overlapping
+//   Region regions[...] sorted by wasm_base, non-overlapping; a shader whose
+//                       module has memory (and no instance state) reads the
+//                       module memory's device address from regions[0]
 inline constexpr uint32_t kLaunchTrapRecord = 0;
 inline constexpr uint32_t kLaunchStackBase = 8;
 inline constexpr uint32_t kLaunchStackSlotSize = 16;

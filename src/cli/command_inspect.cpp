@@ -31,6 +31,16 @@ void print_imports(const wasm::Module& module) {
   }
 }
 
+// Memory access sites by path (docs/compiler.md, "Memory access paths").
+void print_access_paths(const spirv::AccessPathCounts& paths) {
+  if (paths.total() == 0) return;
+  const uint32_t fast = paths.direct + paths.bounds_checked;
+  fmt::print("    memory accesses: {}, {} ({:.0f}%) on the module-memory fast path "
+             "({} direct, {} bounds-checked), {} translated\n",
+             paths.total(), fast, 100.0 * fast / paths.total(), paths.direct, paths.bounds_checked,
+             paths.translated);
+}
+
 void run_inspect(const std::string& path, const spirv::CompileOptions& options) {
   wasm::Module module = load_module_or_fail(path);
   fmt::print("module: {}\n", path);
@@ -61,6 +71,7 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
     if (info.uses_float64) fmt::print(", needs shaderFloat64");
     fmt::print(", {} floats", spirv::float_mode_name(info.float_mode));
     fmt::print(")\n");
+    print_access_paths(info.memory_access_paths);
   }
 }
 

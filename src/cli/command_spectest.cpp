@@ -145,8 +145,9 @@ std::string first_line(const std::string& path) {
 
 class ScriptRunner {
  public:
-  ScriptRunner(runtime::Device& device, const SpecArgs& args, const std::set<std::string>& deviations)
-      : device_(device), args_(args), deviations_(deviations) {}
+  ScriptRunner(runtime::Device& device, const SpecArgs& args, const std::set<std::string>& deviations,
+               std::chrono::steady_clock::time_point deadline)
+      : device_(device), args_(args), deviations_(deviations), deadline_(deadline) {}
 
   FileReport run(const Script& script, const fs::path& dir) {
     name_ = fs::path(script.source).filename().string();
@@ -333,9 +334,20 @@ class ScriptRunner {
     if (!results) {
       for (const Pending& p : pending)
         failure(*p.cmd, call_text(*p.cmd) + ": " + one_line(results.error().to_string()));
+      wait_for_device();
       return;
     }
     for (size_t i = 0; i < pending.size(); ++i) check(*pending[i].cmd, (*results)[i]);
+  }
+
+  // After a launch that timed out (a slow pipeline compile, or a call that
+  // really runs long), waits for it while the script's time allows, so that
+  // the later commands run instead of all failing on a busy device. The
+  // launch's calls have taken effect once it finishes, as the script expects.
+  void wait_for_device() {
+    const auto left = deadline_ - std::chrono::steady_clock::now();
+    if (left <= std::chrono::steady_clock::duration::zero()) return;
+    (void)device_.wait(std::chrono::duration_cast<std::chrono::nanoseconds>(left));
   }
 
   void check(const ScriptCommand& cmd, const runtime::CallResult& result) {
@@ -366,6 +378,7 @@ class ScriptRunner {
   runtime::Device& device_;
   const SpecArgs& args_;
   const std::set<std::string>& deviations_;
+  const std::chrono::steady_clock::time_point deadline_;
   std::string name_;
   fs::path dir_;
   FileReport report_;
@@ -425,7 +438,11 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
   // ~Device would wait for a launch that timed out.
   auto* instance = new runtime::Instance(std::move(created_instance).value());
   auto* device = new runtime::Device(std::move(created_device).value());
-  ScriptRunner runner(*device, args, deviations);
+  // Leaves a tenth of the script's time for reporting after waiting on a
+  // timed-out launch (run_file_isolated kills the script at file_timeout).
+  const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(0.9 * args.file_timeout));
+  ScriptRunner runner(*device, args, deviations, deadline);
   FileReport report = runner.run(*script, dir);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::string line = fmt::format("{}: {} passed, {} failed", name, report.passed, report.failed);
@@ -564,8 +581,9 @@ void add_spectest_command(CLI::App& app) {
       "instantiated in order; assert_return, assert_trap and assert_exhaustion run on the device and\n"
       "are compared bit-exactly (nan:canonical / nan:arithmetic as the spec defines them); actions run\n"
       "in script order and change state. Calls that cannot observe each other (no side effects) share\n"
-      "one launch. assert_malformed / assert_invalid with binary modules pass when the decoder or\n"
-      "validator rejects the module; text-format ones are skipped, as are modules that import host\n"
+      "one launch; a launch that exceeds --timeout fails its assertions, and the script waits for\n"
+      "it to finish before going on. assert_malformed / assert_invalid with binary modules pass when\n"
+      "the decoder or validator rejects the module; text-format ones are skipped, as are modules that import host\n"
       "functions, tables or other instances. Prints a line per file, failures with the script line,\n"
       "and as the last line `N passed, N failed[, N skipped]`; exits with status 1 on any failure.\n"
       "--deviations FILE: assertions listed there (bullet lines starting `FILE.wast:LINE`) that fail\n"

@@ -271,5 +271,75 @@ TEST_F(CallTest, WrongArgumentsFailBeforeRunning) {
   EXPECT_NE(unknown.error().message.find("no function named 'nope'"), std::string::npos);
 }
 
+// Constant addresses take the compiler's module-memory paths (spirv/
+// access_path.h): no check inside the initial size, a check against the
+// current size past it. Expected values follow the wasm spec: an access that
+// crosses the end traps and writes nothing; growing makes the next page
+// accessible.
+const char* kConstantAddresses = R"((module
+  (memory $m 1 2)
+  (func (export "store_last") (param i32) (i32.store (i32.const 65532) (local.get 0)))
+  (func (export "load_last") (result i32) (i32.load (i32.const 65532)))
+  (func (export "store_across") (param i32) (i32.store (i32.const 65534) (local.get 0)))
+  (func (export "fill_across") (memory.fill (i32.const 65530) (i32.const 0xFF) (i32.const 10)))
+  (func (export "copy_across") (memory.copy (i32.const 65530) (i32.const 0) (i32.const 10)))
+  (func (export "load_next_page") (result i32) (i32.load8_u (i32.const 65536)))
+  (func (export "store_next_page") (param i32) (i32.store8 (i32.const 65536) (local.get 0)))
+  (func (export "unaligned") (result i64)
+    (i64.store (i32.const 3) (i64.const 0x0102030405060708)) (i64.load (i32.const 3)))
+  (func (export "grow") (result i32) (memory.grow (i32.const 1)))
+))";
+
+TEST_F(CallTest, ConstantAddressesTrapExactlyAtTheCurrentSize) {
+  auto module = Module::load(*device, wat_to_wasm(kConstantAddresses));
+  ASSERT_TRUE(module.ok()) << module.error().to_string();
+  auto call = [&](const char* name, std::vector<Value> args = {}) {
+    auto r = module->call(name, std::vector<std::vector<Value>>{args});
+    EXPECT_TRUE(r.ok()) << name << ": " << r.error().to_string();
+    return r.ok() ? (*r)[0] : CallResult{};
+  };
+  auto expect_trap = [&](const char* name, std::vector<Value> args = {}) {
+    CallResult r = call(name, args);
+    EXPECT_TRUE(r.trapped) << name;
+    EXPECT_EQ(r.trap, abi::TrapKind::MemoryOutOfBounds) << name;
+  };
+  EXPECT_FALSE(call("store_last", {Value::i32(0x11223344)}).trapped);
+  EXPECT_EQ(call("load_last").values, std::vector<Value>{Value::i32(0x11223344)});
+  EXPECT_EQ(call("unaligned").values, std::vector<Value>{Value::i64(0x0102030405060708)});
+  expect_trap("store_across", {Value::i32(7)});
+  expect_trap("fill_across");
+  expect_trap("copy_across");
+  expect_trap("load_next_page");
+  expect_trap("store_next_page", {Value::i32(9)});
+  // Nothing was written by the trapping calls.
+  EXPECT_EQ(call("load_last").values, std::vector<Value>{Value::i32(0x11223344)});
+  EXPECT_EQ(call("grow").values, std::vector<Value>{Value::i32(1)});
+  EXPECT_EQ(call("load_next_page").values, std::vector<Value>{Value::i32(0)});
+  EXPECT_FALSE(call("store_next_page", {Value::i32(9)}).trapped);
+  EXPECT_EQ(call("load_next_page").values, std::vector<Value>{Value::i32(9)});
+  EXPECT_FALSE(call("store_across", {Value::i32(7)}).trapped);
+  EXPECT_EQ(call("load_last").values, std::vector<Value>{Value::i32(0x00073344)});
+  EXPECT_EQ(call("load_next_page").values, std::vector<Value>{Value::i32(0)});
+}
+
+// A launch compiles only the exports it calls, so the function positions in
+// its CallRecords are positions in that set: check that mixed and single-
+// export batches, in either order and again, call the right functions.
+TEST_F(CallTest, BatchesOfDifferentExportSetsCallTheRightFunctions) {
+  auto module = Module::load(*device, wat_to_wasm(kModule));
+  ASSERT_TRUE(module.ok()) << module.error().to_string();
+  const std::vector<CallRequest> mixed = {{"fmin", {Value::f32(2), Value::f32(-1)}},
+                                          {"div", {Value::i32(9), Value::i32(3)}}};
+  for (int round = 0; round < 2; ++round) {
+    auto r = module->call(mixed);
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_EQ((*r)[0].values, std::vector<Value>{Value::f32(-1)});
+    EXPECT_EQ((*r)[1].values, std::vector<Value>{Value::i32(3)});
+    auto one = module->call("div", std::vector<std::vector<Value>>{{Value::i32(8), Value::i32(2)}});
+    ASSERT_TRUE(one.ok()) << one.error().to_string();
+    EXPECT_EQ((*one)[0].values, std::vector<Value>{Value::i32(4)});
+  }
+}
+
 }  // namespace
 }  // namespace wasmgpu::runtime

@@ -1,5 +1,6 @@
 #include "runtime/module.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "abi/launch_abi.h"
@@ -55,12 +56,24 @@ Result<std::vector<uint8_t>> initial_memory(const wasm::Module& module) {
   return image;
 }
 
-// The call shader of a module: every callable export, compiled once.
-struct CallShader {
-  std::optional<Kernel> kernel;
+// What the compiler says about every exported function: the callable ones
+// (their CallInfo) and why the others cannot be called. Compiled once, to
+// SPIR-V only: no pipeline is created for it.
+struct CallCatalogue {
   std::map<std::string, uint32_t, std::less<>> index;  // export -> position in calls
   std::vector<spirv::CallInfo> calls;
   std::map<std::string, std::string, std::less<>> refused;  // export -> why
+};
+
+// A call shader for one set of exports (positions in the catalogue, sorted):
+// CallRecord.function is the position within `exports`. A launch compiles
+// only the exports its calls need: a driver that inlines every call (NIR)
+// and runs every arm of the shader's switch under a mask (llvmpipe) spends
+// time superlinear in the whole shader's size, so one shader holding a
+// hundred exports took lavapipe minutes to compile.
+struct CallShader {
+  std::vector<uint32_t> exports;
+  Kernel kernel;
   uint32_t call_stride = 8;
   uint32_t result_stride = 8;
 };
@@ -76,8 +89,9 @@ struct Module::State {
   std::optional<Buffer> call_records;
   std::optional<Buffer> result_records;
   std::map<std::string, Kernel, std::less<>> kernels;
-  std::optional<CallShader> calls;  // compiled on the first call
+  std::optional<CallCatalogue> calls;  // compiled on the first call
   std::optional<Error> calls_error;
+  std::map<std::vector<uint32_t>, CallShader> call_shaders;  // by exports
 
   VkDeviceAddress instance_address() const {
     return instance_state ? instance_state->device_address() : 0;
@@ -207,14 +221,13 @@ std::vector<std::string> callable_exports(const wasm::Module& module,
 
 }  // namespace
 
-// Compiles every callable export into one shader. Exports the compiler
-// refuses are found by compiling them one at a time (no pipeline is created
-// for those attempts) and left out, with the reason kept for call_info().
-static Result<CallShader> build_call_shader(DeviceState& device, const wasm::Module& module,
-                                            const spirv::CompileOptions& options,
-                                            const Buffer* memory, VkDeviceAddress instance) {
-  CallShader shader;
-  std::vector<std::string> names = callable_exports(module, shader.refused);
+// Compiles every callable export once, for the facts call_info() reports.
+// Exports the compiler refuses are found by compiling them one at a time and
+// left out, with the reason kept.
+static Result<CallCatalogue> build_call_catalogue(const wasm::Module& module,
+                                                  const spirv::CompileOptions& options) {
+  CallCatalogue catalogue;
+  std::vector<std::string> names = callable_exports(module, catalogue.refused);
   auto compiled = spirv::compile_calls(module, names, options);
   if (!compiled.ok()) {
     std::vector<std::string> accepted;
@@ -223,37 +236,26 @@ static Result<CallShader> build_call_shader(DeviceState& device, const wasm::Mod
       if (one.ok())
         accepted.push_back(name);
       else
-        shader.refused[name] = one.error().to_string();
+        catalogue.refused[name] = one.error().to_string();
     }
     names = std::move(accepted);
-    if (names.empty()) return shader;
+    if (names.empty()) return catalogue;
     compiled = spirv::compile_calls(module, names, options);
     if (!compiled.ok()) return compiled.take_error();
   }
-  spirv::CompiledCalls calls = std::move(compiled.value());
-  shader.calls = std::move(calls.calls);
-  for (uint32_t i = 0; i < shader.calls.size(); ++i) shader.index[shader.calls[i].export_name] = i;
-  shader.call_stride = calls.call_record_size;
-  shader.result_stride = calls.result_record_size;
-  spirv::CompiledKernel kernel{std::move(calls.words), std::move(calls.info)};
-  kernel.info.export_name = "calls";
-  // The shader's own arguments: the record addresses and strides.
-  kernel.info.params = {wasm::ValType::I64, wasm::ValType::I64, wasm::ValType::I32,
-                        wasm::ValType::I32};
-  WASMGPU_ASSIGN_OR_RETURN(Kernel k, Kernel::create(device, std::move(kernel), memory, instance));
-  shader.kernel.emplace(std::move(k));
-  return shader;
+  catalogue.calls = std::move(compiled->calls);
+  for (uint32_t i = 0; i < catalogue.calls.size(); ++i) catalogue.index[catalogue.calls[i].export_name] = i;
+  return catalogue;
 }
 
 Result<const spirv::CallInfo*> Module::call_info(std::string_view export_name) {
   State& st = *state_;
   if (!st.calls && !st.calls_error) {
-    auto shader = build_call_shader(*st.device, st.module, st.compile_options, memory(),
-                                    st.instance_address());
-    if (shader.ok())
-      st.calls.emplace(std::move(shader.value()));
+    auto catalogue = build_call_catalogue(st.module, st.compile_options);
+    if (catalogue.ok())
+      st.calls.emplace(std::move(catalogue.value()));
     else
-      st.calls_error = shader.take_error();
+      st.calls_error = catalogue.take_error();
   }
   if (st.calls_error) return *st.calls_error;
   if (auto it = st.calls->index.find(export_name); it != st.calls->index.end())
@@ -294,7 +296,27 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
   }
   if (calls.empty()) return std::vector<CallResult>{};
   if (calls.size() > 0xFFFF'FFFFu) return make_error("too many calls for one launch");
-  CallShader& shader = *st.calls;
+  std::vector<uint32_t> exports;
+  for (const CallRequest& request : calls) exports.push_back(st.calls->index.find(request.export_name)->second);
+  std::sort(exports.begin(), exports.end());
+  exports.erase(std::unique(exports.begin(), exports.end()), exports.end());
+  auto found = st.call_shaders.find(exports);
+  if (found == st.call_shaders.end()) {
+    std::vector<std::string> names;
+    for (uint32_t position : exports) names.push_back(st.calls->calls[position].export_name);
+    WASMGPU_ASSIGN_OR_RETURN(spirv::CompiledCalls compiled,
+                             spirv::compile_calls(st.module, names, st.compile_options));
+    const uint32_t call_stride = compiled.call_record_size, result_stride = compiled.result_record_size;
+    spirv::CompiledKernel kernel{std::move(compiled.words), std::move(compiled.info)};
+    kernel.info.export_name = "calls";
+    // The shader's own arguments: the record addresses and strides.
+    kernel.info.params = {wasm::ValType::I64, wasm::ValType::I64, wasm::ValType::I32,
+                          wasm::ValType::I32};
+    WASMGPU_ASSIGN_OR_RETURN(Kernel k, Kernel::create(*st.device, std::move(kernel), memory(),
+                                                      st.instance_address()));
+    found = st.call_shaders.emplace(exports, CallShader{exports, std::move(k), call_stride, result_stride}).first;
+  }
+  CallShader& shader = found->second;
   const uint64_t n = calls.size();
   const uint64_t records_size = n * shader.call_stride;
   const uint64_t results_size = n * shader.result_stride;
@@ -313,7 +335,9 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
   std::vector<uint8_t> records(records_size, 0);
   for (uint64_t i = 0; i < n; ++i) {
     uint8_t* record = records.data() + i * shader.call_stride;
-    const uint32_t function = shader.index.find(calls[i].export_name)->second;
+    const uint32_t position = st.calls->index.find(calls[i].export_name)->second;
+    const uint32_t function =
+        uint32_t(std::lower_bound(shader.exports.begin(), shader.exports.end(), position) - shader.exports.begin());
     std::memcpy(record, &function, 4);
     for (size_t a = 0; a < calls[i].args.size(); ++a)
       std::memcpy(record + abi::kCallRecordParams + 8 * a, &calls[i].args[a].bits, 8);
@@ -324,7 +348,7 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
   const Arg args[] = {Arg(uint64_t(st.call_records->device_address())),
                       Arg(uint64_t(st.result_records->device_address())),
                       Arg(shader.call_stride), Arg(shader.result_stride)};
-  WASMGPU_TRY(shader.kernel->launch(uint32_t(n), 0, args, launch_options));
+  WASMGPU_TRY(shader.kernel.launch(uint32_t(n), 0, args, launch_options));
   std::vector<uint8_t> results(results_size);
   WASMGPU_TRY(st.result_records->read(results.data(), results.size()));
   std::vector<CallResult> out(n);

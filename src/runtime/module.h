@@ -69,9 +69,11 @@ class Module {
   Result<std::vector<CallResult>> call(std::span<const CallRequest> calls,
                                        const LaunchOptions& options = {});
   // The compiled facts of a callable export (params, results, whether it may
-  // have side effects), compiling the module's call shader on first use.
-  // The call shader covers every exported function with scalar params and
-  // results that the compiler accepts; the others fail here with the reason.
+  // have side effects), compiling every export on first use (to SPIR-V only).
+  // Callable are the exported functions with scalar params and results that
+  // the compiler accepts; the others fail here with the reason. A launch of
+  // calls uses a call shader holding just the exports it calls, compiled and
+  // kept on first use of that set of exports.
   Result<const spirv::CallInfo*> call_info(std::string_view export_name);
 
   const wasm::Module& wasm() const;

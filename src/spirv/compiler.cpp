@@ -90,6 +90,7 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
     uint32_t address = f.op(Op::OpIAdd, k.t_u64, {launch_block, b.const_u64(abi::kLaunchInstanceState)});
     f.store(k.instance_state_var, f.load_aligned(k.t_u64, k.device_pointer(f, address, k.t_u64), 8));
   }
+  k.helpers->set_memory_base(f);
   body(k, f, index, launch_block);
   f.return_();
   f.finish();
@@ -130,6 +131,15 @@ void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_inde
 Status compile_shader(const wasm::Module& module, std::span<const uint32_t> roots,
                       const CompileOptions& options, std::vector<uint32_t>& words, KernelInfo& info,
                       const MainBody& body);
+
+// Bytes of the module memory at instantiation (its minimum size).
+uint64_t initial_memory_bytes(const wasm::Module& module) {
+  uint64_t pages = 0;
+  if (!module.memories.empty()) pages = module.memories[0].limits.min;
+  for (const wasm::Import& import : module.imports)
+    if (import.kind == wasm::ExternalKind::Memory) pages = import.memory.limits.min;
+  return pages * abi::kPageSize;
+}
 
 }  // namespace
 
@@ -216,10 +226,20 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
   k.launch_block_var = private_var(k.t_u64, "launch_block");
   k.trap_kind_var = private_var(k.t_u32, "trap_kind", b.const_u32(0));
   k.instance_state_var = private_var(k.t_u64, "instance_state", b.const_u64(0));
+  k.memory_base_var = private_var(k.t_u64, "memory_base", b.const_u64(0));
   k.base_index_var = private_var(k.t_u32, "base_index");
   k.invocation_count_var = private_var(k.t_u32, "invocation_count");
   WASMGPU_ASSIGN_OR_RETURN(k.shared, find_shared_memory(module));
   declare_shared_memory(k);
+  k.address_facts.initial_memory_bytes = initial_memory_bytes(module);
+  if (stack.slot_size != 0) {
+    k.address_facts.stack_lo = stack.stack_lo;
+    k.address_facts.stack_hi = stack.stack_hi;
+  }
+  if (k.shared.variable != 0) {
+    k.address_facts.shared_lo = k.shared.lo;
+    k.address_facts.shared_hi = k.shared.hi;
+  }
   Intrinsics intrinsics(k);
   k.intrinsics = &intrinsics;
   if (stack.stack_pointer) {
@@ -254,11 +274,8 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
     b.execution_mode(main_id, spv::ExecutionMode::RoundingModeRTE, {width});
   }
 
-  uint64_t pages = 0;
-  if (!module.memories.empty()) pages = module.memories[0].limits.min;
-  for (const wasm::Import& import : module.imports)
-    if (import.kind == wasm::ExternalKind::Memory) pages = import.memory.limits.min;
-  info.memory_bytes = pages * 65536;
+  info.memory_bytes = k.address_facts.initial_memory_bytes;
+  info.memory_access_paths = k.access_paths;
   if (stack.slot_size != 0) {
     info.stack_hi = stack.stack_hi;
     info.stack_window_lo = stack.window_lo;

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "spirv/access_path.h"
 #include "spirv/float_mode.h"
 #include "support/result.h"
 #include "wasm/module.h"
@@ -61,6 +62,9 @@ struct KernelInfo {
   FloatMode float_mode = FloatMode::Exact;
   // Functions compiled (reachable from the kernel), for reporting.
   uint32_t compiled_functions = 0;
+  // Memory access sites by path (access_path.h), for reporting: the share on
+  // the Direct and BoundsChecked paths skips address translation.
+  AccessPathCounts memory_access_paths;
 };
 
 struct CompiledKernel {

@@ -307,7 +307,12 @@ uint32_t FunctionLowering::sign_extend(uint32_t value, uint32_t type, uint32_t b
 }
 
 uint32_t FunctionLowering::effective_address(const wasm::Instr& instr) {
-  uint32_t address = op(Op::OpUConvert, k_.t_u64, {pop()});
+  uint32_t operand = pop();
+  // A constant address stays a constant, so that the access can be proven
+  // to lie in the module memory (access_path.h).
+  if (std::optional<uint64_t> constant = b_.integer_constant(operand))
+    return b_.const_u64(*constant + instr.imm1);
+  uint32_t address = op(Op::OpUConvert, k_.t_u64, {operand});
   if (instr.imm1 == 0) return address;
   return op(Op::OpIAdd, k_.t_u64, {address, b_.const_u64(instr.imm1)});
 }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "spirv/access_path.h"
 #include "spirv/instance_state.h"
 #include "spirv/module_builder.h"
 #include "spirv/stack_analysis.h"
@@ -49,6 +50,7 @@ struct KernelContext {
   uint32_t launch_block_var = 0;     // u64: device address of the LaunchBlock
   uint32_t trap_kind_var = 0;        // u32: kind of this invocation's first trap
   uint32_t instance_state_var = 0;   // u64: device address of the InstanceState
+  uint32_t memory_base_var = 0;      // u64: device address of the module memory
 
   // Whether the shader keeps mutable/imported globals, the memory size and
   // the tables in the instance's InstanceState (instance_state.h); module-wide.
@@ -89,6 +91,9 @@ struct KernelContext {
   class ExactFloat* exact_float = nullptr;
   bool uses_float64 = false;
   bool uses_memory = false;  // any linear memory access (needs 8-bit storage)
+  // What access_path() may assume, and how many access sites took each path.
+  AddressFacts address_facts;
+  AccessPathCounts access_paths;
 };
 
 }  // namespace wasmgpu::spirv

@@ -72,6 +72,65 @@ TEST(MemoryAccess, CKernelsAtEveryOptimisationLevel) {
   }
 }
 
+// Which accesses take which path (access_path.h): constant addresses inside
+// the initial memory are plain accesses, with no call of the translate helper.
+TEST(MemoryAccess, ConstantAddressesInTheModuleMemorySkipTranslation) {
+  CompiledKernel k = compile_wat(R"((module (memory 1)
+    (func (export "k") (param $i i32)
+      (i32.store8 (i32.const 11) (i32.load8_u (i32.const 10)))
+      (i64.store offset=8 (i32.const 0) (i64.load (i32.const 24)))
+      (i32.store (i32.const 65532) (i32.load (i32.const 5)))
+      (memory.fill (i32.const 100) (i32.const 7) (i32.const 50))
+      (memory.copy (i32.const 200) (i32.const 100) (i32.const 50)))))");
+  EXPECT_EQ(k.info.memory_access_paths.direct, 8u);
+  EXPECT_EQ(k.info.memory_access_paths.bounds_checked, 0u);
+  EXPECT_EQ(k.info.memory_access_paths.translated, 0u);
+  std::string text = disassembly(k);
+  EXPECT_EQ(text.find("wasmgpu.translate"), std::string::npos);
+  EXPECT_NE(text.find("wasmgpu.fill_bytes"), std::string::npos);
+  EXPECT_NE(text.find("Aligned 8"), std::string::npos);  // the i64 at 8 is one typed access
+}
+
+TEST(MemoryAccess, ConstantAddressesPastTheInitialSizeAreBoundsChecked) {
+  CompiledKernel k = compile_wat(R"((module (memory 1 4)
+    (func (export "k") (param $i i32)
+      (drop (memory.grow (i32.const 1)))
+      (i32.store (i32.const 65534) (i32.const 1))
+      (i32.store (i32.const 70000) (i32.load (i32.const 131072)))
+      (memory.fill (i32.const 65000) (i32.const 0) (i32.const 1000))
+      (memory.copy (i32.const 0) (i32.const 65000) (i32.const 1000)))))");
+  EXPECT_EQ(k.info.memory_access_paths.direct, 0u);
+  EXPECT_EQ(k.info.memory_access_paths.bounds_checked, 5u);
+  EXPECT_EQ(k.info.memory_access_paths.translated, 0u);
+  EXPECT_EQ(disassembly(k).find("wasmgpu.translate"), std::string::npos);
+}
+
+TEST(MemoryAccess, DynamicAndBufferAddressesAreTranslated) {
+  CompiledKernel k = compile_wat(R"((module (memory 1)
+    (func (export "k") (param $i i32) (param $p i32)
+      (i32.store (local.get $p) (i32.const 1))
+      (i32.store (i32.const 0x10000000) (i32.const 2))
+      (memory.fill (i32.const 0) (i32.const 0) (local.get $i))
+      (memory.copy (i32.const 0) (local.get $p) (i32.const 4))
+      (i32.store (i32.const 0) (i32.const 3)))))");
+  EXPECT_EQ(k.info.memory_access_paths.direct, 1u);
+  EXPECT_EQ(k.info.memory_access_paths.translated, 4u);
+  EXPECT_NE(disassembly(k).find("wasmgpu.translate"), std::string::npos);
+}
+
+// A constant address inside the shadow stack's region is per-invocation
+// stack memory, not module memory: it stays on the translated path.
+TEST(MemoryAccess, ConstantStackAddressesAreTranslated) {
+  CompiledKernel k = compile_wat(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func (export "k") (param $x i32)
+      (i32.store (i32.const 0) (local.get $x))
+      (i32.store offset=66400 (i32.const 0) (local.get $x)))))");
+  ASSERT_GT(k.info.stack_slot_size, 0u);
+  EXPECT_EQ(k.info.memory_access_paths.direct, 1u);
+  EXPECT_EQ(k.info.memory_access_paths.translated, 1u);
+}
+
 TEST(MemoryAccess, NoMemoryNoInt8) {
   CompiledKernel k = compile_wat(R"((module (func (export "k") (param i32))))");
   EXPECT_FALSE(k.info.uses_int8_storage);

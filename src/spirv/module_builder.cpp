@@ -122,11 +122,21 @@ uint32_t ModuleBuilder::unique_struct_type(std::span<const uint32_t> members) {
 }
 
 uint32_t ModuleBuilder::const_u32(uint32_t value) {
-  return dedup(spv::Op::OpConstant, {uint_type(32), value}, true);
+  uint32_t id = dedup(spv::Op::OpConstant, {uint_type(32), value}, true);
+  integer_constants_.emplace(id, value);
+  return id;
 }
 
 uint32_t ModuleBuilder::const_u64(uint64_t value) {
-  return dedup(spv::Op::OpConstant, {uint_type(64), uint32_t(value), uint32_t(value >> 32)}, true);
+  uint32_t id = dedup(spv::Op::OpConstant, {uint_type(64), uint32_t(value), uint32_t(value >> 32)}, true);
+  integer_constants_.emplace(id, value);
+  return id;
+}
+
+std::optional<uint64_t> ModuleBuilder::integer_constant(uint32_t id) const {
+  auto it = integer_constants_.find(id);
+  if (it == integer_constants_.end()) return std::nullopt;
+  return it->second;
 }
 
 uint32_t ModuleBuilder::const_u8(uint8_t value) {

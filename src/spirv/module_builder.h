@@ -8,6 +8,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -59,6 +60,8 @@ class ModuleBuilder {
   // Constants (deduplicated).
   uint32_t const_u32(uint32_t value);
   uint32_t const_u64(uint64_t value);
+  // The value of an id made by const_u32 or const_u64; nullopt for any other id.
+  std::optional<uint64_t> integer_constant(uint32_t id) const;
   uint32_t const_u8(uint8_t value);
   uint32_t const_f32_bits(uint32_t bits);
   uint32_t const_f64_bits(uint64_t bits);
@@ -94,6 +97,7 @@ class ModuleBuilder {
   std::vector<std::pair<uint32_t, std::string>> entry_names_;
   std::map<std::vector<uint32_t>, uint32_t> dedup_;
   std::map<uint32_t, uint32_t> result_types_;
+  std::map<uint32_t, uint64_t> integer_constants_;
 };
 
 // Builds one function. Blocks are emitted in the order they are begun; a block

@@ -1,15 +1,19 @@
 // SPIR-V functions that compiled code calls for what is too large to inline
 // at every use: recording a trap (traps.cpp), translating wasm addresses to
-// device addresses and the loads, stores and bulk-memory loops built on it
-// (memory_access.cpp), and the bulk table operations (table_helpers.cpp).
-// Each helper is declared when first asked for and emitted by emit_bodies()
-// once every wasm function is lowered.
+// device addresses and the loads and stores built on it (memory_access.cpp),
+// bulk memory (bulk_memory.cpp) and the bulk table operations (table_helpers.cpp).
+// Accesses whose address is proven to lie in the module memory (access_path.h)
+// are emitted inline instead. Each helper is declared when first asked for and
+// emitted by emit_bodies() once every wasm function is lowered.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 
 #include "abi/launch_abi.h"
+#include "spirv/access_path.h"
 #include "spirv/kernel_context.h"
 
 namespace wasmgpu::spirv {
@@ -36,11 +40,13 @@ class RuntimeHelpers {
   // The invocation's `trapped` flag (a bool).
   uint32_t trapped(FunctionBuilder& f);
 
-  // --- memory (memory_access.cpp) ---
+  // --- memory (memory_access.cpp, bulk_memory.cpp) ---
   // Loads `width` (1, 2, 4 or 8) bytes at wasm effective address `ea` (u64),
   // zero-extended to u32 (u64 for width 8). Traps on an unmapped address
   // (and then yields 0); stores, fills and copies do nothing once the
-  // invocation has trapped.
+  // invocation has trapped. Each call picks the access's path from what is
+  // known of `ea` at compile time (a constant id, ModuleBuilder::
+  // integer_constant) and counts it in KernelContext::access_paths.
   uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width);
   // Stores the low `width` bytes of `value` (u32, or u64 for width 8).
   void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width);
@@ -68,12 +74,15 @@ class RuntimeHelpers {
   // Device address of wasm range [ea, ea + width) (u64; width a u32 value);
   // traps and returns from `f` when it is unmapped. For atomics.
   uint32_t device_address(FunctionBuilder& f, uint32_t ea, uint32_t width) { return translate(f, ea, width); }
+  // Sets KernelContext::memory_base_var to the module memory's device
+  // address; `main` calls it once the launch block and instance state are known.
+  void set_memory_base(FunctionBuilder& f);
 
   // Emits the body of every helper asked for so far (they may ask for more).
   void emit_bodies();
 
  private:
-  enum class Helper : uint8_t { Trap, Translate, Load, Store, Fill, Copy, Init, TableMove, TableFill };
+  enum class Helper : uint8_t { Trap, Translate, Load, Store, Fill, Copy, Init, FillBytes, CopyBytes, TableMove, TableFill };
   struct Key {
     Helper helper;
     uint32_t width;
@@ -92,6 +101,24 @@ class RuntimeHelpers {
   void emit_init(uint32_t id);
   void emit_table_move(uint32_t id);
   void emit_table_fill(uint32_t id);
+  void emit_fill_bytes(uint32_t id);
+  void emit_copy_bytes(uint32_t id);
+
+  AccessPath path_of(std::optional<uint64_t> start, std::optional<uint64_t> size);
+  // memory_base + ea (u64): the device address of a module-memory address.
+  uint32_t module_address(FunctionBuilder& f, uint32_t ea);
+  // The module memory's current size in bytes (u64).
+  uint32_t current_memory_bytes(FunctionBuilder& f);
+  // Whether [start, start + size) (u64s) ends within the current size.
+  uint32_t within_memory(FunctionBuilder& f, uint32_t start, uint32_t size);
+  // The device access at `address` (u64) whose alignment is known to be
+  // `alignment` (a power of two; 1 when unknown): one typed access when it
+  // suffices, else words or bytes. Stores do not check `trapped`.
+  uint32_t load_at(FunctionBuilder& f, uint32_t address, uint32_t width, uint32_t alignment);
+  void store_at(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width, uint32_t alignment);
+  // Calls of the general load/store helpers (not counted in access_paths).
+  uint32_t load_translated(FunctionBuilder& f, uint32_t ea, uint32_t width);
+  void store_translated(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width);
 
   // Workgroup-shared memory paths of the load/store and fill/copy helpers.
   void shared_access(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& inside);

@@ -88,6 +88,8 @@ void RuntimeHelpers::emit_bodies() {
         case Helper::Fill: emit_fill(id); break;
         case Helper::Copy: emit_copy(id); break;
         case Helper::Init: emit_init(id); break;
+        case Helper::FillBytes: emit_fill_bytes(id); break;
+        case Helper::CopyBytes: emit_copy_bytes(id); break;
         case Helper::TableMove: emit_table_move(id); break;
         case Helper::TableFill: emit_table_fill(id); break;
       }

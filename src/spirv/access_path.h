@@ -1,0 +1,52 @@
+// Which code a linear-memory access gets, decided at compile time from what
+// can be proven about its address (docs/compiler.md, "Memory access paths").
+// By the address-space layout (abi/launch_abi.h) the module memory is the only
+// thing mapped below kBufferAddressBase, so a range known to lie there needs
+// no region-table scan; one inside the initial size, which never shrinks,
+// needs no bounds check either.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace wasmgpu::spirv {
+
+enum class AccessPath : uint8_t {
+  // One access at the module memory's device address + ea: no check at all.
+  Direct,
+  // Compared with the module memory's current size (it may have grown), then
+  // as Direct; out of bounds traps before touching anything.
+  BoundsChecked,
+  // The general translation: stack window, shared memory, module memory,
+  // region table (memory_access.cpp).
+  Translated,
+};
+
+// What the proofs know about a shader's wasm address space.
+struct AddressFacts {
+  // Size of the module memory when the shader starts; memory never shrinks.
+  uint64_t initial_memory_bytes = 0;
+  // Ranges inside the module memory that other paths serve (lo == hi: none):
+  // the per-invocation shadow stack region and workgroup-shared variables.
+  uint64_t stack_lo = 0, stack_hi = 0;
+  uint64_t shared_lo = 0, shared_hi = 0;
+};
+
+// The path for an access to [start, start + size). `start` and `size` are
+// the compile-time values when known (nullopt: only known at run time).
+AccessPath access_path(const AddressFacts& facts, std::optional<uint64_t> start,
+                       std::optional<uint64_t> size);
+
+// How many memory access sites of a shader take each path (loads, stores,
+// memory.fill/copy/init and atomics; a copy counts once, with the slower of
+// its two ranges).
+struct AccessPathCounts {
+  uint32_t direct = 0;
+  uint32_t bounds_checked = 0;
+  uint32_t translated = 0;
+
+  uint32_t total() const { return direct + bounds_checked + translated; }
+  void add(AccessPath path);
+};
+
+}  // namespace wasmgpu::spirv
