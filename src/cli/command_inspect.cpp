@@ -3,6 +3,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
 #include "spirv/compiler.h"
 
@@ -76,6 +77,7 @@ void add_inspect_command(CLI::App& app) {
   cmd->add_option("input", *path, "The wasm module")->required();
   auto options = std::make_shared<spirv::CompileOptions>();
   add_float_mode_option(cmd, options.get());
+  add_call_stack_depth_option(cmd, options.get());
   cmd->callback([path, options] { run_inspect(*path, *options); });
 }
 

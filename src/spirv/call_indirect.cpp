@@ -26,7 +26,27 @@ Status FunctionLowering::call_indirect(const wasm::Instr& instr) {
   std::vector<uint32_t> result_vars = new_vars(expected.results);
   for (size_t i = 0; i < result_vars.size(); ++i)
     f_.store(result_vars[i], b_.const_null(type_of(expected.results[i])));
+  WASMGPU_TRY(table_switch(element, expected, [&](uint32_t callee) -> Status {
+    auto id = k_.function_ids.find(callee);
+    if (id == k_.function_ids.end())
+      return make_error("function " + k_.module.function_name(callee) + " was not compiled");
+    std::vector<uint32_t> operands{id->second};
+    operands.insert(operands.end(), args.begin(), args.end());
+    uint32_t result = f_.op(Op::OpFunctionCall, k_.result_type(expected.results), operands);
+    if (expected.results.size() == 1) {
+      f_.store(result_vars[0], result);
+    } else {
+      for (size_t i = 0; i < expected.results.size(); ++i)
+        f_.store(result_vars[i], op(Op::OpCompositeExtract, type_of(expected.results[i]), {result, uint32_t(i)}));
+    }
+    return {};
+  }));
+  for (size_t i = 0; i < result_vars.size(); ++i) push(f_.load(type_of(expected.results[i]), result_vars[i]));
+  return {};
+}
 
+Status FunctionLowering::table_switch(uint32_t element, const wasm::FuncType& expected,
+                                      const std::function<Status(uint32_t callee)>& call_arm) {
   uint32_t merge = b_.fresh_id(), undefined = b_.fresh_id();
   uint32_t null_label = 0, mismatch_label = 0;
   std::map<uint32_t, uint32_t> callee_labels;  // function index -> label
@@ -52,18 +72,7 @@ Status FunctionLowering::call_indirect(const wasm::Instr& instr) {
 
   for (auto [callee, label] : callee_labels) {
     f_.begin_block(label);
-    auto id = k_.function_ids.find(callee);
-    if (id == k_.function_ids.end())
-      return make_error("function " + k_.module.function_name(callee) + " was not compiled");
-    std::vector<uint32_t> operands{id->second};
-    operands.insert(operands.end(), args.begin(), args.end());
-    uint32_t result = f_.op(Op::OpFunctionCall, k_.result_type(expected.results), operands);
-    if (expected.results.size() == 1) {
-      f_.store(result_vars[0], result);
-    } else {
-      for (size_t i = 0; i < expected.results.size(); ++i)
-        f_.store(result_vars[i], op(Op::OpCompositeExtract, type_of(expected.results[i]), {result, uint32_t(i)}));
-    }
+    WASMGPU_TRY(call_arm(callee));
     f_.branch(merge);
   }
   auto trap_arm = [&](uint32_t label, abi::TrapKind kind) {
@@ -76,7 +85,6 @@ Status FunctionLowering::call_indirect(const wasm::Instr& instr) {
   trap_arm(mismatch_label, abi::TrapKind::IndirectCallTypeMismatch);
   trap_arm(undefined, abi::TrapKind::UndefinedElement);
   f_.begin_block(merge);
-  for (size_t i = 0; i < result_vars.size(); ++i) push(f_.load(type_of(expected.results[i]), result_vars[i]));
   return {};
 }
 

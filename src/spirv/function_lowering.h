@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -19,10 +21,16 @@ namespace wasmgpu::spirv {
 
 class FunctionLowering {
  public:
+  // Lowers `function_index` into a SPIR-V function of its own (lower()).
   FunctionLowering(KernelContext& k, uint32_t function_index);
+  // For a member of a recursive component: instruction selection only, into
+  // the component's shared function `shared` (recursive_component.h drives it).
+  FunctionLowering(KernelContext& k, uint32_t function_index, FunctionBuilder& shared);
   Status lower();
 
  private:
+  friend class ComponentLowering;
+
   // --- control flow (control_flow.cpp) ---
   // One wasm label. Labels that some branch targets become SPIR-V loop
   // constructs ("constructs" below); the others are emitted inline.
@@ -85,6 +93,12 @@ class FunctionLowering {
   void store(const wasm::Instr& instr, uint32_t width, wasm::ValType type);
   Status call(uint32_t function_index);
   Status call_indirect(const wasm::Instr& instr);
+  // The table lookup of call_indirect: an OpSwitch on `element` whose arms
+  // trap for undefined and null elements and type mismatches; for each
+  // function of type `expected` it may reach, `call_arm(callee)` emits the
+  // arm's body. Ends in the switch's merge block.
+  Status table_switch(uint32_t element, const wasm::FuncType& expected,
+                      const std::function<Status(uint32_t callee)>& call_arm);
   uint32_t memory_pages() const;
   Result<uint32_t> global_var(uint32_t global_index);
   // Globals in the InstanceState (imported, or mutable other than the stack pointer).
@@ -101,7 +115,8 @@ class FunctionLowering {
   uint32_t index_;
   const wasm::Function& function_;
   const wasm::FuncType& type_;
-  FunctionBuilder f_;
+  std::optional<FunctionBuilder> own_function_;  // empty for a component member
+  FunctionBuilder& f_;
   std::vector<uint32_t> locals_;            // Function variables
   std::vector<wasm::ValType> local_types_;
   std::vector<uint32_t> stack_;
