@@ -59,6 +59,8 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
                info.compiled_functions == 1 ? "" : "s", compiled->words.size());
     if (info.stack_slot_size)
       fmt::print(", {} bytes of stack per invocation", info.stack_slot_size);
+    if (info.call_stack_bytes)
+      fmt::print(" ({} for the call stacks of recursive functions)", info.call_stack_bytes);
     if (info.uses_float64) fmt::print(", needs shaderFloat64");
     fmt::print(", {} floats", spirv::float_mode_name(info.float_mode));
     fmt::print(")\n");
