@@ -19,7 +19,8 @@ inline constexpr uint32_t kPushConstantsSize = 16;
 // LaunchBlock, read by the shader through its device address (8-byte aligned):
 //   u64 trap_record     device address of the TrapRecord
 //   u64 stack_base      device address of the per-invocation stacks
-//   u32 stack_slot_size bytes of one invocation's stack (multiple of 16)
+//   u32 stack_slot_size bytes of one invocation's stack slot (multiple of 16): the
+//                       shadow stack window, then the call stacks of recursive functions
 //   u32 region_count    entries in the region table
 //   u32 args_offset     byte offset of the argument slots (== kLaunchHeaderSize)
 //   u32 regions_offset  byte offset of the region table

@@ -8,6 +8,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
 #include "cli/value_text.h"
 #include "runtime/device.h"
@@ -115,6 +116,7 @@ void add_call_command(CLI::App& app) {
   cmd->add_option("--device", args->device, "Device index or part of its name (default: WASMGPU_DEVICE, else a discrete GPU first)");
   cmd->add_option("--timeout", args->timeout_seconds, "Seconds to wait for the launch")->check(CLI::PositiveNumber);
   add_float_mode_option(cmd, &args->compile_options);
+  add_call_stack_depth_option(cmd, &args->compile_options);
   cmd->callback([args] { run_call(*args); });
 }
 

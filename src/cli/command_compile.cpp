@@ -3,6 +3,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
 #include "spirv/compiler.h"
 
@@ -67,6 +68,7 @@ void add_compile_command(CLI::App& app) {
   cmd->add_option("--emit", args->emit, "Output format: spv (binary) or spvasm (text)")
       ->check(CLI::IsMember({"spv", "spvasm"}));
   add_float_mode_option(cmd, &args->options);
+  add_call_stack_depth_option(cmd, &args->options);
   cmd->callback([args] { run_compile(*args); });
 }
 

@@ -3,6 +3,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
 #include "spirv/compiler.h"
 
@@ -68,6 +69,8 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
                info.compiled_functions == 1 ? "" : "s", compiled->words.size());
     if (info.stack_slot_size)
       fmt::print(", {} bytes of stack per invocation", info.stack_slot_size);
+    if (info.call_stack_bytes)
+      fmt::print(" ({} for the call stacks of recursive functions)", info.call_stack_bytes);
     if (info.uses_float64) fmt::print(", needs shaderFloat64");
     fmt::print(", {} floats", spirv::float_mode_name(info.float_mode));
     fmt::print(")\n");
@@ -87,6 +90,7 @@ void add_inspect_command(CLI::App& app) {
   cmd->add_option("input", *path, "The wasm module")->required();
   auto options = std::make_shared<spirv::CompileOptions>();
   add_float_mode_option(cmd, options.get());
+  add_call_stack_depth_option(cmd, options.get());
   cmd->callback([path, options] { run_inspect(*path, *options); });
 }
 

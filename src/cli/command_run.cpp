@@ -11,6 +11,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
 #include "runtime/device.h"
 #include "runtime/instance.h"
@@ -286,6 +287,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--timeout", args->timeout_seconds, "Seconds to wait for the kernel")->check(CLI::PositiveNumber);
   cmd->positionals_at_end(false);
   add_float_mode_option(cmd, &args->compile_options);
+  add_call_stack_depth_option(cmd, &args->compile_options);
   cmd->callback([args] { run_kernel(*args); });
 }
 

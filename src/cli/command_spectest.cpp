@@ -14,6 +14,7 @@
 #include <regex>
 #include <set>
 
+#include "cli/call_stack_depth_option.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/spectest_script.h"
@@ -30,6 +31,7 @@ namespace fs = std::filesystem;
 
 struct SpecArgs {
   std::vector<std::string> files;
+  spirv::CompileOptions compile_options;
   std::optional<std::string> deviations_file;
   std::optional<std::string> device;
   size_t max_details = 10;
@@ -266,7 +268,7 @@ class ScriptRunner {
       instance->skip_reason = "has a start function (not run by wasmgpu)";
       return;
     }
-    auto module = runtime::Module::load(device_, *bytes, {}, globals);
+    auto module = runtime::Module::load(device_, *bytes, args_.compile_options, globals);
     if (!module) {
       instance->load_error = "module at line " + std::to_string(cmd.line) + " failed to load: " +
                              module.error().to_string();
@@ -595,6 +597,7 @@ void add_spectest_command(CLI::App& app) {
   cmd->add_option("--timeout", args->launch_timeout, "Seconds to wait for one launch (default 20)")->check(CLI::PositiveNumber);
   cmd->add_option("--file-timeout", args->file_timeout, "Seconds one script may take before it is stopped and fails (default 300)")->check(CLI::PositiveNumber);
   cmd->add_option("--device", args->device, "Device index or part of its name (default: WASMGPU_DEVICE, else a discrete GPU first)");
+  add_call_stack_depth_option(cmd, &args->compile_options);
   cmd->callback([args] { run_spectest(*args); });
 }
 

@@ -114,50 +114,67 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
 Result<CallGraph> build_call_graph(const wasm::Module& module, std::span<const uint32_t> roots,
                                    const IndirectCallTargets* targets) {
   CallGraph graph;
-  graph.callees.resize(module.total_functions());
+  const uint32_t total = module.total_functions();
+  graph.callees.resize(total);
   for (uint32_t root : roots)
     if (const wasm::Import* import = module.imported_function(root))
       return make_error("function " + module.function_name(root) + " is imported from " +
                         import->module + "." + import->name);
-  // Depth-first search; `path` holds the functions being visited, which makes
-  // a call to one of them a cycle.
-  enum class State : uint8_t { New, Active, Done };
-  std::vector<State> state(module.total_functions(), State::New);
-  std::vector<uint32_t> path;
-  std::vector<size_t> next_callee;
-
+  // Tarjan's algorithm, iterative. A function's strongly connected component
+  // is complete when the search leaves its first member; components come out
+  // callees first, which is the order the compiler lowers them in.
+  constexpr uint32_t kUnvisited = UINT32_MAX;
+  std::vector<uint32_t> order(total, kUnvisited), low(total, 0);
+  std::vector<bool> on_stack(total, false);
+  std::vector<uint32_t> component_stack;
+  struct Visit {
+    uint32_t function;
+    size_t next_callee;
+  };
+  std::vector<Visit> path;
+  uint32_t counter = 0;
   auto enter = [&](uint32_t index) -> Status {
     WASMGPU_TRY(scan_function(module, index, targets, graph.callees[index]));
-    state[index] = State::Active;
-    path.push_back(index);
-    next_callee.push_back(0);
+    order[index] = low[index] = counter++;
+    component_stack.push_back(index);
+    on_stack[index] = true;
+    path.push_back({index, 0});
     return {};
   };
   for (uint32_t root : roots) {
-  if (state[root] != State::New) continue;
-  WASMGPU_TRY(enter(root));
-  while (!path.empty()) {
-    uint32_t current = path.back();
-    size_t& next = next_callee.back();
-    if (next == graph.callees[current].size()) {
-      state[current] = State::Done;
-      graph.functions.push_back(current);
+    if (order[root] != kUnvisited) continue;
+    WASMGPU_TRY(enter(root));
+    while (!path.empty()) {
+      uint32_t current = path.back().function;
+      size_t next = path.back().next_callee++;
+      if (next < graph.callees[current].size()) {
+        uint32_t callee = graph.callees[current][next];
+        if (order[callee] == kUnvisited)
+          WASMGPU_TRY(enter(callee));
+        else if (on_stack[callee])
+          low[current] = std::min(low[current], order[callee]);
+        continue;
+      }
       path.pop_back();
-      next_callee.pop_back();
-      continue;
+      if (!path.empty()) low[path.back().function] = std::min(low[path.back().function], low[current]);
+      if (low[current] != order[current]) continue;
+      std::vector<uint32_t> members;
+      uint32_t member;
+      do {
+        member = component_stack.back();
+        component_stack.pop_back();
+        on_stack[member] = false;
+        members.push_back(member);
+      } while (member != current);
+      std::sort(members.begin(), members.end());
+      graph.functions.insert(graph.functions.end(), members.begin(), members.end());
+      const std::vector<uint32_t>& own = graph.callees[current];
+      bool recursive = members.size() > 1 || std::find(own.begin(), own.end(), current) != own.end();
+      if (recursive) {
+        for (uint32_t m : members) graph.component_of[m] = uint32_t(graph.recursive_components.size());
+        graph.recursive_components.push_back(std::move(members));
+      }
     }
-    uint32_t callee = graph.callees[current][next++];
-    if (state[callee] == State::Done) continue;
-    if (state[callee] == State::Active) {
-      std::string cycle;
-      auto start = std::find(path.begin(), path.end(), callee);
-      for (auto it = start; it != path.end(); ++it) cycle += module.function_name(*it) + " -> ";
-      cycle += module.function_name(callee);
-      return make_error("function " + module.function_name(callee) +
-                        " is recursive (" + cycle + "); recursion is not supported yet");
-    }
-    WASMGPU_TRY(enter(callee));
-  }
   }
   return graph;
 }

@@ -1,8 +1,10 @@
-// The functions a kernel reaches through `call`, and the checks that refuse,
-// with the function's name, what the back end cannot compile.
+// The functions a kernel reaches through `call` and `call_indirect`, their
+// recursive strongly connected components, and the checks that refuse, with
+// the function's name, what the back end cannot compile.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <vector>
@@ -13,17 +15,26 @@
 namespace wasmgpu::spirv {
 
 struct CallGraph {
-  // Function indices (function index space) reachable from the root, callees
-  // before callers; the root is last.
+  // Function indices (function index space) reachable from the roots, callees
+  // before callers, except within a recursive component, whose members are
+  // listed next to each other (in index order).
   std::vector<uint32_t> functions;
-  // Direct callees of each reachable function, by function index.
+  // Callees of each reachable function (call_indirect: every function it may
+  // reach), by function index.
   std::vector<std::vector<uint32_t>> callees;  // indexed like Module function space
+  // Strongly connected components with a cycle (direct or mutual recursion,
+  // call_indirect included), callees first; members in index order.
+  std::vector<std::vector<uint32_t>> recursive_components;
+  // Function index -> index into recursive_components, for their members only.
+  std::map<uint32_t, uint32_t> component_of;
+
+  bool is_recursive(uint32_t function) const { return component_of.count(function) != 0; }
 };
 
-// Builds the call graph from `roots` (defined functions) and refuses imports,
-// recursion and v128. call_indirect reaches every function of matching type
-// among `targets` (table.h); call_indirect and table instructions are refused
-// when it is null.
+// Builds the call graph from `roots` (defined functions) and refuses imports
+// and v128; recursive components are listed, not refused.
+// call_indirect reaches every function of matching type among `targets`
+// (table.h); call_indirect and table instructions are refused when it is null.
 Result<CallGraph> build_call_graph(const wasm::Module& module, std::span<const uint32_t> roots,
                                    const struct IndirectCallTargets* targets = nullptr);
 inline Result<CallGraph> build_call_graph(const wasm::Module& module, uint32_t root,

@@ -43,14 +43,7 @@ Status FunctionLowering::dispatch_indirect(uint32_t function, uint32_t type_inde
   for (size_t i = 0; i < result_vars.size(); ++i)
     f_.store(result_vars[i], b_.const_null(type_of(expected.results[i])));
 
-  std::vector<std::pair<uint32_t, uint32_t>> cases;  // function index -> label
-  for (uint32_t callee : indirect_callees(k_.module, *k_.indirect_targets, type_index))
-    cases.emplace_back(callee, b_.fresh_id());
-  uint32_t merge = b_.fresh_id(), mismatch = b_.fresh_id();
-  f_.selection_merge(merge);
-  f_.switch_(function, mismatch, cases);
-  for (auto [callee, label] : cases) {
-    f_.begin_block(label);
+  WASMGPU_TRY(function_switch(function, type_index, [&](uint32_t callee) -> Status {
     auto id = k_.function_ids.find(callee);
     if (id == k_.function_ids.end())
       return make_error("function " + k_.module.function_name(callee) + " was not compiled");
@@ -63,6 +56,23 @@ Status FunctionLowering::dispatch_indirect(uint32_t function, uint32_t type_inde
       for (size_t i = 0; i < expected.results.size(); ++i)
         f_.store(result_vars[i], op(Op::OpCompositeExtract, type_of(expected.results[i]), {result, uint32_t(i)}));
     }
+    return {};
+  }));
+  for (size_t i = 0; i < result_vars.size(); ++i) push(f_.load(type_of(expected.results[i]), result_vars[i]));
+  return {};
+}
+
+Status FunctionLowering::function_switch(uint32_t function, uint32_t type_index,
+                                         const std::function<Status(uint32_t callee)>& call_arm) {
+  std::vector<std::pair<uint32_t, uint32_t>> cases;  // function index -> label
+  for (uint32_t callee : indirect_callees(k_.module, *k_.indirect_targets, type_index))
+    cases.emplace_back(callee, b_.fresh_id());
+  uint32_t merge = b_.fresh_id(), mismatch = b_.fresh_id();
+  f_.selection_merge(merge);
+  f_.switch_(function, mismatch, cases);
+  for (auto [callee, label] : cases) {
+    f_.begin_block(label);
+    WASMGPU_TRY(call_arm(callee));
     f_.branch(merge);
   }
   // Null (after its trap) and every function of another type.
@@ -70,7 +80,6 @@ Status FunctionLowering::dispatch_indirect(uint32_t function, uint32_t type_inde
   k_.helpers->trap(f_, abi::TrapKind::IndirectCallTypeMismatch);
   f_.branch(merge);
   f_.begin_block(merge);
-  for (size_t i = 0; i < result_vars.size(); ++i) push(f_.load(type_of(expected.results[i]), result_vars[i]));
   return {};
 }
 

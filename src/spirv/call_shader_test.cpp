@@ -103,14 +103,18 @@ TEST(CallShader, ImportedGlobalsAreInstanceState) {
   EXPECT_FALSE(calls.calls[1].has_side_effects);
 }
 
-TEST(CallShader, RecursionIsRefusedNamingTheFunction) {
-  auto result = calls_of(R"((module
-    (func $fac (export "fac") (param i64) (result i64)
-      (if (result i64) (i64.eqz (local.get 0)) (then (i64.const 1))
-        (else (i64.mul (local.get 0) (call $fac (i64.sub (local.get 0) (i64.const 1)))))))))",
-                         {"fac"});
-  ASSERT_FALSE(result.ok());
-  EXPECT_NE(result.error().message.find("recursive"), std::string::npos);
+TEST(CallShader, RecursiveExportsShareOneStateMachine) {
+  CompiledCalls calls = expect_calls(R"((module
+    (func $even (export "even") (param i64) (result i32)
+      (if (result i32) (i64.eqz (local.get 0)) (then (i32.const 1))
+        (else (call $odd (i64.sub (local.get 0) (i64.const 1))))))
+    (func $odd (export "odd") (param i64) (result i32)
+      (if (result i32) (i64.eqz (local.get 0)) (then (i32.const 0))
+        (else (call $even (i64.sub (local.get 0) (i64.const 1))))))))",
+                                     {"even", "odd"});
+  ASSERT_EQ(calls.calls.size(), 2u);
+  EXPECT_GT(calls.info.call_stack_bytes, 0u);
+  EXPECT_FALSE(calls.calls[0].has_side_effects);
 }
 
 TEST(InstanceState, LayoutAndInitialValues) {

@@ -4,6 +4,7 @@
 #include "spirv/compiler.h"
 
 #include <functional>
+#include <set>
 
 #include "abi/launch_abi.h"
 #include "spirv/call_graph.h"
@@ -13,6 +14,7 @@
 #include "spirv/intrinsics.h"
 #include "spirv/kernel_context.h"
 #include "spirv/module_builder.h"
+#include "spirv/recursive_component.h"
 #include "spirv/runtime_helpers.h"
 #include "spirv/stack_analysis.h"
 #include "spirv/table.h"
@@ -207,6 +209,7 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
   b.capability(spv::Capability::PhysicalStorageBufferAddresses);
   KernelContext k(module, b, stack);
   k.indirect_targets = usable_targets;
+  k.stack_slot_size = stack.slot_size;
   k.instance_state = module_uses_instance_state(module);
   k.layout = instance_layout(module);
   RuntimeHelpers helpers(k);
@@ -249,9 +252,18 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
   }
 
   for (uint32_t function : graph.functions) k.function_ids.emplace(function, b.fresh_id());
+  std::set<uint32_t> lowered_components;
   for (uint32_t function : graph.functions) {
-    FunctionLowering lowering(k, function);
-    WASMGPU_TRY(lowering.lower());
+    auto component = graph.component_of.find(function);
+    if (component == graph.component_of.end()) {
+      FunctionLowering lowering(k, function);
+      WASMGPU_TRY(lowering.lower());
+    } else if (lowered_components.insert(component->second).second) {
+      WASMGPU_ASSIGN_OR_RETURN(uint32_t bytes,
+                               lower_recursive_component(k, graph.recursive_components[component->second],
+                                                         options.max_call_depth));
+      info.call_stack_bytes += bytes;
+    }
   }
   k.current_function = UINT32_MAX;
   uint32_t main_id = emit_main(k, body);
@@ -279,8 +291,8 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
   if (stack.slot_size != 0) {
     info.stack_hi = stack.stack_hi;
     info.stack_window_lo = stack.window_lo;
-    info.stack_slot_size = stack.slot_size;
   }
+  info.stack_slot_size = k.stack_slot_size;
   info.float_mode = options.float_mode;
   info.uses_float64 = k.uses_float64;
   info.float64_function = k.float64_function;

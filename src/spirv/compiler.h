@@ -14,13 +14,19 @@
 
 namespace wasmgpu::spirv {
 
+// The default CompileOptions::max_call_depth: deep enough for the spec suite
+// (odd(200) recurses 201 deep) with room to spare.
+inline constexpr uint32_t kDefaultCallStackDepth = 1024;
+
 struct CompileOptions {
   // Run SPIRV-Tools' validator on the output and fail on any finding.
   bool validate = true;
-  // Deepest chain of calls within one recursive strongly connected component
-  // (direct or mutual recursion); deeper calls trap CallStackExhausted.
-  // Recursion is refused for now whatever the value (docs/compiler.md).
-  uint32_t max_call_depth = 64;
+  // Calls that may be active at once within one recursive component of the
+  // call graph (direct or mutual recursion, call_indirect included); one more
+  // traps CallStackExhausted. Each component keeps a call stack of this many
+  // frames per invocation (docs/compiler.md, "Recursion"). Code without
+  // recursion does not depend on it.
+  uint32_t max_call_depth = kDefaultCallStackDepth;
   // Exact: wasm's float bits on every device; fast: the device's own float
   // instructions (docs/float-modes.md).
   FloatMode float_mode = FloatMode::Exact;
@@ -60,6 +66,10 @@ struct KernelInfo {
   // module memory is bounds-checked.
   bool uses_instance_state = false;
   FloatMode float_mode = FloatMode::Exact;
+  // Private memory per invocation for the call stacks of recursive functions
+  // (zero without recursion): CompileOptions::max_call_depth times the largest
+  // frame, summed over recursive components.
+  uint32_t call_stack_bytes = 0;
   // Functions compiled (reachable from the kernel), for reporting.
   uint32_t compiled_functions = 0;
   // Memory access sites by path (access_path.h), for reporting: the share on
@@ -103,7 +113,7 @@ std::string kernel_signature_problem(const wasm::Module& module, std::string_vie
 
 // Compiles the exported function `export_name` and every function reachable
 // from it. Fails with a message naming the function for what cannot run on a
-// GPU yet (recursion, v128, imports, ...).
+// GPU (v128, imports, references, ...).
 Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
                                       const CompileOptions& options = {});
 

@@ -43,7 +43,17 @@ FunctionLowering::FunctionLowering(KernelContext& k, uint32_t function_index)
       index_((k.current_function = function_index)),  // names f64 users, params included
       function_(k.module.functions.at(function_index - k.module.imported_functions)),
       type_(k.module.function_type(function_index)),
-      f_(k.b, k.function_ids.at(function_index), k.result_type(type_.results), param_types(k, type_)) {}
+      own_function_(std::in_place, k.b, k.function_ids.at(function_index), k.result_type(type_.results),
+                    param_types(k, type_)),
+      f_(*own_function_) {}
+
+FunctionLowering::FunctionLowering(KernelContext& k, uint32_t function_index, FunctionBuilder& shared)
+    : k_(k),
+      b_(k.b),
+      index_((k.current_function = function_index)),
+      function_(k.module.functions.at(function_index - k.module.imported_functions)),
+      type_(k.module.function_type(function_index)),
+      f_(shared) {}
 
 Status FunctionLowering::lower() {
   k_.current_function = index_;

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -20,10 +22,16 @@ namespace wasmgpu::spirv {
 
 class FunctionLowering {
  public:
+  // Lowers `function_index` into a SPIR-V function of its own (lower()).
   FunctionLowering(KernelContext& k, uint32_t function_index);
+  // For a member of a recursive component: instruction selection only, into
+  // the component's shared function `shared` (recursive_component.h drives it).
+  FunctionLowering(KernelContext& k, uint32_t function_index, FunctionBuilder& shared);
   Status lower();
 
  private:
+  friend class ComponentLowering;
+
   // --- control flow (control_flow.cpp) ---
   // One wasm label. Labels that some branch targets become SPIR-V loop
   // constructs ("constructs" below); the others are emitted inline.
@@ -112,6 +120,12 @@ class FunctionLowering {
   void table_copy(uint32_t dest_table, uint32_t source_table);
   Status table_init(uint32_t segment, uint32_t table);
   Status elem_drop(uint32_t segment);
+  // The OpSwitch of dispatch_indirect on `function` (u32): for each function of
+  // type `type_index` the slot may hold, `call_arm(callee)` emits the arm's
+  // body; any other index traps "indirect call type mismatch". Ends in the
+  // switch's merge block (the state machine of recursive components uses it).
+  Status function_switch(uint32_t function, uint32_t type_index,
+                         const std::function<Status(uint32_t callee)>& call_arm);
   uint32_t memory_pages() const;
   Result<uint32_t> global_var(uint32_t global_index);
   // Globals in the InstanceState (imported, or mutable other than the stack pointer).
@@ -128,7 +142,8 @@ class FunctionLowering {
   uint32_t index_;
   const wasm::Function& function_;
   const wasm::FuncType& type_;
-  FunctionBuilder f_;
+  std::optional<FunctionBuilder> own_function_;  // empty for a component member
+  FunctionBuilder& f_;
   std::vector<uint32_t> locals_;            // Function variables
   std::vector<wasm::ValType> local_types_;
   std::vector<uint32_t> stack_;

@@ -81,6 +81,12 @@ struct KernelContext {
   std::map<uint32_t, uint32_t> builtin_vars;
   uint32_t workgroup_size_id = 0;
 
+  // Bytes of an invocation's stack slot (abi/launch_abi.h): the shadow stack
+  // window (stack.slot_size), then the call stack of each recursive component
+  // (recursive_component.h), which grows it while functions are lowered. The
+  // address translation helper, emitted after every function, reads it final.
+  uint32_t stack_slot_size = 0;
+
   // Private variables holding wasm globals (by global index).
   std::map<uint32_t, uint32_t> global_vars;
   // SPIR-V function ids of compiled wasm functions (by function index).

@@ -165,7 +165,7 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
     f.if_else(inside, [&] {
       uint32_t base = launch_field(f, abi::kLaunchStackBase, 8);
       uint32_t slot = f.op(Op::OpUConvert, k_.t_u64, {f.load(k_.t_u32, k_.stack_slot_var)});
-      uint32_t slot_offset = f.op(Op::OpIMul, k_.t_u64, {slot, b.const_u64(stack.slot_size)});
+      uint32_t slot_offset = f.op(Op::OpIMul, k_.t_u64, {slot, b.const_u64(k_.stack_slot_size)});
       uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {base, slot_offset});
       address = f.op(Op::OpIAdd, k_.t_u64, {address, f.op(Op::OpISub, k_.t_u64, {ea, window_lo})});
       f.return_value(address);

@@ -272,6 +272,9 @@ StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph) {
     uint64_t deepest_callee = 0;
     for (uint32_t callee : graph.callees[function]) deepest_callee = std::max(deepest_callee, need[callee]);
     need[function] = use.frame + deepest_callee;
+    // A recursive function's stack need has no bound the code shows: give it
+    // the whole region (running past it traps as a shadow stack overflow).
+    if (graph.is_recursive(function) && need[function] > 0) layout.bounded = false;
   }
   if (!uses_stack_pointer && !scanner.lowest_constant_address) return layout;
 

@@ -7,7 +7,8 @@
 // bytes (see memory_access.cpp). The window is sized from the code: the
 // frames that functions allocate by subtracting constants from the stack
 // pointer (whether or not they store the result back: leaf functions at -O0
-// do not), summed along the call graph; constant addresses inside the stack region
+// do not), summed along the call graph (a recursive function that uses the
+// stack gets the whole region); constant addresses inside the stack region
 // (frames that wasm-opt folded into fixed addresses) extend it downwards.
 #pragma once
 

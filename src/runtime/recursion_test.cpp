@@ -1,0 +1,157 @@
+// Recursive functions whose control flow crosses the state machine's states
+// in every way (multi-value results, floats across calls, br_table, loops with
+// parameters, br_if with values, call_indirect into and out of the cycle,
+// returns from nested blocks), called on the device and compared with wabt's
+// wasm-interp running the same module.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <unistd.h>
+
+#include "runtime/module.h"
+#include "runtime/test_support.h"
+
+namespace wasmgpu::runtime {
+namespace {
+
+using testing::VulkanTest;
+
+const char* kShapes = R"WAT((module
+  (type $t (func (param i32) (result i32)))
+  (table funcref (elem $ia $ib $leaf))
+  ;; Multi-value results; f32, f64 and i64 values live across the call.
+  (func $mv (param $n i32) (result i64 f64)
+    (local $x f64) (local $y f32)
+    (local.set $x (f64.div (f64.convert_i32_u (local.get $n)) (f64.const 3)))
+    (local.set $y (f32.mul (f32.convert_i32_u (local.get $n)) (f32.const 1.5)))
+    (if (result i64 f64) (i32.eqz (local.get $n))
+      (then (i64.const 1) (f64.const 0.5))
+      (else
+        (i64.const 3)
+        (call $mv (i32.sub (local.get $n) (i32.const 1)))
+        (local.set $x (f64.add (local.get $x)))
+        (i64.mul)
+        (i64.mul (i64.extend_i32_u (local.get $n)))
+        (i64.add (i64.trunc_f32_s (local.get $y)))
+        (local.get $x))))
+  ;; br_table over blocks with results, a value below the blocks.
+  (func $bt (param $n i32) (result i32)
+    (i32.const 100)
+    (block $b2 (result i32)
+      (block $b1 (result i32)
+        (block $b0 (result i32)
+          (i32.add (local.get $n) (i32.const 7))
+          (br_table $b0 $b1 $b2 (i32.rem_u (local.get $n) (i32.const 3))))
+        (if (result i32) (i32.gt_u (local.get $n) (i32.const 2))
+          (then (call $bt (i32.sub (local.get $n) (i32.const 2))))
+          (else (i32.const 1)))
+        (i32.add)
+        (br $b2))
+      (if (result i32) (local.get $n)
+        (then (call $bt (i32.sub (local.get $n) (i32.const 1))))
+        (else (i32.const 3)))
+      (i32.mul))
+    (i32.add))
+  ;; A loop with a parameter around a recursive call, left by br_if with a value.
+  (func $loopy (param $n i32) (result i32) (local $i i32) (local $acc i32)
+    (if (i32.lt_u (local.get $n) (i32.const 2)) (then (return (i32.add (local.get $n) (i32.const 1)))))
+    (i32.const 5)
+    (loop $l (param i32) (result i32)
+      (local.set $acc (i32.add (local.get $acc) (call $loopy (i32.shr_u (local.get $n) (i32.const 1)))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (i32.add (i32.const 1))
+      (br_if $l (i32.lt_u (local.get $i) (i32.const 3))))
+    (block (param i32) (result i32)
+      (br_if 0 (i32.const 7) (i32.and (local.get $n) (i32.const 1)))
+      (drop) (drop) (local.get $acc))
+    (i32.mul (local.get $acc)))
+  ;; Mutual recursion through call_indirect; $leaf is no member of the cycle.
+  (func $ia (type $t)
+    (if (result i32) (i32.lt_u (local.get 0) (i32.const 2))
+      (then (call_indirect (type $t) (local.get 0) (i32.const 2)))
+      (else (i32.add (i32.const 1)
+              (call_indirect (type $t) (i32.sub (local.get 0) (i32.const 1)) (i32.const 1))))))
+  (func $ib (type $t)
+    (i32.mul (i32.const 2) (call_indirect (type $t) (i32.sub (local.get 0) (i32.const 1)) (i32.const 0))))
+  (func $leaf (type $t) (i32.add (local.get 0) (i32.const 1000)))
+  ;; Returns from inside nested blocks and a select over a recursive result.
+  (func $nested (param $n i32) (result i32)
+    (block $out
+      (loop $again
+        (br_if $out (i32.eqz (local.get $n)))
+        (if (i32.eq (i32.rem_u (local.get $n) (i32.const 5)) (i32.const 0))
+          (then (return (i32.add (i32.const 11) (call $nested (i32.sub (local.get $n) (i32.const 1)))))))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $again)))
+    (select (i32.const 1) (i32.const 2) (local.get $n)))
+  (func (export "mv") (result i64 i64)
+    (call $mv (i32.const 20)) (i64.reinterpret_f64))
+  (func (export "bt") (result i32) (call $bt (i32.const 17)))
+  (func (export "bt0") (result i32) (call $bt (i32.const 0)))
+  (func (export "loopy") (result i32) (call $loopy (i32.const 37)))
+  (func (export "loopy1") (result i32) (call $loopy (i32.const 64)))
+  (func (export "indirect") (result i32) (call $ia (i32.const 25)))
+  (func (export "nested") (result i32) (call $nested (i32.const 23)))
+)
+)WAT";
+
+// Runs `command`, returning its standard output.
+std::string output_of(const std::string& command) {
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return out;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  pclose(pipe);
+  return out;
+}
+
+// wasm-interp's way of printing results: "i32:N, i64:N", unsigned decimal.
+std::string interp_text(const std::vector<Value>& values) {
+  std::string text;
+  for (const Value& v : values) {
+    if (!text.empty()) text += ", ";
+    text += std::string(v.type == wasm::ValType::I64 ? "i64:" : "i32:") + std::to_string(v.bits);
+  }
+  return text;
+}
+
+class RecursionTest : public VulkanTest {};
+
+TEST_F(RecursionTest, ControlFlowAcrossCallsMatchesWasmInterp) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("wasmgpu-recursion-test-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "m.wat") << kShapes;
+  const std::string wasm_path = (dir / "m.wasm").string();
+  ASSERT_EQ(std::system(("wat2wasm '" + (dir / "m.wat").string() + "' -o '" + wasm_path + "'").c_str()), 0);
+  std::string expected = output_of("wasm-interp '" + wasm_path + "' --run-all-exports");
+  std::ifstream file(wasm_path, std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  fs::remove_all(dir);
+
+  auto module = Module::load(*device, bytes);
+  ASSERT_TRUE(module.ok()) << module.error().to_string();
+  std::istringstream lines(expected);
+  std::string line;
+  int compared = 0;
+  while (std::getline(lines, line)) {
+    size_t arrow = line.find("() => ");
+    ASSERT_NE(arrow, std::string::npos) << line;
+    std::string name = line.substr(0, arrow);
+    const std::vector<std::vector<Value>> no_arguments(1);
+    auto results = module->call(name, no_arguments);
+    ASSERT_TRUE(results.ok()) << name << ": " << results.error().to_string();
+    ASSERT_FALSE((*results)[0].trapped) << name;
+    EXPECT_EQ(name + "() => " + interp_text((*results)[0].values), line);
+    ++compared;
+  }
+  EXPECT_EQ(compared, 7);
+}
+
+}  // namespace
+}  // namespace wasmgpu::runtime

@@ -1,0 +1,719 @@
+// The state machine of a recursive component:
+//
+//   entry:  state = entry member; depth = 0; sp = 0; argument registers = params
+//   loop {  switch (state) { case S: <basic block S>; state = next; break; ... }
+//   } while (!trapped && state != kExit)
+//   return the result registers
+//
+// States are the basic blocks of the members' wasm control flow: a member's
+// entry, a targeted loop's header, a targeted block's end, an if's then, else
+// and end, the code after a br_if and after a call into the component. Inside
+// a state the operand stack is tracked as SPIR-V ids and instructions are
+// selected by FunctionLowering as for any function. A transition stores the
+// operand stack into `slot` variables (one per height and type) and the next
+// state number; the next state loads them back. Slots live for one trip round
+// the loop only, so every member shares them. A transition is a store, never a
+// branch out of a selection, so each case keeps SPIR-V's structured rules.
+//
+// A call to a member (direct, or an indirect call that may reach one) pushes a
+// frame onto the call stack: the caller's locals, the operand stack under the
+// arguments and, on top, the state to resume in. Arguments travel in u64
+// argument registers, results in u64 result registers. A return with depth 0
+// leaves the machine; otherwise it continues at the resume state on top of
+// the stack, which pops the frame. Traps do not return early (traps.cpp): the
+// loop exits at its next trip once `trapped` is set.
+#include "spirv/recursive_component.h"
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "abi/launch_abi.h"
+#include "spirv/function_lowering.h"
+#include "spirv/runtime_helpers.h"
+#include "spirv/table.h"
+
+namespace wasmgpu::spirv {
+
+namespace {
+
+using Op = spv::Op;
+using wasm::Opcode;
+
+constexpr uint32_t kExit = 0xFFFF'FFFFu;  // no case: the switch's default
+
+// Bits of a wasm value in a u64 register (i32/f32 in the low half).
+uint32_t pack(KernelContext& k, FunctionBuilder& f, uint32_t value) {
+  uint32_t type = k.b.type_of(value);
+  if (type == k.t_u64) return value;
+  if (type == k.t_u32) return f.op(Op::OpUConvert, k.t_u64, {value});
+  if (type == k.b.float_type(32)) return f.op(Op::OpUConvert, k.t_u64, {f.op(Op::OpBitcast, k.t_u32, {value})});
+  return f.op(Op::OpBitcast, k.t_u64, {value});  // f64
+}
+
+uint32_t unpack(KernelContext& k, FunctionBuilder& f, uint32_t bits, uint32_t type) {
+  if (type == k.t_u64) return bits;
+  if (type == k.b.float_type(64)) return f.op(Op::OpBitcast, type, {bits});
+  uint32_t low = f.op(Op::OpUConvert, k.t_u32, {bits});
+  return type == k.t_u32 ? low : f.op(Op::OpBitcast, type, {low});
+}
+
+bool is_wide(KernelContext& k, uint32_t type) { return type == k.t_u64 || type == k.b.float_type(64); }
+
+}  // namespace
+
+class ComponentLowering {
+ public:
+  ComponentLowering(KernelContext& k, const std::vector<uint32_t>& members, uint32_t max_depth);
+  Result<uint32_t> lower();
+
+ private:
+  enum class Role : uint8_t { Entry, LoopHeader, BlockEnd, IfThen, IfElse, IfEnd, Continue, Resume };
+  struct StateKey {
+    uint32_t member;
+    size_t instr;  // the instruction that opens the state
+    Role role;
+    auto operator<=>(const StateKey&) const = default;
+  };
+  struct State {
+    uint32_t number = 0, label = 0;
+    bool emitted = false;
+  };
+  // A wasm label of the member being lowered.
+  struct Label {
+    enum class Kind : uint8_t { Function, Block, Loop, If } kind;
+    size_t instr = 0, else_index = 0, end_index = 0;
+    std::vector<uint32_t> below;  // SPIR-V types of the operand stack under the parameters
+    std::vector<wasm::ValType> params, results;
+    bool targeted = false, seen_else = false;
+  };
+
+  bool is_member(uint32_t function) const { return position_.count(function) != 0; }
+  bool reaches_member(const wasm::Instr& call_indirect) const;
+  void plan_states(uint32_t member);
+  uint32_t state(size_t instr, Role role) const { return states_.at({member_, instr, role}).number; }
+  uint32_t machine_result_type();
+
+  Status lower_member(uint32_t member);
+  Status lower_instruction(const wasm::Instr& instr, size_t ip);
+  void enter_label(const wasm::Instr& instr, size_t ip);
+  void lower_else();
+  void lower_end();
+  void branch(uint32_t depth);
+  void lower_br_table(const wasm::Instr& instr);
+  void return_from_member();
+  Status call_member(size_t ip, const std::vector<wasm::ValType>& params,
+                     const std::vector<wasm::ValType>& results,
+                     const std::function<Status(const std::vector<uint32_t>& args)>& dispatch);
+
+  std::vector<uint32_t> types_of(const std::vector<uint32_t>& values) const;
+  uint32_t slot(size_t height, uint32_t type);
+  void transition(uint32_t state_number, const std::vector<uint32_t>& values);
+  void enter_state(uint32_t state_number, const std::vector<uint32_t>& shape);
+  void end_case();
+  void store_arguments(const std::vector<uint32_t>& args);
+  uint32_t stack_word(uint32_t index);
+  void push_words(uint32_t sp, uint32_t& offset, uint32_t value);
+  uint32_t pop_words(uint32_t base, uint32_t& offset, uint32_t type);
+  void emit_entry_wrappers(uint32_t machine);
+
+  KernelContext& k_;
+  ModuleBuilder& b_;
+  std::vector<uint32_t> members_;
+  std::map<uint32_t, uint32_t> position_;  // function index -> member position
+  uint32_t max_depth_;
+  size_t max_params_ = 0, max_results_ = 0;
+  std::optional<FunctionBuilder> f_;
+  std::vector<std::unique_ptr<FunctionLowering>> members_lowering_;
+  std::map<StateKey, State> states_;
+  std::vector<State*> by_number_;
+  uint32_t state_var_ = 0, depth_var_ = 0, sp_var_ = 0;
+  uint32_t frames_var_ = 0;  // u64: device address of this invocation's call stack
+  uint32_t slot_offset_ = 0;  // where the call stack starts in the invocation's stack slot
+  std::vector<uint32_t> arg_vars_, result_vars_;
+  std::map<std::pair<size_t, uint32_t>, uint32_t> slots_;  // (height, type) -> variable
+  uint32_t switch_merge_ = 0;
+  uint32_t max_frame_words_ = 1;
+  // The member being lowered.
+  uint32_t member_ = 0;
+  FunctionLowering* fl_ = nullptr;
+  std::vector<Label> labels_;
+  bool live_ = false;
+};
+
+ComponentLowering::ComponentLowering(KernelContext& k, const std::vector<uint32_t>& members,
+                                     uint32_t max_depth)
+    : k_(k), b_(k.b), members_(members), max_depth_(max_depth) {
+  for (size_t i = 0; i < members_.size(); ++i) {
+    position_.emplace(members_[i], uint32_t(i));
+    const wasm::FuncType& type = k.module.function_type(members_[i]);
+    max_params_ = std::max(max_params_, type.params.size());
+    max_results_ = std::max(max_results_, type.results.size());
+  }
+}
+
+bool ComponentLowering::reaches_member(const wasm::Instr& instr) const {
+  if (!k_.indirect_targets) return false;
+  for (uint32_t callee : indirect_callees(k_.module, *k_.indirect_targets, instr.imm0))
+    if (is_member(callee)) return true;
+  return false;
+}
+
+uint32_t ComponentLowering::machine_result_type() {
+  if (max_results_ == 0) return k_.t_void;
+  if (max_results_ == 1) return k_.t_u64;
+  std::vector<uint32_t> members(max_results_, k_.t_u64);
+  return b_.struct_type(members);
+}
+
+// Numbers every state a member may need, before any code: the dispatch switch
+// lists them all. States that only dead code would open get empty cases.
+void ComponentLowering::plan_states(uint32_t member) {
+  const FunctionLowering& fl = *members_lowering_[member];
+  const std::vector<wasm::Instr>& body = fl.function_.body;
+  auto add = [&](size_t instr, Role role) {
+    State& s = states_[{member, instr, role}];
+    s.number = uint32_t(by_number_.size());
+    s.label = b_.fresh_id();
+    by_number_.push_back(&s);
+  };
+  for (size_t ip = 0; ip < body.size(); ++ip) {
+    const wasm::Instr& instr = body[ip];
+    switch (instr.op) {
+      case Opcode::Loop:
+        if (fl.targeted_[ip]) add(ip, Role::LoopHeader);
+        break;
+      case Opcode::Block:
+        if (fl.targeted_[ip]) add(ip, Role::BlockEnd);
+        break;
+      case Opcode::If:
+        add(ip, Role::IfThen);
+        add(ip, Role::IfElse);
+        add(ip, Role::IfEnd);
+        break;
+      case Opcode::BrIf: add(ip, Role::Continue); break;
+      case Opcode::Call:
+        if (is_member(instr.imm0)) add(ip, Role::Resume);
+        break;
+      case Opcode::CallIndirect:
+        if (reaches_member(instr)) add(ip, Role::Resume);
+        break;
+      default: break;
+    }
+  }
+}
+
+Result<uint32_t> ComponentLowering::lower() {
+  uint32_t machine = b_.fresh_id();
+  std::vector<uint32_t> params(1 + max_params_, k_.t_u64);
+  params[0] = k_.t_u32;
+  f_.emplace(b_, machine, machine_result_type(), params);
+  FunctionBuilder& f = *f_;
+  b_.name(machine, "recursion:" + k_.module.function_name(members_.front()));
+
+  for (uint32_t function : members_) {
+    auto lowering = std::make_unique<FunctionLowering>(k_, function, f);
+    WASMGPU_TRY(lowering->find_branch_targets());
+    lowering->local_types_ = lowering->type_.params;
+    const std::vector<wasm::ValType>& locals = lowering->function_.locals;
+    lowering->local_types_.insert(lowering->local_types_.end(), locals.begin(), locals.end());
+    for (wasm::ValType type : lowering->local_types_) lowering->locals_.push_back(f.variable(k_.value_type(type)));
+    members_lowering_.push_back(std::move(lowering));
+  }
+  // Entry states first, so that member i enters at state i.
+  for (uint32_t i = 0; i < members_.size(); ++i) {
+    State& s = states_[{i, 0, Role::Entry}];
+    s.number = i;
+    s.label = b_.fresh_id();
+    by_number_.push_back(&s);
+  }
+  for (uint32_t i = 0; i < members_.size(); ++i) plan_states(i);
+
+  state_var_ = f.variable(k_.t_u32);
+  depth_var_ = f.variable(k_.t_u32);
+  sp_var_ = f.variable(k_.t_u32);
+  for (size_t i = 0; i < max_params_; ++i) arg_vars_.push_back(f.variable(k_.t_u64));
+  for (size_t i = 0; i < max_results_; ++i) result_vars_.push_back(f.variable(k_.t_u64));
+  frames_var_ = f.variable(k_.t_u64);
+
+  // The call stack lives in the invocation's stack slot, after the shadow
+  // stack and the call stacks of components lowered before. A component is
+  // never re-entered from outside while it runs (a function that could do so
+  // would be a member), so one call stack per component suffices.
+  slot_offset_ = k_.stack_slot_size;
+  auto launch_field = [&](uint32_t offset, uint32_t type, uint32_t alignment) {
+    uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, k_.launch_block_var), b_.const_u64(offset)});
+    return f.load_aligned(type, k_.device_pointer(f, address, type), alignment);
+  };
+  uint32_t slot_size = f.op(Op::OpUConvert, k_.t_u64, {launch_field(abi::kLaunchStackSlotSize, k_.t_u32, 4)});
+  uint32_t slot = f.op(Op::OpUConvert, k_.t_u64, {f.load(k_.t_u32, k_.stack_slot_var)});
+  uint32_t frames = f.op(Op::OpIAdd, k_.t_u64,
+                         {launch_field(abi::kLaunchStackBase, k_.t_u64, 8), f.op(Op::OpIMul, k_.t_u64, {slot, slot_size})});
+  f.store(frames_var_, f.op(Op::OpIAdd, k_.t_u64, {frames, b_.const_u64(slot_offset_)}));
+  f.store(state_var_, f.param(0));
+  f.store(depth_var_, b_.const_u32(0));
+  f.store(sp_var_, b_.const_u32(0));
+  for (size_t i = 0; i < max_params_; ++i) f.store(arg_vars_[i], f.param(i + 1));
+  uint32_t header = b_.fresh_id(), dispatch = b_.fresh_id(), continue_target = b_.fresh_id(),
+           exit = b_.fresh_id();
+  switch_merge_ = b_.fresh_id();
+  f.branch(header);
+  f.begin_block(header);
+  f.loop_merge(exit, continue_target);
+  f.branch(dispatch);
+  f.begin_block(dispatch);
+  std::vector<std::pair<uint32_t, uint32_t>> cases;
+  for (const State* s : by_number_) cases.emplace_back(s->number, s->label);
+  uint32_t current = f.load(k_.t_u32, state_var_);
+  f.selection_merge(switch_merge_);
+  f.switch_(current, switch_merge_, cases);
+
+  for (uint32_t i = 0; i < members_.size(); ++i) WASMGPU_TRY(lower_member(i));
+  for (State* s : by_number_) {
+    if (s->emitted) continue;
+    f.begin_block(s->label);
+    f.branch(switch_merge_);
+  }
+  f.begin_block(switch_merge_);
+  f.branch(continue_target);
+  f.begin_block(continue_target, /*keep_open=*/true);
+  uint32_t running = f.op(Op::OpLogicalAnd, k_.t_bool,
+                          {f.op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f)}),
+                           f.op(Op::OpINotEqual, k_.t_bool, {f.load(k_.t_u32, state_var_), b_.const_u32(kExit)})});
+  f.branch_conditional(running, header, exit);
+  f.begin_block(exit);
+  if (max_results_ == 0) {
+    f.return_();
+  } else if (max_results_ == 1) {
+    f.return_value(f.load(k_.t_u64, result_vars_[0]));
+  } else {
+    std::vector<uint32_t> values;
+    for (uint32_t var : result_vars_) values.push_back(f.load(k_.t_u64, var));
+    f.return_value(f.op(Op::OpCompositeConstruct, f.result_type(), values));
+  }
+
+  uint64_t words = uint64_t(max_depth_) * max_frame_words_;
+  if (words * 4 > kMaxCallStackBytes)
+    return make_error("the call stack of recursive function " + k_.module.function_name(members_.front()) +
+                      " would take " + std::to_string(words * 4) + " bytes per invocation (depth " +
+                      std::to_string(max_depth_) + " x " + std::to_string(max_frame_words_ * 4) +
+                      "-byte frames), more than " + std::to_string(kMaxCallStackBytes) +
+                      "; choose a smaller call stack depth");
+  k_.stack_slot_size = uint32_t(slot_offset_ + (words * 4 + 15) / 16 * 16);
+  f.finish();
+  emit_entry_wrappers(machine);
+  k_.current_function = UINT32_MAX;
+  return uint32_t(words * 4);
+}
+
+void ComponentLowering::emit_entry_wrappers(uint32_t machine) {
+  uint32_t machine_type = machine_result_type();
+  for (uint32_t i = 0; i < members_.size(); ++i) {
+    const wasm::FuncType& type = k_.module.function_type(members_[i]);
+    std::vector<uint32_t> params;
+    for (wasm::ValType t : type.params) params.push_back(k_.value_type(t));
+    FunctionBuilder w(b_, k_.function_ids.at(members_[i]), k_.result_type(type.results), params);
+    b_.name(w.id(), k_.module.function_name(members_[i]));
+    std::vector<uint32_t> operands{machine, b_.const_u32(i)};
+    for (size_t p = 0; p < max_params_; ++p)
+      operands.push_back(p < params.size() ? pack(k_, w, w.param(p)) : b_.const_u64(0));
+    uint32_t result = w.op(Op::OpFunctionCall, machine_type, operands);
+    std::vector<uint32_t> values;
+    for (size_t r = 0; r < type.results.size(); ++r) {
+      uint32_t bits = max_results_ == 1 ? result : w.op(Op::OpCompositeExtract, k_.t_u64, {result, uint32_t(r)});
+      values.push_back(unpack(k_, w, bits, k_.value_type(type.results[r])));
+    }
+    if (values.empty())
+      w.return_();
+    else if (values.size() == 1)
+      w.return_value(values[0]);
+    else
+      w.return_value(w.op(Op::OpCompositeConstruct, w.result_type(), values));
+    w.finish();
+  }
+}
+
+// --- states ---
+
+std::vector<uint32_t> ComponentLowering::types_of(const std::vector<uint32_t>& values) const {
+  std::vector<uint32_t> types;
+  for (uint32_t value : values) types.push_back(b_.type_of(value));
+  return types;
+}
+
+uint32_t ComponentLowering::slot(size_t height, uint32_t type) {
+  auto [it, inserted] = slots_.emplace(std::pair(height, type), 0);
+  if (inserted) it->second = f_->variable(type);
+  return it->second;
+}
+
+void ComponentLowering::transition(uint32_t state_number, const std::vector<uint32_t>& values) {
+  for (size_t h = 0; h < values.size(); ++h) f_->store(slot(h, b_.type_of(values[h])), values[h]);
+  f_->store(state_var_, b_.const_u32(state_number));
+}
+
+void ComponentLowering::enter_state(uint32_t state_number, const std::vector<uint32_t>& shape) {
+  State& s = *by_number_.at(state_number);
+  assert(!s.emitted && "a state is opened once");
+  s.emitted = true;
+  f_->begin_block(s.label);
+  live_ = true;
+  fl_->stack_.clear();
+  for (size_t h = 0; h < shape.size(); ++h) fl_->stack_.push_back(f_->load(shape[h], slot(h, shape[h])));
+}
+
+void ComponentLowering::end_case() {
+  f_->branch(switch_merge_);
+  live_ = false;
+}
+
+// --- one member ---
+
+Status ComponentLowering::lower_member(uint32_t member) {
+  member_ = member;
+  fl_ = members_lowering_[member].get();
+  FunctionLowering& fl = *fl_;
+  FunctionBuilder& f = *f_;
+  k_.current_function = members_[member];
+  labels_.clear();
+  enter_state(member, {});
+  // Parameters from the argument registers; other locals start at zero.
+  for (size_t i = 0; i < fl.locals_.size(); ++i) {
+    uint32_t type = k_.value_type(fl.local_types_[i]);
+    f.store(fl.locals_[i], i < fl.type_.params.size() ? unpack(k_, f, f.load(k_.t_u64, arg_vars_[i]), type)
+                                                       : b_.const_null(type));
+  }
+  const std::vector<wasm::Instr>& body = fl.function_.body;
+  Label function_label;
+  function_label.kind = Label::Kind::Function;
+  function_label.else_index = function_label.end_index = body.size() - 1;
+  function_label.results = fl.type_.results;
+  labels_.push_back(function_label);
+  for (size_t ip = 0; ip < body.size() && !labels_.empty(); ++ip) {
+    if (!live_) {
+      // Dead code: skip to the else (of an if's then arm) or end of the label.
+      const Label& top = labels_.back();
+      bool in_then = top.kind == Label::Kind::If && !top.seen_else && top.else_index != top.end_index;
+      ip = in_then ? top.else_index : top.end_index;
+    }
+    WASMGPU_TRY(lower_instruction(body[ip], ip));
+  }
+  if (!labels_.empty() || live_)
+    return make_error("function " + k_.module.function_name(members_[member]) + ": body is not well nested");
+  return {};
+}
+
+Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip) {
+  FunctionLowering& fl = *fl_;
+  FunctionBuilder& f = *f_;
+  switch (instr.op) {
+    case Opcode::Block:
+    case Opcode::Loop:
+    case Opcode::If: enter_label(instr, ip); return {};
+    case Opcode::Else: lower_else(); return {};
+    case Opcode::End: lower_end(); return {};
+    case Opcode::Br:
+      branch(instr.imm0);
+      end_case();
+      return {};
+    case Opcode::BrIf: {
+      uint32_t condition = fl.nonzero(fl.pop(), k_.t_u32);
+      uint32_t next = state(ip, Role::Continue);
+      std::vector<uint32_t> stack = fl.stack_;
+      f.if_else(condition, [&] { branch(instr.imm0); }, [&] { transition(next, stack); });
+      end_case();
+      enter_state(next, types_of(stack));
+      return {};
+    }
+    case Opcode::BrTable:
+      lower_br_table(instr);
+      end_case();
+      return {};
+    case Opcode::Return:
+      return_from_member();
+      end_case();
+      return {};
+    case Opcode::Unreachable:
+      k_.helpers->trap(f, abi::TrapKind::Unreachable);
+      f.store(state_var_, b_.const_u32(kExit));
+      end_case();
+      return {};
+    case Opcode::Call: {
+      if (!is_member(instr.imm0)) return fl.lower_instruction(instr, ip);
+      const wasm::FuncType& callee = k_.module.function_type(instr.imm0);
+      uint32_t entry = position_.at(instr.imm0);
+      return call_member(ip, callee.params, callee.results, [&](const std::vector<uint32_t>& args) -> Status {
+        store_arguments(args);
+        f.store(state_var_, b_.const_u32(entry));
+        return {};
+      });
+    }
+    case Opcode::CallIndirect: {
+      if (!reaches_member(instr)) return fl.lower_instruction(instr, ip);
+      const wasm::FuncType& expected = k_.module.types.at(instr.imm0);
+      uint32_t element = fl.pop();
+      // The table lookup and its traps come before the call takes a frame.
+      uint32_t function = fl.resolve_element(instr.imm1, element);
+      return call_member(ip, expected.params, expected.results, [&](const std::vector<uint32_t>& args) {
+        // Every arm continues at the resume state unless it enters a member;
+        // trapping arms leave the result registers as they are.
+        return fl.function_switch(function, instr.imm0, [&](uint32_t callee) -> Status {
+          if (is_member(callee)) {
+            store_arguments(args);
+            f.store(state_var_, b_.const_u32(position_.at(callee)));
+            return {};
+          }
+          std::vector<uint32_t> operands{k_.function_ids.at(callee)};
+          operands.insert(operands.end(), args.begin(), args.end());
+          uint32_t result = f.op(Op::OpFunctionCall, k_.result_type(expected.results), operands);
+          for (size_t r = 0; r < expected.results.size(); ++r) {
+            uint32_t value = expected.results.size() == 1
+                                 ? result
+                                 : f.op(Op::OpCompositeExtract, k_.value_type(expected.results[r]),
+                                        {result, uint32_t(r)});
+            f.store(result_vars_[r], pack(k_, f, value));
+          }
+          return {};
+        });
+      });
+    }
+    default: return fl.lower_instruction(instr, ip);
+  }
+}
+
+void ComponentLowering::enter_label(const wasm::Instr& instr, size_t ip) {
+  FunctionLowering& fl = *fl_;
+  Label label;
+  label.kind = instr.op == Opcode::Block ? Label::Kind::Block
+               : instr.op == Opcode::Loop ? Label::Kind::Loop : Label::Kind::If;
+  label.instr = ip;
+  label.else_index = instr.imm0;
+  label.end_index = instr.imm1;
+  std::tie(label.params, label.results) = fl.block_signature(instr.block);
+  label.targeted = fl.targeted_[ip];
+  uint32_t condition = label.kind == Label::Kind::If ? fl.nonzero(fl.pop(), k_.t_u32) : 0;
+  std::vector<uint32_t> stack = fl.stack_;
+  label.below = types_of(std::vector<uint32_t>(stack.begin(), stack.end() - label.params.size()));
+  labels_.push_back(label);
+  if (label.kind == Label::Kind::Loop && label.targeted) {
+    uint32_t header = state(ip, Role::LoopHeader);
+    transition(header, stack);
+    end_case();
+    enter_state(header, types_of(stack));
+  } else if (label.kind == Label::Kind::If) {
+    uint32_t then_state = state(ip, Role::IfThen), else_state = state(ip, Role::IfElse);
+    transition(then_state, stack);
+    f_->store(state_var_, f_->op(Op::OpSelect, k_.t_u32,
+                                 {condition, b_.const_u32(then_state), b_.const_u32(else_state)}));
+    end_case();
+    enter_state(then_state, types_of(stack));
+  }
+}
+
+void ComponentLowering::lower_else() {
+  Label& label = labels_.back();
+  uint32_t end = state(label.instr, Role::IfEnd);
+  if (live_) {
+    transition(end, fl_->stack_);
+    end_case();
+  }
+  label.seen_else = true;
+  std::vector<uint32_t> shape = label.below;
+  for (wasm::ValType t : label.params) shape.push_back(k_.value_type(t));
+  enter_state(state(label.instr, Role::IfElse), shape);
+}
+
+void ComponentLowering::lower_end() {
+  Label& label = labels_.back();
+  std::vector<uint32_t> shape = label.below;
+  for (wasm::ValType t : label.results) shape.push_back(k_.value_type(t));
+  switch (label.kind) {
+    case Label::Kind::Function:
+      if (live_) {
+        return_from_member();
+        end_case();
+      }
+      break;
+    case Label::Kind::If: {
+      uint32_t end = state(label.instr, Role::IfEnd);
+      if (!label.seen_else) {
+        lower_else();  // the implicit else passes the parameters on as results
+        transition(end, fl_->stack_);
+        end_case();
+      } else if (live_) {
+        transition(end, fl_->stack_);
+        end_case();
+      }
+      enter_state(end, shape);
+      break;
+    }
+    case Label::Kind::Block:
+      if (label.targeted) {
+        uint32_t end = state(label.instr, Role::BlockEnd);
+        if (live_) {
+          transition(end, fl_->stack_);
+          end_case();
+        }
+        enter_state(end, shape);
+      }
+      break;
+    case Label::Kind::Loop: break;  // only the header is a branch target
+  }
+  labels_.pop_back();
+}
+
+void ComponentLowering::branch(uint32_t depth) {
+  const Label& target = labels_[labels_.size() - 1 - depth];
+  if (target.kind == Label::Kind::Function) {
+    return_from_member();
+    return;
+  }
+  const std::vector<uint32_t>& stack = fl_->stack_;
+  size_t arity = target.kind == Label::Kind::Loop ? target.params.size() : target.results.size();
+  std::vector<uint32_t> values(stack.begin(), stack.begin() + target.below.size());
+  values.insert(values.end(), stack.end() - arity, stack.end());
+  Role role = target.kind == Label::Kind::Loop  ? Role::LoopHeader
+              : target.kind == Label::Kind::If ? Role::IfEnd : Role::BlockEnd;
+  transition(state(target.instr, role), values);
+}
+
+void ComponentLowering::lower_br_table(const wasm::Instr& instr) {
+  FunctionBuilder& f = *f_;
+  uint32_t selector = fl_->pop();
+  const std::vector<uint32_t>& targets = fl_->function_.br_tables[instr.imm0];
+  std::map<uint32_t, uint32_t> labels;  // depth -> case block
+  for (uint32_t depth : targets)
+    if (!labels.count(depth)) labels[depth] = b_.fresh_id();
+  std::vector<std::pair<uint32_t, uint32_t>> cases;
+  for (size_t i = 0; i + 1 < targets.size(); ++i) cases.emplace_back(uint32_t(i), labels[targets[i]]);
+  uint32_t merge = b_.fresh_id();
+  f.selection_merge(merge);
+  f.switch_(selector, labels[targets.back()], cases);
+  for (auto [depth, label] : labels) {
+    f.begin_block(label);
+    branch(depth);
+    f.branch(merge);
+  }
+  f.begin_block(merge);
+}
+
+void ComponentLowering::return_from_member() {
+  FunctionBuilder& f = *f_;
+  const std::vector<uint32_t>& stack = fl_->stack_;
+  size_t count = fl_->type_.results.size();
+  for (size_t i = 0; i < count; ++i) f.store(result_vars_[i], pack(k_, f, stack[stack.size() - count + i]));
+  uint32_t outermost = f.op(Op::OpIEqual, k_.t_bool, {f.load(k_.t_u32, depth_var_), b_.const_u32(0)});
+  uint32_t sp = f.load(k_.t_u32, sp_var_);
+  uint32_t top = f.op(Op::OpSelect, k_.t_u32,
+                      {outermost, b_.const_u32(0), f.op(Op::OpISub, k_.t_u32, {sp, b_.const_u32(1)})});
+  uint32_t resume = f.load_aligned(k_.t_u32, stack_word(top), 4);
+  f.store(state_var_, f.op(Op::OpSelect, k_.t_u32, {outermost, b_.const_u32(kExit), resume}));
+}
+
+// --- calls into the component ---
+
+void ComponentLowering::store_arguments(const std::vector<uint32_t>& args) {
+  for (size_t i = 0; i < args.size(); ++i) f_->store(arg_vars_[i], pack(k_, *f_, args[i]));
+}
+
+uint32_t ComponentLowering::stack_word(uint32_t index) {
+  FunctionBuilder& f = *f_;
+  uint32_t offset = f.op(Op::OpIMul, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {index}), b_.const_u64(4)});
+  return k_.device_pointer(f, f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, frames_var_), offset}), k_.t_u32);
+}
+
+void ComponentLowering::push_words(uint32_t sp, uint32_t& offset, uint32_t value) {
+  FunctionBuilder& f = *f_;
+  uint32_t type = b_.type_of(value);
+  auto put = [&](uint32_t word) {
+    f.store_aligned(stack_word(f.op(Op::OpIAdd, k_.t_u32, {sp, b_.const_u32(offset++)})), word, 4);
+  };
+  if (!is_wide(k_, type)) {
+    put(type == k_.t_u32 ? value : f.op(Op::OpBitcast, k_.t_u32, {value}));
+    return;
+  }
+  uint32_t bits = type == k_.t_u64 ? value : f.op(Op::OpBitcast, k_.t_u64, {value});
+  put(f.op(Op::OpUConvert, k_.t_u32, {bits}));
+  put(f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpShiftRightLogical, k_.t_u64, {bits, b_.const_u32(32)})}));
+}
+
+uint32_t ComponentLowering::pop_words(uint32_t base, uint32_t& offset, uint32_t type) {
+  FunctionBuilder& f = *f_;
+  auto get = [&] {
+    return f.load_aligned(k_.t_u32, stack_word(f.op(Op::OpIAdd, k_.t_u32, {base, b_.const_u32(offset++)})), 4);
+  };
+  if (!is_wide(k_, type)) {
+    uint32_t word = get();
+    return type == k_.t_u32 ? word : f.op(Op::OpBitcast, type, {word});
+  }
+  uint32_t low = f.op(Op::OpUConvert, k_.t_u64, {get()});
+  uint32_t high = f.op(Op::OpUConvert, k_.t_u64, {get()});
+  uint32_t bits = f.op(Op::OpBitwiseOr, k_.t_u64,
+                       {low, f.op(Op::OpShiftLeftLogical, k_.t_u64, {high, b_.const_u32(32)})});
+  return type == k_.t_u64 ? bits : f.op(Op::OpBitcast, type, {bits});
+}
+
+// Pops the arguments, pushes a frame (locals, the operand stack under the
+// arguments, the resume state) unless the stack is full, which traps, and lets
+// `dispatch` choose the next state. The resume state pops the frame and takes
+// the results from the result registers.
+Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType>& params,
+                                      const std::vector<wasm::ValType>& results,
+                                      const std::function<Status(const std::vector<uint32_t>& args)>& dispatch) {
+  FunctionLowering& fl = *fl_;
+  FunctionBuilder& f = *f_;
+  size_t first = fl.stack_.size() - params.size();
+  std::vector<uint32_t> args(fl.stack_.begin() + first, fl.stack_.end());
+  std::vector<uint32_t> below(fl.stack_.begin(), fl.stack_.begin() + first);
+  std::vector<uint32_t> below_types = types_of(below);
+  uint32_t resume = state(ip, Role::Resume);
+  uint32_t frame_words = 0;
+  Status status;
+  uint32_t depth = f.load(k_.t_u32, depth_var_);
+  uint32_t full = f.op(Op::OpUGreaterThanEqual, k_.t_bool, {depth, b_.const_u32(max_depth_)});
+  f.if_else(
+      full,
+      [&] {
+        k_.helpers->trap(f, abi::TrapKind::CallStackExhausted);
+        f.store(state_var_, b_.const_u32(kExit));
+      },
+      [&] {
+        uint32_t sp = f.load(k_.t_u32, sp_var_);
+        for (size_t i = 0; i < fl.locals_.size(); ++i)
+          push_words(sp, frame_words, f.load(k_.value_type(fl.local_types_[i]), fl.locals_[i]));
+        for (uint32_t value : below) push_words(sp, frame_words, value);
+        push_words(sp, frame_words, b_.const_u32(resume));
+        f.store(sp_var_, f.op(Op::OpIAdd, k_.t_u32, {sp, b_.const_u32(frame_words)}));
+        f.store(depth_var_, f.op(Op::OpIAdd, k_.t_u32, {depth, b_.const_u32(1)}));
+        f.store(state_var_, b_.const_u32(resume));
+        status = dispatch(args);
+      });
+  WASMGPU_TRY(std::move(status));
+  max_frame_words_ = std::max(max_frame_words_, frame_words);
+  end_case();
+
+  enter_state(resume, {});
+  uint32_t base = f.op(Op::OpISub, k_.t_u32, {f.load(k_.t_u32, sp_var_), b_.const_u32(frame_words)});
+  f.store(sp_var_, base);
+  f.store(depth_var_, f.op(Op::OpISub, k_.t_u32, {f.load(k_.t_u32, depth_var_), b_.const_u32(1)}));
+  uint32_t offset = 0;
+  for (size_t i = 0; i < fl.locals_.size(); ++i) {
+    uint32_t type = k_.value_type(fl.local_types_[i]);
+    f.store(fl.locals_[i], pop_words(base, offset, type));
+  }
+  for (uint32_t type : below_types) fl.stack_.push_back(pop_words(base, offset, type));
+  for (size_t r = 0; r < results.size(); ++r)
+    fl.push(unpack(k_, f, f.load(k_.t_u64, result_vars_[r]), k_.value_type(results[r])));
+  return {};
+}
+
+Result<uint32_t> lower_recursive_component(KernelContext& k, const std::vector<uint32_t>& members,
+                                           uint32_t max_depth) {
+  ComponentLowering lowering(k, members, max_depth);
+  return lowering.lower();
+}
+
+}  // namespace wasmgpu::spirv
