@@ -42,8 +42,9 @@
  * WASMGPU_PTR(T, name)        a buffer the kernel may write: T *name
  * WASMGPU_CONST_PTR(T, name)  a buffer the kernel only reads: const T *name
  *
- * T is one type name (a typedef for anything longer); up to 16 parameters,
- * the invocation index first. docs/kernel-guide.md gives the encoding.
+ * T is a type such as float, unsigned, struct particle or a typedef (pointer,
+ * array and function types need a typedef); up to 16 parameters, the
+ * invocation index first. docs/kernel-guide.md gives the encoding.
  */
 #define WASMGPU_VALUE(T, name) (WASMGPU_VALUE_, T, name)
 #define WASMGPU_PTR(T, name) (WASMGPU_PTR_, T, name)
