@@ -26,6 +26,133 @@
 #define WASMGPU_KERNEL(name) WASMGPU_EXTERN_C
 #endif
 
+/* ---- Kernels that describe their parameters -------------------------------
+ *
+ * WASMGPU_DEFINE_KERNEL declares the exported kernel and records its
+ * parameters (names, C types, pointee types with their size and alignment)
+ * in the custom section "wasmgpu.kernels", which tools read (wasmgpu inspect,
+ * binding generators); the list is written once, so the two cannot differ:
+ *
+ *   WASMGPU_DEFINE_KERNEL(saxpy, WASMGPU_VALUE(int, i), WASMGPU_VALUE(float, a),
+ *                         WASMGPU_CONST_PTR(float, x), WASMGPU_PTR(float, y)) {
+ *     y[i] = a * x[i] + y[i];
+ *   }
+ *
+ * WASMGPU_VALUE(T, name)      a scalar: T name (int, unsigned, long long, float, double ...)
+ * WASMGPU_PTR(T, name)        a buffer the kernel may write: T *name
+ * WASMGPU_CONST_PTR(T, name)  a buffer the kernel only reads: const T *name
+ *
+ * T is a type such as float, unsigned, struct particle or a typedef (pointer,
+ * array and function types need a typedef); up to 16 parameters, the
+ * invocation index first. docs/kernel-guide.md gives the encoding.
+ */
+#define WASMGPU_VALUE(T, name) (WASMGPU_VALUE_, T, name)
+#define WASMGPU_PTR(T, name) (WASMGPU_PTR_, T, name)
+#define WASMGPU_CONST_PTR(T, name) (WASMGPU_CONST_PTR_, T, name)
+
+#define WASMGPU_DEFINE_KERNEL(name, ...)        \
+  WASMGPU_PARAM_RECORD_(name, __VA_ARGS__)      \
+  WASMGPU_KERNEL(name) void name(WASMGPU_MAP_COMMA_(WASMGPU_DECLARE_, __VA_ARGS__))
+
+/* Implementation. Each parameter is a tuple (KIND, T, name); KIND##DECL,
+ * KIND##CODE, KIND##TYPE and KIND##POINTEE give its declaration, its kind
+ * code, and the assembler text spelling its type and pointee type. */
+#define WASMGPU_VALUE_DECL(T, name) T name
+#define WASMGPU_VALUE_CODE(T) (__builtin_classify_type((T)0) == 8) /* 1: floating point, 0: integer */
+#define WASMGPU_VALUE_TYPE(T) ".asciz " WASMGPU_ASM_STRING_(T) "\n"
+#define WASMGPU_VALUE_POINTEE(T) ".int8 0\n"
+#define WASMGPU_PTR_DECL(T, name) T *name
+#define WASMGPU_PTR_CODE(T) 2
+#define WASMGPU_PTR_TYPE(T) ".ascii " WASMGPU_ASM_STRING_(T) "\n.asciz \" *\"\n"
+#define WASMGPU_PTR_POINTEE(T) ".asciz " WASMGPU_ASM_STRING_(T) "\n"
+#define WASMGPU_CONST_PTR_DECL(T, name) const T *name
+#define WASMGPU_CONST_PTR_CODE(T) 3
+#define WASMGPU_CONST_PTR_TYPE(T) ".ascii \"const \"\n" WASMGPU_PTR_TYPE(T)
+#define WASMGPU_CONST_PTR_POINTEE(T) WASMGPU_PTR_POINTEE(T)
+
+#define WASMGPU_CAT_(a, b) WASMGPU_CAT2_(a, b)
+#define WASMGPU_CAT2_(a, b) a##b
+#define WASMGPU_STRING_(x) #x
+/* T as an assembler string literal: "float" with its quotes escaped. */
+#define WASMGPU_ASM_STRING_(T) WASMGPU_STRING2_(WASMGPU_STRING_(T))
+#define WASMGPU_STRING2_(x) WASMGPU_STRING_(x)
+#define WASMGPU_DECLARE_(param) WASMGPU_DECLARE2_ param
+#define WASMGPU_DECLARE2_(kind, T, name) kind##DECL(T, name)
+
+#if defined(__wasm__)
+/* The record is written by inline assembly into the section
+ * .custom_section.wasmgpu.kernels, which wasm-ld turns into the custom
+ * section "wasmgpu.kernels" (it does so for assembler sections, not for C
+ * variables, which stay data). Operands "i" give sizes and alignments as
+ * numbers. The function holding the assembly is never called, so wasm-ld
+ * drops it; the section stays. */
+#ifdef __cplusplus
+#define WASMGPU_ALIGNOF_(T) alignof(T)
+#else
+#define WASMGPU_ALIGNOF_(T) _Alignof(T)
+#endif
+#define WASMGPU_RECORD_ASM_(kernel, text, ...)                                \
+  __asm__ volatile(".section .custom_section.wasmgpu.kernels,\"\",@\n" text \
+                   ".section .text.wasmgpu_params_" #kernel ",\"\",@\n" ::__VA_ARGS__)
+#define WASMGPU_PARAM_RECORD_(kernel, ...)                                                 \
+  WASMGPU_EXTERN_C void wasmgpu_params_##kernel(void);                                    \
+  WASMGPU_EXTERN_C void wasmgpu_params_##kernel(void) {                                   \
+    WASMGPU_RECORD_ASM_(kernel, ".int8 1\n.asciz \"" #kernel "\"\n.int8 %0\n",         \
+                        "i"(WASMGPU_COUNT_(__VA_ARGS__)));                                \
+    WASMGPU_MAP_(WASMGPU_PARAM_ASM_, kernel, __VA_ARGS__)                                 \
+  }
+#define WASMGPU_PARAM_ASM_(kernel, param) WASMGPU_PARAM_ASM2_((kernel, WASMGPU_UNPACK_ param))
+#define WASMGPU_UNPACK_(...) __VA_ARGS__
+#define WASMGPU_PARAM_ASM2_(args) WASMGPU_PARAM_ASM3_ args
+#define WASMGPU_PARAM_ASM3_(kernel, kind, T, name)                                          \
+  WASMGPU_RECORD_ASM_(kernel,                                                              \
+                      ".int8 %0\n.int32 %1\n.int32 %2\n.asciz \"" #name "\"\n" kind##TYPE(T) \
+                          kind##POINTEE(T),                                                \
+                      "i"(kind##CODE(T)), "i"(sizeof(T)), "i"(WASMGPU_ALIGNOF_(T)));
+#else
+#define WASMGPU_PARAM_RECORD_(kernel, ...)
+#endif
+
+#define WASMGPU_COUNT_(...) \
+  WASMGPU_COUNT2_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define WASMGPU_COUNT2_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, n, ...) n
+/* WASMGPU_MAP_(m, x, a, b, ...) is m(x, a) m(x, b) ...;
+ * WASMGPU_MAP_COMMA_(m, a, b, ...) is m(a), m(b), ... */
+#define WASMGPU_MAP_(m, x, ...) WASMGPU_CAT_(WASMGPU_MAP_, WASMGPU_COUNT_(__VA_ARGS__))(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_1(m, x, a) m(x, a)
+#define WASMGPU_MAP_2(m, x, a, ...) m(x, a) WASMGPU_MAP_1(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_3(m, x, a, ...) m(x, a) WASMGPU_MAP_2(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_4(m, x, a, ...) m(x, a) WASMGPU_MAP_3(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_5(m, x, a, ...) m(x, a) WASMGPU_MAP_4(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_6(m, x, a, ...) m(x, a) WASMGPU_MAP_5(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_7(m, x, a, ...) m(x, a) WASMGPU_MAP_6(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_8(m, x, a, ...) m(x, a) WASMGPU_MAP_7(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_9(m, x, a, ...) m(x, a) WASMGPU_MAP_8(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_10(m, x, a, ...) m(x, a) WASMGPU_MAP_9(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_11(m, x, a, ...) m(x, a) WASMGPU_MAP_10(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_12(m, x, a, ...) m(x, a) WASMGPU_MAP_11(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_13(m, x, a, ...) m(x, a) WASMGPU_MAP_12(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_14(m, x, a, ...) m(x, a) WASMGPU_MAP_13(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_15(m, x, a, ...) m(x, a) WASMGPU_MAP_14(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_16(m, x, a, ...) m(x, a) WASMGPU_MAP_15(m, x, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_(m, ...) WASMGPU_CAT_(WASMGPU_MAP_COMMA_, WASMGPU_COUNT_(__VA_ARGS__))(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_1(m, a) m(a)
+#define WASMGPU_MAP_COMMA_2(m, a, ...) m(a), WASMGPU_MAP_COMMA_1(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_3(m, a, ...) m(a), WASMGPU_MAP_COMMA_2(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_4(m, a, ...) m(a), WASMGPU_MAP_COMMA_3(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_5(m, a, ...) m(a), WASMGPU_MAP_COMMA_4(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_6(m, a, ...) m(a), WASMGPU_MAP_COMMA_5(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_7(m, a, ...) m(a), WASMGPU_MAP_COMMA_6(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_8(m, a, ...) m(a), WASMGPU_MAP_COMMA_7(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_9(m, a, ...) m(a), WASMGPU_MAP_COMMA_8(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_10(m, a, ...) m(a), WASMGPU_MAP_COMMA_9(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_11(m, a, ...) m(a), WASMGPU_MAP_COMMA_10(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_12(m, a, ...) m(a), WASMGPU_MAP_COMMA_11(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_13(m, a, ...) m(a), WASMGPU_MAP_COMMA_12(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_14(m, a, ...) m(a), WASMGPU_MAP_COMMA_13(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_15(m, a, ...) m(a), WASMGPU_MAP_COMMA_14(m, __VA_ARGS__)
+#define WASMGPU_MAP_COMMA_16(m, a, ...) m(a), WASMGPU_MAP_COMMA_15(m, __VA_ARGS__)
+
 /* ---- The GPU programming model ------------------------------------------
  *
  * Everything below is a call into the GPU, imported from the wasm module

@@ -9,8 +9,9 @@
 WASMGPU_SHARED float a_tile[TILE][TILE + 1];
 WASMGPU_SHARED float b_tile[TILE][TILE + 1];
 
-WASMGPU_KERNEL(matmul)
-void matmul(int index, const float *a, const float *b, float *c, unsigned m, unsigned n, unsigned k) {
+WASMGPU_DEFINE_KERNEL(matmul, WASMGPU_VALUE(int, index), WASMGPU_CONST_PTR(float, a), WASMGPU_CONST_PTR(float, b),
+                      WASMGPU_PTR(float, c), WASMGPU_VALUE(unsigned, m), WASMGPU_VALUE(unsigned, n),
+                      WASMGPU_VALUE(unsigned, k)) {
   (void)index;
   unsigned col = wasmgpu_global_id(0), row = wasmgpu_global_id(1);
   unsigned tx = wasmgpu_local_id(0), ty = wasmgpu_local_id(1);

@@ -10,8 +10,9 @@ static struct vec3 sub(struct vec3 a, struct vec3 b) {
 }
 
 /* Pulls each particle towards its `window` neighbours on either side. */
-WASMGPU_KERNEL(particles_step)
-void particles_step(int i, const struct particle *in, struct particle *out, int count, int window, float dt) {
+WASMGPU_DEFINE_KERNEL(particles_step, WASMGPU_VALUE(int, i), WASMGPU_CONST_PTR(struct particle, in),
+                      WASMGPU_PTR(struct particle, out), WASMGPU_VALUE(int, count), WASMGPU_VALUE(int, window),
+                      WASMGPU_VALUE(float, dt)) {
   const struct particle *self = in + i;
   struct particle next = *self;
   if (!(self->flags & 1)) {

@@ -1,6 +1,7 @@
 /* y = a*x + y, one element per invocation. */
 #include <wasmgpu.h>
 
-WASMGPU_KERNEL(saxpy) void saxpy(int i, float a, const float *x, float *y) {
+WASMGPU_DEFINE_KERNEL(saxpy, WASMGPU_VALUE(int, i), WASMGPU_VALUE(float, a), WASMGPU_CONST_PTR(float, x),
+                      WASMGPU_PTR(float, y)) {
   y[i] = a * x[i] + y[i];
 }

@@ -6,6 +6,7 @@
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
 #include "spirv/compiler.h"
+#include "wasm/kernel_metadata.h"
 
 namespace wasmgpu::cli {
 namespace {
@@ -42,11 +43,23 @@ void print_access_paths(const spirv::AccessPathCounts& paths) {
              paths.translated);
 }
 
+// The parameters WASMGPU_DEFINE_KERNEL recorded for `kernel`, if any.
+void print_params(const std::vector<wasm::KernelMetadata>& metadata, const std::string& kernel) {
+  for (const wasm::KernelMetadata& record : metadata) {
+    if (record.kernel != kernel) continue;
+    for (size_t i = 0; i < record.params.size(); ++i)
+      fmt::print("    param {}: {}\n", i, wasm::describe(record.params[i]));
+  }
+}
+
 void run_inspect(const std::string& path, const spirv::CompileOptions& options) {
   wasm::Module module = load_module_or_fail(path);
   fmt::print("module: {}\n", path);
   print_memory(module);
   print_imports(module);
+  // inspect shows a module the runtime refuses too, saying why.
+  auto metadata = wasm::read_kernel_metadata(module);
+  if (!metadata) fmt::print("kernel parameter metadata refused: {}\n", metadata.error().to_string());
   fmt::print("exports:\n");
   for (const wasm::Export& e : module.exports) {
     if (e.kind != wasm::ExternalKind::Func) {
@@ -54,6 +67,7 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
       continue;
     }
     fmt::print("  func {} {}\n", e.name, signature_text(module.function_type(e.index)));
+    if (metadata) print_params(*metadata, e.name);
     std::string problem = spirv::kernel_signature_problem(module, e.name);
     if (!problem.empty()) {
       fmt::print("    not a kernel: {}\n", problem);
@@ -86,7 +100,9 @@ void add_inspect_command(CLI::App& app) {
   cmd->footer(
       "A kernel is an exported function whose first parameter is the i32 invocation index,\n"
       "whose other parameters are i32, i64, f32 or f64 (pointers are i32) and which returns\n"
-      "nothing. For other exports, inspect says why they are not kernels.");
+      "nothing. For other exports, inspect says why they are not kernels. Kernels declared\n"
+      "with WASMGPU_DEFINE_KERNEL list their parameters' names and C types (pointers with\n"
+      "the pointee type's size and alignment).");
   cmd->add_option("input", *path, "The wasm module")->required();
   auto options = std::make_shared<spirv::CompileOptions>();
   add_float_mode_option(cmd, options.get());

@@ -92,6 +92,7 @@ struct Module::State {
   std::optional<CallCatalogue> calls;  // compiled on the first call
   std::optional<Error> calls_error;
   std::map<std::vector<uint32_t>, CallShader> call_shaders;  // by exports
+  std::vector<wasm::KernelMetadata> kernel_metadata;  // checked against the exports at load
 
   VkDeviceAddress instance_address() const {
     return instance_state ? instance_state->device_address() : 0;
@@ -112,6 +113,7 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
                             const spirv::CompileOptions& compile_options,
                             std::span<const uint64_t> imported_globals) {
   WASMGPU_ASSIGN_OR_RETURN(wasm::Module decoded, wasm::decode_and_validate(wasm));
+  WASMGPU_ASSIGN_OR_RETURN(std::vector<wasm::KernelMetadata> kernel_metadata, wasm::read_kernel_metadata(decoded));
   WASMGPU_ASSIGN_OR_RETURN(std::vector<uint8_t> image, initial_memory(decoded));
   auto state = std::make_unique<State>();
   state->device = &device.state();
@@ -156,6 +158,7 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
     state->instance_state.emplace(std::move(buffer));
   }
   state->module = std::move(decoded);
+  state->kernel_metadata = std::move(kernel_metadata);
   return Module(std::move(state));
 }
 
@@ -165,6 +168,8 @@ Module& Module::operator=(Module&&) noexcept = default;
 Module::~Module() = default;
 
 const wasm::Module& Module::wasm() const { return state_->module; }
+
+std::span<const wasm::KernelMetadata> Module::kernel_metadata() const { return state_->kernel_metadata; }
 Buffer* Module::memory() { return state_->memory ? &*state_->memory : nullptr; }
 uint64_t Module::memory_bytes() const { return state_->memory ? state_->memory->size() : 0; }
 

@@ -17,6 +17,7 @@
 #include "runtime/launch.h"
 #include "spirv/compiler.h"
 #include "support/result.h"
+#include "wasm/kernel_metadata.h"
 #include "wasm/module.h"
 
 namespace wasmgpu::runtime {
@@ -27,7 +28,9 @@ class Device;
 // live as long as the Module.
 class Module {
  public:
-  // Decodes and validates `wasm`, then creates the linear memory (initial
+  // Decodes and validates `wasm` and reads its kernel parameter metadata
+  // (wasm/kernel_metadata.h; refused when it is malformed or disagrees with an
+  // export's signature), then creates the linear memory (initial
   // pages x 64 KiB, zeroed) and copies the active data segments into it.
   // Data segment offsets must be constant i32 expressions. When the module
   // keeps instance state (spirv::module_uses_instance_state: memory.grow,
@@ -77,6 +80,8 @@ class Module {
   Result<const spirv::CallInfo*> call_info(std::string_view export_name);
 
   const wasm::Module& wasm() const;
+  // The parameters of the kernels declared with WASMGPU_DEFINE_KERNEL.
+  std::span<const wasm::KernelMetadata> kernel_metadata() const;
   // The linear memory every launch of this module maps at wasm address 0;
   // null when the module has no memory.
   Buffer* memory();

@@ -15,6 +15,7 @@
 #include "spirv/intrinsics.h"
 
 #include <array>
+#include <functional>
 #include <string_view>
 
 #include "spirv/runtime_helpers.h"
@@ -420,45 +421,57 @@ uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, 
     return f.op(Op::OpBitwiseAnd, u32, {f.op(Op::OpShiftRightLogical, u32, {bits, shift}), mask});
   };
   if (kind == ThreadAtomicKind::Load) return extract(f.op(Op::OpAtomicLoad, u32, {pointer, scope, acquire}));
-  uint32_t old_word_var = f.variable(u32);
-  f.store(old_word_var, f.op(Op::OpAtomicLoad, u32, {pointer, scope, acquire}));
+  uint32_t old_word = compare_exchange_loop(f, pointer, scope, acquire, acq_rel, [&](uint32_t current) {
+    uint32_t old = extract(current);
+    uint32_t value = 0;
+    switch (kind) {
+      case ThreadAtomicKind::Store:
+      case ThreadAtomicKind::Exchange: value = operands[0]; break;
+      case ThreadAtomicKind::Add: value = f.op(Op::OpIAdd, u32, {old, operands[0]}); break;
+      case ThreadAtomicKind::Sub: value = f.op(Op::OpISub, u32, {old, operands[0]}); break;
+      case ThreadAtomicKind::And: value = f.op(Op::OpBitwiseAnd, u32, {old, operands[0]}); break;
+      case ThreadAtomicKind::Or: value = f.op(Op::OpBitwiseOr, u32, {old, operands[0]}); break;
+      case ThreadAtomicKind::Xor: value = f.op(Op::OpBitwiseXor, u32, {old, operands[0]}); break;
+      case ThreadAtomicKind::CompareExchange: {
+        // The expected value is wrapped to the access width; a failed compare
+        // writes the old value back (no visible change).
+        uint32_t equal = f.op(Op::OpIEqual, k_.t_bool, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
+        value = f.op(Op::OpSelect, u32, {equal, operands[1], old});
+        break;
+      }
+      case ThreadAtomicKind::Load: break;
+    }
+    uint32_t field = f.op(Op::OpShiftLeftLogical, u32, {mask, shift});
+    uint32_t placed = f.op(Op::OpShiftLeftLogical, u32, {f.op(Op::OpBitwiseAnd, u32, {value, mask}), shift});
+    return f.op(Op::OpBitwiseOr, u32, {f.op(Op::OpBitwiseAnd, u32, {current, f.op(Op::OpNot, u32, {field})}), placed});
+  });
+  return kind == ThreadAtomicKind::Store ? 0 : extract(old_word);
+}
+
+uint32_t Intrinsics::compare_exchange_loop(FunctionBuilder& f, uint32_t pointer, uint32_t scope,
+                                           uint32_t load_semantics, uint32_t exchange_semantics,
+                                           const std::function<uint32_t(uint32_t)>& update) {
+  ModuleBuilder& b = k_.b;
+  const uint32_t u32 = k_.t_u32;
+  uint32_t expected_var = f.variable(u32);
+  f.store(expected_var, f.op(Op::OpAtomicLoad, u32, {pointer, scope, load_semantics}));
   uint32_t header = b.fresh_id(), body = b.fresh_id(), continue_target = b.fresh_id(), merge = b.fresh_id();
   f.branch(header);
   f.begin_block(header);
   f.loop_merge(merge, continue_target);
   f.branch(body);
   f.begin_block(body);
-  uint32_t old_word = f.load(u32, old_word_var);
-  uint32_t old = extract(old_word);
-  uint32_t value = 0;
-  switch (kind) {
-    case ThreadAtomicKind::Store:
-    case ThreadAtomicKind::Exchange: value = operands[0]; break;
-    case ThreadAtomicKind::Add: value = f.op(Op::OpIAdd, u32, {old, operands[0]}); break;
-    case ThreadAtomicKind::Sub: value = f.op(Op::OpISub, u32, {old, operands[0]}); break;
-    case ThreadAtomicKind::And: value = f.op(Op::OpBitwiseAnd, u32, {old, operands[0]}); break;
-    case ThreadAtomicKind::Or: value = f.op(Op::OpBitwiseOr, u32, {old, operands[0]}); break;
-    case ThreadAtomicKind::Xor: value = f.op(Op::OpBitwiseXor, u32, {old, operands[0]}); break;
-    case ThreadAtomicKind::CompareExchange: {
-      // The expected value is wrapped to the access width; a failed compare
-      // writes the old value back (no visible change).
-      uint32_t equal = f.op(Op::OpIEqual, k_.t_bool, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
-      value = f.op(Op::OpSelect, u32, {equal, operands[1], old});
-      break;
-    }
-    case ThreadAtomicKind::Load: break;
-  }
-  uint32_t field = f.op(Op::OpShiftLeftLogical, u32, {mask, shift});
-  uint32_t placed = f.op(Op::OpShiftLeftLogical, u32, {f.op(Op::OpBitwiseAnd, u32, {value, mask}), shift});
-  uint32_t new_word = f.op(Op::OpBitwiseOr, u32,
-                           {f.op(Op::OpBitwiseAnd, u32, {old_word, f.op(Op::OpNot, u32, {field})}), placed});
-  uint32_t seen = f.op(Op::OpAtomicCompareExchange, u32, {pointer, scope, acq_rel, acquire, new_word, old_word});
-  f.store(old_word_var, seen);
-  f.branch_conditional(f.op(Op::OpIEqual, k_.t_bool, {seen, old_word}), merge, continue_target);
+  uint32_t expected = f.load(u32, expected_var);
+  uint32_t desired = update(expected);
+  // On failure the exchange only reads, so its semantics are the load's.
+  uint32_t seen = f.op(Op::OpAtomicCompareExchange, u32,
+                       {pointer, scope, exchange_semantics, load_semantics, desired, expected});
+  f.store(expected_var, seen);
+  f.branch_conditional(f.op(Op::OpIEqual, k_.t_bool, {seen, expected}), merge, continue_target);
   f.begin_block(continue_target, /*keep_open=*/true);
   f.branch(header);
   f.begin_block(merge);
-  return kind == ThreadAtomicKind::Store ? 0 : extract(f.load(u32, old_word_var));
+  return f.load(u32, expected_var);
 }
 
 void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
@@ -542,25 +555,11 @@ uint32_t Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, uint32_t pointer
       return f.op(Op::OpAtomicCompareExchange, u32, {pointer, scope, relaxed, relaxed, value, comparator});
     case AtomicOp::AddF32: {
       // Compare-exchange loop on the bits: portable, no float-atomic feature needed.
-      uint32_t expected_var = f.variable(u32);
-      f.store(expected_var, f.op(Op::OpAtomicLoad, u32, {pointer, scope, relaxed}));
-      uint32_t header = b.fresh_id(), body = b.fresh_id(), continue_target = b.fresh_id(), merge = b.fresh_id();
-      f.branch(header);
-      f.begin_block(header);
-      f.loop_merge(merge, continue_target);
-      f.branch(body);
-      f.begin_block(body);
-      uint32_t expected = f.load(u32, expected_var);
-      uint32_t sum = f.op(Op::OpFAdd, k_.t_f32(), {f.op(Op::OpBitcast, k_.t_f32(), {expected}), value});
-      b.decorate(sum, spv::Decoration::NoContraction);
-      uint32_t desired = f.op(Op::OpBitcast, u32, {sum});
-      uint32_t seen = f.op(Op::OpAtomicCompareExchange, u32, {pointer, scope, relaxed, relaxed, desired, expected});
-      f.store(expected_var, seen);
-      f.branch_conditional(f.op(Op::OpIEqual, k_.t_bool, {seen, expected}), merge, continue_target);
-      f.begin_block(continue_target, /*keep_open=*/true);
-      f.branch(header);
-      f.begin_block(merge);
-      return f.load(u32, expected_var);
+      return compare_exchange_loop(f, pointer, scope, relaxed, relaxed, [&](uint32_t expected) {
+        uint32_t sum = f.op(Op::OpFAdd, k_.t_f32(), {f.op(Op::OpBitcast, k_.t_f32(), {expected}), value});
+        b.decorate(sum, spv::Decoration::NoContraction);
+        return f.op(Op::OpBitcast, u32, {sum});
+      });
     }
   }
   return 0;

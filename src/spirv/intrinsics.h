@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -56,6 +57,13 @@ class Intrinsics {
   uint32_t thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, uint32_t pointer, spv::Scope scope,
                                  uint32_t storage_semantics, uint32_t width, uint32_t shift,
                                  std::span<const uint32_t> operands);
+
+  // The compare-exchange loop on the u32 word at `pointer`: reads it
+  // (`load_semantics`), computes the replacement with `update(current)` and
+  // exchanges it in (`exchange_semantics`) until no other invocation wrote the
+  // word in between. Returns the word as it was before the exchange.
+  uint32_t compare_exchange_loop(FunctionBuilder& f, uint32_t pointer, uint32_t scope, uint32_t load_semantics,
+                                 uint32_t exchange_semantics, const std::function<uint32_t(uint32_t)>& update);
 
   KernelContext& k_;
   std::map<wasm::Opcode, uint32_t> thread_atomic_ids_;
