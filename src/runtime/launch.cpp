@@ -3,6 +3,7 @@
 #include "runtime/launch.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -12,6 +13,18 @@
 #include "runtime/vk_util.h"
 
 namespace wasmgpu::runtime {
+
+std::chrono::nanoseconds default_launch_timeout() {
+  static const std::chrono::nanoseconds timeout = [] {
+    const char* text = std::getenv("WASMGPU_LAUNCH_TIMEOUT");
+    char* end = nullptr;
+    double seconds = text ? std::strtod(text, &end) : 0.0;
+    if (text && end != text && *end == '\0' && seconds > 0.0 && seconds < 1e9)
+      return std::chrono::nanoseconds(int64_t(seconds * 1e9));
+    return std::chrono::nanoseconds(std::chrono::seconds(60));
+  }();
+  return timeout;
+}
 
 const char* to_string(Arg::Kind kind) {
   switch (kind) {

@@ -46,9 +46,15 @@ class Arg {
 // "i32", "i64", "f32", "f64", "buffer"
 const char* to_string(Arg::Kind kind);
 
+// The timeout launches use unless told otherwise: WASMGPU_LAUNCH_TIMEOUT
+// (seconds) when set to a positive number, else 60 s. The wait includes the
+// driver's pipeline compile where it compiles lazily (lavapipe), which can take
+// minutes for a large kernel on a cold shader cache.
+std::chrono::nanoseconds default_launch_timeout();
+
 struct LaunchOptions {
   // How long launch() waits for the kernel before reporting a timeout.
-  std::chrono::nanoseconds timeout = std::chrono::seconds(60);
+  std::chrono::nanoseconds timeout = default_launch_timeout();
   // Fail the launch when an invocation traps. Vectorised calls turn this off:
   // their result records carry each call's trap.
   bool fail_on_trap = true;
