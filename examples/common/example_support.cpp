@@ -5,6 +5,16 @@
 
 namespace wasmgpu::examples {
 
+namespace {
+
+void print_device(const runtime::Device& device) {
+  const runtime::DeviceInfo& info = device.info();
+  std::printf("device: %s (%s, %s)\n", info.name.c_str(), runtime::to_string(info.type),
+              info.driver_info.empty() ? info.driver_name.c_str() : info.driver_info.c_str());
+}
+
+}  // namespace
+
 ExampleContext open_example(const std::string& wasm_path, const std::optional<std::string>& device) {
   std::ifstream in(wasm_path, std::ios::binary);
   if (!in) die("cannot open " + wasm_path);
@@ -13,14 +23,9 @@ ExampleContext open_example(const std::string& wasm_path, const std::optional<st
   runtime::DeviceOptions options;
   options.name = device;
   runtime::Device dev = check(runtime::Device::create(instance, options));
+  print_device(dev);
   runtime::Module module = check(runtime::Module::load(dev, bytes));
   return ExampleContext{std::move(instance), std::move(dev), std::move(module)};
-}
-
-void print_device(const runtime::Device& device) {
-  const runtime::DeviceInfo& info = device.info();
-  std::printf("device: %s (%s, %s)\n", info.name.c_str(), runtime::to_string(info.type),
-              info.driver_info.empty() ? info.driver_name.c_str() : info.driver_info.c_str());
 }
 
 void add_example_options(CLI::App& app, std::optional<std::string>& device, std::string& wasm) {

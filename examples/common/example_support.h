@@ -33,7 +33,8 @@ inline void check(Status status) {
 }
 
 // An Instance, a Device (WASMGPU_DEVICE or --device, else the default) and
-// a loaded Module, destroyed in the right order.
+// a loaded Module, destroyed in the right order. open_example prints the
+// device's line ("device: NAME (TYPE, DRIVER)") that every example shows.
 struct ExampleContext {
   runtime::Instance instance;
   runtime::Device device;
@@ -49,8 +50,6 @@ double time_ms(F&& fn) {
   fn();
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
-
-void print_device(const runtime::Device& device);
 
 // The options every example has: --device (an index or part of a name; by
 // default WASMGPU_DEVICE, else a discrete GPU first) and --wasm (the module).

@@ -20,7 +20,6 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);
-  examples::print_device(ctx.device);
 
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> dist(-2.0, 2.0);

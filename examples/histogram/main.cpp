@@ -18,7 +18,6 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);
-  examples::print_device(ctx.device);
   std::mt19937 rng(3);
   std::binomial_distribution<int> dist(255, 0.3);  // uneven bins: contention on a few
   std::vector<uint8_t> data(n);

@@ -21,7 +21,6 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);
-  examples::print_device(ctx.device);
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> dist(0.0f, 100.0f);
   std::vector<float> field(size_t(w) * h);

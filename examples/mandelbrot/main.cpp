@@ -25,7 +25,6 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);
-  examples::print_device(ctx.device);
 
   const uint32_t pixels = uint32_t(width) * uint32_t(height);
   const float scale = 3.2f / float(width);

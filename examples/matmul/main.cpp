@@ -19,7 +19,6 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);
-  examples::print_device(ctx.device);
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> a(size_t(m) * k), b(size_t(k) * n);

@@ -24,7 +24,6 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);
-  examples::print_device(ctx.device);
 
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> pos(-10.0f, 10.0f), mass(0.5f, 4.0f);

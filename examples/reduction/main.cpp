@@ -20,7 +20,6 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);
-  examples::print_device(ctx.device);
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> dist(0.0f, 1.0f);
   std::vector<float> data(n);

@@ -44,7 +44,6 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   examples::ExampleContext ctx = examples::open_example(wasm, device);
-  examples::print_device(ctx.device);
   std::mt19937 rng(7);
   std::vector<uint32_t> data(n);
   for (uint32_t& v : data) v = rng() % 4 == 0 ? rng() : rng() % 1000;  // large values wrap the sum
