@@ -177,7 +177,9 @@ void CommandBufferImpl::record_vulkan() {
   // Work submitted earlier on the device comes first.
   full_barrier(st, cmd);
   std::set<const void*> read, written;  // since the last barrier
-  for (const Command& command : commands) {
+  auto_barrier_positions.clear();
+  for (size_t position = 0; position < commands.size(); ++position) {
+    const Command& command = commands[position];
     if (command.type == Command::Type::Barrier) {
       full_barrier(st, cmd);
       read.clear();
@@ -190,6 +192,7 @@ void CommandBufferImpl::record_vulkan() {
       depends |= written.count(a.key) || (a.write && read.count(a.key));
     if (depends && command.auto_barrier) {
       full_barrier(st, cmd);
+      auto_barrier_positions.push_back(position);
       read.clear();
       written.clear();
     }
