@@ -135,10 +135,10 @@ bool SubmissionState::poll(std::chrono::nanoseconds timeout) {
       }
     }
   }
+  gpu.reset();  // before the modules: recorded items refer to their kernels
   for (const std::shared_ptr<BufferImpl>& buffer : buffers) buffer->retire_use();
   buffers.clear();
   modules.clear();
-  gpu.reset();
   if (lost) raise(ErrorKind::DeviceLost, lost_message);
   return true;
 }
@@ -155,12 +155,12 @@ bool CommandBufferImpl::running() {
 }
 
 void CommandBufferImpl::clear() {
+  gpu->items.clear();  // before the commands, which keep their kernels alive
+  gpu->item_kernels.clear();
   commands.clear();
   launches = 0;
   submitted = false;
   recorded = false;
-  gpu->items.clear();
-  gpu->item_kernels.clear();
 }
 
 void CommandBufferImpl::record_vulkan() {

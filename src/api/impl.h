@@ -208,9 +208,11 @@ struct TrapInfo {
 
 struct SubmissionState {
   DeviceImpl* device = nullptr;
-  std::shared_ptr<GpuState> gpu;
+  // Declared before `gpu`, destroyed after it: recorded items (SPIR-V
+  // descriptor sets) go before the kernels of the modules that made them.
   std::vector<std::shared_ptr<BufferImpl>> buffers;
   std::vector<std::shared_ptr<ModuleImpl>> modules;
+  std::shared_ptr<GpuState> gpu;
   bool finished = false;
   bool lost = false;
   std::string lost_message;
