@@ -66,7 +66,6 @@ VkDescriptorType descriptor_type(ParamKind kind) {
 bool is_descriptor(ParamKind kind) { return descriptor_type(kind) != VK_DESCRIPTOR_TYPE_MAX_ENUM; }
 
 bool is_integer(ScalarType t) { return t != ScalarType::F32 && t != ScalarType::F64; }
-bool is_signed(ScalarType t) { return t == ScalarType::I32 || t == ScalarType::I64; }
 uint32_t scalar_bytes(ScalarType t) {
   return t == ScalarType::I64 || t == ScalarType::U64 || t == ScalarType::F64 ? 8 : 4;
 }
@@ -274,9 +273,9 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
     return make_error(kernel + " has " + std::to_string(interface.push_constant_size) +
                       " bytes of push constants; the device allows " +
                       std::to_string(state->limits.maxPushConstantsSize));
-  if (interface.shared_memory_bytes > d.info.max_shared_memory_bytes && d.info.max_shared_memory_bytes)
+  if (interface.shared_memory_bytes > d.info.limits.max_shared_memory_bytes && d.info.limits.max_shared_memory_bytes)
     return make_error(kernel + " declares " + format_bytes(interface.shared_memory_bytes) +
-                      " of shared memory; the device allows " + format_bytes(d.info.max_shared_memory_bytes));
+                      " of shared memory; the device allows " + format_bytes(d.info.limits.max_shared_memory_bytes));
 
   // Everything below is owned by `state` from here on: its destructor
   // destroys what was created when a later step fails.
@@ -285,7 +284,9 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
   state->interface = std::move(interface);
   const KernelInterface& iface = state->interface;
 
-  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  VkShaderModuleCreateInfo module_info{};
+
+  module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   module_info.codeSize = words.size() * 4;
   module_info.pCode = words.data();
   WASMGPU_TRY(d.check("vkCreateShaderModule", d.vk.vkCreateShaderModule(d.device, &module_info, nullptr, &state->shader)));
@@ -313,7 +314,8 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
       bindings.push_back(b);
     }
     state->set_used[s] = !bindings.empty();
-    VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    VkDescriptorSetLayoutCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
     info.bindingCount = uint32_t(bindings.size());
     info.pBindings = bindings.data();
     VkDescriptorSetLayout layout = VK_NULL_HANDLE;
@@ -324,7 +326,8 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
 
   state->push_size = uint32_t(round_up(iface.push_constant_size, 4));
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, state->push_size};
-  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  VkPipelineLayoutCreateInfo layout_info{};
+  layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   layout_info.setLayoutCount = uint32_t(state->set_layouts.size());
   layout_info.pSetLayouts = state->set_layouts.data();
   layout_info.pushConstantRangeCount = state->push_size ? 1 : 0;
@@ -526,7 +529,8 @@ Result<VkPipeline> SpirvKernel::pipeline(const std::array<uint32_t, 3>& size,
     std::memcpy(data.data() + data.size() - v.second, &v.first, v.second);  // little-endian
   }
   VkSpecializationInfo spec_info{uint32_t(entries.size()), entries.data(), data.size(), data.data()};
-  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  VkComputePipelineCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = state_->shader;
@@ -548,6 +552,9 @@ Result<SpirvBindings> SpirvKernel::record(VkCommandBuffer cmd, const SpirvLaunch
   WASMGPU_ASSIGN_OR_RETURN(std::vector<const SpirvArg*> bound, bind(args));
   WASMGPU_ASSIGN_OR_RETURN(auto size, workgroup_size(launch.workgroup_size));
   for (int dim = 0; dim < 3; ++dim)
+    if (launch.groups[dim] == 0)
+      return make_error("kernel '" + iface.name + "': the workgroup count in " + "xyz"[dim] + " must be at least 1");
+  for (int dim = 0; dim < 3; ++dim)
     if (launch.groups[dim] > state_->limits.maxComputeWorkGroupCount[dim])
       return make_error("kernel '" + iface.name + "': " + std::to_string(launch.groups[dim]) + " workgroups in " +
                         "xyz"[dim] + " exceed the device's limit of " +
@@ -568,14 +575,16 @@ Result<SpirvBindings> SpirvKernel::record(VkCommandBuffer cmd, const SpirvLaunch
     bindings.sets_.resize(layouts.size());
     VkResult result = VK_ERROR_OUT_OF_POOL_MEMORY;
     if (!state_->pools.empty()) {
-      VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      VkDescriptorSetAllocateInfo alloc{};
+      alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
       alloc.descriptorPool = state_->pools.back();
       alloc.descriptorSetCount = uint32_t(layouts.size());
       alloc.pSetLayouts = layouts.data();
       result = d.vk.vkAllocateDescriptorSets(d.device, &alloc, bindings.sets_.data());
     }
     if (result == VK_ERROR_OUT_OF_POOL_MEMORY || result == VK_ERROR_FRAGMENTED_POOL) {
-      VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      VkDescriptorPoolCreateInfo pool_info{};
+      pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
       pool_info.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
       pool_info.maxSets = kSetsPerPool * uint32_t(layouts.size());
       pool_info.poolSizeCount = uint32_t(state_->pool_sizes.size());
@@ -583,7 +592,8 @@ Result<SpirvBindings> SpirvKernel::record(VkCommandBuffer cmd, const SpirvLaunch
       VkDescriptorPool pool = VK_NULL_HANDLE;
       WASMGPU_TRY(d.check("vkCreateDescriptorPool", d.vk.vkCreateDescriptorPool(d.device, &pool_info, nullptr, &pool)));
       state_->pools.push_back(pool);
-      VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      VkDescriptorSetAllocateInfo alloc{};
+      alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
       alloc.descriptorPool = pool;
       alloc.descriptorSetCount = uint32_t(layouts.size());
       alloc.pSetLayouts = layouts.data();
@@ -617,7 +627,8 @@ Result<SpirvBindings> SpirvKernel::record(VkCommandBuffer cmd, const SpirvLaunch
       continue;
     }
     if (!is_descriptor(p.kind)) continue;
-    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    VkWriteDescriptorSet w{};
+    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     const size_t set_index = size_t(std::find(set_numbers.begin(), set_numbers.end(), *p.set) - set_numbers.begin());
     w.dstSet = bindings.sets_[set_index];
     w.dstBinding = *p.binding;
