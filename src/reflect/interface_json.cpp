@@ -4,7 +4,7 @@
 
 namespace wasmgpu::reflect {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 json to_json(const StructLayout& layout) {
   json members = json::array();

@@ -10,13 +10,13 @@
 
 namespace wasmgpu::reflect {
 
-nlohmann::json to_json(const StructLayout& layout);
-nlohmann::json to_json(const Param& param);
-nlohmann::json to_json(const SpecConstant& spec);
-nlohmann::json to_json(const KernelInterface& kernel);
+nlohmann::ordered_json to_json(const StructLayout& layout);
+nlohmann::ordered_json to_json(const Param& param);
+nlohmann::ordered_json to_json(const SpecConstant& spec);
+nlohmann::ordered_json to_json(const KernelInterface& kernel);
 
 // A spec constant's default as a JSON number of its type (f32 bits as a
 // float, i32 bits as a signed integer ...).
-nlohmann::json spec_value(ScalarType type, uint64_t bits);
+nlohmann::ordered_json spec_value(ScalarType type, uint64_t bits);
 
 }  // namespace wasmgpu::reflect

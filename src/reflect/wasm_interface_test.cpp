@@ -99,7 +99,7 @@ TEST(WasmInterface, MetadataNamesParametersAndTypesPointers) {
   EXPECT_EQ(k.params[4].name, "n");
   EXPECT_EQ(k.params[4].scalar, ScalarType::U32);
 
-  nlohmann::json json = to_json(k);
+  nlohmann::ordered_json json = to_json(k);
   EXPECT_EQ(json["name"], "k");
   EXPECT_EQ(json["source"], "wasm");
   EXPECT_EQ(json["params"][1]["kind"], "buffer");
