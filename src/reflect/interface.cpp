@@ -21,11 +21,11 @@ const char* to_string(ParamKind kind) {
     case ParamKind::Scalar: return "scalar";
     case ParamKind::Bytes: return "bytes";
     case ParamKind::Buffer: return "buffer";
-    case ParamKind::UniformBuffer: return "uniform_buffer";
-    case ParamKind::StorageImage: return "storage_image";
-    case ParamKind::SampledImage: return "sampled_image";
+    case ParamKind::UniformBuffer: return "uniform buffer";
+    case ParamKind::StorageImage: return "storage image";
+    case ParamKind::SampledImage: return "sampled image";
     case ParamKind::Sampler: return "sampler";
-    case ParamKind::CombinedImageSampler: return "combined_image_sampler";
+    case ParamKind::CombinedImageSampler: return "combined image sampler";
   }
   return "?";
 }

@@ -1,5 +1,6 @@
 #include "reflect/interface_json.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace wasmgpu::reflect {
@@ -16,8 +17,15 @@ json to_json(const StructLayout& layout) {
   return json{{"name", layout.name}, {"size", layout.size}, {"members", std::move(members)}};
 }
 
+// to_string(ParamKind) with underscores: "uniform_buffer", a JSON-friendly key.
+std::string kind_name(ParamKind kind) {
+  std::string name = to_string(kind);
+  std::replace(name.begin(), name.end(), ' ', '_');
+  return name;
+}
+
 json to_json(const Param& param) {
-  json out{{"name", param.name}, {"kind", to_string(param.kind)}};
+  json out{{"name", param.name}, {"kind", kind_name(param.kind)}};
   if (param.kind == ParamKind::Scalar) out["scalar"] = to_string(param.scalar);
   if (param.set) out["set"] = *param.set;
   if (param.binding) out["binding"] = *param.binding;

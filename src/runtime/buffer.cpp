@@ -59,7 +59,10 @@ Buffer::Buffer(DeviceState* device, RawBuffer raw, uint64_t size,
                std::optional<uint32_t> wasm_address)
     : device_(device), raw_(raw), size_(size), wasm_address_(wasm_address) {
   ++device_->live_children;
-  if (wasm_address_) device_->mapped[*wasm_address_] = MappedRange{size_, raw_.address};
+  if (wasm_address_) {
+    device_->mapped[*wasm_address_] = MappedRange{size_, raw_.address};
+    ++device_->mapping_generation;
+  }
 }
 
 Buffer::Buffer(Buffer&& other) noexcept
@@ -88,6 +91,7 @@ void Buffer::release() {
     // captured this buffer's device address in its own region table.
     device_->mapped.erase(*wasm_address_);
     device_->addresses.free(*wasm_address_);
+    ++device_->mapping_generation;
   }
   DeviceState* device = device_;
   device->destroy_later([device, raw = raw_]() mutable { device->destroy_raw_buffer(raw); });

@@ -271,7 +271,7 @@ TEST_F(SpirvKernelTest, MisuseIsAnErrorNamingTheParameter) {
             "kernel 'main': argument 0 for buffer 'result' (set 0, binding 2): the buffer is 4 bytes, smaller than the 8 "
             "bytes of block 'Out'");
   EXPECT_EQ(error(uniforms, one, {SpirvArg::buffer(data), SpirvArg::bytes(&params, 12)}),
-            "kernel 'main': argument 1 for uniform_buffer 'params' (set 1, binding 0): expects a value of 64 bytes "
+            "kernel 'main': argument 1 for uniform buffer 'params' (set 1, binding 0): expects a value of 64 bytes "
             "(Params), given 12 bytes");
   EXPECT_EQ(error(uniforms, {{1, 1, 1}, std::array<uint32_t, 3>{16, 1, 1}, {}},
                   {SpirvArg::buffer(data), SpirvArg::value(params)}),
