@@ -244,13 +244,13 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
     check_live(command.src, command_label(command, i) + ": its source Buffer");
     check_live(command.dst, command_label(command, i) + ": its destination Buffer");
   }
-  if (!recorded || recorded_generation != st.mapping_generation) {
-    record_vulkan();
-  } else {
+  bool fresh = recorded && recorded_generation == st.mapping_generation;
+  if (fresh) {
     size_t item = 0;
     for (const Command& command : commands)
-      if (command.type == Command::Type::Launch) gpu->items[item++]->rebind(command.launch);
+      if (command.type == Command::Type::Launch) fresh = gpu->items[item++]->rebind(command.launch) && fresh;
   }
+  if (!fresh) record_vulkan();
 
   auto submission = std::make_shared<SubmissionState>();
   submission->device = device;
