@@ -135,10 +135,10 @@ bool SubmissionState::poll(std::chrono::nanoseconds timeout) {
       }
     }
   }
+  gpu.reset();  // before the modules: recorded items refer to their kernels
   for (const std::shared_ptr<BufferImpl>& buffer : buffers) buffer->retire_use();
   buffers.clear();
   modules.clear();
-  gpu.reset();
   if (lost) raise(ErrorKind::DeviceLost, lost_message);
   return true;
 }
@@ -155,12 +155,12 @@ bool CommandBufferImpl::running() {
 }
 
 void CommandBufferImpl::clear() {
+  gpu->items.clear();  // before the commands, which keep their kernels alive
+  gpu->item_kernels.clear();
   commands.clear();
   launches = 0;
   submitted = false;
   recorded = false;
-  gpu->items.clear();
-  gpu->item_kernels.clear();
 }
 
 void CommandBufferImpl::record_vulkan() {
@@ -244,13 +244,13 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
     check_live(command.src, command_label(command, i) + ": its source Buffer");
     check_live(command.dst, command_label(command, i) + ": its destination Buffer");
   }
-  if (!recorded || recorded_generation != st.mapping_generation) {
-    record_vulkan();
-  } else {
+  bool fresh = recorded && recorded_generation == st.mapping_generation;
+  if (fresh) {
     size_t item = 0;
     for (const Command& command : commands)
-      if (command.type == Command::Type::Launch) gpu->items[item++]->rebind(command.launch);
+      if (command.type == Command::Type::Launch) fresh = gpu->items[item++]->rebind(command.launch) && fresh;
   }
+  if (!fresh) record_vulkan();
 
   auto submission = std::make_shared<SubmissionState>();
   submission->device = device;
