@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -71,6 +72,58 @@ TEST_F(ApiTest, BindgenPlainWasmStubTakesIntegersOrBuffers) {
   Buffer<int32_t> s = device->upload(src), d = device->buffer<int32_t>(4);
   k.plain_copy(4, s, d, 100);
   EXPECT_EQ(d.read(), (std::vector<int32_t>{105, 97, 112, 140}));
+}
+
+std::string fixture_path(const std::string& name) { return std::string(WASMGPU_SPIRV_FIXTURES_DIR) + "/" + name; }
+
+// SPIR-V stubs: GLSL push constants, an HLSL constant buffer given as the
+// generated struct, a std140 uniform block with nested struct and strided
+// array, each against the CPU.
+TEST_F(ApiTest, BindgenSpirvStubsRunTheirKernels) {
+  const uint32_t n = 300;
+  std::vector<float> x(n), y(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    x[i] = float(i) * 0.5f;
+    y[i] = float(i % 11);
+  }
+  Buffer<float> xs = device->upload(x), ys = device->upload(y);
+  saxpy::Module glsl(device->load_file(fixture_path("saxpy.spv")));
+  glsl.main(Launch::invocations(n, 128), xs, ys, n, 2.0f);
+  std::vector<float> expected(n);
+  for (uint32_t i = 0; i < n; ++i) expected[i] = 2.0f * x[i] + y[i];
+  EXPECT_EQ(ys.read(), expected);
+
+  scale_hlsl::Module hlsl(device->load_file(fixture_path("scale.hlsl.spv")));
+  Buffer<float> out = device->buffer<float>(100);
+  scale_hlsl::Params params{};
+  params.scale = 3.0f;
+  params.stride = 3;
+  hlsl.main(100, params, xs, out, 100u, -1.0f);
+  std::vector<float> scaled = out.read();
+  for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(scaled[i], x[i * 3] * 3.0f - 1.0f) << i;
+
+  uniform_params::Module std140(device->load_file(fixture_path("uniform_params.spv")));
+  uniform_params::Params u{};
+  u.scale = {0.25f, 0, 0, 0};
+  u.range = {10, 50};
+  u.bias[0].value = 4.0f;
+  u.bias[1].value = 8.0f;
+  const uint32_t slots = 128;
+  // A block with a header before its runtime array: an untyped (byte) buffer.
+  Buffer<std::byte> result = device->buffer<std::byte>(4 * (2 + 2 * slots));
+  std140.main(Launch::grid({2, 4, 1}), result, u);
+  const std::vector<std::byte> bytes = result.read();
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  EXPECT_EQ(words[0], 50u);  // written
+  EXPECT_EQ(words[1], 1u);   // MODE's default
+  for (uint32_t i = 0; i < slots; ++i) {
+    const bool inside = i >= 10 && i < 60;
+    float v[2];
+    std::memcpy(v, &words[2 + 2 * i], 8);
+    EXPECT_EQ(v[0], inside ? float(i) * 0.25f + 4.0f : 0.0f) << i;
+    EXPECT_EQ(v[1], inside ? float(i) * 2.5f + 8.0f : 0.0f) << i;
+  }
 }
 
 std::vector<uint32_t> fixture(const std::string& name) {

@@ -13,7 +13,6 @@ void call(api_kernels::Module& k, wasmgpu::Buffer<float>& x, wasmgpu::Buffer<flo
   const wasmgpu::Buffer<float>& read_only = y;
   k.saxpy(16, 2.0f, x, read_only);  // `y` is written: a const buffer does not do
 #else
-  k.saxpy(16, 2.0f, x, y);  // the right call compiles
-  (void)ints;
+#error "define WRONG"
 #endif
 }
