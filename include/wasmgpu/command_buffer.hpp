@@ -2,14 +2,14 @@
 // or poll. Nothing waits unless you call Submission::wait.
 //
 //   wasmgpu::CommandBuffer commands = device.command_buffer();
-//   commands.launch(scale, n, x, 2.0f);
-//   auto sum_launch = commands.launch(sum, n, x, total);   // reads what scale wrote
-//   commands.copy(total, host_visible);
-//   wasmgpu::Submission done = commands.submit();         // returns at once
-//   ...                                                   // the CPU is free meanwhile
-//   done.wait();                                          // throws TrapError naming the launch
-//   commands.set_argument(sum_launch, "n", n / 2);
-//   commands.submit().wait();                             // the same commands again
+//   auto scaled = commands.launch(scale, n, x, 2.0f);    // scale(i, float* data, float factor)
+//   commands.launch(add, n, x, y, out);                  // reads what scale wrote: a barrier
+//   commands.copy(out, copy_of_out);
+//   wasmgpu::Submission done = commands.submit();        // returns at once
+//   ...                                                  // the CPU is free meanwhile
+//   done.wait();                                         // throws TrapError naming the launch
+//   commands.set_argument(scaled, "factor", 3.0f);
+//   commands.submit().wait();                            // the same commands again
 //
 // Barriers: with auto barriers on (the default), a command that reads or
 // writes a resource an earlier command of the buffer wrote, or writes one an
@@ -112,7 +112,7 @@ class CommandBuffer {
 
   // Copies `bytes` bytes (default: all of src from src_offset) from src to
   // dst. Throws BufferTooSmall when a range does not fit, InvalidArgument for
-  // overlapping ranges of one buffer, or offsets and sizes not multiples of 4.
+  // overlapping ranges of one buffer. A copy of 0 bytes records nothing.
   void copy(const BufferBase& src, const BufferBase& dst, std::optional<uint64_t> bytes = std::nullopt,
             uint64_t src_offset = 0, uint64_t dst_offset = 0);
   // Sets every 32-bit word of `buffer` to `pattern`.

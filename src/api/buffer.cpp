@@ -35,8 +35,8 @@ void check_idle(BufferImpl& buffer, const char* what) {
   buffer.device->collect();
   if (buffer.in_flight != 0)
     detail::raise(ErrorKind::InvalidArgument,
-                  std::string("Buffer::") + what + " of a " + runtime::format_bytes(buffer.size) +
-                      " buffer that a submission still running uses; wait for the submission first");
+                  std::string("Buffer::") + what + " of a buffer (" + runtime::format_bytes(buffer.size) +
+                      ") that a submission still running uses; wait for the submission first");
 }
 
 void check_range(const BufferImpl& buffer, uint64_t bytes, uint64_t offset, const char* what) {

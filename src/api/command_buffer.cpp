@@ -135,10 +135,10 @@ bool SubmissionState::poll(std::chrono::nanoseconds timeout) {
       }
     }
   }
+  gpu.reset();  // before the modules: recorded items refer to their kernels
   for (const std::shared_ptr<BufferImpl>& buffer : buffers) buffer->retire_use();
   buffers.clear();
   modules.clear();
-  gpu.reset();
   if (lost) raise(ErrorKind::DeviceLost, lost_message);
   return true;
 }
@@ -155,12 +155,12 @@ bool CommandBufferImpl::running() {
 }
 
 void CommandBufferImpl::clear() {
+  gpu->items.clear();  // before the commands, which keep their kernels alive
+  gpu->item_kernels.clear();
   commands.clear();
   launches = 0;
   submitted = false;
   recorded = false;
-  gpu->items.clear();
-  gpu->item_kernels.clear();
 }
 
 void CommandBufferImpl::record_vulkan() {
@@ -177,7 +177,9 @@ void CommandBufferImpl::record_vulkan() {
   // Work submitted earlier on the device comes first.
   full_barrier(st, cmd);
   std::set<const void*> read, written;  // since the last barrier
-  for (const Command& command : commands) {
+  auto_barrier_positions.clear();
+  for (size_t position = 0; position < commands.size(); ++position) {
+    const Command& command = commands[position];
     if (command.type == Command::Type::Barrier) {
       full_barrier(st, cmd);
       read.clear();
@@ -190,6 +192,7 @@ void CommandBufferImpl::record_vulkan() {
       depends |= written.count(a.key) || (a.write && read.count(a.key));
     if (depends && command.auto_barrier) {
       full_barrier(st, cmd);
+      auto_barrier_positions.push_back(position);
       read.clear();
       written.clear();
     }

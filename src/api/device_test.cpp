@@ -11,10 +11,10 @@
 namespace wasmgpu {
 namespace {
 
+using ApiDevice = testing::ValidatedTest;
 using testing::expect_exception;
 
-TEST(ApiDevice, EnumeratesAndOpensByIndexNameAndDefault) {
-  clear_validation_messages();
+TEST_F(ApiDevice, EnumeratesAndOpensByIndexNameAndDefault) {
   const std::vector<DeviceInfo> all = devices();
   ASSERT_FALSE(all.empty());
   uint32_t usable = all.size();
@@ -37,10 +37,9 @@ TEST(ApiDevice, EnumeratesAndOpensByIndexNameAndDefault) {
     EXPECT_TRUE(chosen.info().usable());
     EXPECT_GT(chosen.info().max_workgroup_invocations, 0u);
   }
-  EXPECT_TRUE(validation_messages().empty());
 }
 
-TEST(ApiDevice, UnknownDevicesAreNotFound) {
+TEST_F(ApiDevice, UnknownDevicesAreNotFound) {
   Exception by_index = expect_exception([] { Device::open(4000); });
   EXPECT_EQ(by_index.kind(), ErrorKind::NotFound);
   EXPECT_NE(std::string(by_index.what()).find("no Vulkan device with index 4000; devices: 0 "), std::string::npos)
@@ -54,23 +53,21 @@ TEST(ApiDevice, UnknownDevicesAreNotFound) {
 
 // One instance for the process: opening and closing many devices never
 // creates another (drivers limit instance create/destroy cycles).
-TEST(ApiDevice, ManyDevicesShareTheProcessInstance) {
-  clear_validation_messages();
+TEST_F(ApiDevice, ManyDevicesShareTheProcessInstance) {
   for (int i = 0; i < 40; ++i) {
     Device device = Device::open();
     Buffer<int> buffer = device.buffer<int>(4);
     EXPECT_EQ(buffer.read(), std::vector<int>(4, 0));
   }
-  EXPECT_TRUE(validation_messages().empty());
 }
 
-TEST(ApiDevice, ValidationFollowsTheEnvironment) {
+TEST_F(ApiDevice, ValidationFollowsTheEnvironment) {
   const char* env = std::getenv("WASMGPU_VALIDATION");
   const bool expected = env && *env && std::string(env) != "0";
   EXPECT_EQ(validation_enabled(), expected);
 }
 
-TEST(ApiDevice, MovedFromDeviceIsAnError) {
+TEST_F(ApiDevice, MovedFromDeviceIsAnError) {
   Device device = Device::open();
   Device other = std::move(device);
   Exception moved = expect_exception([&] { (void)device.info(); });
@@ -81,7 +78,7 @@ TEST(ApiDevice, MovedFromDeviceIsAnError) {
   EXPECT_TRUE(other.info().usable());
 }
 
-TEST(ApiDevice, ErrorKindsHaveNames) {
+TEST_F(ApiDevice, ErrorKindsHaveNames) {
   EXPECT_STREQ(to_string(ErrorKind::BufferTooSmall), "buffer too small");
   EXPECT_STREQ(to_string(ErrorKind::WrongDevice), "wrong device");
   EXPECT_STREQ(to_string(ScalarType::U64), "u64");

@@ -208,9 +208,11 @@ struct TrapInfo {
 
 struct SubmissionState {
   DeviceImpl* device = nullptr;
-  std::shared_ptr<GpuState> gpu;
+  // Declared before `gpu`, destroyed after it: recorded items (SPIR-V
+  // descriptor sets) go before the kernels of the modules that made them.
   std::vector<std::shared_ptr<BufferImpl>> buffers;
   std::vector<std::shared_ptr<ModuleImpl>> modules;
+  std::shared_ptr<GpuState> gpu;
   bool finished = false;
   bool lost = false;
   std::string lost_message;
@@ -235,6 +237,10 @@ struct CommandBufferImpl {
   bool recorded = false;
   uint64_t recorded_generation = 0;
   std::shared_ptr<SubmissionState> last;  // the latest submission
+  // Positions of the commands the last recording put an auto barrier before
+  // (tests check the dependency analysis with it: synchronization validation
+  // cannot see kernels' accesses through buffer device addresses).
+  std::vector<size_t> auto_barrier_positions;
 
   bool running();  // the latest submission has not finished
   void clear();    // forgets the commands (not while running)
@@ -266,6 +272,7 @@ struct Access {
   static const std::shared_ptr<DeviceImpl>& device(const BufferBase& b) { return b.device_; }
   static const std::shared_ptr<KernelImpl>& kernel(const Kernel& k) { return k.impl_; }
   static const std::shared_ptr<DeviceImpl>& device(const Kernel& k) { return k.device_; }
+  static const std::shared_ptr<CommandBufferImpl>& commands(const CommandBuffer& c) { return c.impl_; }
   static Submission submission(std::shared_ptr<DeviceImpl> device, std::shared_ptr<SubmissionState> state) {
     return Submission(std::move(device), std::move(state));
   }

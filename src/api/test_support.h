@@ -31,7 +31,15 @@ Exception expect_exception(F&& body) {
   return Exception(ErrorKind::Vulkan, "<nothing thrown>");
 }
 
-class ApiTest : public ::testing::Test {
+// Fails the test on any validation message reported while it ran.
+class ValidatedTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+};
+
+// A device and testdata/kernels.c loaded on it, under ValidatedTest.
+class ApiTest : public ValidatedTest {
  protected:
   void SetUp() override;
   void TearDown() override;

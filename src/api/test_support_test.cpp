@@ -8,9 +8,18 @@ std::string kernel_path(const std::string& name) {
   return std::string(WASMGPU_API_KERNELS_DIR) + "/" + name + ".wasm";
 }
 
-void ApiTest::SetUp() {
+void ValidatedTest::SetUp() {
   // Messages of an earlier test were reported there.
   clear_validation_messages();
+}
+
+void ValidatedTest::TearDown() {
+  for (const std::string& message : validation_messages()) ADD_FAILURE() << "validation: " << message;
+  clear_validation_messages();
+}
+
+void ApiTest::SetUp() {
+  ValidatedTest::SetUp();
   device.emplace(Device::open());
   module.emplace(device->load_file(kernel_path("kernels")));
 }
@@ -18,8 +27,7 @@ void ApiTest::SetUp() {
 void ApiTest::TearDown() {
   module.reset();
   device.reset();  // destruction messages count too
-  for (const std::string& message : validation_messages()) ADD_FAILURE() << "validation: " << message;
-  clear_validation_messages();
+  ValidatedTest::TearDown();
 }
 
 }  // namespace wasmgpu::testing

@@ -14,9 +14,11 @@ constexpr uint64_t kPadding = 16;
 // The staging buffer grows up to this size; larger transfers go in chunks.
 constexpr uint64_t kStagingLimit = 64ull << 20;
 
+// Uniform usage lets a Buffer bind to a foreign SPIR-V kernel's uniform block.
 constexpr VkBufferUsageFlags kBufferUsage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
-    VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+    VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+    VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
 // Everything earlier on the queue that may touch a buffer: launches and copies.
 constexpr VkPipelineStageFlags kEarlierStages =
