@@ -37,8 +37,8 @@ install(DIRECTORY include/wasmgpu DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" FILE
 
 set(wasmgpu_cmake_dir "${CMAKE_INSTALL_LIBDIR}/cmake/wasmgpu")
 install(EXPORT wasmgpuTargets NAMESPACE wasmgpu:: DESTINATION "${wasmgpu_cmake_dir}")
-configure_package_config_file(cmake/wasmgpuConfig.cmake.in
-  "${PROJECT_BINARY_DIR}/wasmgpuConfig.cmake" INSTALL_DESTINATION "${wasmgpu_cmake_dir}")
+configure_package_config_file(cmake/wasmgpuConfig.cmake.in "${PROJECT_BINARY_DIR}/wasmgpuConfig.cmake"
+  INSTALL_DESTINATION "${wasmgpu_cmake_dir}" PATH_VARS CMAKE_INSTALL_INCLUDEDIR)
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/wasmgpuConfigVersion.cmake"
   COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/wasmgpuConfig.cmake" "${PROJECT_BINARY_DIR}/wasmgpuConfigVersion.cmake"
