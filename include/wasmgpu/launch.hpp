@@ -25,11 +25,11 @@ namespace wasmgpu {
 struct Launch {
   // 1-D: invocations 0..n-1 (the kernel's own bounds check is not needed).
   uint32_t n = 0;
-  // Invocations per workgroup; 0 in x: the shader's own size (SPIR-V with a
-  // fixed LocalSize) or the default (64, or less where the device allows less).
-  std::array<uint32_t, 3> workgroup_size = {0, 1, 1};
-  // Set for a grid: workgroups in x, y, z. A workgroup size of 0 in y or z
-  // means 1 (or the shader's).
+  // Invocations per workgroup; 0 in a dimension: the shader's own size there
+  // (SPIR-V), or the default: 64 in x (less where the device allows less),
+  // 1 in y and z.
+  std::array<uint32_t, 3> workgroup_size = {0, 0, 0};
+  // Set for a grid: workgroups in x, y, z.
   std::optional<std::array<uint32_t, 3>> groups;
 
   // Implicit, so that kernel(n, args...) reads like a call.
@@ -39,7 +39,7 @@ struct Launch {
 
   static Launch invocations(uint32_t n, uint32_t workgroup_size = 0) {
     Launch launch(n);
-    launch.workgroup_size = {workgroup_size, 1, 1};
+    launch.workgroup_size = {workgroup_size, 0, 0};
     return launch;
   }
   static Launch grid(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> workgroup_size = {0, 0, 0}) {

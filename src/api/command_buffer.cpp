@@ -244,13 +244,13 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
     check_live(command.src, command_label(command, i) + ": its source Buffer");
     check_live(command.dst, command_label(command, i) + ": its destination Buffer");
   }
-  if (!recorded || recorded_generation != st.mapping_generation) {
-    record_vulkan();
-  } else {
+  bool fresh = recorded && recorded_generation == st.mapping_generation;
+  if (fresh) {
     size_t item = 0;
     for (const Command& command : commands)
-      if (command.type == Command::Type::Launch) gpu->items[item++]->rebind(command.launch);
+      if (command.type == Command::Type::Launch) fresh = gpu->items[item++]->rebind(command.launch) && fresh;
   }
+  if (!fresh) record_vulkan();
 
   auto submission = std::make_shared<SubmissionState>();
   submission->device = device;
@@ -301,8 +301,10 @@ void Submission::wait(std::chrono::nanoseconds timeout) const {
   if (!state_) detail::raise(ErrorKind::UseAfterMove, "wait on a moved-from Submission");
   if (!state_->poll(timeout)) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count();
-    detail::raise(ErrorKind::Timeout, state_->description + " did not finish within " + std::to_string(ms) +
-                                          " ms; it keeps running (wait again, or poll done())");
+    detail::raise(ErrorKind::Timeout,
+                  state_->description + " did not finish within " + std::to_string(ms) + " ms; it keeps running" +
+                      (state_->direct ? " (its buffers stay in use until it finishes; Device::wait_idle waits for it)"
+                                      : " (wait again, or poll done())"));
   }
   device_->collect();
   if (!state_->trap) return;

@@ -222,12 +222,12 @@ TEST_F(ApiTest, SubmitDoesNotWaitAndRunningWorkIsProtected) {
   Buffer<uint32_t> out = device->buffer<uint32_t>(n);
   Kernel spin = module->kernel("spin");
   CommandBuffer commands = device->command_buffer();
-  const uint32_t rounds = 20'000'000;
+  // Long enough (about 0.3 s on lavapipe) that it still runs while the
+  // checks below take their few milliseconds.
+  const uint32_t rounds = 100'000'000;
   commands.launch(spin, n, rounds, out);
-  const auto start = std::chrono::steady_clock::now();
   Submission submission = commands.submit();
-  const auto submitted = std::chrono::steady_clock::now();
-  EXPECT_FALSE(submission.done());
+  EXPECT_FALSE(submission.done());  // submit() returned with the work still running
   Exception timeout = expect_exception([&] { submission.wait(1ms); });
   EXPECT_EQ(timeout.kind(), ErrorKind::Timeout);
   EXPECT_STREQ(timeout.what(),
@@ -250,10 +250,7 @@ TEST_F(ApiTest, SubmitDoesNotWaitAndRunningWorkIsProtected) {
                "CommandBuffer::launch after submit(): the commands of a submitted CommandBuffer are fixed; "
                "reset() it to record anew (set_argument() changes scalars for the next submit)");
   submission.wait();
-  const auto finished = std::chrono::steady_clock::now();
   EXPECT_TRUE(submission.done());
-  // submit() returned long before the work finished.
-  EXPECT_LT((submitted - start) * 10, finished - start);
   std::vector<uint32_t> expected(n);
   for (uint32_t i = 0; i < n; ++i) expected[i] = spin_reference(i, rounds);
   EXPECT_EQ(spin_reference(5, 2), (5u * 1664525u + 1013904223u) * 1664525u + 1013904223u);

@@ -110,8 +110,10 @@ class RecordedItem {
  public:
   virtual ~RecordedItem() = default;
   virtual std::optional<runtime::TrapReport> trap() const = 0;
-  // Rewrites the arguments for another submission and clears the trap record.
-  virtual void rebind(const BoundLaunch& launch) = 0;
+  // Rewrites the arguments for another submission and clears the trap
+  // record; false when the recording must be made anew instead (arguments
+  // recorded into the command buffer itself, like push constants).
+  virtual bool rebind(const BoundLaunch& launch) = 0;
 };
 
 struct ModuleImpl;
@@ -153,6 +155,7 @@ struct ModuleImpl {
   DeviceImpl* device = nullptr;
   KernelSource source = KernelSource::Wasm;
   std::optional<runtime::Module> wasm;  // wasm modules
+  std::vector<uint32_t> spirv;          // SPIR-V modules: the words
   std::vector<KernelInterface> interfaces;
   std::map<std::string, std::unique_ptr<KernelImpl>, std::less<>> kernels;  // created on first use
   // Creates kernels of foreign sources; wasm kernels are created in module.cpp.
@@ -162,10 +165,8 @@ struct ModuleImpl {
 // The kernel `name` of a module, created on first use; throws NotFound.
 KernelImpl& kernel_of(ModuleImpl& module, std::string_view name);
 
-// The KernelInterface of every kernel of a wasm module, from the signatures
-// and the wasmgpu.kernels metadata (interface_builder.cpp).
-std::vector<KernelInterface> wasm_interfaces(const wasm::Module& module,
-                                             std::span<const wasm::KernelMetadata> metadata);
+// A kernel of a SPIR-V module (spirv_module.cpp).
+std::unique_ptr<KernelImpl> make_spirv_kernel(ModuleImpl& module, std::string_view name);
 
 // ------------------------------------------------------ command buffers
 

@@ -6,6 +6,8 @@
 #include <iterator>
 
 #include "api/impl.h"
+#include "reflect/spirv_reflect.h"
+#include "reflect/wasm_interface.h"
 #include "wasmgpu/device.hpp"
 
 namespace wasmgpu {
@@ -50,10 +52,11 @@ class WasmRecorded : public RecordedItem {
   WasmRecorded(runtime::RecordedLaunch launch, const KernelInterface& interface)
       : launch_(std::move(launch)), interface_(interface) {}
   std::optional<runtime::TrapReport> trap() const override { return launch_.trap(); }
-  void rebind(const BoundLaunch& bound) override {
+  bool rebind(const BoundLaunch& bound) override {
     for (size_t i = 0; i < bound.args.size(); ++i)
       check(launch_.set_arg(i, runtime_arg(interface_.params[i], bound.args[i])), ErrorKind::InvalidArgument);
     launch_.reset_trap();
+    return true;
   }
 
  private:
@@ -199,14 +202,8 @@ std::vector<KernelInterface> Module::kernels() const { return live(impl_).interf
 
 Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options) {
   if (!impl_) detail::raise(ErrorKind::UseAfterMove, "use of a moved-from Device");
-  if (bytes.size() >= 4 && bytes[0] == 0x03 && bytes[1] == 0x02 && bytes[2] == 0x23 && bytes[3] == 0x07) {
-    if (bytes.size() % 4 != 0)
-      detail::raise(ErrorKind::Compile, "SPIR-V of " + std::to_string(bytes.size()) +
-                                            " bytes: not a whole number of 32-bit words");
-    std::vector<uint32_t> words(bytes.size() / 4);
-    std::memcpy(words.data(), bytes.data(), bytes.size());
-    return load_spirv(words, options);
-  }
+  if (reflect::is_spirv(bytes))
+    return load_spirv(detail::check(reflect::spirv_words(bytes), ErrorKind::Compile), options);
   if (bytes.size() < 4 || bytes[0] != 0x00 || bytes[1] != 'a' || bytes[2] != 's' || bytes[3] != 'm')
     detail::raise(ErrorKind::Compile, "neither a wasm module (\\0asm) nor SPIR-V (0x07230203): the first bytes "
                                       "are not a known magic number");
@@ -218,7 +215,7 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
   auto impl = std::make_shared<ModuleImpl>();
   impl->device = impl_.get();
   impl->source = KernelSource::Wasm;
-  impl->interfaces = detail::wasm_interfaces(module.wasm(), module.kernel_metadata());
+  impl->interfaces = detail::check(reflect::wasm_interfaces(module.wasm()), ErrorKind::Compile);
   impl->wasm.emplace(std::move(module));
   return Module(impl_, std::move(impl));
 }
@@ -231,12 +228,6 @@ Module Device::load_file(const std::filesystem::path& path, const ModuleOptions&
     if (e.kind() != ErrorKind::Compile) throw;
     throw Exception(e.kind(), path.string() + ": " + e.what());
   }
-}
-
-Module Device::load_spirv(std::span<const uint32_t> words, const ModuleOptions&) {
-  if (!impl_) detail::raise(ErrorKind::UseAfterMove, "use of a moved-from Device");
-  (void)words;
-  detail::raise(ErrorKind::Unsupported, "this build cannot load SPIR-V modules (no reflection support)");
 }
 
 }  // namespace wasmgpu
