@@ -64,6 +64,7 @@ Gpu::Gpu(const std::optional<std::string>& device)
   query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
   query_info.queryCount = 2;
   check_vk(vk().vkCreateQueryPool(handle(), &query_info, nullptr, &queries_), "vkCreateQueryPool");
+  arena_.emplace(unwrap(runtime::LaunchArena::create(device_)));
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kTwinPushBytes};
   VkPipelineLayoutCreateInfo layout_info{};
   layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
@@ -76,6 +77,7 @@ Gpu::~Gpu() {
   VkDevice d = handle();
   if (!d) return;
   vk().vkDeviceWaitIdle(d);
+  arena_.reset();
   for (VkPipeline p : pipelines_) vk().vkDestroyPipeline(d, p, nullptr);
   for (VkShaderModule m : shaders_) vk().vkDestroyShaderModule(d, m, nullptr);
   if (twin_layout_) vk().vkDestroyPipelineLayout(d, twin_layout_, nullptr);
@@ -144,6 +146,7 @@ void Gpu::submit(const Recorder& record, bool timed) {
     vk().vkCmdResetQueryPool(cmd_, queries_, 0, 2);
     vk().vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
   }
+  recorded_.clear();
   record(cmd_);
   if (timed) vk().vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
   barrier(cmd_);
@@ -157,6 +160,11 @@ void Gpu::submit(const Recorder& record, bool timed) {
   // Generous: lavapipe compiles pipelines on first use inside the submission.
   check_vk(vk().vkWaitForFences(handle(), 1, &fence_, VK_TRUE, 600'000'000'000ull), "vkWaitForFences");
   check_vk(vk().vkResetFences(handle(), 1, &fence_), "vkResetFences");
+  std::vector<runtime::RecordedLaunch> recorded = std::move(recorded_);
+  recorded_.clear();
+  for (const runtime::RecordedLaunch& launch : recorded)
+    if (Status s = runtime::read_trap(launch); !s) throw std::runtime_error(s.error().to_string());
+  arena_->reset();
 }
 
 void Gpu::run(const Recorder& record) { submit(record, false); }

@@ -13,9 +13,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/device.h"
 #include "runtime/instance.h"
+#include "runtime/launch_arena.h"
+#include "runtime/recorded_launch.h"
 
 namespace wasmgpu::bench {
 
@@ -49,7 +52,14 @@ class Gpu {
   // and host accesses: between dependent dispatches.
   void barrier(VkCommandBuffer cmd) const;
 
-  // Records `record` into the bench's command buffer, submits it and waits.
+  // Where wasm launches recorded into the bench's command buffer keep their
+  // LaunchBlocks; after each submission's wait every launch recorded (added
+  // with add_recorded) has its trap record checked, then the arena is reset.
+  runtime::LaunchArena& arena() { return *arena_; }
+  void add_recorded(runtime::RecordedLaunch launch) { recorded_.push_back(std::move(launch)); }
+
+  // Records `record` into the bench's command buffer, submits it and waits;
+  // throws when a recorded wasm launch trapped.
   void run(const Recorder& record);
   // As run(), with timestamps before and after; returns the GPU time in ms.
   double time_ms(const Recorder& record);
@@ -64,6 +74,8 @@ class Gpu {
   VkPipelineLayout twin_layout_ = VK_NULL_HANDLE;
   std::vector<VkShaderModule> shaders_;
   std::vector<VkPipeline> pipelines_;
+  std::optional<runtime::LaunchArena> arena_;
+  std::vector<runtime::RecordedLaunch> recorded_;
   double timestamp_period_ns_ = 1.0;
   uint64_t timestamp_mask_ = ~0ull;
 

@@ -24,8 +24,8 @@ const char* to_string(Variant variant) {
 
 KernelSet::KernelSet(Gpu& gpu, const std::string& name)
     : gpu_(gpu),
-      fast_(gpu.device(), embedded(name + ".wasm"), name, spirv::FloatMode::Fast),
-      exact_(gpu.device(), embedded(name + ".wasm"), name, spirv::FloatMode::Exact) {
+      fast_(gpu, embedded(name + ".wasm"), name, spirv::FloatMode::Fast),
+      exact_(gpu, embedded(name + ".wasm"), name, spirv::FloatMode::Exact) {
   plain_ = gpu.twin_pipeline(embedded(name + ".plain.spv"), name + ".plain.spv");
   precise_ = gpu.twin_pipeline(embedded(name + ".precise.spv"), name + ".precise.spv");
 }
@@ -34,8 +34,9 @@ void KernelSet::prepare(runtime::Grid groups, runtime::WorkgroupSize size, std::
                         const void* push, uint32_t push_size) {
   if (push_size > kTwinPushBytes) throw std::logic_error("twin push constants too large");
   groups_ = groups;
-  fast_launch_ = fast_.prepare(groups, size, wasm_args);
-  exact_launch_ = exact_.prepare(groups, size, wasm_args);
+  fast_launch_.reset(), exact_launch_.reset();
+  fast_launch_.emplace(fast_.prepare(groups, size, wasm_args));
+  exact_launch_.emplace(exact_.prepare(groups, size, wasm_args));
   push_.assign(static_cast<const uint8_t*>(push), static_cast<const uint8_t*>(push) + push_size);
 }
 
@@ -49,11 +50,6 @@ void KernelSet::record(VkCommandBuffer cmd, Variant variant) {
                          groups_.x, groups_.y, groups_.z);
       break;
   }
-}
-
-void KernelSet::check_traps(Variant variant) {
-  if (variant == Variant::WasmFast) fast_launch_->check_traps();
-  if (variant == Variant::WasmExact) exact_launch_->check_traps();
 }
 
 runtime::Buffer make_buffer(Gpu& gpu, uint64_t bytes) {

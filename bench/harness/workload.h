@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,13 +39,12 @@ class KernelSet {
   void prepare(runtime::Grid groups, runtime::WorkgroupSize size, std::vector<runtime::Arg> wasm_args,
                const void* push, uint32_t push_size);
   void record(VkCommandBuffer cmd, Variant variant);
-  void check_traps(Variant variant);
 
  private:
   Gpu& gpu_;
   WasmKernel fast_, exact_;
   VkPipeline plain_ = VK_NULL_HANDLE, precise_ = VK_NULL_HANDLE;
-  std::unique_ptr<WasmLaunch> fast_launch_, exact_launch_;
+  std::optional<WasmLaunch> fast_launch_, exact_launch_;
   runtime::Grid groups_;
   std::vector<uint8_t> push_;
 };
@@ -74,6 +74,8 @@ class Workload {
   virtual std::string size_text() const = 0;
   // Arguments for the CUDA twin program, after --workload NAME.
   virtual std::string cuda_args() const = 0;
+  // Why `variant` is not run on this device (empty: it is run).
+  virtual std::string skip_reason(Gpu&, Variant) const { return {}; }
   // Records one run of `variant`.
   virtual void record(VkCommandBuffer cmd, Variant variant) = 0;
   // Before a checked run: clears outputs that accumulate (histogram bins).

@@ -48,10 +48,15 @@ class Sgemm final : public Workload {
   double work() const override { return 2.0 * double(n_) * double(n_) * double(n_); }
   std::string size_text() const override { return fmt::format("n={}", n_); }
   std::string cuda_args() const override { return fmt::format("--size {}", n_); }
+  std::string skip_reason(Gpu& gpu, Variant v) const override {
+    if (v == Variant::WasmExact && gpu.device().info().type == runtime::DeviceType::Cpu)
+      return "exact-mode SGEMM not run on a CPU device: llvmpipe spends over 5 minutes compiling its pipeline "
+             "(64 unrolled exact multiply-adds per k step)";
+    return {};
+  }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
   void reset(Gpu&) override { fill(*c_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
-    kernels_.check_traps(v);
     std::vector<float> c(n_ * n_);
     download(*c_buf_, c.data(), c.size() * 4);
     // Every element of small results; else 4096 spread over C, corners included.
