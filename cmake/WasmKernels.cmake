@@ -31,9 +31,11 @@ add_custom_target(wasmgpu_kernel_libc DEPENDS "${WASMGPU_KERNEL_LIBC}")
 set(WASMGPU_KERNEL_CFLAGS --target=wasm32 -nostdlib -ffreestanding -Wall -Wextra
     -idirafter "${WASMGPU_WASI_INCLUDE_DIR}")
 
-# wasmgpu_wasm_kernel(OUTPUT <file.wasm> SOURCE <file.c> [OPT <-O2>] [FLAGS ...])
+# wasmgpu_wasm_kernel(OUTPUT <file.wasm> SOURCE <file.c> [OPT <-O2>] [FLAGS ...] [DEPENDS headers...])
+# Rebuilt when the source, wasmgpu.h or a listed header changes (Ninja ignores
+# IMPLICIT_DEPENDS).
 function(wasmgpu_wasm_kernel)
-  cmake_parse_arguments(K "" "OUTPUT;SOURCE;OPT" "FLAGS" ${ARGN})
+  cmake_parse_arguments(K "" "OUTPUT;SOURCE;OPT" "FLAGS;DEPENDS" ${ARGN})
   if(NOT K_OPT)
     set(K_OPT -O2)
   endif()
@@ -44,7 +46,7 @@ function(wasmgpu_wasm_kernel)
     COMMAND "${WASMGPU_CLANG}" ${WASMGPU_KERNEL_CFLAGS} ${K_OPT} ${K_FLAGS}
             -I "${PROJECT_SOURCE_DIR}/include" -c "${source}" -o "${object}"
     COMMAND "${WASMGPU_WASM_LD}" --no-entry "${object}" "${WASMGPU_KERNEL_LIBC}" -o "${K_OUTPUT}"
-    DEPENDS "${source}" "${WASMGPU_KERNEL_LIBC}"
+    DEPENDS "${source}" "${WASMGPU_KERNEL_LIBC}" "${PROJECT_SOURCE_DIR}/include/wasmgpu.h" ${K_DEPENDS}
     IMPLICIT_DEPENDS C "${source}"
     COMMENT "wasm32 ${K_OPT}: ${K_SOURCE}"
     VERBATIM)

@@ -166,6 +166,18 @@
  * Such variables exist once per workgroup, start undefined (no initialisers)
  * and are ordinary C objects: take their address, index them, pass pointers.
  */
+/* Barriers and subgroup operations are convergent: every invocation of the
+ * workgroup (subgroup) must reach the same call together. Without the
+ * attribute clang may duplicate such a call into both sides of a branch
+ * (tail duplication, jump threading), which puts a barrier in divergent
+ * control flow: a tree reduction `if (i < half) ...; barrier();` in a loop
+ * became per-invocation sequences of barriers and early returns. */
+#if defined(__clang__)
+#define WASMGPU_CONVERGENT __attribute__((convergent))
+#else
+#define WASMGPU_CONVERGENT
+#endif
+
 #if defined(__wasm__)
 #define WASMGPU_SHARED __attribute__((section(".wasmgpu_shared")))
 #define WASMGPU_IMPORT(name) __attribute__((import_module("wasmgpu"), import_name(#name)))
@@ -192,7 +204,7 @@ WASMGPU_IMPORT(local_index) unsigned wasmgpu_local_index(void);
 /* Barriers. wasmgpu_barrier(): every invocation of the workgroup waits here,
  * and shared-memory writes before it are visible after it. It must be reached
  * by all invocations of the workgroup (not inside divergent control flow). */
-WASMGPU_IMPORT(barrier) void wasmgpu_barrier(void);
+WASMGPU_IMPORT(barrier) WASMGPU_CONVERGENT void wasmgpu_barrier(void);
 /* Orders this invocation's device and shared memory accesses (no waiting). */
 WASMGPU_IMPORT(memory_barrier) void wasmgpu_memory_barrier(void);
 /* Orders this invocation's shared memory accesses (no waiting). */
@@ -203,29 +215,29 @@ WASMGPU_IMPORT(subgroup_size) unsigned wasmgpu_subgroup_size(void);
 WASMGPU_IMPORT(subgroup_invocation_id) unsigned wasmgpu_subgroup_invocation_id(void);
 WASMGPU_IMPORT(subgroup_id) unsigned wasmgpu_subgroup_id(void);
 WASMGPU_IMPORT(subgroup_count) unsigned wasmgpu_subgroup_count(void);
-WASMGPU_IMPORT(subgroup_broadcast_i32) int wasmgpu_subgroup_broadcast_i32(int value, unsigned lane);
-WASMGPU_IMPORT(subgroup_broadcast_f32) float wasmgpu_subgroup_broadcast_f32(float value, unsigned lane);
-WASMGPU_IMPORT(subgroup_shuffle_i32) int wasmgpu_subgroup_shuffle_i32(int value, unsigned lane);
-WASMGPU_IMPORT(subgroup_shuffle_f32) float wasmgpu_subgroup_shuffle_f32(float value, unsigned lane);
+WASMGPU_IMPORT(subgroup_broadcast_i32) WASMGPU_CONVERGENT int wasmgpu_subgroup_broadcast_i32(int value, unsigned lane);
+WASMGPU_IMPORT(subgroup_broadcast_f32) WASMGPU_CONVERGENT float wasmgpu_subgroup_broadcast_f32(float value, unsigned lane);
+WASMGPU_IMPORT(subgroup_shuffle_i32) WASMGPU_CONVERGENT int wasmgpu_subgroup_shuffle_i32(int value, unsigned lane);
+WASMGPU_IMPORT(subgroup_shuffle_f32) WASMGPU_CONVERGENT float wasmgpu_subgroup_shuffle_f32(float value, unsigned lane);
 /* Bit i set when invocation i of the subgroup passes a nonzero predicate
  * (the first 64 invocations). */
-WASMGPU_IMPORT(subgroup_ballot) unsigned long long wasmgpu_subgroup_ballot(int predicate);
-WASMGPU_IMPORT(subgroup_all) int wasmgpu_subgroup_all(int predicate);
-WASMGPU_IMPORT(subgroup_any) int wasmgpu_subgroup_any(int predicate);
+WASMGPU_IMPORT(subgroup_ballot) WASMGPU_CONVERGENT unsigned long long wasmgpu_subgroup_ballot(int predicate);
+WASMGPU_IMPORT(subgroup_all) WASMGPU_CONVERGENT int wasmgpu_subgroup_all(int predicate);
+WASMGPU_IMPORT(subgroup_any) WASMGPU_CONVERGENT int wasmgpu_subgroup_any(int predicate);
 /* Reductions and scans over the active invocations of the subgroup. Float
  * sums add in an order the device chooses (not bit-exact across devices). */
-WASMGPU_IMPORT(subgroup_add_i32) int wasmgpu_subgroup_add_i32(int value);
-WASMGPU_IMPORT(subgroup_add_f32) float wasmgpu_subgroup_add_f32(float value);
-WASMGPU_IMPORT(subgroup_min_i32) int wasmgpu_subgroup_min_i32(int value);
-WASMGPU_IMPORT(subgroup_min_u32) unsigned wasmgpu_subgroup_min_u32(unsigned value);
-WASMGPU_IMPORT(subgroup_min_f32) float wasmgpu_subgroup_min_f32(float value);
-WASMGPU_IMPORT(subgroup_max_i32) int wasmgpu_subgroup_max_i32(int value);
-WASMGPU_IMPORT(subgroup_max_u32) unsigned wasmgpu_subgroup_max_u32(unsigned value);
-WASMGPU_IMPORT(subgroup_max_f32) float wasmgpu_subgroup_max_f32(float value);
-WASMGPU_IMPORT(subgroup_inclusive_add_i32) int wasmgpu_subgroup_inclusive_add_i32(int value);
-WASMGPU_IMPORT(subgroup_inclusive_add_f32) float wasmgpu_subgroup_inclusive_add_f32(float value);
-WASMGPU_IMPORT(subgroup_exclusive_add_i32) int wasmgpu_subgroup_exclusive_add_i32(int value);
-WASMGPU_IMPORT(subgroup_exclusive_add_f32) float wasmgpu_subgroup_exclusive_add_f32(float value);
+WASMGPU_IMPORT(subgroup_add_i32) WASMGPU_CONVERGENT int wasmgpu_subgroup_add_i32(int value);
+WASMGPU_IMPORT(subgroup_add_f32) WASMGPU_CONVERGENT float wasmgpu_subgroup_add_f32(float value);
+WASMGPU_IMPORT(subgroup_min_i32) WASMGPU_CONVERGENT int wasmgpu_subgroup_min_i32(int value);
+WASMGPU_IMPORT(subgroup_min_u32) WASMGPU_CONVERGENT unsigned wasmgpu_subgroup_min_u32(unsigned value);
+WASMGPU_IMPORT(subgroup_min_f32) WASMGPU_CONVERGENT float wasmgpu_subgroup_min_f32(float value);
+WASMGPU_IMPORT(subgroup_max_i32) WASMGPU_CONVERGENT int wasmgpu_subgroup_max_i32(int value);
+WASMGPU_IMPORT(subgroup_max_u32) WASMGPU_CONVERGENT unsigned wasmgpu_subgroup_max_u32(unsigned value);
+WASMGPU_IMPORT(subgroup_max_f32) WASMGPU_CONVERGENT float wasmgpu_subgroup_max_f32(float value);
+WASMGPU_IMPORT(subgroup_inclusive_add_i32) WASMGPU_CONVERGENT int wasmgpu_subgroup_inclusive_add_i32(int value);
+WASMGPU_IMPORT(subgroup_inclusive_add_f32) WASMGPU_CONVERGENT float wasmgpu_subgroup_inclusive_add_f32(float value);
+WASMGPU_IMPORT(subgroup_exclusive_add_i32) WASMGPU_CONVERGENT int wasmgpu_subgroup_exclusive_add_i32(int value);
+WASMGPU_IMPORT(subgroup_exclusive_add_f32) WASMGPU_CONVERGENT float wasmgpu_subgroup_exclusive_add_f32(float value);
 
 /* Atomics on 4-byte aligned words in buffers, module memory or shared memory
  * (a misaligned address traps). Each returns the old value. Relaxed: order

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   wasmgpu::cli::add_spectest_command(app);
   wasmgpu::cli::add_reflect_command(app);
   wasmgpu::cli::add_bindgen_command(app);
+  wasmgpu::cli::add_bench_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,494 @@
+// The CUDA twins of the wasmgpu bench workloads: the same algorithms, tiles
+// and block sizes as bench/kernels/*.c and bench/glsl/*.comp, on the same
+// inputs (bench/kernels/bench_inputs.h). Built twice by the Makefile: with
+// nvcc -O3 and with -fmad=false (BENCH_NOFMA), which computes the bits of the
+// CPU reference and of wasm's exact mode.
+//
+//   wasmgpu-bench-cuda --workload NAME --size N [--groups G] [--iters I] [--runs R]
+//
+// runs the workload once, checks the result against the CPU (bit for bit in
+// the -fmad=false build, with a tolerance otherwise), then times R samples
+// of I back-to-back runs with CUDA events and prints
+//
+//   result workload=NAME ms=<median ms per run> verified=1 [library_ms=<cuBLAS>]
+//
+// For --workload launch, --size is the number of back-to-back launches of a
+// one-block kernel and ms is the time of all of them.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../kernels/bench_inputs.h"
+#include "../kernels/particles.h"
+
+#ifdef BENCH_NOFMA
+static const bool kExact = true;
+#else
+static const bool kExact = false;
+#endif
+
+#define CHECK(call)                                                                            \
+  do {                                                                                         \
+    cudaError_t e_ = (call);                                                                   \
+    if (e_ != cudaSuccess) {                                                                   \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+static void fail(const std::string& message) {
+  std::fprintf(stderr, "wasmgpu-bench-cuda: %s\n", message.c_str());
+  std::exit(1);
+}
+
+template <class T>
+struct DeviceArray {
+  T* p = nullptr;
+  size_t n = 0;
+  explicit DeviceArray(size_t count) : n(count) { CHECK(cudaMalloc(&p, std::max<size_t>(count, 1) * sizeof(T))); }
+  DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) { upload(host); }
+  ~DeviceArray() { cudaFree(p); }
+  void upload(const std::vector<T>& host) { CHECK(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice)); }
+  std::vector<T> download() const {
+    std::vector<T> host(n);
+    CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+  }
+};
+
+static bool same_bits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
+static bool same_bits(double a, double b) { return std::memcmp(&a, &b, 8) == 0; }
+static bool near(double got, double want, double tolerance) {
+  return std::fabs(got - want) <= tolerance * std::max(std::fabs(want), 1.0);
+}
+
+// ---------------------------------------------------------------- kernels
+
+__global__ void triad(float* a, const float* b, const float* c, float s, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = b[i] + s * c[i];
+}
+
+__global__ void reduce(const float* in, unsigned n, float* partial) {
+  __shared__ float sums[256];
+  unsigned local = threadIdx.x, stride = gridDim.x * 256u;
+  float sum = 0.0f;
+  for (unsigned j = blockIdx.x * 256u + local; j < n; j += stride) sum += in[j];
+  sums[local] = sum;
+  __syncthreads();
+  for (unsigned half = 128; half > 0; half >>= 1) {
+    if (local < half) sums[local] += sums[local + half];
+    __syncthreads();
+  }
+  if (local == 0) partial[blockIdx.x] = sums[0];
+}
+
+__global__ void mandelbrot(unsigned* counts, unsigned width, unsigned max_iterations, float x0, float y0, float step) {
+  unsigned px = blockIdx.x * 16 + threadIdx.x, py = blockIdx.y * 16 + threadIdx.y;
+  float cx = x0 + (float)px * step, cy = y0 + (float)py * step;
+  float x = 0.0f, y = 0.0f;
+  unsigned k = 0;
+  while (k < max_iterations) {
+    float xx = x * x, yy = y * y;
+    if (xx + yy > 4.0f) break;
+    float xy = x * y;
+    x = xx - yy + cx;
+    y = xy + xy + cy;
+    ++k;
+  }
+  counts[py * width + px] = k;
+}
+
+// bench/kernels/sgemm.c: 128 x 128 tile per block of 256, k steps of 8
+// through shared memory, 8 x 8 registers per thread, float4 global loads.
+__global__ void __launch_bounds__(256) sgemm(const float* a, const float* b, float* c, unsigned n) {
+  __shared__ float a_tile[8][128];
+  __shared__ __align__(16) float b_tile[8][128];
+  unsigned t = threadIdx.x, tx = t % 16, ty = t / 16;
+  unsigned row0 = blockIdx.y * 128, col0 = blockIdx.x * 128;
+  unsigned a_row = t >> 1, a_col = (t & 1) * 4, b_row = t >> 5, b_col = (t & 31) * 4;
+  const float4* a_src = reinterpret_cast<const float4*>(a + (size_t)(row0 + a_row) * n + a_col);
+  const float* b_src = b + (size_t)b_row * n + col0 + b_col;
+  float acc[8][8];
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
+  for (unsigned k = 0; k < n; k += 8) {
+    float4 av = a_src[k / 4];
+    float4 bv = *reinterpret_cast<const float4*>(b_src + (size_t)k * n);
+    a_tile[a_col + 0][a_row] = av.x;
+    a_tile[a_col + 1][a_row] = av.y;
+    a_tile[a_col + 2][a_row] = av.z;
+    a_tile[a_col + 3][a_row] = av.w;
+    *reinterpret_cast<float4*>(&b_tile[b_row][b_col]) = bv;
+    __syncthreads();
+    for (int kk = 0; kk < 8; ++kk) {
+      float ra[8], rb[8];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        ra[q] = a_tile[kk][ty * 4 + q];
+        ra[q + 4] = a_tile[kk][64 + ty * 4 + q];
+        rb[q] = b_tile[kk][tx * 4 + q];
+        rb[q + 4] = b_tile[kk][64 + tx * 4 + q];
+      }
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] += ra[i] * rb[j];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    unsigned row = row0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      unsigned col = col0 + (j < 4 ? tx * 4 + j : 64 + tx * 4 + j - 4);
+      c[(size_t)row * n + col] = acc[i][j];
+    }
+  }
+}
+
+__global__ void stencil(const float* in, float* out, unsigned w, unsigned h) {
+  unsigned x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+  size_t at = (size_t)y * w + x;
+  float v = in[at];
+  if (x > 0 && y > 0 && x + 1 < w && y + 1 < h) v = 0.25f * (in[at - w] + in[at + w] + in[at - 1] + in[at + 1]);
+  out[at] = v;
+}
+
+__global__ void horner_f64(const double* x, double* y, const double* coef, unsigned degree) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  double v = x[i];
+  double acc = coef[degree];
+  for (unsigned k = degree; k-- > 0;) acc = acc * v + coef[k];
+  y[i] = acc;
+}
+
+__global__ void histogram(const unsigned char* data, unsigned n, int* bins) {
+  __shared__ int local_bins[256];
+  unsigned local = threadIdx.x;
+  local_bins[local] = 0;
+  __syncthreads();
+  unsigned stride = gridDim.x * 256u;
+  for (unsigned j = blockIdx.x * 256u + local; j < n; j += stride) atomicAdd(&local_bins[data[j]], 1);
+  __syncthreads();
+  int count = local_bins[local];
+  if (count != 0) atomicAdd(&bins[local], count);
+}
+
+__host__ __device__ inline particle particle_step(particle p) {
+  const float k = BENCH_PARTICLE_STIFFNESS, c = BENCH_PARTICLE_DAMPING, dt = BENCH_PARTICLE_DT;
+  if (!(p.flags & 1u)) {
+    float fx = -k * p.px - c * p.vx;
+    float fy = -k * p.py - c * p.vy;
+    float fz = -k * p.pz - c * p.vz;
+    p.vx += fx * p.inverse_mass * dt;
+    p.vy += fy * p.inverse_mass * dt;
+    p.vz += fz * p.inverse_mass * dt;
+    p.px += p.vx * dt;
+    p.py += p.vy * dt;
+    p.pz += p.vz * dt;
+  }
+  p.flags += 2u;
+  return p;
+}
+
+__global__ void particles(const particle* in, particle* out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = particle_step(in[i]);
+}
+
+__global__ void bump(unsigned* counter) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) counter[0] += 1u;
+}
+
+// ---------------------------------------------------------------- timing
+
+struct Args {
+  std::string workload;
+  unsigned long long size = 0;
+  unsigned groups = 1, iters = 1, runs = 5;
+};
+
+// Median ms per run of `launch` (iters back to back per sample).
+static double time_runs(const Args& args, const std::function<void()>& launch) {
+  launch();  // warm-up
+  CHECK(cudaDeviceSynchronize());
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  std::vector<double> samples;
+  for (unsigned r = 0; r < args.runs; ++r) {
+    CHECK(cudaEventRecord(start));
+    for (unsigned i = 0; i < args.iters; ++i) launch();
+    CHECK(cudaEventRecord(stop));
+    CHECK(cudaEventSynchronize(stop));
+    CHECK(cudaGetLastError());
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    samples.push_back(double(ms) / args.iters);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(samples.begin(), samples.end());
+  size_t n = samples.size();
+  return n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+}
+
+static void report(const Args& args, double ms, double library_ms = 0) {
+  std::printf("result workload=%s ms=%.6f verified=1", args.workload.c_str(), ms);
+  if (library_ms > 0) std::printf(" library_ms=%.6f", library_ms);
+  std::printf("\n");
+}
+
+// ---------------------------------------------------------------- workloads
+
+static void run_triad(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  std::vector<float> b(n), c(n);
+  for (unsigned i = 0; i < n; ++i) b[i] = bench_unit(i, 1), c[i] = bench_unit(i, 2);
+  DeviceArray<float> da(n), db(b), dc(c);
+  auto launch = [&] { triad<<<n / 256, 256>>>(da.p, db.p, dc.p, BENCH_TRIAD_SCALAR, n); };
+  launch();
+  std::vector<float> a = da.download();
+  for (unsigned i = 0; i < n; ++i) {
+    float product = BENCH_TRIAD_SCALAR * c[i];
+    float want = b[i] + product;
+    if (kExact ? !same_bits(a[i], want) : !near(a[i], want, 1e-6)) fail("triad: wrong a[" + std::to_string(i) + "]");
+  }
+  report(args, time_runs(args, launch));
+}
+
+static void run_reduce(const Args& args) {
+  const unsigned n = unsigned(args.size), groups = args.groups;
+  std::vector<float> in(n);
+  for (unsigned i = 0; i < n; ++i) in[i] = bench_unit(i, 3);
+  DeviceArray<float> din(in), dpartial(groups);
+  auto launch = [&] { reduce<<<groups, 256>>>(din.p, n, dpartial.p); };
+  launch();
+  std::vector<float> partial = dpartial.download();
+  const unsigned long long stride = 256ull * groups;
+  for (unsigned g = 0; g < groups; ++g) {
+    float sums[256];
+    double magnitude = 0;
+    for (unsigned l = 0; l < 256; ++l) {
+      float sum = 0.0f;
+      for (unsigned long long j = g * 256ull + l; j < n; j += stride) sum += in[j], magnitude += std::fabs(in[j]);
+      sums[l] = sum;
+    }
+    for (unsigned half = 128; half > 0; half >>= 1)
+      for (unsigned l = 0; l < half; ++l) sums[l] += sums[l + half];
+    bool ok = kExact ? same_bits(partial[g], sums[0]) : std::fabs(partial[g] - sums[0]) <= 1e-5 * magnitude + 1e-6;
+    if (!ok) fail("reduce: wrong partial[" + std::to_string(g) + "]");
+  }
+  report(args, time_runs(args, launch));
+}
+
+static unsigned escape(float cx, float cy) {
+  float x = 0.0f, y = 0.0f;
+  unsigned k = 0;
+  while (k < BENCH_MANDELBROT_ITERATIONS) {
+    float xx = x * x, yy = y * y;
+    if (xx + yy > 4.0f) break;
+    float xy = x * y;
+    x = xx - yy + cx;
+    y = xy + xy + cy;
+    ++k;
+  }
+  return k;
+}
+
+static void run_mandelbrot(const Args& args) {
+  const unsigned w = unsigned(args.size);
+  const float step = 2.5f / float(w), x0 = -2.0f, y0 = -1.25f;
+  DeviceArray<unsigned> dcounts((size_t)w * w);
+  dim3 grid(w / 16, w / 16), block(16, 16);
+  auto launch = [&] { mandelbrot<<<grid, block>>>(dcounts.p, w, BENCH_MANDELBROT_ITERATIONS, x0, y0, step); };
+  launch();
+  std::vector<unsigned> counts = dcounts.download();
+  const unsigned long long row_stride = std::max<unsigned long long>(1, (unsigned long long)w * w / (1 << 18));
+  unsigned long long checked = 0, wrong = 0;
+  for (unsigned long long y = 0; y < w; y += row_stride)
+    for (unsigned x = 0; x < w; ++x, ++checked)
+      if (counts[y * w + x] != escape(x0 + float(x) * step, y0 + float(y) * step)) ++wrong;
+  if (kExact ? wrong != 0 : wrong * 100 > checked) fail("mandelbrot: " + std::to_string(wrong) + " pixels differ");
+  report(args, time_runs(args, launch));
+}
+
+static void run_sgemm(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  const size_t nn = (size_t)n * n;
+  std::vector<float> a(nn), b(nn);
+  for (size_t i = 0; i < nn; ++i) a[i] = bench_unit(uint32_t(i), 4), b[i] = bench_unit(uint32_t(i), 5);
+  DeviceArray<float> da(a), db(b), dc(nn);
+  dim3 grid(n / 128, n / 128);
+  auto launch = [&] { sgemm<<<grid, 256>>>(da.p, db.p, dc.p, n); };
+  launch();
+  std::vector<float> c = dc.download();
+  const size_t samples = std::min<size_t>(nn, 4096);
+  for (size_t s = 0; s < samples; ++s) {
+    size_t at = samples == nn ? s : (s == samples - 1 ? nn - 1 : bench_hash(uint32_t(s)) % nn);
+    size_t row = at / n, col = at % n;
+    float sum = 0.0f;
+    double magnitude = 0;
+    for (size_t k = 0; k < n; ++k) {
+      float product = a[row * n + k] * b[k * n + col];
+      sum += product;
+      magnitude += std::fabs(product);
+    }
+    bool ok = kExact ? same_bits(c[at], sum) : std::fabs(c[at] - sum) <= 1e-5 * magnitude + 1e-6;
+    if (!ok) fail("sgemm: wrong C[" + std::to_string(row) + "][" + std::to_string(col) + "]");
+  }
+  double library_ms = 0;
+#ifndef BENCH_NOFMA
+  // cuBLAS in FP32 (the default math mode uses no TF32): row-major C = A B
+  // is column-major C^T = B^T A^T.
+  cublasHandle_t handle;
+  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) fail("cublasCreate failed");
+  cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH);
+  const float one = 1.0f, zero = 0.0f;
+  auto library = [&] {
+    if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, db.p, n, da.p, n, &zero, dc.p, n) !=
+        CUBLAS_STATUS_SUCCESS)
+      fail("cublasSgemm failed");
+  };
+  library_ms = time_runs(args, library);
+  std::vector<float> cl = dc.download();
+  for (size_t s = 0; s < 64; ++s) {
+    size_t at = bench_hash(uint32_t(s)) % nn;
+    if (!near(cl[at], c[at], 1e-3)) fail("cuBLAS disagrees with the twin at " + std::to_string(at));
+  }
+  cublasDestroy(handle);
+#endif
+  report(args, time_runs(args, launch), library_ms);
+}
+
+static void run_stencil(const Args& args) {
+  const unsigned w = unsigned(args.size);
+  const size_t nn = (size_t)w * w;
+  std::vector<float> in(nn);
+  for (size_t i = 0; i < nn; ++i) in[i] = bench_unit(uint32_t(i), 6);
+  DeviceArray<float> din(in), dout(nn);
+  dim3 grid(w / 16, w / 16), block(16, 16);
+  auto launch = [&] { stencil<<<grid, block>>>(din.p, dout.p, w, w); };
+  launch();
+  std::vector<float> out = dout.download();
+  for (size_t y = 0; y < w; ++y)
+    for (size_t x = 0; x < w; ++x) {
+      size_t at = y * w + x;
+      float want = in[at];
+      if (x > 0 && y > 0 && x + 1 < w && y + 1 < w) want = 0.25f * (in[at - w] + in[at + w] + in[at - 1] + in[at + 1]);
+      if (kExact ? !same_bits(out[at], want) : !near(out[at], want, 1e-6)) fail("stencil: wrong value");
+    }
+  report(args, time_runs(args, launch));
+}
+
+static void run_horner(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  std::vector<double> x(n), coef(BENCH_HORNER_DEGREE + 1);
+  for (unsigned i = 0; i < n; ++i) x[i] = bench_unit(i, 7);
+  for (unsigned k = 0; k <= BENCH_HORNER_DEGREE; ++k) coef[k] = bench_coefficient(k);
+  DeviceArray<double> dx(x), dy(n), dcoef(coef);
+  auto launch = [&] { horner_f64<<<n / 256, 256>>>(dx.p, dy.p, dcoef.p, BENCH_HORNER_DEGREE); };
+  launch();
+  std::vector<double> y = dy.download();
+  const unsigned stride = std::max(1u, n >> 20);
+  for (unsigned i = 0; i < n; i += stride) {
+    double acc = coef[BENCH_HORNER_DEGREE];
+    for (unsigned k = BENCH_HORNER_DEGREE; k-- > 0;) {
+      double product = acc * x[i];
+      acc = product + coef[k];
+    }
+    if (kExact ? !same_bits(y[i], acc) : !near(y[i], acc, 1e-12)) fail("horner_f64: wrong y[" + std::to_string(i) + "]");
+  }
+  report(args, time_runs(args, launch));
+}
+
+static void run_histogram(const Args& args) {
+  const unsigned n = unsigned(args.size), groups = args.groups;
+  std::vector<unsigned char> data(n);
+  std::vector<int> want(256, 0);
+  for (unsigned i = 0; i < n; ++i) data[i] = bench_byte(i), ++want[data[i]];
+  DeviceArray<unsigned char> ddata(data);
+  DeviceArray<int> dbins(256);
+  CHECK(cudaMemset(dbins.p, 0, 256 * sizeof(int)));
+  auto launch = [&] { histogram<<<groups, 256>>>(ddata.p, n, dbins.p); };
+  launch();
+  std::vector<int> bins = dbins.download();
+  for (int b = 0; b < 256; ++b)
+    if (bins[b] != want[b]) fail("histogram: wrong bin " + std::to_string(b));
+  report(args, time_runs(args, launch));
+}
+
+static void run_particles(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  std::vector<particle> in(n);
+  for (unsigned i = 0; i < n; ++i) {
+    particle& p = in[i];
+    p.px = bench_unit(i, 8), p.py = bench_unit(i, 9), p.pz = bench_unit(i, 10);
+    p.vx = bench_unit(i, 11), p.vy = bench_unit(i, 12), p.vz = bench_unit(i, 13);
+    p.inverse_mass = 1.0f + 0.5f * bench_unit(i, 14);
+    p.flags = (bench_hash(i) & 15u) == 0 ? 1u : 0u;
+  }
+  DeviceArray<particle> din(in), dout(n);
+  auto launch = [&] { particles<<<n / 256, 256>>>(din.p, dout.p); };
+  launch();
+  std::vector<particle> out = dout.download();
+  for (unsigned i = 0; i < n; ++i) {
+    particle want = particle_step(in[i]);
+    const float* g = &out[i].px;
+    const float* w = &want.px;
+    if (out[i].flags != want.flags) fail("particles: wrong flags");
+    for (int f = 0; f < 7; ++f)
+      if (kExact ? !same_bits(g[f], w[f]) : !near(g[f], w[f], 1e-5)) fail("particles: wrong member");
+  }
+  report(args, time_runs(args, launch));
+}
+
+static void run_launch(const Args& args) {
+  const unsigned launches = unsigned(args.size);
+  DeviceArray<unsigned> counter(1);
+  CHECK(cudaMemset(counter.p, 0, 4));
+  auto all = [&] {
+    for (unsigned i = 0; i < launches; ++i) bump<<<1, 64>>>(counter.p);
+  };
+  all();
+  if (counter.download()[0] != launches) fail("launch: the counter is wrong");
+  report(args, time_runs(args, all));
+}
+
+int main(int argc, char** argv) {
+  Args args;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string key = argv[i], value = argv[i + 1];
+    if (key == "--workload") args.workload = value;
+    else if (key == "--size") args.size = std::strtoull(value.c_str(), nullptr, 10);
+    else if (key == "--groups") args.groups = unsigned(std::strtoul(value.c_str(), nullptr, 10));
+    else if (key == "--iters") args.iters = unsigned(std::strtoul(value.c_str(), nullptr, 10));
+    else if (key == "--runs") args.runs = unsigned(std::strtoul(value.c_str(), nullptr, 10));
+    else fail("unknown option " + key);
+  }
+  if (args.size == 0 || args.iters == 0 || args.runs == 0 || args.groups == 0) fail("bad or missing --size/--iters/--runs/--groups");
+  const std::string& w = args.workload;
+  if (w == "triad") run_triad(args);
+  else if (w == "reduce") run_reduce(args);
+  else if (w == "mandelbrot") run_mandelbrot(args);
+  else if (w == "sgemm") run_sgemm(args);
+  else if (w == "stencil") run_stencil(args);
+  else if (w == "horner_f64") run_horner(args);
+  else if (w == "histogram") run_histogram(args);
+  else if (w == "particles") run_particles(args);
+  else if (w == "launch") run_launch(args);
+  else fail("unknown workload '" + w + "'");
+  return 0;
+}

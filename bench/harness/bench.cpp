@@ -1,0 +1,245 @@
+#include "harness/bench.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "harness/cuda_runner.h"
+#include "harness/embedded.h"
+#include "harness/gpu.h"
+#include "harness/report.h"
+#include "harness/wasm_kernel.h"
+#include "harness/workload.h"
+#include "harness/workloads/workloads.h"
+#include "spirv/compiler.h"
+#include "wasm/decoder.h"
+
+namespace wasmgpu::bench {
+namespace {
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+bool wanted(const Options& options, const std::string& name) {
+  return options.only.empty() || std::find(options.only.begin(), options.only.end(), name) != options.only.end();
+}
+
+void log(const Options& options, const std::string& line) {
+  (void)options;  // progress goes to stderr in both formats
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+// `iters` runs of `record`, each after a barrier on the one before.
+Recorder repeated(Gpu& gpu, const Recorder& record, uint64_t iters) {
+  return [&gpu, record, iters](VkCommandBuffer cmd) {
+    for (uint64_t i = 0; i < iters; ++i) {
+      if (i) gpu.barrier(cmd);
+      record(cmd);
+    }
+  };
+}
+
+// ------------------------------------------------------------ copy bandwidth
+
+double copy_bandwidth(Gpu& gpu, const Options& options) {
+  uint64_t bytes = options.quick ? (8ull << 20) : (64ull << 20);
+  const uint64_t cap = std::min<uint64_t>(memory_budget(gpu) / 2, 1ull << 30);
+  uint64_t iters = 1;
+  for (;;) {
+    runtime::Buffer src = make_buffer(gpu, bytes), dst = make_buffer(gpu, bytes);
+    fill(src, 0x3f800000u);
+    VkBufferCopy region{0, 0, bytes};
+    Recorder copy = [&](VkCommandBuffer cmd) {
+      gpu.vk().vkCmdCopyBuffer(cmd, src.handle(), dst.handle(), 1, &region);
+    };
+    gpu.run(copy);  // warm-up
+    double ms = gpu.time_ms(copy);
+    if (!options.quick && ms < options.min_ms && bytes < cap) {
+      bytes = std::min(cap, bytes * 4);
+      continue;
+    }
+    if (!options.quick) iters = std::max<uint64_t>(1, uint64_t(std::ceil(options.min_ms / std::max(ms, 1e-3))));
+    std::vector<double> samples;
+    for (int r = 0; r < (options.quick ? 1 : options.runs); ++r)
+      samples.push_back(gpu.time_ms(repeated(gpu, copy, iters)) / double(iters));
+    std::vector<uint32_t> check(1024);
+    download(dst, check.data(), check.size() * 4);
+    for (uint32_t word : check)
+      if (word != 0x3f800000u) throw std::runtime_error("vkCmdCopyBuffer did not copy the buffer");
+    const double ms_per = median(samples);
+    log(options, fmt::format("copy: vkCmdCopyBuffer of {} MiB x {}: {:.3f} ms", bytes >> 20, iters, ms_per));
+    return 2.0 * double(bytes) / (ms_per * 1e6);
+  }
+}
+
+// ------------------------------------------------------------ workloads
+
+Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cuda) {
+  const uint64_t cap = w.round_size(w.max_size(gpu));
+  uint64_t size = std::min(cap, w.round_size(options.quick ? w.quick_size() : w.start_size()));
+  w.setup(gpu, size);
+  auto record = [&](Variant v) -> Recorder { return [&w, v](VkCommandBuffer cmd) { w.record(cmd, v); }; };
+  uint64_t iters = 1;
+  if (!options.quick) {
+    // Calibration with the GLSL twin: grow the problem until one run takes
+    // min_ms or the memory cap is reached, then repeat runs to reach min_ms.
+    gpu.run(record(Variant::Glsl));
+    double ms = gpu.time_ms(record(Variant::Glsl));
+    while (ms < options.min_ms && size < cap) {
+      const double factor = std::pow(1.25 * options.min_ms / std::max(ms, 1e-3), 1.0 / w.size_exponent());
+      const uint64_t next = std::min(cap, w.round_size(uint64_t(double(size) * std::max(factor, 1.2))));
+      if (next <= size) break;
+      size = next;
+      w.setup(gpu, size);
+      gpu.run(record(Variant::Glsl));
+      ms = gpu.time_ms(record(Variant::Glsl));
+    }
+    iters = std::max<uint64_t>(1, uint64_t(std::ceil(options.min_ms / std::max(ms, 1e-3))));
+  }
+  std::vector<Variant> variants;
+  for (Variant v : kVariants) {
+    if (std::string why = w.skip_reason(gpu, v); !why.empty())
+      log(options, fmt::format("{}: {} skipped: {}", w.name(), to_string(v), why));
+    else
+      variants.push_back(v);
+  }
+  // Every variant is verified before anything is timed.
+  for (Variant v : variants) {
+    w.reset(gpu);
+    gpu.run(record(v));
+    w.check(gpu, v);
+  }
+  log(options, fmt::format("{}: {} verified ({} variants), {} run(s) per sample", w.name(), w.size_text(),
+                           variants.size(), iters));
+  std::map<Variant, std::vector<double>> samples;
+  const int runs = options.quick ? 1 : options.runs;
+  for (int r = 0; r < runs; ++r)
+    for (Variant v : variants) samples[v].push_back(gpu.time_ms(repeated(gpu, record(v), iters)) / double(iters));
+
+  Row row;
+  row.workload = w.name();
+  row.size = w.size_text();
+  row.unit = w.unit() == Unit::Bytes ? "GB/s" : "GFLOP/s";
+  row.memory_bound = w.memory_bound();
+  const double work = w.work();
+  for (Variant v : variants) {
+    const double ms = median(samples[v]);
+    row.ms[v] = ms;
+    row.value[v] = work / (ms * 1e6);
+  }
+  if (cuda) {
+    CudaResult r = cuda->run(w.name(), w.cuda_args(), iters, runs);
+    row.cuda = work / (r.ms * 1e6);
+    row.cuda_nofma = work / (r.ms_nofma * 1e6);
+    if (r.ms_library > 0) row.cuda_library = work / (r.ms_library * 1e6);
+  }
+  return row;
+}
+
+// ------------------------------------------------------------ launch overhead
+
+Row launch_overhead(Gpu& gpu, const Options& options, const CudaRunner* cuda) {
+  const unsigned launches = options.quick ? std::min(options.launches, 1000u) : options.launches;
+  runtime::Buffer counter = make_buffer(gpu, 16);
+  WasmKernel wasm(gpu, embedded("bump.wasm"), "bump", spirv::FloatMode::Fast);
+  WasmLaunch launch = wasm.prepare({1, 1, 1}, {64, 1, 1}, {counter});
+  VkPipeline raw = gpu.twin_pipeline(embedded("bump.plain.spv"), "bump.plain.spv");
+  const uint64_t address = counter.device_address();
+  Recorder wasm_launch = [&](VkCommandBuffer cmd) { launch.record(cmd); };
+  Recorder raw_launch = [&](VkCommandBuffer cmd) { gpu.dispatch_twin(cmd, raw, &address, 8, 1); };
+  std::vector<double> wasm_us, raw_us;
+  auto one = [&](const Recorder& record, std::vector<double>& out, const char* what) {
+    fill(counter, 0);
+    out.push_back(gpu.time_ms(repeated(gpu, record, launches)) * 1000.0 / launches);
+    uint32_t value = 0;
+    download(counter, &value, 4);
+    if (value != launches)
+      throw std::runtime_error(fmt::format("launch overhead ({}): the counter reads {} after {} launches", what, value,
+                                           launches));
+  };
+  one(wasm_launch, wasm_us, "wasm");  // warm-up: pipeline compile
+  one(raw_launch, raw_us, "raw Vulkan");
+  wasm_us.clear(), raw_us.clear();
+  for (int r = 0; r < (options.quick ? 1 : options.runs); ++r) {
+    one(raw_launch, raw_us, "raw Vulkan");
+    one(wasm_launch, wasm_us, "wasm");
+  }
+  Row row;
+  row.workload = "launch";
+  row.size = fmt::format("{} launches", launches);
+  row.unit = "us/launch";
+  row.lower_is_better = true;
+  row.value[Variant::Glsl] = median(raw_us);
+  row.value[Variant::WasmFast] = median(wasm_us);
+  log(options, fmt::format("launch: {} dependent launches, verified", launches));
+  if (cuda) row.cuda = cuda->run("launch", fmt::format("--size {}", launches), 1, options.quick ? 1 : options.runs).ms *
+                       1000.0 / launches;
+  return row;
+}
+
+// ------------------------------------------------------------ compile time
+
+Row compile_time(const Options& options) {
+  std::span<const uint8_t> bytes = embedded("big.wasm");
+  auto module = wasm::decode_and_validate(bytes);
+  if (!module) throw std::runtime_error("big.wasm: " + module.error().to_string());
+  Row row;
+  row.workload = "compile";
+  row.unit = "MB/s";
+  for (Variant v : {Variant::WasmFast, Variant::WasmExact}) {
+    spirv::CompileOptions compile_options;
+    compile_options.validate = false;
+    compile_options.float_mode = v == Variant::WasmFast ? spirv::FloatMode::Fast : spirv::FloatMode::Exact;
+    std::vector<double> seconds;
+    size_t words = 0;
+    for (int r = 0; r < (options.quick ? 1 : 3); ++r) {
+      auto start = std::chrono::steady_clock::now();
+      auto compiled = spirv::compile_kernel(*module, "big", compile_options);
+      seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      if (!compiled) throw std::runtime_error("compiling big.wasm: " + compiled.error().to_string());
+      words = compiled->words.size();
+      if (r == 0) {
+        if (Status s = spirv::validate(compiled->words); !s)
+          throw std::runtime_error("big.wasm's SPIR-V is invalid: " + s.error().to_string());
+      }
+    }
+    row.value[v] = double(bytes.size()) / (median(seconds) * 1e6);
+    row.size = fmt::format("{} KB wasm -> {} KB SPIR-V", bytes.size() / 1000, words * 4 / 1000);
+  }
+  log(options, fmt::format("compile: big.wasm ({} bytes), SPIR-V validated", bytes.size()));
+  return row;
+}
+
+}  // namespace
+
+void run(const Options& options) {
+  Gpu gpu(options.device);
+  const runtime::DeviceInfo& info = gpu.device().info();
+  Report report;
+  report.device = fmt::format("{} ({})", info.name, info.driver_info.empty() ? info.driver_name : info.driver_info);
+  std::unique_ptr<CudaRunner> cuda;
+  if (options.cuda) cuda = std::make_unique<CudaRunner>(*options.cuda);
+  log(options, "device: " + report.device);
+
+  report.copy_gbs = copy_bandwidth(gpu, options);  // always: the memory-bound rows compare with it
+  for (auto& w : make_workloads(gpu, options.only))
+    report.rows.push_back(measure(gpu, *w, options, cuda.get()));
+  if (wanted(options, "launch")) report.rows.push_back(launch_overhead(gpu, options, cuda.get()));
+  if (wanted(options, "compile")) report.rows.push_back(compile_time(options));
+  if (!gpu.device().validation_messages().empty())
+    throw std::runtime_error(fmt::format("the Vulkan validation layer reported {} message(s)",
+                                         gpu.device().validation_messages().size()));
+  print(report, options.tsv);
+}
+
+}  // namespace wasmgpu::bench

@@ -1,0 +1,80 @@
+#include "harness/report.h"
+
+#include <fmt/core.h>
+
+#include <cstdio>
+
+namespace wasmgpu::bench {
+namespace {
+
+std::string number(double value) {
+  if (std::isnan(value)) return "-";
+  if (value >= 100) return fmt::format("{:.0f}", value);
+  if (value >= 10) return fmt::format("{:.1f}", value);
+  return fmt::format("{:.3g}", value);
+}
+
+std::string ratio(double wasm, double other, bool inverted) {
+  if (std::isnan(wasm) || std::isnan(other) || wasm <= 0 || other <= 0) return "-";
+  return fmt::format("{:.2f}", inverted ? other / wasm : wasm / other);
+}
+
+double get(const std::map<Variant, double>& values, Variant v) {
+  auto it = values.find(v);
+  return it == values.end() ? NAN : it->second;
+}
+
+}  // namespace
+
+void print(const Report& report, bool tsv) {
+  const std::vector<std::string> header = {"workload", "size",    "unit",       "glsl",       "wasm",
+                                           "glsl-precise", "exact", "cuda",     "cuda-nofma", "cublas",
+                                           "wasm/glsl",    "exact/glsl", "wasm/cuda", "exact/cuda-nofma",
+                                           "glsl/copy",    "wasm/copy"};
+  std::vector<std::vector<std::string>> table;
+  if (!std::isnan(report.copy_gbs)) {
+    std::vector<std::string> copy(header.size(), "-");
+    copy[0] = "copy", copy[1] = "vkCmdCopyBuffer", copy[2] = "GB/s", copy[3] = number(report.copy_gbs);
+    table.push_back(copy);
+  }
+  for (const Row& row : report.rows) {
+    const double glsl = get(row.value, Variant::Glsl), wasm = get(row.value, Variant::WasmFast);
+    const double precise = get(row.value, Variant::GlslPrecise), exact = get(row.value, Variant::WasmExact);
+    const bool inv = row.lower_is_better;
+    const bool copy_ratio = row.memory_bound && !std::isnan(report.copy_gbs);
+    table.push_back({row.workload, row.size, row.unit, number(glsl), number(wasm), number(precise), number(exact),
+                     number(row.cuda), number(row.cuda_nofma), number(row.cuda_library), ratio(wasm, glsl, inv),
+                     ratio(exact, precise, inv), ratio(wasm, row.cuda, inv), ratio(exact, row.cuda_nofma, inv),
+                     copy_ratio ? ratio(glsl, report.copy_gbs, false) : "-",
+                     copy_ratio ? ratio(wasm, report.copy_gbs, false) : "-"});
+  }
+  if (tsv) {
+    for (size_t c = 0; c < header.size(); ++c) std::printf("%s%s", c ? "\t" : "", header[c].c_str());
+    std::printf("\n");
+    for (const auto& line : table) {
+      for (size_t c = 0; c < line.size(); ++c) std::printf("%s%s", c ? "\t" : "", line[c].c_str());
+      std::printf("\n");
+    }
+    return;
+  }
+  std::printf("device: %s\n", report.device.c_str());
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& line : table) width[c] = std::max(width[c], line[c].size());
+  }
+  auto print_line = [&](const std::vector<std::string>& line) {
+    for (size_t c = 0; c < line.size(); ++c)
+      std::printf(c < 3 ? "%-*s%s" : "%*s%s", int(width[c]), line[c].c_str(), c + 1 < line.size() ? "  " : "\n");
+  };
+  print_line(header);
+  for (const auto& line : table) print_line(line);
+  std::printf(
+      "\nglsl, wasm (fast mode), glsl-precise, exact (wasm in exact mode): medians; ratios above 1 mean wasm is "
+      "faster.\nwasm/glsl compares fast mode with the plain twin, exact/glsl exact mode with the precise twin; "
+      "x/copy is the\nfraction of the copy bandwidth (bytes read + written). launch: per-launch cost in a command "
+      "buffer\n(glsl: raw Vulkan); compile: wasm -> SPIR-V throughput of one core (wasm: fast mode, exact: exact "
+      "mode).\n");
+}
+
+}  // namespace wasmgpu::bench

@@ -1,0 +1,106 @@
+// A benchmark workload: one problem solved by four variants (the wasm kernel
+// in fast and exact float modes, the GLSL twin and its `precise` build),
+// each verified against a CPU reference before it is timed.
+#pragma once
+
+#include <volk.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/gpu.h"
+#include "harness/wasm_kernel.h"
+#include "runtime/buffer.h"
+
+namespace wasmgpu::bench {
+
+enum class Variant { Glsl, WasmFast, GlslPrecise, WasmExact };
+inline constexpr Variant kVariants[] = {Variant::Glsl, Variant::WasmFast, Variant::GlslPrecise, Variant::WasmExact};
+const char* to_string(Variant variant);
+// Exact variants must reproduce the CPU reference's bits; the others are
+// checked with a tolerance (the device may contract or flush).
+inline bool is_exact(Variant v) { return v == Variant::GlslPrecise || v == Variant::WasmExact; }
+
+// What a workload's throughput counts.
+enum class Unit { Bytes, Flops };
+
+// The wasm kernel (fast, exact) and the twin (plain, precise) of a workload,
+// with one prepared launch each.
+class KernelSet {
+ public:
+  // `name`: the embedded bench/kernels/NAME.c (as NAME.wasm, export NAME) and
+  // bench/glsl/NAME.comp (as NAME.plain.spv and NAME.precise.spv).
+  KernelSet(Gpu& gpu, const std::string& name);
+  // Prepares the launches (again after buffers changed): a grid of `groups`
+  // workgroups of `size`, the wasm arguments and the twin's push constants.
+  void prepare(runtime::Grid groups, runtime::WorkgroupSize size, std::vector<runtime::Arg> wasm_args,
+               const void* push, uint32_t push_size);
+  void record(VkCommandBuffer cmd, Variant variant);
+
+ private:
+  Gpu& gpu_;
+  WasmKernel fast_, exact_;
+  VkPipeline plain_ = VK_NULL_HANDLE, precise_ = VK_NULL_HANDLE;
+  std::optional<WasmLaunch> fast_launch_, exact_launch_;
+  runtime::Grid groups_;
+  std::vector<uint8_t> push_;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual const char* name() const = 0;
+  virtual Unit unit() const = 0;
+  // Bound by memory bandwidth (compared with the copy bandwidth).
+  virtual bool memory_bound() const { return unit() == Unit::Bytes; }
+  // The problem size: a start for --quick, a start for the calibration, and
+  // the largest the device allows (memory and limits).
+  virtual uint64_t quick_size() const = 0;
+  virtual uint64_t start_size() const = 0;
+  virtual uint64_t max_size(Gpu& gpu) const = 0;
+  // Rounds a wanted size to one the kernels support.
+  virtual uint64_t round_size(uint64_t size) const = 0;
+  // How the work grows with the size (1: linear, 2: area, 3: n^3).
+  virtual int size_exponent() const { return 1; }
+  // Creates buffers and inputs for `size` and prepares the launches.
+  virtual void setup(Gpu& gpu, uint64_t size) = 0;
+  // Bytes moved or flops done by one run (valid after a checked run for
+  // workloads whose work depends on the output, like Mandelbrot).
+  virtual double work() const = 0;
+  // "n=16777216", for the table.
+  virtual std::string size_text() const = 0;
+  // Arguments for the CUDA twin program, after --workload NAME.
+  virtual std::string cuda_args() const = 0;
+  // Why `variant` is not run on this device (empty: it is run).
+  virtual std::string skip_reason(Gpu&, Variant) const { return {}; }
+  // Records one run of `variant`.
+  virtual void record(VkCommandBuffer cmd, Variant variant) = 0;
+  // Before a checked run: clears outputs that accumulate (histogram bins).
+  virtual void reset(Gpu&) {}
+  // After one run of `variant` on cleared outputs: compares with the CPU
+  // reference; throws std::runtime_error naming the first mismatch.
+  virtual void check(Gpu& gpu, Variant variant) = 0;
+};
+
+std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vector<std::string>& only);
+
+// Helpers for workloads.
+runtime::Buffer make_buffer(Gpu& gpu, uint64_t bytes);
+void upload(runtime::Buffer& buffer, const void* data, uint64_t bytes);
+void download(const runtime::Buffer& buffer, void* data, uint64_t bytes);
+void fill(runtime::Buffer& buffer, uint32_t pattern);
+// Device memory a workload may use (a quarter of the device-local heap, at most
+// the wasm address space's 3.5 GiB).
+uint64_t memory_budget(Gpu& gpu);
+// Largest 1-D grid of workgroups of `size`.
+uint64_t max_invocations_1d(Gpu& gpu, uint32_t size);
+// "f32 mismatch at i: got X, expected Y (variant)"
+[[noreturn]] void mismatch(const std::string& workload, Variant variant, const std::string& where,
+                           double got, double expected);
+// Relative closeness for inexact variants.
+bool close(double got, double expected, double tolerance, double scale = 0.0);
+
+}  // namespace wasmgpu::bench

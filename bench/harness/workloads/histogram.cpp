@@ -1,0 +1,64 @@
+// 256-bin byte histogram with shared-memory atomics (bench/kernels/histogram.c,
+// bench/glsl/histogram.comp): one byte per load.
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "bench_inputs.h"
+#include "harness/workloads/workloads.h"
+
+namespace wasmgpu::bench {
+namespace {
+
+class Histogram final : public Workload {
+ public:
+  explicit Histogram(Gpu& gpu) : kernels_(gpu, "histogram") {}
+  const char* name() const override { return "histogram"; }
+  Unit unit() const override { return Unit::Bytes; }
+  uint64_t quick_size() const override { return 1 << 18; }
+  uint64_t start_size() const override { return 1 << 22; }
+  uint64_t max_size(Gpu& gpu) const override { return std::min<uint64_t>(memory_budget(gpu), 0xFFFF0000u); }
+  uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
+  static uint32_t groups_for(uint64_t n) { return uint32_t(std::clamp<uint64_t>(n / (256 * 256), 1, 1024)); }
+
+  void setup(Gpu& gpu, uint64_t n) override {
+    n_ = n;
+    groups_ = groups_for(n);
+    std::vector<uint8_t> data(n);
+    expected_.assign(256, 0);
+    for (uint32_t i = 0; i < n; ++i) data[i] = bench_byte(i), ++expected_[data[i]];
+    data_buf_.reset(), bins_buf_.reset();
+    data_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n));
+    bins_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, 256 * 4));
+    upload(*data_buf_, data.data(), n);
+    struct {
+      uint64_t data, bins;
+      uint32_t n;
+    } push{data_buf_->device_address(), bins_buf_->device_address(), uint32_t(n)};
+    kernels_.prepare({groups_, 1, 1}, {256, 1, 1}, {*data_buf_, uint32_t(n), *bins_buf_}, &push, sizeof push);
+  }
+  double work() const override { return double(n_); }
+  std::string size_text() const override { return fmt::format("n={} groups={}", n_, groups_); }
+  std::string cuda_args() const override { return fmt::format("--size {} --groups {}", n_, groups_); }
+  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void reset(Gpu&) override { fill(*bins_buf_, 0); }
+  void check(Gpu&, Variant v) override {
+    std::vector<uint32_t> bins(256);
+    download(*bins_buf_, bins.data(), 256 * 4);
+    for (int b = 0; b < 256; ++b)
+      if (bins[b] != expected_[b]) mismatch(name(), v, fmt::format("bin {}", b), bins[b], expected_[b]);
+  }
+
+ private:
+  KernelSet kernels_;
+  uint64_t n_ = 0;
+  uint32_t groups_ = 1;
+  std::vector<uint32_t> expected_;
+  std::unique_ptr<runtime::Buffer> data_buf_, bins_buf_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_histogram(Gpu& gpu) { return std::make_unique<Histogram>(gpu); }
+
+}  // namespace wasmgpu::bench

@@ -1,0 +1,99 @@
+// An array of 32-byte structs (bench/kernels/particles.c, bench/glsl/particles.comp).
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "bench_inputs.h"
+#include "harness/workloads/workloads.h"
+#include "particles.h"
+
+namespace wasmgpu::bench {
+namespace {
+
+static_assert(sizeof(particle) == 32);
+
+particle step(particle p) {
+  const float k = BENCH_PARTICLE_STIFFNESS, c = BENCH_PARTICLE_DAMPING, dt = BENCH_PARTICLE_DT;
+  if (!(p.flags & 1u)) {
+    float fx = -k * p.px - c * p.vx;
+    float fy = -k * p.py - c * p.vy;
+    float fz = -k * p.pz - c * p.vz;
+    p.vx += fx * p.inverse_mass * dt;
+    p.vy += fy * p.inverse_mass * dt;
+    p.vz += fz * p.inverse_mass * dt;
+    p.px += p.vx * dt;
+    p.py += p.vy * dt;
+    p.pz += p.vz * dt;
+  }
+  p.flags += 2u;
+  return p;
+}
+
+class Particles final : public Workload {
+ public:
+  explicit Particles(Gpu& gpu) : kernels_(gpu, "particles") {}
+  const char* name() const override { return "particles"; }
+  Unit unit() const override { return Unit::Bytes; }
+  uint64_t quick_size() const override { return 1 << 14; }
+  uint64_t start_size() const override { return 1 << 18; }
+  uint64_t max_size(Gpu& gpu) const override {
+    return std::min(memory_budget(gpu) / 64, max_invocations_1d(gpu, 256));
+  }
+  uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
+
+  void setup(Gpu& gpu, uint64_t n) override {
+    n_ = n;
+    in_.resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      particle& p = in_[i];
+      p.px = bench_unit(i, 8), p.py = bench_unit(i, 9), p.pz = bench_unit(i, 10);
+      p.vx = bench_unit(i, 11), p.vy = bench_unit(i, 12), p.vz = bench_unit(i, 13);
+      p.inverse_mass = 1.0f + 0.5f * bench_unit(i, 14);
+      p.flags = (bench_hash(i) & 15u) == 0 ? 1u : 0u;
+    }
+    in_buf_.reset(), out_buf_.reset();
+    in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 32));
+    out_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 32));
+    upload(*in_buf_, in_.data(), n * 32);
+    struct {
+      uint64_t in, out;
+      float k, c, dt;
+    } push{in_buf_->device_address(), out_buf_->device_address(), BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING,
+           BENCH_PARTICLE_DT};
+    kernels_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1},
+                     {*in_buf_, *out_buf_, BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING, BENCH_PARTICLE_DT},
+                     &push, sizeof push);
+  }
+  double work() const override { return 64.0 * double(n_); }
+  std::string size_text() const override { return fmt::format("n={} (32 B each)", n_); }
+  std::string cuda_args() const override { return fmt::format("--size {}", n_); }
+  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void reset(Gpu&) override { fill(*out_buf_, 0xFFFFFFFFu); }
+  void check(Gpu&, Variant v) override {
+    std::vector<particle> out(n_);
+    download(*out_buf_, out.data(), n_ * 32);
+    for (uint64_t i = 0; i < n_; ++i) {
+      particle expected = step(in_[i]);
+      const float* got_f = &out[i].px;
+      const float* want_f = &expected.px;
+      if (out[i].flags != expected.flags) mismatch(name(), v, fmt::format("[{}].flags", i), out[i].flags, expected.flags);
+      for (int f = 0; f < 7; ++f) {
+        bool ok = is_exact(v) ? std::memcmp(&got_f[f], &want_f[f], 4) == 0 : close(got_f[f], want_f[f], 1e-5, 1.0);
+        if (!ok) mismatch(name(), v, fmt::format("[{}] member {}", i, f), got_f[f], want_f[f]);
+      }
+    }
+  }
+
+ private:
+  KernelSet kernels_;
+  uint64_t n_ = 0;
+  std::vector<particle> in_;
+  std::unique_ptr<runtime::Buffer> in_buf_, out_buf_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_particles(Gpu& gpu) { return std::make_unique<Particles>(gpu); }
+
+}  // namespace wasmgpu::bench

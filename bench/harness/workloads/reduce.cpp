@@ -1,0 +1,86 @@
+// Sum reduction, first level (bench/kernels/reduce.c, bench/glsl/reduce.comp).
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "bench_inputs.h"
+#include "harness/workloads/workloads.h"
+
+namespace wasmgpu::bench {
+namespace {
+
+class Reduce final : public Workload {
+ public:
+  explicit Reduce(Gpu& gpu) : kernels_(gpu, "reduce") {}
+  const char* name() const override { return "reduce"; }
+  Unit unit() const override { return Unit::Bytes; }
+  uint64_t quick_size() const override { return 1 << 16; }
+  uint64_t start_size() const override { return 1 << 20; }
+  uint64_t max_size(Gpu& gpu) const override { return std::min<uint64_t>(memory_budget(gpu) / 4, 0xFFFF0000u); }
+  uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
+  // The grid: enough workgroups to fill a large GPU, each summing at least 64
+  // elements per invocation.
+  static uint32_t groups_for(uint64_t n) { return uint32_t(std::clamp<uint64_t>(n / (256 * 64), 1, 1024)); }
+
+  void setup(Gpu& gpu, uint64_t n) override {
+    n_ = n;
+    groups_ = groups_for(n);
+    in_.resize(n);
+    for (uint32_t i = 0; i < n; ++i) in_[i] = bench_unit(i, 3);
+    in_buf_.reset(), partial_buf_.reset();
+    in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 4));
+    partial_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, groups_ * 4));
+    upload(*in_buf_, in_.data(), n * 4);
+    struct {
+      uint64_t in, partial;
+      uint32_t n;
+    } push{in_buf_->device_address(), partial_buf_->device_address(), uint32_t(n)};
+    kernels_.prepare({groups_, 1, 1}, {256, 1, 1}, {*in_buf_, uint32_t(n), *partial_buf_}, &push, sizeof push);
+    // The reference: each invocation's grid-stride sum, then the tree.
+    expected_.assign(groups_, 0.0f);
+    scale_.assign(groups_, 0.0f);
+    const uint64_t stride = uint64_t(groups_) * 256;
+    for (uint32_t g = 0; g < groups_; ++g) {
+      float sums[256];
+      float magnitude = 0.0f;
+      for (uint32_t l = 0; l < 256; ++l) {
+        float sum = 0.0f;
+        for (uint64_t j = uint64_t(g) * 256 + l; j < n; j += stride) sum += in_[j], magnitude += std::fabs(in_[j]);
+        sums[l] = sum;
+      }
+      for (uint32_t half = 128; half > 0; half >>= 1)
+        for (uint32_t l = 0; l < half; ++l) sums[l] += sums[l + half];
+      expected_[g] = sums[0];
+      scale_[g] = magnitude;
+    }
+  }
+  double work() const override { return 4.0 * double(n_); }
+  std::string size_text() const override { return fmt::format("n={} groups={}", n_, groups_); }
+  std::string cuda_args() const override { return fmt::format("--size {} --groups {}", n_, groups_); }
+  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void reset(Gpu&) override { fill(*partial_buf_, 0xFFFFFFFFu); }
+  void check(Gpu&, Variant v) override {
+    std::vector<float> partial(groups_);
+    download(*partial_buf_, partial.data(), groups_ * 4);
+    for (uint32_t g = 0; g < groups_; ++g) {
+      bool ok = is_exact(v) ? std::memcmp(&partial[g], &expected_[g], 4) == 0
+                            : std::fabs(partial[g] - expected_[g]) <= 1e-5 * scale_[g] + 1e-6;
+      if (!ok) mismatch(name(), v, fmt::format("partial[{}]", g), partial[g], expected_[g]);
+    }
+  }
+
+ private:
+  KernelSet kernels_;
+  uint64_t n_ = 0;
+  uint32_t groups_ = 1;
+  std::vector<float> in_, expected_, scale_;
+  std::unique_ptr<runtime::Buffer> in_buf_, partial_buf_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_reduce(Gpu& gpu) { return std::make_unique<Reduce>(gpu); }
+
+}  // namespace wasmgpu::bench

@@ -1,0 +1,19 @@
+// The workloads, one file each, in the order the table lists them.
+#pragma once
+
+#include <memory>
+
+#include "harness/workload.h"
+
+namespace wasmgpu::bench {
+
+std::unique_ptr<Workload> make_triad(Gpu& gpu);
+std::unique_ptr<Workload> make_reduce(Gpu& gpu);
+std::unique_ptr<Workload> make_mandelbrot(Gpu& gpu);
+std::unique_ptr<Workload> make_sgemm(Gpu& gpu);
+std::unique_ptr<Workload> make_stencil(Gpu& gpu);
+std::unique_ptr<Workload> make_horner_f64(Gpu& gpu);
+std::unique_ptr<Workload> make_histogram(Gpu& gpu);
+std::unique_ptr<Workload> make_particles(Gpu& gpu);
+
+}  // namespace wasmgpu::bench
