@@ -162,7 +162,10 @@ BoundArg KernelImpl::bind_one(DeviceImpl& device, uint32_t index, const Argument
       if (value.kind() == Argument::Kind::Buffer) {
         bound.buffer = bound_buffer(device, *value.buffer(), where);
         const uint32_t element = bound.buffer->element_size;
-        if (param.kind == ParamKind::Buffer && param.element_size && element > 1 && element != param.element_size)
+        // Wasm pointers point at elements; a SPIR-V block may hold a header
+        // before its array (the runtime checks its size instead).
+        if (interface_.source == KernelSource::Wasm && param.kind == ParamKind::Buffer && param.element_size &&
+            element > 1 && element != param.element_size)
           raise(ErrorKind::InvalidArgument,
                 where + ": expected " + expected_text(param) + ", but " + value.describe() +
                     " was given (element sizes differ)");

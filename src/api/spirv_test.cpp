@@ -2,6 +2,8 @@
 // API as wasm: the reflect fixtures (GLSL compiled by glslang at build time).
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "api/impl.h"
 #include "api/test_support.h"
 
@@ -72,6 +74,52 @@ TEST_F(ApiTest, WasmAndSpirvLaunchesShareACommandBuffer) {
   commands.submit().wait();  // x = 9 xs; y = 3 xs + 4 * 9 xs, halved
   out = y.read();
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], (3.0f * xs[i] + 36.0f * xs[i]) * 0.5f) << i;
+}
+
+// A std140 uniform block given as bytes (Argument::bytes) or as a Buffer, a
+// storage block with a header before its runtime array, a fixed 8x2
+// workgroup size and a 2-D grid.
+TEST_F(ApiTest, SpirvUniformBlocksTakeBytesOrBuffers) {
+  Module glsl = device->load_file(fixture("uniform_params.spv"));
+  Kernel kernel = glsl.kernel("main");
+  struct Params {  // std140: vec4, {uint, uint}, float[2] with a 16-byte stride
+    float scale[4];
+    uint32_t first, count, pad0[2];
+    float bias0, pad1[3];
+    float bias1, pad2[3];
+  };
+  static_assert(sizeof(Params) == 64);
+  const Params params{{0.5f, 0, 0, 0}, 10, 100, {0, 0}, 3.0f, {0, 0, 0}, -1.0f, {0, 0, 0}};
+  const uint32_t cells = 256;  // a 2x8 grid of 8x2 workgroups: i = y * 16 + x
+  for (int as_buffer = 0; as_buffer < 2; ++as_buffer) {
+    Buffer<uint32_t> result = device->buffer<uint32_t>(2 + 2 * cells);
+    Buffer<Params> uniform = device->upload(std::vector<Params>{params});
+    if (as_buffer)
+      kernel(Launch::grid({2, 8, 1}), arg("result", result), arg("params", uniform));
+    else
+      kernel(Launch::grid({2, 8, 1}), arg("result", result), arg("params", Argument::bytes(params)));
+    const std::vector<uint32_t> out = result.read();
+    EXPECT_EQ(out[0], 100u);  // written
+    EXPECT_EQ(out[1], 1u);    // MODE's default
+    for (uint32_t i = 0; i < cells; ++i) {
+      float v[2];
+      std::memcpy(v, &out[2 + 2 * i], 8);
+      const bool in = i >= 10 && i < 110;
+      ASSERT_EQ(v[0], in ? float(i) * 0.5f + 3.0f : 0.0f) << i;
+      ASSERT_EQ(v[1], in ? float(i) * 2.5f - 1.0f : 0.0f) << i;
+    }
+  }
+  struct Small {
+    float x;
+  };
+  Buffer<uint32_t> result = device->buffer<uint32_t>(8);
+  Exception size = expect_exception(
+      [&] { kernel(Launch::grid({1, 1, 1}), arg("result", result), arg("params", Argument::bytes(Small{1.0f}))); });
+  EXPECT_EQ(size.kind(), ErrorKind::InvalidArgument);
+  EXPECT_NE(std::string(size.what()).find("parameter 'params' (argument 2 of 2): expected a uniform Buffer or "
+                                          "Argument::bytes of 64 bytes, but 4 bytes was given"),
+            std::string::npos)
+      << size.what();
 }
 
 }  // namespace
