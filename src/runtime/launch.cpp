@@ -7,7 +7,9 @@
 #include <cstring>
 #include <vector>
 
+#include "abi/image_abi.h"
 #include "abi/launch_abi.h"
+#include "runtime/bindless.h"
 #include "runtime/device_state.h"
 #include "runtime/kernel.h"
 #include "runtime/vk_util.h"
@@ -33,6 +35,8 @@ const char* to_string(Arg::Kind kind) {
     case Arg::Kind::F32: return "f32";
     case Arg::Kind::F64: return "f64";
     case Arg::Kind::Buffer: return "buffer";
+    case Arg::Kind::Image: return "image";
+    case Arg::Kind::Sampler: return "sampler";
   }
   return "?";
 }
@@ -97,6 +101,17 @@ Status check_args(const Kernel& kernel, const DeviceState& device, std::span<con
                           " Buffer has no wasm address, because it did not fit in the 32-bit "
                           "wasm address space when it was created; " +
                           describe_mapped(device, kernel.linear_memory(), info.memory_bytes));
+      continue;
+    }
+    if (arg.kind() == Arg::Kind::Image || arg.kind() == Arg::Kind::Sampler) {
+      const char* what = arg.kind() == Arg::Kind::Image ? "an Image" : "a Sampler";
+      if (expected != wasm::ValType::I32)
+        return make_error(where + " is " + wasm::to_string(expected) + ", but " + what +
+                          " was given (images and samplers are passed as i32 handles)");
+      const DeviceState* owner =
+          arg.kind() == Arg::Kind::Image ? arg.image()->device_state() : arg.sampler()->device_state();
+      if (!owner) return make_error(where + ": " + what + " was moved from");
+      if (owner != &device) return make_error(where + ": " + what + " belongs to another Device");
       continue;
     }
     const bool match = (arg.kind() == Arg::Kind::I32 && expected == wasm::ValType::I32) ||
@@ -247,8 +262,10 @@ Status Kernel::launch_shape(uint32_t n, const uint32_t size[3], const uint32_t g
   put64(block, abi::kLaunchInstanceState, instance_state_);
   for (size_t i = 0; i < args.size(); ++i) {
     const Arg& arg = args[i];
-    const uint64_t value = arg.kind() == Arg::Kind::Buffer ? *arg.buffer()->wasm_address()
-                                                           : arg.bits();
+    uint64_t value = arg.bits();
+    if (arg.kind() == Arg::Kind::Buffer) value = *arg.buffer()->wasm_address();
+    if (arg.kind() == Arg::Kind::Image) value = arg.image()->handle();
+    if (arg.kind() == Arg::Kind::Sampler) value = arg.sampler()->handle();
     put64(block, args_offset + abi::kArgSlotSize * i, value);
   }
   for (size_t i = 0; i < regions.size(); ++i) {
@@ -266,6 +283,10 @@ Status Kernel::launch_shape(uint32_t n, const uint32_t size[3], const uint32_t g
                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   device.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  const VkPipelineLayout layout = pipeline_layout();
+  if (info_.uses_images)
+    device.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, abi::kImageSet, 1,
+                                      &device.bindless->set, 0, nullptr);
   for (uint64_t base = 0; base < n; base += per_dispatch) {
     if (base > 0 && slot > 0)  // the next dispatch reuses the stack slots
       memory_barrier(device, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -277,7 +298,7 @@ Status Kernel::launch_shape(uint32_t n, const uint32_t size[3], const uint32_t g
     put64(push, abi::kPushLaunchBlock, block_address);
     put32(push, abi::kPushBaseIndex, uint32_t(base));
     put32(push, abi::kPushCount, n);
-    device.vk.vkCmdPushConstants(cmd, device.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+    device.vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                                  abi::kPushConstantsSize, push);
     if (is_grid)
       device.vk.vkCmdDispatch(cmd, groups[0], groups[1], groups[2]);
