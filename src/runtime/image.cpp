@@ -18,6 +18,10 @@ constexpr uint64_t kStagingLimit = 64ull << 20;
 // Everything earlier on the queue that may touch an image: launches and copies.
 constexpr VkPipelineStageFlags kEarlierStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
 constexpr VkAccessFlags kEarlierWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+// Everything later that may touch it, once back in GENERAL.
+constexpr VkPipelineStageFlags kLaterStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkAccessFlags kLaterAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 
 VkFormat vk_format(ImageFormat format) {
   switch (format) {
@@ -46,6 +50,23 @@ void write_image_descriptor(DeviceState& device, uint32_t binding, uint32_t hand
   write.descriptorType = type;
   write.pImageInfo = &info;
   device.vk.vkUpdateDescriptorSets(device.device, 1, &write, 0, nullptr);
+}
+
+// A layout transition of the whole image, ordering the accesses before and after it.
+void image_barrier(DeviceState& device, VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
+                   VkPipelineStageFlags src_stages, VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
+                   VkAccessFlags dst_access) {
+  VkImageMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+  barrier.srcAccessMask = src_access;
+  barrier.dstAccessMask = dst_access;
+  barrier.oldLayout = from;
+  barrier.newLayout = to;
+  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.image = image;
+  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  device.vk.vkCmdPipelineBarrier(cmd, src_stages, dst_stages, 0, 0, nullptr, 0, nullptr, 1, &barrier);
 }
 
 // Gives `handle` back once no pending work can use it; its table entry is
@@ -148,23 +169,16 @@ Result<Image> Image::create(DeviceState& device, const ImageDesc& desc_in) {
   view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
   WASMGPU_TRY(device.check("vkCreateImageView", vk.vkCreateImageView(device.device, &view_info, nullptr, &image.view_)));
 
-  // GENERAL for good, and zeroed, before any kernel can see the handle.
+  // Zeroed, then GENERAL (the layout between commands, see image.h),
+  // before any kernel can see the handle.
   WASMGPU_ASSIGN_OR_RETURN(VkCommandBuffer cmd, device.begin());
-  VkImageMemoryBarrier to_general{};
-  to_general.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-  to_general.srcAccessMask = 0;
-  to_general.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  to_general.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  to_general.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-  to_general.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  to_general.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  to_general.image = image.image_;
-  to_general.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                          nullptr, 1, &to_general);
+  image_barrier(device, cmd, image.image_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
   VkClearColorValue zero{};
   VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  vk.vkCmdClearColorImage(cmd, image.image_, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
+  vk.vkCmdClearColorImage(cmd, image.image_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &range);
+  image_barrier(device, cmd, image.image_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
+                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, kLaterStages, kLaterAccesses);
   WASMGPU_TRY(device.submit_and_wait("clearing a new " + what));
 
   WASMGPU_ASSIGN_OR_RETURN(image.handle_, allocate_handle(device, what.c_str()));
@@ -242,19 +256,26 @@ Status transfer(DeviceState& device, VkImage image, const ImageDesc& desc, uint8
       const uint64_t bytes = rows * row;
       if (!download) std::memcpy(device.staging.mapped, at, bytes);
       WASMGPU_ASSIGN_OR_RETURN(VkCommandBuffer cmd, device.begin());
-      memory_barrier(device, cmd, kEarlierStages, kEarlierWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                     download ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT);
+      // GENERAL -> the transfer's optimal layout -> GENERAL, ordered after
+      // earlier launches and copies and before later ones.
+      const VkImageLayout layout = download ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+      const VkAccessFlags access = download ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT;
+      image_barrier(device, cmd, image, VK_IMAGE_LAYOUT_GENERAL, layout, kEarlierStages,
+                    kEarlierWrites | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT,
+                    VK_PIPELINE_STAGE_TRANSFER_BIT, access);
       VkBufferImageCopy region{};
       region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
       region.imageOffset = {0, int32_t(y), int32_t(z)};
       region.imageExtent = {desc.width, rows, 1};
-      if (download) {
-        device.vk.vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_GENERAL, device.staging.buffer, 1, &region);
+      if (download)
+        device.vk.vkCmdCopyImageToBuffer(cmd, image, layout, device.staging.buffer, 1, &region);
+      else
+        device.vk.vkCmdCopyBufferToImage(cmd, device.staging.buffer, image, layout, 1, &region);
+      image_barrier(device, cmd, image, layout, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TRANSFER_BIT, access,
+                    kLaterStages, kLaterAccesses);
+      if (download)
         memory_barrier(device, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-      } else {
-        device.vk.vkCmdCopyBufferToImage(cmd, device.staging.buffer, image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
-      }
       WASMGPU_TRY(device.submit_and_wait(download ? "an image download" : "an image upload"));
       if (download) std::memcpy(at, device.staging.mapped, bytes);
     }

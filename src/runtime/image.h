@@ -32,9 +32,11 @@ struct ImageDesc {
   bool sampled = false;  // kernels sample it with a Sampler (image_sample_*)
 };
 
-// A device-local image with one mip level, in VK_IMAGE_LAYOUT_GENERAL for its
-// whole life (storage, sampling and copies all accept it, so launches need
-// only the memory barriers they already record), zeroed at creation.
+// A device-local image with one mip level, zeroed at creation, in
+// VK_IMAGE_LAYOUT_GENERAL between commands (storage access and sampling take
+// it as it is, so launches need only the memory barriers they already
+// record); uploads and downloads move it to the transfer layout and back
+// within their own command buffer.
 // Move-only; must be destroyed before its Device. write() and read() move
 // the whole image as tightly packed texels (x fastest, then y, then z)
 // through the Device's staging buffer and wait.
