@@ -94,6 +94,10 @@ struct KernelInterface {
   std::optional<std::array<uint32_t, 3>> workgroup_size;
   // Spec constant ids of the workgroup size, when it is specialisable.
   std::array<std::optional<uint32_t>, 3> workgroup_size_spec_ids;
+  // SPIR-V: the size the shader declares, specialisable dimensions at their
+  // spec constants' defaults (what runs when the launch does not choose);
+  // wasm: {0, 0, 0}.
+  std::array<uint32_t, 3> workgroup_size_default{0, 0, 0};
   std::vector<SpecConstant> spec_constants;
   uint32_t push_constant_size = 0;  // SPIR-V: bytes of the push-constant block
   uint32_t shared_memory_bytes = 0;
