@@ -55,6 +55,7 @@ class Image {
   uint64_t size_bytes() const;
   DeviceState* device_state() const { return device_; }
   VkImage vk_image() const { return image_; }
+  VkImageView view() const { return view_; }  // for descriptors of SPIR-V kernels
 
   Status write(const void* data, uint64_t size);
   Status read(void* out, uint64_t size) const;
@@ -92,6 +93,7 @@ class Sampler {
   const SamplerDesc& desc() const { return desc_; }
   uint32_t handle() const { return handle_; }
   DeviceState* device_state() const { return device_; }
+  VkSampler vk_sampler() const { return sampler_; }
 
  private:
   Sampler() = default;
