@@ -326,8 +326,10 @@ void Submission::wait(std::chrono::nanoseconds timeout) const {
   if (!state_) detail::raise(ErrorKind::UseAfterMove, "wait on a moved-from Submission");
   if (!state_->poll(timeout)) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count();
-    detail::raise(ErrorKind::Timeout, state_->description + " did not finish within " + std::to_string(ms) +
-                                          " ms; it keeps running (wait again, or poll done())");
+    detail::raise(ErrorKind::Timeout,
+                  state_->description + " did not finish within " + std::to_string(ms) + " ms; it keeps running" +
+                      (state_->direct ? " (its buffers stay in use until it finishes; Device::wait_idle waits for it)"
+                                      : " (wait again, or poll done())"));
   }
   device_->collect();
   if (!state_->trap) return;

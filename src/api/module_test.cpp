@@ -215,6 +215,15 @@ TEST_F(ApiTest, LoadErrorsAreReported) {
       << unknown.what();
 }
 
+TEST_F(ApiTest, MovedFromModuleIsAnError) {
+  Module moved = std::move(*module);
+  Exception kernel = expect_exception([&] { module->kernel("saxpy"); });
+  EXPECT_EQ(kernel.kind(), ErrorKind::UseAfterMove);
+  EXPECT_STREQ(kernel.what(), "use of a moved-from Module");
+  EXPECT_FALSE(module->valid());
+  EXPECT_EQ(moved.kernel("saxpy").name(), "saxpy");
+}
+
 // A Kernel handle keeps its module alive.
 TEST_F(ApiTest, KernelOutlivesItsModuleHandle) {
   std::optional<Kernel> scale;
