@@ -173,8 +173,6 @@ BoundArg KernelImpl::bind_one(DeviceImpl& device, uint32_t index, const Argument
         }
         return mismatch();
       }
-      // Hook for wasm image/sampler handles (i32 parameters): an Image or
-      // Sampler argument passes its handle; the image support wires it here.
       if (value.kind() == Argument::Kind::Buffer && buffer_fits_scalar(param)) {
         bound.buffer = bound_buffer(device, *value.buffer(), where);
         return bound;
