@@ -20,6 +20,10 @@
 #define WASMGPU_EXTERN_C
 #endif
 
+/* Images and samplers reach kernels as integer handles (see "Images" below). */
+typedef int wasmgpu_image;
+typedef int wasmgpu_sampler;
+
 #if defined(__wasm__)
 #define WASMGPU_KERNEL(name) WASMGPU_EXTERN_C __attribute__((export_name(#name)))
 #else
@@ -41,6 +45,8 @@
  * WASMGPU_VALUE(T, name)      a scalar: T name (int, unsigned, long long, float, double ...)
  * WASMGPU_PTR(T, name)        a buffer the kernel may write: T *name
  * WASMGPU_CONST_PTR(T, name)  a buffer the kernel only reads: const T *name
+ * WASMGPU_IMAGE(name)         an image handle: wasmgpu_image name (the host passes an Image)
+ * WASMGPU_SAMPLER(name)       a sampler handle: wasmgpu_sampler name (the host passes a Sampler)
  *
  * T is a type such as float, unsigned, struct particle or a typedef (pointer,
  * array and function types need a typedef); up to 16 parameters, the
@@ -49,6 +55,8 @@
 #define WASMGPU_VALUE(T, name) (WASMGPU_VALUE_, T, name)
 #define WASMGPU_PTR(T, name) (WASMGPU_PTR_, T, name)
 #define WASMGPU_CONST_PTR(T, name) (WASMGPU_CONST_PTR_, T, name)
+#define WASMGPU_IMAGE(name) (WASMGPU_IMAGE_, wasmgpu_image, name)
+#define WASMGPU_SAMPLER(name) (WASMGPU_SAMPLER_, wasmgpu_sampler, name)
 
 #define WASMGPU_DEFINE_KERNEL(name, ...)        \
   WASMGPU_PARAM_RECORD_(name, __VA_ARGS__)      \
@@ -69,6 +77,15 @@
 #define WASMGPU_CONST_PTR_CODE(T) 3
 #define WASMGPU_CONST_PTR_TYPE(T) ".ascii \"const \"\n" WASMGPU_PTR_TYPE(T)
 #define WASMGPU_CONST_PTR_POINTEE(T) WASMGPU_PTR_POINTEE(T)
+/* Handles are ints; kinds 4 and 5 tell tools they name an image or sampler. */
+#define WASMGPU_IMAGE_DECL(T, name) T name
+#define WASMGPU_IMAGE_CODE(T) 4
+#define WASMGPU_IMAGE_TYPE(T) WASMGPU_VALUE_TYPE(T)
+#define WASMGPU_IMAGE_POINTEE(T) WASMGPU_VALUE_POINTEE(T)
+#define WASMGPU_SAMPLER_DECL(T, name) T name
+#define WASMGPU_SAMPLER_CODE(T) 5
+#define WASMGPU_SAMPLER_TYPE(T) WASMGPU_VALUE_TYPE(T)
+#define WASMGPU_SAMPLER_POINTEE(T) WASMGPU_VALUE_POINTEE(T)
 
 #define WASMGPU_CAT_(a, b) WASMGPU_CAT2_(a, b)
 #define WASMGPU_CAT2_(a, b) a##b
@@ -257,6 +274,40 @@ WASMGPU_IMPORT(atomic_compare_exchange_i32)
 int wasmgpu_atomic_compare_exchange(volatile int *p, int expected, int desired);
 /* A compare-exchange loop: slower than the integer atomics under contention. */
 WASMGPU_IMPORT(atomic_add_f32) float wasmgpu_atomic_add_f32(volatile float *p, float v);
+
+/* Images. The host creates Images (2D or 3D; storage and/or sampled) and
+ * Samplers and passes them as arguments; the kernel sees int handles
+ * (wasmgpu_image, wasmgpu_sampler). Texels are 4 floats: r, g, b, a (an
+ * r32f image reads as (r, 0, 0, 1); rgba8 unorm as values in [0, 1]).
+ * Integer coordinates start at 0 with x fastest. A handle that names no
+ * live image or sampler of the right kind (storage for load/store, sampled
+ * for sample, 2D or 3D as the call says), or integer coordinates outside the
+ * image, trap: "invalid image or sampler handle", "out of bounds image
+ * access". Each call is one image instruction after the checks. */
+
+/* Reads the texel at (x, y) of a storage image into texel[0..3]. */
+WASMGPU_IMPORT(image_load_2d) void wasmgpu_image_load_2d(float texel[4], wasmgpu_image image, int x, int y);
+WASMGPU_IMPORT(image_load_3d)
+void wasmgpu_image_load_3d(float texel[4], wasmgpu_image image, int x, int y, int z);
+/* Writes (r, g, b, a) to the texel at (x, y) of a storage image (converted
+ * to the image's format: rgba8 unorm clamps to [0, 1] and rounds). */
+WASMGPU_IMPORT(image_store_2d)
+void wasmgpu_image_store_2d(wasmgpu_image image, int x, int y, float r, float g, float b, float a);
+WASMGPU_IMPORT(image_store_3d)
+void wasmgpu_image_store_3d(wasmgpu_image image, int x, int y, int z, float r, float g, float b, float a);
+/* Samples a sampled image with a sampler at normalised coordinates (u, v)
+ * (0..1 spans the image; texel centres at (x + 0.5) / width) and mip level
+ * `lod` (compute kernels have no derivatives, so the level is explicit; 0 for
+ * images without mip levels). Filtering and addressing follow the sampler. */
+WASMGPU_IMPORT(image_sample_2d)
+void wasmgpu_image_sample_2d(float texel[4], wasmgpu_image image, wasmgpu_sampler sampler, float u, float v,
+                             float lod);
+WASMGPU_IMPORT(image_sample_3d)
+void wasmgpu_image_sample_3d(float texel[4], wasmgpu_image image, wasmgpu_sampler sampler, float u, float v,
+                             float w, float lod);
+/* Width (0), height (1) or depth (2) of an image in texels; 1 for other
+ * dimensions, and depth 1 for 2D images. */
+WASMGPU_IMPORT(image_size) int wasmgpu_image_size(wasmgpu_image image, unsigned dimension);
 
 #ifdef __cplusplus
 }

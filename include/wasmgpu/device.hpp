@@ -28,6 +28,7 @@
 #include "wasmgpu/buffer.hpp"
 #include "wasmgpu/command_buffer.hpp"
 #include "wasmgpu/error.hpp"
+#include "wasmgpu/image.hpp"
 #include "wasmgpu/module.hpp"
 
 namespace wasmgpu {
@@ -109,6 +110,14 @@ class Device {
   // An untyped buffer of `bytes` bytes, zero-filled.
   BufferBase buffer_bytes(uint64_t bytes);
 
+  // Zero-filled images and samplers (image.hpp). Throw Unsupported on a
+  // device without descriptor indexing or without `format` for `usage`,
+  // InvalidArgument for a zero size.
+  Image image_2d(uint32_t width, uint32_t height, ImageFormat format, ImageUsage usage = ImageUsage::Storage);
+  Image image_3d(uint32_t width, uint32_t height, uint32_t depth, ImageFormat format,
+                 ImageUsage usage = ImageUsage::Storage);
+  Sampler sampler(Filter filter = Filter::Nearest, AddressMode address_mode = AddressMode::ClampToEdge);
+
   // A wasm module (decoded, validated, memory created; kernels compile on
   // first use) or a SPIR-V module, told apart by the magic number. Throws
   // Compile with the decoder's or validator's message.
@@ -128,6 +137,8 @@ class Device {
   explicit Device(std::shared_ptr<detail::DeviceImpl> impl);
   static uint64_t checked_bytes(size_t count, size_t element_size);
   BufferBase create_buffer(uint64_t bytes, uint32_t element_size);
+  Image create_image(uint32_t width, uint32_t height, uint32_t depth, bool three_d, ImageFormat format,
+                     ImageUsage usage);
 
   std::shared_ptr<detail::DeviceImpl> impl_;
 };

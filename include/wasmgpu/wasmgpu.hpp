@@ -19,6 +19,7 @@
 #include "wasmgpu/command_buffer.hpp"
 #include "wasmgpu/device.hpp"
 #include "wasmgpu/error.hpp"
+#include "wasmgpu/image.hpp"
 #include "wasmgpu/interface.hpp"
 #include "wasmgpu/launch.hpp"
 #include "wasmgpu/module.hpp"

@@ -15,6 +15,8 @@ const char* to_string(TrapKind kind) {
     case TrapKind::UninitializedElement: return "uninitialized element";
     case TrapKind::StackOverflow: return "shadow stack overflow";
     case TrapKind::TableOutOfBounds: return "out of bounds table access";
+    case TrapKind::InvalidHandle: return "invalid image or sampler handle";
+    case TrapKind::ImageOutOfBounds: return "out of bounds image access";
   }
   return "unknown trap";
 }

@@ -144,8 +144,10 @@ enum class TrapKind : uint32_t {
   UninitializedElement = 8,
   StackOverflow = 9,  // the shadow stack outgrew the per-invocation stack
   TableOutOfBounds = 10,
+  InvalidHandle = 11,     // an image or sampler handle that names nothing of the right kind (image_abi.h)
+  ImageOutOfBounds = 12,  // integer texel coordinates outside the image
 };
-inline constexpr uint32_t kTrapKindCount = 11;
+inline constexpr uint32_t kTrapKindCount = 13;
 
 const char* to_string(TrapKind kind);
 

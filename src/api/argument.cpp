@@ -102,6 +102,29 @@ std::shared_ptr<BufferImpl> bound_buffer(DeviceImpl& device, const BufferBase& b
   return impl;
 }
 
+// Checks an image or sampler argument's handle and device; returns its impl.
+template <class Impl, class Handle>
+std::shared_ptr<Impl> bound_object(DeviceImpl& device, const Handle& handle,
+                                   const std::shared_ptr<Impl>& impl, bool live, const char* what,
+                                   const std::string& where) {
+  if (!impl || !live) raise(ErrorKind::UseAfterMove, where + ": the " + what + " was moved from or destroyed");
+  if (impl->device != &device)
+    raise(ErrorKind::WrongDevice, where + ": the " + what + " belongs to " + device_label(*impl->device) +
+                                      ", but the kernel runs on " + device_label(device));
+  (void)handle;
+  return impl;
+}
+
+std::shared_ptr<ImageImpl> bound_image(DeviceImpl& device, const Image& image, const std::string& where) {
+  const auto& impl = Access::image(image);
+  return bound_object(device, image, impl, impl && impl->image.has_value(), "Image", where);
+}
+
+std::shared_ptr<SamplerImpl> bound_sampler(DeviceImpl& device, const Sampler& sampler, const std::string& where) {
+  const auto& impl = Access::sampler(sampler);
+  return bound_object(device, sampler, impl, impl && impl->sampler.has_value(), "Sampler", where);
+}
+
 }  // namespace
 
 uint32_t KernelImpl::param_index(std::string_view name) const {
@@ -150,10 +173,17 @@ BoundArg KernelImpl::bind_one(DeviceImpl& device, uint32_t index, const Argument
         }
         return mismatch();
       }
-      // Hook for wasm image/sampler handles (i32 parameters): an Image or
-      // Sampler argument passes its handle; the image support wires it here.
       if (value.kind() == Argument::Kind::Buffer && buffer_fits_scalar(param)) {
         bound.buffer = bound_buffer(device, *value.buffer(), where);
+        return bound;
+      }
+      // Wasm kernels without metadata take images and samplers as their i32 handles.
+      if (value.kind() == Argument::Kind::Image && buffer_fits_scalar(param)) {
+        bound.image = bound_image(device, *value.image(), where);
+        return bound;
+      }
+      if (value.kind() == Argument::Kind::Sampler && buffer_fits_scalar(param)) {
+        bound.sampler = bound_sampler(device, *value.sampler(), where);
         return bound;
       }
       return mismatch();
@@ -188,11 +218,11 @@ BoundArg KernelImpl::bind_one(DeviceImpl& device, uint32_t index, const Argument
     case ParamKind::SampledImage:
     case ParamKind::CombinedImageSampler:
       if (value.kind() != Argument::Kind::Image) return mismatch();
-      bound.object = value.image();
+      bound.image = bound_image(device, *value.image(), where);
       return bound;
     case ParamKind::Sampler:
       if (value.kind() != Argument::Kind::Sampler) return mismatch();
-      bound.object = value.sampler();
+      bound.sampler = bound_sampler(device, *value.sampler(), where);
       return bound;
   }
   return mismatch();

@@ -55,6 +55,10 @@ std::vector<AccessedResource> accesses(const Command& command) {
                                                                   : true;  // an untyped i32 pointer
         out.push_back({arg.buffer.get(), write});
       }
+      // Images: a kernel may store into any image it is given (the handle
+      // reaches every call), so each counts as written.
+      for (const BoundArg& arg : command.launch.args)
+        if (arg.image) out.push_back({arg.image.get(), true});
       command.kernel->extra_accesses(out);
       break;
     }
@@ -138,6 +142,10 @@ bool SubmissionState::poll(std::chrono::nanoseconds timeout) {
   gpu.reset();  // before the modules: recorded items refer to their kernels
   for (const std::shared_ptr<BufferImpl>& buffer : buffers) buffer->retire_use();
   buffers.clear();
+  for (const std::shared_ptr<ImageImpl>& image : images) image->retire_use();
+  images.clear();
+  for (const std::shared_ptr<SamplerImpl>& sampler : samplers) sampler->retire_use();
+  samplers.clear();
   modules.clear();
   if (lost) raise(ErrorKind::DeviceLost, lost_message);
   return true;
@@ -237,9 +245,17 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
     const Command& command = commands[i];
     if (command.type == Command::Type::Launch) {
       const KernelInterface& interface = command.kernel->interface();
-      for (size_t a = 0; a < command.launch.args.size(); ++a)
-        check_live(command.launch.args[a].buffer, command_label(command, i) + ": the Buffer for parameter '" +
-                                                      interface.params[a].name + "'");
+      for (size_t a = 0; a < command.launch.args.size(); ++a) {
+        const BoundArg& arg = command.launch.args[a];
+        check_live(arg.buffer, command_label(command, i) + ": the Buffer for parameter '" +
+                                   interface.params[a].name + "'");
+        const bool image_gone = arg.image && (!arg.image->image || arg.image->released);
+        const bool sampler_gone = arg.sampler && (!arg.sampler->sampler || arg.sampler->released);
+        if (image_gone || sampler_gone)
+          raise(ErrorKind::UseAfterMove, "submit: " + command_label(command, i) + ": the " +
+                                             (image_gone ? "Image" : "Sampler") + " for parameter '" +
+                                             interface.params[a].name + "' was destroyed after it was recorded");
+      }
     }
     check_live(command.src, command_label(command, i) + ": its source Buffer");
     check_live(command.dst, command_label(command, i) + ": its destination Buffer");
@@ -259,12 +275,19 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
   if (commands.size() == 1 && commands[0].type == Command::Type::Launch)
     submission->description = "kernel '" + commands[0].kernel->interface().name + "'";
   std::set<BufferImpl*> seen_buffers;
+  std::set<ImageImpl*> seen_images;
+  std::set<SamplerImpl*> seen_samplers;
   std::set<ModuleImpl*> seen_modules;
   for (const Command& command : commands) {
     auto add = [&](const std::shared_ptr<BufferImpl>& buffer) {
       if (buffer && seen_buffers.insert(buffer.get()).second) submission->buffers.push_back(buffer);
     };
-    for (const BoundArg& arg : command.launch.args) add(arg.buffer);
+    for (const BoundArg& arg : command.launch.args) {
+      add(arg.buffer);
+      if (arg.image && seen_images.insert(arg.image.get()).second) submission->images.push_back(arg.image);
+      if (arg.sampler && seen_samplers.insert(arg.sampler.get()).second)
+        submission->samplers.push_back(arg.sampler);
+    }
     add(command.src);
     add(command.dst);
     if (command.module && seen_modules.insert(command.module.get()).second)
@@ -278,6 +301,8 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
   info.pCommandBuffers = &gpu->cmd;
   check(st.check("vkQueueSubmit", st.vk.vkQueueSubmit(st.queue, 1, &info, gpu->fence)), ErrorKind::Vulkan);
   for (const std::shared_ptr<BufferImpl>& buffer : submission->buffers) ++buffer->in_flight;
+  for (const std::shared_ptr<ImageImpl>& image : submission->images) ++image->in_flight;
+  for (const std::shared_ptr<SamplerImpl>& sampler : submission->samplers) ++sampler->in_flight;
   submitted = true;
   last = submission;
   device->in_flight.push_back(submission);

@@ -20,6 +20,7 @@
 
 #include "runtime/device.h"
 #include "runtime/device_state.h"
+#include "runtime/image.h"
 #include "runtime/kernel.h"
 #include "runtime/launch_arena.h"
 #include "runtime/module.h"
@@ -29,6 +30,7 @@
 #include "wasmgpu/command_buffer.hpp"
 #include "wasmgpu/device.hpp"
 #include "wasmgpu/error.hpp"
+#include "wasmgpu/image.hpp"
 #include "wasmgpu/interface.hpp"
 #include "wasmgpu/module.hpp"
 
@@ -80,6 +82,31 @@ struct BufferImpl {
   void retire_use();
 };
 
+// ------------------------------------------------------------------ images
+
+// As BufferImpl: alive while a handle or a submission uses it.
+struct ImageImpl {
+  DeviceImpl* device = nullptr;
+  std::optional<runtime::Image> image;  // empty once freed
+  ImageFormat format = ImageFormat::Rgba8;
+  ImageUsage usage = ImageUsage::Storage;
+  uint32_t in_flight = 0;
+  bool released = false;
+  void release();
+  void retire_use();
+};
+
+struct SamplerImpl {
+  DeviceImpl* device = nullptr;
+  std::optional<runtime::Sampler> sampler;
+  Filter filter = Filter::Nearest;
+  AddressMode address_mode = AddressMode::ClampToEdge;
+  uint32_t in_flight = 0;
+  bool released = false;
+  void release();
+  void retire_use();
+};
+
 // ------------------------------------------------------------------ kernels
 
 // A resource commands read or write, for auto barriers: a BufferImpl or a
@@ -95,7 +122,8 @@ struct BoundArg {
   uint64_t bits = 0;  // scalars: the value converted to the parameter's type
   std::shared_ptr<BufferImpl> buffer;
   std::vector<uint8_t> bytes;
-  const void* object = nullptr;  // Image / Sampler impl (wired by the image support)
+  std::shared_ptr<ImageImpl> image;
+  std::shared_ptr<SamplerImpl> sampler;
 };
 
 // A launch with its arguments checked and bound in parameter order.
@@ -212,6 +240,8 @@ struct SubmissionState {
   // Declared before `gpu`, destroyed after it: recorded items (SPIR-V
   // descriptor sets) go before the kernels of the modules that made them.
   std::vector<std::shared_ptr<BufferImpl>> buffers;
+  std::vector<std::shared_ptr<ImageImpl>> images;
+  std::vector<std::shared_ptr<SamplerImpl>> samplers;
   std::vector<std::shared_ptr<ModuleImpl>> modules;
   std::shared_ptr<GpuState> gpu;
   bool finished = false;
@@ -270,6 +300,8 @@ struct DeviceImpl {
 // Lets the api layer reach the handles' internals.
 struct Access {
   static const std::shared_ptr<BufferImpl>& buffer(const BufferBase& b) { return b.impl_; }
+  static const std::shared_ptr<ImageImpl>& image(const Image& i) { return i.impl_; }
+  static const std::shared_ptr<SamplerImpl>& sampler(const Sampler& s) { return s.impl_; }
   static const std::shared_ptr<DeviceImpl>& device(const BufferBase& b) { return b.device_; }
   static const std::shared_ptr<KernelImpl>& kernel(const Kernel& k) { return k.impl_; }
   static const std::shared_ptr<DeviceImpl>& device(const Kernel& k) { return k.device_; }

@@ -27,6 +27,8 @@ runtime::LaunchShape runtime_shape(const Launch& launch) {
 
 runtime::Arg runtime_arg(const Param& param, const BoundArg& arg) {
   if (arg.buffer) return runtime::Arg(*arg.buffer->buffer);
+  if (arg.image) return runtime::Arg(*arg.image->image);        // its handle
+  if (arg.sampler) return runtime::Arg(*arg.sampler->sampler);
   switch (param.scalar) {
     case ScalarType::I32:
     case ScalarType::U32: return runtime::Arg(uint32_t(arg.bits));

@@ -85,9 +85,15 @@ class SpirvKernelImpl : public KernelImpl {
         out.push_back(runtime::SpirvArg::scalar(param.scalar, arg.bits));
       } else if (param.kind == ParamKind::Bytes || param.kind == ParamKind::UniformBuffer) {
         out.push_back(runtime::SpirvArg::bytes(arg.bytes.data(), arg.bytes.size()));
+      } else if (arg.image && param.kind != ParamKind::CombinedImageSampler) {
+        // Images stay in GENERAL between commands (runtime/image.h).
+        out.push_back(runtime::SpirvArg::image(arg.image->image->view(), VK_IMAGE_LAYOUT_GENERAL));
+      } else if (arg.sampler) {
+        out.push_back(runtime::SpirvArg::sampler(arg.sampler->sampler->vk_sampler()));
       } else {
         raise(ErrorKind::Unsupported, "kernel '" + interface_.name + "', parameter '" + param.name +
-                                          "': images and samplers are not wired into SPIR-V launches yet");
+                                          "': combined image samplers (GLSL sampler2D) are not supported yet; "
+                                          "declare a texture2D and a sampler");
       }
     }
     return out;

@@ -34,6 +34,14 @@ Param from_metadata(const wasm::KernelParam& meta, wasm::ValType type) {
     param.writable = meta.kind == wasm::KernelParam::Kind::Pointer;
     return param;
   }
+  if (meta.is_handle()) {
+    // A wasm image handle may be loaded, stored or sampled: StorageImage
+    // stands for "an Image" (both accept any Image; the kernel's calls trap
+    // on an image without the usage they need).
+    param.kind = meta.kind == wasm::KernelParam::Kind::Image ? ParamKind::StorageImage : ParamKind::Sampler;
+    param.element_type = meta.type;
+    return param;
+  }
   param.kind = ParamKind::Scalar;
   if (meta.kind == wasm::KernelParam::Kind::Float) {
     param.scalar = type == wasm::ValType::F64 ? ScalarType::F64 : ScalarType::F32;

@@ -110,6 +110,26 @@ TEST(WasmInterface, MetadataNamesParametersAndTypesPointers) {
   EXPECT_FALSE(json.contains("workgroup_size"));
 }
 
+// WASMGPU_IMAGE / WASMGPU_SAMPLER handles (kinds 4, 5) on i32 parameters.
+TEST(WasmInterface, ImageAndSamplerHandles) {
+  Bytes record = concat({Bytes{1}, cstring("k"), Bytes{6}, param(0, 4, 4, "i", "int", ""),
+                         param(1, 4, 4, "a", "float", ""), param(4, 4, 4, "src", "wasmgpu_image", ""),
+                         param(5, 4, 4, "s", "wasmgpu_sampler", ""), param(0, 8, 8, "n", "long long", ""),
+                         param(4, 4, 4, "dst", "wasmgpu_image", "")});
+  std::vector<KernelInterface> kernels =
+      interfaces_of(module_with(section(0, concat({name("wasmgpu.kernels"), record}))));
+  ASSERT_EQ(kernels.size(), 1u);
+  const KernelInterface& k = kernels[0];
+  ASSERT_EQ(k.params.size(), 5u);
+  EXPECT_EQ(k.params[1].name, "src");
+  EXPECT_EQ(k.params[1].kind, ParamKind::StorageImage);
+  EXPECT_EQ(k.params[1].element_type, "wasmgpu_image");
+  EXPECT_EQ(k.params[2].name, "s");
+  EXPECT_EQ(k.params[2].kind, ParamKind::Sampler);
+  EXPECT_EQ(k.params[4].kind, ParamKind::StorageImage);
+  EXPECT_FALSE(k.params[4].set);  // handles, not descriptor bindings
+}
+
 TEST(WasmInterface, MetadataThatDisagreesWithTheSignatureIsAnError) {
   // "a" declared double, but the signature takes f32.
   Bytes record = concat({Bytes{1}, cstring("k"), Bytes{6}, param(0, 4, 4, "i", "int", ""),

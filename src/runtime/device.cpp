@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "abi/launch_abi.h"
+#include "runtime/bindless.h"
 #include "runtime/device_state.h"
 #include "runtime/instance_state.h"
 #include "runtime/vk_util.h"
@@ -48,6 +49,7 @@ DeviceState::~DeviceState() {
   if (launch_arena) ++live_children;  // Kernel::launch uncounted it (the device's own)
   launch_arena.reset();  // both free their memory at once: nothing is pending
   stacks.reset();
+  destroy_bindless(*this);
   if (pipeline_layout) vk.vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
   if (fence) vk.vkDestroyFence(device, fence, nullptr);
   if (command_pool) vk.vkDestroyCommandPool(device, command_pool, nullptr);
@@ -324,11 +326,26 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   want12.shaderBufferInt64Atomics = have12.shaderBufferInt64Atomics;
   want12.shaderSubgroupExtendedTypes = have12.shaderSubgroupExtendedTypes;
   want12.subgroupBroadcastDynamicId = have12.subgroupBroadcastDynamicId;
+  // Images and samplers (bindless.h); enabling them changes nothing for
+  // kernels that do not use images.
+  state->images_enabled = info.features.images;
+  if (state->images_enabled) {
+    want12.descriptorIndexing = have12.descriptorIndexing;
+    want12.runtimeDescriptorArray = VK_TRUE;
+    want12.descriptorBindingPartiallyBound = VK_TRUE;
+    want12.descriptorBindingStorageImageUpdateAfterBind = VK_TRUE;
+    want12.descriptorBindingSampledImageUpdateAfterBind = VK_TRUE;
+    want12.descriptorBindingUpdateUnusedWhilePending = VK_TRUE;
+    want12.shaderStorageImageArrayNonUniformIndexing = VK_TRUE;
+    want12.shaderSampledImageArrayNonUniformIndexing = VK_TRUE;
+  }
   VkPhysicalDeviceFeatures2 want{};
   want.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
   want.pNext = &want12;
   want.features.shaderInt64 = VK_TRUE;
   want.features.shaderInt16 = have.features.shaderInt16;
+  want.features.shaderStorageImageReadWithoutFormat = state->images_enabled;
+  want.features.shaderStorageImageWriteWithoutFormat = state->images_enabled;
   // DeviceInfo may hide float64 (WASMGPU_HIDE_FEATURES), so that the path for
   // devices without it is tested on devices that have it.
   state->float64_enabled = have.features.shaderFloat64 && info.features.shader_float64;

@@ -31,7 +31,7 @@ std::string DeviceInfo::summary() const {
   return text;
 }
 
-// WASMGPU_HIDE_FEATURES=float64,int64 makes a device look as if it lacked
+// WASMGPU_HIDE_FEATURES=float64,int64,images makes a device look as if it lacked
 // shaderFloat64 / shaderInt64, so the paths for such devices run (and are
 // tested) on any device.
 static void hide_features_from_environment(DeviceFeatures& features) {
@@ -43,6 +43,7 @@ static void hide_features_from_environment(DeviceFeatures& features) {
     std::string_view name = list.substr(0, comma);
     if (name == "float64") features.shader_float64 = false;
     if (name == "int64") features.shader_int64 = false;
+    if (name == "images") features.images = false;
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
 }
@@ -221,6 +222,14 @@ DeviceInfo read_device_info(VkPhysicalDevice physical_device, uint32_t index) {
     features.descriptor_indexing = features12.runtimeDescriptorArray &&
                                    features12.shaderStorageBufferArrayNonUniformIndexing &&
                                    features12.descriptorBindingPartiallyBound;
+    features.images = features12.runtimeDescriptorArray && features12.descriptorBindingPartiallyBound &&
+                      features12.descriptorBindingStorageImageUpdateAfterBind &&
+                      features12.descriptorBindingSampledImageUpdateAfterBind &&
+                      features12.descriptorBindingUpdateUnusedWhilePending &&
+                      features12.shaderStorageImageArrayNonUniformIndexing &&
+                      features12.shaderSampledImageArrayNonUniformIndexing &&
+                      features2.features.shaderStorageImageReadWithoutFormat &&
+                      features2.features.shaderStorageImageWriteWithoutFormat;
   } else {
     VkPhysicalDeviceFeatures core{};
     vkGetPhysicalDeviceFeatures(physical_device, &core);

@@ -41,6 +41,10 @@ struct DeviceFeatures {
   // and partially bound descriptors (the descriptor-indexing subset bindless
   // binding would need).
   bool descriptor_indexing = false;
+  // Everything images and samplers need (runtime/bindless.h): descriptor
+  // indexing of storage and sampled images with update-after-bind and
+  // partially bound arrays, and storage images without a format in the shader.
+  bool images = false;
 };
 
 struct DeviceInfo {

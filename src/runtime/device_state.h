@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 namespace wasmgpu::runtime {
 
 struct InstanceState;
+struct BindlessSet;
 
 enum class MemoryKind {
   Device,  // device-local; host-mapped when that memory is also host-visible
@@ -46,6 +48,10 @@ struct DeviceState {
   VkFence fence = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
   bool float64_enabled = false;
+  // The device has (and enabled) what images need (DeviceFeatures::images).
+  bool images_enabled = false;
+  // The descriptor set of images and samplers, created on first use (bindless.h).
+  std::unique_ptr<BindlessSet> bindless;
   bool map_device_buffers = true;  // DeviceOptions::map_host_visible_buffers
 
   bool lost = false;
@@ -95,6 +101,9 @@ struct DeviceState {
   // Runs `destroy` now, or once the pending submission has finished.
   void destroy_later(std::function<void()> destroy);
 
+  // A memory type for `type_bits` of the kind asked for (images use it).
+  std::optional<uint32_t> find_memory_type(uint32_t type_bits, MemoryKind kind) const;
+
   Result<RawBuffer> create_raw_buffer(uint64_t size, VkBufferUsageFlags usage, MemoryKind kind);
   void destroy_raw_buffer(RawBuffer& buffer);
   // Makes `buffer` at least `size` bytes (recreating it, contents lost).
@@ -103,7 +112,6 @@ struct DeviceState {
 
  private:
   void finish_pending();
-  std::optional<uint32_t> find_memory_type(uint32_t type_bits, MemoryKind kind) const;
 };
 
 // Memory barrier helper for one-queue, in-order work.

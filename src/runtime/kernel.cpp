@@ -1,6 +1,7 @@
 #include "runtime/kernel.h"
 
 #include "abi/launch_abi.h"
+#include "runtime/bindless.h"
 #include "runtime/device.h"
 #include "runtime/device_state.h"
 #include "runtime/vk_util.h"
@@ -45,6 +46,10 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
                       " is not a multiple of 16");
   if (kernel.words.empty())
     return make_error(name + ": no SPIR-V");
+  if (info.uses_images) {
+    Result<BindlessSet*> set = bindless_set(device);
+    if (!set.ok()) return make_error(name + " uses images, but " + set.error().message);
+  }
   if (info.uses_instance_state && instance_state == 0)
     return make_error(name + " keeps module instance state (memory.grow, mutable globals, ...); "
                       "load it through runtime::Module, which creates that state");
@@ -108,6 +113,10 @@ void Kernel::release() {
   pipelines_.clear();
 }
 
+VkPipelineLayout Kernel::pipeline_layout() const {
+  return info_.uses_images ? device_->bindless->pipeline_layout : device_->pipeline_layout;
+}
+
 Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, uint32_t size_z) {
   // One key per shape; 1-D shapes keep their size as the key. launch()
   // checks sizes against device limits, which keep x < 2^12, y, z < 2^10.
@@ -130,7 +139,7 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, ui
   pipeline_info.stage.module = shader_;
   pipeline_info.stage.pName = "main";
   pipeline_info.stage.pSpecializationInfo = &specialization;
-  pipeline_info.layout = device_->pipeline_layout;
+  pipeline_info.layout = pipeline_layout();
   VkPipeline pipeline = VK_NULL_HANDLE;
   WASMGPU_TRY(device_->check(
       "vkCreateComputePipelines for kernel '" + info_.export_name + "'",

@@ -106,6 +106,9 @@ class Kernel {
   // Internal: the pipeline for one workgroup size (created on first use).
   Result<VkPipeline> pipeline(uint32_t workgroup_size, uint32_t size_y = 1, uint32_t size_z = 1);
   DeviceState* device_state() const { return device_; }
+  // The pipeline layout of this kernel: with the bindless image set 0 when
+  // info().uses_images (bindless.h), else push constants only.
+  VkPipelineLayout pipeline_layout() const;
   const Buffer* linear_memory() const { return memory_; }
   VkDeviceAddress instance_state() const { return instance_state_; }
 

@@ -8,7 +8,9 @@
 #include <cstring>
 #include <vector>
 
+#include "abi/image_abi.h"
 #include "abi/launch_abi.h"
+#include "runtime/bindless.h"
 #include "runtime/device_state.h"
 #include "runtime/kernel.h"
 #include "runtime/launch_arena.h"
@@ -36,6 +38,8 @@ const char* to_string(Arg::Kind kind) {
     case Arg::Kind::F32: return "f32";
     case Arg::Kind::F64: return "f64";
     case Arg::Kind::Buffer: return "buffer";
+    case Arg::Kind::Image: return "image";
+    case Arg::Kind::Sampler: return "sampler";
   }
   return "?";
 }
@@ -121,6 +125,17 @@ Status check_args(const Kernel& kernel, const DeviceState& device, std::span<con
                           describe_mapped(device, kernel.linear_memory(), info.memory_bytes));
       continue;
     }
+    if (arg.kind() == Arg::Kind::Image || arg.kind() == Arg::Kind::Sampler) {
+      const char* what = arg.kind() == Arg::Kind::Image ? "an Image" : "a Sampler";
+      if (expected != wasm::ValType::I32)
+        return make_error(where + " is " + wasm::to_string(expected) + ", but " + what +
+                          " was given (images and samplers are passed as i32 handles)");
+      const DeviceState* owner =
+          arg.kind() == Arg::Kind::Image ? arg.image()->device_state() : arg.sampler()->device_state();
+      if (!owner) return make_error(where + ": " + what + " was moved from");
+      if (owner != &device) return make_error(where + ": " + what + " belongs to another Device");
+      continue;
+    }
     const bool match = (arg.kind() == Arg::Kind::I32 && expected == wasm::ValType::I32) ||
                        (arg.kind() == Arg::Kind::I64 && expected == wasm::ValType::I64) ||
                        (arg.kind() == Arg::Kind::F32 && expected == wasm::ValType::F32) ||
@@ -154,6 +169,8 @@ struct Prepared {
   uint64_t per_dispatch = 0;  // invocations per dispatch (1-D)
   uint64_t slot = 0;          // stack slot bytes, 0 without stacks
   VkPipeline pipeline = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;  // Kernel::pipeline_layout()
+  bool uses_images = false;                  // bind the bindless set 0
 };
 
 // Every check of a launch, the pipeline, and stacks large enough; records nothing.
@@ -220,6 +237,8 @@ Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape&
                       std::to_string(workgroup_size) + "), or launch a Grid of workgroups");
   if (p.n == 0) return p;
   WASMGPU_ASSIGN_OR_RETURN(p.pipeline, kernel.pipeline(workgroup_size, p.size[1], p.size[2]));
+  p.layout = kernel.pipeline_layout();
+  p.uses_images = info.uses_images;
 
   // Invocations per dispatch: bounded by the workgroup-count limit and, for
   // kernels with a shadow stack, by the stack slots allocated.
@@ -324,6 +343,9 @@ uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepare
                                    0, nullptr);
   }
   device.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+  if (p.uses_images)  // the bindless set of images and samplers (bindless.h)
+    device.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, abi::kImageSet, 1,
+                                      &device.bindless->set, 0, nullptr);
   uint32_t dispatches = 0;
   for (uint64_t base = 0; base < p.n; base += p.per_dispatch) {
     if (base > 0 && p.slot > 0)  // the next dispatch reuses the stack slots
@@ -334,7 +356,7 @@ uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepare
     put64(push, abi::kPushLaunchBlock, block_address);
     put32(push, abi::kPushBaseIndex, uint32_t(base));
     put32(push, abi::kPushCount, p.n);
-    device.vk.vkCmdPushConstants(cmd, device.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+    device.vk.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                                  abi::kPushConstantsSize, push);
     if (p.is_grid)
       device.vk.vkCmdDispatch(cmd, p.groups[0], p.groups[1], p.groups[2]);
@@ -392,6 +414,13 @@ Status RecordedLaunch::set_arg(size_t index, const Arg& arg) {
                         " cannot be replaced by this Buffer (moved from, of another Device, "
                         "without a wasm address, or not an i32 parameter)");
     value = *buffer->wasm_address();
+  } else if (arg.kind() == Arg::Kind::Image || arg.kind() == Arg::Kind::Sampler) {
+    const bool image = arg.kind() == Arg::Kind::Image;
+    const DeviceState* owner = image ? arg.image()->device_state() : arg.sampler()->device_state();
+    if (expected != wasm::ValType::I32 || !owner || owner != device_)
+      return make_error(name + ": argument " + std::to_string(index + 1) + " cannot be replaced by this " +
+                        (image ? "Image" : "Sampler") + " (moved from, of another Device, or not an i32 parameter)");
+    value = image ? arg.image()->handle() : arg.sampler()->handle();
   } else {
     const bool match = (arg.kind() == Arg::Kind::I32 && expected == wasm::ValType::I32) ||
                        (arg.kind() == Arg::Kind::I64 && expected == wasm::ValType::I64) ||

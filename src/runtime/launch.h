@@ -8,16 +8,18 @@
 #include <string>
 
 #include "runtime/buffer.h"
+#include "runtime/image.h"
 
 namespace wasmgpu::runtime {
 
 // One kernel argument after the invocation index: an i32/i64/f32/f64 scalar,
-// or a Buffer, passed as its wasm address into an i32 (pointer) parameter.
-// Integers of 4 bytes or less are i32, 8-byte integers i64. An Arg refers to a
-// Buffer without owning it.
+// or a Buffer, passed as its wasm address into an i32 (pointer) parameter, or
+// an Image or Sampler, passed as its handle into an i32 parameter. Integers of
+// 4 bytes or less are i32, 8-byte integers i64. An Arg refers to a Buffer,
+// Image or Sampler without owning it.
 class Arg {
  public:
-  enum class Kind { I32, I64, F32, F64, Buffer };
+  enum class Kind { I32, I64, F32, F64, Buffer, Image, Sampler };
 
   template <std::integral T>
     requires(!std::same_as<T, bool>)
@@ -31,19 +33,25 @@ class Arg {
   }
   Arg(double value) : kind_(Kind::F64) { std::memcpy(&bits_, &value, 8); }
   Arg(const Buffer& buffer) : kind_(Kind::Buffer), buffer_(&buffer) {}
+  Arg(const Image& image) : kind_(Kind::Image), image_(&image) {}
+  Arg(const Sampler& sampler) : kind_(Kind::Sampler), sampler_(&sampler) {}
 
   Kind kind() const { return kind_; }
   // The value's bits (i32/f32 in the low 32 bits); unused for buffers.
   uint64_t bits() const { return bits_; }
   const Buffer* buffer() const { return buffer_; }
+  const Image* image() const { return image_; }
+  const Sampler* sampler() const { return sampler_; }
 
  private:
   Kind kind_;
   uint64_t bits_ = 0;
   const Buffer* buffer_ = nullptr;
+  const Image* image_ = nullptr;
+  const Sampler* sampler_ = nullptr;
 };
 
-// "i32", "i64", "f32", "f64", "buffer"
+// "i32", "i64", "f32", "f64", "buffer", "image", "sampler"
 const char* to_string(Arg::Kind kind);
 
 // The timeout launches use unless told otherwise: WASMGPU_LAUNCH_TIMEOUT

@@ -10,6 +10,7 @@
 #include "spirv/call_graph.h"
 #include "spirv/float_exact.h"
 #include "spirv/function_lowering.h"
+#include "spirv/images.h"
 #include "spirv/instance_state.h"
 #include "spirv/intrinsics.h"
 #include "spirv/kernel_context.h"
@@ -245,6 +246,8 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
   }
   Intrinsics intrinsics(k);
   k.intrinsics = &intrinsics;
+  Images images(k);
+  k.images = &images;
   if (stack.stack_pointer) {
     // Each invocation's stack pointer starts at the top of its own stack.
     uint32_t sp = private_var(k.t_u32, "__stack_pointer", b.const_u32(stack.stack_hi));
@@ -268,6 +271,7 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
   k.current_function = UINT32_MAX;
   uint32_t main_id = emit_main(k, body);
   intrinsics.emit_bodies();
+  images.emit_bodies();
   helpers.emit_bodies();
   exact_float.emit_bodies();
 
@@ -300,6 +304,7 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
   info.uses_instance_state = k.instance_state;
   info.shared_memory_bytes = k.shared.hi - k.shared.lo;
   info.uses_barriers = k.uses_barriers;
+  info.uses_images = images.used();
   info.compiled_functions = uint32_t(graph.functions.size());
   words = b.assemble();
   if (options.validate) WASMGPU_TRY(validate(words));

@@ -55,6 +55,10 @@ struct KernelInfo {
   // Calls wasmgpu.barrier: every invocation of a workgroup must reach it, so
   // 1-D launches must cover whole workgroups.
   bool uses_barriers = false;
+  // Calls a wasmgpu image import: the shader declares the bindless set 0 of
+  // abi/image_abi.h, which the runtime must bind (its pipeline layout then
+  // has that set; other kernels' layouts have push constants only).
+  bool uses_images = false;
   bool uses_int64 = true;
   // A function that uses f64 (for the error when the device lacks
   // shaderFloat64); empty when uses_float64 is false.

@@ -18,6 +18,7 @@
 #include <functional>
 #include <string_view>
 
+#include "spirv/images.h"
 #include "spirv/runtime_helpers.h"
 #include "spirv/workgroup_memory.h"
 
@@ -35,13 +36,14 @@ enum class Kind : uint8_t {
   Broadcast, Shuffle, Ballot, All, Any,
   Add, MinS, MinU, MinF, MaxS, MaxU, MaxF, InclusiveAdd, ExclusiveAdd,
   Atomic,
+  Image,
 };
 
 struct Intrinsic {
   std::string_view name;
   std::string_view signature;  // "params:results", i=i32 l=i64 f=f32
   Kind kind;
-  uint8_t atomic_op = 0;       // Kind::Atomic: the Intrinsics::AtomicOp
+  uint8_t atomic_op = 0;       // Kind::Atomic: the Intrinsics::AtomicOp; Kind::Image: the Images::Op
 };
 
 constexpr Intrinsic kIntrinsics[] = {
@@ -89,6 +91,13 @@ constexpr Intrinsic kIntrinsics[] = {
     {"atomic_exchange_i32", "ii:i", Kind::Atomic, 9},
     {"atomic_compare_exchange_i32", "iii:i", Kind::Atomic, 10},
     {"atomic_add_f32", "if:f", Kind::Atomic, 11},
+    {"image_load_2d", "iiii:", Kind::Image, uint8_t(Images::Op::Load2D)},
+    {"image_load_3d", "iiiii:", Kind::Image, uint8_t(Images::Op::Load3D)},
+    {"image_store_2d", "iiiffff:", Kind::Image, uint8_t(Images::Op::Store2D)},
+    {"image_store_3d", "iiiiffff:", Kind::Image, uint8_t(Images::Op::Store3D)},
+    {"image_sample_2d", "iiifff:", Kind::Image, uint8_t(Images::Op::Sample2D)},
+    {"image_sample_3d", "iiiffff:", Kind::Image, uint8_t(Images::Op::Sample3D)},
+    {"image_size", "ii:i", Kind::Image, uint8_t(Images::Op::Size)},
 };
 
 char type_letter(ValType type) {
@@ -288,6 +297,7 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       k_.uses_memory = true;
       return f.op(Op::OpFunctionCall, result_type, operands);
     }
+    case Kind::Image: return k_.images->lower(f, Images::Op(intrinsic.atomic_op), args);
   }
   return 0;
 }

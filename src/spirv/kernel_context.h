@@ -73,6 +73,7 @@ struct KernelContext {
   SharedMemory shared;                // workgroup-shared variables
   bool uses_barriers = false;         // a reachable function calls wasmgpu.barrier
   class Intrinsics* intrinsics = nullptr;
+  class Images* images = nullptr;  // the image imports (images.h)
   // An Input variable for a built-in (one per built-in), and the workgroup
   // size as a composite of specialization constants 0, 1, 2.
   uint32_t builtin_input(spv::BuiltIn builtin, uint32_t type);

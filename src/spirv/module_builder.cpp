@@ -99,6 +99,21 @@ uint32_t ModuleBuilder::array_type(uint32_t element, uint32_t length_constant) {
   return dedup(spv::Op::OpTypeArray, {element, length_constant}, false);
 }
 
+uint32_t ModuleBuilder::runtime_array_type(uint32_t element) {
+  return dedup(spv::Op::OpTypeRuntimeArray, {element}, false);
+}
+
+uint32_t ModuleBuilder::image_type(uint32_t sampled_type, spv::Dim dim, uint32_t sampled) {
+  return dedup(spv::Op::OpTypeImage,
+               {sampled_type, uint32_t(dim), 0, 0, 0, sampled, uint32_t(spv::ImageFormat::Unknown)}, false);
+}
+
+uint32_t ModuleBuilder::sampler_type() { return dedup(spv::Op::OpTypeSampler, {}, false); }
+
+uint32_t ModuleBuilder::sampled_image_type(uint32_t image_type) {
+  return dedup(spv::Op::OpTypeSampledImage, {image_type}, false);
+}
+
 uint32_t ModuleBuilder::pointer_type(spv::StorageClass storage, uint32_t pointee) {
   return dedup(spv::Op::OpTypePointer, {uint32_t(storage), pointee}, false);
 }

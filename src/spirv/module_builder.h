@@ -51,6 +51,12 @@ class ModuleBuilder {
   uint32_t float_type(uint32_t width);
   uint32_t vector_type(uint32_t component, uint32_t count);
   uint32_t array_type(uint32_t element, uint32_t length_constant);
+  uint32_t runtime_array_type(uint32_t element);
+  // OpTypeImage of `sampled_type` with `dim`, not depth, arrayed or
+  // multisampled; `sampled` 1 (used with a sampler) or 2 (storage), format Unknown.
+  uint32_t image_type(uint32_t sampled_type, spv::Dim dim, uint32_t sampled);
+  uint32_t sampler_type();
+  uint32_t sampled_image_type(uint32_t image_type);
   uint32_t pointer_type(spv::StorageClass storage, uint32_t pointee);
   uint32_t function_type(uint32_t result, std::span<const uint32_t> params);
   uint32_t struct_type(std::span<const uint32_t> members);

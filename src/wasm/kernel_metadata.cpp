@@ -55,7 +55,7 @@ Result<KernelParam> read_param(MetadataReader& r, const std::string& kernel, siz
   KernelParam param;
   size_t kind_offset = r.offset();
   WASMGPU_ASSIGN_OR_RETURN(uint8_t kind, r.byte("the kind of " + where));
-  if (kind > uint8_t(KernelParam::Kind::ConstPointer))
+  if (kind > uint8_t(KernelParam::Kind::Sampler))
     return r.error_at(kind_offset, "unknown kind " + std::to_string(kind) + " of " + where);
   param.kind = KernelParam::Kind(kind);
   WASMGPU_ASSIGN_OR_RETURN(param.size, r.u32("the size of " + where));
@@ -81,6 +81,10 @@ std::optional<ValType> wasm_type_of(const KernelParam& param) {
   switch (param.kind) {
     case KernelParam::Kind::Pointer:
     case KernelParam::Kind::ConstPointer: return ValType::I32;
+    case KernelParam::Kind::Image:
+    case KernelParam::Kind::Sampler:
+      if (param.size == 4) return ValType::I32;
+      return std::nullopt;
     case KernelParam::Kind::Integer:
       if (param.size == 1 || param.size == 2 || param.size == 4) return ValType::I32;
       if (param.size == 8) return ValType::I64;

@@ -7,7 +7,8 @@
 // appends the records of every object file):
 //   u8 version (1), kernel export name NUL-terminated, u8 parameter count,
 //   per parameter: u8 kind (0 integer, 1 floating point, 2 pointer,
-//   3 pointer to const), u32 size, u32 alignment (little-endian; of the
+//   3 pointer to const, 4 image handle, 5 sampler handle; kinds 4 and 5 came
+//   later, within version 1: records without them read as before), u32 size, u32 alignment (little-endian; of the
 //   pointee for pointers, else of the value), then three NUL-terminated
 //   strings: name, C type, pointee type (empty for values).
 #pragma once
@@ -27,7 +28,9 @@ inline constexpr std::string_view kKernelMetadataSection = "wasmgpu.kernels";
 inline constexpr uint8_t kKernelMetadataVersion = 1;
 
 struct KernelParam {
-  enum class Kind : uint8_t { Integer = 0, Float = 1, Pointer = 2, ConstPointer = 3 };
+  // Image and Sampler: an int handle (i32) the host fills from an Image or
+  // Sampler argument (include/wasmgpu.h, "Images").
+  enum class Kind : uint8_t { Integer = 0, Float = 1, Pointer = 2, ConstPointer = 3, Image = 4, Sampler = 5 };
   Kind kind = Kind::Integer;
   uint32_t size = 0;       // bytes: of the pointee for pointers, else of the value
   uint32_t alignment = 0;  // likewise
@@ -36,6 +39,7 @@ struct KernelParam {
   std::string pointee;     // "float"; empty for values
 
   bool is_pointer() const { return kind == Kind::Pointer || kind == Kind::ConstPointer; }
+  bool is_handle() const { return kind == Kind::Image || kind == Kind::Sampler; }
   friend bool operator==(const KernelParam&, const KernelParam&) = default;
 };
 
@@ -54,7 +58,8 @@ Result<std::vector<KernelMetadata>> parse_kernel_metadata(std::span<const uint8_
 // none), each checked against the wasm signature of the export it names:
 // one record per kernel, the kernel exported as a function, and each
 // parameter's kind and size matching the wasm parameter (integers of up to 4
-// bytes and pointers are i32, 8-byte integers i64, floats f32 or f64).
+// bytes, pointers and 4-byte handles are i32, 8-byte integers i64, floats
+// f32 or f64).
 // Errors name the kernel and the parameter.
 Result<std::vector<KernelMetadata>> read_kernel_metadata(const Module& module);
 

@@ -55,6 +55,28 @@ TEST(KernelMetadata, ParsesRecordsExactly) {
   EXPECT_EQ(describe(step.params[2]), "double dt");
 }
 
+// blur(int i, wasmgpu_image src, wasmgpu_sampler s, wasmgpu_image dst):
+// image and sampler handles (kinds 4 and 5, added to version 1).
+Bytes blur_record() {
+  return concat({Bytes{1}, cstring("blur"), Bytes{4}, param(0, 4, 4, "i", "int", ""),
+                 param(4, 4, 4, "src", "wasmgpu_image", ""), param(5, 4, 4, "s", "wasmgpu_sampler", ""),
+                 param(4, 4, 4, "dst", "wasmgpu_image", "")});
+}
+
+TEST(KernelMetadata, ParsesImageAndSamplerHandles) {
+  auto parsed = parse_kernel_metadata(concat({saxpy_record(), blur_record()}));
+  ASSERT_TRUE(parsed.ok()) << parsed.error().to_string();
+  ASSERT_EQ(parsed->size(), 2u);
+  EXPECT_EQ((*parsed)[0].params[3], (KernelParam{KernelParam::Kind::Pointer, 4, 4, "y", "float *", "float"}));
+  const KernelMetadata& blur = (*parsed)[1];
+  ASSERT_EQ(blur.params.size(), 4u);
+  EXPECT_EQ(blur.params[1], (KernelParam{KernelParam::Kind::Image, 4, 4, "src", "wasmgpu_image", ""}));
+  EXPECT_EQ(blur.params[2], (KernelParam{KernelParam::Kind::Sampler, 4, 4, "s", "wasmgpu_sampler", ""}));
+  EXPECT_TRUE(blur.params[3].is_handle());
+  EXPECT_FALSE(blur.params[3].is_pointer());
+  EXPECT_EQ(describe(blur.params[1]), "wasmgpu_image src");
+}
+
 TEST(KernelMetadata, EmptySectionHasNoRecords) {
   auto parsed = parse_kernel_metadata({});
   ASSERT_TRUE(parsed.ok());
@@ -100,8 +122,10 @@ TEST(KernelMetadata, MalformedRecordsNameWhatIsWrong) {
   };
   EXPECT_EQ(error_of(concat({Bytes{2}, cstring("k"), Bytes{0}})),
             "wasmgpu.kernels section, byte 0: record version 2 (this wasmgpu reads 1)");
-  EXPECT_EQ(error_of(concat({Bytes{1}, cstring("k"), Bytes{1}, param(4, 4, 4, "i", "int", "")})),
-            "wasmgpu.kernels section, byte 4: unknown kind 4 of parameter 0 of kernel 'k'");
+  EXPECT_EQ(error_of(concat({Bytes{1}, cstring("k"), Bytes{1}, param(6, 4, 4, "i", "int", "")})),
+            "wasmgpu.kernels section, byte 4: unknown kind 6 of parameter 0 of kernel 'k'");
+  EXPECT_EQ(error_of(concat({Bytes{1}, cstring("k"), Bytes{1}, param(4, 4, 4, "img", "wasmgpu_image", "float")})),
+            "wasmgpu.kernels section, byte 4: parameter 0 of kernel 'k' is a value with a pointee type");
   EXPECT_EQ(error_of(concat({Bytes{1}, cstring("k"), Bytes{1}, param(0, 4, 3, "i", "int", "")})),
             "wasmgpu.kernels section, byte 9: alignment 3 of parameter 0 of kernel 'k' is not a power of two "
             "dividing its size 4");
@@ -161,6 +185,17 @@ TEST(KernelMetadata, DisagreementWithTheSignatureNamesKernelAndParameter) {
   EXPECT_EQ(error_of(concat({saxpy_record(), saxpy_record()})),
             "parameter metadata for kernel 'saxpy' appears twice");
   EXPECT_NE(error_of(Bytes{1, 's'}).find("truncated"), std::string::npos);
+  // A handle is an i32: in place of the f32 it is refused, in place of an i32 pointer accepted.
+  Bytes handle_for_float = concat({Bytes{1}, cstring("saxpy"), Bytes{4}, param(0, 4, 4, "i", "int", ""),
+                                   param(4, 4, 4, "a", "wasmgpu_image", ""),
+                                   param(3, 4, 4, "x", "const float *", "float"), param(2, 4, 4, "y", "float *", "float")});
+  EXPECT_EQ(error_of(handle_for_float),
+            "parameter metadata for kernel 'saxpy', parameter 1 (wasmgpu_image a): the wasm function takes f32 "
+            "there, not i32");
+  Bytes handle_for_pointer = concat({Bytes{1}, cstring("saxpy"), Bytes{4}, param(0, 4, 4, "i", "int", ""),
+                                     param(1, 4, 4, "a", "float", ""), param(5, 4, 4, "x", "wasmgpu_sampler", ""),
+                                     param(4, 4, 4, "y", "wasmgpu_image", "")});
+  EXPECT_EQ(error_of(handle_for_pointer), "(accepted)");
 }
 
 }  // namespace

@@ -1,0 +1,260 @@
+// Image imports: see images.h. Helper signatures (SPIR-V functions):
+//   load_2d(handle, x, y) -> vec4       load_3d(handle, x, y, z) -> vec4
+//   store_2d(handle, x, y, r, g, b, a)  store_3d(handle, x, y, z, r, g, b, a)
+//   sample_2d(image, sampler, u, v, lod) -> vec4
+//   sample_3d(image, sampler, u, v, w, lod) -> vec4
+//   size(handle, dimension) -> u32
+// Coordinates are u32: a negative int is a huge unsigned value, so one
+// unsigned comparison with the size rejects both ends.
+#include "spirv/images.h"
+
+#include <vector>
+
+#include "abi/image_abi.h"
+#include "spirv/runtime_helpers.h"
+
+namespace wasmgpu::spirv {
+
+namespace {
+
+using SpvOp = spv::Op;
+
+bool is_3d(Images::Op op) {
+  return op == Images::Op::Load3D || op == Images::Op::Store3D || op == Images::Op::Sample3D;
+}
+
+const char* helper_name(Images::Op op) {
+  switch (op) {
+    case Images::Op::Load2D: return "wasmgpu.image_load_2d";
+    case Images::Op::Load3D: return "wasmgpu.image_load_3d";
+    case Images::Op::Store2D: return "wasmgpu.image_store_2d";
+    case Images::Op::Store3D: return "wasmgpu.image_store_3d";
+    case Images::Op::Sample2D: return "wasmgpu.image_sample_2d";
+    case Images::Op::Sample3D: return "wasmgpu.image_sample_3d";
+    case Images::Op::Size: return "wasmgpu.image_size";
+  }
+  return "wasmgpu.image";
+}
+
+}  // namespace
+
+uint32_t Images::t_vec4() { return k_.b.vector_type(k_.t_f32(), 4); }
+
+void Images::declare() {
+  if (table_var_ != 0) return;
+  ModuleBuilder& b = k_.b;
+  for (spv::Capability c :
+       {spv::Capability::RuntimeDescriptorArray, spv::Capability::ShaderNonUniform,
+        spv::Capability::StorageImageArrayNonUniformIndexing, spv::Capability::SampledImageArrayNonUniformIndexing,
+        spv::Capability::StorageImageReadWithoutFormat, spv::Capability::StorageImageWriteWithoutFormat})
+    b.capability(c);
+  const uint32_t f32 = k_.t_f32();
+  auto array_var = [&](uint32_t element, uint32_t binding, const char* name) {
+    uint32_t type = b.runtime_array_type(element);
+    uint32_t var = b.global_variable(b.pointer_type(spv::StorageClass::UniformConstant, type),
+                                     spv::StorageClass::UniformConstant);
+    b.decorate(var, spv::Decoration::DescriptorSet, {abi::kImageSet});
+    b.decorate(var, spv::Decoration::Binding, {binding});
+    b.name(var, name);
+    return var;
+  };
+  storage_2d_ = array_var(b.image_type(f32, spv::Dim::Dim2D, 2), abi::kBindingStorageImage2D, "storage_images_2d");
+  storage_3d_ = array_var(b.image_type(f32, spv::Dim::Dim3D, 2), abi::kBindingStorageImage3D, "storage_images_3d");
+  sampled_2d_ = array_var(b.image_type(f32, spv::Dim::Dim2D, 1), abi::kBindingSampledImage2D, "sampled_images_2d");
+  sampled_3d_ = array_var(b.image_type(f32, spv::Dim::Dim3D, 1), abi::kBindingSampledImage3D, "sampled_images_3d");
+  sampler_ = array_var(b.sampler_type(), abi::kBindingSampler, "samplers");
+
+  const uint32_t uvec4 = b.vector_type(k_.t_u32, 4);
+  const uint32_t entries = b.runtime_array_type(uvec4);
+  b.decorate(entries, spv::Decoration::ArrayStride, {abi::kHandleEntrySize});
+  const uint32_t members[] = {entries};
+  const uint32_t block = b.unique_struct_type(members);
+  b.decorate(block, spv::Decoration::Block);
+  b.member_decorate(block, 0, spv::Decoration::Offset, {0});
+  b.member_decorate(block, 0, spv::Decoration::NonWritable);
+  b.name(block, "HandleTable");
+  table_var_ = b.global_variable(b.pointer_type(spv::StorageClass::StorageBuffer, block),
+                                 spv::StorageClass::StorageBuffer);
+  b.decorate(table_var_, spv::Decoration::DescriptorSet, {abi::kImageSet});
+  b.decorate(table_var_, spv::Decoration::Binding, {abi::kBindingHandleTable});
+  b.name(table_var_, "handle_table");
+}
+
+uint32_t Images::helper(Op op) {
+  declare();
+  auto it = ids_.find(op);
+  if (it != ids_.end()) return it->second;
+  uint32_t id = k_.b.fresh_id();
+  ids_.emplace(op, id);
+  emitted_.emplace(op, false);
+  return id;
+}
+
+void Images::emit_bodies() {
+  for (auto& [op, done] : emitted_) {
+    if (done) continue;
+    done = true;
+    emit(ids_.at(op), op);
+  }
+}
+
+uint32_t Images::lower(FunctionBuilder& f, Op op, std::span<const uint32_t> args) {
+  ModuleBuilder& b = k_.b;
+  const uint32_t id = helper(op);
+  auto call = [&](uint32_t type, std::span<const uint32_t> operands) {
+    std::vector<uint32_t> all{id};
+    all.insert(all.end(), operands.begin(), operands.end());
+    return f.op(SpvOp::OpFunctionCall, type, all);
+  };
+  // Writes the vec4 `texel` to the 16 bytes at wasm address `out` (u32).
+  auto store_texel = [&](uint32_t out, uint32_t texel) {
+    std::optional<uint64_t> constant = b.integer_constant(out);
+    uint32_t base = constant ? 0 : f.op(SpvOp::OpUConvert, k_.t_u64, {out});
+    for (uint32_t c = 0; c < 4; ++c) {
+      uint32_t ea = constant ? b.const_u64(*constant + 4 * c)
+                             : (c == 0 ? base : f.op(SpvOp::OpIAdd, k_.t_u64, {base, b.const_u64(4 * c)}));
+      uint32_t bits = f.op(SpvOp::OpBitcast, k_.t_u32, {f.op(SpvOp::OpCompositeExtract, k_.t_f32(), {texel, c})});
+      k_.helpers->store(f, ea, bits, 4);
+    }
+  };
+  switch (op) {
+    case Op::Load2D:
+    case Op::Load3D:
+    case Op::Sample2D:
+    case Op::Sample3D:
+      store_texel(args[0], call(t_vec4(), args.subspan(1)));
+      return 0;
+    case Op::Store2D:
+    case Op::Store3D:
+      call(k_.t_void, args);
+      return 0;
+    case Op::Size: return call(k_.t_u32, args);
+  }
+  return 0;
+}
+
+std::pair<uint32_t, uint32_t> Images::entry(FunctionBuilder& f, uint32_t handle, uint32_t mask, uint32_t required) {
+  ModuleBuilder& b = k_.b;
+  const uint32_t u32 = k_.t_u32, uvec4 = b.vector_type(u32, 4);
+  uint32_t length = f.op(SpvOp::OpArrayLength, u32, {table_var_, 0});
+  uint32_t in_range = f.op(SpvOp::OpULessThan, k_.t_bool, {handle, length});
+  uint32_t safe = f.op(SpvOp::OpSelect, u32, {in_range, handle, b.const_u32(0)});
+  uint32_t pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::StorageBuffer, uvec4),
+                          {table_var_, b.const_u32(0), safe});
+  uint32_t value = f.load(uvec4, pointer);
+  uint32_t flags = f.op(SpvOp::OpCompositeExtract, u32, {value, 3});
+  uint32_t masked = f.op(SpvOp::OpBitwiseAnd, u32, {flags, b.const_u32(mask)});
+  uint32_t kind_ok = required == 0 ? f.op(SpvOp::OpINotEqual, k_.t_bool, {masked, b.const_u32(0)})
+                                   : f.op(SpvOp::OpIEqual, k_.t_bool, {masked, b.const_u32(required)});
+  return {value, f.op(SpvOp::OpLogicalAnd, k_.t_bool, {in_range, kind_ok})};
+}
+
+uint32_t Images::descriptor(FunctionBuilder& f, uint32_t var, uint32_t type, uint32_t handle) {
+  ModuleBuilder& b = k_.b;
+  uint32_t pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::UniformConstant, type), {var, handle});
+  b.decorate(pointer, spv::Decoration::NonUniform);
+  uint32_t value = f.load(type, pointer);
+  b.decorate(value, spv::Decoration::NonUniform);
+  return value;
+}
+
+void Images::emit(uint32_t id, Op op) {
+  ModuleBuilder& b = k_.b;
+  RuntimeHelpers& h = *k_.helpers;
+  const uint32_t u32 = k_.t_u32, f32 = k_.t_f32(), vec4 = t_vec4();
+  const bool three_d = is_3d(op);
+  const uint32_t dims = three_d ? 3 : 2;
+  const spv::Dim dim = three_d ? spv::Dim::Dim3D : spv::Dim::Dim2D;
+  const uint32_t dim_flag = three_d ? abi::kHandle3D : 0;
+
+  std::vector<uint32_t> params;
+  uint32_t result = vec4;
+  switch (op) {
+    case Op::Load2D:
+    case Op::Load3D: params.assign(1 + dims, u32); break;
+    case Op::Store2D:
+    case Op::Store3D:
+      params.assign(1 + dims, u32);
+      params.insert(params.end(), 4, f32);
+      result = k_.t_void;
+      break;
+    case Op::Sample2D:
+    case Op::Sample3D:
+      params.assign(2, u32);
+      params.insert(params.end(), dims + 1, f32);
+      break;
+    case Op::Size:
+      params.assign(2, u32);
+      result = u32;
+      break;
+  }
+  FunctionBuilder f(b, id, result, params);
+  b.name(id, helper_name(op));
+  const uint32_t handle = f.param(0);
+  auto trap_unless = [&](uint32_t ok, abi::TrapKind kind) {
+    f.if_else(f.op(SpvOp::OpLogicalNot, k_.t_bool, {ok}), [&] { h.trap_and_return(f, kind); });
+  };
+
+  if (op == Op::Size) {
+    auto [value, ok] = entry(f, handle, abi::kHandleStorage | abi::kHandleSampled, 0);
+    trap_unless(ok, abi::TrapKind::InvalidHandle);
+    uint32_t dimension = f.param(1);
+    uint32_t inside = f.op(SpvOp::OpULessThan, k_.t_bool, {dimension, b.const_u32(3)});
+    uint32_t safe = f.op(SpvOp::OpSelect, u32, {inside, dimension, b.const_u32(0)});
+    uint32_t size = f.op(SpvOp::OpVectorExtractDynamic, u32, {value, safe});
+    f.return_value(f.op(SpvOp::OpSelect, u32, {inside, size, b.const_u32(1)}));
+    f.finish();
+    return;
+  }
+
+  if (op == Op::Sample2D || op == Op::Sample3D) {
+    auto [image_entry, image_ok] =
+        entry(f, handle, abi::kHandleSampled | abi::kHandle3D | abi::kHandleSampler, abi::kHandleSampled | dim_flag);
+    auto [sampler_entry, sampler_ok] = entry(f, f.param(1), abi::kHandleSampler, abi::kHandleSampler);
+    (void)image_entry;
+    (void)sampler_entry;
+    trap_unless(f.op(SpvOp::OpLogicalAnd, k_.t_bool, {image_ok, sampler_ok}), abi::TrapKind::InvalidHandle);
+    uint32_t image_type = b.image_type(f32, dim, 1);
+    uint32_t image = descriptor(f, three_d ? sampled_3d_ : sampled_2d_, image_type, handle);
+    uint32_t sampler = descriptor(f, sampler_, b.sampler_type(), f.param(1));
+    uint32_t combined = f.op(SpvOp::OpSampledImage, b.sampled_image_type(image_type), {image, sampler});
+    b.decorate(combined, spv::Decoration::NonUniform);
+    std::vector<uint32_t> coords;
+    for (uint32_t i = 0; i < dims; ++i) coords.push_back(f.param(2 + i));
+    uint32_t coord = f.op(SpvOp::OpCompositeConstruct, b.vector_type(f32, dims), coords);
+    uint32_t lod = f.param(2 + dims);
+    f.return_value(f.op(SpvOp::OpImageSampleExplicitLod, vec4,
+                        {combined, coord, uint32_t(spv::ImageOperandsMask::Lod), lod}));
+    f.finish();
+    return;
+  }
+
+  const bool store = op == Op::Store2D || op == Op::Store3D;
+  if (store) h.return_if_trapped(f);  // a trapped invocation writes nothing more
+  auto [value, ok] = entry(f, handle, abi::kHandleStorage | abi::kHandle3D | abi::kHandleSampler,
+                           abi::kHandleStorage | dim_flag);
+  trap_unless(ok, abi::TrapKind::InvalidHandle);
+  std::vector<uint32_t> coords;
+  uint32_t inside = 0;
+  for (uint32_t i = 0; i < dims; ++i) {
+    uint32_t c = f.param(1 + i);
+    coords.push_back(c);
+    uint32_t below = f.op(SpvOp::OpULessThan, k_.t_bool, {c, f.op(SpvOp::OpCompositeExtract, u32, {value, i})});
+    inside = inside ? f.op(SpvOp::OpLogicalAnd, k_.t_bool, {inside, below}) : below;
+  }
+  trap_unless(inside, abi::TrapKind::ImageOutOfBounds);
+  uint32_t image_type = b.image_type(f32, dim, 2);
+  uint32_t image = descriptor(f, three_d ? storage_3d_ : storage_2d_, image_type, handle);
+  uint32_t coord = f.op(SpvOp::OpCompositeConstruct, b.vector_type(u32, dims), coords);
+  if (store) {
+    uint32_t texel = f.op(SpvOp::OpCompositeConstruct, vec4,
+                          {f.param(1 + dims), f.param(2 + dims), f.param(3 + dims), f.param(4 + dims)});
+    f.op_void(SpvOp::OpImageWrite, {image, coord, texel});
+    f.return_();
+  } else {
+    f.return_value(f.op(SpvOp::OpImageRead, vec4, {image, coord}));
+  }
+  f.finish();
+}
+
+}  // namespace wasmgpu::spirv
