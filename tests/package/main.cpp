@@ -1,10 +1,12 @@
 // A user's program, written from the README and docs/host-api.md only: saxpy
-// (a wasm kernel), a two-step reduction (wasm), and a GLSL kernel bound by
-// reflection, recorded into ONE command buffer with the barriers the library
-// inserts between dependent launches; results checked against the CPU.
+// (a wasm kernel), a two-step reduction (wasm), a GLSL kernel bound by
+// reflection and a two-pass image blur (wasm, image handles), recorded into
+// ONE command buffer with the barriers the library inserts between dependent
+// launches; results checked against the CPU.
 // Usage: package_user KERNEL_DIR
 #include <wasmgpu/wasmgpu.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -37,6 +39,15 @@ int main(int argc, char** argv) {
     wasmgpu::Kernel saxpy = saxpy_module.kernel("saxpy");
     wasmgpu::Kernel sum_chunks = reduce_module.kernel("sum_chunks");
     wasmgpu::Kernel normalize = normalize_module.kernel("main");
+    wasmgpu::Module blur_module = device.load_file(dir / "blur.wasm");
+    wasmgpu::Kernel blur = blur_module.kernel("blur");
+
+    constexpr uint32_t width = 37, height = 23;
+    std::vector<float> picture(4 * width * height);
+    for (size_t t = 0; t < picture.size(); ++t) picture[t] = float((t * 7919) % 256) / 255.0f;
+    wasmgpu::Image image = device.image_2d(width, height, wasmgpu::ImageFormat::Rgba32F);
+    wasmgpu::Image scratch = device.image_2d(width, height, wasmgpu::ImageFormat::Rgba32F);
+    image.write(picture);
 
     wasmgpu::CommandBuffer commands = device.command_buffer();
     commands.launch(saxpy, n, 2.0f, x_buf, y_buf);                 // y = 2x + y
@@ -44,6 +55,8 @@ int main(int argc, char** argv) {
     commands.launch(sum_chunks, 1, partial, chunks, total);        // their sum
     commands.launch(normalize, n, wasmgpu::arg("values", y_buf),   // y /= total
                     wasmgpu::arg("total", total), wasmgpu::arg("count", uint32_t(n)));
+    commands.launch(blur, width * height, image, scratch, 1, 0);   // horizontal pass
+    commands.launch(blur, width * height, scratch, image, 0, 1);   // vertical pass
     wasmgpu::Submission submission = commands.submit();
     submission.wait();
 
@@ -71,7 +84,28 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
-    std::printf("saxpy, reduction (sum %.6g) and GLSL normalize in one command buffer: correct\n",
+    // The blur on the CPU: the same float operations in the same order.
+    const float weights[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
+    auto pass = [&](const std::vector<float>& src, int dx, int dy) {
+      std::vector<float> dst(src.size());
+      for (int y = 0; y < int(height); ++y)
+        for (int x = 0; x < int(width); ++x)
+          for (int c = 0; c < 4; ++c) {
+            float sum = 0.0f;
+            for (int k = -2; k <= 2; ++k) {
+              const int sx = std::clamp(x + k * dx, 0, int(width) - 1);
+              const int sy = std::clamp(y + k * dy, 0, int(height) - 1);
+              sum += weights[k + 2] * src[4 * (sy * width + sx) + c];
+            }
+            dst[4 * (y * width + x) + c] = sum;
+          }
+      return dst;
+    };
+    if (image.read<float>() != pass(pass(picture, 1, 0), 0, 1)) {
+      std::fprintf(stderr, "blur: the image differs from the CPU's\n");
+      return 1;
+    }
+    std::printf("saxpy, reduction (sum %.6g), GLSL normalize and a 2-pass image blur in one command buffer: correct\n",
                 double(got_total));
   } catch (const wasmgpu::Exception& e) {
     std::fprintf(stderr, "wasmgpu error (%s): %s\n", wasmgpu::to_string(e.kind()), e.what());
