@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "abi/launch_abi.h"
@@ -225,7 +226,8 @@ Status Kernel::launch_shape(uint32_t n, const uint32_t size[3], const uint32_t g
     regions.push_back({base, uint32_t(range.size), range.device_address});
 
   const uint64_t args_offset = abi::kLaunchHeaderSize;
-  const uint64_t regions_offset = args_offset + uint64_t(abi::kArgSlotSize) * args.size();
+  const uint64_t param_regions_offset = args_offset + uint64_t(abi::kArgSlotSize) * args.size();
+  const uint64_t regions_offset = param_regions_offset + uint64_t(abi::kParamRegionStride) * args.size();
   const uint64_t block_size = regions_offset + uint64_t(abi::kRegionStride) * regions.size();
   WASMGPU_TRY(device.ensure_raw_buffer(device.launch_block, kLaunchBlockOffset + block_size,
                                        kLaunchBlockUsage, MemoryKind::Host));
@@ -250,6 +252,29 @@ Status Kernel::launch_shape(uint32_t n, const uint32_t size[3], const uint32_t g
     const uint64_t value = arg.kind() == Arg::Kind::Buffer ? *arg.buffer()->wasm_address()
                                                            : arg.bits();
     put64(block, args_offset + abi::kArgSlotSize * i, value);
+  }
+  // ParamRegions: the buffer each pointer argument points into, so that
+  // accesses proven to derive from it skip the region-table scan.
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Arg& arg = args[i];
+    std::optional<uint32_t> value;
+    if (arg.kind() == Arg::Kind::Buffer) value = *arg.buffer()->wasm_address();
+    if (arg.kind() == Arg::Kind::I32) value = uint32_t(arg.bits());
+    uint64_t base = abi::kNoParamRegion, size = abi::kParamRegionMinSize, address = 0;
+    const auto region = std::find_if(regions.begin(), regions.end(), [&](const Region& r) {
+      return value && r.base >= abi::kBufferAddressBase && *value >= r.base &&
+             *value <= uint64_t(r.base) + r.size;
+    });
+    if (region != regions.end() && *value % abi::kParamRegionAlignment == 0 &&
+        region->size >= abi::kParamRegionMinSize) {
+      base = region->base;
+      size = region->size;
+      address = region->address;
+    }
+    const uint64_t at = param_regions_offset + abi::kParamRegionStride * i;
+    put64(block, at + abi::kParamRegionWasmBase, base);
+    put64(block, at + abi::kParamRegionSize, size);
+    put64(block, at + abi::kParamRegionDeviceAddress, address);
   }
   for (size_t i = 0; i < regions.size(); ++i) {
     const uint64_t at = regions_offset + abi::kRegionStride * i;

@@ -34,6 +34,8 @@ void AccessPathCounts::add(AccessPath path) {
     case AccessPath::Direct: ++direct; break;
     case AccessPath::BoundsChecked: ++bounds_checked; break;
     case AccessPath::Translated: ++translated; break;
+    case AccessPath::Parameter: ++parameter; break;
+    case AccessPath::ParameterUnaligned: ++parameter_unaligned; break;
   }
 }
 

@@ -100,12 +100,60 @@ void RuntimeHelpers::set_memory_base(FunctionBuilder& f) {
   f.store(k_.memory_base_var, base);
 }
 
-uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width) {
+std::optional<AccessPath> RuntimeHelpers::parameter_path(const PointerFact* fact, uint64_t offset, uint32_t width) {
+  if (!fact || fact->base != PointerFact::Base::Param || k_.kernel_function == UINT32_MAX ||
+      k_.current_function != k_.kernel_function)
+    return std::nullopt;
+  // Parameter 0 is the invocation index; only i32 parameters carry addresses.
+  const wasm::FuncType& type = k_.module.function_type(k_.kernel_function);
+  if (fact->param == 0 || fact->param >= type.params.size() || type.params[fact->param] != wasm::ValType::I32)
+    return std::nullopt;
+  // The argument is 16-aligned whenever its ParamRegion is set (launch_abi.h).
+  const uint32_t alignment = fact->alignment(offset, abi::kParamRegionAlignment);
+  const bool typed = width == 1 || (width >= 4 && alignment >= width);
+  return typed ? AccessPath::Parameter : AccessPath::ParameterUnaligned;
+}
+
+std::pair<uint32_t, uint32_t> RuntimeHelpers::parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
+                                                              uint32_t width) {
+  const KernelContext::ParamRegion& region = k_.param_region(param);
+  // ea - wasm_base <= size - width: one compare, as size >= width (launch_abi.h);
+  // an ea below the base wraps to a huge offset.
+  uint32_t offset = f.op(Op::OpISub, k_.t_u64, {ea, f.load(k_.t_u64, region.wasm_base)});
+  uint32_t limit = f.op(Op::OpISub, k_.t_u64, {f.load(k_.t_u64, region.size), k_.b.const_u64(width)});
+  uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool, {offset, limit});
+  uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, region.device_address), offset});
+  return {inside, address};
+}
+
+uint32_t RuntimeHelpers::load_device(FunctionBuilder& f, uint32_t address, uint32_t width, AccessPath path) {
+  if (path == AccessPath::Parameter) return load_at(f, address, width, width);
+  if (width < 4) return load_at(f, address, width, 1);
+  return call(f, width == 8 ? k_.t_u64 : k_.t_u32, function_id(Helper::LoadDevice, width), {address});
+}
+
+void RuntimeHelpers::store_device(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width,
+                                  AccessPath path) {
+  if (path == AccessPath::Parameter) return store_at(f, address, value, width, width);
+  if (width < 4) return store_at(f, address, value, width, 1);
+  call(f, k_.t_void, function_id(Helper::StoreDevice, width), {address, value});
+}
+
+uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact,
+                              uint64_t offset) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
-  const AccessPath path = path_of(constant, width);
+  AccessPath path = path_of(constant, width);
+  if (path == AccessPath::Translated) path = parameter_path(fact, offset, width).value_or(path);
   k_.access_paths.add(path);
   const uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
+    auto [inside, address] = parameter_check(f, fact->param, ea, width);
+    uint32_t result = f.variable(type);
+    f.if_else(inside, [&] { f.store(result, load_device(f, address, width, path)); },
+              [&] { f.store(result, load_translated(f, ea, width)); });
+    return f.load(type, result);
+  }
   switch (path) {
     case AccessPath::Direct: return load_at(f, module_address(f, ea), width, constant_alignment(*constant));
     case AccessPath::BoundsChecked: {
@@ -117,7 +165,7 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width) {
       }, [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
       return f.load(type, result);
     }
-    case AccessPath::Translated: break;
+    default: break;
   }
   return load_translated(f, ea, width);
 }
@@ -130,12 +178,22 @@ void RuntimeHelpers::store_translated(FunctionBuilder& f, uint32_t ea, uint32_t 
   call(f, k_.t_void, function_id(Helper::Store, width), {ea, value});
 }
 
-void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width) {
+void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
+                           const PointerFact* fact, uint64_t offset) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
-  const AccessPath path = path_of(constant, width);
+  AccessPath path = path_of(constant, width);
+  if (path == AccessPath::Translated) path = parameter_path(fact, offset, width).value_or(path);
   k_.access_paths.add(path);
   if (path == AccessPath::Translated) return store_translated(f, ea, value, width);
+  if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
+    auto [inside, address] = parameter_check(f, fact->param, ea, width);
+    // A trapped invocation writes nothing more: the general path checks that.
+    uint32_t fast = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)})});
+    f.if_else(fast, [&] { store_device(f, address, value, width, path); },
+              [&] { store_translated(f, ea, value, width); });
+    return;
+  }
   auto write = [&] { store_at(f, module_address(f, ea), value, width, constant_alignment(*constant)); };
   // A trapped invocation writes nothing more.
   f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)}), [&] {
@@ -307,6 +365,41 @@ void RuntimeHelpers::emit_store(uint32_t id, uint32_t width) {
     f.return_();
   });
   uint32_t address = translate(f, f.param(0), k_.b.const_u32(width));
+  for (uint32_t alignment : {8u, 4u}) {
+    if (alignment > width) continue;
+    f.if_else(is_aligned(k_, f, address, alignment), [&] {
+      store_at(f, address, value, width, alignment);
+      f.return_();
+    });
+  }
+  store_at(f, address, value, width, 1);
+  f.return_();
+  f.finish();
+}
+
+// The device access of the ParameterUnaligned path: typed when the address
+// turns out aligned, else in pieces (as the general helpers do).
+void RuntimeHelpers::emit_load_device(uint32_t id, uint32_t width) {
+  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  uint32_t params[] = {k_.t_u64};
+  FunctionBuilder f(k_.b, id, type, params);
+  k_.b.name(id, "wasmgpu.load_device" + std::to_string(width * 8));
+  uint32_t address = f.param(0);
+  for (uint32_t alignment : {8u, 4u}) {
+    if (alignment > width) continue;
+    f.if_else(is_aligned(k_, f, address, alignment),
+              [&] { f.return_value(load_at(f, address, width, alignment)); });
+  }
+  f.return_value(load_at(f, address, width, 1));
+  f.finish();
+}
+
+void RuntimeHelpers::emit_store_device(uint32_t id, uint32_t width) {
+  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  uint32_t params[] = {k_.t_u64, type};
+  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  k_.b.name(id, "wasmgpu.store_device" + std::to_string(width * 8));
+  uint32_t address = f.param(0), value = f.param(1);
   for (uint32_t alignment : {8u, 4u}) {
     if (alignment > width) continue;
     f.if_else(is_aligned(k_, f, address, alignment), [&] {

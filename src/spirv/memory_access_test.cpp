@@ -108,7 +108,7 @@ TEST(MemoryAccess, ConstantAddressesPastTheInitialSizeAreBoundsChecked) {
 TEST(MemoryAccess, DynamicAndBufferAddressesAreTranslated) {
   CompiledKernel k = compile_wat(R"((module (memory 1)
     (func (export "k") (param $i i32) (param $p i32)
-      (i32.store (local.get $p) (i32.const 1))
+      (i32.store (i32.mul (local.get $p) (local.get $i)) (i32.const 1))
       (i32.store (i32.const 0x10000000) (i32.const 2))
       (memory.fill (i32.const 0) (i32.const 0) (local.get $i))
       (memory.copy (i32.const 0) (local.get $p) (i32.const 4))
