@@ -39,9 +39,10 @@ void print_access_paths(const spirv::AccessPathCounts& paths) {
   auto share = [&](uint32_t n) { return 100.0 * n / paths.total(); };
   fmt::print("    memory accesses: {}; {} ({:.0f}%) on fast paths, {} ({:.0f}%) one typed load or store\n",
              paths.total(), paths.fast(), share(paths.fast()), paths.typed(), share(paths.typed()));
-  fmt::print("      module memory: {} direct, {} bounds-checked; pointer parameters: {} aligned, {} unaligned; "
-             "{} translated\n",
-             paths.direct, paths.bounds_checked, paths.parameter, paths.parameter_unaligned, paths.translated);
+  fmt::print("      constant addresses: {} direct, {} bounds-checked; pointer parameters: {} aligned, {} unaligned; "
+             "indexed static or shared data: {} aligned, {} unaligned; {} translated\n",
+             paths.direct, paths.bounds_checked, paths.parameter, paths.parameter_unaligned, paths.indexed,
+             paths.indexed_unaligned, paths.translated);
 }
 
 // The parameters WASMGPU_DEFINE_KERNEL recorded for `kernel`, if any.

@@ -36,6 +36,8 @@ void AccessPathCounts::add(AccessPath path) {
     case AccessPath::Translated: ++translated; break;
     case AccessPath::Parameter: ++parameter; break;
     case AccessPath::ParameterUnaligned: ++parameter_unaligned; break;
+    case AccessPath::Indexed: ++indexed; break;
+    case AccessPath::IndexedUnaligned: ++indexed_unaligned; break;
   }
 }
 

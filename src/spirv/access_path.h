@@ -28,6 +28,13 @@ enum class AccessPath : uint8_t {
   // As Parameter, but the alignment is not proven: checked at run time, the
   // access is typed when aligned and split into pieces otherwise.
   ParameterUnaligned,
+  // The address is a number computed at run time (static data or shared
+  // variables indexed): compared with the workgroup-shared range, then with
+  // the part of the module memory outside the stack and shared ranges; one
+  // access when either holds (typed when the alignment is proven), else the
+  // general path.
+  Indexed,
+  IndexedUnaligned,
 };
 
 // What the proofs know about a shader's wasm address space.
@@ -54,12 +61,16 @@ struct AccessPathCounts {
   uint32_t translated = 0;
   uint32_t parameter = 0;
   uint32_t parameter_unaligned = 0;
+  uint32_t indexed = 0;
+  uint32_t indexed_unaligned = 0;
 
-  uint32_t total() const { return direct + bounds_checked + translated + parameter + parameter_unaligned; }
+  uint32_t total() const { return fast() + translated; }
   // Sites that skip the region-table scan.
-  uint32_t fast() const { return direct + bounds_checked + parameter + parameter_unaligned; }
+  uint32_t fast() const {
+    return direct + bounds_checked + parameter + parameter_unaligned + indexed + indexed_unaligned;
+  }
   // Sites that are one typed load or store when their check passes.
-  uint32_t typed() const { return direct + bounds_checked + parameter; }
+  uint32_t typed() const { return direct + bounds_checked + parameter + indexed; }
   void add(AccessPath path);
 };
 

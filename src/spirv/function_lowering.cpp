@@ -71,9 +71,10 @@ Status FunctionLowering::lower() {
   pending_var_ = f_.variable(k_.t_u32);
   f_.store(pending_var_, b_.const_u32(0));
   WASMGPU_TRY(find_branch_targets());
-  if (index_ == k_.kernel_function) {
+  {
     // A kernel's first parameter is its invocation index, never an address.
-    ProvenanceOptions options{.number_params = {true}};
+    ProvenanceOptions options;
+    if (index_ == k_.kernel_function) options.number_params = {true};
     pointer_facts_ = analyse_pointer_provenance(k_.module, index_, options);
   }
 

@@ -188,5 +188,25 @@ TEST(PointerProvenance, KernelAccessesThroughParametersTakeTheParameterPaths) {
   EXPECT_EQ(calls->info.memory_access_paths.translated, 8u);
 }
 
+// Indexed static data and shared variables: one compare against the shared
+// range, one against the module memory outside the stack and shared ranges.
+TEST(PointerProvenance, IndexedStaticAndSharedDataTakeTheIndexedPath) {
+  CompiledKernel kernel = testing::expect_compiles(testing::c_to_wasm(R"(
+#include <wasmgpu.h>
+static const float kTable[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+WASMGPU_SHARED float tile[64];
+WASMGPU_KERNEL(k) void k(int i, float *out) {
+  unsigned l = wasmgpu_local_index();
+  tile[l] = kTable[i & 7];
+  wasmgpu_barrier();
+  out[i] = tile[63 - l] + tile[l ^ 1];
+}
+)", "-O2", std::string("-I") + WASMGPU_INCLUDE_DIR), "k");
+  const AccessPathCounts& paths = kernel.info.memory_access_paths;
+  EXPECT_EQ(paths.indexed, 4u);  // the table, three tile accesses
+  EXPECT_EQ(paths.parameter, 1u);
+  EXPECT_EQ(paths.translated, 0u);
+}
+
 }  // namespace
 }  // namespace wasmgpu::spirv

@@ -118,6 +118,17 @@ class RuntimeHelpers {
   // For an access [ea, ea + width) from pointer parameter `param`: whether it
   // lies inside the argument's buffer (a bool), and its device address then.
   std::pair<uint32_t, uint32_t> parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea, uint32_t width);
+  // The Indexed path an access with this fact may take, if any.
+  std::optional<AccessPath> indexed_path(const PointerFact* fact, uint64_t offset, uint32_t width,
+                                         std::optional<uint64_t> constant);
+  // The part of the module memory an Indexed access may touch directly: the
+  // largest piece of the initial memory outside the stack and shared ranges.
+  std::optional<std::pair<uint64_t, uint64_t>> indexed_module_range();
+  // Emits the Indexed access: `shared()` inside the shared range, `module()`
+  // inside indexed_module_range(), else `general()`.
+  void indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t width,
+                      const std::function<void()>& shared, const std::function<void()>& module,
+                      const std::function<void()>& general);
   // The device access at `address` on a Parameter path.
   uint32_t load_device(FunctionBuilder& f, uint32_t address, uint32_t width, AccessPath path);
   void store_device(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width, AccessPath path);
