@@ -3,7 +3,6 @@
 // kernel ABI of abi/launch_abi.h) and validates the result.
 #include "spirv/compiler.h"
 
-#include <cstdlib>
 #include <functional>
 #include <set>
 
@@ -22,8 +21,6 @@
 #include "spirv/workgroup_memory.h"
 
 namespace wasmgpu::spirv {
-
-Result<std::vector<uint32_t>> optimize_for_performance(const std::vector<uint32_t>& words);
 
 namespace {
 
@@ -321,10 +318,6 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
   info.compiled_functions = uint32_t(graph.functions.size());
   words = b.assemble();
   if (options.validate) WASMGPU_TRY(validate(words));
-  if (const char* opt = std::getenv("WASMGPU_SPIRV_OPT"); opt && *opt == '1') {
-    WASMGPU_ASSIGN_OR_RETURN(words, optimize_for_performance(words));
-    if (options.validate) WASMGPU_TRY(validate(words));
-  }
   return {};
 }
 

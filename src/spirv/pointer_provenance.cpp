@@ -56,14 +56,25 @@ bool has_base(const Fact& a) { return a.base == Base::Param || a.base == Base::S
 // shifted is an index.)
 Fact as_number(const Fact& a) { return a.base == Base::Absolute ? a : make(Base::Absolute, 0, 0, 0); }
 
-Fact add(const Fact& a, const Fact& b) {
+// `prefer`: parameters that accesses used as their base (a better guess when
+// two parameters are added).
+Fact add(const Fact& a, const Fact& b, const std::vector<bool>& prefer) {
   uint32_t bits = std::min(a.known_bits, b.known_bits);
   uint64_t residue = uint64_t(a.residue) + b.residue;
   if (a.base == Base::Absolute && b.base == Base::Absolute) return make(Base::Absolute, 0, bits, residue);
   // A pointer plus an index (known or loaded): the pointer's base.
   if (has_base(a) && !has_base(b)) return make(a.base, a.param, bits, residue);
   if (has_base(b) && !has_base(a)) return make(b.base, b.param, bits, residue);
-  return unknown();  // two pointers, or nothing known of either
+  if (a.base == Base::Param && b.base == Base::Param) {
+    // Two parameters, one of them an index nothing told apart (`p + i + k`):
+    // guess the one accesses use as a base, else the left one (clang puts
+    // the pointer first). The other's value is unknown, so nothing is known
+    // of the low bits.
+    auto preferred = [&](const Fact& f) { return f.param < prefer.size() && prefer[f.param]; };
+    const Fact& guess = preferred(b) && !preferred(a) ? b : a;
+    return make(Base::Param, guess.param, 0, 0);
+  }
+  return unknown();  // two stack pointers, or nothing known of either
 }
 
 Fact sub(const Fact& a, const Fact& b) {
@@ -168,8 +179,9 @@ struct Frame {
 class Interpreter {
  public:
   Interpreter(const wasm::Module& module, uint32_t function_index, const ProvenanceOptions& options,
-              std::vector<bool> pointer_params)
+              std::vector<bool> pointer_params, std::vector<bool> prefer = {})
       : pointer_params_(std::move(pointer_params)),
+        prefer_(std::move(prefer)),
         module_(module),
         function_(module.functions.at(function_index - module.imported_functions)),
         type_(module.function_type(function_index)),
@@ -340,7 +352,7 @@ class Interpreter {
       case Opcode::TableGrow: pop_n(2); push(unknown()); return ip;
       case Opcode::TableFill: pop_n(3); return ip;
       case Opcode::I32Const: case Opcode::I64Const: push(absolute(instr.imm64)); return ip;
-      case Opcode::I32Add: case Opcode::I64Add: { Fact b = pop(), a = pop(); push(add(a, b)); return ip; }
+      case Opcode::I32Add: case Opcode::I64Add: { Fact b = pop(), a = pop(); push(add(a, b, prefer_)); return ip; }
       case Opcode::I32Sub: case Opcode::I64Sub: { Fact b = pop(), a = pop(); push(sub(a, b)); return ip; }
       case Opcode::I32Mul: case Opcode::I64Mul: { Fact b = pop(), a = pop(); push(mul(a, b)); return ip; }
       case Opcode::I32Shl: case Opcode::I64Shl: {
@@ -448,6 +460,7 @@ class Interpreter {
   static Fact absolute_unknown() { return make(Base::Absolute, 0, 0, 0); }
 
   std::vector<bool> pointer_params_;
+  std::vector<bool> prefer_;
   const wasm::Module& module_;
   const wasm::Function& function_;
   const wasm::FuncType& type_;
@@ -490,8 +503,7 @@ std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, 
     if (first[i].base == PointerFact::Base::Param && body[i].op != wasm::Opcode::GlobalSet) used.at(first[i].param) = true;
   std::vector<bool> pointers = candidates;
   for (size_t i = 0; i < pointers.size(); ++i) pointers[i] = candidates[i] && (used[i] || !first_round.numeric()[i]);
-  if (pointers == candidates) return first;
-  return Interpreter(module, function_index, options, pointers).run();
+  return Interpreter(module, function_index, options, pointers, used).run();
 }
 
 bool stack_pointer_stays_aligned(const wasm::Module& module, const std::vector<uint32_t>& functions,
