@@ -29,6 +29,9 @@ inline constexpr uint32_t kPushConstantsSize = 16;
 //                       uses_instance_state, which the runtime must then set
 //   u64 args[...]       kernel arguments after the invocation index, one 8-byte
 //                       slot each: i32/f32 in the low 4 bytes, i64/f64 whole
+//   ParamRegion param_regions[...]  kernel launches only: one per argument, at
+//                       args_offset + kArgSlotSize * (number of arguments)
+//                       (below); vectorised calls have none
 //   Region regions[...] sorted by wasm_base, non-overlapping; a shader whose
 //                       module has memory (and no instance state) reads the
 //                       module memory's device address from regions[0]
@@ -51,6 +54,29 @@ inline constexpr uint32_t kRegionWasmBase = 0;
 inline constexpr uint32_t kRegionSize = 4;
 inline constexpr uint32_t kRegionDeviceAddress = 8;
 inline constexpr uint32_t kRegionStride = 16;
+
+// ParamRegion: the buffer a kernel argument points into, resolved by the
+// runtime once per launch, so that accesses the compiler proves to derive
+// from that pointer parameter (spirv/pointer_provenance.h) need one compare
+// instead of a region-table scan:
+//   u64 wasm_base; u64 size; u64 device_address
+// Set when the argument is an i32 whose value v lies in a mapped buffer
+// (wasm_base >= kBufferAddressBase; wasm_base <= v <= wasm_base + size),
+// v is a multiple of kParamRegionAlignment and size >= kParamRegionMinSize;
+// otherwise wasm_base = kNoParamRegion and size = kParamRegionMinSize, which
+// no access matches. The shader's test for an access [ea, ea + width):
+//   ea - wasm_base <= size - width   (u64 arithmetic; size >= width)
+// else it takes the general path (region table, traps). Because v is
+// 16-aligned and every buffer keeps device and wasm addresses congruent
+// modulo 16, an access whose offset from v is proven a multiple of its
+// width is aligned on the device too.
+inline constexpr uint32_t kParamRegionWasmBase = 0;
+inline constexpr uint32_t kParamRegionSize = 8;
+inline constexpr uint32_t kParamRegionDeviceAddress = 16;
+inline constexpr uint32_t kParamRegionStride = 24;
+inline constexpr uint64_t kNoParamRegion = uint64_t(1) << 40;
+inline constexpr uint64_t kParamRegionMinSize = 8;
+inline constexpr uint64_t kParamRegionAlignment = 16;
 
 // Layout of the wasm address space the runtime builds for a launch:
 // the module's own linear memory at [0, memory size); buffers from

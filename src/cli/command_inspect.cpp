@@ -36,11 +36,13 @@ void print_imports(const wasm::Module& module) {
 // Memory access sites by path (docs/compiler.md, "Memory access paths").
 void print_access_paths(const spirv::AccessPathCounts& paths) {
   if (paths.total() == 0) return;
-  const uint32_t fast = paths.direct + paths.bounds_checked;
-  fmt::print("    memory accesses: {}, {} ({:.0f}%) on the module-memory fast path "
-             "({} direct, {} bounds-checked), {} translated\n",
-             paths.total(), fast, 100.0 * fast / paths.total(), paths.direct, paths.bounds_checked,
-             paths.translated);
+  auto share = [&](uint32_t n) { return 100.0 * n / paths.total(); };
+  fmt::print("    memory accesses: {}; {} ({:.0f}%) on fast paths, {} ({:.0f}%) one typed load or store\n",
+             paths.total(), paths.fast(), share(paths.fast()), paths.typed(), share(paths.typed()));
+  fmt::print("      constant addresses: {} direct, {} bounds-checked; pointer parameters: {} aligned, {} unaligned; "
+             "indexed static or shared data: {} aligned, {} unaligned; {} translated\n",
+             paths.direct, paths.bounds_checked, paths.parameter, paths.parameter_unaligned, paths.indexed,
+             paths.indexed_unaligned, paths.translated);
 }
 
 // The parameters WASMGPU_DEFINE_KERNEL recorded for `kernel`, if any.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "abi/image_abi.h"
@@ -286,7 +287,8 @@ Result<RecordedLaunch> write_launch_block(Kernel& kernel, DeviceState& device, c
     regions.push_back({base, uint32_t(range.size), range.device_address});
 
   const uint64_t args_offset = abi::kLaunchHeaderSize;
-  const uint64_t regions_offset = args_offset + uint64_t(abi::kArgSlotSize) * args.size();
+  // The argument slots, then one ParamRegion per argument (set_arg fills both).
+  const uint64_t regions_offset = args_offset + uint64_t(abi::kArgSlotSize + abi::kParamRegionStride) * args.size();
   const uint64_t block_size = regions_offset + uint64_t(abi::kRegionStride) * regions.size();
   WASMGPU_ASSIGN_OR_RETURN(LaunchArena::Allocation at, arena.allocate(kLaunchBlockOffset + block_size));
 
@@ -398,6 +400,32 @@ void RecordedLaunch::reset_trap() {
     put32(trap_record_, abi::kTrapLowestIndex + 4 * kind, abi::kNoTrapIndex);
 }
 
+namespace {
+
+// The ParamRegion (abi/launch_abi.h) of an argument whose i32 value is
+// `value` (nullopt for other types): the mapped buffer it points into, so
+// that accesses the compiler proved to derive from it skip the region-table
+// scan; kNoParamRegion when there is none, or the value is not 16-aligned.
+void put_param_region(uint8_t* at, const DeviceState& device, std::optional<uint32_t> value) {
+  uint64_t base = abi::kNoParamRegion, size = abi::kParamRegionMinSize, address = 0;
+  if (value && *value % abi::kParamRegionAlignment == 0) {
+    for (const auto& [start, range] : device.mapped) {
+      if (start < abi::kBufferAddressBase || *value < start || *value > uint64_t(start) + range.size) continue;
+      if (range.size >= abi::kParamRegionMinSize) {
+        base = start;
+        size = range.size;
+        address = range.device_address;
+      }
+      break;
+    }
+  }
+  put64(at, abi::kParamRegionWasmBase, base);
+  put64(at, abi::kParamRegionSize, size);
+  put64(at, abi::kParamRegionDeviceAddress, address);
+}
+
+}  // namespace
+
 Status RecordedLaunch::set_arg(size_t index, const Arg& arg) {
   const std::string name = "kernel '" + kernel_name_ + "'";
   if (index >= params_.size())
@@ -430,7 +458,13 @@ Status RecordedLaunch::set_arg(size_t index, const Arg& arg) {
       return make_error(name + ": argument " + std::to_string(index + 1) + " is " +
                         wasm::to_string(expected) + ", but " + to_string(arg.kind()) + " was given");
   }
-  if (arg_slots_) put64(arg_slots_, abi::kArgSlotSize * index, value);
+  if (arg_slots_) {
+    put64(arg_slots_, abi::kArgSlotSize * index, value);
+    // The ParamRegions follow the argument slots, one per argument.
+    const bool pointer = arg.kind() == Arg::Kind::Buffer || arg.kind() == Arg::Kind::I32;
+    put_param_region(arg_slots_ + abi::kArgSlotSize * params_.size() + abi::kParamRegionStride * index, *device_,
+                     pointer ? std::optional<uint32_t>(uint32_t(value)) : std::nullopt);
+  }
   return {};
 }
 

@@ -34,6 +34,10 @@ void AccessPathCounts::add(AccessPath path) {
     case AccessPath::Direct: ++direct; break;
     case AccessPath::BoundsChecked: ++bounds_checked; break;
     case AccessPath::Translated: ++translated; break;
+    case AccessPath::Parameter: ++parameter; break;
+    case AccessPath::ParameterUnaligned: ++parameter_unaligned; break;
+    case AccessPath::Indexed: ++indexed; break;
+    case AccessPath::IndexedUnaligned: ++indexed_unaligned; break;
   }
 }
 

@@ -20,6 +20,21 @@ enum class AccessPath : uint8_t {
   // The general translation: stack window, shared memory, module memory,
   // region table (memory_access.cpp).
   Translated,
+  // The address derives from a pointer parameter of the kernel
+  // (pointer_provenance.h): one compare against the buffer the argument
+  // points into (resolved by the runtime at launch), then one typed access
+  // whose alignment is proven; the general path when the compare fails.
+  Parameter,
+  // As Parameter, but the alignment is not proven: checked at run time, the
+  // access is typed when aligned and split into pieces otherwise.
+  ParameterUnaligned,
+  // The address is a number computed at run time (static data or shared
+  // variables indexed): compared with the workgroup-shared range, then with
+  // the part of the module memory outside the stack and shared ranges; one
+  // access when either holds (typed when the alignment is proven), else the
+  // general path.
+  Indexed,
+  IndexedUnaligned,
 };
 
 // What the proofs know about a shader's wasm address space.
@@ -38,14 +53,24 @@ AccessPath access_path(const AddressFacts& facts, std::optional<uint64_t> start,
                        std::optional<uint64_t> size);
 
 // How many memory access sites of a shader take each path (loads, stores,
-// memory.fill/copy/init and atomics; a copy counts once, with the slower of
-// its two ranges).
+// memory.fill/copy/init; a copy counts once, with the slower of its two
+// ranges; atomics are not counted).
 struct AccessPathCounts {
   uint32_t direct = 0;
   uint32_t bounds_checked = 0;
   uint32_t translated = 0;
+  uint32_t parameter = 0;
+  uint32_t parameter_unaligned = 0;
+  uint32_t indexed = 0;
+  uint32_t indexed_unaligned = 0;
 
-  uint32_t total() const { return direct + bounds_checked + translated; }
+  uint32_t total() const { return fast() + translated; }
+  // Sites that skip the region-table scan.
+  uint32_t fast() const {
+    return direct + bounds_checked + parameter + parameter_unaligned + indexed + indexed_unaligned;
+  }
+  // Sites that are one typed load or store when their check passes.
+  uint32_t typed() const { return direct + bounds_checked + parameter + indexed; }
   void add(AccessPath path);
 };
 

@@ -123,6 +123,18 @@ void store_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t of
 void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_index, uint32_t index,
                       uint32_t launch_block) {
   const wasm::FuncType& type = k.module.function_type(kernel_index);
+  // The ParamRegions the lowering asked for (abi/launch_abi.h).
+  const uint32_t arg_count = uint32_t(type.params.size() - 1);
+  for (const auto& [param, region] : k.param_regions) {
+    uint32_t entry = abi::kLaunchHeaderSize + abi::kArgSlotSize * arg_count + abi::kParamRegionStride * (param - 1);
+    auto field = [&](uint32_t var, uint32_t offset) {
+      uint32_t address = f.op(Op::OpIAdd, k.t_u64, {launch_block, k.b.const_u64(entry + offset)});
+      f.store(var, f.load_aligned(k.t_u64, k.device_pointer(f, address, k.t_u64), 8));
+    };
+    field(region.wasm_base, abi::kParamRegionWasmBase);
+    field(region.size, abi::kParamRegionSize);
+    field(region.device_address, abi::kParamRegionDeviceAddress);
+  }
   std::vector<uint32_t> operands{k.function_ids.at(kernel_index), index};
   for (size_t i = 1; i < type.params.size(); ++i) {
     uint32_t offset = abi::kLaunchHeaderSize + abi::kArgSlotSize * uint32_t(i - 1);
@@ -133,7 +145,7 @@ void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_inde
 
 Status compile_shader(const wasm::Module& module, std::span<const uint32_t> roots,
                       const CompileOptions& options, std::vector<uint32_t>& words, KernelInfo& info,
-                      const MainBody& body);
+                      const MainBody& body, std::optional<uint32_t> kernel_function = std::nullopt);
 
 // Bytes of the module memory at instantiation (its minimum size).
 uint64_t initial_memory_bytes(const wasm::Module& module) {
@@ -182,7 +194,7 @@ Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_vi
   WASMGPU_TRY(compile_shader(module, roots, options, result.words, result.info,
                              [&](KernelContext& k, FunctionBuilder& f, uint32_t index, uint32_t launch_block) {
                                emit_kernel_call(k, f, kernel_index, index, launch_block);
-                             }));
+                             }, kernel_index));
   KernelInfo& info = result.info;
   info.export_name = std::string(export_name);
   info.function_index = kernel_index;
@@ -197,7 +209,7 @@ namespace {
 // `roots`, lowered, the helpers, capabilities and module-level info.
 Status compile_shader(const wasm::Module& module, std::span<const uint32_t> roots,
                       const CompileOptions& options, std::vector<uint32_t>& words, KernelInfo& info,
-                      const MainBody& body) {
+                      const MainBody& body, std::optional<uint32_t> kernel_function) {
   // Without targets (an imported table), call_indirect and table
   // instructions are refused, naming the function.
   Result<IndirectCallTargets> targets = indirect_call_targets(module);
@@ -254,6 +266,9 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
     k.global_vars.emplace(*stack.stack_pointer, sp);
   }
 
+  // The kernel's parameters hold the launch's arguments (when it is not
+  // re-entered recursively): accesses through them may take the Parameter paths.
+  if (kernel_function && !graph.component_of.count(*kernel_function)) k.kernel_function = *kernel_function;
   for (uint32_t function : graph.functions) k.function_ids.emplace(function, b.fresh_id());
   std::set<uint32_t> lowered_components;
   for (uint32_t function : graph.functions) {

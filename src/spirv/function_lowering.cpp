@@ -71,6 +71,12 @@ Status FunctionLowering::lower() {
   pending_var_ = f_.variable(k_.t_u32);
   f_.store(pending_var_, b_.const_u32(0));
   WASMGPU_TRY(find_branch_targets());
+  {
+    // A kernel's first parameter is its invocation index, never an address.
+    ProvenanceOptions options;
+    if (index_ == k_.kernel_function) options.number_params = {true};
+    pointer_facts_ = analyse_pointer_provenance(k_.module, index_, options);
+  }
 
   const std::vector<wasm::Instr>& body = function_.body;
   Frame function_frame;
@@ -329,7 +335,7 @@ uint32_t FunctionLowering::effective_address(const wasm::Instr& instr) {
 
 void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_signed, ValType type) {
   uint32_t ea = effective_address(instr);
-  uint32_t raw = k_.helpers->load(f_, ea, width);  // u32, or u64 for width 8
+  uint32_t raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1);  // u32, or u64 for width 8
   switch (type) {
     case ValType::F32: push(op(Op::OpBitcast, k_.t_f32(), {raw})); return;
     case ValType::F64: push(op(Op::OpBitcast, k_.t_f64(), {raw})); return;
@@ -361,7 +367,7 @@ void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType t
       break;
     default: break;
   }
-  k_.helpers->store(f_, ea, value, width);
+  k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1);
 }
 
 uint32_t FunctionLowering::memory_pages() const {
@@ -438,6 +444,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     return make_error("function " + k_.module.function_name(index_) + " uses " +
                       std::string(wasm::info(instr.op).text) + " (" + why + ")");
   };
+  current_ip_ = index;
   if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
   if (wasm::info(instr.op).prefix == 0xFE) {  // threads-proposal atomics (intrinsics.h)
     k_.intrinsics->lower_atomic_instruction(f_, instr, stack_);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "spirv/kernel_context.h"
+#include "spirv/pointer_provenance.h"
 #include "spirv/runtime_helpers.h"
 #include "support/result.h"
 
@@ -150,6 +151,13 @@ class FunctionLowering {
   std::vector<Frame> frames_;
   std::vector<bool> targeted_;              // per instruction index: a targeted label
   uint32_t pending_var_ = 0;                // frame index a multi-level branch heads for
+  // Per instruction index: what pointer_provenance proved about memory
+  // access addresses (the kernel function only; empty elsewhere).
+  std::vector<PointerFact> pointer_facts_;
+  size_t current_ip_ = 0;
+  const PointerFact* pointer_fact() const {
+    return current_ip_ < pointer_facts_.size() ? &pointer_facts_[current_ip_] : nullptr;
+  }
 };
 
 }  // namespace wasmgpu::spirv

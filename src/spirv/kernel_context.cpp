@@ -68,6 +68,19 @@ uint32_t KernelContext::builtin_input(spv::BuiltIn builtin, uint32_t type) {
   return var;
 }
 
+const KernelContext::ParamRegion& KernelContext::param_region(uint32_t param) {
+  auto it = param_regions.find(param);
+  if (it != param_regions.end()) return it->second;
+  auto var = [&](const std::string& name) {
+    uint32_t v = b.global_variable(b.pointer_type(spv::StorageClass::Private, t_u64), spv::StorageClass::Private);
+    b.name(v, name);
+    return v;
+  };
+  std::string prefix = "param" + std::to_string(param) + "_region_";
+  ParamRegion region{var(prefix + "base"), var(prefix + "size"), var(prefix + "device")};
+  return param_regions.emplace(param, region).first->second;
+}
+
 uint32_t KernelContext::workgroup_size_constant() {
   if (workgroup_size_id != 0) return workgroup_size_id;
   uint32_t sizes[] = {b.spec_const_u32(64, 0), b.spec_const_u32(1, 1), b.spec_const_u32(1, 2)};

@@ -101,6 +101,18 @@ struct KernelContext {
   // What access_path() may assume, and how many access sites took each path.
   AddressFacts address_facts;
   AccessPathCounts access_paths;
+
+  // Pointer parameters (abi/launch_abi.h, ParamRegion): the kernel function
+  // whose parameters hold the launch's arguments (UINT32_MAX in call
+  // shaders, whose arguments differ per invocation), and per wasm parameter
+  // index the Private u64 variables `main` fills from the LaunchBlock, made
+  // when an access first asks for them.
+  struct ParamRegion {
+    uint32_t wasm_base = 0, size = 0, device_address = 0;
+  };
+  uint32_t kernel_function = UINT32_MAX;
+  std::map<uint32_t, ParamRegion> param_regions;
+  const ParamRegion& param_region(uint32_t param);
 };
 
 }  // namespace wasmgpu::spirv

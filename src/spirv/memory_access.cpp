@@ -20,6 +20,15 @@
 //   3. Anything else is looked up in the LaunchBlock's region table (a linear
 //      scan over the buffers); no region containing the whole access traps.
 //   (Workgroup-shared addresses are caught before translation.)
+// - Parameter / ParameterUnaligned: in the kernel function, an address that
+//   pointer_provenance.h proves to be `pointer parameter + rest` is first
+//   tried against the buffer the runtime found that argument pointing into
+//   (the LaunchBlock's ParamRegions): one compare, then the device access,
+//   typed when the alignment of rest is proven; Translated when it fails.
+// - Indexed / IndexedUnaligned: an address that is a number computed at run
+//   time is tried against the shared range, then against the largest piece
+//   of the initial module memory outside the stack and shared ranges; else
+//   Translated.
 //
 // The device access itself: when the device address is naturally aligned for
 // the width, one typed load/store (its Aligned operand is then truthful);
@@ -100,12 +109,123 @@ void RuntimeHelpers::set_memory_base(FunctionBuilder& f) {
   f.store(k_.memory_base_var, base);
 }
 
-uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width) {
+std::optional<AccessPath> RuntimeHelpers::parameter_path(const PointerFact* fact, uint64_t offset, uint32_t width) {
+  if (!fact || fact->base != PointerFact::Base::Param || k_.kernel_function == UINT32_MAX ||
+      k_.current_function != k_.kernel_function)
+    return std::nullopt;
+  // Parameter 0 is the invocation index; only i32 parameters carry addresses.
+  const wasm::FuncType& type = k_.module.function_type(k_.kernel_function);
+  if (fact->param == 0 || fact->param >= type.params.size() || type.params[fact->param] != wasm::ValType::I32)
+    return std::nullopt;
+  // The argument is 16-aligned whenever its ParamRegion is set (launch_abi.h).
+  const uint32_t alignment = fact->alignment(offset, abi::kParamRegionAlignment);
+  const bool typed = width == 1 || (width >= 4 && alignment >= width);
+  return typed ? AccessPath::Parameter : AccessPath::ParameterUnaligned;
+}
+
+std::pair<uint32_t, uint32_t> RuntimeHelpers::parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
+                                                              uint32_t width) {
+  const KernelContext::ParamRegion& region = k_.param_region(param);
+  // ea - wasm_base <= size - width: one compare, as size >= width (launch_abi.h);
+  // an ea below the base wraps to a huge offset.
+  uint32_t offset = f.op(Op::OpISub, k_.t_u64, {ea, f.load(k_.t_u64, region.wasm_base)});
+  uint32_t limit = f.op(Op::OpISub, k_.t_u64, {f.load(k_.t_u64, region.size), k_.b.const_u64(width)});
+  uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool, {offset, limit});
+  uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, region.device_address), offset});
+  return {inside, address};
+}
+
+uint32_t RuntimeHelpers::load_device(FunctionBuilder& f, uint32_t address, uint32_t width, AccessPath path) {
+  if (path == AccessPath::Parameter) return load_at(f, address, width, width);
+  if (width < 4) return load_at(f, address, width, 1);
+  return call(f, width == 8 ? k_.t_u64 : k_.t_u32, function_id(Helper::LoadDevice, width), {address});
+}
+
+void RuntimeHelpers::store_device(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width,
+                                  AccessPath path) {
+  if (path == AccessPath::Parameter) return store_at(f, address, value, width, width);
+  if (width < 4) return store_at(f, address, value, width, 1);
+  call(f, k_.t_void, function_id(Helper::StoreDevice, width), {address, value});
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> RuntimeHelpers::indexed_module_range() {
+  const AddressFacts& facts = k_.address_facts;
+  std::vector<std::pair<uint64_t, uint64_t>> pieces{
+      {0, std::min<uint64_t>(facts.initial_memory_bytes, abi::kBufferAddressBase)}};
+  for (auto [lo, hi] : {std::pair{facts.stack_lo, facts.stack_hi}, std::pair{facts.shared_lo, facts.shared_hi}}) {
+    if (lo >= hi) continue;
+    std::vector<std::pair<uint64_t, uint64_t>> rest;
+    for (auto [a, b] : pieces) {
+      if (a < std::min(b, lo)) rest.push_back({a, std::min(b, lo)});
+      if (std::max(a, hi) < b) rest.push_back({std::max(a, hi), b});
+    }
+    pieces = rest;
+  }
+  std::optional<std::pair<uint64_t, uint64_t>> best;
+  for (auto piece : pieces)
+    if (piece.second - piece.first >= 8 && (!best || piece.second - piece.first > best->second - best->first))
+      best = piece;
+  return best;
+}
+
+std::optional<AccessPath> RuntimeHelpers::indexed_path(const PointerFact* fact, uint64_t offset, uint32_t width,
+                                                       std::optional<uint64_t> constant) {
+  if (!fact || fact->base != PointerFact::Base::Absolute) return std::nullopt;
+  // A constant the module-memory paths refused is a buffer or stack address,
+  // unless it lies in the shared range.
+  if (constant && !(*constant >= k_.shared.lo && *constant + width <= k_.shared.hi)) return std::nullopt;
+  if (k_.shared.variable == 0 && !indexed_module_range()) return std::nullopt;
+  const uint32_t alignment = fact->alignment(offset);
+  const bool typed = width == 1 || (width >= 4 && alignment >= width);
+  return typed ? AccessPath::Indexed : AccessPath::IndexedUnaligned;
+}
+
+void RuntimeHelpers::indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t width,
+                                    const std::function<void()>& shared, const std::function<void()>& module,
+                                    const std::function<void()>& general) {
+  auto module_or_general = [&] {
+    std::optional<std::pair<uint64_t, uint64_t>> range = indexed_module_range();
+    if (!range) return general();
+    uint32_t offset = f.op(Op::OpISub, k_.t_u64, {ea, k_.b.const_u64(range->first)});
+    uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool,
+                           {offset, k_.b.const_u64(range->second - range->first - width)});
+    f.if_else(inside, module, general);
+  };
+  if (k_.shared.variable != 0)
+    f.if_else(shared_contains(k_, f, ea, width), shared, module_or_general);
+  else
+    module_or_general();
+}
+
+uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact,
+                              uint64_t offset) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
-  const AccessPath path = path_of(constant, width);
+  AccessPath path = path_of(constant, width);
+  if (path == AccessPath::Translated) path = parameter_path(fact, offset, width).value_or(path);
+  if (path == AccessPath::Translated) path = indexed_path(fact, offset, width, constant).value_or(path);
   k_.access_paths.add(path);
   const uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  if (path == AccessPath::Indexed || path == AccessPath::IndexedUnaligned) {
+    const uint32_t alignment = fact->alignment(offset);
+    uint32_t result = f.variable(type);
+    indexed_access(f, ea, width,
+                   [&] { f.store(result, shared_load(k_, f, ea, width, alignment)); },
+                   [&] { f.store(result, load_device(f, module_address(f, ea), width,
+                                                     path == AccessPath::Indexed ? AccessPath::Parameter
+                                                                                 : AccessPath::ParameterUnaligned)); },
+                   [&] { f.store(result, load_translated(f, ea, width)); });
+    return f.load(type, result);
+  }
+  if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
+    auto [inside, address] = parameter_check(f, fact->param, ea, width);
+    uint32_t result = f.variable(type);
+    // An 8-byte access known 4-aligned is two word accesses, with no test.
+    const bool words = width == 8 && fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
+    f.if_else(inside, [&] { f.store(result, words ? load_at(f, address, 8, 4) : load_device(f, address, width, path)); },
+              [&] { f.store(result, load_translated(f, ea, width)); });
+    return f.load(type, result);
+  }
   switch (path) {
     case AccessPath::Direct: return load_at(f, module_address(f, ea), width, constant_alignment(*constant));
     case AccessPath::BoundsChecked: {
@@ -117,7 +237,7 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width) {
       }, [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
       return f.load(type, result);
     }
-    case AccessPath::Translated: break;
+    default: break;
   }
   return load_translated(f, ea, width);
 }
@@ -130,12 +250,36 @@ void RuntimeHelpers::store_translated(FunctionBuilder& f, uint32_t ea, uint32_t 
   call(f, k_.t_void, function_id(Helper::Store, width), {ea, value});
 }
 
-void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width) {
+void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
+                           const PointerFact* fact, uint64_t offset) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
-  const AccessPath path = path_of(constant, width);
+  AccessPath path = path_of(constant, width);
+  if (path == AccessPath::Translated) path = parameter_path(fact, offset, width).value_or(path);
+  if (path == AccessPath::Translated) path = indexed_path(fact, offset, width, constant).value_or(path);
   k_.access_paths.add(path);
   if (path == AccessPath::Translated) return store_translated(f, ea, value, width);
+  if (path == AccessPath::Indexed || path == AccessPath::IndexedUnaligned) {
+    const uint32_t alignment = fact->alignment(offset);
+    // A trapped invocation writes nothing more.
+    f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)}), [&] {
+      indexed_access(f, ea, width, [&] { shared_store(k_, f, ea, value, width, alignment); },
+                     [&] { store_device(f, module_address(f, ea), value, width,
+                                        path == AccessPath::Indexed ? AccessPath::Parameter
+                                                                    : AccessPath::ParameterUnaligned); },
+                     [&] { store_translated(f, ea, value, width); });
+    });
+    return;
+  }
+  if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
+    auto [inside, address] = parameter_check(f, fact->param, ea, width);
+    // A trapped invocation writes nothing more: the general path checks that.
+    uint32_t fast = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)})});
+    const bool words = width == 8 && fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
+    f.if_else(fast, [&] { words ? store_at(f, address, value, 8, 4) : store_device(f, address, value, width, path); },
+              [&] { store_translated(f, ea, value, width); });
+    return;
+  }
   auto write = [&] { store_at(f, module_address(f, ea), value, width, constant_alignment(*constant)); };
   // A trapped invocation writes nothing more.
   f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)}), [&] {
@@ -307,6 +451,41 @@ void RuntimeHelpers::emit_store(uint32_t id, uint32_t width) {
     f.return_();
   });
   uint32_t address = translate(f, f.param(0), k_.b.const_u32(width));
+  for (uint32_t alignment : {8u, 4u}) {
+    if (alignment > width) continue;
+    f.if_else(is_aligned(k_, f, address, alignment), [&] {
+      store_at(f, address, value, width, alignment);
+      f.return_();
+    });
+  }
+  store_at(f, address, value, width, 1);
+  f.return_();
+  f.finish();
+}
+
+// The device access of the ParameterUnaligned path: typed when the address
+// turns out aligned, else in pieces (as the general helpers do).
+void RuntimeHelpers::emit_load_device(uint32_t id, uint32_t width) {
+  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  uint32_t params[] = {k_.t_u64};
+  FunctionBuilder f(k_.b, id, type, params);
+  k_.b.name(id, "wasmgpu.load_device" + std::to_string(width * 8));
+  uint32_t address = f.param(0);
+  for (uint32_t alignment : {8u, 4u}) {
+    if (alignment > width) continue;
+    f.if_else(is_aligned(k_, f, address, alignment),
+              [&] { f.return_value(load_at(f, address, width, alignment)); });
+  }
+  f.return_value(load_at(f, address, width, 1));
+  f.finish();
+}
+
+void RuntimeHelpers::emit_store_device(uint32_t id, uint32_t width) {
+  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  uint32_t params[] = {k_.t_u64, type};
+  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  k_.b.name(id, "wasmgpu.store_device" + std::to_string(width * 8));
+  uint32_t address = f.param(0), value = f.param(1);
   for (uint32_t alignment : {8u, 4u}) {
     if (alignment > width) continue;
     f.if_else(is_aligned(k_, f, address, alignment), [&] {

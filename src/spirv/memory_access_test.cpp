@@ -108,13 +108,14 @@ TEST(MemoryAccess, ConstantAddressesPastTheInitialSizeAreBoundsChecked) {
 TEST(MemoryAccess, DynamicAndBufferAddressesAreTranslated) {
   CompiledKernel k = compile_wat(R"((module (memory 1)
     (func (export "k") (param $i i32) (param $p i32)
-      (i32.store (local.get $p) (i32.const 1))
+      (i32.store (i32.mul (local.get $p) (local.get $i)) (i32.const 1))
       (i32.store (i32.const 0x10000000) (i32.const 2))
       (memory.fill (i32.const 0) (i32.const 0) (local.get $i))
       (memory.copy (i32.const 0) (local.get $p) (i32.const 4))
       (i32.store (i32.const 0) (i32.const 3)))))");
   EXPECT_EQ(k.info.memory_access_paths.direct, 1u);
-  EXPECT_EQ(k.info.memory_access_paths.translated, 4u);
+  EXPECT_EQ(k.info.memory_access_paths.indexed, 1u);  // p * i: a number, maybe static data
+  EXPECT_EQ(k.info.memory_access_paths.translated, 3u);
   EXPECT_NE(disassembly(k).find("wasmgpu.translate"), std::string::npos);
 }
 

@@ -15,6 +15,7 @@
 #include "abi/launch_abi.h"
 #include "spirv/access_path.h"
 #include "spirv/kernel_context.h"
+#include "spirv/pointer_provenance.h"
 
 namespace wasmgpu::spirv {
 
@@ -47,9 +48,14 @@ class RuntimeHelpers {
   // invocation has trapped. Each call picks the access's path from what is
   // known of `ea` at compile time (a constant id, ModuleBuilder::
   // integer_constant) and counts it in KernelContext::access_paths.
-  uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width);
+  // `fact`, when given, is what pointer_provenance proved about the access's
+  // i32 address operand in the kernel function (ea = address + `offset`):
+  // an address derived from a pointer parameter takes the Parameter paths.
+  uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact = nullptr,
+                uint64_t offset = 0);
   // Stores the low `width` bytes of `value` (u32, or u64 for width 8).
-  void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width);
+  void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
+             const PointerFact* fact = nullptr, uint64_t offset = 0);
   // memory.fill / memory.copy (all operands u32), with wasm's bounds checks.
   void fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uint32_t count);
   void copy(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count);
@@ -82,7 +88,7 @@ class RuntimeHelpers {
   void emit_bodies();
 
  private:
-  enum class Helper : uint8_t { Trap, Translate, Load, Store, Fill, Copy, Init, FillBytes, CopyBytes, TableMove, TableFill };
+  enum class Helper : uint8_t { Trap, Translate, Load, Store, LoadDevice, StoreDevice, Fill, Copy, Init, FillBytes, CopyBytes, TableMove, TableFill };
   struct Key {
     Helper helper;
     uint32_t width;
@@ -96,6 +102,8 @@ class RuntimeHelpers {
   void emit_translate(uint32_t id);
   void emit_load(uint32_t id, uint32_t width);
   void emit_store(uint32_t id, uint32_t width);
+  void emit_load_device(uint32_t id, uint32_t width);
+  void emit_store_device(uint32_t id, uint32_t width);
   void emit_fill(uint32_t id);
   void emit_copy(uint32_t id);
   void emit_init(uint32_t id);
@@ -105,6 +113,25 @@ class RuntimeHelpers {
   void emit_copy_bytes(uint32_t id);
 
   AccessPath path_of(std::optional<uint64_t> start, std::optional<uint64_t> size);
+  // The Parameter path an access with this fact may take, if any.
+  std::optional<AccessPath> parameter_path(const PointerFact* fact, uint64_t offset, uint32_t width);
+  // For an access [ea, ea + width) from pointer parameter `param`: whether it
+  // lies inside the argument's buffer (a bool), and its device address then.
+  std::pair<uint32_t, uint32_t> parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea, uint32_t width);
+  // The Indexed path an access with this fact may take, if any.
+  std::optional<AccessPath> indexed_path(const PointerFact* fact, uint64_t offset, uint32_t width,
+                                         std::optional<uint64_t> constant);
+  // The part of the module memory an Indexed access may touch directly: the
+  // largest piece of the initial memory outside the stack and shared ranges.
+  std::optional<std::pair<uint64_t, uint64_t>> indexed_module_range();
+  // Emits the Indexed access: `shared()` inside the shared range, `module()`
+  // inside indexed_module_range(), else `general()`.
+  void indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t width,
+                      const std::function<void()>& shared, const std::function<void()>& module,
+                      const std::function<void()>& general);
+  // The device access at `address` on a Parameter path.
+  uint32_t load_device(FunctionBuilder& f, uint32_t address, uint32_t width, AccessPath path);
+  void store_device(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width, AccessPath path);
   // memory_base + ea (u64): the device address of a module-memory address.
   uint32_t module_address(FunctionBuilder& f, uint32_t ea);
   // The module memory's current size in bytes (u64).

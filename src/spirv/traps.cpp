@@ -85,6 +85,8 @@ void RuntimeHelpers::emit_bodies() {
         case Helper::Translate: emit_translate(id); break;
         case Helper::Load: emit_load(id, key.width); break;
         case Helper::Store: emit_store(id, key.width); break;
+        case Helper::LoadDevice: emit_load_device(id, key.width); break;
+        case Helper::StoreDevice: emit_store_device(id, key.width); break;
         case Helper::Fill: emit_fill(id); break;
         case Helper::Copy: emit_copy(id); break;
         case Helper::Init: emit_init(id); break;

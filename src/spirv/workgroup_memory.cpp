@@ -108,7 +108,7 @@ uint32_t shared_word_pointer(KernelContext& k, FunctionBuilder& f, uint32_t ea) 
   return word_pointer_at(k, f, word_index(k, f, ea));
 }
 
-uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width) {
+uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width, uint32_t known_alignment) {
   uint32_t type = width == 8 ? k.t_u64 : k.t_u32;
   uint32_t result = f.variable(type);
   auto words = [&] {
@@ -128,14 +128,17 @@ uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t
     }
     return value;
   };
-  if (width >= 4)
+  if (width >= 4 && known_alignment >= 4)
+    f.store(result, words());
+  else if (width >= 4)
     f.if_else(is_aligned(k, f, ea, 4), [&] { f.store(result, words()); }, [&] { f.store(result, bytes()); });
   else
     f.store(result, bytes());
   return f.load(type, result);
 }
 
-void shared_store(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width) {
+void shared_store(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
+                  uint32_t known_alignment) {
   uint32_t type = width == 8 ? k.t_u64 : k.t_u32;
   auto words = [&] {
     uint32_t low = width == 8 ? f.op(Op::OpUConvert, k.t_u32, {value}) : value;
@@ -152,7 +155,9 @@ void shared_store(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t va
       store_byte(k, f, plus(k, f, ea, i), shifted);
     }
   };
-  if (width >= 4)
+  if (width >= 4 && known_alignment >= 4)
+    words();
+  else if (width >= 4)
     f.if_else(is_aligned(k, f, ea, 4), words, bytes);
   else
     bytes();

@@ -32,10 +32,12 @@ uint32_t shared_overlaps(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint
 // Workgroup pointer to the u32 word holding byte `ea` (inside the range).
 uint32_t shared_word_pointer(KernelContext& k, FunctionBuilder& f, uint32_t ea);
 // Loads `width` bytes at `ea` (inside the range), zero-extended to u32 (u64 for 8).
-uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width);
+// `known_alignment`: what the compiler proved of ea (words need no test when >= 4).
+uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width, uint32_t known_alignment = 1);
 // Stores the low `width` bytes of `value`. Sub-word and unaligned stores update
 // each byte with atomic and/or on its word, so neighbouring bytes that other
 // invocations write are never lost.
-void shared_store(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width);
+void shared_store(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
+                  uint32_t known_alignment = 1);
 
 }  // namespace wasmgpu::spirv

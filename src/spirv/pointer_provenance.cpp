@@ -1,0 +1,533 @@
+#include "spirv/pointer_provenance.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "wasm/opcode.h"
+
+namespace wasmgpu::spirv {
+
+namespace {
+
+using wasm::Opcode;
+using Fact = PointerFact;
+using Base = PointerFact::Base;
+
+// Rounds of a loop body after which values that still change are given up on.
+constexpr int kWideningRounds = 4;
+
+uint32_t low_mask(uint32_t bits) { return bits >= 32 ? ~0u : (1u << bits) - 1; }
+
+Fact make(Base base, uint32_t param, uint32_t bits, uint64_t residue) {
+  Fact fact;
+  if (base == Base::Unknown) return fact;
+  fact.base = base;
+  fact.param = base == Base::Param ? param : 0;
+  fact.known_bits = uint8_t(std::min<uint32_t>(bits, 32));
+  fact.residue = uint32_t(residue) & low_mask(fact.known_bits);
+  return fact;
+}
+
+Fact absolute(uint64_t value) { return make(Base::Absolute, 0, 32, value); }
+Fact unknown() { return {}; }
+
+bool same_base(const Fact& a, const Fact& b) {
+  return a.base == b.base && (a.base != Base::Param || a.param == b.param);
+}
+
+Fact join(const Fact& a, const Fact& b) {
+  if (!same_base(a, b)) return unknown();
+  uint32_t bits = std::min(a.known_bits, b.known_bits);
+  uint32_t differ = (a.residue ^ b.residue) & low_mask(bits);
+  if (differ) bits = uint32_t(std::countr_zero(differ));
+  return make(a.base, a.param, bits, a.residue);
+}
+
+// Trailing zero bits known of an absolute value: it is a multiple of 2^this.
+uint32_t known_zeros(const Fact& a) {
+  uint32_t r = a.residue & low_mask(a.known_bits);
+  return r == 0 ? a.known_bits : uint32_t(std::countr_zero(r));
+}
+
+bool has_base(const Fact& a) { return a.base == Base::Param || a.base == Base::Stack; }
+
+// A value taken as a number: what is known of it as an absolute value.
+// (A pointer shifted or multiplied is no pointer any more; a loaded value
+// shifted is an index.)
+Fact as_number(const Fact& a) { return a.base == Base::Absolute ? a : make(Base::Absolute, 0, 0, 0); }
+
+// `prefer`: parameters that accesses used as their base (a better guess when
+// two parameters are added).
+Fact add(const Fact& a, const Fact& b, const std::vector<bool>& prefer) {
+  uint32_t bits = std::min(a.known_bits, b.known_bits);
+  uint64_t residue = uint64_t(a.residue) + b.residue;
+  if (a.base == Base::Absolute && b.base == Base::Absolute) return make(Base::Absolute, 0, bits, residue);
+  // A pointer plus an index (known or loaded): the pointer's base.
+  if (has_base(a) && !has_base(b)) return make(a.base, a.param, bits, residue);
+  if (has_base(b) && !has_base(a)) return make(b.base, b.param, bits, residue);
+  if (a.base == Base::Param && b.base == Base::Param) {
+    // Two parameters, one of them an index nothing told apart (`p + i + k`):
+    // guess the one accesses use as a base, else the left one (clang puts
+    // the pointer first). The other's value is unknown, so nothing is known
+    // of the low bits.
+    auto preferred = [&](const Fact& f) { return f.param < prefer.size() && prefer[f.param]; };
+    const Fact& guess = preferred(b) && !preferred(a) ? b : a;
+    return make(Base::Param, guess.param, 0, 0);
+  }
+  return unknown();  // two stack pointers, or nothing known of either
+}
+
+Fact sub(const Fact& a, const Fact& b) {
+  uint32_t bits = std::min(a.known_bits, b.known_bits);
+  uint64_t residue = uint64_t(a.residue) - b.residue;
+  if (a.base == Base::Absolute && b.base == Base::Absolute) return make(Base::Absolute, 0, bits, residue);
+  if (has_base(a) && !has_base(b)) return make(a.base, a.param, bits, residue);
+  // The same parameter's entry value cancels exactly; two stack pointer
+  // values need not be the same one.
+  if (a.base == Base::Param && same_base(a, b)) return make(Base::Absolute, 0, bits, residue);
+  return unknown();
+}
+
+Fact mul(const Fact& x, const Fact& y) {
+  const Fact a = as_number(x), b = as_number(y);
+  // The low k bits of a product depend only on the low k bits of each factor;
+  // and a product of multiples of 2^p and 2^q is a multiple of 2^(p+q).
+  uint32_t exact = std::min(a.known_bits, b.known_bits);
+  uint32_t zeros = known_zeros(a) + known_zeros(b);
+  if (zeros >= exact) return make(Base::Absolute, 0, zeros, 0);
+  return make(Base::Absolute, 0, exact, uint64_t(a.residue) * b.residue);
+}
+
+// The shift amount, when known: wasm masks it to the operand width.
+std::optional<uint32_t> shift_amount(const Fact& count, uint32_t width) {
+  uint32_t needed = width == 64 ? 6 : 5;
+  if (count.base != Base::Absolute || count.known_bits < needed) return std::nullopt;
+  return count.residue & (width - 1);
+}
+
+Fact shl(const Fact& x, const Fact& count, uint32_t width) {
+  const Fact a = as_number(x);
+  std::optional<uint32_t> c = shift_amount(count, width);
+  if (!c) return make(Base::Absolute, 0, 0, 0);
+  if (*c >= 32) return make(Base::Absolute, 0, 32, 0);
+  return make(Base::Absolute, 0, a.known_bits + *c, uint64_t(a.residue) << *c);
+}
+
+Fact shr(const Fact& x, const Fact& count, uint32_t width) {
+  const Fact a = as_number(x);
+  std::optional<uint32_t> c = shift_amount(count, width);
+  if (!c || a.known_bits <= *c) return make(Base::Absolute, 0, 0, 0);
+  // Bit i of the result is bit i + c of a (width >= 32 > known_bits).
+  return make(Base::Absolute, 0, a.known_bits - *c, a.residue >> *c);
+}
+
+// Bitwise operations on absolute values: bit i is known when both inputs'
+// are, or when one input's alone decides it; `known_bits` is the prefix of
+// known bits.
+Fact bitwise(Opcode op, const Fact& x, const Fact& y) {
+  const Fact a = as_number(x), b = as_number(y);
+  uint32_t ka = low_mask(a.known_bits), kb = low_mask(b.known_bits);
+  uint32_t known = ka & kb, value = 0;
+  switch (op) {
+    case Opcode::I32And: case Opcode::I64And:
+      known |= (ka & ~a.residue) | (kb & ~b.residue);  // a known zero decides
+      value = a.residue & b.residue;
+      break;
+    case Opcode::I32Or: case Opcode::I64Or:
+      known |= (ka & a.residue) | (kb & b.residue);  // a known one decides
+      value = a.residue | b.residue;
+      break;
+    default:  // xor
+      value = a.residue ^ b.residue;
+      break;
+  }
+  uint32_t bits = known == ~0u ? 32 : uint32_t(std::countr_one(known));
+  return make(Base::Absolute, 0, bits, value);
+}
+
+struct State {
+  bool reachable = false;
+  std::vector<Fact> locals;
+  std::vector<Fact> stack;
+};
+
+// Joins `from` (its locals, and `values`) into `into` (a label's state).
+void join_into(State& into, const std::vector<Fact>& locals, const Fact* values, size_t count) {
+  if (!into.reachable) {
+    into.reachable = true;
+    into.locals = locals;
+    into.stack.assign(values, values + count);
+    return;
+  }
+  for (size_t i = 0; i < locals.size(); ++i) into.locals[i] = join(into.locals[i], locals[i]);
+  for (size_t i = 0; i < count; ++i) into.stack[i] = join(into.stack[i], values[i]);
+}
+
+struct Frame {
+  Opcode kind = Opcode::Block;  // Block, Loop, If, or Nop for the function
+  size_t start = 0, else_index = 0, end_index = 0;
+  size_t height = 0;  // operand stack height below the parameters
+  size_t params = 0, results = 0;
+  bool seen_else = false;
+  State label;      // joined states of branches to the label (and, at end, fallthrough)
+  State else_entry; // If: the state the else arm starts from
+  State header;     // Loop: the state at the loop header
+  std::vector<Fact> below;  // the operand stack under the frame, which it cannot change
+  int rounds = 0;
+};
+
+class Interpreter {
+ public:
+  Interpreter(const wasm::Module& module, uint32_t function_index, const ProvenanceOptions& options,
+              std::vector<bool> pointer_params, std::vector<bool> prefer = {})
+      : pointer_params_(std::move(pointer_params)),
+        prefer_(std::move(prefer)),
+        module_(module),
+        function_(module.functions.at(function_index - module.imported_functions)),
+        type_(module.function_type(function_index)),
+        options_(options) {}
+
+  // Parameters whose entry value some instruction used as a number
+  // (multiplied, shifted, compared for order, converted...), by index.
+  const std::vector<bool>& numeric() const { return numeric_; }
+
+  std::vector<Fact> run() {
+    const std::vector<wasm::Instr>& body = function_.body;
+    numeric_.assign(type_.params.size(), false);
+    facts_.assign(body.size(), unknown());
+    recorded_.assign(body.size(), false);
+    state_.reachable = true;
+    for (size_t i = 0; i < type_.params.size(); ++i)
+      state_.locals.push_back(pointer_params_.at(i) ? make(Base::Param, uint32_t(i), 32, 0) : absolute_unknown());
+    for (size_t i = 0; i < function_.locals.size(); ++i) state_.locals.push_back(absolute(0));
+    Frame function_frame;
+    function_frame.kind = Opcode::Nop;
+    function_frame.end_index = function_frame.else_index = body.size() - 1;
+    function_frame.results = type_.results.size();
+    frames_.push_back(std::move(function_frame));
+    for (size_t ip = 0; ip < body.size() && !frames_.empty(); ++ip) {
+      if (!state_.reachable) {
+        // Dead code: skip to the else of an if's then arm, or the frame's end.
+        const Frame& top = frames_.back();
+        bool in_then = top.kind == Opcode::If && !top.seen_else && top.else_index != top.end_index;
+        ip = in_then ? top.else_index : top.end_index;
+      }
+      ip = step(body[ip], ip);
+    }
+    return facts_;
+  }
+
+ private:
+  Fact pop() {
+    if (state_.stack.empty()) return unknown();  // cannot happen in validated code
+    Fact f = state_.stack.back();
+    state_.stack.pop_back();
+    return f;
+  }
+  void push(const Fact& f) { state_.stack.push_back(f); }
+  void push_unknown(size_t n) { for (size_t i = 0; i < n; ++i) push(unknown()); }
+  void pop_n(size_t n) { for (size_t i = 0; i < n; ++i) pop(); }
+
+  void record(size_t ip, const Fact& fact) {
+    facts_[ip] = recorded_[ip] ? join(facts_[ip], fact) : fact;
+    recorded_[ip] = true;
+  }
+
+  std::pair<size_t, size_t> block_arity(const wasm::BlockType& block) const {
+    switch (block.kind) {
+      case wasm::BlockType::Kind::Empty: return {0, 0};
+      case wasm::BlockType::Kind::Value: return {0, 1};
+      case wasm::BlockType::Kind::TypeIndex: {
+        const wasm::FuncType& t = module_.types.at(block.type_index);
+        return {t.params.size(), t.results.size()};
+      }
+    }
+    return {0, 0};
+  }
+
+  void branch(uint32_t depth) {
+    Frame& target = frames_.at(frames_.size() - 1 - depth);
+    size_t arity = target.kind == Opcode::Loop ? target.params : target.results;
+    if (target.kind == Opcode::Nop) return;  // a return: nothing joins there
+    arity = std::min(arity, state_.stack.size());
+    join_into(target.label, state_.locals, state_.stack.data() + state_.stack.size() - arity, arity);
+  }
+
+  // Returns the index of the instruction processed last (a loop's end may
+  // send the walk back to its start).
+  // Whether `op` uses its operands as numbers rather than as addresses.
+  static bool numeric_use(const wasm::OpcodeInfo& info) {
+    std::string_view text = info.text;
+    if (info.prefix != 0 || text.size() < 5 || (text.substr(0, 4) != "i32." && text.substr(0, 4) != "i64." &&
+                                                 text.substr(0, 4) != "f32." && text.substr(0, 4) != "f64."))
+      return false;
+    text.remove_prefix(4);
+    for (std::string_view prefix : {"mul", "div", "rem", "sh", "rot", "and", "or", "xor", "lt", "gt", "le", "ge",
+                                    "extend_i32", "convert_i32"})
+      if (text.substr(0, prefix.size()) == prefix) return true;
+    return false;
+  }
+
+  size_t step(const wasm::Instr& instr, size_t ip) {
+    const wasm::OpcodeInfo& info = wasm::info(instr.op);
+    if (numeric_use(info)) {
+      const std::string_view sig = info.signature;
+      const size_t operands = std::min(sig.find(':'), state_.stack.size());
+      for (size_t k = 0; k < operands; ++k) {
+        const Fact& operand = state_.stack[state_.stack.size() - 1 - k];
+        if (operand.base == Base::Param && operand.param < numeric_.size()) numeric_[operand.param] = true;
+      }
+    }
+    switch (instr.op) {
+      case Opcode::Block:
+      case Opcode::Loop:
+      case Opcode::If: {
+        if (instr.op == Opcode::If) pop();
+        auto [params, results] = block_arity(instr.block);
+        Frame frame;
+        frame.kind = instr.op;
+        frame.start = ip;
+        frame.else_index = instr.op == Opcode::If ? instr.imm0 : instr.imm1;
+        frame.end_index = instr.imm1;
+        frame.params = params;
+        frame.results = results;
+        frame.height = state_.stack.size() >= params ? state_.stack.size() - params : 0;
+        frame.below.assign(state_.stack.begin(), state_.stack.begin() + frame.height);
+        if (instr.op == Opcode::If) frame.else_entry = state_;
+        if (instr.op == Opcode::Loop) frame.header = state_;
+        frames_.push_back(std::move(frame));
+        return ip;
+      }
+      case Opcode::Else: {
+        Frame& frame = frames_.back();
+        if (state_.reachable) branch_fallthrough(frame);
+        frame.seen_else = true;
+        state_ = frame.else_entry;
+        return ip;
+      }
+      case Opcode::End: return end(ip);
+      case Opcode::Br: branch(instr.imm0); state_.reachable = false; return ip;
+      case Opcode::BrIf: pop(); branch(instr.imm0); return ip;
+      case Opcode::BrTable:
+        pop();
+        for (uint32_t depth : function_.br_tables.at(instr.imm0)) branch(depth);
+        state_.reachable = false;
+        return ip;
+      case Opcode::Return:
+      case Opcode::Unreachable: state_.reachable = false; return ip;
+      case Opcode::Nop: return ip;
+      case Opcode::Drop: pop(); return ip;
+      case Opcode::Select:
+      case Opcode::SelectTyped: {
+        pop();
+        Fact b = pop(), a = pop();
+        push(join(a, b));
+        return ip;
+      }
+      case Opcode::LocalGet: push(state_.locals.at(instr.imm0)); return ip;
+      case Opcode::LocalSet: state_.locals.at(instr.imm0) = pop(); return ip;
+      case Opcode::LocalTee: state_.locals.at(instr.imm0) = state_.stack.empty() ? unknown() : state_.stack.back(); return ip;
+      case Opcode::GlobalGet:
+        if (options_.stack_pointer && instr.imm0 == *options_.stack_pointer)
+          push(make(Base::Stack, 0, options_.stack_pointer_aligned ? 4 : 0, 0));
+        else
+          push(unknown());
+        return ip;
+      case Opcode::GlobalSet: record(ip, pop()); return ip;
+      case Opcode::Call: {
+        const wasm::FuncType& callee = module_.function_type(instr.imm0);
+        pop_n(callee.params.size());
+        push_unknown(callee.results.size());
+        return ip;
+      }
+      case Opcode::CallIndirect: {
+        const wasm::FuncType& callee = module_.types.at(instr.imm0);
+        pop_n(callee.params.size() + 1);
+        push_unknown(callee.results.size());
+        return ip;
+      }
+      case Opcode::TableGet: case Opcode::RefIsNull: pop(); push(unknown()); return ip;
+      case Opcode::TableSet: pop_n(2); return ip;
+      case Opcode::RefNull: case Opcode::RefFunc: push(unknown()); return ip;
+      case Opcode::TableGrow: pop_n(2); push(unknown()); return ip;
+      case Opcode::TableFill: pop_n(3); return ip;
+      case Opcode::I32Const: case Opcode::I64Const: push(absolute(instr.imm64)); return ip;
+      case Opcode::I32Add: case Opcode::I64Add: { Fact b = pop(), a = pop(); push(add(a, b, prefer_)); return ip; }
+      case Opcode::I32Sub: case Opcode::I64Sub: { Fact b = pop(), a = pop(); push(sub(a, b)); return ip; }
+      case Opcode::I32Mul: case Opcode::I64Mul: { Fact b = pop(), a = pop(); push(mul(a, b)); return ip; }
+      case Opcode::I32Shl: case Opcode::I64Shl: {
+        Fact b = pop(), a = pop();
+        push(shl(a, b, instr.op == Opcode::I64Shl ? 64 : 32));
+        return ip;
+      }
+      case Opcode::I32ShrU: case Opcode::I64ShrU: case Opcode::I32ShrS: case Opcode::I64ShrS: {
+        Fact b = pop(), a = pop();
+        push(shr(a, b, instr.op == Opcode::I64ShrU || instr.op == Opcode::I64ShrS ? 64 : 32));
+        return ip;
+      }
+      case Opcode::I32And: case Opcode::I64And: case Opcode::I32Or: case Opcode::I64Or:
+      case Opcode::I32Xor: case Opcode::I64Xor: {
+        Fact b = pop(), a = pop();
+        push(bitwise(instr.op, a, b));
+        return ip;
+      }
+      // The low 32 bits pass unchanged, which is all a fact speaks of.
+      case Opcode::I32WrapI64: case Opcode::I64ExtendI32U: case Opcode::I64ExtendI32S: return ip;
+      default: break;
+    }
+    // Everything else, by its signature ("ii:i"): memory accesses record
+    // their address operand (the first one).
+    const std::string_view sig = info.signature;
+    const size_t colon = sig.find(':');
+    const size_t pops = colon == std::string_view::npos ? 0 : colon;
+    const size_t pushes = colon == std::string_view::npos ? 0 : sig.size() - colon - 1;
+    const bool memory_access = info.immediate == wasm::ImmediateKind::MemArg && pops >= 1;
+    if (memory_access && state_.stack.size() >= pops) record(ip, state_.stack[state_.stack.size() - pops]);
+    pop_n(pops);
+    push_unknown(pushes);
+    return ip;
+  }
+
+  // Joins the current state into `frame`'s end, passing its results.
+  void branch_fallthrough(Frame& frame) {
+    size_t arity = std::min(frame.results, state_.stack.size());
+    join_into(frame.label, state_.locals, state_.stack.data() + state_.stack.size() - arity, arity);
+  }
+
+  size_t end(size_t ip) {
+    Frame& frame = frames_.back();
+    if (frame.kind == Opcode::Loop && frame.label.reachable) {
+      // Back-edges reached the header: run the body again from the joined
+      // state until nothing changes.
+      State joined = frame.header;
+      bool changed = false;
+      for (size_t i = 0; i < joined.locals.size(); ++i) {
+        Fact j = join(joined.locals[i], frame.label.locals[i]);
+        if (!(j == joined.locals[i])) {
+          joined.locals[i] = frame.rounds >= kWideningRounds ? unknown() : j;
+          changed = true;
+        }
+      }
+      size_t params_at = joined.stack.size() - std::min(frame.params, joined.stack.size());
+      for (size_t i = 0; i < frame.label.stack.size() && params_at + i < joined.stack.size(); ++i) {
+        Fact j = join(joined.stack[params_at + i], frame.label.stack[i]);
+        if (!(j == joined.stack[params_at + i])) {
+          joined.stack[params_at + i] = frame.rounds >= kWideningRounds ? unknown() : j;
+          changed = true;
+        }
+      }
+      if (changed) {
+        frame.header = joined;
+        frame.label = State{};
+        ++frame.rounds;
+        state_ = joined;
+        return frame.start;  // the loop's body runs again
+      }
+      // Fixed point: the loop's end is reached by falling through only.
+      frames_.pop_back();
+      return ip;
+    }
+    if (frame.kind == Opcode::Loop) {
+      frames_.pop_back();
+      return ip;
+    }
+    // Block, if, function: fallthrough and branches meet here.
+    State merged = std::move(frame.label);
+    size_t arity = frame.results;
+    if (state_.reachable) {
+      size_t n = std::min(arity, state_.stack.size());
+      join_into(merged, state_.locals, state_.stack.data() + state_.stack.size() - n, n);
+    }
+    if (frame.kind == Opcode::If && !frame.seen_else && frame.else_entry.reachable) {
+      // No else arm: the if's parameters pass through as its results.
+      State& e = frame.else_entry;
+      size_t n = std::min(arity, e.stack.size());
+      join_into(merged, e.locals, e.stack.data() + e.stack.size() - n, n);
+    }
+    std::vector<Fact> below = std::move(frame.below);
+    frames_.pop_back();
+    if (!merged.reachable) {
+      state_.reachable = false;
+      return ip;
+    }
+    state_.reachable = true;
+    state_.locals = std::move(merged.locals);
+    below.insert(below.end(), merged.stack.begin(), merged.stack.end());
+    state_.stack = std::move(below);
+    return ip;
+  }
+
+  static Fact absolute_unknown() { return make(Base::Absolute, 0, 0, 0); }
+
+  std::vector<bool> pointer_params_;
+  std::vector<bool> prefer_;
+  const wasm::Module& module_;
+  const wasm::Function& function_;
+  const wasm::FuncType& type_;
+  ProvenanceOptions options_;
+  State state_;
+  std::vector<Frame> frames_;
+  std::vector<Fact> facts_;
+  std::vector<bool> recorded_;
+  std::vector<bool> numeric_;
+};
+
+}  // namespace
+
+uint32_t PointerFact::alignment(uint64_t offset, uint32_t limit) const {
+  if (base == Base::Unknown) return 1;
+  uint32_t value = uint32_t(residue + offset) & low_mask(known_bits);
+  uint32_t zeros = value == 0 ? known_bits : std::min<uint32_t>(known_bits, std::countr_zero(value));
+  if (zeros >= 31) return limit;
+  return std::min(limit, uint32_t(1) << zeros);
+}
+
+std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, uint32_t function_index,
+                                                    const ProvenanceOptions& options) {
+  // Twice: first with every i32 parameter a possible pointer (except those
+  // the caller knows are numbers); then a parameter that no access used as
+  // its base but that some instruction used as a number (an index or a
+  // count) is taken as a number, so that `pointer + count` keeps the
+  // pointer's base. Which base an access gets is a guess the fast path
+  // checks at run time; the alignment facts hold either way.
+  const wasm::FuncType& type = module.function_type(function_index);
+  std::vector<bool> candidates(type.params.size());
+  for (size_t i = 0; i < type.params.size(); ++i)
+    candidates[i] = type.params[i] == wasm::ValType::I32 &&
+                    !(i < options.number_params.size() && options.number_params[i]);
+  Interpreter first_round(module, function_index, options, candidates);
+  std::vector<PointerFact> first = first_round.run();
+  std::vector<bool> used(type.params.size(), false);
+  const std::vector<wasm::Instr>& body = module.functions.at(function_index - module.imported_functions).body;
+  for (size_t i = 0; i < body.size(); ++i)
+    if (first[i].base == PointerFact::Base::Param && body[i].op != wasm::Opcode::GlobalSet) used.at(first[i].param) = true;
+  std::vector<bool> pointers = candidates;
+  for (size_t i = 0; i < pointers.size(); ++i) pointers[i] = candidates[i] && (used[i] || !first_round.numeric()[i]);
+  return Interpreter(module, function_index, options, pointers, used).run();
+}
+
+bool stack_pointer_stays_aligned(const wasm::Module& module, const std::vector<uint32_t>& functions,
+                                 uint32_t stack_pointer, uint32_t initial_value) {
+  if (initial_value % 16 != 0) return false;
+  ProvenanceOptions options{.stack_pointer = stack_pointer, .stack_pointer_aligned = true};
+  for (uint32_t function : functions) {
+    if (module.imported_function(function)) continue;
+    const std::vector<wasm::Instr>& body = module.functions.at(function - module.imported_functions).body;
+    bool sets = false;
+    for (const wasm::Instr& instr : body)
+      sets |= instr.op == wasm::Opcode::GlobalSet && instr.imm0 == stack_pointer;
+    if (!sets) continue;
+    std::vector<PointerFact> facts = analyse_pointer_provenance(module, function, options);
+    for (size_t i = 0; i < body.size(); ++i) {
+      if (body[i].op != wasm::Opcode::GlobalSet || body[i].imm0 != stack_pointer) continue;
+      const PointerFact& value = facts[i];
+      // A stack pointer value moved by a multiple of 16, or a constant one.
+      bool aligned = (value.base == PointerFact::Base::Stack || value.base == PointerFact::Base::Absolute) &&
+                     value.alignment(0) >= 16;
+      if (!aligned) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace wasmgpu::spirv

@@ -1,0 +1,217 @@
+#include "spirv/pointer_provenance.h"
+
+#include <gtest/gtest.h>
+
+#include "spirv/test_util.h"
+#include "wasm/decoder.h"
+#include "wasm/opcode.h"
+
+namespace wasmgpu::spirv {
+namespace {
+
+using Base = PointerFact::Base;
+
+// The facts of every memory access in the module's first function, in order.
+std::vector<PointerFact> access_facts(std::string_view wat, const ProvenanceOptions& options = {}) {
+  auto module = wasm::decode(testing::wat_to_wasm(wat));
+  if (!module.ok()) {
+    ADD_FAILURE() << module.error().to_string();
+    return {};
+  }
+  const uint32_t function = module->imported_functions;
+  std::vector<PointerFact> facts = analyse_pointer_provenance(*module, function, options);
+  std::vector<PointerFact> result;
+  const auto& body = module->functions.at(0).body;
+  for (size_t i = 0; i < body.size(); ++i)
+    if (wasm::info(body[i].op).immediate == wasm::ImmediateKind::MemArg) result.push_back(facts[i]);
+  return result;
+}
+
+TEST(PointerProvenance, IndexedAccessesKeepTheirParameterAndAlignment) {
+  auto facts = access_facts(R"((module (memory 1)
+    (func (param $i i32) (param $x i32) (param $y i32)
+      (f32.store (i32.add (local.get $y) (i32.shl (local.get $i) (i32.const 2)))
+        (f32.load offset=8 (i32.add (i32.mul (local.get $i) (i32.const 12)) (local.get $x)))))))");
+  ASSERT_EQ(facts.size(), 2u);
+  EXPECT_EQ(facts[0].base, Base::Param);  // the load: x + i*12 (+8)
+  EXPECT_EQ(facts[0].param, 1u);
+  EXPECT_EQ(facts[0].alignment(8), 4u);
+  EXPECT_EQ(facts[0].alignment(0), 4u);
+  EXPECT_EQ(facts[0].alignment(2), 2u);
+  EXPECT_EQ(facts[1].base, Base::Param);  // the store: y + i*4
+  EXPECT_EQ(facts[1].param, 2u);
+  EXPECT_EQ(facts[1].alignment(0), 4u);
+}
+
+TEST(PointerProvenance, LoopsReachAFixedPoint) {
+  // p walks from x in steps of 8, q in steps of an unknown multiple of 4,
+  // r is reset to another parameter on one path.
+  auto facts = access_facts(R"((module (memory 1)
+    (func (param $i i32) (param $x i32) (param $y i32) (param $n i32) (local $p i32) (local $q i32) (local $r i32)
+      (local.set $p (local.get $x))
+      (local.set $q (local.get $x))
+      (local.set $r (local.get $x))
+      (block (loop
+        (br_if 1 (i32.ge_u (local.get $p) (local.get $n)))
+        (drop (i64.load (local.get $p)))
+        (drop (f32.load (local.get $q)))
+        (drop (i32.load (local.get $r)))
+        (local.set $p (i32.add (local.get $p) (i32.const 8)))
+        (local.set $q (i32.add (local.get $q) (i32.shl (local.get $n) (i32.const 2))))
+        (if (local.get $i) (then (local.set $r (local.get $y))))
+        (br 0)))
+      (drop (i64.load (local.get $p))))))");
+  ASSERT_EQ(facts.size(), 4u);
+  EXPECT_EQ(facts[0].base, Base::Param);
+  EXPECT_EQ(facts[0].alignment(0), 8u);
+  EXPECT_EQ(facts[1].base, Base::Param);
+  EXPECT_EQ(facts[1].alignment(0), 4u);
+  EXPECT_EQ(facts[2].base, Base::Unknown);  // x or y
+  EXPECT_EQ(facts[3].base, Base::Param);    // after the loop
+  EXPECT_EQ(facts[3].alignment(0), 8u);
+}
+
+TEST(PointerProvenance, LoadedCombinedAndDeadValuesAreNotPointers) {
+  auto facts = access_facts(R"((module (memory 1)
+    (func (param $i i32) (param $x i32) (param $y i32)
+      (drop (i32.load (i32.load (local.get $x))))
+      (drop (i32.load (i32.add (local.get $x) (local.get $y))))
+      (drop (i32.load (i32.sub (local.get $y) (local.get $x))))
+      (drop (i32.load (select (local.get $x) (local.get $y) (local.get $i))))
+      (drop (i32.load (i32.and (local.get $x) (i32.const -16))))
+      (drop (i32.load (local.get $y))))))");
+  ASSERT_EQ(facts.size(), 7u);
+  EXPECT_EQ(facts[0].base, Base::Param);  // the inner load
+  EXPECT_EQ(facts[1].base, Base::Unknown);
+  EXPECT_EQ(facts[2].base, Base::Param);  // x + y: a guess (x), with no alignment claimed
+  EXPECT_EQ(facts[2].known_bits, 0u);
+  EXPECT_EQ(facts[3].base, Base::Unknown);
+  EXPECT_EQ(facts[4].base, Base::Unknown);
+  EXPECT_EQ(facts[5].base, Base::Absolute);  // a number now, 16-aligned
+  EXPECT_EQ(facts[5].alignment(0), 16u);
+  EXPECT_EQ(facts[6].base, Base::Param);
+}
+
+TEST(PointerProvenance, IntegerParametersAddedToPointersAreIndices) {
+  // n is compared for order, never used as an address itself: x + n is
+  // x-based; i is a number by the caller's word (a kernel's index).
+  const char* wat = R"((module (memory 1)
+    (func (param $i i32) (param $x i32) (param $n i32) (param $m i32)
+      (drop (i32.lt_u (local.get $i) (local.get $n)))
+      (drop (i32.load8_u (i32.add (local.get $x) (local.get $n))))
+      (drop (i32.load8_u (i32.add (local.get $i) (local.get $x))))
+      (drop (i32.load8_u (i32.add (local.get $m) (local.get $x)))))))";
+  auto facts = access_facts(wat, {.number_params = {true}});
+  ASSERT_EQ(facts.size(), 3u);
+  EXPECT_EQ(facts[0].base, Base::Param);
+  EXPECT_EQ(facts[0].param, 1u);
+  EXPECT_EQ(facts[1].base, Base::Param);
+  EXPECT_EQ(facts[1].param, 1u);
+  // Nothing tells which of m and x is the pointer: x, which another access
+  // uses as its base, is the guess, with nothing known of the low bits.
+  EXPECT_EQ(facts[2].base, Base::Param);
+  EXPECT_EQ(facts[2].param, 1u);
+  EXPECT_EQ(facts[2].known_bits, 0u);
+  // Without the caller's word, i is still compared for order: a number.
+  EXPECT_EQ(access_facts(wat)[1].base, Base::Param);
+}
+
+TEST(PointerProvenance, PointerDifferencesAndBlockResultsAreTracked) {
+  auto facts = access_facts(R"((module (memory 1)
+    (func (param $i i32) (param $x i32) (param $y i32) (local $d i32)
+      ;; (x + 8) - x is the absolute 8: y + 8 stays y-based and 8-aligned
+      (local.set $d (i32.sub (i32.add (local.get $x) (i32.const 8)) (local.get $x)))
+      (drop (i64.load (i32.add (local.get $y) (local.get $d))))
+      ;; a block result joins two y-based values 4 apart
+      (drop (f32.load (block (result i32)
+        (br_if 0 (i32.add (local.get $y) (i32.const 4)) (local.get $i))
+        (drop)
+        (local.get $y)))))))");
+  ASSERT_EQ(facts.size(), 2u);
+  EXPECT_EQ(facts[0].base, Base::Param);
+  EXPECT_EQ(facts[0].param, 2u);
+  EXPECT_EQ(facts[0].alignment(0), 8u);
+  EXPECT_EQ(facts[1].base, Base::Param);
+  EXPECT_EQ(facts[1].alignment(0), 4u);
+}
+
+TEST(PointerProvenance, StackPointerValuesAreStackBased) {
+  const char* wat = R"((module (memory 1) (global $sp (mut i32) (i32.const 65536))
+    (func (param $i i32) (local $frame i32)
+      (local.set $frame (i32.sub (global.get $sp) (i32.const 32)))
+      (global.set $sp (local.get $frame))
+      (i32.store offset=12 (local.get $frame) (local.get $i))
+      (global.set $sp (i32.add (local.get $frame) (i32.const 32)))))
+    )";
+  auto facts = access_facts(wat, {.stack_pointer = 0, .stack_pointer_aligned = true});
+  ASSERT_EQ(facts.size(), 1u);
+  EXPECT_EQ(facts[0].base, Base::Stack);
+  EXPECT_EQ(facts[0].alignment(12), 4u);
+  EXPECT_EQ(facts[0].alignment(0), 16u);
+  auto module = wasm::decode(testing::wat_to_wasm(wat));
+  ASSERT_TRUE(module.ok());
+  EXPECT_TRUE(stack_pointer_stays_aligned(*module, {0}, 0, 65536));
+  EXPECT_FALSE(stack_pointer_stays_aligned(*module, {0}, 0, 65532));
+  auto odd = wasm::decode(testing::wat_to_wasm(R"((module (global $sp (mut i32) (i32.const 65536))
+    (func (global.set $sp (i32.sub (global.get $sp) (i32.const 20))))))"));
+  ASSERT_TRUE(odd.ok());
+  EXPECT_FALSE(stack_pointer_stays_aligned(*odd, {0}, 0, 65536));
+}
+
+// The compiler counts the access sites that take the pointer-parameter paths.
+TEST(PointerProvenance, KernelAccessesThroughParametersTakeTheParameterPaths) {
+  const char* wat = R"((module (memory 1)
+    (func (export "k") (param $i i32) (param $x i32) (param $y i32) (param $n i32) (local $p i32)
+      (f32.store (i32.add (local.get $y) (i32.shl (local.get $i) (i32.const 2)))
+        (f32.load (i32.add (local.get $x) (i32.shl (local.get $i) (i32.const 2)))))
+      (local.set $p (local.get $x))
+      (block (loop
+        (br_if 1 (i32.ge_u (local.get $p) (i32.add (local.get $x) (i32.shl (local.get $n) (i32.const 3)))))
+        (drop (i64.load (local.get $p)))
+        (local.set $p (i32.add (local.get $p) (i32.const 8)))
+        (br 0)))
+      (drop (i32.load offset=2 (local.get $x)))
+      (drop (i32.load (i32.load (local.get $x))))
+      (drop (i32.load8_u (i32.add (local.get $x) (local.get $n))))
+      (i32.store16 (local.get $y) (i32.const 7))
+      (drop (i32.load (i32.const 64)))))
+    )";
+  CompiledKernel kernel = testing::compile_wat(wat);
+  const AccessPathCounts& paths = kernel.info.memory_access_paths;
+  EXPECT_EQ(paths.parameter, 5u);            // both f32s, the i64 walk, the inner i32, the byte
+  EXPECT_EQ(paths.parameter_unaligned, 2u);  // offset=2, and the 16-bit store
+  EXPECT_EQ(paths.translated, 1u);           // the loaded pointer
+  EXPECT_EQ(paths.direct, 1u);
+  EXPECT_EQ(paths.total(), 9u);
+  // The same function as a vectorised call has no launch-wide arguments.
+  auto module = wasm::decode(testing::wat_to_wasm(wat));
+  ASSERT_TRUE(module.ok());
+  std::vector<std::string> exports{"k"};
+  auto calls = compile_calls(*module, exports);
+  ASSERT_TRUE(calls.ok()) << calls.error().to_string();
+  EXPECT_EQ(calls->info.memory_access_paths.parameter + calls->info.memory_access_paths.parameter_unaligned, 0u);
+  EXPECT_EQ(calls->info.memory_access_paths.translated, 8u);
+}
+
+// Indexed static data and shared variables: one compare against the shared
+// range, one against the module memory outside the stack and shared ranges.
+TEST(PointerProvenance, IndexedStaticAndSharedDataTakeTheIndexedPath) {
+  CompiledKernel kernel = testing::expect_compiles(testing::c_to_wasm(R"(
+#include <wasmgpu.h>
+static const float kTable[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+WASMGPU_SHARED float tile[64];
+WASMGPU_KERNEL(k) void k(int i, float *out) {
+  unsigned l = wasmgpu_local_index();
+  tile[l] = kTable[i & 7];
+  wasmgpu_barrier();
+  out[i] = tile[63 - l] + tile[l ^ 1];
+}
+)", "-O2", std::string("-I") + WASMGPU_INCLUDE_DIR), "k");
+  const AccessPathCounts& paths = kernel.info.memory_access_paths;
+  EXPECT_EQ(paths.indexed, 4u);  // the table, three tile accesses
+  EXPECT_EQ(paths.parameter, 1u);
+  EXPECT_EQ(paths.translated, 0u);
+}
+
+}  // namespace
+}  // namespace wasmgpu::spirv

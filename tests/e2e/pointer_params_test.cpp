@@ -1,0 +1,171 @@
+// The pointer-parameter fast path (docs/compiler.md, "Pointer parameters")
+// keeps wasm's semantics: pointers into the middle of a buffer, negative
+// offsets and misaligned pointers give the native results; an access that
+// leaves the parameter's buffer into the guard gap traps; one that lands in
+// another mapped buffer reads that buffer, as wasm says. At -O2 the kernels'
+// accesses take the fast path (checked through KernelInfo); at -O0 they go
+// through the stack and the general path, and must agree.
+#include <cstring>
+#include <string>
+
+#include "e2e_support.h"
+
+extern "C" {
+void copy32_at(int i, const int32_t* src, int32_t* dst, int shift);
+void copy64_at(int i, const int64_t* src, int64_t* dst, int shift);
+void copy8_at(int i, const uint8_t* src, uint8_t* dst, int shift);
+struct pair {
+  float a, b;
+  int16_t tag;
+  int16_t pad;
+};
+void swap_pairs(int i, const struct pair* in, struct pair* out);
+}
+
+namespace wasmgpu::e2e {
+namespace {
+
+class PointerParams : public EndToEnd {
+ protected:
+  // At -O2 every access of these kernels is on the pointer-parameter path.
+  void expect_fast(const std::string& name) {
+    const spirv::AccessPathCounts& paths = kernel("pointer_params", name).info().memory_access_paths;
+    if (std::string(GetParam()) == "O2") {
+      EXPECT_EQ(paths.translated, 0u) << name;
+      EXPECT_GT(paths.parameter + paths.parameter_unaligned, 0u) << name;
+    }
+  }
+};
+
+std::vector<int32_t> ints(size_t n, uint32_t seed) {
+  std::vector<int32_t> values;
+  for (uint32_t w : random_words(n, seed)) values.push_back(int32_t(w));
+  return values;
+}
+
+TEST_P(PointerParams, PointersIntoTheMiddleOfABufferWithNegativeOffsets) {
+  expect_fast("copy32_at");
+  const uint32_t n = 300, middle = 128;
+  std::vector<int32_t> src = ints(1024, 1);
+  runtime::Buffer sb = buffer_with(src), out = buffer(4 * n);
+  const uint32_t src_at = *sb.wasm_address() + 4 * middle;
+  for (int shift : {0, -128, -100, 7, 1024 - 128 - int(n)}) {
+    Status launched = kernel("pointer_params", "copy32_at").launch(n, 64, {src_at, out, shift});
+    ASSERT_TRUE(launched.ok()) << launched.error().message;
+    std::vector<int32_t> native(n);
+    for (uint32_t i = 0; i < n; ++i) copy32_at(int(i), src.data() + middle, native.data(), shift);
+    EXPECT_TRUE(same_values(read<int32_t>(out, n), native)) << "shift " << shift;
+  }
+  // The destination in the middle of a buffer, the rest untouched.
+  runtime::Buffer dst = buffer(4 * 2 * n);
+  ASSERT_TRUE(dst.fill(0x5a5a5a5a).ok());
+  Status launched = kernel("pointer_params", "copy32_at")
+                        .launch(n, 64, {sb, *dst.wasm_address() + 4 * (n / 2), 0});
+  ASSERT_TRUE(launched.ok()) << launched.error().message;
+  std::vector<int32_t> expected(2 * n, 0x5a5a5a5a);
+  for (uint32_t i = 0; i < n; ++i) expected[n / 2 + i] = src[i];
+  EXPECT_TRUE(same_values(read<int32_t>(dst, 2 * n), expected));
+}
+
+TEST_P(PointerParams, WalkingOffTheBufferIntoTheGuardGapTraps) {
+  expect_fast("copy64_at");
+  const uint32_t n = 64;
+  std::vector<uint64_t> words = random_dwords(n, 2);
+  runtime::Buffer sb = buffer_with(words), out = buffer(8 * n);
+  // Invocations 62 and 63 read the 8 bytes just past the end, and beyond.
+  Status launched = kernel("pointer_params", "copy64_at").launch(n, 64, {sb, out, 2});
+  ASSERT_FALSE(launched.ok());
+  EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 62 (2 invocations trapped)"),
+            std::string::npos)
+      << launched.error().message;
+  // Below the buffer's start.
+  launched = kernel("pointer_params", "copy64_at").launch(n, 64, {sb, out, -1});
+  ASSERT_FALSE(launched.ok());
+  EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 0 (1 invocation trapped)"),
+            std::string::npos)
+      << launched.error().message;
+  // A store past the end of the destination traps and writes nothing there.
+  runtime::Buffer small = buffer(8 * (n - 1));
+  launched = kernel("pointer_params", "copy64_at").launch(n, 64, {sb, small, 0});
+  ASSERT_FALSE(launched.ok());
+  EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 63 (1 invocation trapped)"),
+            std::string::npos)
+      << launched.error().message;
+}
+
+TEST_P(PointerParams, AnAccessThatLeavesTheBufferIntoAnotherBufferReadsThatBuffer) {
+  expect_fast("copy32_at");
+  const uint32_t n = 128;
+  std::vector<int32_t> a = ints(n, 3), b = ints(n, 4);
+  runtime::Buffer ab = buffer_with(a), bb = buffer_with(b), out = buffer(4 * n);
+  const int64_t distance = int64_t(*bb.wasm_address()) - int64_t(*ab.wasm_address());
+  ASSERT_EQ(distance % 4, 0);
+  // src is a; src[i + shift] is b[i + 5] for every i below n - 5, past b's end above.
+  const int shift = int(distance / 4) + 5;
+  Status launched = kernel("pointer_params", "copy32_at").launch(n - 5, 64, {ab, out, shift});
+  ASSERT_TRUE(launched.ok()) << launched.error().message;
+  std::vector<int32_t> expected(b.begin() + 5, b.end());
+  EXPECT_TRUE(same_values(read<int32_t>(out, n - 5), expected));
+}
+
+TEST_P(PointerParams, MisalignedPointerArgumentsGiveTheNativeBytes) {
+  expect_fast("copy32_at");
+  expect_fast("copy64_at");
+  expect_fast("copy8_at");
+  const uint32_t n = 100;
+  std::vector<uint8_t> bytes;
+  for (uint32_t w : random_words(3 * n, 5))
+    for (int k = 0; k < 4; ++k) bytes.push_back(uint8_t(w >> (8 * k)));
+  runtime::Buffer sb = buffer_with(bytes);
+  const uint32_t base = *sb.wasm_address();
+  for (uint32_t misalign : {1u, 2u, 3u, 4u, 6u}) {
+    runtime::Buffer out = buffer(8 * n + 16);
+    ASSERT_TRUE(out.fill(0).ok());
+    const uint32_t dst_at = *out.wasm_address() + (misalign ^ 1u);  // another misalignment
+    std::vector<uint8_t> native(8 * n + 16, 0);
+    auto check = [&](const char* name, int shift, size_t width) {
+      Status launched = kernel("pointer_params", name).launch(n, 64, {base + misalign, dst_at, shift});
+      ASSERT_TRUE(launched.ok()) << name << ": " << launched.error().message;
+      std::fill(native.begin(), native.end(), 0);
+      for (uint32_t i = 0; i < n; ++i) {
+        uint8_t* d = native.data() + (misalign ^ 1u);
+        const uint8_t* s = bytes.data() + misalign;
+        std::memcpy(d + width * i, s + width * (i + shift), width);
+      }
+      EXPECT_TRUE(same_values(read<uint8_t>(out, native.size()), native)) << name << " misaligned by " << misalign;
+      ASSERT_TRUE(out.fill(0).ok());
+    };
+    check("copy32_at", 3, 4);
+    check("copy64_at", 1, 8);
+    check("copy8_at", 5, 1);
+  }
+}
+
+TEST_P(PointerParams, StructsThroughPointersMatchNativeCode) {
+  expect_fast("swap_pairs");
+  const uint32_t n = 500;
+  std::vector<pair> in(n);
+  std::vector<uint32_t> words = random_words(3 * n, 6);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::memcpy(&in[i].a, &words[3 * i], 4);
+    std::memcpy(&in[i].b, &words[3 * i + 1], 4);
+    in[i].tag = int16_t(words[3 * i + 2]);
+    in[i].pad = int16_t(words[3 * i + 2] >> 16);
+  }
+  runtime::Buffer ib = buffer_with(in), ob = buffer(sizeof(pair) * n);
+  Status launched = kernel("pointer_params", "swap_pairs").launch(n, 64, {ib, ob});
+  ASSERT_TRUE(launched.ok()) << launched.error().message;
+  std::vector<pair> native(n);
+  for (uint32_t i = 0; i < n; ++i) swap_pairs(int(i), in.data(), native.data());
+  std::vector<uint32_t> gpu_words(3 * n), native_words(3 * n);
+  std::vector<pair> gpu = read<pair>(ob, n);
+  std::memcpy(gpu_words.data(), gpu.data(), 12 * n);
+  std::memcpy(native_words.data(), native.data(), 12 * n);
+  EXPECT_TRUE(same_values(gpu_words, native_words, 3));
+}
+
+INSTANTIATE_TEST_SUITE_P(OptLevels, PointerParams, ::testing::ValuesIn(kOptLevels),
+                         [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace wasmgpu::e2e
