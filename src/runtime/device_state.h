@@ -13,7 +13,11 @@
 
 #include "runtime/address_allocator.h"
 #include "runtime/buffer.h"
+#include "runtime/cache.h"
+#include "runtime/compile_cache.h"
 #include "runtime/device_info.h"
+#include "runtime/disk_cache.h"
+#include "runtime/pipeline_cache.h"
 #include "support/result.h"
 
 namespace wasmgpu::runtime {
@@ -59,6 +63,14 @@ struct DeviceState {
   RawBuffer staging;       // reusable, host-visible
   RawBuffer launch_block;  // trap record + LaunchBlock, host-visible
   RawBuffer stacks;        // per-invocation stacks, device-local
+
+  // The on-disk caches (docs/caching.md); `disk_cache` is null when they are off.
+  std::shared_ptr<DiskCache> disk_cache;
+  CacheStats cache_stats;
+  CompileCache compile_cache{nullptr, cache_stats};
+  PipelineCache pipeline_cache;
+  // Pipeline creation reports cache hits (VkPipelineCreationFeedback, Vulkan 1.3).
+  bool pipeline_feedback = false;
 
   ~DeviceState();
 
