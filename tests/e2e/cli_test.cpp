@@ -181,10 +181,12 @@ TEST_F(Cli, ParallelProcessesShareTheCache) {
            "' divide --n 4 --verbose in:" + path("num.bin") + " in:" + path("den.bin") + " out:" + path(out) +
            ":16 > '" + path(log) + "' 2>&1";
   };
-  std::string parallel = "status=0; ";
-  for (int i = 0; i < 4; ++i) parallel += "(" + run_line("q" + std::to_string(i) + ".bin", "log" + std::to_string(i)) + ") & ";
-  parallel += "for job in $(jobs -p); do wait $job || status=1; done; exit $status";
-  ASSERT_EQ(std::system(("bash -c \"" + parallel + "\"").c_str()), 0);
+  // sh: start all four, then wait for each and fail when any failed.
+  std::string parallel;
+  for (int i = 0; i < 4; ++i)
+    parallel += run_line("q" + std::to_string(i) + ".bin", "log" + std::to_string(i)) + " & p" + std::to_string(i) + "=$!; ";
+  parallel += "wait $p0 && wait $p1 && wait $p2 && wait $p3";
+  ASSERT_EQ(std::system(parallel.c_str()), 0);
   for (int i = 0; i < 4; ++i) {
     std::ifstream in(path("log" + std::to_string(i)));
     const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
