@@ -421,6 +421,7 @@ struct FileOutcome {
   std::vector<std::string> stale;
   // What the caches did (for --verbose).
   uint64_t compiles = 0, cache_hits = 0, pipelines = 0, pipeline_cache_hits = 0;
+  double compile_seconds = 0, cache_read_seconds = 0;
 };
 
 // Runs one script on a device of its own and prints its report lines.
@@ -488,6 +489,8 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
   outcome.cache_hits = cache.spirv_cache_hits;
   outcome.pipelines = cache.pipelines_created;
   outcome.pipeline_cache_hits = cache.pipeline_cache_hits;
+  outcome.compile_seconds = cache.spirv_compile_seconds;
+  outcome.cache_read_seconds = cache.spirv_cache_read_seconds;
   outcome.passed = report.passed;
   outcome.failed = report.failed;
   outcome.skipped = report.skipped;
@@ -511,7 +514,8 @@ FileOutcome run_file_isolated(const SpecArgs& args, const std::set<std::string>&
       FileOutcome outcome = run_file(args, deviations, file, dir);
       std::ofstream out(result_path);
       out << outcome.passed << ' ' << outcome.failed << ' ' << outcome.skipped << ' ' << outcome.compiles
-          << ' ' << outcome.cache_hits << ' ' << outcome.pipelines << ' ' << outcome.pipeline_cache_hits << '\n';
+          << ' ' << outcome.cache_hits << ' ' << outcome.pipelines << ' ' << outcome.pipeline_cache_hits << ' '
+          << outcome.compile_seconds << ' ' << outcome.cache_read_seconds << '\n';
       for (const std::string& s : outcome.stale) out << s << '\n';
     } catch (const CommandError& e) {
       fmt::print("{}: FAILED: {}\n", name, e.message);
@@ -543,7 +547,8 @@ FileOutcome run_file_isolated(const SpecArgs& args, const std::set<std::string>&
   }
   std::ifstream in(result_path);
   if (!in || !(in >> outcome.passed >> outcome.failed >> outcome.skipped >> outcome.compiles >>
-                outcome.cache_hits >> outcome.pipelines >> outcome.pipeline_cache_hits)) {
+                outcome.cache_hits >> outcome.pipelines >> outcome.pipeline_cache_hits >>
+                outcome.compile_seconds >> outcome.cache_read_seconds)) {
     if (!WIFEXITED(status) || WEXITSTATUS(status) == 0)
       fmt::print("{}: FAILED: its process ended without a report\n", name);
     outcome = FileOutcome{};
@@ -585,6 +590,8 @@ void run_spectest(const SpecArgs& args) {
     cache_totals.cache_hits += outcome.cache_hits;
     cache_totals.pipelines += outcome.pipelines;
     cache_totals.pipeline_cache_hits += outcome.pipeline_cache_hits;
+    cache_totals.compile_seconds += outcome.compile_seconds;
+    cache_totals.cache_read_seconds += outcome.cache_read_seconds;
     stale.insert(stale.end(), outcome.stale.begin(), outcome.stale.end());
     std::error_code ec;
     fs::remove_all(dir, ec);
@@ -597,10 +604,12 @@ void run_spectest(const SpecArgs& args) {
   if (args.cache.verbose) {
     std::string why_off;
     const auto directory = runtime::resolve_cache_directory(args.cache.cache, &why_off);
-    fmt::print(stderr, "{}: {} compiled to SPIR-V, {} from cache; pipelines: {} created, {} found in the pipeline cache\n",
+    fmt::print(stderr,
+               "{}: {} compiled to SPIR-V ({:.1f} s), {} from cache ({:.1f} s reading the cache); "
+               "pipelines: {} created, {} found in the pipeline cache\n",
                directory ? "cache " + directory->string() : "cache off (" + why_off + ")",
-               cache_totals.compiles, cache_totals.cache_hits, cache_totals.pipelines,
-               cache_totals.pipeline_cache_hits);
+               cache_totals.compiles, cache_totals.compile_seconds, cache_totals.cache_hits,
+               cache_totals.cache_read_seconds, cache_totals.pipelines, cache_totals.pipeline_cache_hits);
   }
   std::string last = fmt::format("{} passed, {} failed", passed, failed);
   if (skipped > 0) last += fmt::format(", {} skipped", skipped);

@@ -38,6 +38,10 @@ struct CacheStats {
   uint64_t spirv_cache_misses = 0;   // includes the corrupt ones
   uint64_t spirv_cache_corrupt = 0;  // entries that failed a check: ignored and rewritten
   uint64_t spirv_cache_writes = 0;
+  // Wall time spent compiling wasm to SPIR-V, and reading, checking and
+  // decoding cache entries (hits and misses).
+  double spirv_compile_seconds = 0;
+  double spirv_cache_read_seconds = 0;
   // Writes that failed (read-only or full disk): the run goes on uncached.
   uint64_t cache_write_failures = 0;
   std::string last_write_failure;

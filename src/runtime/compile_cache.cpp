@@ -2,6 +2,7 @@
 
 #include <spirv-tools/libspirv.h>
 
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -209,6 +210,17 @@ std::optional<T> decode(std::span<const uint8_t> payload) {
 
 constexpr uint32_t kSpirvMagic = 0x07230203;
 
+// Adds the wall time of its scope to `seconds`.
+class Timer {
+ public:
+  explicit Timer(double& seconds) : seconds_(seconds), start_(std::chrono::steady_clock::now()) {}
+  ~Timer() { seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  double& seconds_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 bool plausible_spirv(const std::vector<uint32_t>& words) {
   return words.size() >= 5 && words[0] == kSpirvMagic;
 }
@@ -301,6 +313,7 @@ Result<spirv::CompiledKernel> CompileCache::kernel(const wasm::Module& module,
   const std::string name(export_name);
   std::optional<Sha256Digest> key;
   if (disk_) {
+    Timer timer(stats_->spirv_cache_read_seconds);
     key = compile_cache_key(CacheEntryKind::CompiledKernel, wasm_sha256, options,
                             std::span<const std::string>(&name, 1));
     if (auto payload = lookup(CacheEntryKind::CompiledKernel, *key)) {
@@ -314,8 +327,12 @@ Result<spirv::CompiledKernel> CompileCache::kernel(const wasm::Module& module,
     }
   }
   ++stats_->spirv_compiles;
-  WASMGPU_ASSIGN_OR_RETURN(spirv::CompiledKernel compiled,
-                           spirv::compile_kernel(module, export_name, options));
+  Result<spirv::CompiledKernel> result = [&] {
+    Timer timer(stats_->spirv_compile_seconds);
+    return spirv::compile_kernel(module, export_name, options);
+  }();
+  if (!result.ok()) return result.take_error();
+  spirv::CompiledKernel compiled = std::move(result).value();
   if (key) store(CacheEntryKind::CompiledKernel, *key, serialize(compiled));
   return compiled;
 }
@@ -326,6 +343,7 @@ Result<spirv::CompiledCalls> CompileCache::calls(const wasm::Module& module,
                                                  const spirv::CompileOptions& options) {
   std::optional<Sha256Digest> key;
   if (disk_) {
+    Timer timer(stats_->spirv_cache_read_seconds);
     key = compile_cache_key(CacheEntryKind::CompiledCalls, wasm_sha256, options, exports);
     if (auto payload = lookup(CacheEntryKind::CompiledCalls, *key)) {
       if (auto calls = deserialize_calls(*payload)) {
@@ -344,12 +362,14 @@ Result<spirv::CompiledCalls> CompileCache::compile_calls_uncached(const wasm::Mo
                                                                   std::span<const std::string> exports,
                                                                   const spirv::CompileOptions& options) {
   ++stats_->spirv_compiles;
+  Timer timer(stats_->spirv_compile_seconds);
   return spirv::compile_calls(module, exports, options);
 }
 
 std::optional<CallCatalogueData> CompileCache::find_catalogue(const Sha256Digest& wasm_sha256,
                                                               const spirv::CompileOptions& options) {
   if (!disk_) return std::nullopt;
+  Timer timer(stats_->spirv_cache_read_seconds);
   const Sha256Digest key = compile_cache_key(CacheEntryKind::CallCatalogue, wasm_sha256, options, {});
   auto payload = lookup(CacheEntryKind::CallCatalogue, key);
   if (!payload) return std::nullopt;
