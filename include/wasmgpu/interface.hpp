@@ -89,11 +89,16 @@ struct KernelInterface {
   // For SPIR-V: descriptor bindings by (set, binding), then push-constant
   // members by offset.
   std::vector<Param> params;
-  // Fixed by the shader (SPIR-V LocalSize), or nullopt when the launch picks
-  // it (wasm kernels, or LocalSizeId / spec-constant sizes).
+  // Fixed by the shader (SPIR-V LocalSize, or LocalSizeId / WorkgroupSize of
+  // plain constants), or nullopt when the launch picks it (wasm kernels, or
+  // a dimension that is a specialization constant).
   std::optional<std::array<uint32_t, 3>> workgroup_size;
   // Spec constant ids of the workgroup size, when it is specialisable.
   std::array<std::optional<uint32_t>, 3> workgroup_size_spec_ids;
+  // SPIR-V: the size the shader declares, specialisable dimensions at their
+  // spec constants' defaults (what runs when the launch does not choose);
+  // wasm: {0, 0, 0}.
+  std::array<uint32_t, 3> workgroup_size_default{0, 0, 0};
   std::vector<SpecConstant> spec_constants;
   uint32_t push_constant_size = 0;  // SPIR-V: bytes of the push-constant block
   uint32_t shared_memory_bytes = 0;

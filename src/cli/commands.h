@@ -11,5 +11,7 @@ void add_inspect_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_call_command(CLI::App& app);
 void add_spectest_command(CLI::App& app);
+void add_reflect_command(CLI::App& app);
+void add_bindgen_command(CLI::App& app);
 
 }  // namespace wasmgpu::cli

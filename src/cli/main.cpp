@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   wasmgpu::cli::add_run_command(app);
   wasmgpu::cli::add_call_command(app);
   wasmgpu::cli::add_spectest_command(app);
+  wasmgpu::cli::add_reflect_command(app);
+  wasmgpu::cli::add_bindgen_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

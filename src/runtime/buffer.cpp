@@ -14,9 +14,11 @@ constexpr uint64_t kPadding = 16;
 // The staging buffer grows up to this size; larger transfers go in chunks.
 constexpr uint64_t kStagingLimit = 64ull << 20;
 
+// Uniform usage lets a Buffer bind to a foreign SPIR-V kernel's uniform block.
 constexpr VkBufferUsageFlags kBufferUsage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
-    VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+    VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+    VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
 // Everything earlier on the queue that may touch a buffer: launches and copies.
 constexpr VkPipelineStageFlags kEarlierStages =
@@ -57,7 +59,10 @@ Buffer::Buffer(DeviceState* device, RawBuffer raw, uint64_t size,
                std::optional<uint32_t> wasm_address)
     : device_(device), raw_(raw), size_(size), wasm_address_(wasm_address) {
   ++device_->live_children;
-  if (wasm_address_) device_->mapped[*wasm_address_] = MappedRange{size_, raw_.address};
+  if (wasm_address_) {
+    device_->mapped[*wasm_address_] = MappedRange{size_, raw_.address};
+    ++device_->mapping_generation;
+  }
 }
 
 Buffer::Buffer(Buffer&& other) noexcept
@@ -86,6 +91,7 @@ void Buffer::release() {
     // captured this buffer's device address in its own region table.
     device_->mapped.erase(*wasm_address_);
     device_->addresses.free(*wasm_address_);
+    ++device_->mapping_generation;
   }
   DeviceState* device = device_;
   device->destroy_later([device, raw = raw_]() mutable { device->destroy_raw_buffer(raw); });

@@ -45,8 +45,9 @@ DeviceState::~DeviceState() {
   for (auto& destroy : deferred) destroy();
   deferred.clear();
   destroy_raw_buffer(staging);
-  destroy_raw_buffer(launch_block);
-  destroy_raw_buffer(stacks);
+  if (launch_arena) ++live_children;  // Kernel::launch uncounted it (the device's own)
+  launch_arena.reset();  // both free their memory at once: nothing is pending
+  stacks.reset();
   pipeline_cache.destroy();  // saves it first
   if (pipeline_layout) vk.vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
   if (fence) vk.vkDestroyFence(device, fence, nullptr);

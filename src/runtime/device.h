@@ -43,8 +43,10 @@ struct DeviceState;  // internal
 // Lifetime: a Device must not outlive its Instance, and every Buffer, Module
 // and Kernel created from a Device must be destroyed before the Device.
 //
-// All work is synchronous: an operation that needs the GPU (a launch, a
-// staged read or write) submits, waits for its own completion and returns.
+// All work the Device submits itself is synchronous: an operation that needs
+// the GPU (a launch, a staged read or write) submits, waits for its own
+// completion and returns. Kernel::record (recorded_launch.h) instead records
+// launches into a caller's command buffer, which the caller submits.
 // The only wait that can time out is a launch's; after a launch timed out, the
 // device refuses new work until that launch has finished (see wait()).
 //

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "runtime/device_info.h"
 #include "runtime/disk_cache.h"
 #include "runtime/pipeline_cache.h"
+#include "runtime/launch_arena.h"
 #include "support/result.h"
 
 namespace wasmgpu::runtime {
@@ -58,11 +60,19 @@ struct DeviceState {
 
   AddressAllocator addresses;
   std::map<uint32_t, MappedRange> mapped;  // wasm base -> live buffer
+  // Changes whenever `mapped` does: a recorded launch's region table is
+  // stale once it differs from the value at recording.
+  uint64_t mapping_generation = 0;
   size_t live_children = 0;                // Buffers and Kernels not yet destroyed
 
   RawBuffer staging;       // reusable, host-visible
-  RawBuffer launch_block;  // trap record + LaunchBlock, host-visible
-  RawBuffer stacks;        // per-invocation stacks, device-local
+  // Trap records + LaunchBlocks of Kernel::launch (not of recorded launches,
+  // which bring their own arena); created on first use.
+  std::unique_ptr<LaunchArena> launch_arena;
+  // Per-invocation stacks, device-local, shared by every launch; replaced
+  // (never resized in place) when a launch needs more, the old ones living on
+  // in the arenas of command buffers recorded with them.
+  std::shared_ptr<SharedRawBuffer> stacks;
 
   // The on-disk caches (docs/caching.md); `disk_cache` is null when they are off.
   std::shared_ptr<DiskCache> disk_cache;

@@ -11,12 +11,14 @@
 #include "runtime/buffer.h"
 #include "runtime/grid.h"
 #include "runtime/launch.h"
+#include "runtime/recorded_launch.h"
 #include "spirv/compiler.h"
 #include "support/result.h"
 
 namespace wasmgpu::runtime {
 
 class Device;
+class LaunchArena;
 struct DeviceState;
 
 // A kernel ready to launch: SPIR-V that follows abi/launch_abi.h (entry point
@@ -73,6 +75,34 @@ class Kernel {
     return launch(grid, workgroup_size, std::span<const Arg>(args.begin(), args.size()), options);
   }
 
+  // Either shape (recorded_launch.h).
+  Status launch(const LaunchShape& shape, std::span<const Arg> args,
+                const LaunchOptions& options = {});
+
+  // The checks of launch() and record() without launching or recording: ok
+  // when a launch of this shape with these arguments would be accepted.
+  // Creates the pipeline and grows the device's stacks as they would.
+  Status check_launch(const LaunchShape& shape, std::span<const Arg> args);
+
+  // Records the launch into `cmd` (a command buffer in the recording state,
+  // of the Device's compute queue family) instead of running it: the same
+  // checks as launch() (failing without recording anything), the pipeline
+  // created if needed, the LaunchBlock and trap record written into `arena`,
+  // then the barriers (see RecordOptions) and dispatches. Nothing is
+  // submitted: the caller submits `cmd`, waits, then reads the trap record
+  // (read_trap). The Buffers passed, the Kernel and the arena must outlive the
+  // command buffer's execution; the region table (every buffer with a wasm
+  // address, for pointers stored in memory) is the one of recording time.
+  // A launch of 0 invocations records nothing. See recorded_launch.h.
+  Result<RecordedLaunch> record(VkCommandBuffer cmd, const LaunchShape& shape,
+                                std::span<const Arg> args, LaunchArena& arena,
+                                const RecordOptions& options = {});
+  Result<RecordedLaunch> record(VkCommandBuffer cmd, const LaunchShape& shape,
+                                std::initializer_list<Arg> args, LaunchArena& arena,
+                                const RecordOptions& options = {}) {
+    return record(cmd, shape, std::span<const Arg>(args.begin(), args.size()), arena, options);
+  }
+
   // Internal: the pipeline for one workgroup size (created on first use).
   Result<VkPipeline> pipeline(uint32_t workgroup_size, uint32_t size_y = 1, uint32_t size_z = 1);
   DeviceState* device_state() const { return device_; }
@@ -83,11 +113,6 @@ class Kernel {
   Kernel(DeviceState* device, VkShaderModule shader, spirv::KernelInfo info,
          const Buffer* linear_memory);
   void release();
-  // Both launch() forms: n invocations in workgroups of `size`; `groups`
-  // non-zero for a grid (one dispatch), zero for 1-D (split as needed).
-  Status launch_shape(uint32_t n, const uint32_t size[3], const uint32_t groups[3], std::span<const Arg> args,
-                      const LaunchOptions& options);
-
   DeviceState* device_ = nullptr;
   VkShaderModule shader_ = VK_NULL_HANDLE;
   std::map<uint32_t, VkPipeline> pipelines_;

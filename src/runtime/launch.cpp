@@ -1,5 +1,6 @@
-// Kernel::launch: checks arguments, builds the LaunchBlock (abi/launch_abi.h),
-// records the dispatches and reads back the trap record.
+// Kernel::launch and Kernel::record: check arguments and the shape, build the
+// LaunchBlock (abi/launch_abi.h) in a LaunchArena, record the dispatches; a
+// launch then submits, waits and reads back the trap record.
 #include "runtime/launch.h"
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include "abi/launch_abi.h"
 #include "runtime/device_state.h"
 #include "runtime/kernel.h"
+#include "runtime/launch_arena.h"
+#include "runtime/recorded_launch.h"
 #include "runtime/vk_util.h"
 
 namespace wasmgpu::runtime {
@@ -37,6 +40,27 @@ const char* to_string(Arg::Kind kind) {
   return "?";
 }
 
+// Fills RecordedLaunch's private members.
+struct LaunchRecorder {
+  static RecordedLaunch make(const spirv::KernelInfo& info, const DeviceState& device) {
+    RecordedLaunch launch;
+    launch.kernel_name_ = info.export_name;
+    launch.params_ = info.params;
+    launch.device_ = &device;
+    return launch;
+  }
+  static void place(RecordedLaunch& launch, uint8_t* trap_record, uint8_t* arg_slots,
+                    uint32_t invocations, bool uses_stacks) {
+    launch.trap_record_ = trap_record;
+    launch.arg_slots_ = arg_slots;
+    launch.invocations_ = invocations;
+    launch.uses_stacks_ = uses_stacks;
+  }
+  static void set_dispatches(RecordedLaunch& launch, uint32_t dispatches) {
+    launch.dispatches_ = dispatches;
+  }
+};
+
 namespace {
 
 // The trap record sits at the start of the launch-block buffer, the
@@ -44,8 +68,6 @@ namespace {
 constexpr uint64_t kLaunchBlockOffset = 64;
 static_assert(abi::kTrapRecordSize <= kLaunchBlockOffset);
 
-constexpr VkBufferUsageFlags kLaunchBlockUsage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
 constexpr VkBufferUsageFlags kStackUsage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
 
@@ -122,95 +144,115 @@ uint32_t get32(const uint8_t* base, uint64_t offset) {
   return value;
 }
 
-}  // namespace
 
-Status Kernel::launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> args,
-                      const LaunchOptions& options) {
-  const uint32_t size[3] = {workgroup_size, 1, 1}, groups[3] = {0, 0, 0};
-  return launch_shape(n, size, groups, args, options);
-}
+// What the checks of a launch decided, for recording it.
+struct Prepared {
+  uint32_t n = 0;
+  uint32_t size[3] = {0, 1, 1};    // workgroup size
+  uint32_t groups[3] = {0, 0, 0};  // non-zero for a grid
+  bool is_grid = false;
+  uint64_t per_dispatch = 0;  // invocations per dispatch (1-D)
+  uint64_t slot = 0;          // stack slot bytes, 0 without stacks
+  VkPipeline pipeline = VK_NULL_HANDLE;
+};
 
-Status Kernel::launch(Grid grid, WorkgroupSize workgroup_size, std::span<const Arg> args,
-                      const LaunchOptions& options) {
-  if (!device_) return make_error("launch of a moved-from Kernel");
-  const DeviceLimits& limits = device_->info.limits;
-  const std::string name = "kernel '" + info_.export_name + "'";
-  uint32_t size[3] = {workgroup_size.x, workgroup_size.y, workgroup_size.z};
-  const uint32_t groups[3] = {grid.x, grid.y, grid.z};
-  if (size[0] == 0) size[0] = std::min(kDefaultWorkgroupSize, limits.max_workgroup_invocations);
-  const char* axis = "xyz";
-  uint64_t invocations = 1;
-  for (int d = 0; d < 3; ++d) {
-    if (size[d] == 0 || groups[d] == 0)
-      return make_error(name + ": grid and workgroup size must be at least 1 in every dimension");
-    if (groups[d] > limits.max_workgroup_count[d])
-      return make_error(name + ": grid of " + std::to_string(groups[d]) + " workgroups in " + axis[d] +
-                        " exceeds the device's limit of " + std::to_string(limits.max_workgroup_count[d]) +
-                        " (maxComputeWorkGroupCount)");
-    invocations *= uint64_t(groups[d]) * size[d];
-  }
-  if (invocations > 0xFFFF'FFFFull)
-    return make_error(name + ": grid of " + std::to_string(invocations) +
-                      " invocations exceeds the 32-bit invocation index");
-  return launch_shape(uint32_t(invocations), size, groups, args, options);
-}
-
-Status Kernel::launch_shape(uint32_t n, const uint32_t size[3], const uint32_t groups[3],
-                            std::span<const Arg> args, const LaunchOptions& options) {
-  if (!device_) return make_error("launch of a moved-from Kernel");
-  DeviceState& device = *device_;
-  const std::string name = "kernel '" + info_.export_name + "'";
-  WASMGPU_TRY(device.ready());
-  WASMGPU_TRY(check_args(*this, device, args));
-
+// Every check of a launch, the pipeline, and stacks large enough; records nothing.
+Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape& shape,
+                         std::span<const Arg> args) {
+  const spirv::KernelInfo& info = kernel.info();
   const DeviceLimits& limits = device.info.limits;
+  const std::string name = "kernel '" + info.export_name + "'";
+  WASMGPU_TRY(device.ready());
+  Prepared p;
+  p.size[0] = shape.workgroup_size.x;
+  p.size[1] = shape.workgroup_size.y;
+  p.size[2] = shape.workgroup_size.z;
+  const char* axis = "xyz";
+  if (shape.grid) {
+    p.is_grid = true;
+    p.groups[0] = shape.grid->x;
+    p.groups[1] = shape.grid->y;
+    p.groups[2] = shape.grid->z;
+    if (p.size[0] == 0) p.size[0] = std::min(kDefaultWorkgroupSize, limits.max_workgroup_invocations);
+    uint64_t invocations = 1;
+    for (int d = 0; d < 3; ++d) {
+      if (p.size[d] == 0 || p.groups[d] == 0)
+        return make_error(name + ": grid and workgroup size must be at least 1 in every dimension");
+      if (p.groups[d] > limits.max_workgroup_count[d])
+        return make_error(name + ": grid of " + std::to_string(p.groups[d]) + " workgroups in " +
+                          axis[d] + " exceeds the device's limit of " +
+                          std::to_string(limits.max_workgroup_count[d]) + " (maxComputeWorkGroupCount)");
+      invocations *= uint64_t(p.groups[d]) * p.size[d];
+    }
+    if (invocations > 0xFFFF'FFFFull)
+      return make_error(name + ": grid of " + std::to_string(invocations) +
+                        " invocations exceeds the 32-bit invocation index");
+    p.n = uint32_t(invocations);
+  } else {
+    p.n = shape.n;
+    p.size[1] = p.size[2] = 1;
+  }
+  WASMGPU_TRY(check_args(kernel, device, args));
+
   const uint32_t max_size = std::min(limits.max_workgroup_size[0], limits.max_workgroup_invocations);
-  uint32_t workgroup_size = size[0];
-  if (workgroup_size == 0) workgroup_size = std::min(kDefaultWorkgroupSize, max_size);
-  if (workgroup_size > max_size && size[1] == 1 && size[2] == 1)
+  if (p.size[0] == 0) p.size[0] = std::min(kDefaultWorkgroupSize, max_size);
+  const uint32_t workgroup_size = p.size[0];
+  if (workgroup_size > max_size && p.size[1] == 1 && p.size[2] == 1)
     return make_error(name + ": workgroup size " + std::to_string(workgroup_size) +
                       " exceeds the device's limit of " + std::to_string(max_size));
-  const char* axis = "xyz";
   for (int d = 0; d < 3; ++d)
-    if ((d == 0 ? workgroup_size : size[d]) > limits.max_workgroup_size[d])
-      return make_error(name + ": workgroup size " + std::to_string(d == 0 ? workgroup_size : size[d]) + " in " +
-                        axis[d] + " exceeds the device's limit of " + std::to_string(limits.max_workgroup_size[d]) +
+    if (p.size[d] > limits.max_workgroup_size[d])
+      return make_error(name + ": workgroup size " + std::to_string(p.size[d]) + " in " + axis[d] +
+                        " exceeds the device's limit of " + std::to_string(limits.max_workgroup_size[d]) +
                         " (maxComputeWorkGroupSize)");
-  if (uint64_t(workgroup_size) * size[1] * size[2] > limits.max_workgroup_invocations)
-    return make_error(name + ": workgroup of " + std::to_string(uint64_t(workgroup_size) * size[1] * size[2]) +
+  const uint64_t group_invocations = uint64_t(p.size[0]) * p.size[1] * p.size[2];
+  if (group_invocations > limits.max_workgroup_invocations)
+    return make_error(name + ": workgroup of " + std::to_string(group_invocations) +
                       " invocations exceeds the device's limit of " +
                       std::to_string(limits.max_workgroup_invocations) + " (maxComputeWorkGroupInvocations)");
-  if (info_.shared_memory_bytes > limits.max_shared_memory_bytes)
-    return make_error(name + " declares " + std::to_string(info_.shared_memory_bytes) +
+  if (info.shared_memory_bytes > limits.max_shared_memory_bytes)
+    return make_error(name + " declares " + std::to_string(info.shared_memory_bytes) +
                       " bytes of shared memory; the device allows " +
                       std::to_string(limits.max_shared_memory_bytes) + " (maxComputeSharedMemorySize)");
-  const bool is_grid = groups[0] != 0;
-  if (!is_grid && info_.uses_barriers && n % workgroup_size != 0)
+  if (!p.is_grid && info.uses_barriers && p.n % workgroup_size != 0)
     return make_error(name + " uses wasmgpu_barrier, which every invocation of a workgroup must reach: n (" +
-                      std::to_string(n) + ") must be a multiple of the workgroup size (" +
+                      std::to_string(p.n) + ") must be a multiple of the workgroup size (" +
                       std::to_string(workgroup_size) + "), or launch a Grid of workgroups");
-  if (n == 0) return {};
-  WASMGPU_ASSIGN_OR_RETURN(VkPipeline pipeline, this->pipeline(workgroup_size, size[1], size[2]));
+  if (p.n == 0) return p;
+  WASMGPU_ASSIGN_OR_RETURN(p.pipeline, kernel.pipeline(workgroup_size, p.size[1], p.size[2]));
 
   // Invocations per dispatch: bounded by the workgroup-count limit and, for
   // kernels with a shadow stack, by the stack slots allocated.
-  uint64_t per_dispatch = is_grid ? uint64_t(n) : uint64_t(limits.max_workgroup_count[0]) * workgroup_size;
-  const uint64_t slot = info_.stack_slot_size;
-  if (slot > 0 && is_grid) {  // a grid is one dispatch: one slot per invocation
-    if (uint64_t(n) * slot > kStackBudgetBytes)
-      return make_error(name + " needs " + std::to_string(slot) + " bytes of stack per invocation; a grid of " +
-                        std::to_string(n) + " invocations exceeds the stack budget of " +
+  p.per_dispatch = p.is_grid ? uint64_t(p.n) : uint64_t(limits.max_workgroup_count[0]) * workgroup_size;
+  p.slot = info.stack_slot_size;
+  uint64_t stack_bytes = 0;
+  if (p.slot > 0 && p.is_grid) {  // a grid is one dispatch: one slot per invocation
+    if (uint64_t(p.n) * p.slot > kStackBudgetBytes)
+      return make_error(name + " needs " + std::to_string(p.slot) + " bytes of stack per invocation; a grid of " +
+                        std::to_string(p.n) + " invocations exceeds the stack budget of " +
                         std::to_string(kStackBudgetBytes >> 20) + " MiB (use a 1-D launch, which is split)");
-    WASMGPU_TRY(device.ensure_raw_buffer(device.stacks, uint64_t(n) * slot, kStackUsage, MemoryKind::Device));
-  } else if (slot > 0) {
-    uint64_t slots = std::max<uint64_t>(kStackBudgetBytes / slot / workgroup_size, 1) *
-                     workgroup_size;
-    slots = std::min(slots, round_up(n, workgroup_size));
-    per_dispatch = std::min(per_dispatch, slots);
-    WASMGPU_TRY(device.ensure_raw_buffer(device.stacks, slots * slot, kStackUsage,
-                                         MemoryKind::Device));
+    stack_bytes = uint64_t(p.n) * p.slot;
+  } else if (p.slot > 0) {
+    uint64_t slots = std::max<uint64_t>(kStackBudgetBytes / p.slot / workgroup_size, 1) * workgroup_size;
+    slots = std::min(slots, round_up(p.n, workgroup_size));
+    p.per_dispatch = std::min(p.per_dispatch, slots);
+    stack_bytes = slots * p.slot;
   }
+  if (stack_bytes > 0 && (!device.stacks || device.stacks->raw.size < stack_bytes)) {
+    // Launches recorded earlier keep the old stacks alive through their arenas.
+    device.stacks.reset();
+    WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw,
+                             device.create_raw_buffer(stack_bytes, kStackUsage, MemoryKind::Device));
+    device.stacks = std::make_shared<SharedRawBuffer>(&device, raw);
+  }
+  return p;
+}
 
+// Allocates and fills the trap record and LaunchBlock of a prepared launch.
+Result<RecordedLaunch> write_launch_block(Kernel& kernel, DeviceState& device, const Prepared& p,
+                                          std::span<const Arg> args, LaunchArena& arena,
+                                          VkDeviceAddress& block_address) {
+  const spirv::KernelInfo& info = kernel.info();
   // Region table: the module's memory at 0, then every buffer with a wasm
   // address (sorted by address), so that pointers stored in memory work.
   struct Region {
@@ -219,96 +261,231 @@ Status Kernel::launch_shape(uint32_t n, const uint32_t size[3], const uint32_t g
     uint64_t address;
   };
   std::vector<Region> regions;
-  if (info_.memory_bytes > 0)
-    regions.push_back({0, uint32_t(info_.memory_bytes), memory_->device_address()});
+  if (info.memory_bytes > 0)
+    regions.push_back({0, uint32_t(info.memory_bytes), kernel.linear_memory()->device_address()});
   for (const auto& [base, range] : device.mapped)
     regions.push_back({base, uint32_t(range.size), range.device_address});
 
   const uint64_t args_offset = abi::kLaunchHeaderSize;
   const uint64_t regions_offset = args_offset + uint64_t(abi::kArgSlotSize) * args.size();
   const uint64_t block_size = regions_offset + uint64_t(abi::kRegionStride) * regions.size();
-  WASMGPU_TRY(device.ensure_raw_buffer(device.launch_block, kLaunchBlockOffset + block_size,
-                                       kLaunchBlockUsage, MemoryKind::Host));
+  WASMGPU_ASSIGN_OR_RETURN(LaunchArena::Allocation at, arena.allocate(kLaunchBlockOffset + block_size));
 
   // Host writes before vkQueueSubmit are visible to the submitted work.
-  auto* mapped = static_cast<uint8_t*>(device.launch_block.mapped);
-  const VkDeviceAddress trap_address = device.launch_block.address;
-  const VkDeviceAddress block_address = device.launch_block.address + kLaunchBlockOffset;
-  put32(mapped, abi::kTrapCount, 0);
-  for (uint32_t kind = 0; kind < abi::kTrapKindCount; ++kind)
-    put32(mapped, abi::kTrapLowestIndex + 4 * kind, abi::kNoTrapIndex);
+  uint8_t* mapped = at.host;
+  const VkDeviceAddress trap_address = at.address;
+  block_address = at.address + kLaunchBlockOffset;
   uint8_t* block = mapped + kLaunchBlockOffset;
   put64(block, abi::kLaunchTrapRecord, trap_address);
-  put64(block, abi::kLaunchStackBase, slot > 0 ? device.stacks.address : 0);
-  put32(block, abi::kLaunchStackSlotSize, uint32_t(slot));
+  put64(block, abi::kLaunchStackBase, p.slot > 0 ? device.stacks->raw.address : 0);
+  put32(block, abi::kLaunchStackSlotSize, uint32_t(p.slot));
   put32(block, abi::kLaunchRegionCount, uint32_t(regions.size()));
   put32(block, abi::kLaunchArgsOffset, uint32_t(args_offset));
   put32(block, abi::kLaunchRegionsOffset, uint32_t(regions_offset));
-  put64(block, abi::kLaunchInstanceState, instance_state_);
-  for (size_t i = 0; i < args.size(); ++i) {
-    const Arg& arg = args[i];
-    const uint64_t value = arg.kind() == Arg::Kind::Buffer ? *arg.buffer()->wasm_address()
-                                                           : arg.bits();
-    put64(block, args_offset + abi::kArgSlotSize * i, value);
-  }
+  put64(block, abi::kLaunchInstanceState, kernel.instance_state());
   for (size_t i = 0; i < regions.size(); ++i) {
-    const uint64_t at = regions_offset + abi::kRegionStride * i;
-    put32(block, at + abi::kRegionWasmBase, regions[i].base);
-    put32(block, at + abi::kRegionSize, regions[i].size);
-    put64(block, at + abi::kRegionDeviceAddress, regions[i].address);
+    const uint64_t region = regions_offset + abi::kRegionStride * i;
+    put32(block, region + abi::kRegionWasmBase, regions[i].base);
+    put32(block, region + abi::kRegionSize, regions[i].size);
+    put64(block, region + abi::kRegionDeviceAddress, regions[i].address);
   }
+  if (p.slot > 0) arena.keep(device.stacks);
 
-  WASMGPU_ASSIGN_OR_RETURN(VkCommandBuffer cmd, device.begin());
-  // Earlier uploads and launches before this one's shader accesses.
-  memory_barrier(device, cmd,
-                 VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                 VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  device.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  for (uint64_t base = 0; base < n; base += per_dispatch) {
-    if (base > 0 && slot > 0)  // the next dispatch reuses the stack slots
-      memory_barrier(device, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    const uint64_t count = std::min<uint64_t>(per_dispatch, n - base);
+  RecordedLaunch launch = LaunchRecorder::make(info, device);
+  LaunchRecorder::place(launch, mapped, block + args_offset, p.n, p.slot > 0);
+  launch.reset_trap();
+  for (size_t i = 0; i < args.size(); ++i) WASMGPU_TRY(launch.set_arg(i, args[i]));
+  return launch;
+}
+
+// Records the barriers and dispatches of a prepared launch; returns the
+// number of dispatches.
+uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepared& p,
+                         VkDeviceAddress block_address, const RecordOptions& options) {
+  constexpr VkAccessFlags kShaderAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  if (options.barrier_before) {
+    // Earlier uploads and launches before this one's shader accesses.
+    memory_barrier(device, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccess);
+  } else if (p.slot > 0) {
+    // Another launch may have used the stacks just before (WAR/WAW).
+    VkBufferMemoryBarrier barrier{};
+    barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+    barrier.srcAccessMask = kShaderAccess;
+    barrier.dstAccessMask = kShaderAccess;
+    barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.buffer = device.stacks->raw.buffer;
+    barrier.offset = 0;
+    barrier.size = VK_WHOLE_SIZE;
+    device.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 1, &barrier,
+                                   0, nullptr);
+  }
+  device.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+  uint32_t dispatches = 0;
+  for (uint64_t base = 0; base < p.n; base += p.per_dispatch) {
+    if (base > 0 && p.slot > 0)  // the next dispatch reuses the stack slots
+      memory_barrier(device, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccess,
+                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccess);
+    const uint64_t count = std::min<uint64_t>(p.per_dispatch, p.n - base);
     uint8_t push[abi::kPushConstantsSize];
     put64(push, abi::kPushLaunchBlock, block_address);
     put32(push, abi::kPushBaseIndex, uint32_t(base));
-    put32(push, abi::kPushCount, n);
+    put32(push, abi::kPushCount, p.n);
     device.vk.vkCmdPushConstants(cmd, device.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                                  abi::kPushConstantsSize, push);
-    if (is_grid)
-      device.vk.vkCmdDispatch(cmd, groups[0], groups[1], groups[2]);
+    if (p.is_grid)
+      device.vk.vkCmdDispatch(cmd, p.groups[0], p.groups[1], p.groups[2]);
     else
-      device.vk.vkCmdDispatch(cmd, uint32_t((count + workgroup_size - 1) / workgroup_size), 1, 1);
+      device.vk.vkCmdDispatch(cmd, uint32_t((count + p.size[0] - 1) / p.size[0]), 1, 1);
+    ++dispatches;
   }
-  // Results and the trap record become visible to the host (and to later work).
-  memory_barrier(device, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                 VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  WASMGPU_TRY(device.submit_and_wait(name, options.timeout));
+  if (options.host_barrier_after)
+    // Results and the trap record become visible to the host (and to later work).
+    memory_barrier(device, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  return dispatches;
+}
 
-  const uint32_t trapped = get32(mapped, abi::kTrapCount);
-  if (trapped == 0 || !options.fail_on_trap) return {};
-  uint32_t lowest = abi::kNoTrapIndex;
-  uint32_t lowest_kind = 0;
+}  // namespace
+
+// -------------------------------------------------------------- RecordedLaunch
+
+std::optional<TrapReport> RecordedLaunch::trap() const {
+  if (!trap_record_) return std::nullopt;
+  const uint32_t trapped = get32(trap_record_, abi::kTrapCount);
+  if (trapped == 0) return std::nullopt;
+  TrapReport report;
+  report.trapped_invocations = trapped;
   for (uint32_t kind = 0; kind < abi::kTrapKindCount; ++kind) {
-    const uint32_t index = get32(mapped, abi::kTrapLowestIndex + 4 * kind);
-    if (index < lowest) {
-      lowest = index;
-      lowest_kind = kind;
+    const uint32_t index = get32(trap_record_, abi::kTrapLowestIndex + 4 * kind);
+    if (index < report.invocation) {
+      report.invocation = index;
+      report.kind = abi::TrapKind(kind);
     }
   }
-  std::string message = name + " trapped: ";
-  if (lowest == abi::kNoTrapIndex)
+  return report;
+}
+
+void RecordedLaunch::reset_trap() {
+  if (!trap_record_) return;
+  put32(trap_record_, abi::kTrapCount, 0);
+  for (uint32_t kind = 0; kind < abi::kTrapKindCount; ++kind)
+    put32(trap_record_, abi::kTrapLowestIndex + 4 * kind, abi::kNoTrapIndex);
+}
+
+Status RecordedLaunch::set_arg(size_t index, const Arg& arg) {
+  const std::string name = "kernel '" + kernel_name_ + "'";
+  if (index >= params_.size())
+    return make_error(name + " has " + std::to_string(params_.size()) +
+                      " argument(s) after the invocation index; there is no argument " +
+                      std::to_string(index + 1));
+  const wasm::ValType expected = params_[index];
+  uint64_t value = arg.bits();
+  if (arg.kind() == Arg::Kind::Buffer) {
+    const Buffer* buffer = arg.buffer();
+    if (expected != wasm::ValType::I32 || !buffer->device_state() ||
+        buffer->device_state() != device_ || !buffer->wasm_address())
+      return make_error(name + ": argument " + std::to_string(index + 1) +
+                        " cannot be replaced by this Buffer (moved from, of another Device, "
+                        "without a wasm address, or not an i32 parameter)");
+    value = *buffer->wasm_address();
+  } else {
+    const bool match = (arg.kind() == Arg::Kind::I32 && expected == wasm::ValType::I32) ||
+                       (arg.kind() == Arg::Kind::I64 && expected == wasm::ValType::I64) ||
+                       (arg.kind() == Arg::Kind::F32 && expected == wasm::ValType::F32) ||
+                       (arg.kind() == Arg::Kind::F64 && expected == wasm::ValType::F64);
+    if (!match)
+      return make_error(name + ": argument " + std::to_string(index + 1) + " is " +
+                        wasm::to_string(expected) + ", but " + to_string(arg.kind()) + " was given");
+  }
+  if (arg_slots_) put64(arg_slots_, abi::kArgSlotSize * index, value);
+  return {};
+}
+
+std::string trap_message(const std::string& kernel_name, const TrapReport& report) {
+  std::string message = "kernel '" + kernel_name + "' trapped: ";
+  if (!report.kind)
     message += "trap of unknown kind";
   else
-    message += std::string(abi::to_string(abi::TrapKind(lowest_kind))) + " at invocation " +
-               std::to_string(lowest);
-  message += " (" + std::to_string(trapped) +
-             (trapped == 1 ? " invocation trapped)" : " invocations trapped)");
-  return make_error(message);
+    message += std::string(abi::to_string(*report.kind)) + " at invocation " +
+               std::to_string(report.invocation);
+  message += " (" + std::to_string(report.trapped_invocations) +
+             (report.trapped_invocations == 1 ? " invocation trapped)" : " invocations trapped)");
+  return message;
+}
+
+Status read_trap(const RecordedLaunch& launch) {
+  std::optional<TrapReport> report = launch.trap();
+  if (!report) return {};
+  return make_error(trap_message(launch.kernel_name(), *report));
+}
+
+void record_host_read_barrier(DeviceState& device, VkCommandBuffer cmd) {
+  memory_barrier(device, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+// ---------------------------------------------------------------------- Kernel
+
+Status Kernel::launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> args,
+                      const LaunchOptions& options) {
+  return launch(LaunchShape::linear(n, workgroup_size), args, options);
+}
+
+Status Kernel::launch(Grid grid, WorkgroupSize workgroup_size, std::span<const Arg> args,
+                      const LaunchOptions& options) {
+  return launch(LaunchShape::of_grid(grid, workgroup_size), args, options);
+}
+
+Status Kernel::launch(const LaunchShape& shape, std::span<const Arg> args,
+                      const LaunchOptions& options) {
+  if (!device_) return make_error("launch of a moved-from Kernel");
+  DeviceState& device = *device_;
+  WASMGPU_ASSIGN_OR_RETURN(Prepared p, prepare(*this, device, shape, args));
+  if (p.n == 0) return {};
+  if (!device.launch_arena) {
+    WASMGPU_ASSIGN_OR_RETURN(LaunchArena arena, LaunchArena::create(device));
+    device.launch_arena = std::make_unique<LaunchArena>(std::move(arena));
+    --device.live_children;  // the device's own, destroyed with it
+  }
+  // ready() passed in prepare(): no earlier launch still uses the arena.
+  device.launch_arena->reset();
+  VkDeviceAddress block_address = 0;
+  WASMGPU_ASSIGN_OR_RETURN(RecordedLaunch recorded,
+                           write_launch_block(*this, device, p, args, *device.launch_arena, block_address));
+  WASMGPU_ASSIGN_OR_RETURN(VkCommandBuffer cmd, device.begin());
+  record_commands(device, cmd, p, block_address, RecordOptions{});
+  WASMGPU_TRY(device.submit_and_wait("kernel '" + info_.export_name + "'", options.timeout));
+  if (!options.fail_on_trap) return {};
+  return read_trap(recorded);
+}
+
+Status Kernel::check_launch(const LaunchShape& shape, std::span<const Arg> args) {
+  if (!device_) return make_error("launch of a moved-from Kernel");
+  WASMGPU_TRY(prepare(*this, *device_, shape, args));
+  return {};
+}
+
+Result<RecordedLaunch> Kernel::record(VkCommandBuffer cmd, const LaunchShape& shape,
+                                      std::span<const Arg> args, LaunchArena& arena,
+                                      const RecordOptions& options) {
+  if (!device_) return make_error("record of a moved-from Kernel");
+  DeviceState& device = *device_;
+  if (!arena.device_state())
+    return make_error("kernel '" + info_.export_name + "': the LaunchArena was moved from");
+  if (arena.device_state() != &device)
+    return make_error("kernel '" + info_.export_name + "': the LaunchArena belongs to another Device");
+  WASMGPU_ASSIGN_OR_RETURN(Prepared p, prepare(*this, device, shape, args));
+  if (p.n == 0) return LaunchRecorder::make(info_, device);
+  VkDeviceAddress block_address = 0;
+  WASMGPU_ASSIGN_OR_RETURN(RecordedLaunch recorded,
+                           write_launch_block(*this, device, p, args, arena, block_address));
+  LaunchRecorder::set_dispatches(recorded, record_commands(device, cmd, p, block_address, options));
+  return recorded;
 }
 
 }  // namespace wasmgpu::runtime

@@ -140,7 +140,7 @@ void kernel(uint index) { store32(arg32(0) + 4 * index, index ^ 0x5a5a5a5au, ind
   auto data = out->read_as<uint32_t>(n);
   ASSERT_TRUE(data.ok());
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ((*data)[i], i ^ 0x5a5a5a5au) << i;
-  EXPECT_EQ(device->state().stacks.size, 0u);  // no stacks for a stackless kernel
+  EXPECT_EQ(device->state().stacks, nullptr);  // no stacks for a stackless kernel
 }
 
 // Each invocation writes its index into its stack slot, then reads it back:
@@ -168,7 +168,8 @@ void kernel(uint index) {
     ASSERT_EQ((*data)[2 * i], i);
     ASSERT_LT((*data)[2 * i + 1], 16u) << "slot index beyond the allocated stacks";
   }
-  EXPECT_EQ(device->state().stacks.size, uint64_t(16) * slot_size);
+  ASSERT_NE(device->state().stacks, nullptr);
+  EXPECT_EQ(device->state().stacks->raw.size, uint64_t(16) * slot_size);
   // A small launch does not need more slots than invocations (rounded to the workgroup).
   auto small = Kernel::create(*device, glsl_kernel("stacky", "void kernel(uint i) {}",
                                                    {ValType::I32}, 0, 16));

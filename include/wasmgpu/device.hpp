@@ -1,0 +1,135 @@
+// Devices: enumerate the Vulkan devices and open one.
+//
+//   wasmgpu::Device device = wasmgpu::Device::open();   // WASMGPU_DEVICE, else the best
+//   auto x = device.upload(std::span<const float>(host));
+//   wasmgpu::Module module = device.load_file("saxpy.wasm");
+//
+// Every Device shares one process-wide Vulkan instance, created on first use
+// and kept until the process exits (some drivers refuse to create instances
+// after many create/destroy cycles in one process). WASMGPU_VALIDATION=1 (any
+// value but "" and "0") runs it under the Khronos validation layer with
+// synchronization validation; validation_messages() returns what it reported.
+//
+// Ownership: Device, Buffer, Module, CommandBuffer and Submission are
+// move-only handles. A child (Buffer, Module, Kernel, CommandBuffer,
+// Submission) keeps its Device alive, so handles may be destroyed in any
+// order; the device is closed when its last handle goes. A Device is not
+// thread-safe: use each Device and its children from one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "wasmgpu/buffer.hpp"
+#include "wasmgpu/command_buffer.hpp"
+#include "wasmgpu/error.hpp"
+#include "wasmgpu/module.hpp"
+
+namespace wasmgpu {
+
+namespace detail {
+struct DeviceImpl;
+struct Access;
+}  // namespace detail
+
+struct DeviceInfo {
+  uint32_t index = 0;       // position in devices()
+  std::string name;         // "NVIDIA H200", "llvmpipe (LLVM 19.1.7, 256 bits)"
+  std::string type;         // "discrete GPU", "integrated GPU", "virtual GPU", "CPU", "other"
+  std::string driver;       // driver name and version info
+  std::string api_version;  // "1.3.289"
+  uint32_t vendor_id = 0, device_id = 0;
+  bool float64 = false;     // shaderFloat64: f64 kernels can run
+  uint64_t max_buffer_bytes = 0;  // largest single buffer (0: not reported)
+  uint32_t max_workgroup_invocations = 0;
+  // Empty when wasmgpu kernels can run on it; otherwise why not.
+  std::string unusable_reason;
+  bool usable() const { return unusable_reason.empty(); }
+};
+
+// The Vulkan devices, in enumeration order (usable or not). Throws
+// Exception(Unsupported) when there is no Vulkan loader or driver.
+std::vector<DeviceInfo> devices();
+
+struct DeviceOptions {
+  // This index of devices(); wins over `name` and the environment.
+  std::optional<uint32_t> index;
+  // An index or a case-insensitive substring of the device name, like
+  // WASMGPU_DEVICE; used when `index` is not set.
+  std::optional<std::string> name;
+  // Without index or name: honour WASMGPU_DEVICE, else choose by type
+  // (discrete, integrated, virtual GPU, then CPU).
+  bool use_environment = true;
+};
+
+// Whether the process-wide instance runs under validation, every message the
+// validation layer reported so far (warnings and errors), and clearing them
+// (tests check that their work left none).
+bool validation_enabled();
+std::vector<std::string> validation_messages();
+void clear_validation_messages();
+
+class Device {
+ public:
+  // WASMGPU_DEVICE, else the preferred usable device. Throws NotFound when
+  // no device matches, Unsupported when none can run kernels.
+  static Device open();
+  static Device open(uint32_t index);
+  static Device open(const DeviceOptions& options);
+
+  Device(Device&&) noexcept;
+  Device& operator=(Device&&) noexcept;
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceInfo& info() const;
+
+  // A zero-filled buffer of `count` elements of T.
+  template <class T>
+  Buffer<T> buffer(size_t count) {
+    return Buffer<T>(create_buffer(checked_bytes(count, sizeof(T)), sizeof(T)));
+  }
+  // A buffer holding a copy of `values`.
+  template <class T>
+  Buffer<T> upload(std::span<const T> values) {
+    Buffer<T> buffer(create_buffer(values.size_bytes(), sizeof(T)));
+    buffer.write(values);
+    return buffer;
+  }
+  template <class T>
+  Buffer<T> upload(const std::vector<T>& values) {
+    return upload(std::span<const T>(values));
+  }
+  // An untyped buffer of `bytes` bytes, zero-filled.
+  BufferBase buffer_bytes(uint64_t bytes);
+
+  // A wasm module (decoded, validated, memory created; kernels compile on
+  // first use) or a SPIR-V module, told apart by the magic number. Throws
+  // Compile with the decoder's or validator's message.
+  Module load(std::span<const uint8_t> bytes, const ModuleOptions& options = {});
+  Module load_file(const std::filesystem::path& path, const ModuleOptions& options = {});
+  // SPIR-V given as words (GLSL, HLSL, Slang, rust-gpu output).
+  Module load_spirv(std::span<const uint32_t> words, const ModuleOptions& options = {});
+
+  // An empty command buffer (command_buffer.hpp).
+  CommandBuffer command_buffer();
+
+  // Waits until every submission of this device has finished.
+  void wait_idle();
+
+ private:
+  friend struct detail::Access;
+  explicit Device(std::shared_ptr<detail::DeviceImpl> impl);
+  static uint64_t checked_bytes(size_t count, size_t element_size);
+  BufferBase create_buffer(uint64_t bytes, uint32_t element_size);
+
+  std::shared_ptr<detail::DeviceImpl> impl_;
+};
+
+}  // namespace wasmgpu

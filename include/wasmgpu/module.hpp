@@ -1,0 +1,108 @@
+// Modules and their kernels.
+//
+//   wasmgpu::Module module = device.load_file("saxpy.wasm");
+//   wasmgpu::Kernel saxpy = module.kernel("saxpy");
+//   saxpy(n, 2.0f, x, y);              // runs and waits; throws on a bad argument or a trap
+//
+// A wasm module keeps one linear memory (and, for modules that have them,
+// mutable globals and a table) on its device: every launch of its kernels
+// sees the same memory, as calls of one wasm instance would. Loading the
+// same bytes on two Devices gives two independent modules.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wasmgpu/argument.hpp"
+#include "wasmgpu/error.hpp"
+#include "wasmgpu/interface.hpp"
+#include "wasmgpu/launch.hpp"
+
+namespace wasmgpu {
+
+class Device;
+class CommandBuffer;
+
+namespace detail {
+struct DeviceImpl;
+struct ModuleImpl;
+struct KernelImpl;
+struct Access;
+}  // namespace detail
+
+// How wasm kernels are compiled (ignored for SPIR-V).
+struct ModuleOptions {
+  enum class FloatMode {
+    Exact,  // wasm's float results bit for bit on every device (the default)
+    Fast,   // the device's own float instructions (docs/float-modes.md)
+  };
+  FloatMode float_mode = FloatMode::Exact;
+  // Calls that may be active at once in one recursive cycle of functions;
+  // one more traps. 0: the compiler's default (docs/compiler.md, "Recursion").
+  uint32_t max_call_depth = 0;
+};
+
+// A kernel of a Module: a reference to it, copyable, keeping its Module (and
+// Device) alive.
+class Kernel {
+ public:
+  const KernelInterface& interface() const;
+  const std::string& name() const;
+
+  // Runs the kernel and waits for it: records a one-off command buffer,
+  // submits it and waits (up to WASMGPU_LAUNCH_TIMEOUT seconds, default 60).
+  // This is the one synchronous launch of the API; CommandBuffer records
+  // launches without waiting. Throws InvalidArgument (wrong count or types,
+  // see argument.hpp), WrongDevice, UseAfterMove, TrapError, Timeout.
+  template <class... Args>
+  void operator()(Launch launch, Args&&... args) const {
+    const Argument arguments[] = {Argument(std::forward<Args>(args))..., dummy()};
+    this->launch(launch, std::span<const Argument>(arguments, sizeof...(Args)));
+  }
+  // The same with a dynamic list of arguments.
+  void launch(Launch launch, std::span<const Argument> args) const;
+
+ private:
+  friend class Module;
+  friend struct detail::Access;
+  // Keeps `arguments` non-empty for launches without arguments.
+  static Argument dummy() { return Argument(0); }
+  Kernel(std::shared_ptr<detail::DeviceImpl> device, std::shared_ptr<detail::KernelImpl> impl);
+
+  std::shared_ptr<detail::DeviceImpl> device_;
+  std::shared_ptr<detail::KernelImpl> impl_;
+};
+
+// Move-only. Kernels handed out keep the module alive after it is destroyed.
+class Module {
+ public:
+  Module(Module&&) noexcept;
+  Module& operator=(Module&&) noexcept;
+  ~Module();
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  bool valid() const { return impl_ != nullptr; }
+  KernelSource source() const;
+  // The kernel named `name` (a wasm export or a SPIR-V entry point), compiled
+  // for the device on first use. Throws NotFound listing the kernels there
+  // are, Compile when the compiler refuses it.
+  Kernel kernel(std::string_view name);
+  // The interfaces of every kernel: for wasm, each exported function whose
+  // first parameter is an i32 invocation index and which returns nothing.
+  std::vector<KernelInterface> kernels() const;
+
+ private:
+  friend class Device;
+  friend struct detail::Access;
+  Module(std::shared_ptr<detail::DeviceImpl> device, std::shared_ptr<detail::ModuleImpl> impl);
+
+  std::shared_ptr<detail::DeviceImpl> device_;
+  std::shared_ptr<detail::ModuleImpl> impl_;
+};
+
+}  // namespace wasmgpu

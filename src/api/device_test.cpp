@@ -1,0 +1,89 @@
+// Devices through the public API: enumeration, opening by index, name and
+// default, and the process-wide instance.
+#include "wasmgpu/device.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "api/test_support.h"
+
+namespace wasmgpu {
+namespace {
+
+using ApiDevice = testing::ValidatedTest;
+using testing::expect_exception;
+
+TEST_F(ApiDevice, EnumeratesAndOpensByIndexNameAndDefault) {
+  const std::vector<DeviceInfo> all = devices();
+  ASSERT_FALSE(all.empty());
+  uint32_t usable = all.size();
+  for (const DeviceInfo& info : all) {
+    EXPECT_EQ(&info - all.data(), ptrdiff_t(info.index));
+    EXPECT_FALSE(info.name.empty());
+    if (info.usable() && usable == all.size()) usable = info.index;
+  }
+  ASSERT_LT(usable, all.size()) << "no usable device";
+  {
+    Device by_index = Device::open(usable);
+    EXPECT_EQ(by_index.info().name, all[usable].name);
+    EXPECT_EQ(by_index.info().index, usable);
+    DeviceOptions options;
+    options.name = all[usable].name.substr(0, 4);  // a case-insensitive substring
+    for (char& c : *options.name) c = char(std::toupper(static_cast<unsigned char>(c)));
+    Device by_name = Device::open(options);
+    EXPECT_NE(by_name.info().name.find(all[usable].name.substr(0, 4)), std::string::npos);
+    Device chosen = Device::open();
+    EXPECT_TRUE(chosen.info().usable());
+    EXPECT_GT(chosen.info().max_workgroup_invocations, 0u);
+  }
+}
+
+TEST_F(ApiDevice, UnknownDevicesAreNotFound) {
+  Exception by_index = expect_exception([] { Device::open(4000); });
+  EXPECT_EQ(by_index.kind(), ErrorKind::NotFound);
+  EXPECT_NE(std::string(by_index.what()).find("no Vulkan device with index 4000; devices: 0 "), std::string::npos)
+      << by_index.what();
+  DeviceOptions options;
+  options.name = "no such device anywhere";
+  Exception by_name = expect_exception([&] { Device::open(options); });
+  EXPECT_EQ(by_name.kind(), ErrorKind::NotFound);
+  EXPECT_NE(std::string(by_name.what()).find("no such device anywhere"), std::string::npos) << by_name.what();
+}
+
+// One instance for the process: opening and closing many devices never
+// creates another (drivers limit instance create/destroy cycles).
+TEST_F(ApiDevice, ManyDevicesShareTheProcessInstance) {
+  for (int i = 0; i < 40; ++i) {
+    Device device = Device::open();
+    Buffer<int> buffer = device.buffer<int>(4);
+    EXPECT_EQ(buffer.read(), std::vector<int>(4, 0));
+  }
+}
+
+TEST_F(ApiDevice, ValidationFollowsTheEnvironment) {
+  const char* env = std::getenv("WASMGPU_VALIDATION");
+  const bool expected = env && *env && std::string(env) != "0";
+  EXPECT_EQ(validation_enabled(), expected);
+}
+
+TEST_F(ApiDevice, MovedFromDeviceIsAnError) {
+  Device device = Device::open();
+  Device other = std::move(device);
+  Exception moved = expect_exception([&] { (void)device.info(); });
+  EXPECT_EQ(moved.kind(), ErrorKind::UseAfterMove);
+  EXPECT_STREQ(moved.what(), "use of a moved-from Device");
+  Exception buffer = expect_exception([&] { device.buffer<float>(4); });
+  EXPECT_EQ(buffer.kind(), ErrorKind::UseAfterMove);
+  EXPECT_TRUE(other.info().usable());
+}
+
+TEST_F(ApiDevice, ErrorKindsHaveNames) {
+  EXPECT_STREQ(to_string(ErrorKind::BufferTooSmall), "buffer too small");
+  EXPECT_STREQ(to_string(ErrorKind::WrongDevice), "wrong device");
+  EXPECT_STREQ(to_string(ScalarType::U64), "u64");
+  EXPECT_STREQ(to_string(ParamKind::UniformBuffer), "uniform buffer");
+}
+
+}  // namespace
+}  // namespace wasmgpu

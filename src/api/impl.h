@@ -1,0 +1,286 @@
+// Internal: what the public handles of include/wasmgpu/ point at.
+//
+// Ownership graph (no cycles): user handles hold shared_ptr<DeviceImpl> and
+// their own impl; impls hold a raw DeviceImpl* (the handles keep the device
+// alive). The device's list of submissions in flight holds the resources
+// those submissions use, so that destroying a handle never frees memory the
+// GPU still uses; ~DeviceImpl waits for them before closing the device.
+#pragma once
+
+#include <volk.h>
+
+#include <chrono>
+#include <functional>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/device.h"
+#include "runtime/device_state.h"
+#include "runtime/kernel.h"
+#include "runtime/launch_arena.h"
+#include "runtime/module.h"
+#include "runtime/recorded_launch.h"
+#include "support/result.h"
+#include "wasmgpu/buffer.hpp"
+#include "wasmgpu/command_buffer.hpp"
+#include "wasmgpu/device.hpp"
+#include "wasmgpu/error.hpp"
+#include "wasmgpu/interface.hpp"
+#include "wasmgpu/module.hpp"
+
+namespace wasmgpu::detail {
+
+struct DeviceImpl;
+struct SubmissionState;
+struct CommandBufferImpl;
+
+// Throws Exception(kind, error.to_string()) ...
+[[noreturn]] void raise(ErrorKind kind, const Error& error);
+[[noreturn]] void raise(ErrorKind kind, const std::string& message);
+// ... or the value of a Result.
+template <class T>
+T unwrap(Result<T> result, ErrorKind kind) {
+  if (!result.ok()) raise(kind, result.error());
+  return std::move(result).value();
+}
+inline void unwrap(Status status, ErrorKind kind) {
+  if (!status.ok()) raise(kind, status.error());
+}
+// The kind an internal error message most likely is (DeviceLost for a lost
+// device, Vulkan for a VkResult, else `fallback`).
+ErrorKind classify(const Error& error, ErrorKind fallback);
+inline void check(Status status, ErrorKind fallback) {
+  if (!status.ok()) raise(classify(status.error(), fallback), status.error());
+}
+template <class T>
+T check(Result<T> result, ErrorKind fallback) {
+  if (!result.ok()) raise(classify(result.error(), fallback), result.error());
+  return std::move(result).value();
+}
+
+// The process-wide Vulkan instance (never destroyed).
+runtime::Instance& process_instance();
+
+// ------------------------------------------------------------------ buffers
+
+struct BufferImpl {
+  DeviceImpl* device = nullptr;
+  std::optional<runtime::Buffer> buffer;  // empty once freed
+  uint64_t size = 0;
+  uint32_t element_size = 1;
+  uint32_t in_flight = 0;  // submissions not yet retired that use it
+  bool released = false;   // the user's handle is gone
+
+  // Freed now when no submission uses it, else when the last one retires.
+  void release();
+  void retire_use();
+};
+
+// ------------------------------------------------------------------ kernels
+
+// A resource commands read or write, for auto barriers: a BufferImpl or a
+// ModuleImpl (its memory and instance state).
+struct AccessedResource {
+  const void* key = nullptr;
+  bool write = false;
+};
+
+// One argument after binding to its parameter.
+struct BoundArg {
+  Argument::Kind kind = Argument::Kind::Integer;
+  uint64_t bits = 0;  // scalars: the value converted to the parameter's type
+  std::shared_ptr<BufferImpl> buffer;
+  std::vector<uint8_t> bytes;
+  const void* object = nullptr;  // Image / Sampler impl (wired by the image support)
+};
+
+// A launch with its arguments checked and bound in parameter order.
+struct BoundLaunch {
+  Launch shape = Launch(0u);
+  std::vector<BoundArg> args;
+};
+
+// A launch recorded into a Vulkan command buffer: what it needs to report a
+// trap and to be submitted again with other scalars.
+class RecordedItem {
+ public:
+  virtual ~RecordedItem() = default;
+  virtual std::optional<runtime::TrapReport> trap() const = 0;
+  // Rewrites the arguments for another submission and clears the trap
+  // record; false when the recording must be made anew instead (arguments
+  // recorded into the command buffer itself, like push constants).
+  virtual bool rebind(const BoundLaunch& launch) = 0;
+};
+
+struct ModuleImpl;
+
+// One kernel of a module; subclassed per kernel source. The wasm kernels are
+// WasmKernel (module.cpp); foreign SPIR-V kernels plug in here with their
+// own interface, binding and recording.
+class KernelImpl {
+ public:
+  virtual ~KernelImpl() = default;
+  const KernelInterface& interface() const { return interface_; }
+  ModuleImpl* module() const { return module_; }
+
+  // Binds by position or name and checks every argument against the
+  // interface; throws InvalidArgument / WrongDevice / UseAfterMove.
+  BoundLaunch bind(DeviceImpl& device, const Launch& shape, std::span<const Argument> args) const;
+  // Checks one replacement value for parameter `index` (set_argument).
+  BoundArg bind_one(DeviceImpl& device, uint32_t index, const Argument& value) const;
+  // Parameter position of `name`; throws NotFound listing the names.
+  uint32_t param_index(std::string_view name) const;
+
+  // Source-specific checks (shape limits, the compile) before recording.
+  virtual void check(const BoundLaunch& launch) = 0;
+  virtual std::unique_ptr<RecordedItem> record(VkCommandBuffer cmd, const BoundLaunch& launch,
+                                               runtime::LaunchArena& arena) = 0;
+  // What the launch reads and writes besides its buffer arguments.
+  virtual void extra_accesses(std::vector<AccessedResource>& out) const = 0;
+  // Wasm kernels without metadata take buffers for any i32 parameter.
+  virtual bool buffer_fits_scalar(const Param& param) const = 0;
+
+ protected:
+  KernelImpl(ModuleImpl* module, KernelInterface interface)
+      : module_(module), interface_(std::move(interface)) {}
+  ModuleImpl* module_;
+  KernelInterface interface_;
+};
+
+struct ModuleImpl {
+  DeviceImpl* device = nullptr;
+  KernelSource source = KernelSource::Wasm;
+  std::optional<runtime::Module> wasm;  // wasm modules
+  std::vector<uint32_t> spirv;          // SPIR-V modules: the words
+  std::vector<KernelInterface> interfaces;
+  std::map<std::string, std::unique_ptr<KernelImpl>, std::less<>> kernels;  // created on first use
+  // Creates kernels of foreign sources; wasm kernels are created in module.cpp.
+  std::function<std::unique_ptr<KernelImpl>(ModuleImpl&, std::string_view)> make_kernel;
+};
+
+// The kernel `name` of a module, created on first use; throws NotFound.
+KernelImpl& kernel_of(ModuleImpl& module, std::string_view name);
+
+// A kernel of a SPIR-V module (spirv_module.cpp).
+std::unique_ptr<KernelImpl> make_spirv_kernel(ModuleImpl& module, std::string_view name);
+
+// ------------------------------------------------------ command buffers
+
+// The Vulkan objects of a CommandBuffer, shared with its submissions so that
+// they outlive the handle while the GPU uses them.
+struct GpuState {
+  DeviceImpl* device = nullptr;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  std::optional<runtime::LaunchArena> arena;
+  // What the current recording holds: per launch, its recorded item and its
+  // kernel's name, in launch order (read when a submission finishes).
+  std::vector<std::unique_ptr<RecordedItem>> items;
+  std::vector<std::string> item_kernels;
+  ~GpuState();
+};
+
+struct Command {
+  enum class Type { Launch, Copy, Fill, Barrier };
+  Type type = Type::Launch;
+  // Launch
+  std::shared_ptr<KernelImpl> kernel;  // aliases its ModuleImpl's lifetime
+  std::shared_ptr<ModuleImpl> module;
+  BoundLaunch launch;
+  uint32_t launch_index = 0;
+  // Copy / Fill
+  std::shared_ptr<BufferImpl> src, dst;
+  uint64_t bytes = 0, src_offset = 0, dst_offset = 0;
+  uint32_t pattern = 0;
+  // Recorded with auto barriers on.
+  bool auto_barrier = true;
+};
+
+struct TrapInfo {
+  uint32_t launch_index = 0;
+  std::string kernel;
+  runtime::TrapReport report;
+};
+
+struct SubmissionState {
+  DeviceImpl* device = nullptr;
+  // Declared before `gpu`, destroyed after it: recorded items (SPIR-V
+  // descriptor sets) go before the kernels of the modules that made them.
+  std::vector<std::shared_ptr<BufferImpl>> buffers;
+  std::vector<std::shared_ptr<ModuleImpl>> modules;
+  std::shared_ptr<GpuState> gpu;
+  bool finished = false;
+  bool lost = false;
+  std::string lost_message;
+  bool direct = false;  // a Kernel call: traps read "kernel 'k' trapped"
+  std::optional<TrapInfo> trap;
+  std::string description;  // "a command buffer of 3 launches"
+
+  // Polls (timeout 0) or waits; on completion reads the traps and releases
+  // the resources. Returns whether it has finished; throws DeviceLost.
+  bool poll(std::chrono::nanoseconds timeout);
+};
+
+struct CommandBufferImpl {
+  DeviceImpl* device = nullptr;
+  std::vector<Command> commands;
+  bool auto_barriers = true;
+  bool submitted = false;  // commands fixed until reset()
+  uint32_t launches = 0;
+  std::shared_ptr<GpuState> gpu;
+  // The recording in gpu->cmd: valid while `recorded_generation` equals the
+  // device's mapping generation (region tables are current).
+  bool recorded = false;
+  uint64_t recorded_generation = 0;
+  std::shared_ptr<SubmissionState> last;  // the latest submission
+  // Positions of the commands the last recording put an auto barrier before
+  // (tests check the dependency analysis with it: synchronization validation
+  // cannot see kernels' accesses through buffer device addresses).
+  std::vector<size_t> auto_barrier_positions;
+
+  bool running();  // the latest submission has not finished
+  void clear();    // forgets the commands (not while running)
+  void record_vulkan();
+  std::shared_ptr<SubmissionState> submit();
+};
+
+// ------------------------------------------------------------------ device
+
+struct DeviceImpl {
+  // Declared first: destroyed last.
+  runtime::Device device;
+  DeviceInfo info;
+  uint32_t serial = 0;  // 1, 2, ...: which Device::open of the process
+  std::vector<std::shared_ptr<SubmissionState>> in_flight;
+  std::shared_ptr<CommandBufferImpl> direct;  // reused by Kernel calls
+
+  explicit DeviceImpl(runtime::Device device);
+  ~DeviceImpl();
+  runtime::DeviceState& state() const { return device.state(); }
+  // Retires finished submissions (never blocks).
+  void collect();
+  std::shared_ptr<CommandBufferImpl> new_command_buffer();
+};
+
+// Lets the api layer reach the handles' internals.
+struct Access {
+  static const std::shared_ptr<BufferImpl>& buffer(const BufferBase& b) { return b.impl_; }
+  static const std::shared_ptr<DeviceImpl>& device(const BufferBase& b) { return b.device_; }
+  static const std::shared_ptr<KernelImpl>& kernel(const Kernel& k) { return k.impl_; }
+  static const std::shared_ptr<DeviceImpl>& device(const Kernel& k) { return k.device_; }
+  static const std::shared_ptr<CommandBufferImpl>& commands(const CommandBuffer& c) { return c.impl_; }
+  static Submission submission(std::shared_ptr<DeviceImpl> device, std::shared_ptr<SubmissionState> state) {
+    return Submission(std::move(device), std::move(state));
+  }
+};
+
+// The device for messages: "Device #2 (0 'llvmpipe (...)')": the serial
+// tells apart two opens of one physical device.
+std::string device_label(const DeviceImpl& device);
+
+}  // namespace wasmgpu::detail
