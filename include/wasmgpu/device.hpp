@@ -66,6 +66,13 @@ struct DeviceOptions {
   // Without index or name: honour WASMGPU_DEVICE, else choose by type
   // (discrete, integrated, virtual GPU, then CPU).
   bool use_environment = true;
+  // The on-disk caches of compiled kernels and pipelines (docs/caching.md):
+  // false compiles everything from scratch and reads and writes nothing, as
+  // WASMGPU_CACHE=0 does for every device.
+  bool cache = true;
+  // The cache directory; unset: WASMGPU_CACHE_DIR, else
+  // $XDG_CACHE_HOME/wasmgpu, else ~/.cache/wasmgpu.
+  std::optional<std::string> cache_directory;
 };
 
 // Whether the process-wide instance runs under validation, every message the

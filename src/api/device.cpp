@@ -131,6 +131,8 @@ Device Device::open(const DeviceOptions& options) {
   runtime_options.index = options.index;
   runtime_options.name = options.name;
   runtime_options.use_environment = options.use_environment;
+  runtime_options.cache.enabled = options.cache;
+  runtime_options.cache.directory = options.cache_directory;
   if (!options.index) {
     std::optional<std::string> spec = options.name;
     if (!spec && options.use_environment)

@@ -36,11 +36,13 @@ wasm::Module load_module_or_fail(const std::string& path) {
 }
 
 LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
-                                    const spirv::CompileOptions& options) {
+                                    const spirv::CompileOptions& options,
+                                    const runtime::CacheOptions& cache) {
   auto instance = runtime::Instance::create();
   if (!instance) fail(instance.error().to_string());
   runtime::DeviceOptions device_options;
   device_options.name = device;
+  device_options.cache = cache;
   auto opened = runtime::Device::create(*instance, device_options);
   if (!opened) fail(opened.error().to_string());
   auto bytes = read_file(path);

@@ -45,7 +45,8 @@ struct LoadedModule {
 // WASMGPU_DEVICE / discrete-first choice) and loads `path` on it, or fails
 // with a one-line error.
 LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
-                                    const spirv::CompileOptions& options);
+                                    const spirv::CompileOptions& options,
+                                    const runtime::CacheOptions& cache = {});
 
 // Launch options waiting `seconds` for the device.
 runtime::LaunchOptions launch_options_with_timeout(double seconds);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/cache_options.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
@@ -26,6 +27,7 @@ struct CallArgs {
   std::optional<std::string> device;
   double timeout_seconds = 60;
   spirv::CompileOptions compile_options;
+  CacheCliOptions cache;
 };
 
 std::vector<runtime::Value> parse_tuple(const std::vector<std::string>& words,
@@ -71,7 +73,7 @@ void run_call(const CallArgs& args) {
     tuples.push_back(parse_tuple(args.args, type, "arguments"));
   }
 
-  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options);
+  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache);
   auto results = loaded.module.call(args.function, tuples, launch_options_with_timeout(args.timeout_seconds));
   if (!results) fail(args.input + ": " + results.error().to_string());
   size_t trapped = 0;
@@ -89,6 +91,7 @@ void run_call(const CallArgs& args) {
     fmt::print("{}\n", line);
   }
   std::fflush(stdout);
+  if (args.cache.verbose) fmt::print(stderr, "{}\n", cache_report(loaded.device.cache_stats()));
   if (!loaded.instance.validation_messages().empty())
     fail(fmt::format("the Vulkan validation layer reported {} message(s)", loaded.instance.validation_messages().size()));
   if (trapped > 0) fail(fmt::format("{} of {} call{} trapped", trapped, results->size(), results->size() == 1 ? "" : "s"));
@@ -117,6 +120,7 @@ void add_call_command(CLI::App& app) {
   cmd->add_option("--timeout", args->timeout_seconds, "Seconds to wait for the launch")->check(CLI::PositiveNumber);
   add_float_mode_option(cmd, &args->compile_options);
   add_call_stack_depth_option(cmd, &args->compile_options);
+  add_cache_options(cmd, &args->cache);
   cmd->callback([args] { run_call(*args); });
 }
 

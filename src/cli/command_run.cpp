@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+#include "cli/cache_options.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
@@ -50,6 +51,7 @@ struct RunArgs {
   std::optional<std::string> device;
   double timeout_seconds = 60;
   spirv::CompileOptions compile_options;
+  CacheCliOptions cache;
   std::vector<std::string> args;
 };
 
@@ -209,7 +211,7 @@ void run_kernel(const RunArgs& args) {
     }
   }
 
-  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options);
+  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache);
   runtime::Device* device = &loaded.device;
   auto kernel = loaded.module.kernel(args.kernel);
   if (!kernel) fail(args.input + ": " + kernel.error().to_string());
@@ -252,6 +254,7 @@ void run_kernel(const RunArgs& args) {
   std::string shape = use_grid ? fmt::format("a grid of {}x{}x{} workgroups", grid[0], grid[1], grid[2])
                                : fmt::format("{} invocations", args.n);
   fmt::print(stderr, "ran {} over {} on {} in {:.3f} ms\n", args.kernel, shape, device->info().name, ms);
+  if (args.cache.verbose) fmt::print(stderr, "{}\n", cache_report(device->cache_stats()));
   if (!loaded.instance.validation_messages().empty())
     fail(fmt::format("the Vulkan validation layer reported {} message(s)",
                      loaded.instance.validation_messages().size()));
@@ -288,6 +291,7 @@ void add_run_command(CLI::App& app) {
   cmd->positionals_at_end(false);
   add_float_mode_option(cmd, &args->compile_options);
   add_call_stack_depth_option(cmd, &args->compile_options);
+  add_cache_options(cmd, &args->cache);
   cmd->callback([args] { run_kernel(*args); });
 }
 

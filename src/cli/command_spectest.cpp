@@ -14,12 +14,14 @@
 #include <regex>
 #include <set>
 
+#include "cli/cache_options.h"
 #include "cli/call_stack_depth_option.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/spectest_script.h"
 #include "cli/value_text.h"
 #include "runtime/device.h"
+#include "runtime/disk_cache.h"
 #include "runtime/instance.h"
 #include "runtime/module.h"
 #include "wasm/decoder.h"
@@ -32,6 +34,7 @@ namespace fs = std::filesystem;
 struct SpecArgs {
   std::vector<std::string> files;
   spirv::CompileOptions compile_options;
+  CacheCliOptions cache;
   std::optional<std::string> deviations_file;
   std::optional<std::string> device;
   size_t max_details = 10;
@@ -416,6 +419,9 @@ std::set<std::string> read_deviations(const std::string& path) {
 struct FileOutcome {
   size_t passed = 0, failed = 0, skipped = 0;
   std::vector<std::string> stale;
+  // What the caches did (for --verbose).
+  uint64_t compiles = 0, cache_hits = 0, pipelines = 0, pipeline_cache_hits = 0;
+  double compile_seconds = 0, cache_read_seconds = 0;
 };
 
 // Runs one script on a device of its own and prints its report lines.
@@ -441,6 +447,7 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
   if (!created_instance) fail(created_instance.error().to_string());
   runtime::DeviceOptions device_options;
   device_options.name = args.device;
+  device_options.cache = args.cache.cache;
   auto created_device = runtime::Device::create(*created_instance, device_options);
   if (!created_device) fail(created_device.error().to_string());
   // Never destroyed: this runs in a child process that ends with _exit, and
@@ -474,6 +481,16 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
     fmt::print("  {}: the Vulkan validation layer reported {} message(s)\n", name, messages);
     ++report.failed;
   }
+  // The Device is never destroyed (see above), so its pipeline cache is
+  // saved here.
+  device->save_caches();
+  const runtime::CacheStats& cache = device->cache_stats();
+  outcome.compiles = cache.spirv_compiles;
+  outcome.cache_hits = cache.spirv_cache_hits;
+  outcome.pipelines = cache.pipelines_created;
+  outcome.pipeline_cache_hits = cache.pipeline_cache_hits;
+  outcome.compile_seconds = cache.spirv_compile_seconds;
+  outcome.cache_read_seconds = cache.spirv_cache_read_seconds;
   outcome.passed = report.passed;
   outcome.failed = report.failed;
   outcome.skipped = report.skipped;
@@ -496,7 +513,9 @@ FileOutcome run_file_isolated(const SpecArgs& args, const std::set<std::string>&
     try {
       FileOutcome outcome = run_file(args, deviations, file, dir);
       std::ofstream out(result_path);
-      out << outcome.passed << ' ' << outcome.failed << ' ' << outcome.skipped << '\n';
+      out << outcome.passed << ' ' << outcome.failed << ' ' << outcome.skipped << ' ' << outcome.compiles
+          << ' ' << outcome.cache_hits << ' ' << outcome.pipelines << ' ' << outcome.pipeline_cache_hits << ' '
+          << outcome.compile_seconds << ' ' << outcome.cache_read_seconds << '\n';
       for (const std::string& s : outcome.stale) out << s << '\n';
     } catch (const CommandError& e) {
       fmt::print("{}: FAILED: {}\n", name, e.message);
@@ -527,7 +546,9 @@ FileOutcome run_file_isolated(const SpecArgs& args, const std::set<std::string>&
     return outcome;
   }
   std::ifstream in(result_path);
-  if (!in || !(in >> outcome.passed >> outcome.failed >> outcome.skipped)) {
+  if (!in || !(in >> outcome.passed >> outcome.failed >> outcome.skipped >> outcome.compiles >>
+                outcome.cache_hits >> outcome.pipelines >> outcome.pipeline_cache_hits >>
+                outcome.compile_seconds >> outcome.cache_read_seconds)) {
     if (!WIFEXITED(status) || WEXITSTATUS(status) == 0)
       fmt::print("{}: FAILED: its process ended without a report\n", name);
     outcome = FileOutcome{};
@@ -556,6 +577,7 @@ void run_spectest(const SpecArgs& args) {
   } cleanup{temp};
 
   size_t passed = 0, failed = 0, skipped = 0;
+  FileOutcome cache_totals;
   std::vector<std::string> stale;
   for (size_t index = 0; index < args.files.size(); ++index) {
     const fs::path dir = temp / std::to_string(index);
@@ -564,6 +586,12 @@ void run_spectest(const SpecArgs& args) {
     passed += outcome.passed;
     failed += outcome.failed;
     skipped += outcome.skipped;
+    cache_totals.compiles += outcome.compiles;
+    cache_totals.cache_hits += outcome.cache_hits;
+    cache_totals.pipelines += outcome.pipelines;
+    cache_totals.pipeline_cache_hits += outcome.pipeline_cache_hits;
+    cache_totals.compile_seconds += outcome.compile_seconds;
+    cache_totals.cache_read_seconds += outcome.cache_read_seconds;
     stale.insert(stale.end(), outcome.stale.begin(), outcome.stale.end());
     std::error_code ec;
     fs::remove_all(dir, ec);
@@ -572,6 +600,16 @@ void run_spectest(const SpecArgs& args) {
     fmt::print("{} listed deviation(s) now pass; remove them from the list:", stale.size());
     for (const std::string& s : stale) fmt::print(" {}", s);
     fmt::print("\n");
+  }
+  if (args.cache.verbose) {
+    std::string why_off;
+    const auto directory = runtime::resolve_cache_directory(args.cache.cache, &why_off);
+    fmt::print(stderr,
+               "{}: {} compiled to SPIR-V ({:.1f} s), {} from cache ({:.1f} s reading the cache); "
+               "pipelines: {} created, {} found in the pipeline cache\n",
+               directory ? "cache " + directory->string() : "cache off (" + why_off + ")",
+               cache_totals.compiles, cache_totals.compile_seconds, cache_totals.cache_hits,
+               cache_totals.cache_read_seconds, cache_totals.pipelines, cache_totals.pipeline_cache_hits);
   }
   std::string last = fmt::format("{} passed, {} failed", passed, failed);
   if (skipped > 0) last += fmt::format(", {} skipped", skipped);
@@ -605,6 +643,7 @@ void add_spectest_command(CLI::App& app) {
   cmd->add_option("--file-timeout", args->file_timeout, "Seconds one script may take before it is stopped and fails (default 300)")->check(CLI::PositiveNumber);
   cmd->add_option("--device", args->device, "Device index or part of its name (default: WASMGPU_DEVICE, else a discrete GPU first)");
   add_call_stack_depth_option(cmd, &args->compile_options);
+  add_cache_options(cmd, &args->cache);
   cmd->callback([args] { run_spectest(*args); });
 }
 

@@ -50,6 +50,7 @@ DeviceState::~DeviceState() {
   launch_arena.reset();  // both free their memory at once: nothing is pending
   stacks.reset();
   destroy_bindless(*this);
+  pipeline_cache.destroy();  // saves it first
   if (pipeline_layout) vk.vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
   if (fence) vk.vkDestroyFence(device, fence, nullptr);
   if (command_pool) vk.vkDestroyCommandPool(device, command_pool, nullptr);
@@ -391,6 +392,16 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
   WASMGPU_TRY(s.check("vkCreateFence", s.vk.vkCreateFence(s.device, &fence_info, nullptr, &s.fence)));
 
+  std::string cache_off;
+  s.disk_cache = DiskCache::open(options.cache, &cache_off);
+  s.cache_stats.directory = s.disk_cache ? s.disk_cache->directory().string() : "";
+  s.cache_stats.disabled_reason = cache_off;
+  s.compile_cache.set_disk(s.disk_cache);
+  WASMGPU_TRY(s.pipeline_cache.create(s.device, s.vk, s.info, s.disk_cache, s.cache_stats));
+  s.pipeline_feedback = info.api_version >= VK_API_VERSION_1_3 &&
+                        instance_state.api_version >= VK_API_VERSION_1_3;
+  s.cache_stats.pipeline_feedback = s.pipeline_feedback;
+
   VkPushConstantRange push_range{};
   push_range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
   push_range.offset = 0;
@@ -436,6 +447,9 @@ size_t Device::mapped_buffer_count() const { return state_->mapped.size(); }
 Result<Buffer> Device::create_buffer(uint64_t size) {
   return runtime::create_buffer(*state_, size, /*assign_wasm_address=*/true);
 }
+
+const CacheStats& Device::cache_stats() const { return state_->cache_stats; }
+void Device::save_caches() { state_->pipeline_cache.save(); }
 
 Status Device::wait(std::chrono::nanoseconds timeout) { return state_->wait_pending(timeout); }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/buffer.h"
+#include "runtime/cache.h"
 #include "runtime/device_info.h"
 #include "runtime/instance.h"
 #include "support/result.h"
@@ -31,6 +32,8 @@ struct DeviceOptions {
   // (CPU devices, unified memory). false sends every Buffer::read/write
   // through the staging buffer, as on a discrete GPU (tests use it).
   bool map_host_visible_buffers = true;
+  // The compiled-SPIR-V and pipeline caches on disk (docs/caching.md).
+  CacheOptions cache;
 };
 
 struct DeviceState;  // internal
@@ -70,6 +73,14 @@ class Device {
   // Waits up to `timeout` for a launch that timed out earlier; the device
   // accepts new work again once it returns success.
   Status wait(std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max());
+
+  // What the on-disk caches did for this Device (docs/caching.md):
+  // stats.spirv_compiles == 0 after loading modules means every kernel came
+  // from the cache.
+  const CacheStats& cache_stats() const;
+  // Writes the pipeline cache now (it is written when the Device is
+  // destroyed, and at most once a minute while pipelines are created).
+  void save_caches();
 
   // Validation messages of the Instance (see Instance::validation_messages).
   std::vector<std::string> validation_messages() const;

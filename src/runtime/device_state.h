@@ -15,7 +15,11 @@
 
 #include "runtime/address_allocator.h"
 #include "runtime/buffer.h"
+#include "runtime/cache.h"
+#include "runtime/compile_cache.h"
 #include "runtime/device_info.h"
+#include "runtime/disk_cache.h"
+#include "runtime/pipeline_cache.h"
 #include "runtime/launch_arena.h"
 #include "support/result.h"
 
@@ -75,6 +79,14 @@ struct DeviceState {
   // (never resized in place) when a launch needs more, the old ones living on
   // in the arenas of command buffers recorded with them.
   std::shared_ptr<SharedRawBuffer> stacks;
+
+  // The on-disk caches (docs/caching.md); `disk_cache` is null when they are off.
+  std::shared_ptr<DiskCache> disk_cache;
+  CacheStats cache_stats;
+  CompileCache compile_cache{nullptr, cache_stats};
+  PipelineCache pipeline_cache;
+  // Pipeline creation reports cache hits (VkPipelineCreationFeedback, Vulkan 1.3).
+  bool pipeline_feedback = false;
 
   ~DeviceState();
 

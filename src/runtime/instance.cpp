@@ -93,6 +93,7 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
   app.pApplicationName = "wasmgpu";
   app.pEngineName = "wasmgpu";
   app.apiVersion = loader_version >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
+  state->api_version = app.apiVersion;
 
   VkDebugUtilsMessengerCreateInfoEXT messenger_info{};
   messenger_info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;

@@ -15,6 +15,7 @@ struct InstanceState {
   VkInstance instance = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   bool validation = false;
+  uint32_t api_version = 0;  // VkApplicationInfo::apiVersion the instance was created with
   bool print_messages = true;
   std::vector<VkPhysicalDevice> physical_devices;
   std::vector<DeviceInfo> devices;

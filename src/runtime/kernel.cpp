@@ -140,12 +140,26 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, ui
   pipeline_info.stage.pName = "main";
   pipeline_info.stage.pSpecializationInfo = &specialization;
   pipeline_info.layout = pipeline_layout();
+  // Whether the driver found the pipeline in the (persisted) pipeline cache.
+  VkPipelineCreationFeedback feedback{};
+  VkPipelineCreationFeedback stage_feedback{};
+  VkPipelineCreationFeedbackCreateInfo feedback_info{};
+  feedback_info.sType = VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO;
+  feedback_info.pPipelineCreationFeedback = &feedback;
+  feedback_info.pipelineStageCreationFeedbackCount = 1;
+  feedback_info.pPipelineStageCreationFeedbacks = &stage_feedback;
+  if (device_->pipeline_feedback) pipeline_info.pNext = &feedback_info;
   VkPipeline pipeline = VK_NULL_HANDLE;
   WASMGPU_TRY(device_->check(
       "vkCreateComputePipelines for kernel '" + info_.export_name + "'",
-      device_->vk.vkCreateComputePipelines(device_->device, VK_NULL_HANDLE, 1, &pipeline_info,
-                                           nullptr, &pipeline)));
+      device_->vk.vkCreateComputePipelines(device_->device, device_->pipeline_cache.handle(), 1,
+                                           &pipeline_info, nullptr, &pipeline)));
   pipelines_.emplace(key, pipeline);
+  ++device_->cache_stats.pipelines_created;
+  if ((feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
+      (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT))
+    ++device_->cache_stats.pipeline_cache_hits;
+  device_->pipeline_cache.pipeline_created();
   return pipeline;
 }
 

@@ -81,6 +81,9 @@ struct CallShader {
 struct Module::State {
   DeviceState* device = nullptr;
   wasm::Module module;
+  // The compiled-SPIR-V cache's name for the wasm bytes (compile_cache.h);
+  // computed only when the Device has a cache.
+  Sha256Digest wasm_sha256{};
   spirv::CompileOptions compile_options;
   // Declared before the kernels, which refer to them: destroyed after them.
   std::optional<Buffer> memory;
@@ -118,6 +121,7 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
   auto state = std::make_unique<State>();
   state->device = &device.state();
   state->compile_options = compile_options;
+  if (device.state().compile_cache.enabled()) state->wasm_sha256 = sha256(wasm);
   const bool keeps_state = spirv::module_uses_instance_state(decoded);
   uint64_t memory_size = image.size();
   if (keeps_state)
@@ -176,7 +180,8 @@ uint64_t Module::memory_bytes() const { return state_->memory ? state_->memory->
 Result<Kernel*> Module::kernel(std::string_view name) {
   if (auto it = state_->kernels.find(name); it != state_->kernels.end()) return &it->second;
   WASMGPU_ASSIGN_OR_RETURN(spirv::CompiledKernel compiled,
-                           spirv::compile_kernel(state_->module, name, state_->compile_options));
+                           state_->device->compile_cache.kernel(state_->module, state_->wasm_sha256,
+                                                                name, state_->compile_options));
   WASMGPU_ASSIGN_OR_RETURN(Kernel kernel, Kernel::create(*state_->device, std::move(compiled),
                                                          memory(), state_->instance_address()));
   auto [it, inserted] = state_->kernels.emplace(std::string(name), std::move(kernel));
@@ -229,34 +234,51 @@ std::vector<std::string> callable_exports(const wasm::Module& module,
 // Compiles every callable export once, for the facts call_info() reports.
 // Exports the compiler refuses are found by compiling them one at a time and
 // left out, with the reason kept.
-static Result<CallCatalogue> build_call_catalogue(const wasm::Module& module,
+// The result is kept in the compile cache: a module loaded again skips these
+// compiles altogether.
+static Result<CallCatalogue> build_call_catalogue(CompileCache& cache, const wasm::Module& module,
+                                                  const Sha256Digest& wasm_sha256,
                                                   const spirv::CompileOptions& options) {
   CallCatalogue catalogue;
+  if (std::optional<CallCatalogueData> cached = cache.find_catalogue(wasm_sha256, options)) {
+    catalogue.calls = std::move(cached->calls);
+    for (auto& [name, reason] : cached->refused) catalogue.refused[name] = std::move(reason);
+    for (uint32_t i = 0; i < catalogue.calls.size(); ++i) catalogue.index[catalogue.calls[i].export_name] = i;
+    return catalogue;
+  }
   std::vector<std::string> names = callable_exports(module, catalogue.refused);
-  auto compiled = spirv::compile_calls(module, names, options);
+  auto compiled = cache.compile_calls_uncached(module, names, options);
   if (!compiled.ok()) {
     std::vector<std::string> accepted;
     for (const std::string& name : names) {
-      auto one = spirv::compile_calls(module, std::span<const std::string>(&name, 1), options);
+      auto one = cache.compile_calls_uncached(module, std::span<const std::string>(&name, 1), options);
       if (one.ok())
         accepted.push_back(name);
       else
         catalogue.refused[name] = one.error().to_string();
     }
     names = std::move(accepted);
-    if (names.empty()) return catalogue;
-    compiled = spirv::compile_calls(module, names, options);
-    if (!compiled.ok()) return compiled.take_error();
+    if (!names.empty()) {
+      compiled = cache.compile_calls_uncached(module, names, options);
+      if (!compiled.ok()) return compiled.take_error();
+    }
   }
-  catalogue.calls = std::move(compiled->calls);
+  if (!names.empty()) catalogue.calls = std::move(compiled->calls);
   for (uint32_t i = 0; i < catalogue.calls.size(); ++i) catalogue.index[catalogue.calls[i].export_name] = i;
+  if (cache.enabled()) {
+    CallCatalogueData data;
+    data.calls = catalogue.calls;
+    data.refused.assign(catalogue.refused.begin(), catalogue.refused.end());
+    cache.store_catalogue(wasm_sha256, options, data);
+  }
   return catalogue;
 }
 
 Result<const spirv::CallInfo*> Module::call_info(std::string_view export_name) {
   State& st = *state_;
   if (!st.calls && !st.calls_error) {
-    auto catalogue = build_call_catalogue(st.module, st.compile_options);
+    auto catalogue = build_call_catalogue(st.device->compile_cache, st.module, st.wasm_sha256,
+                                          st.compile_options);
     if (catalogue.ok())
       st.calls.emplace(std::move(catalogue.value()));
     else
@@ -310,7 +332,8 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
     std::vector<std::string> names;
     for (uint32_t position : exports) names.push_back(st.calls->calls[position].export_name);
     WASMGPU_ASSIGN_OR_RETURN(spirv::CompiledCalls compiled,
-                             spirv::compile_calls(st.module, names, st.compile_options));
+                             st.device->compile_cache.calls(st.module, st.wasm_sha256, names,
+                                                            st.compile_options));
     const uint32_t call_stride = compiled.call_record_size, result_stride = compiled.result_record_size;
     spirv::CompiledKernel kernel{std::move(compiled.words), std::move(compiled.info)};
     kernel.info.export_name = "calls";

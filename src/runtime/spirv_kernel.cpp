@@ -539,8 +539,12 @@ Result<VkPipeline> SpirvKernel::pipeline(const std::array<uint32_t, 3>& size,
   info.layout = state_->pipeline_layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
   WASMGPU_TRY(d.check("vkCreateComputePipelines for kernel '" + iface.name + "'",
-                      d.vk.vkCreateComputePipelines(d.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline)));
+                      d.vk.vkCreateComputePipelines(d.device, d.pipeline_cache.handle(), 1, &info, nullptr,
+                                                    &pipeline)));
   state_->pipelines.emplace(key, pipeline);
+  // The persisted pipeline cache (docs/caching.md) serves foreign SPIR-V too.
+  ++d.cache_stats.pipelines_created;
+  d.pipeline_cache.pipeline_created();
   return pipeline;
 }
 

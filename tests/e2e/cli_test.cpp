@@ -169,5 +169,66 @@ TEST_F(Cli, RunErrorsAreOneLine) {
   expect_one_line_error(run_cli("run " + path("missing.wasm") + " divide --n 1"), "missing.wasm");
 }
 
+// Four processes run the same kernel at once with one fresh cache directory:
+// each gets correct results, no process sees a damaged entry, nothing is
+// left half-written, and a fifth run compiles nothing.
+TEST_F(Cli, ParallelProcessesShareTheCache) {
+  const std::string cache = path("cache");
+  write<int32_t>("num.bin", {10, 20, -30, 40});
+  write<int32_t>("den.bin", {2, 5, 3, -8});
+  auto run_line = [&](const std::string& out, const std::string& log) {
+    return "WASMGPU_CACHE_DIR='" + cache + "' '" + cli_path() + "' run '" + kernel_path("traps.O2.wasm") +
+           "' divide --n 4 --verbose in:" + path("num.bin") + " in:" + path("den.bin") + " out:" + path(out) +
+           ":16 > '" + path(log) + "' 2>&1";
+  };
+  // sh: start all four, then wait for each and fail when any failed.
+  std::string parallel;
+  for (int i = 0; i < 4; ++i)
+    parallel += run_line("q" + std::to_string(i) + ".bin", "log" + std::to_string(i)) + " & p" + std::to_string(i) + "=$!; ";
+  parallel += "wait $p0 && wait $p1 && wait $p2 && wait $p3";
+  ASSERT_EQ(std::system(parallel.c_str()), 0);
+  for (int i = 0; i < 4; ++i) {
+    std::ifstream in(path("log" + std::to_string(i)));
+    const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(log.find("cache " + cache + ": "), std::string::npos) << log;
+    EXPECT_EQ(log.find("damaged"), std::string::npos) << log;
+    EXPECT_EQ(log.find("failed"), std::string::npos) << log;
+    EXPECT_EQ(read<int32_t>("q" + std::to_string(i) + ".bin"), (std::vector<int32_t>{5, 4, -10, -5})) << i;
+  }
+  size_t entries = 0;
+  for (const auto& file : fs::directory_iterator(fs::path(cache) / "spirv")) {
+    EXPECT_NE(file.path().filename().string().rfind(".tmp-", 0), 0u) << file.path();
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1u);  // one kernel
+
+  const std::string warm_line = "WASMGPU_CACHE_DIR='" + cache + "' '" + cli_path() + "' run '" +
+                                kernel_path("traps.O2.wasm") + "' divide --n 4 -v in:" + path("num.bin") + " in:" +
+                                path("den.bin") + " out:" + path("q.bin") + ":16 > '" + path("warm.log") + "' 2>&1";
+  ASSERT_EQ(std::system(warm_line.c_str()), 0);
+  std::ifstream in(path("warm.log"));
+  const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(log.find(": 0 compiled to SPIR-V ("), std::string::npos) << log;
+  EXPECT_NE(log.find(", 1 from cache ("), std::string::npos) << log;
+  EXPECT_EQ(read<int32_t>("q.bin"), (std::vector<int32_t>{5, 4, -10, -5}));
+}
+
+TEST_F(Cli, NoCacheCompilesAndWritesNothing) {
+  const std::string cache = path("cache");
+  write<int32_t>("num.bin", {7});
+  write<int32_t>("den.bin", {2});
+  const std::string line = "WASMGPU_CACHE_DIR='" + cache + "' '" + cli_path() + "' run '" +
+                           kernel_path("traps.O2.wasm") + "' divide --n 1 --no-cache -v in:" + path("num.bin") +
+                           " in:" + path("den.bin") + " out:" + path("q.bin") + ":4 > '" + path("log") + "' 2>&1";
+  ASSERT_EQ(std::system(line.c_str()), 0);
+  std::ifstream in(path("log"));
+  const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(log.find("cache off (turned off by CacheOptions::enabled): 1 compiled to SPIR-V ("),
+            std::string::npos) << log;
+  EXPECT_NE(log.find(", 0 from cache ("), std::string::npos) << log;
+  EXPECT_FALSE(fs::exists(cache));
+  EXPECT_EQ(read<int32_t>("q.bin"), (std::vector<int32_t>{3}));
+}
+
 }  // namespace
 }  // namespace wasmgpu::e2e
