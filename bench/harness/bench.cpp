@@ -232,8 +232,10 @@ void run(const Options& options) {
   log(options, "device: " + report.device);
 
   report.copy_gbs = copy_bandwidth(gpu, options);  // always: the memory-bound rows compare with it
-  for (auto& w : make_workloads(gpu, options.only))
+  for (auto& w : make_workloads(gpu, options.only)) {
     report.rows.push_back(measure(gpu, *w, options, cuda.get()));
+    w.reset();  // frees its buffers: the next workload may need the whole wasm address space
+  }
   if (wanted(options, "launch")) report.rows.push_back(launch_overhead(gpu, options, cuda.get()));
   if (wanted(options, "compile")) report.rows.push_back(compile_time(options));
   if (!gpu.device().validation_messages().empty())

@@ -82,10 +82,12 @@ TEST_F(ApiTest, AutoBarriersFollowTheDependencies) {
   EXPECT_EQ(c.read(), std::vector<float>(n, 0.0f));
   EXPECT_EQ(d.read(), std::vector<float>(n, 8.0f));
 
-  // Off: no barriers but the explicit one.
+  // Off: no barriers but the explicit ones (without them the two writes of
+  // `a` may overlap on a GPU: lavapipe runs dispatches in order, NVIDIA not).
   CommandBuffer manual = device->command_buffer();
   manual.set_auto_barriers(false);
   manual.launch(scale, n, a, 2.0f);
+  manual.barrier();
   manual.launch(scale, n, a, 2.0f);
   manual.barrier();
   manual.launch(add, n, a, b, c);
