@@ -2,6 +2,7 @@
 // device: a module loaded again compiles nothing, damaged entries are
 // recompiled and rewritten, and Devices in several threads writing the same
 // entries leave only valid ones.
+#include "runtime/test_support.h"
 #include "runtime/compile_cache.h"
 
 #include <gtest/gtest.h>
@@ -184,22 +185,7 @@ TEST(CompileCacheKey, FingerprintNamesVersionAndSources) {
 
 // ----------------------------------------------------------- on a device
 
-std::vector<uint8_t> wat_to_wasm(const std::string& wat) {
-  static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() / ("wasmgpu-compile-cache-test-" + std::to_string(getpid()) +
-                                                    "-" + std::to_string(counter++));
-  fs::create_directories(dir);
-  std::ofstream(dir / "m.wat") << wat;
-  const std::string command = "wat2wasm '" + (dir / "m.wat").string() + "' -o '" + (dir / "m.wasm").string() + "'";
-  if (std::system(command.c_str()) != 0) {
-    ADD_FAILURE() << "wat2wasm rejected:\n" << wat;
-    return {};
-  }
-  std::ifstream file(dir / "m.wasm", std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  fs::remove_all(dir);
-  return bytes;
-}
+using testing::wat_to_wasm;
 
 // A kernel (out[i] = i * i + k) and two callable functions.
 const char* kModule = R"((module

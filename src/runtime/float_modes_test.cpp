@@ -28,21 +28,7 @@ namespace {
 using spirv::FloatMode;
 using testing::VulkanTest;
 
-std::vector<uint8_t> wat_to_wasm(const std::string& wat) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("wasmgpu-float-modes-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "m.wat") << wat;
-  std::string command = "wat2wasm '" + (dir / "m.wat").string() + "' -o '" + (dir / "m.wasm").string() + "'";
-  if (std::system(command.c_str()) != 0) {
-    ADD_FAILURE() << "wat2wasm failed on:\n" << wat;
-    return {};
-  }
-  std::ifstream file(dir / "m.wasm", std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  fs::remove_all(dir);
-  return bytes;
-}
+using testing::wat_to_wasm;
 
 // One export per operation: "<type>.<op>" taking its operands, returning the result.
 std::string ops_module() {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,10 @@ namespace wasmgpu::runtime::testing {
 // Compiles a GLSL compute shader to SPIR-V for Vulkan 1.2; fails the test
 // (and returns nothing) when glslangValidator rejects it.
 std::vector<uint32_t> compile_glsl(const std::string& source);
+
+// Assembles WebAssembly text with wabt's wat2wasm; fails the test (and
+// returns nothing) when it is rejected.
+std::vector<uint8_t> wat_to_wasm(const std::string& wat);
 
 // Prepends the ABI prologue (push constants, LaunchBlock readers, address
 // translation through the region table, trap reporting) to `body`, which

@@ -12,6 +12,24 @@
 
 namespace wasmgpu::runtime::testing {
 
+std::vector<uint8_t> wat_to_wasm(const std::string& wat) {
+  namespace fs = std::filesystem;
+  static int counter = 0;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("wasmgpu-wat-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  fs::create_directories(dir);
+  std::ofstream(dir / "m.wat") << wat;
+  const std::string command = "wat2wasm '" + (dir / "m.wat").string() + "' -o '" + (dir / "m.wasm").string() + "'";
+  if (std::system(command.c_str()) != 0) {
+    ADD_FAILURE() << "wat2wasm rejected:\n" << wat;
+    return {};
+  }
+  std::ifstream file(dir / "m.wasm", std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  fs::remove_all(dir);
+  return bytes;
+}
+
 std::vector<uint32_t> compile_glsl(const std::string& source) {
   namespace fs = std::filesystem;
   static int counter = 0;
