@@ -180,17 +180,21 @@ std::optional<AccessPath> RuntimeHelpers::indexed_path(const PointerFact* fact, 
   return typed ? AccessPath::Indexed : AccessPath::IndexedUnaligned;
 }
 
+void RuntimeHelpers::indexed_module_or_general(FunctionBuilder& f, uint32_t ea, uint32_t width,
+                                               const std::function<void()>& module,
+                                               const std::function<void()>& general) {
+  std::optional<std::pair<uint64_t, uint64_t>> range = indexed_module_range();
+  if (!range) return general();
+  uint32_t offset = f.op(Op::OpISub, k_.t_u64, {ea, k_.b.const_u64(range->first)});
+  uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool,
+                         {offset, k_.b.const_u64(range->second - range->first - width)});
+  f.if_else(inside, module, general);
+}
+
 void RuntimeHelpers::indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t width,
                                     const std::function<void()>& shared, const std::function<void()>& module,
                                     const std::function<void()>& general) {
-  auto module_or_general = [&] {
-    std::optional<std::pair<uint64_t, uint64_t>> range = indexed_module_range();
-    if (!range) return general();
-    uint32_t offset = f.op(Op::OpISub, k_.t_u64, {ea, k_.b.const_u64(range->first)});
-    uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool,
-                           {offset, k_.b.const_u64(range->second - range->first - width)});
-    f.if_else(inside, module, general);
-  };
+  auto module_or_general = [&] { indexed_module_or_general(f, ea, width, module, general); };
   if (k_.shared.variable != 0)
     f.if_else(shared_contains(k_, f, ea, width), shared, module_or_general);
   else
@@ -209,6 +213,22 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
   if (path == AccessPath::Indexed || path == AccessPath::IndexedUnaligned) {
     const uint32_t alignment = fact->alignment(offset);
     uint32_t result = f.variable(type);
+    if (k_.shared.variable != 0 && width >= 4 && alignment >= 4) {
+      // Speculative, as for parameters: the shared words are read at a
+      // clamped index before any branch; other memory replaces the value
+      // when ea is not in the shared range.
+      auto [inside, value] = shared_load_speculative(k_, f, ea, width);
+      f.store(result, value);
+      f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {inside}), [&] {
+        indexed_module_or_general(
+            f, ea, width,
+            [&] { f.store(result, load_device(f, module_address(f, ea), width,
+                                              path == AccessPath::Indexed ? AccessPath::Parameter
+                                                                          : AccessPath::ParameterUnaligned)); },
+            [&] { f.store(result, load_translated(f, ea, width)); });
+      });
+      return f.load(type, result);
+    }
     indexed_access(f, ea, width,
                    [&] { f.store(result, shared_load(k_, f, ea, width, alignment)); },
                    [&] { f.store(result, load_device(f, module_address(f, ea), width,
@@ -222,7 +242,19 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
     uint32_t result = f.variable(type);
     // An 8-byte access known 4-aligned is two word accesses, with no test.
     const bool words = width == 8 && fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
-    f.if_else(inside, [&] { f.store(result, words ? load_at(f, address, 8, 4) : load_device(f, address, width, path)); },
+    if (path == AccessPath::Parameter || words) {
+      // Speculative: the typed load runs unconditionally, at the argument's
+      // address when the compare holds and else at the LaunchBlock (always
+      // mapped, 16-aligned), and the general path replaces the value when it
+      // fails. No branch precedes the load, so a driver can keep many loads
+      // in flight; the rare general path runs after.
+      uint32_t safe = f.op(Op::OpSelect, k_.t_u64, {inside, address, f.load(k_.t_u64, k_.launch_block_var)});
+      f.store(result, words ? load_at(f, safe, 8, 4) : load_at(f, safe, width, width));
+      f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {inside}),
+                [&] { f.store(result, load_translated(f, ea, width)); });
+      return f.load(type, result);
+    }
+    f.if_else(inside, [&] { f.store(result, load_device(f, address, width, path)); },
               [&] { f.store(result, load_translated(f, ea, width)); });
     return f.load(type, result);
   }

@@ -124,6 +124,9 @@ class RuntimeHelpers {
   // The part of the module memory an Indexed access may touch directly: the
   // largest piece of the initial memory outside the stack and shared ranges.
   std::optional<std::pair<uint64_t, uint64_t>> indexed_module_range();
+  // `module()` when [ea, ea + width) lies inside indexed_module_range(), else `general()`.
+  void indexed_module_or_general(FunctionBuilder& f, uint32_t ea, uint32_t width,
+                                 const std::function<void()>& module, const std::function<void()>& general);
   // Emits the Indexed access: `shared()` inside the shared range, `module()`
   // inside indexed_module_range(), else `general()`.
   void indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t width,

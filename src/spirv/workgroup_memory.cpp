@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include <spirv/unified1/GLSL.std.450.h>
+
 namespace wasmgpu::spirv {
 
 namespace {
@@ -135,6 +137,22 @@ uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t
   else
     f.store(result, bytes());
   return f.load(type, result);
+}
+
+std::pair<uint32_t, uint32_t> shared_load_speculative(KernelContext& k, FunctionBuilder& f, uint32_t ea,
+                                                      uint32_t width) {
+  // ea - lo <= (hi - lo) - width: one compare (below lo wraps to a huge offset).
+  const uint64_t last = uint64_t(k.shared.hi - k.shared.lo) - width;
+  uint32_t offset = f.op(Op::OpISub, k.t_u64, {ea, k.b.const_u64(k.shared.lo)});
+  uint32_t inside = f.op(Op::OpULessThanEqual, k.t_bool, {offset, k.b.const_u64(last)});
+  // ea is 33 bits, so offset / 4 fits in 32.
+  uint32_t index = f.op(Op::OpUConvert, k.t_u32, {f.op(Op::OpShiftRightLogical, k.t_u64, {offset, k.b.const_u32(2)})});
+  index = f.glsl(GLSLstd450UMin, k.t_u32, {index, k.b.const_u32(uint32_t(last / 4))});
+  uint32_t low = f.load(k.t_u32, word_pointer_at(k, f, index));
+  if (width == 4) return {inside, low};
+  uint32_t high = f.load(k.t_u32, word_pointer_at(k, f, f.op(Op::OpIAdd, k.t_u32, {index, k.b.const_u32(1)})));
+  high = f.op(Op::OpShiftLeftLogical, k.t_u64, {f.op(Op::OpUConvert, k.t_u64, {high}), k.b.const_u32(32)});
+  return {inside, f.op(Op::OpBitwiseOr, k.t_u64, {f.op(Op::OpUConvert, k.t_u64, {low}), high})};
 }
 
 void shared_store(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,

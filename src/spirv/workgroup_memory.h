@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "spirv/kernel_context.h"
 #include "support/result.h"
@@ -34,6 +35,13 @@ uint32_t shared_word_pointer(KernelContext& k, FunctionBuilder& f, uint32_t ea);
 // Loads `width` bytes at `ea` (inside the range), zero-extended to u32 (u64 for 8).
 // `known_alignment`: what the compiler proved of ea (words need no test when >= 4).
 uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width, uint32_t known_alignment = 1);
+// For a 4- or 8-byte access at a 4-aligned ea: {inside, value}, where inside
+// tells whether [ea, ea + width) lies in the shared range and value is the
+// words there when it does. The words are read at a clamped index, so the
+// load is always in bounds and needs no branch before it; value is
+// meaningless when inside is false.
+std::pair<uint32_t, uint32_t> shared_load_speculative(KernelContext& k, FunctionBuilder& f, uint32_t ea,
+                                                      uint32_t width);
 // Stores the low `width` bytes of `value`. Sub-word and unaligned stores update
 // each byte with atomic and/or on its word, so neighbouring bytes that other
 // invocations write are never lost.
