@@ -21,7 +21,11 @@ target_include_directories(wasmgpu_library
   PRIVATE "${PROJECT_SOURCE_DIR}/src")
 target_compile_features(wasmgpu_library PUBLIC cxx_std_20)
 target_link_options(wasmgpu_library PRIVATE "LINKER:--exclude-libs,ALL" "LINKER:--no-undefined")
+# Inline functions of internal classes the API instantiates (destructors of
+# runtime types, for one) stay hidden too; the public headers' own inline
+# functions are compiled into each user anyway.
 set_target_properties(wasmgpu_library PROPERTIES
+  VISIBILITY_INLINES_HIDDEN ON
   OUTPUT_NAME wasmgpu
   EXPORT_NAME wasmgpu
   VERSION "${PROJECT_VERSION}"

@@ -2,6 +2,24 @@
 
 namespace wasmgpu::abi {
 
+PushLayout push_layout(std::span<const ArgWidth> args) {
+  PushLayout layout;
+  layout.value.resize(args.size());
+  layout.region.resize(args.size());
+  uint32_t at = kPushArgsCopy;
+  auto place = [&](uint32_t size, uint32_t alignment) -> std::optional<uint32_t> {
+    const uint32_t start = (at + alignment - 1) / alignment * alignment;
+    if (start + size > kPushConstantsSize) return std::nullopt;
+    at = start + size;
+    return start;
+  };
+  for (size_t i = 0; i < args.size(); ++i)
+    layout.value[i] = args[i] == ArgWidth::Double ? place(8, 8) : place(4, 4);
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i] == ArgWidth::Pointer) layout.region[i] = place(kParamRegionStride, 8);
+  return layout;
+}
+
 const char* to_string(TrapKind kind) {
   switch (kind) {
     case TrapKind::Unreachable: return "unreachable executed";

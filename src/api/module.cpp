@@ -58,7 +58,8 @@ class WasmRecorded : public RecordedItem {
     for (size_t i = 0; i < bound.args.size(); ++i)
       check(launch_.set_arg(i, runtime_arg(interface_.params[i], bound.args[i])), ErrorKind::InvalidArgument);
     launch_.reset_trap();
-    return true;
+    // Arguments copied into the push constants are part of the recording.
+    return launch_.push_copy_current();
   }
 
  private:

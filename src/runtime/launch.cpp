@@ -52,14 +52,20 @@ struct LaunchRecorder {
     launch.kernel_name_ = info.export_name;
     launch.params_ = info.params;
     launch.device_ = &device;
+    launch.push_layout_ = abi::push_layout(spirv::push_arg_widths(info.params));
     return launch;
   }
-  static void place(RecordedLaunch& launch, uint8_t* trap_record, uint8_t* arg_slots,
-                    uint32_t invocations, bool uses_stacks) {
+  static void place(RecordedLaunch& launch, uint8_t* trap_record, uint8_t* arg_slots, uint64_t block_address,
+                    uint64_t memory_address, uint32_t invocations, bool uses_stacks) {
     launch.trap_record_ = trap_record;
     launch.arg_slots_ = arg_slots;
+    launch.block_address_ = block_address;
+    launch.memory_address_ = memory_address;
     launch.invocations_ = invocations;
     launch.uses_stacks_ = uses_stacks;
+  }
+  static void set_recorded_push(RecordedLaunch& launch, const std::array<uint8_t, abi::kPushConstantsSize>& push) {
+    launch.recorded_push_ = push;
   }
   static void set_dispatches(RecordedLaunch& launch, uint32_t dispatches) {
     launch.dispatches_ = dispatches;
@@ -313,7 +319,8 @@ Result<RecordedLaunch> write_launch_block(Kernel& kernel, DeviceState& device, c
   if (p.slot > 0) arena.keep(device.stacks);
 
   RecordedLaunch launch = LaunchRecorder::make(info, device);
-  LaunchRecorder::place(launch, mapped, block + args_offset, p.n, p.slot > 0);
+  LaunchRecorder::place(launch, mapped, block + args_offset, block_address,
+                        info.memory_bytes > 0 ? regions[0].address : 0, p.n, p.slot > 0);
   launch.reset_trap();
   for (size_t i = 0; i < args.size(); ++i) WASMGPU_TRY(launch.set_arg(i, args[i]));
   return launch;
@@ -322,7 +329,7 @@ Result<RecordedLaunch> write_launch_block(Kernel& kernel, DeviceState& device, c
 // Records the barriers and dispatches of a prepared launch; returns the
 // number of dispatches.
 uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepared& p,
-                         VkDeviceAddress block_address, const RecordOptions& options) {
+                         RecordedLaunch& launch, const RecordOptions& options) {
   constexpr VkAccessFlags kShaderAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
   if (options.barrier_before) {
     // Earlier uploads and launches before this one's shader accesses.
@@ -354,12 +361,11 @@ uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepare
       memory_barrier(device, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccess,
                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccess);
     const uint64_t count = std::min<uint64_t>(p.per_dispatch, p.n - base);
-    uint8_t push[abi::kPushConstantsSize];
-    put64(push, abi::kPushLaunchBlock, block_address);
-    put32(push, abi::kPushBaseIndex, uint32_t(base));
-    put32(push, abi::kPushCount, p.n);
-    device.vk.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                                 abi::kPushConstantsSize, push);
+    std::array<uint8_t, abi::kPushConstantsSize> push = launch.push_constants();
+    if (base == 0) LaunchRecorder::set_recorded_push(launch, push);
+    put32(push.data(), abi::kPushBaseIndex, uint32_t(base));
+    device.vk.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, abi::kPushConstantsSize,
+                                 push.data());
     if (p.is_grid)
       device.vk.vkCmdDispatch(cmd, p.groups[0], p.groups[1], p.groups[2]);
     else
@@ -468,6 +474,31 @@ Status RecordedLaunch::set_arg(size_t index, const Arg& arg) {
   return {};
 }
 
+std::array<uint8_t, abi::kPushConstantsSize> RecordedLaunch::push_constants() const {
+  std::array<uint8_t, abi::kPushConstantsSize> push{};
+  put64(push.data(), abi::kPushLaunchBlock, block_address_);
+  put32(push.data(), abi::kPushCount, invocations_);
+  put64(push.data(), abi::kPushMemoryAddress, memory_address_);
+  if (!arg_slots_) return push;
+  const uint8_t* regions = arg_slots_ + abi::kArgSlotSize * params_.size();
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const bool wide = params_[i] == wasm::ValType::I64 || params_[i] == wasm::ValType::F64;
+    if (push_layout_.value[i])
+      std::memcpy(push.data() + *push_layout_.value[i], arg_slots_ + abi::kArgSlotSize * i, wide ? 8 : 4);
+    if (push_layout_.region[i])
+      std::memcpy(push.data() + *push_layout_.region[i], regions + abi::kParamRegionStride * i,
+                  abi::kParamRegionStride);
+  }
+  return push;
+}
+
+bool RecordedLaunch::push_copy_current() const {
+  std::array<uint8_t, abi::kPushConstantsSize> now = push_constants();
+  // base_index differs per dispatch and is not part of the copy.
+  put32(now.data(), abi::kPushBaseIndex, get32(recorded_push_.data(), abi::kPushBaseIndex));
+  return now == recorded_push_;
+}
+
 std::string trap_message(const std::string& kernel_name, const TrapReport& report) {
   std::string message = "kernel '" + kernel_name + "' trapped: ";
   if (!report.kind)
@@ -521,7 +552,7 @@ Status Kernel::launch(const LaunchShape& shape, std::span<const Arg> args,
   WASMGPU_ASSIGN_OR_RETURN(RecordedLaunch recorded,
                            write_launch_block(*this, device, p, args, *device.launch_arena, block_address));
   WASMGPU_ASSIGN_OR_RETURN(VkCommandBuffer cmd, device.begin());
-  record_commands(device, cmd, p, block_address, RecordOptions{});
+  record_commands(device, cmd, p, recorded, RecordOptions{});
   WASMGPU_TRY(device.submit_and_wait("kernel '" + info_.export_name + "'", options.timeout));
   if (!options.fail_on_trap) return {};
   return read_trap(recorded);
@@ -547,7 +578,7 @@ Result<RecordedLaunch> Kernel::record(VkCommandBuffer cmd, const LaunchShape& sh
   VkDeviceAddress block_address = 0;
   WASMGPU_ASSIGN_OR_RETURN(RecordedLaunch recorded,
                            write_launch_block(*this, device, p, args, arena, block_address));
-  LaunchRecorder::set_dispatches(recorded, record_commands(device, cmd, p, block_address, options));
+  LaunchRecorder::set_dispatches(recorded, record_commands(device, cmd, p, recorded, options));
   return recorded;
 }
 

@@ -31,6 +31,7 @@
 
 #include <volk.h>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -104,6 +105,15 @@ class RecordedLaunch {
   // executing: the values are read by the GPU when it runs.
   void reset_trap();
   Status set_arg(size_t index, const Arg& arg);
+  // Whether the arguments still match the copy recorded into the command
+  // buffer's push constants (abi/launch_abi.h): after set_arg changed one
+  // that is copied there, the launch must be recorded anew.
+  bool push_copy_current() const;
+
+  // The push constants of this launch's dispatches except base_index, which
+  // each dispatch sets: the LaunchBlock and module memory addresses and the
+  // copy of the arguments as the LaunchBlock holds them now.
+  std::array<uint8_t, abi::kPushConstantsSize> push_constants() const;
 
  private:
   friend struct LaunchRecorder;
@@ -112,6 +122,10 @@ class RecordedLaunch {
   const DeviceState* device_ = nullptr;
   uint8_t* trap_record_ = nullptr;  // host pointer, abi::kTrapRecordSize bytes
   uint8_t* arg_slots_ = nullptr;    // host pointer to the LaunchBlock's argument slots
+  uint64_t block_address_ = 0;      // device address of the LaunchBlock
+  uint64_t memory_address_ = 0;     // device address of the module memory (0: none)
+  abi::PushLayout push_layout_;
+  std::array<uint8_t, abi::kPushConstantsSize> recorded_push_{};  // as recorded
   uint32_t invocations_ = 0;
   uint32_t dispatches_ = 0;
   bool uses_stacks_ = false;

@@ -34,6 +34,16 @@ bool is_kernel_scalar(ValType type) {
 
 // What `main` does once the ABI variables are set: given the invocation
 // index and the LaunchBlock address (u32, u64).
+constexpr uint32_t kPushHeaderMembers = KernelContext::kPushHeaderMembers;
+constexpr uint32_t kPushCopyWords = (abi::kPushConstantsSize - abi::kPushArgsCopy) / 4;
+
+// Member `member` of the push-constant block (declared by emit_main).
+uint32_t push_member(KernelContext& k, FunctionBuilder& f, uint32_t member, uint32_t type) {
+  uint32_t pointer = f.op(Op::OpAccessChain, k.b.pointer_type(spv::StorageClass::PushConstant, type),
+                          {k.push_constants_var, k.b.const_u32(member)});
+  return f.load(type, pointer);
+}
+
 using MainBody = std::function<void(KernelContext&, FunctionBuilder&, uint32_t index, uint32_t launch_block)>;
 
 // `main`: reads the push constants, skips invocations past the launch's
@@ -51,25 +61,26 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   b.name(global_id_var, "gl_GlobalInvocationID");
   uint32_t workgroups_var = k.builtin_input(spv::BuiltIn::NumWorkgroups, uvec3);
 
-  uint32_t members[] = {k.t_u64, k.t_u32, k.t_u32};
+  // The header's four fields, then the argument copy as 4-byte words
+  // (abi/launch_abi.h); 8-byte values there are read as two words.
+  std::vector<uint32_t> members{k.t_u64, k.t_u32, k.t_u32, k.t_u64};
+  members.resize(kPushHeaderMembers + kPushCopyWords, k.t_u32);
   uint32_t push_block = b.unique_struct_type(members);
   b.decorate(push_block, spv::Decoration::Block);
   b.member_decorate(push_block, 0, spv::Decoration::Offset, {abi::kPushLaunchBlock});
   b.member_decorate(push_block, 1, spv::Decoration::Offset, {abi::kPushBaseIndex});
   b.member_decorate(push_block, 2, spv::Decoration::Offset, {abi::kPushCount});
+  b.member_decorate(push_block, 3, spv::Decoration::Offset, {abi::kPushMemoryAddress});
+  for (uint32_t word = 0; word < kPushCopyWords; ++word)
+    b.member_decorate(push_block, kPushHeaderMembers + word, spv::Decoration::Offset, {abi::kPushArgsCopy + 4 * word});
   b.name(push_block, "PushConstants");
-  uint32_t push_var = b.global_variable(b.pointer_type(spv::StorageClass::PushConstant, push_block),
-                                        spv::StorageClass::PushConstant);
+  k.push_constants_var = b.global_variable(b.pointer_type(spv::StorageClass::PushConstant, push_block),
+                                           spv::StorageClass::PushConstant);
 
   FunctionBuilder f(b, main_id, k.t_void, {});
-  auto push_member = [&](uint32_t member, uint32_t type) {
-    uint32_t pointer = f.op(Op::OpAccessChain, b.pointer_type(spv::StorageClass::PushConstant, type),
-                            {push_var, b.const_u32(member)});
-    return f.load(type, pointer);
-  };
-  uint32_t launch_block = push_member(0, k.t_u64);
-  uint32_t base_index = push_member(1, k.t_u32);
-  uint32_t count = push_member(2, k.t_u32);
+  uint32_t launch_block = push_member(k, f, 0, k.t_u64);
+  uint32_t base_index = push_member(k, f, 1, k.t_u32);
+  uint32_t count = push_member(k, f, 2, k.t_u32);
   // The invocation index is the linearised global id (x fastest) plus the
   // dispatch's base: a 1-D launch is split into dispatches along x only.
   uint32_t global_id = f.load(uvec3, global_id_var);
@@ -100,6 +111,21 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   return main_id;
 }
 
+// A value of `type` from the argument copy in the push constants, at byte
+// `offset` (abi::push_layout).
+uint32_t load_push_value(KernelContext& k, FunctionBuilder& f, uint32_t offset, ValType type) {
+  const uint32_t member = kPushHeaderMembers + (offset - abi::kPushArgsCopy) / 4;
+  const bool wide = type == ValType::I64 || type == ValType::F64;
+  uint32_t raw = push_member(k, f, member, k.t_u32);
+  if (wide) {
+    uint32_t high = f.op(Op::OpUConvert, k.t_u64, {push_member(k, f, member + 1, k.t_u32)});
+    high = f.op(Op::OpShiftLeftLogical, k.t_u64, {high, k.b.const_u32(32)});
+    raw = f.op(Op::OpBitwiseOr, k.t_u64, {f.op(Op::OpUConvert, k.t_u64, {raw}), high});
+  }
+  uint32_t value_type = k.value_type(type);
+  return value_type == (wide ? k.t_u64 : k.t_u32) ? raw : f.op(Op::OpBitcast, value_type, {raw});
+}
+
 // A value of `type` from the 8-byte slot at `base` + `offset` (i32/f32 in its low 4 bytes).
 uint32_t load_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t offset, ValType type) {
   uint32_t address = f.op(Op::OpIAdd, k.t_u64, {base, k.b.const_u64(offset)});
@@ -123,11 +149,16 @@ void store_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t of
 void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_index, uint32_t index,
                       uint32_t launch_block) {
   const wasm::FuncType& type = k.module.function_type(kernel_index);
-  // The ParamRegions the lowering asked for (abi/launch_abi.h).
-  const uint32_t arg_count = uint32_t(type.params.size() - 1);
+  const std::span<const ValType> args(type.params.begin() + 1, type.params.end());
+  const abi::PushLayout push = abi::push_layout(push_arg_widths(args));
+  // The ParamRegions the lowering asked for (abi/launch_abi.h): from the
+  // push constants when they fit there, else from the LaunchBlock.
+  const uint32_t arg_count = uint32_t(args.size());
   for (const auto& [param, region] : k.param_regions) {
+    const std::optional<uint32_t> pushed = push.region[param - 1];
     uint32_t entry = abi::kLaunchHeaderSize + abi::kArgSlotSize * arg_count + abi::kParamRegionStride * (param - 1);
     auto field = [&](uint32_t var, uint32_t offset) {
+      if (pushed) return f.store(var, load_push_value(k, f, *pushed + offset, ValType::I64));
       uint32_t address = f.op(Op::OpIAdd, k.t_u64, {launch_block, k.b.const_u64(entry + offset)});
       f.store(var, f.load_aligned(k.t_u64, k.device_pointer(f, address, k.t_u64), 8));
     };
@@ -136,9 +167,13 @@ void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_inde
     field(region.device_address, abi::kParamRegionDeviceAddress);
   }
   std::vector<uint32_t> operands{k.function_ids.at(kernel_index), index};
-  for (size_t i = 1; i < type.params.size(); ++i) {
-    uint32_t offset = abi::kLaunchHeaderSize + abi::kArgSlotSize * uint32_t(i - 1);
-    operands.push_back(load_slot(k, f, launch_block, offset, type.params[i]));
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (push.value[i]) {
+      operands.push_back(load_push_value(k, f, *push.value[i], args[i]));
+      continue;
+    }
+    uint32_t offset = abi::kLaunchHeaderSize + abi::kArgSlotSize * uint32_t(i);
+    operands.push_back(load_slot(k, f, launch_block, offset, args[i]));
   }
   f.op(Op::OpFunctionCall, k.t_void, operands);
 }
@@ -157,6 +192,15 @@ uint64_t initial_memory_bytes(const wasm::Module& module) {
 }
 
 }  // namespace
+
+std::vector<abi::ArgWidth> push_arg_widths(std::span<const wasm::ValType> args) {
+  std::vector<abi::ArgWidth> widths;
+  for (ValType type : args)
+    widths.push_back(type == ValType::I32   ? abi::ArgWidth::Pointer
+                     : type == ValType::F32 ? abi::ArgWidth::Word
+                                            : abi::ArgWidth::Double);
+  return widths;
+}
 
 std::string kernel_signature_problem(const wasm::Module& module, std::string_view export_name) {
   std::string name(export_name);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "abi/launch_abi.h"
 #include "spirv/access_path.h"
 #include "spirv/float_mode.h"
 #include "support/result.h"
@@ -109,6 +110,11 @@ struct CompiledCalls {
   uint32_t call_record_size = 8;
   uint32_t result_record_size = 8;
 };
+
+// How a kernel's arguments (after the invocation index) are laid out in its
+// push constants: the input of abi::push_layout, for the compiler and the
+// runtime alike.
+std::vector<abi::ArgWidth> push_arg_widths(std::span<const wasm::ValType> args);
 
 // Why an export can or cannot be launched as a kernel: empty when it can.
 // A kernel is an exported function whose first parameter is the i32 invocation

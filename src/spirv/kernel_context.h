@@ -51,6 +51,12 @@ struct KernelContext {
   uint32_t trap_kind_var = 0;        // u32: kind of this invocation's first trap
   uint32_t instance_state_var = 0;   // u64: device address of the InstanceState
   uint32_t memory_base_var = 0;      // u64: device address of the module memory
+  // The PushConstant block (abi/launch_abi.h), declared by `main`: members
+  // launch_block, base_index, count, memory_address, then the argument copy
+  // as 4-byte words.
+  uint32_t push_constants_var = 0;
+  static constexpr uint32_t kPushMemoryAddressMember = 3;
+  static constexpr uint32_t kPushHeaderMembers = 4;
 
   // Whether the shader keeps mutable/imported globals, the memory size and
   // the tables in the instance's InstanceState (instance_state.h); module-wide.

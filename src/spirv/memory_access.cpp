@@ -98,11 +98,10 @@ void RuntimeHelpers::set_memory_base(FunctionBuilder& f) {
   if (k_.instance_state && memory_reserve_bytes(k_.module) > 0) {
     base = f.load_aligned(k_.t_u64, k_.instance_pointer(f, abi::kInstanceMemoryAddress, k_.t_u64), 8);
   } else if (k_.address_facts.initial_memory_bytes > 0) {
-    // The region table is sorted by wasm base: the module memory, at 0, is first.
-    uint32_t regions = f.op(Op::OpUConvert, k_.t_u64, {launch_field(f, abi::kLaunchRegionsOffset, 4)});
-    uint32_t entry = f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, k_.launch_block_var), regions});
-    entry = offset_address(k_, f, entry, abi::kRegionDeviceAddress);
-    base = f.load_aligned(k_.t_u64, k_.device_pointer(f, entry, k_.t_u64), 8);
+    // Pushed by the runtime (abi/launch_abi.h): no load through the LaunchBlock.
+    uint32_t pointer = f.op(Op::OpAccessChain, k_.b.pointer_type(spv::StorageClass::PushConstant, k_.t_u64),
+                            {k_.push_constants_var, k_.b.const_u32(KernelContext::kPushMemoryAddressMember)});
+    base = f.load(k_.t_u64, pointer);
   } else {
     return;  // no module memory: no access takes a module-memory path
   }

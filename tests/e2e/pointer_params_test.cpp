@@ -20,6 +20,9 @@ struct pair {
   int16_t pad;
 };
 void swap_pairs(int i, const struct pair* in, struct pair* out);
+void gather_many(int i, const int32_t* p0, const int32_t* p1, const int32_t* p2, const int32_t* p3,
+                 const int32_t* p4, const int32_t* p5, const int32_t* p6, double scale, long long offset,
+                 float bias, int64_t* out);
 }
 
 namespace wasmgpu::e2e {
@@ -162,6 +165,33 @@ TEST_P(PointerParams, StructsThroughPointersMatchNativeCode) {
   std::memcpy(gpu_words.data(), gpu.data(), 12 * n);
   std::memcpy(native_words.data(), native.data(), 12 * n);
   EXPECT_TRUE(same_values(gpu_words, native_words, 3));
+}
+
+// Eleven arguments: the push constants hold the 4-byte values and the first
+// ParamRegions; the rest, and the 8-byte values, are read from the LaunchBlock.
+TEST_P(PointerParams, ArgumentsBeyondThePushConstantsComeFromTheLaunchBlock) {
+  expect_fast("gather_many");
+  const uint32_t n = 200;
+  std::vector<std::vector<int32_t>> inputs;
+  std::vector<runtime::Buffer> buffers;
+  for (uint32_t k = 0; k < 7; ++k) {
+    inputs.push_back(ints(n, 30 + k));
+    for (int32_t& v : inputs.back()) v >>= 8;
+    buffers.push_back(buffer_with(inputs.back()));
+  }
+  runtime::Buffer out = buffer(8 * n);
+  const double scale = 0.75;
+  const long long offset = -(1LL << 40) + 3;
+  const float bias = 2.5f;
+  Status launched = kernel("pointer_params", "gather_many")
+                        .launch(n, 64, {buffers[0], buffers[1], buffers[2], buffers[3], buffers[4], buffers[5],
+                                        buffers[6], scale, int64_t(offset), bias, out});
+  ASSERT_TRUE(launched.ok()) << launched.error().message;
+  std::vector<int64_t> native(n);
+  for (uint32_t i = 0; i < n; ++i)
+    gather_many(int(i), inputs[0].data(), inputs[1].data(), inputs[2].data(), inputs[3].data(), inputs[4].data(),
+                inputs[5].data(), inputs[6].data(), scale, offset, bias, native.data());
+  EXPECT_TRUE(same_values(read<int64_t>(out, n), native));
 }
 
 INSTANTIATE_TEST_SUITE_P(OptLevels, PointerParams, ::testing::ValuesIn(kOptLevels),

@@ -31,3 +31,14 @@ WASMGPU_KERNEL(swap_pairs) void swap_pairs(int i, const struct pair *in, struct 
   out[i].tag = (int16_t)(p.tag + 1);
   out[i].pad = 0;
 }
+
+/* More arguments than the push constants hold (abi/launch_abi.h,
+ * push_layout): the values of 8-byte scalars, and the ParamRegions of most
+ * pointers, come from the LaunchBlock instead. */
+WASMGPU_KERNEL(gather_many) void gather_many(int i, const int32_t *p0, const int32_t *p1, const int32_t *p2,
+                                             const int32_t *p3, const int32_t *p4, const int32_t *p5,
+                                             const int32_t *p6, double scale, long long offset, float bias,
+                                             int64_t *out) {
+  long long sum = p0[i] + 2LL * p1[i] + 3LL * p2[i] + 5LL * p3[i] + 7LL * p4[i] + 11LL * p5[i] + 13LL * p6[i];
+  out[i] = (int64_t)((double)sum * scale + (double)bias) + offset;
+}
