@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "bench_inputs.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 
 namespace wasmgpu::bench {
@@ -24,9 +25,12 @@ class Histogram final : public Workload {
   void setup(Gpu& gpu, uint64_t n) override {
     n_ = n;
     groups_ = groups_for(n);
+    TracePhase t_gen(name(), "generate inputs");
     std::vector<uint8_t> data(n);
     expected_.assign(256, 0);
     for (uint32_t i = 0; i < n; ++i) data[i] = bench_byte(i), ++expected_[data[i]];
+    t_gen.end();
+    TracePhase t_up(name(), "allocate and upload");
     data_buf_.reset(), bins_buf_.reset();
     data_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n));
     bins_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, 256 * 4));

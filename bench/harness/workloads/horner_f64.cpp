@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "bench_inputs.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 
 namespace wasmgpu::bench {
@@ -34,10 +35,13 @@ class HornerF64 final : public Workload {
 
   void setup(Gpu& gpu, uint64_t n) override {
     n_ = n;
+    TracePhase t_gen(name(), "generate inputs");
     x_.resize(n);
     for (uint32_t i = 0; i < n; ++i) x_[i] = bench_unit(i, 7);
     coef_.resize(BENCH_HORNER_DEGREE + 1);
     for (uint32_t k = 0; k <= BENCH_HORNER_DEGREE; ++k) coef_[k] = bench_coefficient(k);
+    t_gen.end();
+    TracePhase t_up(name(), "allocate and upload");
     x_buf_.reset(), y_buf_.reset(), coef_buf_.reset();
     x_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 8));
     y_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 8));
@@ -57,8 +61,11 @@ class HornerF64 final : public Workload {
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
   void reset(Gpu&) override { fill(*y_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
+    TracePhase t_down(name(), "download");
     std::vector<double> y(n_);
     download(*y_buf_, y.data(), n_ * 8);
+    t_down.end();
+    TracePhase t_cmp(name(), "compare");
     const uint64_t stride = std::max<uint64_t>(1, n_ >> 20);  // at most 2^20 elements checked
     for (uint64_t i = 0; i < n_; i += stride) {
       double expected = evaluate(x_[i], coef_);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "bench_inputs.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 
 namespace wasmgpu::bench {
@@ -63,8 +64,11 @@ class Mandelbrot final : public Workload {
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
   void reset(Gpu&) override { fill(*counts_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
+    TracePhase t_down(name(), "download");
     std::vector<uint32_t> counts(w_ * w_);
     download(*counts_buf_, counts.data(), counts.size() * 4);
+    t_down.end();
+    TracePhase t_cmp(name(), "compare");
     const float step = step_for(w_);
     uint64_t checked = 0, wrong = 0, total = 0;
     for (uint32_t c : counts) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "bench_inputs.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 #include "particles.h"
 
@@ -44,6 +45,7 @@ class Particles final : public Workload {
 
   void setup(Gpu& gpu, uint64_t n) override {
     n_ = n;
+    TracePhase t_gen(name(), "generate inputs");
     in_.resize(n);
     for (uint32_t i = 0; i < n; ++i) {
       particle& p = in_[i];
@@ -52,6 +54,8 @@ class Particles final : public Workload {
       p.inverse_mass = 1.0f + 0.5f * bench_unit(i, 14);
       p.flags = (bench_hash(i) & 15u) == 0 ? 1u : 0u;
     }
+    t_gen.end();
+    TracePhase t_up(name(), "allocate and upload");
     in_buf_.reset(), out_buf_.reset();
     in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 32));
     out_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 32));
@@ -71,8 +75,11 @@ class Particles final : public Workload {
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
   void reset(Gpu&) override { fill(*out_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
+    TracePhase t_down(name(), "download");
     std::vector<particle> out(n_);
     download(*out_buf_, out.data(), n_ * 32);
+    t_down.end();
+    TracePhase t_cmp(name(), "compare");
     for (uint64_t i = 0; i < n_; ++i) {
       particle expected = step(in_[i]);
       const float* got_f = &out[i].px;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "bench_inputs.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 
 namespace wasmgpu::bench {
@@ -27,8 +28,11 @@ class Reduce final : public Workload {
   void setup(Gpu& gpu, uint64_t n) override {
     n_ = n;
     groups_ = groups_for(n);
+    TracePhase t_gen(name(), "generate inputs");
     in_.resize(n);
     for (uint32_t i = 0; i < n; ++i) in_[i] = bench_unit(i, 3);
+    t_gen.end();
+    TracePhase t_up(name(), "allocate and upload");
     in_buf_.reset(), partial_buf_.reset();
     in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 4));
     partial_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, groups_ * 4));
@@ -38,6 +42,8 @@ class Reduce final : public Workload {
       uint32_t n;
     } push{in_buf_->device_address(), partial_buf_->device_address(), uint32_t(n)};
     kernels_.prepare({groups_, 1, 1}, {256, 1, 1}, {*in_buf_, uint32_t(n), *partial_buf_}, &push, sizeof push);
+    t_up.end();
+    TracePhase t_ref(name(), "CPU reference");
     // The reference: each invocation's grid-stride sum, then the tree.
     expected_.assign(groups_, 0.0f);
     scale_.assign(groups_, 0.0f);

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "bench_inputs.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 
 namespace wasmgpu::bench {
@@ -29,9 +30,12 @@ class Sgemm final : public Workload {
 
   void setup(Gpu& gpu, uint64_t n) override {
     n_ = n;
+    TracePhase t_gen(name(), "generate inputs");
     a_.resize(n * n);
     b_.resize(n * n);
     for (uint32_t i = 0; i < n * n; ++i) a_[i] = bench_unit(i, 4), b_[i] = bench_unit(i, 5);
+    t_gen.end();
+    TracePhase t_up(name(), "allocate and upload");
     a_buf_.reset(), b_buf_.reset(), c_buf_.reset();
     a_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * n * 4));
     b_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * n * 4));
@@ -57,8 +61,11 @@ class Sgemm final : public Workload {
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
   void reset(Gpu&) override { fill(*c_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
+    TracePhase t_down(name(), "download");
     std::vector<float> c(n_ * n_);
     download(*c_buf_, c.data(), c.size() * 4);
+    t_down.end();
+    TracePhase t_cmp(name(), "compare");
     // Every element of small results; else 4096 spread over C, corners included.
     const uint64_t total = n_ * n_, samples = std::min<uint64_t>(total, 4096);
     for (uint64_t s = 0; s < samples; ++s) {

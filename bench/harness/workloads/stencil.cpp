@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "bench_inputs.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 
 namespace wasmgpu::bench {
@@ -27,8 +28,11 @@ class Stencil final : public Workload {
 
   void setup(Gpu& gpu, uint64_t w) override {
     w_ = w;
+    TracePhase t_gen(name(), "generate inputs");
     in_.resize(w * w);
     for (uint32_t i = 0; i < w * w; ++i) in_[i] = bench_unit(i, 6);
+    t_gen.end();
+    TracePhase t_up(name(), "allocate and upload");
     in_buf_.reset(), out_buf_.reset();
     in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, w * w * 4));
     out_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, w * w * 4));
@@ -46,8 +50,11 @@ class Stencil final : public Workload {
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
   void reset(Gpu&) override { fill(*out_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
+    TracePhase t_down(name(), "download");
     std::vector<float> out(w_ * w_);
     download(*out_buf_, out.data(), out.size() * 4);
+    t_down.end();
+    TracePhase t_cmp(name(), "compare");
     const uint64_t w = w_;
     for (uint64_t y = 0; y < w; ++y)
       for (uint64_t x = 0; x < w; ++x) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "bench_inputs.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 
 namespace wasmgpu::bench {
@@ -24,9 +25,12 @@ class Triad final : public Workload {
 
   void setup(Gpu& gpu, uint64_t n) override {
     n_ = n;
+    TracePhase t_gen(name(), "generate inputs");
     b_.resize(n);
     c_.resize(n);
     for (uint32_t i = 0; i < n; ++i) b_[i] = bench_unit(i, 1), c_[i] = bench_unit(i, 2);
+    t_gen.end();
+    TracePhase t_up(name(), "allocate and upload");
     a_buf_.reset(), b_buf_.reset(), c_buf_.reset();
     a_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 4));
     b_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 4));
@@ -48,8 +52,11 @@ class Triad final : public Workload {
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
   void reset(Gpu&) override { fill(*a_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
+    TracePhase t_down(name(), "download");
     std::vector<float> a(n_);
     download(*a_buf_, a.data(), n_ * 4);
+    t_down.end();
+    TracePhase t_cmp(name(), "compare");
     for (uint64_t i = 0; i < n_; ++i) {
       float product = BENCH_TRIAD_SCALAR * c_[i];
       float expected = b_[i] + product;
