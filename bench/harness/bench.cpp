@@ -91,9 +91,13 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
   TracePhase total(w.name(), "total");
   const uint64_t cap = w.round_size(w.max_size(gpu));
   uint64_t size = std::min(cap, w.round_size(options.quick ? w.quick_size() : w.start_size()));
+  // Buffers and inputs grow by at least half each time they are made anew,
+  // so the calibration's steps cost a bounded multiple of the last one.
+  uint64_t capacity = 0;
   auto setup = [&] {
+    if (size > capacity) capacity = std::min(cap, std::max(size, w.round_size(capacity * 3 / 2)));
     TracePhase phase(w.name(), fmt::format("setup size {}", size));
-    w.setup(gpu, size);
+    w.setup(gpu, size, capacity);
   };
   setup();
   auto record = [&](Variant v) -> Recorder { return [&w, v](VkCommandBuffer cmd) { w.record(cmd, v); }; };
