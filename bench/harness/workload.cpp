@@ -68,8 +68,8 @@ void download(const runtime::Buffer& buffer, void* data, uint64_t bytes, uint64_
   if (Status s = buffer.read(data, bytes, offset); !s) throw std::runtime_error(s.error().to_string());
 }
 
-void fill(runtime::Buffer& buffer, uint32_t pattern) {
-  if (Status s = buffer.fill(pattern); !s) throw std::runtime_error(s.error().to_string());
+void fill(Gpu& gpu, runtime::Buffer& buffer, uint32_t pattern) {
+  gpu.run([&](VkCommandBuffer cmd) { gpu.vk().vkCmdFillBuffer(cmd, buffer.handle(), 0, VK_WHOLE_SIZE, pattern); });
 }
 
 uint64_t memory_budget(Gpu& gpu) {

@@ -97,7 +97,9 @@ std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vecto
 runtime::Buffer make_buffer(Gpu& gpu, uint64_t bytes);
 void upload(runtime::Buffer& buffer, const void* data, uint64_t bytes, uint64_t offset = 0);
 void download(const runtime::Buffer& buffer, void* data, uint64_t bytes, uint64_t offset = 0);
-void fill(runtime::Buffer& buffer, uint32_t pattern);
+// Sets every 32-bit word of `buffer` to `pattern` with vkCmdFillBuffer (a
+// CPU fill of host-mapped device memory writes across the PCIe BAR).
+void fill(Gpu& gpu, runtime::Buffer& buffer, uint32_t pattern);
 // Device memory a workload may use (a quarter of the device-local heap, at most
 // the wasm address space's 3.5 GiB).
 uint64_t memory_budget(Gpu& gpu);

@@ -49,7 +49,7 @@ class Histogram final : public Workload {
   std::string size_text() const override { return fmt::format("n={} groups={}", n_, groups_); }
   std::string cuda_args() const override { return fmt::format("--size {} --groups {}", n_, groups_); }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*bins_buf_, 0); }
+  void reset(Gpu& gpu) override { fill(gpu, *bins_buf_, 0); }
   void check(Gpu&, Variant v) override {
     if (reference_n_ != n_) reference();
     std::vector<uint32_t> bins(256);

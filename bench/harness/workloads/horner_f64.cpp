@@ -64,7 +64,7 @@ class HornerF64 final : public Workload {
   std::string size_text() const override { return fmt::format("n={} degree={}", n_, BENCH_HORNER_DEGREE); }
   std::string cuda_args() const override { return fmt::format("--size {}", n_); }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*y_buf_, 0xFFFFFFFFu); }
+  void reset(Gpu& gpu) override { fill(gpu, *y_buf_, 0xFFFFFFFFu); }
   // At most 2^20 elements: 1,024 runs of 1,024 spread over y, its first and
   // last elements included.
   void check(Gpu& gpu, Variant v) override {

@@ -67,7 +67,7 @@ class Mandelbrot final : public Workload {
   std::string size_text() const override { return fmt::format("{}x{} max_iter={}", w_, w_, BENCH_MANDELBROT_ITERATIONS); }
   std::string cuda_args() const override { return fmt::format("--size {}", w_); }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*counts_buf_, 0xFFFFFFFFu); }
+  void reset(Gpu& gpu) override { fill(gpu, *counts_buf_, 0xFFFFFFFFu); }
   // Every pixel is bounded and counted (the work); the checked rows are
   // compared with the CPU.
   void check(Gpu& gpu, Variant v) override {

@@ -79,7 +79,7 @@ class Particles final : public Workload {
   std::string size_text() const override { return fmt::format("n={} (32 B each)", n_); }
   std::string cuda_args() const override { return fmt::format("--size {}", n_); }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*out_buf_, 0xFFFFFFFFu); }
+  void reset(Gpu& gpu) override { fill(gpu, *out_buf_, 0xFFFFFFFFu); }
   // Every particle, its input recomputed from its index.
   void check(Gpu& gpu, Variant v) override {
     check_elements<particle>(gpu, *out_buf_, n_, [&](uint64_t first, const particle* out, uint64_t count) {

@@ -51,7 +51,7 @@ class Reduce final : public Workload {
   std::string size_text() const override { return fmt::format("n={} groups={}", n_, groups_); }
   std::string cuda_args() const override { return fmt::format("--size {} --groups {}", n_, groups_); }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*partial_buf_, 0xFFFFFFFFu); }
+  void reset(Gpu& gpu) override { fill(gpu, *partial_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
     if (reference_n_ != n_) reference();
     std::vector<float> partial(groups_);

@@ -66,7 +66,7 @@ class Sgemm final : public Workload {
     return {};
   }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*c_buf_, 0xFFFFFFFFu); }
+  void reset(Gpu& gpu) override { fill(gpu, *c_buf_, 0xFFFFFFFFu); }
   void check(Gpu& gpu, Variant v) override {
     // Every element of small results; else 4096 spread over C, corners included.
     const uint64_t n = n_, total = n * n, samples = std::min<uint64_t>(total, 4096);

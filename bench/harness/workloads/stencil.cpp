@@ -52,7 +52,7 @@ class Stencil final : public Workload {
   std::string size_text() const override { return fmt::format("{}x{}", w_, w_); }
   std::string cuda_args() const override { return fmt::format("--size {}", w_); }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*out_buf_, 0xFFFFFFFFu); }
+  void reset(Gpu& gpu) override { fill(gpu, *out_buf_, 0xFFFFFFFFu); }
   // Every point; each chunk recomputes the inputs it reads (its points and a
   // row either side) once.
   void check(Gpu& gpu, Variant v) override {

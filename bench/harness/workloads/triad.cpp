@@ -53,7 +53,7 @@ class Triad final : public Workload {
   std::string size_text() const override { return fmt::format("n={}", n_); }
   std::string cuda_args() const override { return fmt::format("--size {}", n_); }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*a_buf_, 0xFFFFFFFFu); }
+  void reset(Gpu& gpu) override { fill(gpu, *a_buf_, 0xFFFFFFFFu); }
   // Every element, the inputs recomputed from their index.
   void check(Gpu& gpu, Variant v) override {
     check_elements<float>(gpu, *a_buf_, n_, [&](uint64_t first, const float* a, uint64_t count) {
