@@ -14,6 +14,10 @@
 //
 // For --workload launch, --size is the number of back-to-back launches of a
 // one-block kernel and ms is the time of all of them.
+//
+// The host side (inputs, references, checks) runs on all cores with the
+// harness's parallel_for (bench/harness/parallel_for.h): the same inputs and
+// results for any thread count (WASMGPU_BENCH_THREADS overrides the count).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -22,12 +26,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <array>
+#include <atomic>
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "../harness/parallel_for.h"
 #include "../kernels/bench_inputs.h"
 #include "../kernels/particles.h"
+
+using wasmgpu::bench::parallel_for;
 
 #ifdef BENCH_NOFMA
 static const bool kExact = true;
@@ -44,9 +56,30 @@ static const bool kExact = false;
     }                                                                                          \
   } while (0)
 
-static void fail(const std::string& message) {
-  std::fprintf(stderr, "wasmgpu-bench-cuda: %s\n", message.c_str());
-  std::exit(1);
+// Thrown (also from parallel_for's threads); main prints it and exits with 1.
+[[noreturn]] static void fail(const std::string& message) { throw std::runtime_error(message); }
+
+// A host array left uninitialized (not zeroed by one thread like a
+// std::vector): parallel_for's threads fill it, touching its pages in parallel.
+template <class T>
+struct HostArray {
+  std::unique_ptr<T[]> p;
+  size_t n = 0;
+  explicit HostArray(size_t count) : p(new T[std::max<size_t>(count, 1)]), n(count) {}
+  T& operator[](size_t i) { return p[i]; }
+  const T& operator[](size_t i) const { return p[i]; }
+  T* data() const { return p.get(); }
+  size_t size() const { return n; }
+};
+
+// A[i] = gen(i) for every i, in parallel.
+template <class T, class Gen>
+static HostArray<T> generate(size_t n, const Gen& gen) {
+  HostArray<T> a(n);
+  parallel_for(n, 1 << 16, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) a[i] = gen(i);
+  });
+  return a;
 }
 
 template <class T>
@@ -54,11 +87,12 @@ struct DeviceArray {
   T* p = nullptr;
   size_t n = 0;
   explicit DeviceArray(size_t count) : n(count) { CHECK(cudaMalloc(&p, std::max<size_t>(count, 1) * sizeof(T))); }
-  DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) { upload(host); }
+  DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) { upload(host.data()); }
+  DeviceArray(const HostArray<T>& host) : DeviceArray(host.size()) { upload(host.data()); }
   ~DeviceArray() { cudaFree(p); }
-  void upload(const std::vector<T>& host) { CHECK(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice)); }
-  std::vector<T> download() const {
-    std::vector<T> host(n);
+  void upload(const T* host) { CHECK(cudaMemcpy(p, host, n * sizeof(T), cudaMemcpyHostToDevice)); }
+  HostArray<T> download() const {
+    HostArray<T> host(n);
     CHECK(cudaMemcpy(host.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
     return host;
   }
@@ -255,42 +289,43 @@ static void report(const Args& args, double ms, double library_ms = 0) {
 
 static void run_triad(const Args& args) {
   const unsigned n = unsigned(args.size);
-  std::vector<float> b(n), c(n);
-  for (unsigned i = 0; i < n; ++i) b[i] = bench_unit(i, 1), c[i] = bench_unit(i, 2);
+  HostArray<float> b = generate<float>(n, [](uint64_t i) { return bench_unit(uint32_t(i), 1); });
+  HostArray<float> c = generate<float>(n, [](uint64_t i) { return bench_unit(uint32_t(i), 2); });
   DeviceArray<float> da(n), db(b), dc(c);
   auto launch = [&] { triad<<<n / 256, 256>>>(da.p, db.p, dc.p, BENCH_TRIAD_SCALAR, n); };
   launch();
-  std::vector<float> a = da.download();
-  for (unsigned i = 0; i < n; ++i) {
-    float product = BENCH_TRIAD_SCALAR * c[i];
-    float want = b[i] + product;
-    if (kExact ? !same_bits(a[i], want) : !near(a[i], want, 1e-6)) fail("triad: wrong a[" + std::to_string(i) + "]");
-  }
+  HostArray<float> a = da.download();
+  parallel_for(n, 1 << 16, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      float product = BENCH_TRIAD_SCALAR * c[i];
+      float want = b[i] + product;
+      if (kExact ? !same_bits(a[i], want) : !near(a[i], want, 1e-6)) fail("triad: wrong a[" + std::to_string(i) + "]");
+    }
+  });
   report(args, time_runs(args, launch));
 }
 
 static void run_reduce(const Args& args) {
   const unsigned n = unsigned(args.size), groups = args.groups;
-  std::vector<float> in(n);
-  for (unsigned i = 0; i < n; ++i) in[i] = bench_unit(i, 3);
+  HostArray<float> in = generate<float>(n, [](uint64_t i) { return bench_unit(uint32_t(i), 3); });
   DeviceArray<float> din(in), dpartial(groups);
   auto launch = [&] { reduce<<<groups, 256>>>(din.p, n, dpartial.p); };
   launch();
-  std::vector<float> partial = dpartial.download();
+  HostArray<float> partial = dpartial.download();
   const unsigned long long stride = 256ull * groups;
-  for (unsigned g = 0; g < groups; ++g) {
-    float sums[256];
-    double magnitude = 0;
-    for (unsigned l = 0; l < 256; ++l) {
-      float sum = 0.0f;
-      for (unsigned long long j = g * 256ull + l; j < n; j += stride) sum += in[j], magnitude += std::fabs(in[j]);
-      sums[l] = sum;
+  // One workgroup per chunk; each lane adds its elements in index order.
+  parallel_for(groups, 1, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t g = begin; g < end; ++g) {
+      float sums[256] = {};
+      double magnitude = 0;
+      for (unsigned long long row = g * 256ull; row < n; row += stride)
+        for (unsigned l = 0; l < 256 && row + l < n; ++l) sums[l] += in[row + l], magnitude += std::fabs(in[row + l]);
+      for (unsigned half = 128; half > 0; half >>= 1)
+        for (unsigned l = 0; l < half; ++l) sums[l] += sums[l + half];
+      bool ok = kExact ? same_bits(partial[g], sums[0]) : std::fabs(partial[g] - sums[0]) <= 1e-5 * magnitude + 1e-6;
+      if (!ok) fail("reduce: wrong partial[" + std::to_string(g) + "]");
     }
-    for (unsigned half = 128; half > 0; half >>= 1)
-      for (unsigned l = 0; l < half; ++l) sums[l] += sums[l + half];
-    bool ok = kExact ? same_bits(partial[g], sums[0]) : std::fabs(partial[g] - sums[0]) <= 1e-5 * magnitude + 1e-6;
-    if (!ok) fail("reduce: wrong partial[" + std::to_string(g) + "]");
-  }
+  });
   report(args, time_runs(args, launch));
 }
 
@@ -315,40 +350,51 @@ static void run_mandelbrot(const Args& args) {
   dim3 grid(w / 16, w / 16), block(16, 16);
   auto launch = [&] { mandelbrot<<<grid, block>>>(dcounts.p, w, BENCH_MANDELBROT_ITERATIONS, x0, y0, step); };
   launch();
-  std::vector<unsigned> counts = dcounts.download();
+  HostArray<unsigned> counts = dcounts.download();
+  // Evenly spaced rows (up to 2^18 pixels) and the last row.
   const unsigned long long row_stride = std::max<unsigned long long>(1, (unsigned long long)w * w / (1 << 18));
-  unsigned long long checked = 0, wrong = 0;
-  for (unsigned long long y = 0; y < w; y += row_stride)
-    for (unsigned x = 0; x < w; ++x, ++checked)
-      if (counts[y * w + x] != escape(x0 + float(x) * step, y0 + float(y) * step)) ++wrong;
-  if (kExact ? wrong != 0 : wrong * 100 > checked) fail("mandelbrot: " + std::to_string(wrong) + " pixels differ");
+  std::vector<unsigned long long> rows;
+  for (unsigned long long y = 0; y < w; y += row_stride) rows.push_back(y);
+  if (rows.back() != w - 1) rows.push_back(w - 1);
+  std::atomic<unsigned long long> wrong{0};
+  parallel_for(rows.size(), 1, [&](uint64_t begin, uint64_t end) {
+    unsigned long long my_wrong = 0;
+    for (uint64_t r = begin; r < end; ++r)
+      for (unsigned x = 0; x < w; ++x)
+        if (counts[rows[r] * w + x] != escape(x0 + float(x) * step, y0 + float(rows[r]) * step)) ++my_wrong;
+    wrong += my_wrong;
+  });
+  const unsigned long long checked = rows.size() * (unsigned long long)w;
+  if (kExact ? wrong != 0 : wrong * 100 > checked) fail("mandelbrot: " + std::to_string(wrong.load()) + " pixels differ");
   report(args, time_runs(args, launch));
 }
 
 static void run_sgemm(const Args& args) {
   const unsigned n = unsigned(args.size);
   const size_t nn = (size_t)n * n;
-  std::vector<float> a(nn), b(nn);
-  for (size_t i = 0; i < nn; ++i) a[i] = bench_unit(uint32_t(i), 4), b[i] = bench_unit(uint32_t(i), 5);
+  HostArray<float> a = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 4); });
+  HostArray<float> b = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 5); });
   DeviceArray<float> da(a), db(b), dc(nn);
   dim3 grid(n / 128, n / 128);
   auto launch = [&] { sgemm<<<grid, 256>>>(da.p, db.p, dc.p, n); };
   launch();
-  std::vector<float> c = dc.download();
+  HostArray<float> c = dc.download();
   const size_t samples = std::min<size_t>(nn, 4096);
-  for (size_t s = 0; s < samples; ++s) {
-    size_t at = samples == nn ? s : (s == samples - 1 ? nn - 1 : bench_hash(uint32_t(s)) % nn);
-    size_t row = at / n, col = at % n;
-    float sum = 0.0f;
-    double magnitude = 0;
-    for (size_t k = 0; k < n; ++k) {
-      float product = a[row * n + k] * b[k * n + col];
-      sum += product;
-      magnitude += std::fabs(product);
+  parallel_for(samples, 16, [&](uint64_t begin, uint64_t end) {
+    for (size_t s = begin; s < end; ++s) {
+      size_t at = samples == nn ? s : (s == samples - 1 ? nn - 1 : bench_hash(uint32_t(s)) % nn);
+      size_t row = at / n, col = at % n;
+      float sum = 0.0f;
+      double magnitude = 0;
+      for (size_t k = 0; k < n; ++k) {
+        float product = a[row * n + k] * b[k * n + col];
+        sum += product;
+        magnitude += std::fabs(product);
+      }
+      bool ok = kExact ? same_bits(c[at], sum) : std::fabs(c[at] - sum) <= 1e-5 * magnitude + 1e-6;
+      if (!ok) fail("sgemm: wrong C[" + std::to_string(row) + "][" + std::to_string(col) + "]");
     }
-    bool ok = kExact ? same_bits(c[at], sum) : std::fabs(c[at] - sum) <= 1e-5 * magnitude + 1e-6;
-    if (!ok) fail("sgemm: wrong C[" + std::to_string(row) + "][" + std::to_string(col) + "]");
-  }
+  });
   double library_ms = 0;
 #ifndef BENCH_NOFMA
   // cuBLAS in FP32 (the default math mode uses no TF32): row-major C = A B
@@ -363,7 +409,7 @@ static void run_sgemm(const Args& args) {
       fail("cublasSgemm failed");
   };
   library_ms = time_runs(args, library);
-  std::vector<float> cl = dc.download();
+  HostArray<float> cl = dc.download();
   for (size_t s = 0; s < 64; ++s) {
     size_t at = bench_hash(uint32_t(s)) % nn;
     if (!near(cl[at], c[at], 1e-3)) fail("cuBLAS disagrees with the twin at " + std::to_string(at));
@@ -376,82 +422,97 @@ static void run_sgemm(const Args& args) {
 static void run_stencil(const Args& args) {
   const unsigned w = unsigned(args.size);
   const size_t nn = (size_t)w * w;
-  std::vector<float> in(nn);
-  for (size_t i = 0; i < nn; ++i) in[i] = bench_unit(uint32_t(i), 6);
+  HostArray<float> in = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 6); });
   DeviceArray<float> din(in), dout(nn);
   dim3 grid(w / 16, w / 16), block(16, 16);
   auto launch = [&] { stencil<<<grid, block>>>(din.p, dout.p, w, w); };
   launch();
-  std::vector<float> out = dout.download();
-  for (size_t y = 0; y < w; ++y)
-    for (size_t x = 0; x < w; ++x) {
-      size_t at = y * w + x;
-      float want = in[at];
-      if (x > 0 && y > 0 && x + 1 < w && y + 1 < w) want = 0.25f * (in[at - w] + in[at + w] + in[at - 1] + in[at + 1]);
-      if (kExact ? !same_bits(out[at], want) : !near(out[at], want, 1e-6)) fail("stencil: wrong value");
-    }
+  HostArray<float> out = dout.download();
+  parallel_for(w, 16, [&](uint64_t begin, uint64_t end) {
+    for (size_t y = begin; y < end; ++y)
+      for (size_t x = 0; x < w; ++x) {
+        size_t at = y * w + x;
+        float want = in[at];
+        if (x > 0 && y > 0 && x + 1 < w && y + 1 < w) want = 0.25f * (in[at - w] + in[at + w] + in[at - 1] + in[at + 1]);
+        if (kExact ? !same_bits(out[at], want) : !near(out[at], want, 1e-6))
+          fail("stencil: wrong value at (" + std::to_string(x) + ", " + std::to_string(y) + ")");
+      }
+  });
   report(args, time_runs(args, launch));
 }
 
 static void run_horner(const Args& args) {
   const unsigned n = unsigned(args.size);
-  std::vector<double> x(n), coef(BENCH_HORNER_DEGREE + 1);
-  for (unsigned i = 0; i < n; ++i) x[i] = bench_unit(i, 7);
+  HostArray<double> x = generate<double>(n, [](uint64_t i) { return double(bench_unit(uint32_t(i), 7)); });
+  std::vector<double> coef(BENCH_HORNER_DEGREE + 1);
   for (unsigned k = 0; k <= BENCH_HORNER_DEGREE; ++k) coef[k] = bench_coefficient(k);
   DeviceArray<double> dx(x), dy(n), dcoef(coef);
   auto launch = [&] { horner_f64<<<n / 256, 256>>>(dx.p, dy.p, dcoef.p, BENCH_HORNER_DEGREE); };
   launch();
-  std::vector<double> y = dy.download();
-  const unsigned stride = std::max(1u, n >> 20);
-  for (unsigned i = 0; i < n; i += stride) {
-    double acc = coef[BENCH_HORNER_DEGREE];
-    for (unsigned k = BENCH_HORNER_DEGREE; k-- > 0;) {
-      double product = acc * x[i];
-      acc = product + coef[k];
+  HostArray<double> y = dy.download();
+  // Every stride-th element (at most 2^20) and the last.
+  const unsigned stride = std::max(1u, n >> 20), checked = (n - 1) / stride + 2;
+  parallel_for(checked, 1024, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t s = begin; s < end; ++s) {
+      const unsigned i = s + 1 == checked ? n - 1 : unsigned(s) * stride;
+      double acc = coef[BENCH_HORNER_DEGREE];
+      for (unsigned k = BENCH_HORNER_DEGREE; k-- > 0;) {
+        double product = acc * x[i];
+        acc = product + coef[k];
+      }
+      if (kExact ? !same_bits(y[i], acc) : !near(y[i], acc, 1e-12)) fail("horner_f64: wrong y[" + std::to_string(i) + "]");
     }
-    if (kExact ? !same_bits(y[i], acc) : !near(y[i], acc, 1e-12)) fail("horner_f64: wrong y[" + std::to_string(i) + "]");
-  }
+  });
   report(args, time_runs(args, launch));
 }
 
 static void run_histogram(const Args& args) {
   const unsigned n = unsigned(args.size), groups = args.groups;
-  std::vector<unsigned char> data(n);
-  std::vector<int> want(256, 0);
-  for (unsigned i = 0; i < n; ++i) data[i] = bench_byte(i), ++want[data[i]];
+  HostArray<unsigned char> data = generate<unsigned char>(n, [](uint64_t i) { return bench_byte(uint32_t(i)); });
+  std::vector<long long> want(256, 0);
+  std::mutex want_mutex;
+  parallel_for(n, 1 << 22, [&](uint64_t begin, uint64_t end) {
+    std::array<long long, 256> bins{};
+    for (uint64_t i = begin; i < end; ++i) ++bins[data[i]];
+    std::lock_guard<std::mutex> lock(want_mutex);
+    for (int b = 0; b < 256; ++b) want[b] += bins[b];
+  });
   DeviceArray<unsigned char> ddata(data);
   DeviceArray<int> dbins(256);
   CHECK(cudaMemset(dbins.p, 0, 256 * sizeof(int)));
   auto launch = [&] { histogram<<<groups, 256>>>(ddata.p, n, dbins.p); };
   launch();
-  std::vector<int> bins = dbins.download();
+  HostArray<int> bins = dbins.download();
   for (int b = 0; b < 256; ++b)
-    if (bins[b] != want[b]) fail("histogram: wrong bin " + std::to_string(b));
+    if ((unsigned)bins[b] != want[b]) fail("histogram: wrong bin " + std::to_string(b));
   report(args, time_runs(args, launch));
 }
 
 static void run_particles(const Args& args) {
   const unsigned n = unsigned(args.size);
-  std::vector<particle> in(n);
-  for (unsigned i = 0; i < n; ++i) {
-    particle& p = in[i];
+  HostArray<particle> in = generate<particle>(n, [](uint64_t index) {
+    const uint32_t i = uint32_t(index);
+    particle p;
     p.px = bench_unit(i, 8), p.py = bench_unit(i, 9), p.pz = bench_unit(i, 10);
     p.vx = bench_unit(i, 11), p.vy = bench_unit(i, 12), p.vz = bench_unit(i, 13);
     p.inverse_mass = 1.0f + 0.5f * bench_unit(i, 14);
     p.flags = (bench_hash(i) & 15u) == 0 ? 1u : 0u;
-  }
+    return p;
+  });
   DeviceArray<particle> din(in), dout(n);
   auto launch = [&] { particles<<<n / 256, 256>>>(din.p, dout.p); };
   launch();
-  std::vector<particle> out = dout.download();
-  for (unsigned i = 0; i < n; ++i) {
-    particle want = particle_step(in[i]);
-    const float* g = &out[i].px;
-    const float* w = &want.px;
-    if (out[i].flags != want.flags) fail("particles: wrong flags");
-    for (int f = 0; f < 7; ++f)
-      if (kExact ? !same_bits(g[f], w[f]) : !near(g[f], w[f], 1e-5)) fail("particles: wrong member");
-  }
+  HostArray<particle> out = dout.download();
+  parallel_for(n, 1 << 16, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      particle want = particle_step(in[i]);
+      const float* g = &out[i].px;
+      const float* w = &want.px;
+      if (out[i].flags != want.flags) fail("particles: wrong flags at " + std::to_string(i));
+      for (int f = 0; f < 7; ++f)
+        if (kExact ? !same_bits(g[f], w[f]) : !near(g[f], w[f], 1e-5)) fail("particles: wrong member at " + std::to_string(i));
+    }
+  });
   report(args, time_runs(args, launch));
 }
 
@@ -467,7 +528,7 @@ static void run_launch(const Args& args) {
   report(args, time_runs(args, all));
 }
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
   Args args;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string key = argv[i], value = argv[i + 1];
@@ -491,4 +552,13 @@ int main(int argc, char** argv) {
   else if (w == "launch") run_launch(args);
   else fail("unknown workload '" + w + "'");
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wasmgpu-bench-cuda: %s\n", e.what());
+    return 1;
+  }
 }

@@ -9,15 +9,18 @@
 #include <ctime>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "harness/cuda_runner.h"
 #include "harness/embedded.h"
 #include "harness/gpu.h"
 #include "harness/report.h"
+#include "harness/trace.h"
 #include "harness/wasm_kernel.h"
 #include "harness/workload.h"
 #include "harness/workloads/workloads.h"
+#include "runtime/device_state.h"
 #include "spirv/compiler.h"
 #include "wasm/decoder.h"
 
@@ -57,7 +60,7 @@ double copy_bandwidth(Gpu& gpu, const Options& options) {
   uint64_t iters = 1;
   for (;;) {
     runtime::Buffer src = make_buffer(gpu, bytes), dst = make_buffer(gpu, bytes);
-    fill(src, 0x3f800000u);
+    fill(gpu, src, 0x3f800000u);
     VkBufferCopy region{0, 0, bytes};
     Recorder copy = [&](VkCommandBuffer cmd) {
       gpu.vk().vkCmdCopyBuffer(cmd, src.handle(), dst.handle(), 1, &region);
@@ -85,24 +88,55 @@ double copy_bandwidth(Gpu& gpu, const Options& options) {
 // ------------------------------------------------------------ workloads
 
 Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cuda) {
+  TracePhase total(w.name(), "total");
   const uint64_t cap = w.round_size(w.max_size(gpu));
   uint64_t size = std::min(cap, w.round_size(options.quick ? w.quick_size() : w.start_size()));
-  w.setup(gpu, size);
+  // Buffers and inputs grow by at least half each time they are made anew,
+  // so the calibration's steps cost a bounded multiple of the last one.
+  uint64_t capacity = 0;
+  auto setup = [&] {
+    if (size > capacity) capacity = std::min(cap, std::max(size, w.round_size(capacity * 3 / 2)));
+    TracePhase phase(w.name(), fmt::format("setup size {}", size));
+    w.setup(gpu, size, capacity);
+  };
+  setup();
   auto record = [&](Variant v) -> Recorder { return [&w, v](VkCommandBuffer cmd) { w.record(cmd, v); }; };
   uint64_t iters = 1;
   if (!options.quick) {
     // Calibration with the GLSL twin: grow the problem until one run takes
     // min_ms or the memory cap is reached, then repeat runs to reach min_ms.
-    gpu.run(record(Variant::Glsl));
-    double ms = gpu.time_ms(record(Variant::Glsl));
+    // A run after a warm-up run; when it is shorter than a sustained batch,
+    // about 100 ms of runs back to back (untimed: the GPU's clocks rise under
+    // load), then a timed batch of about min_ms. A lone run right after the
+    // host's setup can read several times too slow (the H200 timed SGEMM's
+    // twin at 13 ms for n=3200, 4 ms of work at n=3968 once under load), and
+    // stopped the growth early.
+    auto calibrate = [&] {
+      TracePhase phase(w.name(), fmt::format("calibration at size {}", size));
+      const Recorder glsl = record(Variant::Glsl);
+      gpu.run(glsl);
+      double ms = gpu.time_ms(glsl);
+      const double sustained = std::max(options.min_ms, 100.0);
+      if (ms < sustained) {
+        auto runs_for = [&](double target) {
+          return std::clamp<uint64_t>(uint64_t(std::ceil(target / std::max(ms, 1e-3))), 1, 1024);
+        };
+        gpu.run(repeated(gpu, glsl, runs_for(sustained)));
+        const uint64_t k = runs_for(options.min_ms);
+        ms = std::min(ms, gpu.time_ms(repeated(gpu, glsl, k)) / double(k));
+      }
+      if (trace_enabled()) std::fprintf(stderr, "trace: %s: size %llu: %.3f ms per run\n", w.name(),
+                                        (unsigned long long)size, ms);
+      return ms;
+    };
+    double ms = calibrate();
     while (ms < options.min_ms && size < cap) {
       const double factor = std::pow(1.25 * options.min_ms / std::max(ms, 1e-3), 1.0 / w.size_exponent());
       const uint64_t next = std::min(cap, w.round_size(uint64_t(double(size) * std::max(factor, 1.2))));
       if (next <= size) break;
       size = next;
-      w.setup(gpu, size);
-      gpu.run(record(Variant::Glsl));
-      ms = gpu.time_ms(record(Variant::Glsl));
+      setup();
+      ms = calibrate();
     }
     iters = std::max<uint64_t>(1, uint64_t(std::ceil(options.min_ms / std::max(ms, 1e-3))));
   }
@@ -115,16 +149,24 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
   }
   // Every variant is verified before anything is timed.
   for (Variant v : variants) {
-    w.reset(gpu);
-    gpu.run(record(v));
+    {
+      TracePhase phase(w.name(), fmt::format("{} checked run", to_string(v)));
+      w.reset(gpu);
+      gpu.run(record(v));
+    }
+    TracePhase phase(w.name(), fmt::format("{} check", to_string(v)));
     w.check(gpu, v);
   }
   log(options, fmt::format("{}: {} verified ({} variants), {} run(s) per sample", w.name(), w.size_text(),
                            variants.size(), iters));
   std::map<Variant, std::vector<double>> samples;
   const int runs = options.quick ? 1 : options.runs;
-  for (int r = 0; r < runs; ++r)
-    for (Variant v : variants) samples[v].push_back(gpu.time_ms(repeated(gpu, record(v), iters)) / double(iters));
+  {
+    TracePhase phase(w.name(), fmt::format("timed runs ({} x {} variants x {} iterations)", runs, variants.size(),
+                                           iters));
+    for (int r = 0; r < runs; ++r)
+      for (Variant v : variants) samples[v].push_back(gpu.time_ms(repeated(gpu, record(v), iters)) / double(iters));
+  }
 
   Row row;
   row.workload = w.name();
@@ -138,6 +180,7 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
     row.value[v] = work / (ms * 1e6);
   }
   if (cuda) {
+    TracePhase phase(w.name(), "CUDA twin");
     CudaResult r = cuda->run(w.name(), w.cuda_args(), iters, runs);
     row.cuda = work / (r.ms * 1e6);
     row.cuda_nofma = work / (r.ms_nofma * 1e6);
@@ -159,7 +202,7 @@ Row launch_overhead(Gpu& gpu, const Options& options, const CudaRunner* cuda) {
   Recorder raw_launch = [&](VkCommandBuffer cmd) { gpu.dispatch_twin(cmd, raw, &address, 8, 1); };
   std::vector<double> wasm_us, raw_us;
   auto one = [&](const Recorder& record, std::vector<double>& out, const char* what) {
-    fill(counter, 0);
+    fill(gpu, counter, 0);
     out.push_back(gpu.time_ms(repeated(gpu, record, launches)) * 1000.0 / launches);
     uint32_t value = 0;
     download(counter, &value, 4);
@@ -223,7 +266,26 @@ Row compile_time(const Options& options) {
 }  // namespace
 
 void run(const Options& options) {
+  set_trace(options.verbose);
+  TracePhase total("bench", "total");
+  std::optional<TracePhase> open_phase(std::in_place, "bench", "open the device");
   Gpu gpu(options.device);
+  open_phase.reset();
+  if (trace_enabled()) {
+    const VkPhysicalDeviceMemoryProperties& m = gpu.device().state().memory_properties;
+    for (uint32_t i = 0; i < m.memoryTypeCount; ++i) {
+      const VkMemoryPropertyFlags f = m.memoryTypes[i].propertyFlags;
+      std::fprintf(stderr, "trace: memory type %u: heap %u (%llu MiB)%s%s%s%s\n", i, m.memoryTypes[i].heapIndex,
+                   (unsigned long long)(m.memoryHeaps[m.memoryTypes[i].heapIndex].size >> 20),
+                   f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT ? " device-local" : "",
+                   f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT ? " host-visible" : "",
+                   f & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT ? " host-coherent" : "",
+                   f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT ? " host-cached" : "");
+    }
+    runtime::Buffer probe = make_buffer(gpu, 1 << 20);
+    std::fprintf(stderr, "trace: device buffers are %s\n",
+                 probe.host_mapped() ? "host-mapped (read and written with memcpy)" : "copied through staging");
+  }
   const runtime::DeviceInfo& info = gpu.device().info();
   Report report;
   report.device = fmt::format("{} ({})", info.name, info.driver_info.empty() ? info.driver_name : info.driver_info);
@@ -231,13 +293,25 @@ void run(const Options& options) {
   if (options.cuda) cuda = std::make_unique<CudaRunner>(*options.cuda);
   log(options, "device: " + report.device);
 
-  report.copy_gbs = copy_bandwidth(gpu, options);  // always: the memory-bound rows compare with it
-  for (auto& w : make_workloads(gpu, options.only)) {
+  {
+    TracePhase phase("copy", "total");
+    report.copy_gbs = copy_bandwidth(gpu, options);  // always: the memory-bound rows compare with it
+  }
+  std::optional<TracePhase> load_phase(std::in_place, "bench", "load the workloads' kernels and twins");
+  auto workloads = make_workloads(gpu, options.only);
+  load_phase.reset();
+  for (auto& w : workloads) {
     report.rows.push_back(measure(gpu, *w, options, cuda.get()));
     w.reset();  // frees its buffers: the next workload may need the whole wasm address space
   }
-  if (wanted(options, "launch")) report.rows.push_back(launch_overhead(gpu, options, cuda.get()));
-  if (wanted(options, "compile")) report.rows.push_back(compile_time(options));
+  if (wanted(options, "launch")) {
+    TracePhase phase("launch", "total");
+    report.rows.push_back(launch_overhead(gpu, options, cuda.get()));
+  }
+  if (wanted(options, "compile")) {
+    TracePhase phase("compile", "total");
+    report.rows.push_back(compile_time(options));
+  }
   if (!gpu.device().validation_messages().empty())
     throw std::runtime_error(fmt::format("the Vulkan validation layer reported {} message(s)",
                                          gpu.device().validation_messages().size()));

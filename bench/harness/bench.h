@@ -25,6 +25,8 @@ struct Options {
   double min_ms = 20.0;
   // The CUDA twin program (bench/cuda); PATH-nofma is its -fmad=false build.
   std::optional<std::string> cuda;
+  // Wall time of each host phase on standard error (also WASMGPU_BENCH_TRACE=1).
+  bool verbose = false;
   // Dependent launches recorded in one command buffer for the launch overhead.
   unsigned launches = 10000;
 };

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "harness/staging.h"
 #include "runtime/device_state.h"
 
 namespace wasmgpu::bench {
@@ -77,6 +78,7 @@ Gpu::~Gpu() {
   VkDevice d = handle();
   if (!d) return;
   vk().vkDeviceWaitIdle(d);
+  staging_.reset();
   arena_.reset();
   for (VkPipeline p : pipelines_) vk().vkDestroyPipeline(d, p, nullptr);
   for (VkShaderModule m : shaders_) vk().vkDestroyShaderModule(d, m, nullptr);
@@ -168,6 +170,11 @@ void Gpu::submit(const Recorder& record, bool timed) {
 }
 
 void Gpu::run(const Recorder& record) { submit(record, false); }
+
+Staging& Gpu::staging() {
+  if (!staging_) staging_ = std::make_unique<Staging>(*this);
+  return *staging_;
+}
 
 double Gpu::time_ms(const Recorder& record) {
   submit(record, true);

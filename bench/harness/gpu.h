@@ -25,6 +25,8 @@ namespace wasmgpu::bench {
 // Push constants of every twin pipeline, in bytes (Vulkan guarantees 128).
 inline constexpr uint32_t kTwinPushBytes = 128;
 
+class Staging;
+
 // Records work into a command buffer.
 using Recorder = std::function<void(VkCommandBuffer)>;
 
@@ -64,6 +66,9 @@ class Gpu {
   // As run(), with timestamps before and after; returns the GPU time in ms.
   double time_ms(const Recorder& record);
 
+  // The bench's staging buffer for inputs and checks (made on first use).
+  Staging& staging();
+
  private:
   runtime::Instance instance_;
   runtime::Device device_;
@@ -76,6 +81,7 @@ class Gpu {
   std::vector<VkPipeline> pipelines_;
   std::optional<runtime::LaunchArena> arena_;
   std::vector<runtime::RecordedLaunch> recorded_;
+  std::unique_ptr<Staging> staging_;
   double timestamp_period_ns_ = 1.0;
   uint64_t timestamp_mask_ = ~0ull;
 

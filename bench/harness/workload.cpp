@@ -60,16 +60,16 @@ runtime::Buffer make_buffer(Gpu& gpu, uint64_t bytes) {
   return std::move(buffer).value();
 }
 
-void upload(runtime::Buffer& buffer, const void* data, uint64_t bytes) {
-  if (Status s = buffer.write(data, bytes); !s) throw std::runtime_error(s.error().to_string());
+void upload(runtime::Buffer& buffer, const void* data, uint64_t bytes, uint64_t offset) {
+  if (Status s = buffer.write(data, bytes, offset); !s) throw std::runtime_error(s.error().to_string());
 }
 
-void download(const runtime::Buffer& buffer, void* data, uint64_t bytes) {
-  if (Status s = buffer.read(data, bytes); !s) throw std::runtime_error(s.error().to_string());
+void download(const runtime::Buffer& buffer, void* data, uint64_t bytes, uint64_t offset) {
+  if (Status s = buffer.read(data, bytes, offset); !s) throw std::runtime_error(s.error().to_string());
 }
 
-void fill(runtime::Buffer& buffer, uint32_t pattern) {
-  if (Status s = buffer.fill(pattern); !s) throw std::runtime_error(s.error().to_string());
+void fill(Gpu& gpu, runtime::Buffer& buffer, uint32_t pattern) {
+  gpu.run([&](VkCommandBuffer cmd) { gpu.vk().vkCmdFillBuffer(cmd, buffer.handle(), 0, VK_WHOLE_SIZE, pattern); });
 }
 
 uint64_t memory_budget(Gpu& gpu) {

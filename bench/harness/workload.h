@@ -65,8 +65,11 @@ class Workload {
   virtual uint64_t round_size(uint64_t size) const = 0;
   // How the work grows with the size (1: linear, 2: area, 3: n^3).
   virtual int size_exponent() const { return 1; }
-  // Creates buffers and inputs for `size` and prepares the launches.
-  virtual void setup(Gpu& gpu, uint64_t size) = 0;
+  // Prepares the launches for `size`, on buffers and inputs for `capacity`
+  // (>= size, in the same unit): made anew only when the ones it has are
+  // smaller, so the calibration's growing sizes reuse them (every input is a
+  // function of the element index: a prefix is the smaller problem's input).
+  virtual void setup(Gpu& gpu, uint64_t size, uint64_t capacity) = 0;
   // Bytes moved or flops done by one run (valid after a checked run for
   // workloads whose work depends on the output, like Mandelbrot).
   virtual double work() const = 0;
@@ -81,7 +84,10 @@ class Workload {
   // Before a checked run: clears outputs that accumulate (histogram bins).
   virtual void reset(Gpu&) {}
   // After one run of `variant` on cleared outputs: compares with the CPU
-  // reference; throws std::runtime_error naming the first mismatch.
+  // reference; throws std::runtime_error naming the first mismatch. Checks
+  // run in parallel (parallel_for) and read the output through the Gpu's
+  // staging buffer; large outputs whose reference is costly are sampled
+  // (sample_indices: the first and last elements included).
   virtual void check(Gpu& gpu, Variant variant) = 0;
 };
 
@@ -89,9 +95,11 @@ std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vecto
 
 // Helpers for workloads.
 runtime::Buffer make_buffer(Gpu& gpu, uint64_t bytes);
-void upload(runtime::Buffer& buffer, const void* data, uint64_t bytes);
-void download(const runtime::Buffer& buffer, void* data, uint64_t bytes);
-void fill(runtime::Buffer& buffer, uint32_t pattern);
+void upload(runtime::Buffer& buffer, const void* data, uint64_t bytes, uint64_t offset = 0);
+void download(const runtime::Buffer& buffer, void* data, uint64_t bytes, uint64_t offset = 0);
+// Sets every 32-bit word of `buffer` to `pattern` with vkCmdFillBuffer (a
+// CPU fill of host-mapped device memory writes across the PCIe BAR).
+void fill(Gpu& gpu, runtime::Buffer& buffer, uint32_t pattern);
 // Device memory a workload may use (a quarter of the device-local heap, at most
 // the wasm address space's 3.5 GiB).
 uint64_t memory_budget(Gpu& gpu);

@@ -39,6 +39,9 @@ void add_bench_command(CLI::App& app) {
                   "cap, then runs repeat back to back in one command buffer")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 10000.0));
+  cmd->add_flag("--verbose", options->verbose,
+                "Print the wall time of each host phase (inputs, references, checks, calibration, timed runs) on "
+                "standard error; also WASMGPU_BENCH_TRACE=1");
   cmd->add_option("--launches", options->launches, "Dependent launches in one command buffer (launch overhead)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u));

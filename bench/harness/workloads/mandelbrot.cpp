@@ -3,8 +3,10 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "bench_inputs.h"
+#include "harness/staging.h"
 #include "harness/workloads/workloads.h"
 
 namespace wasmgpu::bench {
@@ -41,10 +43,13 @@ class Mandelbrot final : public Workload {
     return k;
   }
 
-  void setup(Gpu& gpu, uint64_t w) override {
+  void setup(Gpu& gpu, uint64_t w, uint64_t capacity) override {
     w_ = w;
-    counts_buf_.reset();
-    counts_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, w * w * 4));
+    if (capacity > capacity_) {
+      counts_buf_.reset();
+      counts_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * capacity * 4));
+      capacity_ = capacity;
+    }
     const float step = step_for(w), x0 = -2.0f, y0 = -1.25f;
     struct {
       uint64_t counts;
@@ -53,7 +58,8 @@ class Mandelbrot final : public Workload {
     } push{counts_buf_->device_address(), uint32_t(w), BENCH_MANDELBROT_ITERATIONS, x0, y0, step};
     kernels_.prepare({uint32_t(w / 16), uint32_t(w / 16), 1}, {16, 16, 1},
                      {*counts_buf_, uint32_t(w), BENCH_MANDELBROT_ITERATIONS, x0, y0, step}, &push, sizeof push);
-    // Rows the CPU checks: all of them up to 2^18 pixels, else evenly spaced ones.
+    // Rows the CPU checks: all of them up to 2^18 pixels, else evenly spaced
+    // ones and the last.
     row_stride_ = std::max<uint64_t>(1, w * w / (1 << 18));
     iterations_ = 0;
   }
@@ -61,36 +67,48 @@ class Mandelbrot final : public Workload {
   std::string size_text() const override { return fmt::format("{}x{} max_iter={}", w_, w_, BENCH_MANDELBROT_ITERATIONS); }
   std::string cuda_args() const override { return fmt::format("--size {}", w_); }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*counts_buf_, 0xFFFFFFFFu); }
-  void check(Gpu&, Variant v) override {
-    std::vector<uint32_t> counts(w_ * w_);
-    download(*counts_buf_, counts.data(), counts.size() * 4);
-    const float step = step_for(w_);
-    uint64_t checked = 0, wrong = 0, total = 0;
-    for (uint32_t c : counts) {
-      if (c > BENCH_MANDELBROT_ITERATIONS) mismatch(name(), v, "a pixel", c, BENCH_MANDELBROT_ITERATIONS);
-      total += c;
-    }
-    for (uint64_t y = 0; y < w_; y += row_stride_)
-      for (uint64_t x = 0; x < w_; ++x) {
-        unsigned expected = escape(-2.0f + float(x) * step, -1.25f + float(y) * step);
-        ++checked;
-        if (counts[y * w_ + x] != expected) {
-          // Contraction may move a pixel on the set's boundary: the plain
-          // variants may differ on a few, the exact ones on none.
-          if (is_exact(v)) mismatch(name(), v, fmt::format("pixel ({}, {})", x, y), counts[y * w_ + x], expected);
-          ++wrong;
+  void reset(Gpu& gpu) override { fill(gpu, *counts_buf_, 0xFFFFFFFFu); }
+  // Every pixel is bounded and counted (the work); the checked rows are
+  // compared with the CPU.
+  void check(Gpu& gpu, Variant v) override {
+    const uint64_t w = w_;
+    const float step = step_for(w);
+    std::atomic<uint64_t> checked{0}, wrong{0}, total{0};
+    check_elements<uint32_t>(gpu, *counts_buf_, w * w, [&](uint64_t first, const uint32_t* counts, uint64_t count) {
+      uint64_t my_checked = 0, my_wrong = 0, my_total = 0;
+      for (uint64_t k = 0; k < count; ++k) {
+        const uint32_t c = counts[k];
+        if (c > BENCH_MANDELBROT_ITERATIONS)
+          mismatch(name(), v, fmt::format("pixel {}", first + k), c, BENCH_MANDELBROT_ITERATIONS);
+        my_total += c;
+      }
+      // The checked rows within [first, first + count).
+      for (uint64_t y = first / w; y * w < first + count; ++y) {
+        if (y % row_stride_ != 0 && y != w - 1) continue;
+        const uint64_t x_begin = std::max(first, y * w) - y * w, x_end = std::min(first + count, (y + 1) * w) - y * w;
+        for (uint64_t x = x_begin; x < x_end; ++x) {
+          const uint32_t c = counts[y * w + x - first];
+          unsigned expected = escape(-2.0f + float(x) * step, -1.25f + float(y) * step);
+          ++my_checked;
+          if (c != expected) {
+            // Contraction may move a pixel on the set's boundary: the plain
+            // variants may differ on a few, the exact ones on none.
+            if (is_exact(v)) mismatch(name(), v, fmt::format("pixel ({}, {})", x, y), c, expected);
+            ++my_wrong;
+          }
         }
       }
+      checked += my_checked, wrong += my_wrong, total += my_total;
+    });
     if (wrong * 100 > checked)
       throw std::runtime_error(fmt::format("mandelbrot ({}): {} of {} checked pixels differ from the CPU", to_string(v),
-                                           wrong, checked));
+                                           wrong.load(), checked.load()));
     if (v == Variant::GlslPrecise || iterations_ == 0) iterations_ = total;
   }
 
  private:
   KernelSet kernels_;
-  uint64_t w_ = 0, row_stride_ = 1, iterations_ = 0;
+  uint64_t w_ = 0, capacity_ = 0, row_stride_ = 1, iterations_ = 0;
   std::unique_ptr<runtime::Buffer> counts_buf_;
 };
 

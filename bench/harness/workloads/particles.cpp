@@ -5,6 +5,9 @@
 #include <cstring>
 
 #include "bench_inputs.h"
+#include "harness/generated_input.h"
+#include "harness/staging.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 #include "particles.h"
 
@@ -12,6 +15,17 @@ namespace wasmgpu::bench {
 namespace {
 
 static_assert(sizeof(particle) == 32);
+
+// Particle i of the input.
+particle input(uint64_t index) {
+  const uint32_t i = uint32_t(index);
+  particle p;
+  p.px = bench_unit(i, 8), p.py = bench_unit(i, 9), p.pz = bench_unit(i, 10);
+  p.vx = bench_unit(i, 11), p.vy = bench_unit(i, 12), p.vz = bench_unit(i, 13);
+  p.inverse_mass = 1.0f + 0.5f * bench_unit(i, 14);
+  p.flags = (bench_hash(i) & 15u) == 0 ? 1u : 0u;
+  return p;
+}
 
 particle step(particle p) {
   const float k = BENCH_PARTICLE_STIFFNESS, c = BENCH_PARTICLE_DAMPING, dt = BENCH_PARTICLE_DT;
@@ -42,20 +56,16 @@ class Particles final : public Workload {
   }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
 
-  void setup(Gpu& gpu, uint64_t n) override {
+  void setup(Gpu& gpu, uint64_t n, uint64_t capacity) override {
     n_ = n;
-    in_.resize(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      particle& p = in_[i];
-      p.px = bench_unit(i, 8), p.py = bench_unit(i, 9), p.pz = bench_unit(i, 10);
-      p.vx = bench_unit(i, 11), p.vy = bench_unit(i, 12), p.vz = bench_unit(i, 13);
-      p.inverse_mass = 1.0f + 0.5f * bench_unit(i, 14);
-      p.flags = (bench_hash(i) & 15u) == 0 ? 1u : 0u;
+    if (capacity > capacity_) {
+      in_buf_.reset(), out_buf_.reset();
+      in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 32));
+      out_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 32));
+      TracePhase phase(name(), fmt::format("generate and upload inputs for n={}", capacity));
+      upload_generated<particle>(gpu, *in_buf_, capacity, input);
+      capacity_ = capacity;
     }
-    in_buf_.reset(), out_buf_.reset();
-    in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 32));
-    out_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 32));
-    upload(*in_buf_, in_.data(), n * 32);
     struct {
       uint64_t in, out;
       float k, c, dt;
@@ -69,26 +79,28 @@ class Particles final : public Workload {
   std::string size_text() const override { return fmt::format("n={} (32 B each)", n_); }
   std::string cuda_args() const override { return fmt::format("--size {}", n_); }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*out_buf_, 0xFFFFFFFFu); }
-  void check(Gpu&, Variant v) override {
-    std::vector<particle> out(n_);
-    download(*out_buf_, out.data(), n_ * 32);
-    for (uint64_t i = 0; i < n_; ++i) {
-      particle expected = step(in_[i]);
-      const float* got_f = &out[i].px;
-      const float* want_f = &expected.px;
-      if (out[i].flags != expected.flags) mismatch(name(), v, fmt::format("[{}].flags", i), out[i].flags, expected.flags);
-      for (int f = 0; f < 7; ++f) {
-        bool ok = is_exact(v) ? std::memcmp(&got_f[f], &want_f[f], 4) == 0 : close(got_f[f], want_f[f], 1e-5, 1.0);
-        if (!ok) mismatch(name(), v, fmt::format("[{}] member {}", i, f), got_f[f], want_f[f]);
+  void reset(Gpu& gpu) override { fill(gpu, *out_buf_, 0xFFFFFFFFu); }
+  // Every particle, its input recomputed from its index.
+  void check(Gpu& gpu, Variant v) override {
+    check_elements<particle>(gpu, *out_buf_, n_, [&](uint64_t first, const particle* out, uint64_t count) {
+      for (uint64_t k = 0; k < count; ++k) {
+        const uint64_t i = first + k;
+        particle expected = step(input(i));
+        const float* got_f = &out[k].px;
+        const float* want_f = &expected.px;
+        if (out[k].flags != expected.flags)
+          mismatch(name(), v, fmt::format("[{}].flags", i), out[k].flags, expected.flags);
+        for (int f = 0; f < 7; ++f) {
+          bool ok = is_exact(v) ? std::memcmp(&got_f[f], &want_f[f], 4) == 0 : close(got_f[f], want_f[f], 1e-5, 1.0);
+          if (!ok) mismatch(name(), v, fmt::format("[{}] member {}", i, f), got_f[f], want_f[f]);
+        }
       }
-    }
+    });
   }
 
  private:
   KernelSet kernels_;
-  uint64_t n_ = 0;
-  std::vector<particle> in_;
+  uint64_t n_ = 0, capacity_ = 0;
   std::unique_ptr<runtime::Buffer> in_buf_, out_buf_;
 };
 

@@ -6,10 +6,15 @@
 #include <cstring>
 
 #include "bench_inputs.h"
+#include "harness/generated_input.h"
+#include "harness/parallel_for.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 
 namespace wasmgpu::bench {
 namespace {
+
+float input(uint64_t i) { return bench_unit(uint32_t(i), 3); }
 
 class Reduce final : public Workload {
  public:
@@ -22,46 +27,33 @@ class Reduce final : public Workload {
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
   // The grid: enough workgroups to fill a large GPU, each summing at least 64
   // elements per invocation.
-  static uint32_t groups_for(uint64_t n) { return uint32_t(std::clamp<uint64_t>(n / (256 * 64), 1, 1024)); }
+  static constexpr uint32_t kMaxGroups = 1024;
+  static uint32_t groups_for(uint64_t n) { return uint32_t(std::clamp<uint64_t>(n / (256 * 64), 1, kMaxGroups)); }
 
-  void setup(Gpu& gpu, uint64_t n) override {
+  void setup(Gpu& gpu, uint64_t n, uint64_t capacity) override {
     n_ = n;
     groups_ = groups_for(n);
-    in_.resize(n);
-    for (uint32_t i = 0; i < n; ++i) in_[i] = bench_unit(i, 3);
-    in_buf_.reset(), partial_buf_.reset();
-    in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * 4));
-    partial_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, groups_ * 4));
-    upload(*in_buf_, in_.data(), n * 4);
+    if (capacity > capacity_) {
+      in_buf_.reset(), partial_buf_.reset();
+      in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 4));
+      partial_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, kMaxGroups * 4));
+      TracePhase phase(name(), fmt::format("generate and upload inputs for n={}", capacity));
+      upload_generated<float>(gpu, *in_buf_, capacity, input);
+      capacity_ = capacity;
+    }
     struct {
       uint64_t in, partial;
       uint32_t n;
     } push{in_buf_->device_address(), partial_buf_->device_address(), uint32_t(n)};
     kernels_.prepare({groups_, 1, 1}, {256, 1, 1}, {*in_buf_, uint32_t(n), *partial_buf_}, &push, sizeof push);
-    // The reference: each invocation's grid-stride sum, then the tree.
-    expected_.assign(groups_, 0.0f);
-    scale_.assign(groups_, 0.0f);
-    const uint64_t stride = uint64_t(groups_) * 256;
-    for (uint32_t g = 0; g < groups_; ++g) {
-      float sums[256];
-      float magnitude = 0.0f;
-      for (uint32_t l = 0; l < 256; ++l) {
-        float sum = 0.0f;
-        for (uint64_t j = uint64_t(g) * 256 + l; j < n; j += stride) sum += in_[j], magnitude += std::fabs(in_[j]);
-        sums[l] = sum;
-      }
-      for (uint32_t half = 128; half > 0; half >>= 1)
-        for (uint32_t l = 0; l < half; ++l) sums[l] += sums[l + half];
-      expected_[g] = sums[0];
-      scale_[g] = magnitude;
-    }
   }
   double work() const override { return 4.0 * double(n_); }
   std::string size_text() const override { return fmt::format("n={} groups={}", n_, groups_); }
   std::string cuda_args() const override { return fmt::format("--size {} --groups {}", n_, groups_); }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*partial_buf_, 0xFFFFFFFFu); }
+  void reset(Gpu& gpu) override { fill(gpu, *partial_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
+    if (reference_n_ != n_) reference();
     std::vector<float> partial(groups_);
     download(*partial_buf_, partial.data(), groups_ * 4);
     for (uint32_t g = 0; g < groups_; ++g) {
@@ -73,10 +65,38 @@ class Reduce final : public Workload {
 
  private:
   KernelSet kernels_;
-  uint64_t n_ = 0;
+  uint64_t n_ = 0, capacity_ = 0, reference_n_ = 0;
   uint32_t groups_ = 1;
-  std::vector<float> in_, expected_, scale_;
+  std::vector<float> expected_;
+  std::vector<double> scale_;
   std::unique_ptr<runtime::Buffer> in_buf_, partial_buf_;
+
+  // Each invocation's grid-stride sum (in index order, as the kernel adds),
+  // then the tree; one workgroup per parallel_for chunk, the inputs
+  // recomputed from their index.
+  void reference() {
+    TracePhase phase(name(), fmt::format("CPU reference for n={}", n_));
+    expected_.assign(groups_, 0.0f);
+    scale_.assign(groups_, 0.0);
+    const uint64_t n = n_, stride = uint64_t(groups_) * 256;
+    parallel_for(groups_, 1, [&](uint64_t begin, uint64_t end) {
+      for (uint64_t g = begin; g < end; ++g) {
+        float sums[256] = {};
+        double magnitude = 0.0;
+        for (uint64_t row = g * 256; row < n; row += stride)
+          for (uint64_t l = 0; l < 256 && row + l < n; ++l) {
+            const float x = input(row + l);
+            sums[l] += x;
+            magnitude += std::fabs(x);
+          }
+        for (uint32_t half = 128; half > 0; half >>= 1)
+          for (uint32_t l = 0; l < half; ++l) sums[l] += sums[l + half];
+        expected_[g] = sums[0];
+        scale_[g] = magnitude;
+      }
+    });
+    reference_n_ = n_;
+  }
 };
 
 }  // namespace

@@ -7,10 +7,19 @@
 #include <cstring>
 
 #include "bench_inputs.h"
+#include "harness/generated_input.h"
+#include "harness/parallel_for.h"
+#include "harness/staging.h"
+#include "harness/trace.h"
 #include "harness/workloads/workloads.h"
 
 namespace wasmgpu::bench {
 namespace {
+
+// Element i of A and B in row-major order (for any n: a prefix of the
+// inputs for a larger n is the input for a smaller one).
+float input_a(uint64_t i) { return bench_unit(uint32_t(i), 4); }
+float input_b(uint64_t i) { return bench_unit(uint32_t(i), 5); }
 
 class Sgemm final : public Workload {
  public:
@@ -27,17 +36,19 @@ class Sgemm final : public Workload {
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(128, n / 128 * 128); }
   int size_exponent() const override { return 3; }
 
-  void setup(Gpu& gpu, uint64_t n) override {
+  void setup(Gpu& gpu, uint64_t n, uint64_t capacity) override {
     n_ = n;
-    a_.resize(n * n);
-    b_.resize(n * n);
-    for (uint32_t i = 0; i < n * n; ++i) a_[i] = bench_unit(i, 4), b_[i] = bench_unit(i, 5);
-    a_buf_.reset(), b_buf_.reset(), c_buf_.reset();
-    a_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * n * 4));
-    b_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * n * 4));
-    c_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, n * n * 4));
-    upload(*a_buf_, a_.data(), n * n * 4);
-    upload(*b_buf_, b_.data(), n * n * 4);
+    if (capacity > capacity_) {
+      a_buf_.reset(), b_buf_.reset(), c_buf_.reset();
+      const uint64_t elements = capacity * capacity;
+      a_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, elements * 4));
+      b_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, elements * 4));
+      c_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, elements * 4));
+      TracePhase phase(name(), fmt::format("generate and upload inputs for n={}", capacity));
+      upload_generated<float>(gpu, *a_buf_, elements, input_a);
+      upload_generated<float>(gpu, *b_buf_, elements, input_b);
+      capacity_ = capacity;
+    }
     struct {
       uint64_t a, b, c;
       uint32_t n;
@@ -55,31 +66,33 @@ class Sgemm final : public Workload {
     return {};
   }
   void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
-  void reset(Gpu&) override { fill(*c_buf_, 0xFFFFFFFFu); }
-  void check(Gpu&, Variant v) override {
-    std::vector<float> c(n_ * n_);
-    download(*c_buf_, c.data(), c.size() * 4);
+  void reset(Gpu& gpu) override { fill(gpu, *c_buf_, 0xFFFFFFFFu); }
+  void check(Gpu& gpu, Variant v) override {
     // Every element of small results; else 4096 spread over C, corners included.
-    const uint64_t total = n_ * n_, samples = std::min<uint64_t>(total, 4096);
-    for (uint64_t s = 0; s < samples; ++s) {
-      uint64_t at = samples == total ? s : (s == samples - 1 ? total - 1 : bench_hash(uint32_t(s)) % total);
-      uint64_t row = at / n_, col = at % n_;
-      float sum = 0.0f;
-      double magnitude = 0.0;
-      for (uint64_t k = 0; k < n_; ++k) {
-        float product = a_[row * n_ + k] * b_[k * n_ + col];
-        sum += product;
-        magnitude += std::fabs(product);
+    const uint64_t n = n_, total = n * n, samples = std::min<uint64_t>(total, 4096);
+    std::vector<uint64_t> at(samples);
+    for (uint64_t s = 0; s < samples; ++s)
+      at[s] = samples == total ? s : (s == samples - 1 ? total - 1 : bench_hash(uint32_t(s)) % total);
+    const std::vector<float> c = download_elements<float>(gpu, *c_buf_, at);
+    parallel_for(samples, 16, [&](uint64_t begin, uint64_t end) {
+      for (uint64_t s = begin; s < end; ++s) {
+        const uint64_t row = at[s] / n, col = at[s] % n;
+        float sum = 0.0f;
+        double magnitude = 0.0;
+        for (uint64_t k = 0; k < n; ++k) {
+          float product = input_a(row * n + k) * input_b(k * n + col);
+          sum += product;
+          magnitude += std::fabs(product);
+        }
+        bool ok = is_exact(v) ? std::memcmp(&c[s], &sum, 4) == 0 : std::fabs(c[s] - sum) <= 1e-5 * magnitude + 1e-6;
+        if (!ok) mismatch(name(), v, fmt::format("C[{}][{}]", row, col), c[s], sum);
       }
-      bool ok = is_exact(v) ? std::memcmp(&c[at], &sum, 4) == 0 : std::fabs(c[at] - sum) <= 1e-5 * magnitude + 1e-6;
-      if (!ok) mismatch(name(), v, fmt::format("C[{}][{}]", row, col), c[at], sum);
-    }
+    });
   }
 
  private:
   KernelSet kernels_;
-  uint64_t n_ = 0;
-  std::vector<float> a_, b_;
+  uint64_t n_ = 0, capacity_ = 0;
   std::unique_ptr<runtime::Buffer> a_buf_, b_buf_, c_buf_;
 };
 
