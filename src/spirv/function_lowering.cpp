@@ -329,8 +329,9 @@ uint32_t FunctionLowering::effective_address(const wasm::Instr& instr) {
   if (std::optional<uint64_t> constant = b_.integer_constant(operand))
     return b_.const_u64(*constant + instr.imm1);
   uint32_t address = op(Op::OpUConvert, k_.t_u64, {operand});
-  if (instr.imm1 == 0) return address;
-  return op(Op::OpIAdd, k_.t_u64, {address, b_.const_u64(instr.imm1)});
+  if (instr.imm1 != 0) address = op(Op::OpIAdd, k_.t_u64, {address, b_.const_u64(instr.imm1)});
+  k_.address_parts[address] = {operand, uint32_t(instr.imm1)};
+  return address;
 }
 
 void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_signed, ValType type) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "spirv/access_path.h"
 #include "spirv/instance_state.h"
@@ -118,6 +119,15 @@ struct KernelContext {
   };
   uint32_t kernel_function = UINT32_MAX;
   std::map<uint32_t, ParamRegion> param_regions;
+
+  // How the lowering built each run-time effective address (u64 id): the i32
+  // operand plus the constant memarg offset, so that a check which provably
+  // cannot be fooled by 32-bit wrap-around can be done in 32 bits.
+  struct AddressParts {
+    uint32_t operand = 0;  // u32 id
+    uint32_t offset = 0;
+  };
+  std::unordered_map<uint32_t, AddressParts> address_parts;
   const ParamRegion& param_region(uint32_t param);
 };
 

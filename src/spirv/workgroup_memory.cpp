@@ -143,10 +143,22 @@ std::pair<uint32_t, uint32_t> shared_load_speculative(KernelContext& k, Function
                                                       uint32_t width) {
   // ea - lo <= (hi - lo) - width: one compare (below lo wraps to a huge offset).
   const uint64_t last = uint64_t(k.shared.hi - k.shared.lo) - width;
-  uint32_t offset = f.op(Op::OpISub, k.t_u64, {ea, k.b.const_u64(k.shared.lo)});
-  uint32_t inside = f.op(Op::OpULessThanEqual, k.t_bool, {offset, k.b.const_u64(last)});
-  // ea is 33 bits, so offset / 4 fits in 32.
-  uint32_t index = f.op(Op::OpUConvert, k.t_u32, {f.op(Op::OpShiftRightLogical, k.t_u64, {offset, k.b.const_u32(2)})});
+  uint32_t inside = 0, index = 0;
+  auto parts = k.address_parts.find(ea);
+  if (parts != k.address_parts.end() && parts->second.offset <= k.shared.lo) {
+    // ea = operand + offset; in 32 bits, operand - (lo - offset) is exactly
+    // ea - lo when operand >= lo - offset (also when ea passes 4 GiB), and
+    // otherwise wraps to at least 2^32 - lo > hi - lo - width: the same
+    // answer as the 64-bit compare, in 32-bit instructions.
+    uint32_t offset = f.op(Op::OpISub, k.t_u32, {parts->second.operand, k.b.const_u32(k.shared.lo - parts->second.offset)});
+    inside = f.op(Op::OpULessThanEqual, k.t_bool, {offset, k.b.const_u32(uint32_t(last))});
+    index = f.op(Op::OpShiftRightLogical, k.t_u32, {offset, k.b.const_u32(2)});
+  } else {
+    uint32_t offset = f.op(Op::OpISub, k.t_u64, {ea, k.b.const_u64(k.shared.lo)});
+    inside = f.op(Op::OpULessThanEqual, k.t_bool, {offset, k.b.const_u64(last)});
+    // ea is 33 bits, so offset / 4 fits in 32.
+    index = f.op(Op::OpUConvert, k.t_u32, {f.op(Op::OpShiftRightLogical, k.t_u64, {offset, k.b.const_u32(2)})});
+  }
   index = f.glsl(GLSLstd450UMin, k.t_u32, {index, k.b.const_u32(uint32_t(last / 4))});
   uint32_t low = f.load(k.t_u32, word_pointer_at(k, f, index));
   if (width == 4) return {inside, low};
