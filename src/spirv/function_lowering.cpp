@@ -112,7 +112,10 @@ uint32_t FunctionLowering::op(Op op, uint32_t type, std::initializer_list<uint32
 
 uint32_t FunctionLowering::float_op(Op op, uint32_t type, uint32_t a, uint32_t b) {
   uint32_t result = f_.op(op, type, {a, b});
-  b_.decorate(result, spv::Decoration::NoContraction);
+  // Exact mode rounds every operation as wasm does; fast mode lets the
+  // device fuse a*b + c into one multiply-add, as plain GLSL and nvcc -O3
+  // do (docs/float-modes.md).
+  if (k_.exact_float) b_.decorate(result, spv::Decoration::NoContraction);
   return result;
 }
 

@@ -78,6 +78,21 @@ TEST(FunctionLowering, NoFloat64WithoutF64) {
   EXPECT_EQ(disassembly(k).find("Float64"), std::string::npos);
 }
 
+// Fast mode lets the device contract a*b + c; exact mode never does.
+TEST(FunctionLowering, OnlyFastModeAllowsContraction) {
+  auto module = wasm::decode(wat_to_wasm(R"((module (func (export "k") (param $i i32) (param $a f64) (param $b f64)
+    (drop (f64.add (f64.mul (local.get $a) (local.get $b)) (local.get $a))))))"));
+  ASSERT_TRUE(module.ok());
+  for (FloatMode mode : {FloatMode::Fast, FloatMode::Exact}) {
+    CompileOptions options;
+    options.float_mode = mode;
+    auto compiled = compile_kernel(*module, "k", options);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().to_string();
+    const bool contraction_forbidden = disassembly(*compiled).find("NoContraction") != std::string::npos;
+    EXPECT_EQ(contraction_forbidden, mode == FloatMode::Exact) << float_mode_name(mode);
+  }
+}
+
 TEST(FunctionLowering, GlobalsAreInvocationPrivate) {
   compile_wat(R"((module
     (global $a (mut i64) (i64.const 5))
