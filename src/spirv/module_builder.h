@@ -4,15 +4,17 @@
 // function, with the block bookkeeping structured control flow needs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
-#include <map>
 #include <optional>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <spirv/unified1/spirv.hpp11>
@@ -26,6 +28,10 @@ void append_instruction(Words& out, spv::Op op, std::span<const uint32_t> operan
 inline void append_instruction(Words& out, spv::Op op, std::initializer_list<uint32_t> operands) {
   append_instruction(out, op, std::span<const uint32_t>(operands.begin(), operands.size()));
 }
+// The same with the operands in two parts, `leading` then `rest` (a result
+// type and id, say, before the operands), without first joining them.
+void append_instruction(Words& out, spv::Op op, std::initializer_list<uint32_t> leading,
+                        std::span<const uint32_t> rest);
 // A literal string operand: UTF-8, NUL-terminated, padded to whole words.
 void append_string(Words& out, std::string_view text);
 
@@ -79,31 +85,49 @@ class ModuleBuilder {
   // A module-scope variable; listed in the entry point's interface.
   uint32_t global_variable(uint32_t pointer_type, spv::StorageClass storage, uint32_t initializer = 0);
 
-  // Completed function bodies, in order.
-  void add_function_words(const Words& words) {
-    functions_.insert(functions_.end(), words.begin(), words.end());
-  }
+  // Completed functions, in order; a function may come in several pieces.
+  // Kept apart until assemble(), which copies each word once.
+  void add_function_words(Words words) { functions_.push_back(std::move(words)); }
 
   // The type of a constant or instruction result made through this builder.
   uint32_t type_of(uint32_t id) const;
-  void set_type(uint32_t id, uint32_t type) { result_types_[id] = type; }
+  void set_type(uint32_t id, uint32_t type) {
+    if (id >= result_types_.size()) result_types_.resize(std::max<size_t>(id + 1, result_types_.size() * 2), 0);
+    result_types_[id] = type;
+  }
 
   // The whole module. Call after every function is added.
   Words assemble() const;
 
  private:
-  uint32_t dedup(spv::Op op, std::vector<uint32_t> operands_without_result, bool has_type);
+  // The id of the type or constant `op` with these operands (the result id
+  // left out), declared on first use.
+  uint32_t dedup(spv::Op op, std::span<const uint32_t> operands_without_result, bool has_type);
+  uint32_t dedup(spv::Op op, std::initializer_list<uint32_t> operands_without_result, bool has_type) {
+    return dedup(op, std::span<const uint32_t>(operands_without_result.begin(), operands_without_result.size()),
+                 has_type);
+  }
+
+  struct WordsHash {
+    size_t operator()(const Words& words) const noexcept;
+  };
 
   uint32_t next_id_ = 1;
   uint32_t glsl_ = 0;
   std::set<spv::Capability> capabilities_;
-  Words entry_points_, execution_modes_, debug_names_, annotations_, types_and_globals_,
-      functions_;
+  Words entry_points_, execution_modes_, debug_names_, annotations_, types_and_globals_;
+  std::vector<Words> functions_;
   std::vector<uint32_t> interface_;
   std::vector<std::pair<uint32_t, std::string>> entry_names_;
-  std::map<std::vector<uint32_t>, uint32_t> dedup_;
-  std::map<uint32_t, uint32_t> result_types_;
-  std::map<uint32_t, uint64_t> integer_constants_;
+  // Declared types and constants by opcode and operands (no result id).
+  std::unordered_map<Words, uint32_t, WordsHash> dedup_;
+  // The key dedup() looks up, built here so that a lookup of a type or
+  // constant that exists already allocates nothing.
+  Words dedup_key_;
+  // By result id: its type, 0 for ids without a recorded type. Ids are
+  // handed out densely from 1.
+  std::vector<uint32_t> result_types_;
+  std::unordered_map<uint32_t, uint64_t> integer_constants_;
 };
 
 // Builds one function. Blocks are emitted in the order they are begun; a block
@@ -127,7 +151,7 @@ class FunctionBuilder {
   // targets must branch back to their header even when never reached).
   bool begin_block(uint32_t label, bool keep_open = false);
   bool open() const { return open_; }
-  bool was_targeted(uint32_t label) const { return targeted_.count(label) != 0; }
+  bool was_targeted(uint32_t label) const { return targeted_.contains(label); }
 
   // Instructions with a result (returns the result id) and without.
   uint32_t op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands);
@@ -172,7 +196,7 @@ class FunctionBuilder {
   uint32_t entry_label_;
   Words variables_, body_;
   bool open_ = true;
-  std::set<uint32_t> targeted_;
+  std::unordered_set<uint32_t> targeted_;
 };
 
 }  // namespace wasmgpu::spirv
