@@ -1,6 +1,7 @@
 #include "spirv/pointer_provenance.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #include "wasm/opcode.h"
@@ -145,6 +146,31 @@ Fact bitwise(Opcode op, const Fact& x, const Fact& y) {
   return make(Base::Absolute, 0, bits, value);
 }
 
+// Whether an instruction uses its operands as numbers rather than as
+// addresses, told by its name.
+bool uses_operands_as_numbers(const wasm::OpcodeInfo& info) {
+  std::string_view text = info.text;
+  if (info.prefix != 0 || text.size() < 5 || (text.substr(0, 4) != "i32." && text.substr(0, 4) != "i64." &&
+                                               text.substr(0, 4) != "f32." && text.substr(0, 4) != "f64."))
+    return false;
+  text.remove_prefix(4);
+  for (std::string_view prefix : {"mul", "div", "rem", "sh", "rot", "and", "or", "xor", "lt", "gt", "le", "ge",
+                                  "extend_i32", "convert_i32"})
+    if (text.substr(0, prefix.size()) == prefix) return true;
+  return false;
+}
+
+// uses_operands_as_numbers by opcode, worked out once: the interpreter asks
+// for every instruction it steps through.
+bool numeric_use(Opcode op) {
+  static const std::array<bool, wasm::kOpcodeCount> table = [] {
+    std::array<bool, wasm::kOpcodeCount> numeric{};
+    for (size_t i = 0; i < wasm::kOpcodeCount; ++i) numeric[i] = uses_operands_as_numbers(wasm::info(Opcode(i)));
+    return numeric;
+  }();
+  return table[size_t(op)];
+}
+
 struct State {
   bool reachable = false;
   std::vector<Fact> locals;
@@ -255,22 +281,9 @@ class Interpreter {
 
   // Returns the index of the instruction processed last (a loop's end may
   // send the walk back to its start).
-  // Whether `op` uses its operands as numbers rather than as addresses.
-  static bool numeric_use(const wasm::OpcodeInfo& info) {
-    std::string_view text = info.text;
-    if (info.prefix != 0 || text.size() < 5 || (text.substr(0, 4) != "i32." && text.substr(0, 4) != "i64." &&
-                                                 text.substr(0, 4) != "f32." && text.substr(0, 4) != "f64."))
-      return false;
-    text.remove_prefix(4);
-    for (std::string_view prefix : {"mul", "div", "rem", "sh", "rot", "and", "or", "xor", "lt", "gt", "le", "ge",
-                                    "extend_i32", "convert_i32"})
-      if (text.substr(0, prefix.size()) == prefix) return true;
-    return false;
-  }
-
   size_t step(const wasm::Instr& instr, size_t ip) {
     const wasm::OpcodeInfo& info = wasm::info(instr.op);
-    if (numeric_use(info)) {
+    if (numeric_use(instr.op)) {
       const std::string_view sig = info.signature;
       const size_t operands = std::min(sig.find(':'), state_.stack.size());
       for (size_t k = 0; k < operands; ++k) {
