@@ -1,5 +1,6 @@
 #include "spirv/module_builder.h"
 
+#include <bit>
 #include <cassert>
 #include <cstring>
 
@@ -91,15 +92,32 @@ uint32_t ModuleBuilder::dedup(spv::Op op, std::span<const uint32_t> operands, bo
 uint32_t ModuleBuilder::void_type() { return dedup(spv::Op::OpTypeVoid, {}, false); }
 uint32_t ModuleBuilder::bool_type() { return dedup(spv::Op::OpTypeBool, {}, false); }
 
+namespace {
+// The slot for a scalar type of `width` bits (8, 16, 32 or 64) in an array
+// of four; null for any other width.
+uint32_t* width_slot(std::array<uint32_t, 4>& slots, uint32_t width) {
+  if (width < 8 || width > 64 || !std::has_single_bit(width)) return nullptr;
+  return &slots[std::countr_zero(width) - 3];
+}
+}  // namespace
+
 uint32_t ModuleBuilder::uint_type(uint32_t width) {
+  uint32_t* declared = width_slot(uint_types_, width);
+  if (declared && *declared) return *declared;
   if (width == 64) capability(spv::Capability::Int64);
   if (width == 8) capability(spv::Capability::Int8);
-  return dedup(spv::Op::OpTypeInt, {width, 0}, false);
+  uint32_t id = dedup(spv::Op::OpTypeInt, {width, 0}, false);
+  if (declared) *declared = id;
+  return id;
 }
 
 uint32_t ModuleBuilder::float_type(uint32_t width) {
+  uint32_t* declared = width_slot(float_types_, width);
+  if (declared && *declared) return *declared;
   if (width == 64) capability(spv::Capability::Float64);
-  return dedup(spv::Op::OpTypeFloat, {width}, false);
+  uint32_t id = dedup(spv::Op::OpTypeFloat, {width}, false);
+  if (declared) *declared = id;
+  return id;
 }
 
 uint32_t ModuleBuilder::vector_type(uint32_t component, uint32_t count) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -128,6 +129,9 @@ class ModuleBuilder {
   // handed out densely from 1.
   std::vector<uint32_t> result_types_;
   std::unordered_map<uint32_t, uint64_t> integer_constants_;
+  // uint_type and float_type by width (8, 16, 32, 64 bits), 0 until declared:
+  // every constant asks for its type, so these skip dedup().
+  std::array<uint32_t, 4> uint_types_{}, float_types_{};
 };
 
 // Builds one function. Blocks are emitted in the order they are begun; a block
