@@ -1,6 +1,5 @@
 #include "spirv/module_builder.h"
 
-#include <bit>
 #include <cassert>
 #include <cstring>
 
@@ -96,8 +95,13 @@ namespace {
 // The slot for a scalar type of `width` bits (8, 16, 32 or 64) in an array
 // of four; null for any other width.
 uint32_t* width_slot(std::array<uint32_t, 4>& slots, uint32_t width) {
-  if (width < 8 || width > 64 || !std::has_single_bit(width)) return nullptr;
-  return &slots[std::countr_zero(width) - 3];
+  switch (width) {
+    case 8: return &slots[0];
+    case 16: return &slots[1];
+    case 32: return &slots[2];
+    case 64: return &slots[3];
+    default: return nullptr;
+  }
 }
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 
 #include "wasm/opcode.h"
 
@@ -160,15 +161,33 @@ bool uses_operands_as_numbers(const wasm::OpcodeInfo& info) {
   return false;
 }
 
-// uses_operands_as_numbers by opcode, worked out once: the interpreter asks
-// for every instruction it steps through.
-bool numeric_use(Opcode op) {
-  static const std::array<bool, wasm::kOpcodeCount> table = [] {
-    std::array<bool, wasm::kOpcodeCount> numeric{};
-    for (size_t i = 0; i < wasm::kOpcodeCount; ++i) numeric[i] = uses_operands_as_numbers(wasm::info(Opcode(i)));
-    return numeric;
+// What the interpreter reads off an opcode's name and signature ("ii:i").
+struct OpcodeShape {
+  bool numeric = false;        // uses_operands_as_numbers
+  uint8_t operands = 0;        // values it pops (0 for hand-typed signatures, "*")
+  uint8_t results = 0;         // values it pushes
+  bool memory_access = false;  // a MemArg instruction with an address operand (the first one)
+};
+
+// OpcodeShape by opcode, worked out once: the interpreter needs it for every
+// instruction it steps through.
+const OpcodeShape& shape(Opcode op) {
+  static const std::array<OpcodeShape, wasm::kOpcodeCount> shapes = [] {
+    std::array<OpcodeShape, wasm::kOpcodeCount> table{};
+    for (size_t i = 0; i < wasm::kOpcodeCount; ++i) {
+      const wasm::OpcodeInfo& info = wasm::info(Opcode(i));
+      const std::string_view sig = info.signature;
+      const size_t colon = sig.find(':');
+      OpcodeShape& shape = table[i];
+      shape.numeric = uses_operands_as_numbers(info);
+      shape.operands = uint8_t(colon == std::string_view::npos ? 0 : colon);
+      shape.results = uint8_t(colon == std::string_view::npos ? 0 : sig.size() - colon - 1);
+      shape.memory_access = info.immediate == wasm::ImmediateKind::MemArg && shape.operands >= 1;
+      assert((!shape.numeric || colon != std::string_view::npos) && "numeric instructions have signatures");
+    }
+    return table;
   }();
-  return table[size_t(op)];
+  return shapes[size_t(op)];
 }
 
 struct State {
@@ -282,10 +301,9 @@ class Interpreter {
   // Returns the index of the instruction processed last (a loop's end may
   // send the walk back to its start).
   size_t step(const wasm::Instr& instr, size_t ip) {
-    const wasm::OpcodeInfo& info = wasm::info(instr.op);
-    if (numeric_use(instr.op)) {
-      const std::string_view sig = info.signature;
-      const size_t operands = std::min(sig.find(':'), state_.stack.size());
+    const OpcodeShape& op = shape(instr.op);
+    if (op.numeric) {
+      const size_t operands = std::min<size_t>(op.operands, state_.stack.size());
       for (size_t k = 0; k < operands; ++k) {
         const Fact& operand = state_.stack[state_.stack.size() - 1 - k];
         if (operand.base == Base::Param && operand.param < numeric_.size()) numeric_[operand.param] = true;
@@ -297,7 +315,7 @@ class Interpreter {
       case Opcode::If: {
         if (instr.op == Opcode::If) pop();
         auto [params, results] = block_arity(instr.block);
-        Frame frame;
+        Frame& frame = frames_.emplace_back();
         frame.kind = instr.op;
         frame.start = ip;
         frame.else_index = instr.op == Opcode::If ? instr.imm0 : instr.imm1;
@@ -308,7 +326,6 @@ class Interpreter {
         frame.below.assign(state_.stack.begin(), state_.stack.begin() + frame.height);
         if (instr.op == Opcode::If) frame.else_entry = state_;
         if (instr.op == Opcode::Loop) frame.header = state_;
-        frames_.push_back(std::move(frame));
         return ip;
       }
       case Opcode::Else: {
@@ -388,16 +405,12 @@ class Interpreter {
       case Opcode::I32WrapI64: case Opcode::I64ExtendI32U: case Opcode::I64ExtendI32S: return ip;
       default: break;
     }
-    // Everything else, by its signature ("ii:i"): memory accesses record
-    // their address operand (the first one).
-    const std::string_view sig = info.signature;
-    const size_t colon = sig.find(':');
-    const size_t pops = colon == std::string_view::npos ? 0 : colon;
-    const size_t pushes = colon == std::string_view::npos ? 0 : sig.size() - colon - 1;
-    const bool memory_access = info.immediate == wasm::ImmediateKind::MemArg && pops >= 1;
-    if (memory_access && state_.stack.size() >= pops) record(ip, state_.stack[state_.stack.size() - pops]);
-    pop_n(pops);
-    push_unknown(pushes);
+    // Everything else, by its signature: memory accesses record their
+    // address operand (the first one).
+    if (op.memory_access && state_.stack.size() >= op.operands)
+      record(ip, state_.stack[state_.stack.size() - op.operands]);
+    pop_n(op.operands);
+    push_unknown(op.results);
     return ip;
   }
 
