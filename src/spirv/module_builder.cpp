@@ -167,17 +167,26 @@ uint32_t ModuleBuilder::unique_struct_type(std::span<const uint32_t> members) {
   return id;
 }
 
-uint32_t ModuleBuilder::const_u32(uint32_t value) {
-  uint32_t id = dedup(spv::Op::OpConstant, {uint_type(32), value}, true);
-  integer_constants_.try_emplace(id, value);
+size_t ModuleBuilder::ScalarConstantHash::operator()(const ScalarConstant& c) const noexcept {
+  return std::hash<uint64_t>()(c.bits * 0x9e3779b97f4a7c15ull ^ c.type);
+}
+
+uint32_t ModuleBuilder::scalar_constant(uint32_t type, uint32_t width, uint64_t bits, bool is_integer) {
+  auto [it, inserted] = scalar_constants_.try_emplace(ScalarConstant{type, bits}, 0);
+  if (!inserted) return it->second;
+  uint32_t id = it->second = fresh_id();
+  set_type(id, type);
+  if (width == 64)
+    append_instruction(types_and_globals_, spv::Op::OpConstant, {type, id, uint32_t(bits), uint32_t(bits >> 32)});
+  else
+    append_instruction(types_and_globals_, spv::Op::OpConstant, {type, id, uint32_t(bits)});
+  if (is_integer) integer_constants_.emplace(id, bits);
   return id;
 }
 
-uint32_t ModuleBuilder::const_u64(uint64_t value) {
-  uint32_t id = dedup(spv::Op::OpConstant, {uint_type(64), uint32_t(value), uint32_t(value >> 32)}, true);
-  integer_constants_.try_emplace(id, value);
-  return id;
-}
+uint32_t ModuleBuilder::const_u32(uint32_t value) { return scalar_constant(uint_type(32), 32, value, true); }
+
+uint32_t ModuleBuilder::const_u64(uint64_t value) { return scalar_constant(uint_type(64), 64, value, true); }
 
 std::optional<uint64_t> ModuleBuilder::integer_constant(uint32_t id) const {
   auto it = integer_constants_.find(id);
@@ -189,13 +198,9 @@ uint32_t ModuleBuilder::const_u8(uint8_t value) {
   return dedup(spv::Op::OpConstant, {uint_type(8), value}, true);
 }
 
-uint32_t ModuleBuilder::const_f32_bits(uint32_t bits) {
-  return dedup(spv::Op::OpConstant, {float_type(32), bits}, true);
-}
+uint32_t ModuleBuilder::const_f32_bits(uint32_t bits) { return scalar_constant(float_type(32), 32, bits, false); }
 
-uint32_t ModuleBuilder::const_f64_bits(uint64_t bits) {
-  return dedup(spv::Op::OpConstant, {float_type(64), uint32_t(bits), uint32_t(bits >> 32)}, true);
-}
+uint32_t ModuleBuilder::const_f64_bits(uint64_t bits) { return scalar_constant(float_type(64), 64, bits, false); }
 
 uint32_t ModuleBuilder::const_bool(bool value) {
   return dedup(value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, {bool_type()}, true);

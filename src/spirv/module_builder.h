@@ -113,6 +113,18 @@ class ModuleBuilder {
     size_t operator()(const Words& words) const noexcept;
   };
 
+  // The OpConstant of a 32- or 64-bit scalar `type` with value `bits`,
+  // declared on first use (integer ones also in integer_constants_).
+  uint32_t scalar_constant(uint32_t type, uint32_t width, uint64_t bits, bool is_integer);
+  struct ScalarConstant {
+    uint32_t type;
+    uint64_t bits;
+    bool operator==(const ScalarConstant&) const = default;
+  };
+  struct ScalarConstantHash {
+    size_t operator()(const ScalarConstant& constant) const noexcept;
+  };
+
   uint32_t next_id_ = 1;
   uint32_t glsl_ = 0;
   std::set<spv::Capability> capabilities_;
@@ -128,7 +140,10 @@ class ModuleBuilder {
   // By result id: its type, 0 for ids without a recorded type. Ids are
   // handed out densely from 1.
   std::vector<uint32_t> result_types_;
-  std::unordered_map<uint32_t, uint64_t> integer_constants_;
+  // The u32, u64, f32 and f64 constants (most constant requests) by type
+  // and value, apart from dedup_: no key vector to build per request.
+  std::unordered_map<ScalarConstant, uint32_t, ScalarConstantHash> scalar_constants_;
+  std::unordered_map<uint32_t, uint64_t> integer_constants_;  // by id: the u32 and u64 constants' values
   // uint_type and float_type by width (8, 16, 32, 64 bits), 0 until declared:
   // every constant asks for its type, so these skip dedup().
   std::array<uint32_t, 4> uint_types_{}, float_types_{};
