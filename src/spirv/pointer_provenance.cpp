@@ -242,6 +242,7 @@ class Interpreter {
     facts_.assign(body.size(), unknown());
     recorded_.assign(body.size(), false);
     state_.reachable = true;
+    state_.locals.reserve(type_.params.size() + function_.locals.size());
     for (size_t i = 0; i < type_.params.size(); ++i)
       state_.locals.push_back(pointer_params_.at(i) ? make(Base::Param, uint32_t(i), 32, 0) : absolute_unknown());
     for (size_t i = 0; i < function_.locals.size(); ++i) state_.locals.push_back(absolute(0));
@@ -259,7 +260,7 @@ class Interpreter {
       }
       ip = step(body[ip], ip);
     }
-    return facts_;
+    return std::move(facts_);
   }
 
  private:
@@ -423,30 +424,30 @@ class Interpreter {
   size_t end(size_t ip) {
     Frame& frame = frames_.back();
     if (frame.kind == Opcode::Loop && frame.label.reachable) {
-      // Back-edges reached the header: run the body again from the joined
-      // state until nothing changes.
-      State joined = frame.header;
+      // Back-edges reached the header: join them into the header's state
+      // (in place: nothing changes where the join adds nothing) and run the
+      // body again from there until nothing changes.
+      State& header = frame.header;
       bool changed = false;
-      for (size_t i = 0; i < joined.locals.size(); ++i) {
-        Fact j = join(joined.locals[i], frame.label.locals[i]);
-        if (!(j == joined.locals[i])) {
-          joined.locals[i] = frame.rounds >= kWideningRounds ? unknown() : j;
+      for (size_t i = 0; i < header.locals.size(); ++i) {
+        Fact j = join(header.locals[i], frame.label.locals[i]);
+        if (!(j == header.locals[i])) {
+          header.locals[i] = frame.rounds >= kWideningRounds ? unknown() : j;
           changed = true;
         }
       }
-      size_t params_at = joined.stack.size() - std::min(frame.params, joined.stack.size());
-      for (size_t i = 0; i < frame.label.stack.size() && params_at + i < joined.stack.size(); ++i) {
-        Fact j = join(joined.stack[params_at + i], frame.label.stack[i]);
-        if (!(j == joined.stack[params_at + i])) {
-          joined.stack[params_at + i] = frame.rounds >= kWideningRounds ? unknown() : j;
+      size_t params_at = header.stack.size() - std::min(frame.params, header.stack.size());
+      for (size_t i = 0; i < frame.label.stack.size() && params_at + i < header.stack.size(); ++i) {
+        Fact j = join(header.stack[params_at + i], frame.label.stack[i]);
+        if (!(j == header.stack[params_at + i])) {
+          header.stack[params_at + i] = frame.rounds >= kWideningRounds ? unknown() : j;
           changed = true;
         }
       }
       if (changed) {
-        frame.header = joined;
         frame.label = State{};
         ++frame.rounds;
-        state_ = joined;
+        state_ = header;
         return frame.start;  // the loop's body runs again
       }
       // Fixed point: the loop's end is reached by falling through only.
