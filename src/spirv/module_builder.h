@@ -4,7 +4,6 @@
 // function, with the block bookkeeping structured control flow needs.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -93,7 +92,7 @@ class ModuleBuilder {
   // The type of a constant or instruction result made through this builder.
   uint32_t type_of(uint32_t id) const;
   void set_type(uint32_t id, uint32_t type) {
-    if (id >= result_types_.size()) result_types_.resize(std::max<size_t>(id + 1, result_types_.size() * 2), 0);
+    if (id >= result_types_.size()) result_types_.resize(id + 1, 0);
     result_types_[id] = type;
   }
 
