@@ -325,6 +325,14 @@ uint32_t FunctionBuilder::glsl(uint32_t instruction, uint32_t type,
   return id;
 }
 
+uint32_t FunctionBuilder::call(uint32_t result_type, uint32_t function, std::span<const uint32_t> args) {
+  assert(open_);
+  uint32_t id = module_.fresh_id();
+  append_instruction(body_, spv::Op::OpFunctionCall, {result_type, id, function}, args);
+  module_.set_type(id, result_type);
+  return id;
+}
+
 void FunctionBuilder::terminate(spv::Op op, std::initializer_list<uint32_t> operands) {
   assert(open_);
   append_instruction(body_, op, operands);

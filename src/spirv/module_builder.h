@@ -177,6 +177,11 @@ class FunctionBuilder {
   void op_void(spv::Op op, std::initializer_list<uint32_t> operands);
   void op_void(spv::Op op, std::span<const uint32_t> operands);
   uint32_t glsl(uint32_t instruction, uint32_t type, std::initializer_list<uint32_t> operands);
+  // OpFunctionCall of `function` with `args`.
+  uint32_t call(uint32_t result_type, uint32_t function, std::span<const uint32_t> args);
+  uint32_t call(uint32_t result_type, uint32_t function, std::initializer_list<uint32_t> args) {
+    return call(result_type, function, std::span<const uint32_t>(args.begin(), args.size()));
+  }
 
   // Terminators.
   void branch(uint32_t target);
