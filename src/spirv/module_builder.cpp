@@ -236,7 +236,10 @@ uint32_t ModuleBuilder::global_variable(uint32_t pointer_type, spv::StorageClass
 }
 
 uint32_t ModuleBuilder::type_of(uint32_t id) const {
-  uint32_t type = id < result_types_.size() ? result_types_[id] : 0;
+  size_t page = id / kTypesPerPage;
+  uint32_t type = page < result_type_pages_.size() && result_type_pages_[page]
+                      ? (*result_type_pages_[page])[id % kTypesPerPage]
+                      : 0;
   assert(type != 0 && "id without a recorded type");
   return type;
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
@@ -92,8 +93,10 @@ class ModuleBuilder {
   // The type of a constant or instruction result made through this builder.
   uint32_t type_of(uint32_t id) const;
   void set_type(uint32_t id, uint32_t type) {
-    if (id >= result_types_.size()) result_types_.resize(id + 1, 0);
-    result_types_[id] = type;
+    size_t page = id / kTypesPerPage;
+    if (page >= result_type_pages_.size()) result_type_pages_.resize(page + 1);
+    if (!result_type_pages_[page]) result_type_pages_[page] = std::make_unique<TypePage>();  // zeroed
+    (*result_type_pages_[page])[id % kTypesPerPage] = type;
   }
 
   // The whole module. Call after every function is added.
@@ -137,8 +140,13 @@ class ModuleBuilder {
   // constant that exists already allocates nothing.
   Words dedup_key_;
   // By result id: its type, 0 for ids without a recorded type. Ids are
-  // handed out densely from 1.
-  std::vector<uint32_t> result_types_;
+  // handed out densely from 1 and most get a type, so the table is an array
+  // by id, megabytes for large modules: kept in pages, which it grows by
+  // without copying what it holds, and which are small enough for the heap
+  // to reuse from one compile to the next.
+  static constexpr size_t kTypesPerPage = 4096;
+  using TypePage = std::array<uint32_t, kTypesPerPage>;
+  std::vector<std::unique_ptr<TypePage>> result_type_pages_;
   // The u32, u64, f32 and f64 constants (most constant requests) by type
   // and value, apart from dedup_: no key vector to build per request.
   std::unordered_map<ScalarConstant, uint32_t, ScalarConstantHash> scalar_constants_;
