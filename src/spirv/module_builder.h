@@ -9,6 +9,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <set>
 #include <span>
@@ -227,7 +228,11 @@ class FunctionBuilder {
   uint32_t entry_label_;
   Words variables_, body_;
   bool open_ = true;
-  std::unordered_set<uint32_t> targeted_;
+  // Labels some branch targets. Its nodes come from a buffer of the
+  // builder's own, released all at once with it: a set per function, an
+  // insert per branch, nothing erased.
+  std::pmr::monotonic_buffer_resource targeted_memory_;
+  std::pmr::unordered_set<uint32_t> targeted_{&targeted_memory_};
 };
 
 }  // namespace wasmgpu::spirv
