@@ -250,7 +250,8 @@ void FunctionLowering::branch_to(uint32_t depth) {
 }
 
 void FunctionLowering::dispatch_pending(size_t frame_index) {
-  std::set<size_t> targets = frames_[frame_index].pending_targets;
+  // The frame ends here: its set is not needed after.
+  std::set<size_t> targets = std::move(frames_[frame_index].pending_targets);
   if (targets.empty()) return;
   size_t outer = innermost_construct(frame_index);
   assert(outer != 0 && *targets.begin() >= outer);

@@ -134,9 +134,8 @@ uint32_t ExactFloat::helper(Helper which) {
 
 uint32_t ExactFloat::call(FunctionBuilder& f, Helper which, std::initializer_list<uint32_t> args) {
   bool wide = which == Helper::F64Div || which == Helper::F64Sqrt;
-  std::vector<uint32_t> operands{helper(which)};
-  operands.insert(operands.end(), args.begin(), args.end());
-  return f.op(Op::OpFunctionCall, wide ? k_.t_u64 : k_.t_u32, operands);
+  uint32_t function = helper(which);
+  return f.call(wide ? k_.t_u64 : k_.t_u32, function, args);
 }
 
 void ExactFloat::emit_bodies() {

@@ -395,12 +395,11 @@ Status FunctionLowering::call(uint32_t function_index) {
   auto it = k_.function_ids.find(function_index);
   if (it == k_.function_ids.end())
     return make_error("function " + k_.module.function_name(function_index) + " was not compiled");
-  std::vector<uint32_t> operands{it->second};
   size_t first = stack_.size() - callee.params.size();
-  operands.insert(operands.end(), stack_.begin() + first, stack_.end());
-  stack_.resize(first);
   // No early return when the callee trapped (traps.cpp): the caller winds down too.
-  uint32_t result = f_.op(Op::OpFunctionCall, k_.result_type(callee.results), operands);
+  uint32_t result = f_.call(k_.result_type(callee.results), it->second,
+                            std::span<const uint32_t>(stack_).subspan(first));
+  stack_.resize(first);
   if (callee.results.size() == 1) {
     push(result);
   } else {

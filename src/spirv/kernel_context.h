@@ -98,7 +98,7 @@ struct KernelContext {
   // Private variables holding wasm globals (by global index).
   std::map<uint32_t, uint32_t> global_vars;
   // SPIR-V function ids of compiled wasm functions (by function index).
-  std::map<uint32_t, uint32_t> function_ids;
+  std::unordered_map<uint32_t, uint32_t> function_ids;
 
   RuntimeHelpers* helpers = nullptr;
   // Float lowering of the exact float mode (float_exact.h); null in fast mode.

@@ -10,6 +10,13 @@ void append_instruction(Words& out, spv::Op op, std::span<const uint32_t> operan
   out.insert(out.end(), operands.begin(), operands.end());
 }
 
+void append_instruction(Words& out, spv::Op op, std::initializer_list<uint32_t> leading,
+                        std::span<const uint32_t> rest) {
+  out.push_back(uint32_t(leading.size() + rest.size() + 1) << 16 | uint32_t(op));
+  out.insert(out.end(), leading.begin(), leading.end());
+  out.insert(out.end(), rest.begin(), rest.end());
+}
+
 void append_string(Words& out, std::string_view text) {
   size_t words = text.size() / 4 + 1;  // always room for the terminating NUL
   size_t first = out.size();
@@ -39,9 +46,7 @@ void ModuleBuilder::entry_point(uint32_t function, std::string_view name) {
 
 void ModuleBuilder::execution_mode(uint32_t function, spv::ExecutionMode mode,
                                    std::initializer_list<uint32_t> literals) {
-  Words operands{function, uint32_t(mode)};
-  operands.insert(operands.end(), literals.begin(), literals.end());
-  append_instruction(execution_modes_, spv::Op::OpExecutionMode, operands);
+  append_instruction(execution_modes_, spv::Op::OpExecutionMode, {function, uint32_t(mode)}, literals);
 }
 
 void ModuleBuilder::name(uint32_t id, std::string_view text) {
@@ -50,45 +55,73 @@ void ModuleBuilder::name(uint32_t id, std::string_view text) {
 
 void ModuleBuilder::decorate(uint32_t id, spv::Decoration decoration,
                              std::initializer_list<uint32_t> literals) {
-  Words operands{id, uint32_t(decoration)};
-  operands.insert(operands.end(), literals.begin(), literals.end());
-  append_instruction(annotations_, spv::Op::OpDecorate, operands);
+  append_instruction(annotations_, spv::Op::OpDecorate, {id, uint32_t(decoration)}, literals);
 }
 
 void ModuleBuilder::member_decorate(uint32_t struct_type, uint32_t member,
                                     spv::Decoration decoration,
                                     std::initializer_list<uint32_t> literals) {
-  Words operands{struct_type, member, uint32_t(decoration)};
-  operands.insert(operands.end(), literals.begin(), literals.end());
-  append_instruction(annotations_, spv::Op::OpMemberDecorate, operands);
+  append_instruction(annotations_, spv::Op::OpMemberDecorate, {struct_type, member, uint32_t(decoration)},
+                     literals);
 }
 
-uint32_t ModuleBuilder::dedup(spv::Op op, std::vector<uint32_t> operands, bool has_type) {
-  std::vector<uint32_t> key = operands;
-  key.insert(key.begin(), uint32_t(op));
-  auto it = dedup_.find(key);
-  if (it != dedup_.end()) return it->second;
-  uint32_t id = fresh_id();
+size_t ModuleBuilder::WordsHash::operator()(const Words& words) const noexcept {
+  // FNV-1a over the words: the keys are short (an opcode and a few operands).
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (uint32_t word : words) hash = (hash ^ word) * 0x100000001b3ull;
+  return size_t(hash);
+}
+
+uint32_t ModuleBuilder::dedup(spv::Op op, std::span<const uint32_t> operands, bool has_type) {
+  dedup_key_.assign(1, uint32_t(op));
+  dedup_key_.insert(dedup_key_.end(), operands.begin(), operands.end());
+  auto [it, inserted] = dedup_.try_emplace(dedup_key_, 0);
+  if (!inserted) return it->second;
+  uint32_t id = it->second = fresh_id();
   // Types put the result id first; constants put the type first.
-  operands.insert(has_type ? operands.begin() + 1 : operands.begin(), id);
-  if (has_type) result_types_[id] = operands[0];
-  append_instruction(types_and_globals_, op, operands);
-  dedup_.emplace(std::move(key), id);
+  if (has_type) {
+    set_type(id, operands[0]);
+    append_instruction(types_and_globals_, op, {operands[0], id}, operands.subspan(1));
+  } else {
+    append_instruction(types_and_globals_, op, {id}, operands);
+  }
   return id;
 }
 
 uint32_t ModuleBuilder::void_type() { return dedup(spv::Op::OpTypeVoid, {}, false); }
 uint32_t ModuleBuilder::bool_type() { return dedup(spv::Op::OpTypeBool, {}, false); }
 
+namespace {
+// The slot for a scalar type of `width` bits (8, 16, 32 or 64) in an array
+// of four; null for any other width.
+uint32_t* width_slot(std::array<uint32_t, 4>& slots, uint32_t width) {
+  switch (width) {
+    case 8: return &slots[0];
+    case 16: return &slots[1];
+    case 32: return &slots[2];
+    case 64: return &slots[3];
+    default: return nullptr;
+  }
+}
+}  // namespace
+
 uint32_t ModuleBuilder::uint_type(uint32_t width) {
+  uint32_t* declared = width_slot(uint_types_, width);
+  if (declared && *declared) return *declared;
   if (width == 64) capability(spv::Capability::Int64);
   if (width == 8) capability(spv::Capability::Int8);
-  return dedup(spv::Op::OpTypeInt, {width, 0}, false);
+  uint32_t id = dedup(spv::Op::OpTypeInt, {width, 0}, false);
+  if (declared) *declared = id;
+  return id;
 }
 
 uint32_t ModuleBuilder::float_type(uint32_t width) {
+  uint32_t* declared = width_slot(float_types_, width);
+  if (declared && *declared) return *declared;
   if (width == 64) capability(spv::Capability::Float64);
-  return dedup(spv::Op::OpTypeFloat, {width}, false);
+  uint32_t id = dedup(spv::Op::OpTypeFloat, {width}, false);
+  if (declared) *declared = id;
+  return id;
 }
 
 uint32_t ModuleBuilder::vector_type(uint32_t component, uint32_t count) {
@@ -125,28 +158,35 @@ uint32_t ModuleBuilder::function_type(uint32_t result, std::span<const uint32_t>
 }
 
 uint32_t ModuleBuilder::struct_type(std::span<const uint32_t> members) {
-  return dedup(spv::Op::OpTypeStruct, {members.begin(), members.end()}, false);
+  return dedup(spv::Op::OpTypeStruct, members, false);
 }
 
 uint32_t ModuleBuilder::unique_struct_type(std::span<const uint32_t> members) {
   uint32_t id = fresh_id();
-  Words operands{id};
-  operands.insert(operands.end(), members.begin(), members.end());
-  append_instruction(types_and_globals_, spv::Op::OpTypeStruct, operands);
+  append_instruction(types_and_globals_, spv::Op::OpTypeStruct, {id}, members);
   return id;
 }
 
-uint32_t ModuleBuilder::const_u32(uint32_t value) {
-  uint32_t id = dedup(spv::Op::OpConstant, {uint_type(32), value}, true);
-  integer_constants_.emplace(id, value);
+size_t ModuleBuilder::ScalarConstantHash::operator()(const ScalarConstant& c) const noexcept {
+  return std::hash<uint64_t>()(c.bits * 0x9e3779b97f4a7c15ull ^ c.type);
+}
+
+uint32_t ModuleBuilder::scalar_constant(uint32_t type, uint32_t width, uint64_t bits, bool is_integer) {
+  auto [it, inserted] = scalar_constants_.try_emplace(ScalarConstant{type, bits}, 0);
+  if (!inserted) return it->second;
+  uint32_t id = it->second = fresh_id();
+  set_type(id, type);
+  if (width == 64)
+    append_instruction(types_and_globals_, spv::Op::OpConstant, {type, id, uint32_t(bits), uint32_t(bits >> 32)});
+  else
+    append_instruction(types_and_globals_, spv::Op::OpConstant, {type, id, uint32_t(bits)});
+  if (is_integer) integer_constants_.emplace(id, bits);
   return id;
 }
 
-uint32_t ModuleBuilder::const_u64(uint64_t value) {
-  uint32_t id = dedup(spv::Op::OpConstant, {uint_type(64), uint32_t(value), uint32_t(value >> 32)}, true);
-  integer_constants_.emplace(id, value);
-  return id;
-}
+uint32_t ModuleBuilder::const_u32(uint32_t value) { return scalar_constant(uint_type(32), 32, value, true); }
+
+uint32_t ModuleBuilder::const_u64(uint64_t value) { return scalar_constant(uint_type(64), 64, value, true); }
 
 std::optional<uint64_t> ModuleBuilder::integer_constant(uint32_t id) const {
   auto it = integer_constants_.find(id);
@@ -158,13 +198,9 @@ uint32_t ModuleBuilder::const_u8(uint8_t value) {
   return dedup(spv::Op::OpConstant, {uint_type(8), value}, true);
 }
 
-uint32_t ModuleBuilder::const_f32_bits(uint32_t bits) {
-  return dedup(spv::Op::OpConstant, {float_type(32), bits}, true);
-}
+uint32_t ModuleBuilder::const_f32_bits(uint32_t bits) { return scalar_constant(float_type(32), 32, bits, false); }
 
-uint32_t ModuleBuilder::const_f64_bits(uint64_t bits) {
-  return dedup(spv::Op::OpConstant, {float_type(64), uint32_t(bits), uint32_t(bits >> 32)}, true);
-}
+uint32_t ModuleBuilder::const_f64_bits(uint64_t bits) { return scalar_constant(float_type(64), 64, bits, false); }
 
 uint32_t ModuleBuilder::const_bool(bool value) {
   return dedup(value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, {bool_type()}, true);
@@ -183,9 +219,7 @@ uint32_t ModuleBuilder::spec_const_u32(uint32_t default_value, uint32_t spec_id)
 
 uint32_t ModuleBuilder::spec_const_composite(uint32_t type, std::span<const uint32_t> constituents) {
   uint32_t id = fresh_id();
-  Words operands{type, id};
-  operands.insert(operands.end(), constituents.begin(), constituents.end());
-  append_instruction(types_and_globals_, spv::Op::OpSpecConstantComposite, operands);
+  append_instruction(types_and_globals_, spv::Op::OpSpecConstantComposite, {type, id}, constituents);
   return id;
 }
 
@@ -202,9 +236,12 @@ uint32_t ModuleBuilder::global_variable(uint32_t pointer_type, spv::StorageClass
 }
 
 uint32_t ModuleBuilder::type_of(uint32_t id) const {
-  auto it = result_types_.find(id);
-  assert(it != result_types_.end() && "id without a recorded type");
-  return it->second;
+  size_t page = id / kTypesPerPage;
+  uint32_t type = page < result_type_pages_.size() && result_type_pages_[page]
+                      ? (*result_type_pages_[page])[id % kTypesPerPage]
+                      : 0;
+  assert(type != 0 && "id without a recorded type");
+  return type;
 }
 
 Words ModuleBuilder::assemble() const {
@@ -218,11 +255,15 @@ Words ModuleBuilder::assemble() const {
   for (const auto& [function, name] : entry_names_)
     append_with_string(out, spv::Op::OpEntryPoint, {uint32_t(spv::ExecutionModel::GLCompute), function},
                        name, interface_);
+  // The rest is megabytes for large modules: reserve once rather than regrow.
+  size_t rest = execution_modes_.size() + debug_names_.size() + annotations_.size() + types_and_globals_.size();
+  for (const Words& words : functions_) rest += words.size();
+  out.reserve(out.size() + rest);
   out.insert(out.end(), execution_modes_.begin(), execution_modes_.end());
   out.insert(out.end(), debug_names_.begin(), debug_names_.end());
   out.insert(out.end(), annotations_.begin(), annotations_.end());
   out.insert(out.end(), types_and_globals_.begin(), types_and_globals_.end());
-  out.insert(out.end(), functions_.begin(), functions_.end());
+  for (const Words& words : functions_) out.insert(out.end(), words.begin(), words.end());
   return out;
 }
 
@@ -259,9 +300,7 @@ bool FunctionBuilder::begin_block(uint32_t label, bool keep_open) {
 uint32_t FunctionBuilder::op(spv::Op op, uint32_t type, std::span<const uint32_t> operands) {
   assert(open_);
   uint32_t id = module_.fresh_id();
-  Words words{type, id};
-  words.insert(words.end(), operands.begin(), operands.end());
-  append_instruction(body_, op, words);
+  append_instruction(body_, op, {type, id}, operands);
   module_.set_type(id, type);
   return id;
 }
@@ -281,9 +320,20 @@ void FunctionBuilder::op_void(spv::Op op, std::initializer_list<uint32_t> operan
 
 uint32_t FunctionBuilder::glsl(uint32_t instruction, uint32_t type,
                                std::initializer_list<uint32_t> operands) {
-  Words words{module_.glsl_std_450(), instruction};
-  words.insert(words.end(), operands.begin(), operands.end());
-  return op(spv::Op::OpExtInst, type, words);
+  assert(open_);
+  uint32_t set = module_.glsl_std_450();  // its id first, on first use: ids follow the order of asking
+  uint32_t id = module_.fresh_id();
+  append_instruction(body_, spv::Op::OpExtInst, {type, id, set, instruction}, operands);
+  module_.set_type(id, type);
+  return id;
+}
+
+uint32_t FunctionBuilder::call(uint32_t result_type, uint32_t function, std::span<const uint32_t> args) {
+  assert(open_);
+  uint32_t id = module_.fresh_id();
+  append_instruction(body_, spv::Op::OpFunctionCall, {result_type, id, function}, args);
+  module_.set_type(id, result_type);
+  return id;
 }
 
 void FunctionBuilder::terminate(spv::Op op, std::initializer_list<uint32_t> operands) {
@@ -373,17 +423,18 @@ void FunctionBuilder::store_aligned(uint32_t pointer, uint32_t value, uint32_t a
 
 void FunctionBuilder::finish() {
   assert(!open_ && "function ends with an open block");
-  Words words;
-  append_instruction(words, spv::Op::OpFunction,
+  Words head;
+  append_instruction(head, spv::Op::OpFunction,
                      {result_type_, id_, uint32_t(spv::FunctionControlMask::MaskNone), function_type_});
   for (size_t i = 0; i < params_.size(); ++i)
-    append_instruction(words, spv::Op::OpFunctionParameter, {param_types_[i], params_[i]});
-  append_instruction(words, spv::Op::OpLabel, {entry_label_});
-  words.insert(words.end(), variables_.begin(), variables_.end());
+    append_instruction(head, spv::Op::OpFunctionParameter, {param_types_[i], params_[i]});
+  append_instruction(head, spv::Op::OpLabel, {entry_label_});
+  head.insert(head.end(), variables_.begin(), variables_.end());
+  module_.add_function_words(std::move(head));
   // The body's first block is the continuation of the entry block.
-  words.insert(words.end(), body_.begin(), body_.end());
-  append_instruction(words, spv::Op::OpFunctionEnd, {});
-  module_.add_function_words(words);
+  append_instruction(body_, spv::Op::OpFunctionEnd, {});
+  module_.add_function_words(std::move(body_));
+  body_.clear();  // moved from: valid but unspecified
 }
 
 }  // namespace wasmgpu::spirv

@@ -4,15 +4,19 @@
 // function, with the block bookkeeping structured control flow needs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
-#include <map>
+#include <memory>
+#include <memory_resource>
 #include <optional>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <spirv/unified1/spirv.hpp11>
@@ -26,6 +30,10 @@ void append_instruction(Words& out, spv::Op op, std::span<const uint32_t> operan
 inline void append_instruction(Words& out, spv::Op op, std::initializer_list<uint32_t> operands) {
   append_instruction(out, op, std::span<const uint32_t>(operands.begin(), operands.size()));
 }
+// The same with the operands in two parts, `leading` then `rest` (a result
+// type and id, say, before the operands), without first joining them.
+void append_instruction(Words& out, spv::Op op, std::initializer_list<uint32_t> leading,
+                        std::span<const uint32_t> rest);
 // A literal string operand: UTF-8, NUL-terminated, padded to whole words.
 void append_string(Words& out, std::string_view text);
 
@@ -79,31 +87,74 @@ class ModuleBuilder {
   // A module-scope variable; listed in the entry point's interface.
   uint32_t global_variable(uint32_t pointer_type, spv::StorageClass storage, uint32_t initializer = 0);
 
-  // Completed function bodies, in order.
-  void add_function_words(const Words& words) {
-    functions_.insert(functions_.end(), words.begin(), words.end());
-  }
+  // Completed functions, in order; a function may come in several pieces.
+  // Kept apart until assemble(), which copies each word once.
+  void add_function_words(Words words) { functions_.push_back(std::move(words)); }
 
   // The type of a constant or instruction result made through this builder.
   uint32_t type_of(uint32_t id) const;
-  void set_type(uint32_t id, uint32_t type) { result_types_[id] = type; }
+  void set_type(uint32_t id, uint32_t type) {
+    size_t page = id / kTypesPerPage;
+    if (page >= result_type_pages_.size()) result_type_pages_.resize(page + 1);
+    if (!result_type_pages_[page]) result_type_pages_[page] = std::make_unique<TypePage>();  // zeroed
+    (*result_type_pages_[page])[id % kTypesPerPage] = type;
+  }
 
   // The whole module. Call after every function is added.
   Words assemble() const;
 
  private:
-  uint32_t dedup(spv::Op op, std::vector<uint32_t> operands_without_result, bool has_type);
+  // The id of the type or constant `op` with these operands (the result id
+  // left out), declared on first use.
+  uint32_t dedup(spv::Op op, std::span<const uint32_t> operands_without_result, bool has_type);
+  uint32_t dedup(spv::Op op, std::initializer_list<uint32_t> operands_without_result, bool has_type) {
+    return dedup(op, std::span<const uint32_t>(operands_without_result.begin(), operands_without_result.size()),
+                 has_type);
+  }
+
+  struct WordsHash {
+    size_t operator()(const Words& words) const noexcept;
+  };
+
+  // The OpConstant of a 32- or 64-bit scalar `type` with value `bits`,
+  // declared on first use (integer ones also in integer_constants_).
+  uint32_t scalar_constant(uint32_t type, uint32_t width, uint64_t bits, bool is_integer);
+  struct ScalarConstant {
+    uint32_t type;
+    uint64_t bits;
+    bool operator==(const ScalarConstant&) const = default;
+  };
+  struct ScalarConstantHash {
+    size_t operator()(const ScalarConstant& constant) const noexcept;
+  };
 
   uint32_t next_id_ = 1;
   uint32_t glsl_ = 0;
   std::set<spv::Capability> capabilities_;
-  Words entry_points_, execution_modes_, debug_names_, annotations_, types_and_globals_,
-      functions_;
+  Words entry_points_, execution_modes_, debug_names_, annotations_, types_and_globals_;
+  std::vector<Words> functions_;
   std::vector<uint32_t> interface_;
   std::vector<std::pair<uint32_t, std::string>> entry_names_;
-  std::map<std::vector<uint32_t>, uint32_t> dedup_;
-  std::map<uint32_t, uint32_t> result_types_;
-  std::map<uint32_t, uint64_t> integer_constants_;
+  // Declared types and constants by opcode and operands (no result id).
+  std::unordered_map<Words, uint32_t, WordsHash> dedup_;
+  // The key dedup() looks up, built here so that a lookup of a type or
+  // constant that exists already allocates nothing.
+  Words dedup_key_;
+  // By result id: its type, 0 for ids without a recorded type. Ids are
+  // handed out densely from 1 and most get a type, so the table is an array
+  // by id, megabytes for large modules: kept in pages, which it grows by
+  // without copying what it holds, and which are small enough for the heap
+  // to reuse from one compile to the next.
+  static constexpr size_t kTypesPerPage = 4096;
+  using TypePage = std::array<uint32_t, kTypesPerPage>;
+  std::vector<std::unique_ptr<TypePage>> result_type_pages_;
+  // The u32, u64, f32 and f64 constants (most constant requests) by type
+  // and value, apart from dedup_: no key vector to build per request.
+  std::unordered_map<ScalarConstant, uint32_t, ScalarConstantHash> scalar_constants_;
+  std::unordered_map<uint32_t, uint64_t> integer_constants_;  // by id: the u32 and u64 constants' values
+  // uint_type and float_type by width (8, 16, 32, 64 bits), 0 until declared:
+  // every constant asks for its type, so these skip dedup().
+  std::array<uint32_t, 4> uint_types_{}, float_types_{};
 };
 
 // Builds one function. Blocks are emitted in the order they are begun; a block
@@ -127,7 +178,7 @@ class FunctionBuilder {
   // targets must branch back to their header even when never reached).
   bool begin_block(uint32_t label, bool keep_open = false);
   bool open() const { return open_; }
-  bool was_targeted(uint32_t label) const { return targeted_.count(label) != 0; }
+  bool was_targeted(uint32_t label) const { return targeted_.contains(label); }
 
   // Instructions with a result (returns the result id) and without.
   uint32_t op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands);
@@ -135,6 +186,11 @@ class FunctionBuilder {
   void op_void(spv::Op op, std::initializer_list<uint32_t> operands);
   void op_void(spv::Op op, std::span<const uint32_t> operands);
   uint32_t glsl(uint32_t instruction, uint32_t type, std::initializer_list<uint32_t> operands);
+  // OpFunctionCall of `function` with `args`.
+  uint32_t call(uint32_t result_type, uint32_t function, std::span<const uint32_t> args);
+  uint32_t call(uint32_t result_type, uint32_t function, std::initializer_list<uint32_t> args) {
+    return call(result_type, function, std::span<const uint32_t>(args.begin(), args.size()));
+  }
 
   // Terminators.
   void branch(uint32_t target);
@@ -172,7 +228,11 @@ class FunctionBuilder {
   uint32_t entry_label_;
   Words variables_, body_;
   bool open_ = true;
-  std::set<uint32_t> targeted_;
+  // Labels some branch targets. Its nodes come from a buffer of the
+  // builder's own, released all at once with it: a set per function, an
+  // insert per branch, nothing erased.
+  std::pmr::monotonic_buffer_resource targeted_memory_;
+  std::pmr::unordered_set<uint32_t> targeted_{&targeted_memory_};
 };
 
 }  // namespace wasmgpu::spirv

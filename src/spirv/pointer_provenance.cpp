@@ -1,7 +1,9 @@
 #include "spirv/pointer_provenance.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <cassert>
 
 #include "wasm/opcode.h"
 
@@ -145,6 +147,49 @@ Fact bitwise(Opcode op, const Fact& x, const Fact& y) {
   return make(Base::Absolute, 0, bits, value);
 }
 
+// Whether an instruction uses its operands as numbers rather than as
+// addresses, told by its name.
+bool uses_operands_as_numbers(const wasm::OpcodeInfo& info) {
+  std::string_view text = info.text;
+  if (info.prefix != 0 || text.size() < 5 || (text.substr(0, 4) != "i32." && text.substr(0, 4) != "i64." &&
+                                               text.substr(0, 4) != "f32." && text.substr(0, 4) != "f64."))
+    return false;
+  text.remove_prefix(4);
+  for (std::string_view prefix : {"mul", "div", "rem", "sh", "rot", "and", "or", "xor", "lt", "gt", "le", "ge",
+                                  "extend_i32", "convert_i32"})
+    if (text.substr(0, prefix.size()) == prefix) return true;
+  return false;
+}
+
+// What the interpreter reads off an opcode's name and signature ("ii:i").
+struct OpcodeShape {
+  bool numeric = false;        // uses_operands_as_numbers
+  uint8_t operands = 0;        // values it pops (0 for hand-typed signatures, "*")
+  uint8_t results = 0;         // values it pushes
+  bool memory_access = false;  // a MemArg instruction with an address operand (the first one)
+};
+
+// OpcodeShape by opcode, worked out once: the interpreter needs it for every
+// instruction it steps through.
+const OpcodeShape& shape(Opcode op) {
+  static const std::array<OpcodeShape, wasm::kOpcodeCount> shapes = [] {
+    std::array<OpcodeShape, wasm::kOpcodeCount> table{};
+    for (size_t i = 0; i < wasm::kOpcodeCount; ++i) {
+      const wasm::OpcodeInfo& info = wasm::info(Opcode(i));
+      const std::string_view sig = info.signature;
+      const size_t colon = sig.find(':');
+      OpcodeShape& shape = table[i];
+      shape.numeric = uses_operands_as_numbers(info);
+      shape.operands = uint8_t(colon == std::string_view::npos ? 0 : colon);
+      shape.results = uint8_t(colon == std::string_view::npos ? 0 : sig.size() - colon - 1);
+      shape.memory_access = info.immediate == wasm::ImmediateKind::MemArg && shape.operands >= 1;
+      assert((!shape.numeric || colon != std::string_view::npos) && "numeric instructions have signatures");
+    }
+    return table;
+  }();
+  return shapes[size_t(op)];
+}
+
 struct State {
   bool reachable = false;
   std::vector<Fact> locals;
@@ -197,6 +242,7 @@ class Interpreter {
     facts_.assign(body.size(), unknown());
     recorded_.assign(body.size(), false);
     state_.reachable = true;
+    state_.locals.reserve(type_.params.size() + function_.locals.size());
     for (size_t i = 0; i < type_.params.size(); ++i)
       state_.locals.push_back(pointer_params_.at(i) ? make(Base::Param, uint32_t(i), 32, 0) : absolute_unknown());
     for (size_t i = 0; i < function_.locals.size(); ++i) state_.locals.push_back(absolute(0));
@@ -214,7 +260,7 @@ class Interpreter {
       }
       ip = step(body[ip], ip);
     }
-    return facts_;
+    return std::move(facts_);
   }
 
  private:
@@ -255,24 +301,10 @@ class Interpreter {
 
   // Returns the index of the instruction processed last (a loop's end may
   // send the walk back to its start).
-  // Whether `op` uses its operands as numbers rather than as addresses.
-  static bool numeric_use(const wasm::OpcodeInfo& info) {
-    std::string_view text = info.text;
-    if (info.prefix != 0 || text.size() < 5 || (text.substr(0, 4) != "i32." && text.substr(0, 4) != "i64." &&
-                                                 text.substr(0, 4) != "f32." && text.substr(0, 4) != "f64."))
-      return false;
-    text.remove_prefix(4);
-    for (std::string_view prefix : {"mul", "div", "rem", "sh", "rot", "and", "or", "xor", "lt", "gt", "le", "ge",
-                                    "extend_i32", "convert_i32"})
-      if (text.substr(0, prefix.size()) == prefix) return true;
-    return false;
-  }
-
   size_t step(const wasm::Instr& instr, size_t ip) {
-    const wasm::OpcodeInfo& info = wasm::info(instr.op);
-    if (numeric_use(info)) {
-      const std::string_view sig = info.signature;
-      const size_t operands = std::min(sig.find(':'), state_.stack.size());
+    const OpcodeShape& op = shape(instr.op);
+    if (op.numeric) {
+      const size_t operands = std::min<size_t>(op.operands, state_.stack.size());
       for (size_t k = 0; k < operands; ++k) {
         const Fact& operand = state_.stack[state_.stack.size() - 1 - k];
         if (operand.base == Base::Param && operand.param < numeric_.size()) numeric_[operand.param] = true;
@@ -284,7 +316,7 @@ class Interpreter {
       case Opcode::If: {
         if (instr.op == Opcode::If) pop();
         auto [params, results] = block_arity(instr.block);
-        Frame frame;
+        Frame& frame = frames_.emplace_back();
         frame.kind = instr.op;
         frame.start = ip;
         frame.else_index = instr.op == Opcode::If ? instr.imm0 : instr.imm1;
@@ -295,7 +327,6 @@ class Interpreter {
         frame.below.assign(state_.stack.begin(), state_.stack.begin() + frame.height);
         if (instr.op == Opcode::If) frame.else_entry = state_;
         if (instr.op == Opcode::Loop) frame.header = state_;
-        frames_.push_back(std::move(frame));
         return ip;
       }
       case Opcode::Else: {
@@ -375,16 +406,12 @@ class Interpreter {
       case Opcode::I32WrapI64: case Opcode::I64ExtendI32U: case Opcode::I64ExtendI32S: return ip;
       default: break;
     }
-    // Everything else, by its signature ("ii:i"): memory accesses record
-    // their address operand (the first one).
-    const std::string_view sig = info.signature;
-    const size_t colon = sig.find(':');
-    const size_t pops = colon == std::string_view::npos ? 0 : colon;
-    const size_t pushes = colon == std::string_view::npos ? 0 : sig.size() - colon - 1;
-    const bool memory_access = info.immediate == wasm::ImmediateKind::MemArg && pops >= 1;
-    if (memory_access && state_.stack.size() >= pops) record(ip, state_.stack[state_.stack.size() - pops]);
-    pop_n(pops);
-    push_unknown(pushes);
+    // Everything else, by its signature: memory accesses record their
+    // address operand (the first one).
+    if (op.memory_access && state_.stack.size() >= op.operands)
+      record(ip, state_.stack[state_.stack.size() - op.operands]);
+    pop_n(op.operands);
+    push_unknown(op.results);
     return ip;
   }
 
@@ -397,30 +424,30 @@ class Interpreter {
   size_t end(size_t ip) {
     Frame& frame = frames_.back();
     if (frame.kind == Opcode::Loop && frame.label.reachable) {
-      // Back-edges reached the header: run the body again from the joined
-      // state until nothing changes.
-      State joined = frame.header;
+      // Back-edges reached the header: join them into the header's state
+      // (in place: nothing changes where the join adds nothing) and run the
+      // body again from there until nothing changes.
+      State& header = frame.header;
       bool changed = false;
-      for (size_t i = 0; i < joined.locals.size(); ++i) {
-        Fact j = join(joined.locals[i], frame.label.locals[i]);
-        if (!(j == joined.locals[i])) {
-          joined.locals[i] = frame.rounds >= kWideningRounds ? unknown() : j;
+      for (size_t i = 0; i < header.locals.size(); ++i) {
+        Fact j = join(header.locals[i], frame.label.locals[i]);
+        if (!(j == header.locals[i])) {
+          header.locals[i] = frame.rounds >= kWideningRounds ? unknown() : j;
           changed = true;
         }
       }
-      size_t params_at = joined.stack.size() - std::min(frame.params, joined.stack.size());
-      for (size_t i = 0; i < frame.label.stack.size() && params_at + i < joined.stack.size(); ++i) {
-        Fact j = join(joined.stack[params_at + i], frame.label.stack[i]);
-        if (!(j == joined.stack[params_at + i])) {
-          joined.stack[params_at + i] = frame.rounds >= kWideningRounds ? unknown() : j;
+      size_t params_at = header.stack.size() - std::min(frame.params, header.stack.size());
+      for (size_t i = 0; i < frame.label.stack.size() && params_at + i < header.stack.size(); ++i) {
+        Fact j = join(header.stack[params_at + i], frame.label.stack[i]);
+        if (!(j == header.stack[params_at + i])) {
+          header.stack[params_at + i] = frame.rounds >= kWideningRounds ? unknown() : j;
           changed = true;
         }
       }
       if (changed) {
-        frame.header = joined;
         frame.label = State{};
         ++frame.rounds;
-        state_ = joined;
+        state_ = header;
         return frame.start;  // the loop's body runs again
       }
       // Fixed point: the loop's end is reached by falling through only.

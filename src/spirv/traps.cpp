@@ -20,9 +20,7 @@ uint32_t RuntimeHelpers::function_id(Helper helper, uint32_t width) {
 
 uint32_t RuntimeHelpers::call(FunctionBuilder& f, uint32_t result_type, uint32_t function,
                               std::initializer_list<uint32_t> args) {
-  Words operands{function};
-  operands.insert(operands.end(), args.begin(), args.end());
-  return f.op(spv::Op::OpFunctionCall, result_type, operands);
+  return f.call(result_type, function, args);
 }
 
 void RuntimeHelpers::trap(FunctionBuilder& f, abi::TrapKind kind) {
