@@ -37,6 +37,7 @@
 
 #include "../harness/parallel_for.h"
 #include "../kernels/bench_inputs.h"
+#include "../kernels/particle_inputs.h"
 #include "../kernels/particles.h"
 
 using wasmgpu::bench::parallel_for;
@@ -490,15 +491,7 @@ static void run_histogram(const Args& args) {
 
 static void run_particles(const Args& args) {
   const unsigned n = unsigned(args.size);
-  HostArray<particle> in = generate<particle>(n, [](uint64_t index) {
-    const uint32_t i = uint32_t(index);
-    particle p;
-    p.px = bench_unit(i, 8), p.py = bench_unit(i, 9), p.pz = bench_unit(i, 10);
-    p.vx = bench_unit(i, 11), p.vy = bench_unit(i, 12), p.vz = bench_unit(i, 13);
-    p.inverse_mass = 1.0f + 0.5f * bench_unit(i, 14);
-    p.flags = (bench_hash(i) & 15u) == 0 ? 1u : 0u;
-    return p;
-  });
+  HostArray<particle> in = generate<particle>(n, [](uint64_t index) { return bench_particle(uint32_t(index)); });
   DeviceArray<particle> din(in), dout(n);
   auto launch = [&] { particles<<<n / 256, 256>>>(din.p, dout.p); };
   launch();

@@ -9,6 +9,7 @@
 #include "harness/staging.h"
 #include "harness/trace.h"
 #include "harness/workloads/workloads.h"
+#include "particle_inputs.h"
 #include "particles.h"
 
 namespace wasmgpu::bench {
@@ -17,15 +18,7 @@ namespace {
 static_assert(sizeof(particle) == 32);
 
 // Particle i of the input.
-particle input(uint64_t index) {
-  const uint32_t i = uint32_t(index);
-  particle p;
-  p.px = bench_unit(i, 8), p.py = bench_unit(i, 9), p.pz = bench_unit(i, 10);
-  p.vx = bench_unit(i, 11), p.vy = bench_unit(i, 12), p.vz = bench_unit(i, 13);
-  p.inverse_mass = 1.0f + 0.5f * bench_unit(i, 14);
-  p.flags = (bench_hash(i) & 15u) == 0 ? 1u : 0u;
-  return p;
-}
+particle input(uint64_t index) { return bench_particle(uint32_t(index)); }
 
 particle step(particle p) {
   const float k = BENCH_PARTICLE_STIFFNESS, c = BENCH_PARTICLE_DAMPING, dt = BENCH_PARTICLE_DT;
