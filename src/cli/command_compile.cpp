@@ -59,7 +59,8 @@ void add_compile_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("compile", "Compile a wasm kernel to a SPIR-V compute shader");
   cmd->footer(
       "The shader is SPIR-V 1.5 for Vulkan 1.2 with entry point `main`; its workgroup size is\n"
-      "set through specialization constants 0, 1, 2. Every output passes spirv-val.\n"
+      "set through specialization constants 0, 1, 2. Every output passes spirv-val, which runs on\n"
+      "each compile unless --no-validate (on large modules it takes most of the time).\n"
       "Example: wasmgpu compile saxpy.wasm -o saxpy.spv");
   cmd->add_option("input", args->input, "The wasm module")->required();
   cmd->add_option("-o,--output", args->output, "Output file ('-' for standard output with --emit spvasm)")
@@ -67,6 +68,9 @@ void add_compile_command(CLI::App& app) {
   cmd->add_option("-k,--kernel", args->kernel, "Exported kernel to compile (default: the only kernel)");
   cmd->add_option("--emit", args->emit, "Output format: spv (binary) or spvasm (text)")
       ->check(CLI::IsMember({"spv", "spvasm"}));
+  cmd->add_flag_callback(
+      "--no-validate", [args] { args->options.validate = false; },
+      "Skip spirv-val on the output (the tests validate every shape the compiler emits)");
   add_float_mode_option(cmd, &args->options);
   add_call_stack_depth_option(cmd, &args->options);
   cmd->callback([args] { run_compile(*args); });

@@ -111,6 +111,17 @@ TEST_F(Cli, CompileWritesValidSpirv) {
   EXPECT_NE(result.output.find("OpEntryPoint GLCompute"), std::string::npos);
 }
 
+// --no-validate skips spirv-val, not anything the output depends on.
+TEST_F(Cli, CompileWithoutValidationWritesTheSameWords) {
+  const std::string input = "compile '" + kernel_path("traps.O2.wasm") + "' --kernel divide -o ";
+  ASSERT_EQ(run_cli(input + path("validated.spv")).status, 0);
+  CommandResult result = run_cli(input + path("unvalidated.spv") + " --no-validate");
+  ASSERT_EQ(result.status, 0) << result.output;
+  std::vector<uint32_t> validated = read<uint32_t>("validated.spv");
+  EXPECT_GT(validated.size(), 5u);
+  EXPECT_EQ(read<uint32_t>("unvalidated.spv"), validated);
+}
+
 TEST_F(Cli, CompileRefusesAmbiguousKernelChoice) {
   expect_one_line_error(run_cli("compile '" + kernel_path("traps.O2.wasm") + "' -o " + path("k.spv")),
                         "several kernels");
