@@ -239,8 +239,10 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
   if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
     auto [inside, address] = parameter_check(f, fact->param, ea, width);
     uint32_t result = f.variable(type);
-    // An 8-byte access known 4-aligned is two word accesses, with no test.
-    const bool words = width == 8 && fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
+    // An 8-byte access known only 4-aligned is two word accesses, with no
+    // test (one known 8-aligned is on the typed Parameter path).
+    const bool words = path == AccessPath::ParameterUnaligned && width == 8 &&
+                       fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
     if (path == AccessPath::Parameter || words) {
       // Speculative: the typed load runs unconditionally, at the argument's
       // address when the compare holds and else at the LaunchBlock (always
@@ -306,7 +308,8 @@ void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint
     auto [inside, address] = parameter_check(f, fact->param, ea, width);
     // A trapped invocation writes nothing more: the general path checks that.
     uint32_t fast = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)})});
-    const bool words = width == 8 && fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
+    const bool words = path == AccessPath::ParameterUnaligned && width == 8 &&
+                       fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
     f.if_else(fast, [&] { words ? store_at(f, address, value, 8, 4) : store_device(f, address, value, width, path); },
               [&] { store_translated(f, ea, value, width); });
     return;

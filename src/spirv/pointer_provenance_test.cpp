@@ -194,6 +194,27 @@ TEST(PointerProvenance, KernelAccessesThroughParametersTakeTheParameterPaths) {
   EXPECT_EQ(calls->info.memory_access_paths.translated, 8u);
 }
 
+// An 8-byte access proven 8-aligned is one u64 load or store, not two words.
+TEST(PointerProvenance, AlignedEightByteAccessesAreOneTypedAccess) {
+  CompiledKernel kernel = testing::expect_compiles(testing::c_to_wasm(R"(
+#include <wasmgpu.h>
+WASMGPU_KERNEL(k) void k(int i, const double *x, double *y) { y[i] = 2.0 * x[i]; }
+)", "-O2", std::string("-I") + WASMGPU_INCLUDE_DIR), "k");
+  EXPECT_EQ(kernel.info.memory_access_paths.parameter, 2u);
+  // The kernel function's own code (the general-path helpers after it have typed accesses too).
+  const std::string all = testing::disassembly(kernel);
+  const size_t start = all.find("%k = OpFunction");
+  ASSERT_NE(start, std::string::npos) << all;
+  const std::string text = all.substr(start, all.find("OpFunctionEnd", start) - start);
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("Aligned 8"), 2u) << "one 8-byte load and one 8-byte store\n" << text;
+  EXPECT_EQ(count("Aligned 4"), 0u) << text;
+}
+
 // Indexed static data and shared variables: one compare against the shared
 // range, one against the module memory outside the stack and shared ranges.
 TEST(PointerProvenance, IndexedStaticAndSharedDataTakeTheIndexedPath) {
