@@ -355,14 +355,15 @@ uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepare
   if (p.uses_images)  // the bindless set of images and samplers (bindless.h)
     device.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, abi::kImageSet, 1,
                                       &device.bindless->set, 0, nullptr);
+  // Every dispatch pushes the same bytes but for its base_index.
+  std::array<uint8_t, abi::kPushConstantsSize> push = launch.push_constants();
+  LaunchRecorder::set_recorded_push(launch, push);
   uint32_t dispatches = 0;
   for (uint64_t base = 0; base < p.n; base += p.per_dispatch) {
     if (base > 0 && p.slot > 0)  // the next dispatch reuses the stack slots
       memory_barrier(device, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccess,
                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccess);
     const uint64_t count = std::min<uint64_t>(p.per_dispatch, p.n - base);
-    std::array<uint8_t, abi::kPushConstantsSize> push = launch.push_constants();
-    if (base == 0) LaunchRecorder::set_recorded_push(launch, push);
     put32(push.data(), abi::kPushBaseIndex, uint32_t(base));
     device.vk.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, abi::kPushConstantsSize,
                                  push.data());
@@ -493,10 +494,8 @@ std::array<uint8_t, abi::kPushConstantsSize> RecordedLaunch::push_constants() co
 }
 
 bool RecordedLaunch::push_copy_current() const {
-  std::array<uint8_t, abi::kPushConstantsSize> now = push_constants();
-  // base_index differs per dispatch and is not part of the copy.
-  put32(now.data(), abi::kPushBaseIndex, get32(recorded_push_.data(), abi::kPushBaseIndex));
-  return now == recorded_push_;
+  // Both leave base_index 0: each dispatch sets its own.
+  return push_constants() == recorded_push_;
 }
 
 std::string trap_message(const std::string& kernel_name, const TrapReport& report) {

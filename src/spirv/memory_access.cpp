@@ -457,19 +457,38 @@ void RuntimeHelpers::store_at(FunctionBuilder& f, uint32_t address, uint32_t val
   }
 }
 
-void RuntimeHelpers::emit_load(uint32_t id, uint32_t width) {
-  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
-  uint32_t params[] = {k_.t_u64};
-  FunctionBuilder f(k_.b, id, type, params);
-  k_.b.name(id, "wasmgpu.load" + std::to_string(width * 8));
-  shared_access(f, f.param(0), width, [&] { f.return_value(shared_load(k_, f, f.param(0), width)); });
-  uint32_t address = translate(f, f.param(0), k_.b.const_u32(width));
+// Returns the `width` bytes at device `address`: one typed load when the
+// address turns out aligned at run time, else in pieces.
+void RuntimeHelpers::return_load_by_alignment(FunctionBuilder& f, uint32_t address, uint32_t width) {
   for (uint32_t alignment : {8u, 4u}) {
     if (alignment > width) continue;
     f.if_else(is_aligned(k_, f, address, alignment),
               [&] { f.return_value(load_at(f, address, width, alignment)); });
   }
   f.return_value(load_at(f, address, width, 1));
+}
+
+// The store counterpart of return_load_by_alignment, then returns.
+void RuntimeHelpers::store_by_alignment_and_return(FunctionBuilder& f, uint32_t address, uint32_t value,
+                                                   uint32_t width) {
+  for (uint32_t alignment : {8u, 4u}) {
+    if (alignment > width) continue;
+    f.if_else(is_aligned(k_, f, address, alignment), [&] {
+      store_at(f, address, value, width, alignment);
+      f.return_();
+    });
+  }
+  store_at(f, address, value, width, 1);
+  f.return_();
+}
+
+void RuntimeHelpers::emit_load(uint32_t id, uint32_t width) {
+  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  uint32_t params[] = {k_.t_u64};
+  FunctionBuilder f(k_.b, id, type, params);
+  k_.b.name(id, "wasmgpu.load" + std::to_string(width * 8));
+  shared_access(f, f.param(0), width, [&] { f.return_value(shared_load(k_, f, f.param(0), width)); });
+  return_load_by_alignment(f, translate(f, f.param(0), k_.b.const_u32(width)), width);
   f.finish();
 }
 
@@ -484,16 +503,7 @@ void RuntimeHelpers::emit_store(uint32_t id, uint32_t width) {
     shared_store(k_, f, f.param(0), value, width);
     f.return_();
   });
-  uint32_t address = translate(f, f.param(0), k_.b.const_u32(width));
-  for (uint32_t alignment : {8u, 4u}) {
-    if (alignment > width) continue;
-    f.if_else(is_aligned(k_, f, address, alignment), [&] {
-      store_at(f, address, value, width, alignment);
-      f.return_();
-    });
-  }
-  store_at(f, address, value, width, 1);
-  f.return_();
+  store_by_alignment_and_return(f, translate(f, f.param(0), k_.b.const_u32(width)), value, width);
   f.finish();
 }
 
@@ -504,13 +514,7 @@ void RuntimeHelpers::emit_load_device(uint32_t id, uint32_t width) {
   uint32_t params[] = {k_.t_u64};
   FunctionBuilder f(k_.b, id, type, params);
   k_.b.name(id, "wasmgpu.load_device" + std::to_string(width * 8));
-  uint32_t address = f.param(0);
-  for (uint32_t alignment : {8u, 4u}) {
-    if (alignment > width) continue;
-    f.if_else(is_aligned(k_, f, address, alignment),
-              [&] { f.return_value(load_at(f, address, width, alignment)); });
-  }
-  f.return_value(load_at(f, address, width, 1));
+  return_load_by_alignment(f, f.param(0), width);
   f.finish();
 }
 
@@ -519,16 +523,7 @@ void RuntimeHelpers::emit_store_device(uint32_t id, uint32_t width) {
   uint32_t params[] = {k_.t_u64, type};
   FunctionBuilder f(k_.b, id, k_.t_void, params);
   k_.b.name(id, "wasmgpu.store_device" + std::to_string(width * 8));
-  uint32_t address = f.param(0), value = f.param(1);
-  for (uint32_t alignment : {8u, 4u}) {
-    if (alignment > width) continue;
-    f.if_else(is_aligned(k_, f, address, alignment), [&] {
-      store_at(f, address, value, width, alignment);
-      f.return_();
-    });
-  }
-  store_at(f, address, value, width, 1);
-  f.return_();
+  store_by_alignment_and_return(f, f.param(0), f.param(1), width);
   f.finish();
 }
 

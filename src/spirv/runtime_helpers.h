@@ -145,6 +145,9 @@ class RuntimeHelpers {
   // `alignment` (a power of two; 1 when unknown): one typed access when it
   // suffices, else words or bytes. Stores do not check `trapped`.
   uint32_t load_at(FunctionBuilder& f, uint32_t address, uint32_t width, uint32_t alignment);
+  // Inside a helper: the access at `address` chosen by its run-time alignment, then return.
+  void return_load_by_alignment(FunctionBuilder& f, uint32_t address, uint32_t width);
+  void store_by_alignment_and_return(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width);
   void store_at(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width, uint32_t alignment);
   // Calls of the general load/store helpers (not counted in access_paths).
   uint32_t load_translated(FunctionBuilder& f, uint32_t ea, uint32_t width);
