@@ -468,6 +468,43 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
   return e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum, result);
 }
 
+// f32 + - * (bits in, bits out): the native f32 operation when no subnormal
+// can be involved, else the helper. Vulkan rounds f32 + - * correctly and
+// only flushing subnormals (inputs or outputs) can make a device differ from
+// IEEE. A native result with a biased exponent in 1..254 is a finite normal
+// number that no flushed value produced when:
+//  - multiplying: a flushed input gives ±0 or NaN, never a normal product; a
+//    product whose exact value is tiny but rounds to 2^-126 is 2^-126 under
+//    IEEE rounding too (the subnormal spacing below 2^-126 equals the normal
+//    spacing above it);
+//  - adding or subtracting: both operands also have nonzero exponent fields,
+//    since a flushed subnormal operand can leave a normal but wrong sum
+//    (2^-126 + 2^-149); a sum of normals that is tiny is exact and would be
+//    flushed, giving an exponent field of 0.
+// Zeros, subnormals, infinities and NaNs (operands or results) take the
+// helper, which also gives wasm's NaN bits. Inline, so that a kernel's hot
+// path is the native operation, an AND or three and a branch not taken.
+uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Helper helper, Op op, uint32_t a, uint32_t b) {
+  Emit e{k_, f};
+  const uint32_t exp_mask = e.u32(0x7F80'0000u);
+  uint32_t r = f.op(op, k_.t_f32(), {f.op(Op::OpBitcast, k_.t_f32(), {a}), f.op(Op::OpBitcast, k_.t_f32(), {b})});
+  k_.b.decorate(r, spv::Decoration::NoContraction);
+  uint32_t r_bits = f.op(Op::OpBitcast, k_.t_u32, {r});
+  // exponent field in 1..254: (field - 1) < 254, unsigned, on the masked bits.
+  uint32_t r_exp = e.op32(Op::OpBitwiseAnd, r_bits, exp_mask);
+  uint32_t fast = e.test(Op::OpULessThan, e.op32(Op::OpISub, r_exp, e.u32(0x0080'0000u)), e.u32(0x7F00'0000u));
+  if (op != Op::OpFMul) {
+    auto nonzero_exp = [&](uint32_t v) {
+      return e.test(Op::OpINotEqual, e.op32(Op::OpBitwiseAnd, v, exp_mask), e.u32(0));
+    };
+    fast = e.all(fast, e.all(nonzero_exp(a), nonzero_exp(b)));
+  }
+  uint32_t result = f.variable(k_.t_u32);
+  f.store(result, r_bits);
+  f.if_else(e.no(fast), [&] { f.store(result, call(f, helper, {a, b})); });
+  return f.load(k_.t_u32, result);
+}
+
 bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>& stack) {
   Emit e{k_, f};
   auto pop = [&] {
@@ -485,10 +522,15 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
     uint32_t rhs = pop(), lhs = pop();
     stack.push_back(as_f32(call(f, h, {bits32(lhs), bits32(rhs)})));
   };
+  auto f32_arith = [&](Helper h, Op op) {
+    k_.t_f64();  // the helper (the slow path) computes in f64
+    uint32_t rhs = pop(), lhs = pop();
+    stack.push_back(as_f32(f32_arith_inline(f, h, op, bits32(lhs), bits32(rhs))));
+  };
   switch (opcode) {
-    case Opcode::F32Add: f32_helper(Helper::F32Add); return true;
-    case Opcode::F32Sub: f32_helper(Helper::F32Sub); return true;
-    case Opcode::F32Mul: f32_helper(Helper::F32Mul); return true;
+    case Opcode::F32Add: f32_arith(Helper::F32Add, Op::OpFAdd); return true;
+    case Opcode::F32Sub: f32_arith(Helper::F32Sub, Op::OpFSub); return true;
+    case Opcode::F32Mul: f32_arith(Helper::F32Mul, Op::OpFMul); return true;
     case Opcode::F32Div: f32_helper(Helper::F32Div); return true;
     case Opcode::F64Div: {
       uint32_t rhs = pop(), lhs = pop();

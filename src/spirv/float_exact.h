@@ -2,7 +2,9 @@
 // depend on what a Vulkan device guarantees. Vulkan rounds f32/f64 + - *
 // correctly but may flush subnormals (in and out), allows 2.5 ulp for
 // division and derives square root from inverse square root. So:
-//  - f32 + - * are done in f64 and rounded once (53 >= 2*24 + 2 makes the
+//  - f32 + - * are native when no operand or result has a zero or all-ones
+//    exponent field (then no flushing can have happened); otherwise they are
+//    done in f64 and rounded once (53 >= 2*24 + 2 makes the
 //    double rounding innocuous); f32 operands with a zero exponent field
 //    (zero or subnormal) are widened with integer operations, and results
 //    that would be f32-subnormal are narrowed (round to nearest even) with
@@ -58,6 +60,7 @@ class ExactFloat {
   uint32_t min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b);
   uint32_t round_to_integral(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, uint32_t x);
   uint32_t f64_native(FunctionBuilder& f, spv::Op op, uint32_t a, uint32_t b);
+  uint32_t f32_arith_inline(FunctionBuilder& f, Helper helper, spv::Op op, uint32_t a, uint32_t b);
 
   KernelContext& k_;
   std::map<Helper, uint32_t> ids_;

@@ -86,5 +86,28 @@ TEST(FloatExact, F32OnlyKernelNeedsFloat64InExactMode) {
   EXPECT_FALSE(compile_in(FloatMode::Exact, compare).info.uses_float64);
 }
 
+// Exact f32 + - * run the device's f32 instruction, rounded alone
+// (NoContraction), and reach the f64 helper only through a branch: the
+// helper call sits in a block of its own, after the native result's test.
+TEST(FloatExact, F32ArithmeticIsNativeWithTheHelperAsSlowPath) {
+  auto bytes = wat_to_wasm(R"((module (memory 1)
+    (func (export "k") (param i32 f32 f32)
+      (f32.store (i32.const 0) (f32.add (f32.mul (local.get 1) (local.get 2)) (local.get 2))))))");
+  std::string text = testing::disassembly(compile_in(FloatMode::Exact, bytes));
+  for (const char* native : {"OpFMul %float", "OpFAdd %float"}) {
+    size_t at = text.find(native);
+    ASSERT_NE(at, std::string::npos) << native;
+    size_t equals = text.rfind(" = ", at), name = text.rfind('%', equals);
+    std::string id = text.substr(name, equals - name);  // the result id of the instruction
+    EXPECT_NE(text.find("OpDecorate " + id + " NoContraction"), std::string::npos) << native;
+    // The native result is tested before the helper runs.
+    size_t call = text.find("OpFunctionCall", at);
+    ASSERT_NE(call, std::string::npos);
+    EXPECT_NE(text.substr(at, call - at).find("OpBranchConditional"), std::string::npos) << native;
+  }
+  EXPECT_NE(text.find("wasmgpu_f32_add"), std::string::npos);
+  EXPECT_NE(text.find("wasmgpu_f32_mul"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace wasmgpu::spirv
