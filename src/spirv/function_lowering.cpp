@@ -77,6 +77,7 @@ Status FunctionLowering::lower() {
     if (index_ == k_.kernel_function) options.number_params = {true};
     pointer_facts_ = analyse_pointer_provenance(k_.module, index_, options);
   }
+  load_groups_ = find_load_groups(function_.body);
 
   const std::vector<wasm::Instr>& body = function_.body;
   Frame function_frame;
@@ -339,7 +340,8 @@ uint32_t FunctionLowering::effective_address(const wasm::Instr& instr) {
 
 void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_signed, ValType type) {
   uint32_t ea = effective_address(instr);
-  uint32_t raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1);  // u32, or u64 for width 8
+  uint32_t raw = grouped_load(ea, width);  // u32, or u64 for width 8
+  if (raw == 0) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1);
   switch (type) {
     case ValType::F32: push(op(Op::OpBitcast, k_.t_f32(), {raw})); return;
     case ValType::F64: push(op(Op::OpBitcast, k_.t_f64(), {raw})); return;
@@ -358,6 +360,20 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
       return;
     default: assert(false);
   }
+}
+
+uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
+  if (current_ip_ >= load_groups_.group_of.size() || load_groups_.group_of[current_ip_] < 0) return 0;
+  const LoadGroup& group = load_groups_.groups[size_t(load_groups_.group_of[current_ip_])];
+  if (group.members[0].ip == current_ip_ && pointer_facts_.size() == function_.body.size()) {
+    std::vector<RuntimeHelpers::GroupedLoad> members;
+    for (const LoadGroupMember& m : group.members)
+      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip]});
+    std::vector<uint32_t> variables = k_.helpers->load_group(f_, ea, members);
+    for (size_t i = 0; i < variables.size(); ++i) grouped_values_[group.members[i].ip] = variables[i];
+  }
+  auto it = grouped_values_.find(current_ip_);
+  return it == grouped_values_.end() ? 0 : f_.load(width == 8 ? k_.t_u64 : k_.t_u32, it->second);
 }
 
 void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType type) {

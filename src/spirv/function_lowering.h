@@ -11,10 +11,12 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "spirv/kernel_context.h"
+#include "spirv/load_groups.h"
 #include "spirv/pointer_provenance.h"
 #include "spirv/runtime_helpers.h"
 #include "support/result.h"
@@ -154,6 +156,13 @@ class FunctionLowering {
   // Per instruction index: what pointer_provenance proved about memory
   // access addresses (the kernel function only; empty elsewhere).
   std::vector<PointerFact> pointer_facts_;
+  // Groups of loads issued together (load_groups.h), and the variable that
+  // holds each issued member's value, by instruction index.
+  LoadGroups load_groups_;
+  std::unordered_map<size_t, uint32_t> grouped_values_;
+  // The value of the load at current_ip_ when its group was issued (u32, or
+  // u64 for width 8); 0 when it is to be loaded on its own.
+  uint32_t grouped_load(uint32_t ea, uint32_t width);
   size_t current_ip_ = 0;
   const PointerFact* pointer_fact() const {
     return current_ip_ < pointer_facts_.size() ? &pointer_facts_[current_ip_] : nullptr;

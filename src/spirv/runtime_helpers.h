@@ -11,6 +11,8 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "abi/launch_abi.h"
 #include "spirv/access_path.h"
@@ -53,6 +55,21 @@ class RuntimeHelpers {
   // an address derived from a pointer parameter takes the Parameter paths.
   uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact = nullptr,
                 uint64_t offset = 0);
+  // A member of a group of loads (load_groups.h), as load() takes it.
+  struct GroupedLoad {
+    uint32_t width;           // 4 or 8
+    int64_t delta;            // effective address minus the leader's
+    uint32_t constant;        // LoadGroupMember::constant
+    uint64_t offset;          // the load's offset
+    const PointerFact* fact;  // of its address operand
+  };
+  // Issues a group's loads at its leader, whose effective address is
+  // `leader_ea` (grouped_loads.cpp): one range check and the loads, wide
+  // where they are contiguous and aligned, and each member's general path
+  // when the check fails. Returns, per member, a Function variable holding
+  // its value (u32, or u64 for width 8); empty when the members cannot share
+  // a path, and then each is to be loaded on its own.
+  std::vector<uint32_t> load_group(FunctionBuilder& f, uint32_t leader_ea, std::span<const GroupedLoad> members);
   // Stores the low `width` bytes of `value` (u32, or u64 for width 8).
   void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
              const PointerFact* fact = nullptr, uint64_t offset = 0);

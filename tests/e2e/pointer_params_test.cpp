@@ -20,6 +20,8 @@ struct pair {
   int16_t pad;
 };
 void swap_pairs(int i, const struct pair* in, struct pair* out);
+void sum4(int i, const uint32_t* src, uint32_t* dst);
+void sum4_at(int i, const uint32_t* src, uint32_t* dst, int shift);
 void gather_many(int i, const int32_t* p0, const int32_t* p1, const int32_t* p2, const int32_t* p3,
                  const int32_t* p4, const int32_t* p5, const int32_t* p6, double scale, long long offset,
                  float bias, int64_t* out);
@@ -165,6 +167,60 @@ TEST_P(PointerParams, StructsThroughPointersMatchNativeCode) {
   std::memcpy(gpu_words.data(), gpu.data(), 12 * n);
   std::memcpy(native_words.data(), native.data(), 12 * n);
   EXPECT_TRUE(same_values(gpu_words, native_words, 3));
+}
+
+// Load groups (docs/compiler.md): four words behind one range check, one
+// vector load when aligned. Inside the buffer they give the native sums; a
+// group that straddles an end of the buffer traps exactly where a member
+// leaves it; one that lies in another buffer reads that buffer.
+TEST_P(PointerParams, GroupedLoadsMatchNativeCodeAndTrapWhereAMemberLeavesTheBuffer) {
+  expect_fast("sum4");
+  expect_fast("sum4_at");
+  const uint32_t n = 200;
+  std::vector<uint32_t> src = random_words(4 * n, 7);
+  runtime::Buffer sb = buffer_with(src), out = buffer(4 * n);
+  auto native = [&](int shift, const std::vector<uint32_t>& words, int base) {
+    std::vector<uint32_t> result(n);
+    for (uint32_t i = 0; i < n; ++i)
+      if (shift == INT32_MIN) sum4(int(i), words.data(), result.data());
+      else sum4_at(int(i), words.data() + base, result.data(), shift);
+    return result;
+  };
+  Status launched = kernel("pointer_params", "sum4").launch(n, 64, {sb, out});
+  ASSERT_TRUE(launched.ok()) << launched.error().message;
+  EXPECT_TRUE(same_values(read<uint32_t>(out, n), native(INT32_MIN, src, 0)));
+  // Unaligned starts inside the buffer: the groups' values are the native ones.
+  for (int shift : {1, 2, 3}) {
+    launched = kernel("pointer_params", "sum4_at").launch(n - 1, 64, {sb, out, shift});
+    ASSERT_TRUE(launched.ok()) << launched.error().message;
+    std::vector<uint32_t> expected = native(shift, src, 0);
+    expected.resize(n - 1);
+    EXPECT_TRUE(same_values(read<uint32_t>(out, n - 1), expected)) << "shift " << shift;
+  }
+  // The last invocation's p[1..3] (shift 2: p[2], p[3]) lie past the end.
+  for (int shift : {1, 2}) {
+    launched = kernel("pointer_params", "sum4_at").launch(n, 64, {sb, out, shift});
+    ASSERT_FALSE(launched.ok());
+    EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 199 (1 invocation trapped)"),
+              std::string::npos)
+        << launched.error().message;
+  }
+  // Invocation 0's p[0] lies below the start.
+  launched = kernel("pointer_params", "sum4_at").launch(n, 64, {*sb.wasm_address() + 4, out, -2});
+  ASSERT_FALSE(launched.ok());
+  EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 0 (1 invocation trapped)"),
+            std::string::npos)
+      << launched.error().message;
+  // Every group of src + shift lies in another buffer: its words are read.
+  std::vector<uint32_t> other = random_words(4 * n, 8);
+  runtime::Buffer ob = buffer_with(other);
+  const int64_t distance = int64_t(*ob.wasm_address()) - int64_t(*sb.wasm_address());
+  ASSERT_EQ(distance % 4, 0);
+  launched = kernel("pointer_params", "sum4_at").launch(n - 1, 64, {sb, out, int(distance / 4) + 2});
+  ASSERT_TRUE(launched.ok()) << launched.error().message;
+  std::vector<uint32_t> expected = native(2, other, 0);
+  expected.resize(n - 1);
+  EXPECT_TRUE(same_values(read<uint32_t>(out, n - 1), expected));
 }
 
 // Eleven arguments: the push constants hold the 4-byte values and the first

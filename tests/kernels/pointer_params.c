@@ -42,3 +42,18 @@ WASMGPU_KERNEL(gather_many) void gather_many(int i, const int32_t *p0, const int
   long long sum = p0[i] + 2LL * p1[i] + 3LL * p2[i] + 5LL * p3[i] + 7LL * p4[i] + 11LL * p5[i] + 13LL * p6[i];
   out[i] = (int64_t)((double)sum * scale + (double)bias) + offset;
 }
+
+/* Four neighbouring words per invocation: at -O2 the loads share one range
+ * check and, when p is proven 16-aligned (sum4), one vector load
+ * (docs/compiler.md, "Load groups"). sum4_at's p may start anywhere, so that
+ * a test can make the group straddle the buffer's ends or land in another
+ * buffer. */
+WASMGPU_KERNEL(sum4) void sum4(int i, const uint32_t *src, uint32_t *dst) {
+  const uint32_t *p = src + 4 * i;
+  dst[i] = p[0] + 3u * p[1] + 5u * p[2] + 7u * p[3];
+}
+
+WASMGPU_KERNEL(sum4_at) void sum4_at(int i, const uint32_t *src, uint32_t *dst, int shift) {
+  const uint32_t *p = src + 4 * i + shift;
+  dst[i] = p[3] + 3u * p[1] + 5u * p[0] + 7u * p[2];
+}

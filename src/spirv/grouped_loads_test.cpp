@@ -1,0 +1,85 @@
+// Grouped loads in the emitted SPIR-V: one range check per group, a 16-byte
+// vector load for four aligned words of a pointer argument, one base index
+// for a shared-memory row. (tests/e2e/pointer_params_test.cpp and the bench
+// kernels check the values, including groups that fail their check.)
+#include <gtest/gtest.h>
+
+#include "spirv/compiler.h"
+#include "spirv/test_util.h"
+#include "wasm/decoder.h"
+
+namespace wasmgpu::spirv {
+namespace {
+
+std::string compiled_text(const std::string& wat) {
+  auto module = wasm::decode(testing::wat_to_wasm(wat));
+  EXPECT_TRUE(module.ok());
+  if (!module.ok()) return {};
+  auto compiled = compile_kernel(*module, "k", {});
+  EXPECT_TRUE(compiled.ok()) << (compiled.ok() ? "" : compiled.error().to_string());
+  if (!compiled.ok()) return {};
+  EXPECT_TRUE(validate(compiled->words).ok());
+  return testing::disassembly(*compiled);
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// dst[i] = p[0] + p[1] + p[2] + p[3] for p = src + 16 i, p = `base`.
+std::string sum_of_four(const std::string& base) {
+  return R"(
+  (func (export "k") (param $i i32) (param $src i32) (param $dst i32)
+    (local $p i32)
+    (local.set $p )" + base + R"()
+    (i32.store (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 2)))
+      (i32.add (i32.add (i32.load offset=4 (local.get $p)) (i32.load (local.get $p)))
+               (i32.add (i32.load offset=12 (local.get $p)) (i32.load offset=8 (local.get $p)))))))";
+}
+
+TEST(GroupedLoads, FourAlignedWordsOfAnArgumentAreOneVectorLoad) {
+  std::string text = compiled_text("(module (memory 1)" +
+                                   sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 4)))") +
+                                   ")");
+  EXPECT_EQ(count(text, "OpLoad %v4uint"), 1u) << text;
+  EXPECT_NE(text.find("Aligned 16"), std::string::npos);
+  // Loads of u32 in the kernel function: none left from the four members
+  // (the general path's helper has its own).
+  std::string kernel = text.substr(text.find("%k = OpFunction"));
+  kernel = kernel.substr(0, kernel.find("OpFunctionEnd"));
+  EXPECT_EQ(count(kernel, "OpConvertUToPtr %_ptr_PhysicalStorageBuffer_uint "), 1u) << kernel;  // the store
+}
+
+TEST(GroupedLoads, UnprovenAlignmentGivesOneCheckAndWordLoads) {
+  // p = src + 4 i: only 4-aligned, so the words load one by one, behind one check.
+  std::string text = compiled_text("(module (memory 1)" +
+                                   sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 2)))") +
+                                   ")");
+  std::string kernel = text.substr(text.find("%k = OpFunction"));
+  kernel = kernel.substr(0, kernel.find("OpFunctionEnd"));
+  EXPECT_EQ(count(kernel, "OpLoad %v4uint"), 0u);
+  EXPECT_EQ(count(kernel, "Aligned 4"), 5u) << kernel;  // four loads and the store
+  EXPECT_EQ(count(kernel, "OpFunctionCall %uint %wasmgpu_load32"), 4u);  // each member's general path
+}
+
+TEST(GroupedLoads, ASharedRowIsReadAtOneBaseIndex) {
+  std::string zeros;
+  for (int i = 0; i < 256; ++i) zeros += "\\00";
+  std::string text = compiled_text("(module (memory 1) (data $.wasmgpu_shared.tile (i32.const 1024) \"" + zeros +
+                                   "\")" +
+                                   sum_of_four("(i32.add (i32.const 1024) (i32.shl (i32.and (local.get $i) "
+                                               "(i32.const 15)) (i32.const 4)))") +
+                                   ")");
+  std::string kernel = text.substr(text.find("%k = OpFunction"));
+  kernel = kernel.substr(0, kernel.find("OpFunctionEnd"));
+  EXPECT_EQ(count(kernel, "OpAccessChain %_ptr_Workgroup_uint %wasmgpu_shared"), 4u) << kernel;
+  EXPECT_EQ(count(kernel, "UMin"), 0u);  // no per-access clamp
+  // The base index is visibly a multiple of 4: (offset >> 4) << 2. The
+  // other two shifts are the kernel's own (i << 4, i << 2).
+  EXPECT_EQ(count(kernel, "OpShiftLeftLogical %uint"), 3u) << kernel;
+}
+
+}  // namespace
+}  // namespace wasmgpu::spirv
