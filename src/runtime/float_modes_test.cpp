@@ -15,6 +15,7 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -94,6 +95,15 @@ bool matches(uint64_t got, uint64_t want, int width, bool input_nan) {
   return input_nan ? (mag & quiet) != 0 : mag == (inf | quiet);
 }
 
+// Units in the last place between two finite values' bits (same sign, or
+// both zeros); UINT64_MAX otherwise.
+uint64_t ulp_distance(uint64_t got, uint64_t want, int width) {
+  const uint64_t sign = uint64_t(1) << (width - 1);
+  if (((got | want) & (sign - 1)) == 0) return 0;
+  if ((got & sign) != (want & sign)) return UINT64_MAX;
+  return got > want ? got - want : want - got;
+}
+
 template <typename F>
 uint64_t bits_of(F v) {
   if constexpr (sizeof(F) == 4) return std::bit_cast<uint32_t>(v);
@@ -133,8 +143,26 @@ class FloatModesTest : public VulkanTest {
       if (only_normal && (input_nan || input_subnormal || std::fpclassify(expected) == FP_SUBNORMAL)) continue;
       uint64_t got = (*results)[i].values.at(0).bits;
       bool ok = false;
-      if constexpr (std::is_same_v<Out, int>) ok = got == uint64_t(expected);
-      else ok = matches(got, bits_of(expected), int(sizeof(Out) * 8), input_nan);
+      if constexpr (std::is_same_v<Out, int>) {
+        ok = got == uint64_t(expected);
+      } else if (only_normal) {
+        // Fast mode promises the device's arithmetic: any NaN for a NaN
+        // result (NVIDIA's has every payload bit set), Vulkan's precision
+        // for division (2.5 ulp) and square root (from inversesqrt), and a
+        // device that flushes subnormals may flush a result that IEEE rounds
+        // up to the smallest normal number.
+        if (std::isnan(expected)) {
+          const uint64_t sign = uint64_t(1) << (sizeof(Out) * 8 - 1);
+          ok = (got & (sign - 1)) > bits_of(std::numeric_limits<Out>::infinity());
+        } else if (std::fabs(expected) == std::numeric_limits<Out>::min()) {
+          continue;
+        } else {
+          const bool approximate = name.ends_with(".div") || name.ends_with(".sqrt");
+          ok = ulp_distance(got, bits_of(expected), int(sizeof(Out) * 8)) <= (approximate ? 4u : 0u);
+        }
+      } else {
+        ok = matches(got, bits_of(expected), int(sizeof(Out) * 8), input_nan);
+      }
       if (!ok && ++wrong <= 5) {
         ADD_FAILURE() << name << std::hex << " operands";
         for (In x : tuples[i]) std::cerr << " 0x" << std::hex << bits_of(x);

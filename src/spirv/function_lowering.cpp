@@ -78,6 +78,7 @@ Status FunctionLowering::lower() {
     pointer_facts_ = analyse_pointer_provenance(k_.module, index_, options);
   }
   load_groups_ = find_load_groups(function_.body);
+  store_groups_ = find_store_groups(function_.body);
 
   const std::vector<wasm::Instr>& body = function_.body;
   Frame function_frame;
@@ -364,16 +365,35 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
 
 uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
   if (current_ip_ >= load_groups_.group_of.size() || load_groups_.group_of[current_ip_] < 0) return 0;
-  const LoadGroup& group = load_groups_.groups[size_t(load_groups_.group_of[current_ip_])];
+  const AccessGroup& group = load_groups_.groups[size_t(load_groups_.group_of[current_ip_])];
   if (group.members[0].ip == current_ip_ && pointer_facts_.size() == function_.body.size()) {
-    std::vector<RuntimeHelpers::GroupedLoad> members;
-    for (const LoadGroupMember& m : group.members)
+    std::vector<RuntimeHelpers::GroupedAccess> members;
+    for (const GroupMember& m : group.members)
       members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip]});
     std::vector<uint32_t> variables = k_.helpers->load_group(f_, ea, members);
     for (size_t i = 0; i < variables.size(); ++i) grouped_values_[group.members[i].ip] = variables[i];
   }
   auto it = grouped_values_.find(current_ip_);
   return it == grouped_values_.end() ? 0 : f_.load(width == 8 ? k_.t_u64 : k_.t_u32, it->second);
+}
+
+bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width) {
+  if (current_ip_ >= store_groups_.group_of.size() || store_groups_.group_of[current_ip_] < 0 ||
+      pointer_facts_.size() != function_.body.size())
+    return false;
+  const AccessGroup& group = store_groups_.groups[size_t(store_groups_.group_of[current_ip_])];
+  const size_t index = held_stores_.size();
+  // Members follow one another with nothing between (access_groups.h), so
+  // the held stores are this group's first members, in order.
+  assert(index < group.members.size() && group.members[index].ip == current_ip_);
+  const GroupMember& m = group.members[index];
+  held_stores_.push_back({width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip], ea, value});
+  if (index + 1 < group.members.size()) return true;
+  if (!k_.helpers->store_group(f_, held_stores_))
+    for (const RuntimeHelpers::GroupedAccess& s : held_stores_)
+      k_.helpers->store(f_, s.ea, s.value, s.width, s.fact, s.offset);
+  held_stores_.clear();
+  return true;
 }
 
 void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType type) {
@@ -387,7 +407,7 @@ void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType t
       break;
     default: break;
   }
-  k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1);
+  if (!grouped_store(ea, value, width)) k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1);
 }
 
 uint32_t FunctionLowering::memory_pages() const {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "spirv/kernel_context.h"
-#include "spirv/load_groups.h"
+#include "spirv/access_groups.h"
 #include "spirv/pointer_provenance.h"
 #include "spirv/runtime_helpers.h"
 #include "support/result.h"
@@ -156,13 +156,18 @@ class FunctionLowering {
   // Per instruction index: what pointer_provenance proved about memory
   // access addresses (the kernel function only; empty elsewhere).
   std::vector<PointerFact> pointer_facts_;
-  // Groups of loads issued together (load_groups.h), and the variable that
-  // holds each issued member's value, by instruction index.
-  LoadGroups load_groups_;
+  // Groups of accesses done together (access_groups.h); the variable that
+  // holds each issued load's value, by instruction index; the stores of the
+  // current store group held back until its last member.
+  AccessGroups load_groups_, store_groups_;
   std::unordered_map<size_t, uint32_t> grouped_values_;
+  std::vector<RuntimeHelpers::GroupedAccess> held_stores_;
   // The value of the load at current_ip_ when its group was issued (u32, or
   // u64 for width 8); 0 when it is to be loaded on its own.
   uint32_t grouped_load(uint32_t ea, uint32_t width);
+  // Whether the store at current_ip_ belongs to a store group, which then
+  // takes it (and does the group's stores at its last member).
+  bool grouped_store(uint32_t ea, uint32_t value, uint32_t width);
   size_t current_ip_ = 0;
   const PointerFact* pointer_fact() const {
     return current_ip_ < pointer_facts_.size() ? &pointer_facts_[current_ip_] : nullptr;

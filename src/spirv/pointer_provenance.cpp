@@ -536,7 +536,7 @@ std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, 
 bool stack_pointer_stays_aligned(const wasm::Module& module, const std::vector<uint32_t>& functions,
                                  uint32_t stack_pointer, uint32_t initial_value) {
   if (initial_value % 16 != 0) return false;
-  ProvenanceOptions options{.stack_pointer = stack_pointer, .stack_pointer_aligned = true};
+  ProvenanceOptions options{.stack_pointer = stack_pointer, .stack_pointer_aligned = true, .number_params = {}};
   for (uint32_t function : functions) {
     if (module.imported_function(function)) continue;
     const std::vector<wasm::Instr>& body = module.functions.at(function - module.imported_functions).body;

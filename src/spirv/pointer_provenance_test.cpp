@@ -101,7 +101,7 @@ TEST(PointerProvenance, IntegerParametersAddedToPointersAreIndices) {
       (drop (i32.load8_u (i32.add (local.get $x) (local.get $n))))
       (drop (i32.load8_u (i32.add (local.get $i) (local.get $x))))
       (drop (i32.load8_u (i32.add (local.get $m) (local.get $x)))))))";
-  auto facts = access_facts(wat, {.number_params = {true}});
+  auto facts = access_facts(wat, {.stack_pointer = std::nullopt, .stack_pointer_aligned = false, .number_params = {true}});
   ASSERT_EQ(facts.size(), 3u);
   EXPECT_EQ(facts[0].base, Base::Param);
   EXPECT_EQ(facts[0].param, 1u);
@@ -144,7 +144,7 @@ TEST(PointerProvenance, StackPointerValuesAreStackBased) {
       (i32.store offset=12 (local.get $frame) (local.get $i))
       (global.set $sp (i32.add (local.get $frame) (i32.const 32)))))
     )";
-  auto facts = access_facts(wat, {.stack_pointer = 0, .stack_pointer_aligned = true});
+  auto facts = access_facts(wat, {.stack_pointer = 0, .stack_pointer_aligned = true, .number_params = {}});
   ASSERT_EQ(facts.size(), 1u);
   EXPECT_EQ(facts[0].base, Base::Stack);
   EXPECT_EQ(facts[0].alignment(12), 4u);

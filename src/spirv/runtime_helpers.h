@@ -55,21 +55,36 @@ class RuntimeHelpers {
   // an address derived from a pointer parameter takes the Parameter paths.
   uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact = nullptr,
                 uint64_t offset = 0);
-  // A member of a group of loads (load_groups.h), as load() takes it.
-  struct GroupedLoad {
+  // A member of a group of accesses (access_groups.h).
+  struct GroupedAccess {
     uint32_t width;           // 4 or 8
-    int64_t delta;            // effective address minus the leader's
-    uint32_t constant;        // LoadGroupMember::constant
-    uint64_t offset;          // the load's offset
+    int64_t delta;            // effective address minus the first member's
+    uint32_t constant;        // GroupMember::constant
+    uint64_t offset;          // the access's offset
     const PointerFact* fact;  // of its address operand
+    uint32_t ea = 0;          // stores: the member's effective address (u64)
+    uint32_t value = 0;       //   and value (u32, or u64 for width 8)
   };
-  // Issues a group's loads at its leader, whose effective address is
-  // `leader_ea` (grouped_loads.cpp): one range check and the loads, wide
+  // Issues a group's loads at its first member, whose effective address is
+  // `first_ea` (grouped_accesses.cpp): one range check and the loads, wide
   // where they are contiguous and aligned, and each member's general path
   // when the check fails. Returns, per member, a Function variable holding
   // its value (u32, or u64 for width 8); empty when the members cannot share
   // a path, and then each is to be loaded on its own.
-  std::vector<uint32_t> load_group(FunctionBuilder& f, uint32_t leader_ea, std::span<const GroupedLoad> members);
+  std::vector<uint32_t> load_group(FunctionBuilder& f, uint32_t first_ea, std::span<const GroupedAccess> members);
+  // Does a group's stores (at its last member): one range check, then the
+  // stores, wide where they are contiguous and aligned, or each member's
+  // general path in order. Returns false, emitting nothing, when the members
+  // cannot share a path; then each is to be stored on its own, in order.
+  bool store_group(FunctionBuilder& f, std::span<const GroupedAccess> members);
+  // What the members of a group have in common, when they can share a path.
+  struct GroupPlan {
+    bool shared = false;            // the shared-memory path, else Parameter
+    uint32_t param = 0;             // Parameter: the pointer argument
+    int64_t lo = 0, hi = 0;         // the bytes the members cover, relative to the first
+    std::vector<int64_t> deltas;    // distinct, ascending
+    std::map<int64_t, uint32_t> width_at;
+  };
   // Stores the low `width` bytes of `value` (u32, or u64 for width 8).
   void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
              const PointerFact* fact = nullptr, uint64_t offset = 0);
@@ -169,6 +184,15 @@ class RuntimeHelpers {
   // Calls of the general load/store helpers (not counted in access_paths).
   uint32_t load_translated(FunctionBuilder& f, uint32_t ea, uint32_t width);
   void store_translated(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width);
+
+  // Grouped accesses (grouped_accesses.cpp).
+  std::optional<GroupPlan> plan_group(std::span<const GroupedAccess> members, bool stores);
+  std::pair<uint32_t, uint32_t> group_check(FunctionBuilder& f, const GroupPlan& plan, uint32_t first_ea);
+  uint32_t group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
+                            uint64_t first_offset, uint32_t offset);
+  uint32_t shared_word_pointer_at(FunctionBuilder& f, uint32_t base, int64_t words);
+  uint32_t shared_word_load(FunctionBuilder& f, uint32_t base, int64_t words);
+  void shared_word_store(FunctionBuilder& f, uint32_t base, int64_t words, uint32_t value);
 
   // Workgroup-shared memory paths of the load/store and fill/copy helpers.
   void shared_access(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& inside);

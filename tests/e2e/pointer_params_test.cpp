@@ -22,6 +22,7 @@ struct pair {
 void swap_pairs(int i, const struct pair* in, struct pair* out);
 void sum4(int i, const uint32_t* src, uint32_t* dst);
 void sum4_at(int i, const uint32_t* src, uint32_t* dst, int shift);
+void spread4_at(int i, const uint32_t* src, uint32_t* dst, int shift);
 void gather_many(int i, const int32_t* p0, const int32_t* p1, const int32_t* p2, const int32_t* p3,
                  const int32_t* p4, const int32_t* p5, const int32_t* p6, double scale, long long offset,
                  float bias, int64_t* out);
@@ -221,6 +222,35 @@ TEST_P(PointerParams, GroupedLoadsMatchNativeCodeAndTrapWhereAMemberLeavesTheBuf
   std::vector<uint32_t> expected = native(2, other, 0);
   expected.resize(n - 1);
   EXPECT_TRUE(same_values(read<uint32_t>(out, n - 1), expected));
+}
+
+// Store groups: four words behind one check. Inside the buffer (at any
+// alignment) every word is written; where the last invocation's group
+// straddles the end it traps, and every other invocation's words are written.
+TEST_P(PointerParams, GroupedStoresMatchNativeCodeAndTrapAtTheBuffersEnd) {
+  expect_fast("spread4_at");
+  const uint32_t n = 150;
+  std::vector<uint32_t> src = random_words(n, 9);
+  runtime::Buffer sb = buffer_with(src), out = buffer(16 * n);
+  for (int shift : {0, 1, 3}) {
+    ASSERT_TRUE(out.fill(0).ok());
+    Status launched = kernel("pointer_params", "spread4_at").launch(n - 1, 64, {sb, out, shift});
+    ASSERT_TRUE(launched.ok()) << launched.error().message;
+    std::vector<uint32_t> native(4 * n, 0);
+    for (uint32_t i = 0; i < n - 1; ++i) spread4_at(int(i), src.data(), native.data(), shift);
+    EXPECT_TRUE(same_values(read<uint32_t>(out, 4 * n), native)) << "shift " << shift;
+  }
+  ASSERT_TRUE(out.fill(0).ok());
+  Status launched = kernel("pointer_params", "spread4_at").launch(n, 64, {sb, out, 2});
+  ASSERT_FALSE(launched.ok());
+  EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 149 (1 invocation trapped)"),
+            std::string::npos)
+      << launched.error().message;
+  std::vector<uint32_t> native(4 * n + 8, 0), got = read<uint32_t>(out, 4 * n);
+  for (uint32_t i = 0; i < n - 1; ++i) spread4_at(int(i), src.data(), native.data(), 2);
+  native.resize(4 * n - 2);  // the trapping invocation's words start here
+  got.resize(4 * n - 2);
+  EXPECT_TRUE(same_values(got, native));
 }
 
 // Eleven arguments: the push constants hold the 4-byte values and the first

@@ -1,4 +1,4 @@
-#include "spirv/load_groups.h"
+#include "spirv/access_groups.h"
 
 #include <gtest/gtest.h>
 
@@ -8,20 +8,21 @@
 namespace wasmgpu::spirv {
 namespace {
 
-// Each group of the module's first function as (delta, width) pairs of its
-// members, in code order.
+// Each load (or store) group of the module's first function as (delta,
+// width) pairs of its members, in code order.
 using Members = std::vector<std::pair<int64_t, uint32_t>>;
-std::vector<Members> groups_of(std::string_view wat) {
+std::vector<Members> groups_of(std::string_view wat, bool stores = false) {
   auto module = wasm::decode(testing::wat_to_wasm(wat));
   if (!module.ok()) {
     ADD_FAILURE() << module.error().to_string();
     return {};
   }
-  LoadGroups found = find_load_groups(module->functions.at(0).body);
+  const auto& body = module->functions.at(0).body;
+  AccessGroups found = stores ? find_store_groups(body) : find_load_groups(body);
   std::vector<Members> result;
-  for (const LoadGroup& g : found.groups) {
+  for (const AccessGroup& g : found.groups) {
     Members members;
-    for (const LoadGroupMember& m : g.members) {
+    for (const GroupMember& m : g.members) {
       members.push_back({m.delta, m.width});
       EXPECT_EQ(found.group_of[m.ip], int32_t(&g - found.groups.data()));
     }
@@ -87,6 +88,54 @@ TEST(LoadGroups, SpansAreBounded) {
     (func (param $p i32) (result i32)
       (i32.add (i32.load (local.get $p)) (i32.load offset=4096 (local.get $p))))))");
   EXPECT_TRUE(groups.empty());
+}
+
+TEST(LoadGroups, EnteringABlockKeepsAGroupOpen) {
+  // A struct read before and inside a block (clang's shape for an `if`
+  // whose condition is a field): entering a block is no branch.
+  auto groups = groups_of(R"((module (memory 1)
+    (func (param $p i32) (result i32)
+      (local $a i32)
+      (local.set $a (i32.load (local.get $p)))
+      (block
+        (br_if 0 (i32.and (i32.load offset=4 (local.get $p)) (i32.const 1)))
+        (local.set $a (i32.add (local.get $a) (i32.load offset=8 (local.get $p)))))
+      (local.get $a))))");
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0], (Members{{0, 4}, {4, 4}}));  // br_if ends it before offset 8
+}
+
+TEST(StoreGroups, StoresThatFollowOneAnotherGroup) {
+  // A struct written back field by field, the first address through a tee
+  // and the values computed in between.
+  auto groups = groups_of(R"((module (memory 1)
+    (func (param $p i32) (param $i i32) (param $x f32) (param $n i32)
+      (local $q i32)
+      (i32.store offset=12 (local.tee $q (i32.add (local.get $p) (i32.shl (local.get $i) (i32.const 4))))
+                           (i32.add (i32.load (local.get $n)) (i32.const 2)))  ;; the first value may load
+      (f32.store offset=8 (local.get $q) (f32.mul (local.get $x) (local.get $x)))
+      (f32.store offset=4 (local.get $q) (local.get $x))
+      (f32.store (local.get $q) (f32.neg (local.get $x)))
+      (call 0 (local.get $p) (local.get $i) (local.get $x) (local.get $n))  ;; ends the run
+      (i64.store (local.get $q) (i64.const 1))
+      (i64.store offset=8 (local.get $q) (i64.const 2)))))", /*stores=*/true);
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0], (Members{{0, 4}, {-4, 4}, {-8, 4}, {-12, 4}}));
+  EXPECT_EQ(groups[1], (Members{{0, 8}, {8, 8}}));
+}
+
+TEST(StoreGroups, LoadsOrWritesOfTheBaseBetweenStoresEndTheRun) {
+  auto groups = groups_of(R"((module (memory 1)
+    (func (param $p i32) (param $r i32)
+      (i32.store (local.get $p) (i32.const 1))
+      (i32.store offset=4 (local.get $p) (i32.load (local.get $r)))          ;; a load in a later value
+      (i32.store offset=8 (local.get $p) (i32.const 3))
+      (i32.store offset=12 (local.get $p) (local.tee $p (i32.const 64)))     ;; writes the base
+      (i32.store offset=16 (local.get $p) (i32.const 5)))))", /*stores=*/true);
+  // The store whose value loads starts a run (its operands run before any
+  // held store), which the next joins; the write of p ends it.
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0], (Members{{0, 4}, {4, 4}}));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// Grouped loads in the emitted SPIR-V: one range check per group, a 16-byte
-// vector load for four aligned words of a pointer argument, one base index
-// for a shared-memory row. (tests/e2e/pointer_params_test.cpp and the bench
+// Grouped accesses in the emitted SPIR-V: one range check per group, a
+// 16-byte vector load or store for four aligned words of a pointer argument,
+// one base index for a shared-memory row. (tests/e2e/pointer_params_test.cpp and the bench
 // kernels check the values, including groups that fail their check.)
 #include <gtest/gtest.h>
 
@@ -79,6 +79,23 @@ TEST(GroupedLoads, ASharedRowIsReadAtOneBaseIndex) {
   // The base index is visibly a multiple of 4: (offset >> 4) << 2. The
   // other two shifts are the kernel's own (i << 4, i << 2).
   EXPECT_EQ(count(kernel, "OpShiftLeftLogical %uint"), 3u) << kernel;
+}
+
+TEST(GroupedStores, FourAlignedWordsOfAnArgumentAreOneVectorStore) {
+  // q = dst + 16 i; q[3], q[2], q[1], q[0] = i, i + 1, i + 2, i + 3.
+  std::string text = compiled_text(R"((module (memory 1)
+  (func (export "k") (param $i i32) (param $dst i32)
+    (local $q i32)
+    (i32.store offset=12 (local.tee $q (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 4))))
+                         (local.get $i))
+    (i32.store offset=8 (local.get $q) (i32.add (local.get $i) (i32.const 1)))
+    (i32.store offset=4 (local.get $q) (i32.add (local.get $i) (i32.const 2)))
+    (i32.store (local.get $q) (i32.add (local.get $i) (i32.const 3))))))");
+  std::string kernel = text.substr(text.find("%k = OpFunction"));
+  kernel = kernel.substr(0, kernel.find("OpFunctionEnd"));
+  EXPECT_EQ(count(kernel, "OpCompositeConstruct %v4uint"), 1u) << kernel;
+  EXPECT_EQ(count(kernel, "Aligned 16"), 1u);
+  EXPECT_EQ(count(kernel, "OpFunctionCall %void %wasmgpu_store32"), 4u);  // each member's general path
 }
 
 }  // namespace

@@ -1,0 +1,237 @@
+#include "spirv/access_groups.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string_view>
+
+#include "wasm/opcode.h"
+
+namespace wasmgpu::spirv {
+
+namespace {
+using wasm::Instr;
+using wasm::Opcode;
+
+uint32_t group_load_width(Opcode op) {
+  switch (op) {
+    case Opcode::I32Load: case Opcode::F32Load: return 4;
+    case Opcode::I64Load: case Opcode::F64Load: return 8;
+    default: return 0;
+  }
+}
+
+bool is_plain_load(Opcode op) {
+  const wasm::OpcodeInfo& i = wasm::info(op);
+  return i.prefix == 0 && i.code >= 0x28 && i.code <= 0x35;
+}
+
+// Numeric instructions (i32.eqz .. i64.extend32_s) other than those that
+// trap: integer division and remainder, and the trapping float-to-integer
+// truncations.
+bool is_pure_numeric(Opcode op) {
+  const wasm::OpcodeInfo& i = wasm::info(op);
+  if (i.prefix != 0 || i.code < 0x45 || i.code > 0xC4) return false;
+  switch (op) {
+    case Opcode::I32DivS: case Opcode::I32DivU: case Opcode::I32RemS: case Opcode::I32RemU:
+    case Opcode::I64DivS: case Opcode::I64DivU: case Opcode::I64RemS: case Opcode::I64RemU:
+    case Opcode::I32TruncF32S: case Opcode::I32TruncF32U: case Opcode::I32TruncF64S: case Opcode::I32TruncF64U:
+    case Opcode::I64TruncF32S: case Opcode::I64TruncF32U: case Opcode::I64TruncF64S: case Opcode::I64TruncF64U:
+      return false;
+    default: return true;
+  }
+}
+
+bool reads_local(const Instr& i) { return i.op == Opcode::LocalGet || i.op == Opcode::LocalTee; }
+
+// The address of the load at `ip` as local + constant, when it has one of
+// the shapes find_load_groups accepts.
+struct Address {
+  uint32_t local;
+  int32_t constant;
+};
+std::optional<Address> address_of(const std::vector<Instr>& body, size_t ip) {
+  if (ip >= 1 && reads_local(body[ip - 1])) return Address{body[ip - 1].imm0, 0};
+  if (ip >= 3 && body[ip - 1].op == Opcode::I32Add) {
+    const Instr& x = body[ip - 3];
+    const Instr& y = body[ip - 2];
+    if (reads_local(x) && y.op == Opcode::I32Const) return Address{x.imm0, int32_t(uint32_t(y.imm64))};
+    if (x.op == Opcode::I32Const && reads_local(y)) return Address{y.imm0, int32_t(uint32_t(x.imm64))};
+  }
+  return std::nullopt;
+}
+
+// A group being built: the membership rules shared by loads and stores.
+class OpenGroup {
+ public:
+  OpenGroup(uint32_t ip, Address address, uint32_t offset, uint32_t width)
+      : constant_(address.constant), offset_(offset), zero_offsets_(offset == 0), hi_(width) {
+    members_.push_back({ip, 0, 0, offset, width});
+  }
+  // Adds the access if its address relates to the first member's as
+  // access_groups.h allows; returns whether it did.
+  bool add(uint32_t ip, Address address, uint32_t offset, uint32_t width) {
+    const bool same_constant = address.constant == constant_;
+    const bool zero_offset = offset == 0;
+    const int64_t delta = (int64_t(address.constant) - constant_) + (int64_t(offset) - offset_);
+    const int64_t lo = std::min(lo_, delta), hi = std::max(hi_, delta + width);
+    if (!((same_constant && same_constant_) || (zero_offset && zero_offsets_)) || hi - lo > kMaxAccessGroupSpan)
+      return false;
+    same_constant_ &= same_constant;
+    zero_offsets_ &= zero_offset;
+    lo_ = lo;
+    hi_ = hi;
+    members_.push_back({ip, delta, uint32_t(address.constant) - uint32_t(constant_), offset, width});
+    return true;
+  }
+  // Records the group in `result` when it has two members or more.
+  void close(AccessGroups& result) {
+    if (members_.size() < 2) return;
+    for (const GroupMember& m : members_) result.group_of[m.ip] = int32_t(result.groups.size());
+    result.groups.push_back(AccessGroup{std::move(members_)});
+  }
+
+ private:
+  std::vector<GroupMember> members_;
+  int32_t constant_;  // the first member's C
+  uint32_t offset_;   // the first member's O
+  bool same_constant_ = true, zero_offsets_;
+  int64_t lo_ = 0, hi_;  // span of the members so far, relative to the first
+};
+
+// Values an instruction pops and pushes, for the instructions an operand of
+// a grouped store may be computed by (no trap, no memory access other than a
+// load, which `loads` tells); nullopt for every other instruction.
+std::optional<std::pair<int, int>> operand_stack_effect(const Instr& instr, bool& loads) {
+  if (is_plain_load(instr.op)) {
+    loads = true;
+    return std::pair{1, 1};
+  }
+  switch (instr.op) {
+    case Opcode::LocalGet: case Opcode::GlobalGet: case Opcode::I32Const: case Opcode::I64Const:
+    case Opcode::F32Const: case Opcode::F64Const:
+      return std::pair{0, 1};
+    case Opcode::LocalTee: return std::pair{1, 1};
+    case Opcode::Select: case Opcode::SelectTyped: return std::pair{3, 1};
+    default: break;
+  }
+  if (!is_pure_numeric(instr.op)) return std::nullopt;
+  std::string_view signature = wasm::info(instr.op).signature;
+  size_t colon = signature.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  return std::pair{int(colon), int(signature.size() - colon - 1)};
+}
+
+// The first instruction of the code that ends just before `end` and pushes
+// `count` values, when it is made of operand_stack_effect's instructions;
+// `loads` tells whether a load is among them.
+std::optional<size_t> operands_start(const std::vector<Instr>& body, size_t end, int count, bool& loads) {
+  int needed = count;
+  for (size_t i = end; i-- > 0;) {
+    std::optional<std::pair<int, int>> effect = operand_stack_effect(body[i], loads);
+    if (!effect || effect->second > needed) return std::nullopt;
+    needed += effect->first - effect->second;
+    if (needed == 0) return i;
+  }
+  return std::nullopt;
+}
+
+bool writes_local(const std::vector<Instr>& body, size_t from, size_t to, uint32_t local) {
+  for (size_t i = from; i < to; ++i)
+    if ((body[i].op == Opcode::LocalSet || body[i].op == Opcode::LocalTee) && body[i].imm0 == local) return true;
+  return false;
+}
+
+uint32_t group_store_width(Opcode op) {
+  switch (op) {
+    case Opcode::I32Store: case Opcode::F32Store: return 4;
+    case Opcode::I64Store: case Opcode::F64Store: return 8;
+    default: return 0;
+  }
+}
+}  // namespace
+
+AccessGroups find_load_groups(const std::vector<Instr>& body) {
+  AccessGroups result;
+  result.group_of.assign(body.size(), -1);
+  std::map<uint32_t, OpenGroup> open;  // by base local
+  auto close_all = [&] {
+    for (auto& [local, group] : open) group.close(result);
+    open.clear();
+  };
+  for (size_t ip = 0; ip < body.size(); ++ip) {
+    const Instr& instr = body[ip];
+    if (uint32_t width = group_load_width(instr.op)) {
+      std::optional<Address> address = address_of(body, ip);
+      if (!address) continue;
+      auto it = open.find(address->local);
+      if (it != open.end()) {
+        if (it->second.add(uint32_t(ip), *address, instr.imm1, width)) continue;
+        it->second.close(result);
+        open.erase(it);
+      }
+      open.emplace(address->local, OpenGroup(uint32_t(ip), *address, instr.imm1, width));
+      continue;
+    }
+    switch (instr.op) {
+      case Opcode::LocalSet: case Opcode::LocalTee: {
+        auto it = open.find(instr.imm0);
+        if (it != open.end()) {
+          it->second.close(result);
+          open.erase(it);
+        }
+        continue;
+      }
+      // Entering a block is no branch: the code after it runs next.
+      case Opcode::Block:
+      case Opcode::LocalGet: case Opcode::GlobalGet: case Opcode::I32Const: case Opcode::I64Const:
+      case Opcode::F32Const: case Opcode::F64Const: case Opcode::Drop: case Opcode::Select:
+      case Opcode::SelectTyped: case Opcode::Nop:
+        continue;
+      default:
+        if (is_plain_load(instr.op) || is_pure_numeric(instr.op)) continue;
+        close_all();
+    }
+  }
+  close_all();
+  return result;
+}
+
+AccessGroups find_store_groups(const std::vector<Instr>& body) {
+  AccessGroups result;
+  result.group_of.assign(body.size(), -1);
+  std::optional<OpenGroup> open;
+  uint32_t open_local = 0;
+  size_t next_start = 0;  // where the open group's next member's operands must start
+  auto close = [&] {
+    if (open) open->close(result);
+    open.reset();
+  };
+  for (size_t ip = 0; ip < body.size(); ++ip) {
+    const uint32_t width = group_store_width(body[ip].op);
+    if (width == 0) continue;
+    // value: [value_start, ip); address: [address_start, value_start). The
+    // first member's operands may load (they run before any member is
+    // stored); a later member's may not.
+    bool loads = false;
+    std::optional<size_t> value_start = operands_start(body, ip, 1, loads);
+    std::optional<size_t> address_start = value_start ? operands_start(body, *value_start, 1, loads) : std::nullopt;
+    std::optional<Address> address = value_start ? address_of(body, *value_start) : std::nullopt;
+    if (!address_start || !address || writes_local(body, *value_start, ip, address->local)) {
+      close();
+      continue;
+    }
+    const bool follows = open && open_local == address->local && *address_start == next_start && !loads &&
+                         !writes_local(body, *address_start, ip, address->local);
+    if (!follows || !open->add(uint32_t(ip), *address, body[ip].imm1, width)) {
+      close();
+      open.emplace(uint32_t(ip), *address, body[ip].imm1, width);
+      open_local = address->local;
+    }
+    next_start = ip + 1;
+  }
+  close();
+  return result;
+}
+
+}  // namespace wasmgpu::spirv

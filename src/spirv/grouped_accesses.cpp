@@ -1,0 +1,266 @@
+// Grouped accesses (access_groups.h): the members of a group share one range
+// check when every member would take the same fast path on its own: the
+// typed Parameter path of one pointer argument, or the shared-memory path of
+// Indexed addresses.
+//
+// Loads are issued at the group's first member. As for single accesses,
+// they run before the check is known (at a safe address when it fails), and
+// when it fails each member then takes its general path, in code order, at
+// its own effective address. Stores are done at the last member: when the
+// check holds (and the invocation has not trapped) together, else one by
+// one on the general path, in code order.
+//
+// On the Parameter path, four 4-byte members at consecutive addresses whose
+// first is proven 16-aligned are one 16-byte vector access (two, 8-aligned,
+// an 8-byte one): the wide accesses a hand-written shader gets from vec4
+// types. Shared memory is an array of words, so there each member is one
+// word access at a common base index plus a constant, which a driver can
+// combine.
+#include <algorithm>
+
+#include "spirv/runtime_helpers.h"
+#include "spirv/workgroup_memory.h"
+
+namespace wasmgpu::spirv {
+
+namespace {
+using Op = spv::Op;
+
+// A run of members done by one device access.
+struct Chunk {
+  int64_t delta;   // of its first byte, relative to the first member
+  uint32_t words;  // 1, 2 or 4 words of 4 bytes, or 0 for one 8-byte member
+};
+}  // namespace
+
+std::optional<RuntimeHelpers::GroupPlan> RuntimeHelpers::plan_group(std::span<const GroupedAccess> members,
+                                                                    bool stores) {
+  GroupPlan plan;
+  const GroupedAccess& first = members[0];
+  if (parameter_path(first.fact, first.offset, first.width) == AccessPath::Parameter) {
+    plan.shared = false;
+    plan.param = first.fact->param;
+  } else if (k_.shared.variable != 0 &&
+             indexed_path(first.fact, first.offset, first.width, std::nullopt) == AccessPath::Indexed) {
+    plan.shared = true;
+  } else {
+    return std::nullopt;
+  }
+  for (const GroupedAccess& m : members) {
+    if (!plan.shared &&
+        (parameter_path(m.fact, m.offset, m.width) != AccessPath::Parameter || m.fact->param != plan.param))
+      return std::nullopt;
+    if (plan.shared && (indexed_path(m.fact, m.offset, m.width, std::nullopt) != AccessPath::Indexed ||
+                        m.fact->alignment(m.offset) < 4))
+      return std::nullopt;
+    plan.lo = std::min(plan.lo, m.delta);
+    plan.hi = std::max(plan.hi, m.delta + int64_t(m.width));
+    if (std::find(plan.deltas.begin(), plan.deltas.end(), m.delta) == plan.deltas.end()) plan.deltas.push_back(m.delta);
+  }
+  std::sort(plan.deltas.begin(), plan.deltas.end());
+  // One width per address; stores must not overlap (the last would win).
+  for (const GroupedAccess& m : members)
+    for (const GroupedAccess& n : members) {
+      if (&m == &n) continue;
+      if (m.delta == n.delta && (m.width != n.width || stores)) return std::nullopt;
+      if (stores && m.delta < n.delta && m.delta + int64_t(m.width) > n.delta) return std::nullopt;
+    }
+  if (plan.shared && uint64_t(plan.hi - plan.lo) > k_.shared.hi - k_.shared.lo) return std::nullopt;
+  for (const GroupedAccess& m : members) {
+    plan.width_at[m.delta] = m.width;
+    k_.access_paths.add(plan.shared ? AccessPath::Indexed : AccessPath::Parameter);
+  }
+  return plan;
+}
+
+// The group's range check: whether [first_ea + lo, first_ea + hi) lies in
+// the argument's buffer (Parameter) or the shared range, and the device
+// address (Parameter) or shared byte offset (u64) of its first byte then.
+std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, const GroupPlan& plan,
+                                                          uint32_t first_ea) {
+  ModuleBuilder& b = k_.b;
+  const uint64_t span = uint64_t(plan.hi - plan.lo);
+  // The group's first byte; below 0 it wraps to a huge value and fails the check.
+  uint32_t start = plan.lo == 0 ? first_ea : f.op(Op::OpIAdd, k_.t_u64, {first_ea, b.const_u64(uint64_t(plan.lo))});
+  if (plan.shared) {
+    // ea - lo_shared <= (hi - lo) - span: one compare, as for single accesses.
+    uint32_t offset = f.op(Op::OpISub, k_.t_u64, {start, b.const_u64(k_.shared.lo)});
+    return {f.op(Op::OpULessThanEqual, k_.t_bool, {offset, b.const_u64(k_.shared.hi - k_.shared.lo - span)}), offset};
+  }
+  const KernelContext::ParamRegion& region = k_.param_region(plan.param);
+  // offset <= size - span, with size >= span (a group may be wider than its buffer).
+  uint32_t offset = f.op(Op::OpISub, k_.t_u64, {start, f.load(k_.t_u64, region.wasm_base)});
+  uint32_t size = f.load(k_.t_u64, region.size);
+  uint32_t fits = f.op(Op::OpUGreaterThanEqual, k_.t_bool, {size, b.const_u64(span)});
+  uint32_t limit = f.op(Op::OpISub, k_.t_u64, {size, b.const_u64(span)});
+  uint32_t inside = f.op(Op::OpLogicalAnd, k_.t_bool, {fits, f.op(Op::OpULessThanEqual, k_.t_bool, {offset, limit})});
+  return {inside, f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, region.device_address), offset})};
+}
+
+// Parameter path: 4 or 2 contiguous words when aligned, else single members.
+static std::vector<Chunk> chunks_of(const RuntimeHelpers::GroupPlan& plan, const PointerFact& first,
+                                    uint64_t first_offset) {
+  auto alignment_at = [&](int64_t delta) { return first.alignment(first_offset + uint64_t(delta)); };
+  const std::vector<int64_t>& deltas = plan.deltas;
+  std::vector<Chunk> chunks;
+  for (size_t i = 0; i < deltas.size();) {
+    int64_t d = deltas[i];
+    if (plan.width_at.at(d) == 8) {
+      chunks.push_back({d, 0});
+      ++i;
+      continue;
+    }
+    auto run = [&](uint32_t n) {
+      if (i + n > deltas.size()) return false;
+      for (uint32_t j = 0; j < n; ++j)
+        if (deltas[i + j] != d + 4 * int64_t(j) || plan.width_at.at(deltas[i + j]) != 4) return false;
+      return alignment_at(d) >= 4 * n;
+    };
+    uint32_t n = run(4) ? 4 : run(2) ? 2 : 1;
+    chunks.push_back({d, n});
+    i += n;
+  }
+  return chunks;
+}
+
+// Shared path: the word index of the group's first byte, visibly a multiple
+// of 4 when that byte is 16-aligned in the shared array (so that a driver
+// may access 16 bytes at once). `offset` is a byte offset in the array.
+uint32_t RuntimeHelpers::group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
+                                          uint64_t first_offset, uint32_t offset) {
+  ModuleBuilder& b = k_.b;
+  auto words = [&](uint32_t shift) {
+    return f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpShiftRightLogical, k_.t_u64, {offset, b.const_u32(shift)})});
+  };
+  if (first.alignment(first_offset + uint64_t(plan.lo)) >= 16 && k_.shared.lo % 16 == 0)
+    return f.op(Op::OpShiftLeftLogical, k_.t_u32, {words(4), b.const_u32(2)});
+  return words(2);
+}
+
+std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t first_ea,
+                                                 std::span<const GroupedAccess> members) {
+  std::optional<GroupPlan> plan = plan_group(members, /*stores=*/false);
+  if (!plan) return {};
+  ModuleBuilder& b = k_.b;
+  const GroupedAccess& first = members[0];
+  auto add64 = [&](uint32_t x, int64_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.t_u64, {x, b.const_u64(uint64_t(c))}); };
+  auto [inside, at] = group_check(f, *plan, first_ea);
+  std::map<int64_t, uint32_t> value_at;  // delta -> u32 or u64 bits
+  if (!plan->shared) {
+    uint32_t launch_block = f.load(k_.t_u64, k_.launch_block_var);
+    for (const Chunk& c : chunks_of(*plan, *first.fact, first.offset)) {
+      // At the LaunchBlock (mapped, 16-aligned, over 16 bytes) when the check fails.
+      uint32_t address = f.op(Op::OpSelect, k_.t_u64, {inside, add64(at, c.delta - plan->lo), launch_block});
+      if (c.words <= 1) {
+        const uint32_t width = c.words == 0 ? 8 : 4;
+        value_at[c.delta] = load_at(f, address, width, width);
+        continue;
+      }
+      uint32_t vector = b.vector_type(k_.t_u32, c.words);
+      uint32_t loaded = f.load_aligned(vector, k_.device_pointer(f, address, vector), 4 * c.words);
+      for (uint32_t j = 0; j < c.words; ++j)
+        value_at[c.delta + 4 * j] = f.op(Op::OpCompositeExtract, k_.t_u32, {loaded, j});
+    }
+  } else {
+    uint32_t safe = f.op(Op::OpSelect, k_.t_u64, {inside, at, b.const_u64(0)});
+    uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, safe);
+    for (int64_t d : plan->deltas) {
+      uint32_t low = shared_word_load(f, base, (d - plan->lo) / 4);
+      if (plan->width_at.at(d) == 4) {
+        value_at[d] = low;
+        continue;
+      }
+      uint32_t high = shared_word_load(f, base, (d - plan->lo) / 4 + 1);
+      high = f.op(Op::OpShiftLeftLogical, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {high}), b.const_u32(32)});
+      value_at[d] = f.op(Op::OpBitwiseOr, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {low}), high});
+    }
+  }
+
+  std::vector<uint32_t> variables;
+  for (const GroupedAccess& m : members) {
+    uint32_t variable = f.variable(m.width == 8 ? k_.t_u64 : k_.t_u32);
+    f.store(variable, value_at.at(m.delta));
+    variables.push_back(variable);
+  }
+  f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {inside}), [&] {
+    // The address each member has in place: u32(first address - first
+    // offset + constant) + offset (access_groups.h), which is exact even
+    // where the grouped sum would wrap.
+    auto add32 = [&](uint32_t x, uint32_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.t_u32, {x, b.const_u32(c)}); };
+    uint32_t first_address = add32(f.op(Op::OpUConvert, k_.t_u32, {first_ea}), uint32_t(-first.offset));
+    for (size_t i = 0; i < members.size(); ++i) {
+      const GroupedAccess& m = members[i];
+      uint32_t ea = add64(f.op(Op::OpUConvert, k_.t_u64, {add32(first_address, m.constant)}), int64_t(m.offset));
+      if (!plan->shared) {
+        f.store(variables[i], load_translated(f, ea, m.width));
+        continue;
+      }
+      indexed_module_or_general(
+          f, ea, m.width,
+          [&] { f.store(variables[i], load_device(f, module_address(f, ea), m.width, AccessPath::Parameter)); },
+          [&] { f.store(variables[i], load_translated(f, ea, m.width)); });
+    }
+  });
+  return variables;
+}
+
+bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAccess> members) {
+  std::optional<GroupPlan> plan = plan_group(members, /*stores=*/true);
+  if (!plan) return false;
+  ModuleBuilder& b = k_.b;
+  const GroupedAccess& first = members[0];
+  auto [inside, at] = group_check(f, *plan, first.ea);
+  std::map<int64_t, uint32_t> value_at;
+  for (const GroupedAccess& m : members) value_at[m.delta] = m.value;
+  // A trapped invocation writes nothing more: the general path checks that.
+  uint32_t fast = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)})});
+  f.if_else(fast, [&] {
+    if (!plan->shared) {
+      for (const Chunk& c : chunks_of(*plan, *first.fact, first.offset)) {
+        uint32_t address = c.delta == plan->lo
+                               ? at
+                               : f.op(Op::OpIAdd, k_.t_u64, {at, b.const_u64(uint64_t(c.delta - plan->lo))});
+        if (c.words <= 1) {
+          const uint32_t width = c.words == 0 ? 8 : 4;
+          store_at(f, address, value_at.at(c.delta), width, width);
+          continue;
+        }
+        std::vector<uint32_t> parts;
+        for (uint32_t j = 0; j < c.words; ++j) parts.push_back(value_at.at(c.delta + 4 * j));
+        uint32_t vector = b.vector_type(k_.t_u32, c.words);
+        f.store_aligned(k_.device_pointer(f, address, vector), f.op(Op::OpCompositeConstruct, vector, parts),
+                        4 * c.words);
+      }
+      return;
+    }
+    uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, at);
+    for (int64_t d : plan->deltas) {
+      uint32_t value = value_at.at(d);
+      if (plan->width_at.at(d) == 4) {
+        shared_word_store(f, base, (d - plan->lo) / 4, value);
+        continue;
+      }
+      shared_word_store(f, base, (d - plan->lo) / 4, f.op(Op::OpUConvert, k_.t_u32, {value}));
+      shared_word_store(f, base, (d - plan->lo) / 4 + 1,
+                        f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpShiftRightLogical, k_.t_u64, {value, b.const_u32(32)})}));
+    }
+  }, [&] {
+    for (const GroupedAccess& m : members) store_translated(f, m.ea, m.value, m.width);
+  });
+  return true;
+}
+
+uint32_t RuntimeHelpers::shared_word_pointer_at(FunctionBuilder& f, uint32_t base, int64_t words) {
+  uint32_t index = words == 0 ? base : f.op(Op::OpIAdd, k_.t_u32, {base, k_.b.const_u32(uint32_t(words))});
+  return f.op(Op::OpAccessChain, k_.b.pointer_type(spv::StorageClass::Workgroup, k_.t_u32), {k_.shared.variable, index});
+}
+
+uint32_t RuntimeHelpers::shared_word_load(FunctionBuilder& f, uint32_t base, int64_t words) {
+  return f.load(k_.t_u32, shared_word_pointer_at(f, base, words));
+}
+
+void RuntimeHelpers::shared_word_store(FunctionBuilder& f, uint32_t base, int64_t words, uint32_t value) {
+  f.store(shared_word_pointer_at(f, base, words), value);
+}
+
+}  // namespace wasmgpu::spirv
