@@ -7,6 +7,7 @@
 
 #include "harness/staging.h"
 #include "runtime/device_state.h"
+#include "runtime/pipeline_statistics.h"
 
 namespace wasmgpu::bench {
 
@@ -108,9 +109,11 @@ VkPipeline Gpu::twin_pipeline(std::span<const uint8_t> spirv, std::string_view n
   info.stage.module = shader;
   info.stage.pName = "main";
   info.layout = twin_layout_;
+  info.flags = runtime::pipeline_statistics_flags(device_.state());
   VkPipeline pipeline = VK_NULL_HANDLE;
   check_vk(vk().vkCreateComputePipelines(handle(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
            ("vkCreateComputePipelines (" + std::string(name) + ")").c_str());
+  runtime::print_pipeline_statistics(device_.state(), pipeline, name);
   pipelines_.push_back(pipeline);
   return pipeline;
 }

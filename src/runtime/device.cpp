@@ -3,12 +3,14 @@
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <tuple>
 
 #include "abi/launch_abi.h"
 #include "runtime/bindless.h"
 #include "runtime/device_state.h"
 #include "runtime/instance_state.h"
+#include "runtime/pipeline_statistics.h"
 #include "runtime/vk_util.h"
 
 namespace wasmgpu::runtime {
@@ -17,6 +19,16 @@ namespace {
 
 uint64_t timeout_ns(std::chrono::nanoseconds timeout) {
   return timeout.count() < 0 ? 0 : uint64_t(timeout.count());
+}
+
+bool has_device_extension(VkPhysicalDevice physical_device, std::string_view name) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data());
+  for (const VkExtensionProperties& e : extensions)
+    if (name == e.extensionName) return true;
+  return false;
 }
 
 // Picks the queue family for compute: a compute-only one when there is one
@@ -343,6 +355,18 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   VkPhysicalDeviceFeatures2 want{};
   want.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
   want.pNext = &want12;
+  // Driver statistics of compiled pipelines, only when asked for.
+  std::vector<const char*> extensions;
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR want_statistics{};
+  want_statistics.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+  if (pipeline_statistics_requested() &&
+      has_device_extension(state->physical_device, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    want_statistics.pipelineExecutableInfo = VK_TRUE;
+    want_statistics.pNext = want.pNext;
+    want.pNext = &want_statistics;
+    state->pipeline_statistics = true;
+  }
   want.features.shaderInt64 = VK_TRUE;
   want.features.shaderInt16 = have.features.shaderInt16;
   want.features.shaderStorageImageReadWithoutFormat = state->images_enabled;
@@ -364,6 +388,8 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   device_info.pNext = &want;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  device_info.enabledExtensionCount = uint32_t(extensions.size());
+  device_info.ppEnabledExtensionNames = extensions.data();
   if (VkResult r = vkCreateDevice(state->physical_device, &device_info, nullptr, &state->device);
       r != VK_SUCCESS) {
     state->device = VK_NULL_HANDLE;

@@ -57,6 +57,9 @@ struct DeviceState {
   // The descriptor set of images and samplers, created on first use (bindless.h).
   std::unique_ptr<BindlessSet> bindless;
   bool map_device_buffers = true;  // DeviceOptions::map_host_visible_buffers
+  // WASMGPU_PIPELINE_STATISTICS set and the driver offers
+  // VK_KHR_pipeline_executable_properties (pipeline_statistics.h).
+  bool pipeline_statistics = false;
 
   bool lost = false;
   std::string lost_reason;

@@ -4,6 +4,7 @@
 #include "runtime/bindless.h"
 #include "runtime/device.h"
 #include "runtime/device_state.h"
+#include "runtime/pipeline_statistics.h"
 #include "runtime/vk_util.h"
 
 namespace wasmgpu::runtime {
@@ -140,6 +141,7 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, ui
   pipeline_info.stage.pName = "main";
   pipeline_info.stage.pSpecializationInfo = &specialization;
   pipeline_info.layout = pipeline_layout();
+  pipeline_info.flags = pipeline_statistics_flags(*device_);
   // Whether the driver found the pipeline in the (persisted) pipeline cache.
   VkPipelineCreationFeedback feedback{};
   VkPipelineCreationFeedback stage_feedback{};
@@ -155,6 +157,7 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, ui
       device_->vk.vkCreateComputePipelines(device_->device, device_->pipeline_cache.handle(), 1,
                                            &pipeline_info, nullptr, &pipeline)));
   pipelines_.emplace(key, pipeline);
+  print_pipeline_statistics(*device_, pipeline, info_.export_name);
   ++device_->cache_stats.pipelines_created;
   if ((feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
       (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT))

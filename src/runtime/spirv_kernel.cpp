@@ -6,6 +6,7 @@
 
 #include "reflect/spirv_reflect.h"
 #include "runtime/device_state.h"
+#include "runtime/pipeline_statistics.h"
 #include "runtime/vk_util.h"
 
 namespace wasmgpu::runtime {
@@ -537,11 +538,13 @@ Result<VkPipeline> SpirvKernel::pipeline(const std::array<uint32_t, 3>& size,
   info.stage.pName = iface.name.c_str();
   info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec_info;
   info.layout = state_->pipeline_layout;
+  info.flags = pipeline_statistics_flags(d);
   VkPipeline pipeline = VK_NULL_HANDLE;
   WASMGPU_TRY(d.check("vkCreateComputePipelines for kernel '" + iface.name + "'",
                       d.vk.vkCreateComputePipelines(d.device, d.pipeline_cache.handle(), 1, &info, nullptr,
                                                     &pipeline)));
   state_->pipelines.emplace(key, pipeline);
+  print_pipeline_statistics(d, pipeline, iface.name);
   // The persisted pipeline cache (docs/caching.md) serves foreign SPIR-V too.
   ++d.cache_stats.pipelines_created;
   d.pipeline_cache.pipeline_created();
