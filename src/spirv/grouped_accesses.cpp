@@ -75,26 +75,29 @@ std::optional<RuntimeHelpers::GroupPlan> RuntimeHelpers::plan_group(std::span<co
 
 // The group's range check: whether [first_ea + lo, first_ea + hi) lies in
 // the argument's buffer (Parameter) or the shared range, and the device
-// address (Parameter) or shared byte offset (u64) of its first byte then.
+// address (Parameter, u64) or shared byte offset (u32) of its first byte then.
 std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, const GroupPlan& plan,
                                                           uint32_t first_ea) {
   ModuleBuilder& b = k_.b;
   const uint64_t span = uint64_t(plan.hi - plan.lo);
+  if (!plan.shared) return region_check(f, plan.param, first_ea, plan.lo, span);
+  // start - lo_shared <= (hi - lo) - span: one compare, as for single accesses.
+  const uint64_t last = k_.shared.hi - k_.shared.lo - span;
+  auto parts = k_.address_parts.find(first_ea);
+  const int64_t offset = parts == k_.address_parts.end() ? -1 : int64_t(parts->second.offset) + plan.lo;
+  if (offset >= 0 && uint64_t(offset) <= k_.shared.lo) {
+    // In 32 bits, as shared_load_speculative: start = operand + offset, and
+    // operand - (lo_shared - offset) is exactly start - lo_shared when not
+    // below it, else it wraps past `last`.
+    uint32_t relative = f.op(Op::OpISub, k_.t_u32, {parts->second.operand, b.const_u32(uint32_t(k_.shared.lo - offset))});
+    return {f.op(Op::OpULessThanEqual, k_.t_bool, {relative, b.const_u32(uint32_t(last))}), relative};
+  }
   // The group's first byte; below 0 it wraps to a huge value and fails the check.
   uint32_t start = plan.lo == 0 ? first_ea : f.op(Op::OpIAdd, k_.t_u64, {first_ea, b.const_u64(uint64_t(plan.lo))});
-  if (plan.shared) {
-    // ea - lo_shared <= (hi - lo) - span: one compare, as for single accesses.
-    uint32_t offset = f.op(Op::OpISub, k_.t_u64, {start, b.const_u64(k_.shared.lo)});
-    return {f.op(Op::OpULessThanEqual, k_.t_bool, {offset, b.const_u64(k_.shared.hi - k_.shared.lo - span)}), offset};
-  }
-  const KernelContext::ParamRegion& region = k_.param_region(plan.param);
-  // offset <= size - span, with size >= span (a group may be wider than its buffer).
-  uint32_t offset = f.op(Op::OpISub, k_.t_u64, {start, f.load(k_.t_u64, region.wasm_base)});
-  uint32_t size = f.load(k_.t_u64, region.size);
-  uint32_t fits = f.op(Op::OpUGreaterThanEqual, k_.t_bool, {size, b.const_u64(span)});
-  uint32_t limit = f.op(Op::OpISub, k_.t_u64, {size, b.const_u64(span)});
-  uint32_t inside = f.op(Op::OpLogicalAnd, k_.t_bool, {fits, f.op(Op::OpULessThanEqual, k_.t_bool, {offset, limit})});
-  return {inside, f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, region.device_address), offset})};
+  uint32_t relative = f.op(Op::OpISub, k_.t_u64, {start, b.const_u64(k_.shared.lo)});
+  uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool, {relative, b.const_u64(last)});
+  // Below 2^32 whenever inside holds, which is when it is used.
+  return {inside, f.op(Op::OpUConvert, k_.t_u32, {relative})};
 }
 
 // Parameter path: 4 or 2 contiguous words when aligned, else single members.
@@ -129,9 +132,7 @@ static std::vector<Chunk> chunks_of(const RuntimeHelpers::GroupPlan& plan, const
 uint32_t RuntimeHelpers::group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
                                           uint64_t first_offset, uint32_t offset) {
   ModuleBuilder& b = k_.b;
-  auto words = [&](uint32_t shift) {
-    return f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpShiftRightLogical, k_.t_u64, {offset, b.const_u32(shift)})});
-  };
+  auto words = [&](uint32_t shift) { return f.op(Op::OpShiftRightLogical, k_.t_u32, {offset, b.const_u32(shift)}); };
   if (first.alignment(first_offset + uint64_t(plan.lo)) >= 16 && k_.shared.lo % 16 == 0)
     return f.op(Op::OpShiftLeftLogical, k_.t_u32, {words(4), b.const_u32(2)});
   return words(2);
@@ -162,7 +163,7 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
         value_at[c.delta + 4 * j] = f.op(Op::OpCompositeExtract, k_.t_u32, {loaded, j});
     }
   } else {
-    uint32_t safe = f.op(Op::OpSelect, k_.t_u64, {inside, at, b.const_u64(0)});
+    uint32_t safe = f.op(Op::OpSelect, k_.t_u32, {inside, at, b.const_u32(0)});
     uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, safe);
     for (int64_t d : plan->deltas) {
       uint32_t low = shared_word_load(f, base, (d - plan->lo) / 4);

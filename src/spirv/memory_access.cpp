@@ -124,13 +124,50 @@ std::optional<AccessPath> RuntimeHelpers::parameter_path(const PointerFact* fact
 
 std::pair<uint32_t, uint32_t> RuntimeHelpers::parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
                                                               uint32_t width) {
+  return region_check(f, param, ea, 0, width);
+}
+
+std::pair<uint32_t, uint32_t> RuntimeHelpers::region_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
+                                                           int64_t delta, uint64_t span) {
+  ModuleBuilder& b = k_.b;
   const KernelContext::ParamRegion& region = k_.param_region(param);
-  // ea - wasm_base <= size - width: one compare, as size >= width (launch_abi.h);
-  // an ea below the base wraps to a huge offset.
-  uint32_t offset = f.op(Op::OpISub, k_.t_u64, {ea, f.load(k_.t_u64, region.wasm_base)});
-  uint32_t limit = f.op(Op::OpISub, k_.t_u64, {f.load(k_.t_u64, region.size), k_.b.const_u64(width)});
-  uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool, {offset, limit});
-  uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, region.device_address), offset});
+  uint32_t wasm_base = f.load(k_.t_u64, region.wasm_base), size = f.load(k_.t_u64, region.size);
+  uint32_t device = f.load(k_.t_u64, region.device_address);
+  auto parts = k_.address_parts.find(ea);
+  const int64_t offset = parts == k_.address_parts.end() ? -1 : int64_t(parts->second.offset) + delta;
+  if (offset >= 0 && uint64_t(offset) < abi::kBufferAddressBase) {
+    // In 32 bits, where ea + delta = operand + offset. A region is present
+    // when wasm_base < 2^32 (kNoParamRegion is 2^40), and then
+    // kBufferAddressBase <= wasm_base and wasm_base + size <= 2^32
+    // (launch_abi.h). So c = wasm_base - offset does not wrap, and
+    // operand - c (mod 2^32) is exactly ea + delta - wasm_base when operand
+    // >= c; otherwise it is at least 2^32 - c > size - span, as a 64-bit
+    // compare would find. Half the instructions of the 64-bit form.
+    uint32_t base32 = f.op(Op::OpUConvert, k_.t_u32, {wasm_base});
+    uint32_t present = f.op(Op::OpIEqual, k_.t_bool,
+                            {f.op(Op::OpShiftRightLogical, k_.t_u64, {wasm_base, b.const_u32(32)}), b.const_u64(0)});
+    uint32_t size32 = f.op(Op::OpUConvert, k_.t_u32, {size});
+    uint32_t c = offset == 0 ? base32 : f.op(Op::OpISub, k_.t_u32, {base32, b.const_u32(uint32_t(offset))});
+    uint32_t relative = f.op(Op::OpISub, k_.t_u32, {parts->second.operand, c});
+    uint32_t within = f.op(Op::OpULessThanEqual, k_.t_bool,
+                           {relative, f.op(Op::OpISub, k_.t_u32, {size32, b.const_u32(uint32_t(span))})});
+    uint32_t inside = f.op(Op::OpLogicalAnd, k_.t_bool, {present, within});
+    if (span > abi::kParamRegionMinSize)  // size >= kParamRegionMinSize always; a wider span may not fit
+      inside = f.op(Op::OpLogicalAnd, k_.t_bool,
+                    {inside, f.op(Op::OpUGreaterThanEqual, k_.t_bool, {size32, b.const_u32(uint32_t(span))})});
+    uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {device, f.op(Op::OpUConvert, k_.t_u64, {relative})});
+    return {inside, address};
+  }
+  // ea + delta - wasm_base <= size - span, with size >= span (size >=
+  // kParamRegionMinSize >= width always; a group may be wider than its
+  // buffer); an address below the base wraps to a huge offset.
+  uint32_t start = delta == 0 ? ea : f.op(Op::OpIAdd, k_.t_u64, {ea, b.const_u64(uint64_t(delta))});
+  uint32_t relative = f.op(Op::OpISub, k_.t_u64, {start, wasm_base});
+  uint32_t limit = f.op(Op::OpISub, k_.t_u64, {size, b.const_u64(span)});
+  uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool, {relative, limit});
+  if (span > abi::kParamRegionMinSize)
+    inside = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, f.op(Op::OpUGreaterThanEqual, k_.t_bool, {size, b.const_u64(span)})});
+  uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {device, relative});
   return {inside, address};
 }
 

@@ -150,6 +150,10 @@ class RuntimeHelpers {
   // For an access [ea, ea + width) from pointer parameter `param`: whether it
   // lies inside the argument's buffer (a bool), and its device address then.
   std::pair<uint32_t, uint32_t> parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea, uint32_t width);
+  // The same for [ea + delta, ea + delta + span), a group's bytes: in 32-bit
+  // arithmetic when ea's parts (KernelContext::address_parts) allow.
+  std::pair<uint32_t, uint32_t> region_check(FunctionBuilder& f, uint32_t param, uint32_t ea, int64_t delta,
+                                             uint64_t span);
   // The Indexed path an access with this fact may take, if any.
   std::optional<AccessPath> indexed_path(const PointerFact* fact, uint64_t offset, uint32_t width,
                                          std::optional<uint64_t> constant);
