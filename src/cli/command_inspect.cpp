@@ -43,6 +43,9 @@ void print_access_paths(const spirv::AccessPathCounts& paths) {
              "indexed static or shared data: {} aligned, {} unaligned; {} translated\n",
              paths.direct, paths.bounds_checked, paths.parameter, paths.parameter_unaligned, paths.indexed,
              paths.indexed_unaligned, paths.translated);
+  if (paths.grouped != 0)
+    fmt::print("      {} in groups sharing one range check; {} of their accesses 16 or 8 bytes wide\n", paths.grouped,
+               paths.wide);
 }
 
 // The parameters WASMGPU_DEFINE_KERNEL recorded for `kernel`, if any.

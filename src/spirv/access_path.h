@@ -63,6 +63,10 @@ struct AccessPathCounts {
   uint32_t parameter_unaligned = 0;
   uint32_t indexed = 0;
   uint32_t indexed_unaligned = 0;
+  // Of the sites above: those in access groups (access_groups.h), and the
+  // vector accesses (16 or 8 bytes) their members became.
+  uint32_t grouped = 0;
+  uint32_t wide = 0;
 
   uint32_t total() const { return fast() + translated; }
   // Sites that skip the region-table scan.

@@ -70,6 +70,7 @@ std::optional<RuntimeHelpers::GroupPlan> RuntimeHelpers::plan_group(std::span<co
     plan.width_at[m.delta] = m.width;
     k_.access_paths.add(plan.shared ? AccessPath::Indexed : AccessPath::Parameter);
   }
+  k_.access_paths.grouped += uint32_t(members.size());
   return plan;
 }
 
@@ -158,6 +159,7 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
         continue;
       }
       uint32_t vector = b.vector_type(k_.t_u32, c.words);
+      ++k_.access_paths.wide;
       uint32_t loaded = f.load_aligned(vector, k_.device_pointer(f, address, vector), 4 * c.words);
       for (uint32_t j = 0; j < c.words; ++j)
         value_at[c.delta + 4 * j] = f.op(Op::OpCompositeExtract, k_.t_u32, {loaded, j});
@@ -229,6 +231,7 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
         std::vector<uint32_t> parts;
         for (uint32_t j = 0; j < c.words; ++j) parts.push_back(value_at.at(c.delta + 4 * j));
         uint32_t vector = b.vector_type(k_.t_u32, c.words);
+        ++k_.access_paths.wide;
         f.store_aligned(k_.device_pointer(f, address, vector), f.op(Op::OpCompositeConstruct, vector, parts),
                         4 * c.words);
       }

@@ -11,7 +11,8 @@
 namespace wasmgpu::spirv {
 namespace {
 
-std::string compiled_text(const std::string& wat) {
+// The kernel's disassembly; `paths` receives its access-path counts.
+std::string compiled_text(const std::string& wat, AccessPathCounts* paths = nullptr) {
   auto module = wasm::decode(testing::wat_to_wasm(wat));
   EXPECT_TRUE(module.ok());
   if (!module.ok()) return {};
@@ -19,6 +20,7 @@ std::string compiled_text(const std::string& wat) {
   EXPECT_TRUE(compiled.ok()) << (compiled.ok() ? "" : compiled.error().to_string());
   if (!compiled.ok()) return {};
   EXPECT_TRUE(validate(compiled->words).ok());
+  if (paths) *paths = compiled->info.memory_access_paths;
   return testing::disassembly(*compiled);
 }
 
@@ -40,9 +42,14 @@ std::string sum_of_four(const std::string& base) {
 }
 
 TEST(GroupedLoads, FourAlignedWordsOfAnArgumentAreOneVectorLoad) {
+  AccessPathCounts paths;
   std::string text = compiled_text("(module (memory 1)" +
                                    sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 4)))") +
-                                   ")");
+                                   ")",
+                                   &paths);
+  EXPECT_EQ(paths.parameter, 5u);  // the four loads and the store
+  EXPECT_EQ(paths.grouped, 4u);
+  EXPECT_EQ(paths.wide, 1u);
   EXPECT_EQ(count(text, "OpLoad %v4uint"), 1u) << text;
   EXPECT_NE(text.find("Aligned 16"), std::string::npos);
   // Loads of u32 in the kernel function: none left from the four members
