@@ -484,7 +484,15 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
 // Zeros, subnormals, infinities and NaNs (operands or results) take the
 // helper, which also gives wasm's NaN bits. Inline, so that a kernel's hot
 // path is the native operation, an AND or three and a branch not taken.
-uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Helper helper, Op op, uint32_t a, uint32_t b) {
+//
+// The branch is shared by a run of such operations (an expression such as
+// `b + s * c`): each one's test joins the run's, and the run settles (settle())
+// before the first instruction that is not another f32 + - * or a push of a
+// local or constant. Only then, if some test failed, is the whole run redone
+// by the helpers in order, each from the redone results of the ones before;
+// the operand stack's values of the run are replaced by the settled ones.
+// Nothing outside the run has seen a value of it until then.
+uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, uint32_t a, uint32_t b) {
   Emit e{k_, f};
   const uint32_t exp_mask = e.u32(0x7F80'0000u);
   uint32_t r = f.op(op, k_.t_f32(), {f.op(Op::OpBitcast, k_.t_f32(), {a}), f.op(Op::OpBitcast, k_.t_f32(), {b})});
@@ -499,10 +507,44 @@ uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Helper helper, Op op, 
     };
     fast = e.all(fast, e.all(nonzero_exp(a), nonzero_exp(b)));
   }
-  uint32_t result = f.variable(k_.t_u32);
-  f.store(result, r_bits);
-  f.if_else(e.no(fast), [&] { f.store(result, call(f, helper, {a, b})); });
-  return f.load(k_.t_u32, result);
+  run_fast_ = run_.empty() ? fast : e.all(run_fast_, fast);
+  return r_bits;
+}
+
+bool ExactFloat::continues_run(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::F32Add: case Opcode::F32Sub: case Opcode::F32Mul: case Opcode::LocalGet:
+    case Opcode::I32Const: case Opcode::I64Const: case Opcode::F32Const: case Opcode::F64Const: case Opcode::Nop:
+      return true;
+    default: return false;
+  }
+}
+
+void ExactFloat::settle(FunctionBuilder& f, std::vector<uint32_t>& stack) {
+  if (run_.empty()) return;
+  Emit e{k_, f};
+  std::vector<uint32_t> variables;
+  for (const RunOp& r : run_) {
+    variables.push_back(f.variable(k_.t_u32));
+    f.store(variables.back(), r.native_bits);
+  }
+  f.if_else(e.no(run_fast_), [&] {
+    // An operand that is an earlier member's result is read as redone.
+    auto input = [&](uint32_t value) {
+      for (size_t j = 0; j < run_.size(); ++j)
+        if (run_[j].result == value) return f.load(k_.t_u32, variables[j]);
+      return f.op(Op::OpBitcast, k_.t_u32, {value});
+    };
+    for (size_t i = 0; i < run_.size(); ++i)
+      f.store(variables[i], call(f, run_[i].helper, {input(run_[i].lhs), input(run_[i].rhs)}));
+  });
+  for (size_t i = 0; i < run_.size(); ++i) {
+    uint32_t settled = f.op(Op::OpBitcast, k_.t_f32(), {f.load(k_.t_u32, variables[i])});
+    for (uint32_t& value : stack)
+      if (value == run_[i].result) value = settled;
+  }
+  run_.clear();
+  run_fast_ = 0;
 }
 
 bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>& stack) {
@@ -524,8 +566,12 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
   };
   auto f32_arith = [&](Helper h, Op op) {
     k_.t_f64();  // the helper (the slow path) computes in f64
+    if (run_.size() >= kMaxRun) settle(f, stack);
     uint32_t rhs = pop(), lhs = pop();
-    stack.push_back(as_f32(f32_arith_inline(f, h, op, bits32(lhs), bits32(rhs))));
+    uint32_t native = f32_arith_inline(f, op, bits32(lhs), bits32(rhs));
+    uint32_t result = as_f32(native);
+    run_.push_back({h, lhs, rhs, native, result});
+    stack.push_back(result);
   };
   switch (opcode) {
     case Opcode::F32Add: f32_arith(Helper::F32Add, Op::OpFAdd); return true;

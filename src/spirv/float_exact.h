@@ -43,6 +43,13 @@ class ExactFloat {
   // Emits the helper functions asked for so far.
   void emit_bodies();
 
+  // f32 + - * are lowered in runs that share one slow-path branch
+  // (float_exact.cpp): settle() ends the current run, replacing its values on
+  // `stack`; it must run before every instruction for which continues_run()
+  // is false, and before a function's end.
+  static bool continues_run(wasm::Opcode opcode);
+  void settle(FunctionBuilder& f, std::vector<uint32_t>& stack);
+
  private:
   enum class Helper : uint8_t { F32Add, F32Sub, F32Mul, F32Div, F64Div, F32Sqrt, F64Sqrt, Demote };
 
@@ -60,7 +67,19 @@ class ExactFloat {
   uint32_t min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b);
   uint32_t round_to_integral(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, uint32_t x);
   uint32_t f64_native(FunctionBuilder& f, spv::Op op, uint32_t a, uint32_t b);
-  uint32_t f32_arith_inline(FunctionBuilder& f, Helper helper, spv::Op op, uint32_t a, uint32_t b);
+  // The native result's bits of a run member; its test joins the run's.
+  uint32_t f32_arith_inline(FunctionBuilder& f, spv::Op op, uint32_t a, uint32_t b);
+
+  // The current run of f32 + - *: per member its helper, its operands and
+  // result (f32 ids) and its native result's bits; and whether every
+  // member's native result is right (a bool id).
+  struct RunOp {
+    Helper helper;
+    uint32_t lhs, rhs, native_bits, result;
+  };
+  static constexpr size_t kMaxRun = 16;
+  std::vector<RunOp> run_;
+  uint32_t run_fast_ = 0;
 
   KernelContext& k_;
   std::map<Helper, uint32_t> ids_;

@@ -484,6 +484,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
                       std::string(wasm::info(instr.op).text) + " (" + why + ")");
   };
   current_ip_ = index;
+  if (k_.exact_float && !ExactFloat::continues_run(instr.op)) k_.exact_float->settle(f_, stack_);
   if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
   if (wasm::info(instr.op).prefix == 0xFE) {  // threads-proposal atomics (intrinsics.h)
     k_.intrinsics->lower_atomic_instruction(f_, instr, stack_);

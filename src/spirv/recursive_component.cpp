@@ -24,6 +24,8 @@
 // loop exits at its next trip once `trapped` is set.
 #include "spirv/recursive_component.h"
 
+#include "spirv/float_exact.h"
+
 #include <algorithm>
 #include <cassert>
 #include <functional>
@@ -409,6 +411,8 @@ Status ComponentLowering::lower_member(uint32_t member) {
 Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip) {
   FunctionLowering& fl = *fl_;
   FunctionBuilder& f = *f_;
+  // As FunctionLowering::lower_instruction: exact f32 runs end before control flow.
+  if (k_.exact_float && !ExactFloat::continues_run(instr.op)) k_.exact_float->settle(f, fl.stack_);
   switch (instr.op) {
     case Opcode::Block:
     case Opcode::Loop:
