@@ -71,6 +71,21 @@ TEST(Atomics, C11AtomicsOnDeviceAndSharedMemoryValidate) {
   }
 }
 
+// wasmgpu_atomic_* on a shared word is inline in the kernel (the helper
+// stays for other memory, misaligned addresses and trapped invocations).
+TEST(Atomics, IntrinsicAtomicsOnSharedWordsAreInline) {
+  CompiledKernel k = expect_compiles(c_to_wasm(R"(
+#include <wasmgpu.h>
+WASMGPU_SHARED int bins[256];
+WASMGPU_KERNEL(k) void k(int i, const unsigned char *data) { wasmgpu_atomic_add(&bins[data[i]], 1); }
+)", "-O2", kHeader), "k");
+  std::string text = disassembly(k);
+  std::string kernel = text.substr(text.find("%k = OpFunction"));
+  kernel = kernel.substr(0, kernel.find("OpFunctionEnd"));
+  EXPECT_NE(kernel.find("OpAtomicIAdd %uint"), std::string::npos) << kernel;
+  EXPECT_NE(kernel.find("OpFunctionCall %uint %wasmgpu_atomic0"), std::string::npos);  // the rest
+}
+
 std::string wait_notify_error(const std::string& instruction) {
   return compile_error(wat_to_wasm(R"((module (memory 1 1 shared)
     (func $helper (param i32) (result i32) (local.get 0) )" + instruction + R"( )

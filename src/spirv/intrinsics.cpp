@@ -295,7 +295,27 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       std::vector<uint32_t> operands{atomic_helper(atomic), f.op(Op::OpUConvert, k_.t_u64, {args[0]})};
       for (size_t i = 1; i < args.size(); ++i) operands.push_back(args[i]);
       k_.uses_memory = true;
-      return f.op(Op::OpFunctionCall, result_type, operands);
+      if (k_.shared.variable == 0) return f.op(Op::OpFunctionCall, result_type, operands);
+      // Inline for an aligned word in the shared range (a histogram's bins),
+      // the helper for the rest (global memory, misaligned addresses, an
+      // invocation that has trapped). In 32 bits: address - lo wraps past
+      // the range when the address lies below it.
+      ModuleBuilder& b = k_.b;
+      uint32_t relative = f.op(Op::OpISub, u32, {args[0], b.const_u32(k_.shared.lo)});
+      uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool, {relative, b.const_u32(k_.shared.hi - k_.shared.lo - 4)});
+      uint32_t aligned = f.op(Op::OpIEqual, k_.t_bool, {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
+      uint32_t fast = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, aligned});
+      fast = f.op(Op::OpLogicalAnd, k_.t_bool, {fast, f.op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f)})});
+      uint32_t result = f.variable(result_type);
+      f.if_else(fast, [&] {
+        uint32_t pointer = f.op(Op::OpAccessChain, b.pointer_type(spv::StorageClass::Workgroup, u32),
+                                {k_.shared.variable, f.op(Op::OpShiftRightLogical, u32, {relative, b.const_u32(2)})});
+        const bool exchange = atomic == AtomicOp::CompareExchange;  // wasm order: (address, expected, replacement)
+        uint32_t bits = atomic_on(f, atomic, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)),
+                                  exchange ? args[2] : args[1], exchange ? args[1] : 0);
+        f.store(result, atomic == AtomicOp::AddF32 ? f.op(Op::OpBitcast, k_.t_f32(), {bits}) : bits);
+      }, [&] { f.store(result, f.op(Op::OpFunctionCall, result_type, operands)); });
+      return f.load(result_type, result);
     }
     case Kind::Image: return k_.images->lower(f, Images::Op(intrinsic.atomic_op), args);
   }
