@@ -79,26 +79,9 @@ std::optional<RuntimeHelpers::GroupPlan> RuntimeHelpers::plan_group(std::span<co
 // address (Parameter, u64) or shared byte offset (u32) of its first byte then.
 std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, const GroupPlan& plan,
                                                           uint32_t first_ea) {
-  ModuleBuilder& b = k_.b;
   const uint64_t span = uint64_t(plan.hi - plan.lo);
   if (!plan.shared) return region_check(f, plan.param, first_ea, plan.lo, span);
-  // start - lo_shared <= (hi - lo) - span: one compare, as for single accesses.
-  const uint64_t last = k_.shared.hi - k_.shared.lo - span;
-  auto parts = k_.address_parts.find(first_ea);
-  const int64_t offset = parts == k_.address_parts.end() ? -1 : int64_t(parts->second.offset) + plan.lo;
-  if (offset >= 0 && uint64_t(offset) <= k_.shared.lo) {
-    // In 32 bits, as shared_load_speculative: start = operand + offset, and
-    // operand - (lo_shared - offset) is exactly start - lo_shared when not
-    // below it, else it wraps past `last`.
-    uint32_t relative = f.op(Op::OpISub, k_.t_u32, {parts->second.operand, b.const_u32(uint32_t(k_.shared.lo - offset))});
-    return {f.op(Op::OpULessThanEqual, k_.t_bool, {relative, b.const_u32(uint32_t(last))}), relative};
-  }
-  // The group's first byte; below 0 it wraps to a huge value and fails the check.
-  uint32_t start = plan.lo == 0 ? first_ea : f.op(Op::OpIAdd, k_.t_u64, {first_ea, b.const_u64(uint64_t(plan.lo))});
-  uint32_t relative = f.op(Op::OpISub, k_.t_u64, {start, b.const_u64(k_.shared.lo)});
-  uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool, {relative, b.const_u64(last)});
-  // Below 2^32 whenever inside holds, which is when it is used.
-  return {inside, f.op(Op::OpUConvert, k_.t_u32, {relative})};
+  return shared_range_check(k_, f, first_ea, plan.lo, span);
 }
 
 // Parameter path: 4 or 2 contiguous words when aligned, else single members.
@@ -168,12 +151,12 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
     uint32_t safe = f.op(Op::OpSelect, k_.t_u32, {inside, at, b.const_u32(0)});
     uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, safe);
     for (int64_t d : plan->deltas) {
-      uint32_t low = shared_word_load(f, base, (d - plan->lo) / 4);
+      uint32_t low = f.load(k_.t_u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)));
       if (plan->width_at.at(d) == 4) {
         value_at[d] = low;
         continue;
       }
-      uint32_t high = shared_word_load(f, base, (d - plan->lo) / 4 + 1);
+      uint32_t high = f.load(k_.t_u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)));
       high = f.op(Op::OpShiftLeftLogical, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {high}), b.const_u32(32)});
       value_at[d] = f.op(Op::OpBitwiseOr, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {low}), high});
     }
@@ -241,30 +224,17 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
     for (int64_t d : plan->deltas) {
       uint32_t value = value_at.at(d);
       if (plan->width_at.at(d) == 4) {
-        shared_word_store(f, base, (d - plan->lo) / 4, value);
+        f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), value);
         continue;
       }
-      shared_word_store(f, base, (d - plan->lo) / 4, f.op(Op::OpUConvert, k_.t_u32, {value}));
-      shared_word_store(f, base, (d - plan->lo) / 4 + 1,
-                        f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpShiftRightLogical, k_.t_u64, {value, b.const_u32(32)})}));
+      f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), f.op(Op::OpUConvert, k_.t_u32, {value}));
+      f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)),
+              f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpShiftRightLogical, k_.t_u64, {value, b.const_u32(32)})}));
     }
   }, [&] {
     for (const GroupedAccess& m : members) store_translated(f, m.ea, m.value, m.width);
   });
   return true;
-}
-
-uint32_t RuntimeHelpers::shared_word_pointer_at(FunctionBuilder& f, uint32_t base, int64_t words) {
-  uint32_t index = words == 0 ? base : f.op(Op::OpIAdd, k_.t_u32, {base, k_.b.const_u32(uint32_t(words))});
-  return f.op(Op::OpAccessChain, k_.b.pointer_type(spv::StorageClass::Workgroup, k_.t_u32), {k_.shared.variable, index});
-}
-
-uint32_t RuntimeHelpers::shared_word_load(FunctionBuilder& f, uint32_t base, int64_t words) {
-  return f.load(k_.t_u32, shared_word_pointer_at(f, base, words));
-}
-
-void RuntimeHelpers::shared_word_store(FunctionBuilder& f, uint32_t base, int64_t words, uint32_t value) {
-  f.store(shared_word_pointer_at(f, base, words), value);
 }
 
 }  // namespace wasmgpu::spirv

@@ -298,18 +298,15 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       if (k_.shared.variable == 0) return f.op(Op::OpFunctionCall, result_type, operands);
       // Inline for an aligned word in the shared range (a histogram's bins),
       // the helper for the rest (global memory, misaligned addresses, an
-      // invocation that has trapped). In 32 bits: address - lo wraps past
-      // the range when the address lies below it.
+      // invocation that has trapped).
       ModuleBuilder& b = k_.b;
-      uint32_t relative = f.op(Op::OpISub, u32, {args[0], b.const_u32(k_.shared.lo)});
-      uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool, {relative, b.const_u32(k_.shared.hi - k_.shared.lo - 4)});
+      auto [inside, relative] = shared_range_check32(k_, f, args[0], 0, 4);
       uint32_t aligned = f.op(Op::OpIEqual, k_.t_bool, {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
       uint32_t fast = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, aligned});
       fast = f.op(Op::OpLogicalAnd, k_.t_bool, {fast, f.op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f)})});
       uint32_t result = f.variable(result_type);
       f.if_else(fast, [&] {
-        uint32_t pointer = f.op(Op::OpAccessChain, b.pointer_type(spv::StorageClass::Workgroup, u32),
-                                {k_.shared.variable, f.op(Op::OpShiftRightLogical, u32, {relative, b.const_u32(2)})});
+        uint32_t pointer = shared_word_pointer_at(k_, f, f.op(Op::OpShiftRightLogical, u32, {relative, b.const_u32(2)}));
         const bool exchange = atomic == AtomicOp::CompareExchange;  // wasm order: (address, expected, replacement)
         uint32_t bits = atomic_on(f, atomic, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)),
                                   exchange ? args[2] : args[1], exchange ? args[1] : 0);

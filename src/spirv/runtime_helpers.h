@@ -194,9 +194,6 @@ class RuntimeHelpers {
   std::pair<uint32_t, uint32_t> group_check(FunctionBuilder& f, const GroupPlan& plan, uint32_t first_ea);
   uint32_t group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
                             uint64_t first_offset, uint32_t offset);
-  uint32_t shared_word_pointer_at(FunctionBuilder& f, uint32_t base, int64_t words);
-  uint32_t shared_word_load(FunctionBuilder& f, uint32_t base, int64_t words);
-  void shared_word_store(FunctionBuilder& f, uint32_t base, int64_t words, uint32_t value);
 
   // Workgroup-shared memory paths of the load/store and fill/copy helpers.
   void shared_access(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& inside);

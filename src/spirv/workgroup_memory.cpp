@@ -14,11 +14,6 @@ uint32_t word_index(KernelContext& k, FunctionBuilder& f, uint32_t ea) {
   return f.op(Op::OpUConvert, k.t_u32, {f.op(Op::OpShiftRightLogical, k.t_u64, {offset, k.b.const_u32(2)})});
 }
 
-uint32_t word_pointer_at(KernelContext& k, FunctionBuilder& f, uint32_t index) {
-  uint32_t pointer_type = k.b.pointer_type(spv::StorageClass::Workgroup, k.t_u32);
-  return f.op(Op::OpAccessChain, pointer_type, {k.shared.variable, index});
-}
-
 uint32_t is_aligned(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t alignment) {
   uint32_t low = f.op(Op::OpBitwiseAnd, k.t_u64, {ea, k.b.const_u64(alignment - 1)});
   return f.op(Op::OpIEqual, k.t_bool, {low, k.b.const_u64(0)});
@@ -107,7 +102,12 @@ uint32_t shared_overlaps(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint
 }
 
 uint32_t shared_word_pointer(KernelContext& k, FunctionBuilder& f, uint32_t ea) {
-  return word_pointer_at(k, f, word_index(k, f, ea));
+  return shared_word_pointer_at(k, f, word_index(k, f, ea));
+}
+
+uint32_t shared_word_pointer_at(KernelContext& k, FunctionBuilder& f, uint32_t index, uint32_t words) {
+  if (words != 0) index = f.op(Op::OpIAdd, k.t_u32, {index, k.b.const_u32(words)});
+  return f.op(Op::OpAccessChain, k.b.pointer_type(spv::StorageClass::Workgroup, k.t_u32), {k.shared.variable, index});
 }
 
 uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width, uint32_t known_alignment) {
@@ -139,30 +139,38 @@ uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t
   return f.load(type, result);
 }
 
+std::pair<uint32_t, uint32_t> shared_range_check32(KernelContext& k, FunctionBuilder& f, uint32_t operand,
+                                                   uint64_t offset, uint64_t span) {
+  const uint64_t last = uint64_t(k.shared.hi - k.shared.lo) - span;
+  uint32_t relative = f.op(Op::OpISub, k.t_u32, {operand, k.b.const_u32(uint32_t(k.shared.lo - offset))});
+  return {f.op(Op::OpULessThanEqual, k.t_bool, {relative, k.b.const_u32(uint32_t(last))}), relative};
+}
+
+std::pair<uint32_t, uint32_t> shared_range_check(KernelContext& k, FunctionBuilder& f, uint32_t ea, int64_t delta,
+                                                 uint64_t span) {
+  auto parts = k.address_parts.find(ea);
+  const int64_t offset = parts == k.address_parts.end() ? -1 : int64_t(parts->second.offset) + delta;
+  if (offset >= 0 && uint64_t(offset) <= k.shared.lo)
+    return shared_range_check32(k, f, parts->second.operand, uint64_t(offset), span);
+  // start - lo <= (hi - lo) - span: one compare; a start below lo (or below
+  // 0) wraps to a huge value.
+  uint32_t start = delta == 0 ? ea : f.op(Op::OpIAdd, k.t_u64, {ea, k.b.const_u64(uint64_t(delta))});
+  uint32_t relative = f.op(Op::OpISub, k.t_u64, {start, k.b.const_u64(k.shared.lo)});
+  uint32_t inside = f.op(Op::OpULessThanEqual, k.t_bool,
+                         {relative, k.b.const_u64(uint64_t(k.shared.hi - k.shared.lo) - span)});
+  // Below 2^32 whenever inside holds, which is when it is used.
+  return {inside, f.op(Op::OpUConvert, k.t_u32, {relative})};
+}
+
 std::pair<uint32_t, uint32_t> shared_load_speculative(KernelContext& k, FunctionBuilder& f, uint32_t ea,
                                                       uint32_t width) {
-  // ea - lo <= (hi - lo) - width: one compare (below lo wraps to a huge offset).
   const uint64_t last = uint64_t(k.shared.hi - k.shared.lo) - width;
-  uint32_t inside = 0, index = 0;
-  auto parts = k.address_parts.find(ea);
-  if (parts != k.address_parts.end() && parts->second.offset <= k.shared.lo) {
-    // ea = operand + offset; in 32 bits, operand - (lo - offset) is exactly
-    // ea - lo when operand >= lo - offset (also when ea passes 4 GiB), and
-    // otherwise wraps to at least 2^32 - lo > hi - lo - width: the same
-    // answer as the 64-bit compare, in 32-bit instructions.
-    uint32_t offset = f.op(Op::OpISub, k.t_u32, {parts->second.operand, k.b.const_u32(k.shared.lo - parts->second.offset)});
-    inside = f.op(Op::OpULessThanEqual, k.t_bool, {offset, k.b.const_u32(uint32_t(last))});
-    index = f.op(Op::OpShiftRightLogical, k.t_u32, {offset, k.b.const_u32(2)});
-  } else {
-    uint32_t offset = f.op(Op::OpISub, k.t_u64, {ea, k.b.const_u64(k.shared.lo)});
-    inside = f.op(Op::OpULessThanEqual, k.t_bool, {offset, k.b.const_u64(last)});
-    // ea is 33 bits, so offset / 4 fits in 32.
-    index = f.op(Op::OpUConvert, k.t_u32, {f.op(Op::OpShiftRightLogical, k.t_u64, {offset, k.b.const_u32(2)})});
-  }
+  auto [inside, offset] = shared_range_check(k, f, ea, 0, width);
+  uint32_t index = f.op(Op::OpShiftRightLogical, k.t_u32, {offset, k.b.const_u32(2)});
   index = f.glsl(GLSLstd450UMin, k.t_u32, {index, k.b.const_u32(uint32_t(last / 4))});
-  uint32_t low = f.load(k.t_u32, word_pointer_at(k, f, index));
+  uint32_t low = f.load(k.t_u32, shared_word_pointer_at(k, f, index));
   if (width == 4) return {inside, low};
-  uint32_t high = f.load(k.t_u32, word_pointer_at(k, f, f.op(Op::OpIAdd, k.t_u32, {index, k.b.const_u32(1)})));
+  uint32_t high = f.load(k.t_u32, shared_word_pointer_at(k, f, index, 1));
   high = f.op(Op::OpShiftLeftLogical, k.t_u64, {f.op(Op::OpUConvert, k.t_u64, {high}), k.b.const_u32(32)});
   return {inside, f.op(Op::OpBitwiseOr, k.t_u64, {f.op(Op::OpUConvert, k.t_u64, {low}), high})};
 }

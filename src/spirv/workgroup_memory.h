@@ -30,8 +30,23 @@ void declare_shared_memory(KernelContext& k);
 uint32_t shared_contains(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width);
 // bool: [ea, ea + width) overlaps the shared range (width u32 value).
 uint32_t shared_overlaps(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width_value);
+// {inside, offset} for [ea + delta, ea + delta + span) (ea u64, span at most
+// the range's size): whether it lies inside the shared range, and the byte
+// offset of its start there (u32, meaningful when inside). In 32 bits when
+// ea is an i32 operand plus an offset (KernelContext::address_parts) that
+// allows it (shared_range_check32).
+std::pair<uint32_t, uint32_t> shared_range_check(KernelContext& k, FunctionBuilder& f, uint32_t ea, int64_t delta,
+                                                 uint64_t span);
+// The same for the address `operand + offset` (operand u32), offset <= the
+// range's start: operand - (lo - offset) is exactly the offset in the range
+// when the address is not below it (also past 4 GiB), and otherwise wraps to
+// at least 2^32 - lo, past the range: a 64-bit compare's answer in 32 bits.
+std::pair<uint32_t, uint32_t> shared_range_check32(KernelContext& k, FunctionBuilder& f, uint32_t operand,
+                                                   uint64_t offset, uint64_t span);
 // Workgroup pointer to the u32 word holding byte `ea` (inside the range).
 uint32_t shared_word_pointer(KernelContext& k, FunctionBuilder& f, uint32_t ea);
+// Workgroup pointer to word `index + words` of the shared array (index u32).
+uint32_t shared_word_pointer_at(KernelContext& k, FunctionBuilder& f, uint32_t index, uint32_t words = 0);
 // Loads `width` bytes at `ea` (inside the range), zero-extended to u32 (u64 for 8).
 // `known_alignment`: what the compiler proved of ea (words need no test when >= 4).
 uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width, uint32_t known_alignment = 1);
