@@ -25,6 +25,11 @@ using wasm::ValType;
 using Op = spv::Op;
 
 namespace {
+// Workgroup sizes (invocations) the shared-range proofs are made for, the
+// largest first: a launch with a larger workgroup than a proof assumed runs
+// the checks it removes (KernelContext::workgroup_at_most).
+constexpr uint32_t kProvenWorkgroupSizes[] = {1024, 256};
+
 
 std::vector<uint32_t> param_types(KernelContext& k, const wasm::FuncType& type) {
   std::vector<uint32_t> types;
@@ -75,7 +80,15 @@ Status FunctionLowering::lower() {
     // A kernel's first parameter is its invocation index, never an address.
     ProvenanceOptions options;
     if (index_ == k_.kernel_function) options.number_params = {true};
+    options.max_workgroup_invocations = kProvenWorkgroupSizes[0];
     pointer_facts_ = analyse_pointer_provenance(k_.module, index_, options);
+    if (k_.shared.variable != 0) {
+      range_facts_.push_back(pointer_facts_);
+      for (size_t i = 1; i < std::size(kProvenWorkgroupSizes); ++i) {
+        options.max_workgroup_invocations = kProvenWorkgroupSizes[i];
+        range_facts_.push_back(analyse_pointer_provenance(k_.module, index_, options));
+      }
+    }
   }
   load_groups_ = find_load_groups(function_.body);
   store_groups_ = find_store_groups(function_.body);
@@ -339,8 +352,15 @@ uint32_t FunctionLowering::effective_address(const wasm::Instr& instr) {
   return address;
 }
 
+void FunctionLowering::note_shared_proof(uint32_t ea, const wasm::Instr& instr, uint32_t width) {
+  if (b_.integer_constant(ea)) return;  // a constant needs no proof; its id is shared
+  if (uint32_t invocations = shared_proof(current_ip_, instr.imm1, width))
+    k_.shared_proofs[ea] = {.lo = 0, .hi = int64_t(width), .invocations = invocations};
+}
+
 void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_signed, ValType type) {
   uint32_t ea = effective_address(instr);
+  note_shared_proof(ea, instr, width);
   uint32_t raw = grouped_load(ea, width);  // u32, or u64 for width 8
   if (raw == 0) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1);
   switch (type) {
@@ -363,6 +383,29 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
   }
 }
 
+uint32_t FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t width) const {
+  for (size_t i = 0; i < range_facts_.size(); ++i) {
+    const PointerFact& fact = range_facts_[i].at(ip);
+    if (fact.base != PointerFact::Base::Absolute || fact.range.is_full()) continue;
+    auto [lo, hi] = fact.range.unsigned_bounds();
+    if (lo + offset >= k_.shared.lo && hi + offset + width <= k_.shared.hi) return kProvenWorkgroupSizes[i];
+  }
+  return 0;
+}
+
+void FunctionLowering::prove_group(uint32_t first_ea, std::span<const RuntimeHelpers::GroupedAccess> members,
+                                   std::span<const GroupMember> positions) {
+  KernelContext::SharedProof proof{.lo = INT64_MAX, .hi = INT64_MIN, .invocations = UINT32_MAX};
+  for (size_t i = 0; i < members.size(); ++i) {
+    const uint32_t invocations = shared_proof(positions[i].ip, members[i].offset, members[i].width);
+    if (invocations == 0) return;
+    proof.invocations = std::min(proof.invocations, invocations);
+    proof.lo = std::min(proof.lo, members[i].delta);
+    proof.hi = std::max(proof.hi, members[i].delta + int64_t(members[i].width));
+  }
+  k_.shared_proofs[first_ea] = proof;
+}
+
 uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
   if (current_ip_ >= load_groups_.group_of.size() || load_groups_.group_of[current_ip_] < 0) return 0;
   const AccessGroup& group = load_groups_.groups[size_t(load_groups_.group_of[current_ip_])];
@@ -370,6 +413,7 @@ uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
     std::vector<RuntimeHelpers::GroupedAccess> members;
     for (const GroupMember& m : group.members)
       members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip]});
+    prove_group(ea, members, group.members);
     std::vector<uint32_t> variables = k_.helpers->load_group(f_, ea, members);
     for (size_t i = 0; i < variables.size(); ++i) grouped_values_[group.members[i].ip] = variables[i];
   }
@@ -389,6 +433,7 @@ bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width
   const GroupMember& m = group.members[index];
   held_stores_.push_back({width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip], ea, value});
   if (index + 1 < group.members.size()) return true;
+  prove_group(held_stores_[0].ea, held_stores_, group.members);
   if (!k_.helpers->store_group(f_, held_stores_))
     for (const RuntimeHelpers::GroupedAccess& s : held_stores_)
       k_.helpers->store(f_, s.ea, s.value, s.width, s.fact, s.offset);
@@ -399,6 +444,7 @@ bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width
 void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType type) {
   uint32_t value = pop();
   uint32_t ea = effective_address(instr);
+  note_shared_proof(ea, instr, width);
   switch (type) {
     case ValType::F32: value = op(Op::OpBitcast, k_.t_u32, {value}); break;
     case ValType::F64: value = op(Op::OpBitcast, k_.t_u64, {value}); break;
@@ -424,6 +470,11 @@ Status FunctionLowering::call(uint32_t function_index) {
     size_t first = stack_.size() - callee.params.size();
     std::vector<uint32_t> args(stack_.begin() + first, stack_.end());
     stack_.resize(first);
+    // An atomic's address operand (pointer_provenance records it at the
+    // call): proven to be an aligned word in the shared range.
+    if (uint32_t invocations = shared_proof(current_ip_, 0, 4);
+        invocations != 0 && !args.empty() && pointer_facts_.at(current_ip_).alignment(0) >= 4)
+      k_.shared_proofs[args[0]] = {.lo = 0, .hi = 4, .invocations = invocations};
     uint32_t result = k_.intrinsics->lower_call(f_, function_index, args);
     if (!callee.results.empty()) push(result);
     return {};

@@ -156,6 +156,17 @@ class FunctionLowering {
   // Per instruction index: what pointer_provenance proved about memory
   // access addresses (the kernel function only; empty elsewhere).
   std::vector<PointerFact> pointer_facts_;
+  // The same facts with ranges made for each of kProvenWorkgroupSizes, when
+  // the shader has shared memory (for the proofs of shared_proof()).
+  std::vector<std::vector<PointerFact>> range_facts_;
+  // The largest of kProvenWorkgroupSizes under which the access at `ip`
+  // ([address + offset, + width)) lies in the shared range; 0 when none.
+  uint32_t shared_proof(size_t ip, uint64_t offset, uint32_t width) const;
+  void note_shared_proof(uint32_t ea, const wasm::Instr& instr, uint32_t width);
+  // Records shared_proof for a group's first effective address, covering the
+  // members' bytes, when every member has one.
+  void prove_group(uint32_t first_ea, std::span<const RuntimeHelpers::GroupedAccess> members,
+                   std::span<const GroupMember> positions);
   // Groups of accesses done together (access_groups.h); the variable that
   // holds each issued load's value, by instruction index; the stores of the
   // current store group held back until its last member.

@@ -1,6 +1,8 @@
 #include "spirv/kernel_context.h"
 
+#include <algorithm>
 #include <cassert>
+#include <iterator>
 
 namespace wasmgpu::spirv {
 
@@ -84,9 +86,25 @@ const KernelContext::ParamRegion& KernelContext::param_region(uint32_t param) {
 uint32_t KernelContext::workgroup_size_constant() {
   if (workgroup_size_id != 0) return workgroup_size_id;
   uint32_t sizes[] = {b.spec_const_u32(64, 0), b.spec_const_u32(1, 1), b.spec_const_u32(1, 2)};
+  std::copy(std::begin(sizes), std::end(sizes), workgroup_size_components);
   workgroup_size_id = b.spec_const_composite(t_uvec3(), sizes);
   b.decorate(workgroup_size_id, spv::Decoration::BuiltIn, {uint32_t(spv::BuiltIn::WorkgroupSize)});
   return workgroup_size_id;
+}
+
+uint32_t KernelContext::workgroup_at_most(uint32_t invocations) {
+  auto found = workgroup_at_most_ids.find(invocations);
+  if (found != workgroup_at_most_ids.end()) return found->second;
+  workgroup_size_constant();
+  const uint32_t* s = workgroup_size_components;
+  uint32_t xy_operands[] = {s[0], s[1]};
+  uint32_t xy = b.spec_const_op(t_u32, spv::Op::OpIMul, xy_operands);
+  uint32_t xyz_operands[] = {xy, s[2]};
+  uint32_t xyz = b.spec_const_op(t_u32, spv::Op::OpIMul, xyz_operands);
+  uint32_t compare[] = {xyz, b.const_u32(invocations)};
+  uint32_t id = b.spec_const_op(t_bool, spv::Op::OpULessThanEqual, compare);
+  workgroup_at_most_ids.emplace(invocations, id);
+  return id;
 }
 
 }  // namespace wasmgpu::spirv

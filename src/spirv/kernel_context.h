@@ -88,6 +88,22 @@ struct KernelContext {
   uint32_t t_uvec3() { return b.vector_type(t_u32, 3); }
   std::map<uint32_t, uint32_t> builtin_vars;
   uint32_t workgroup_size_id = 0;
+  uint32_t workgroup_size_components[3] = {};
+  // A bool specialization constant: the workgroup has at most `invocations`
+  // invocations. True for every launch the proofs below were made for, so a
+  // driver folds the run-time checks they make redundant away.
+  uint32_t workgroup_at_most(uint32_t invocations);
+  std::map<uint32_t, uint32_t> workgroup_at_most_ids;
+
+  // Accesses whose addresses' ranges (pointer_provenance.h) lie in the shared
+  // range while a workgroup has at most `invocations` invocations, by the
+  // effective address's id: [ea + lo, ea + hi) is proven inside. The shared
+  // range checks (workgroup_memory.h) hold whenever workgroup_at_most does.
+  struct SharedProof {
+    int64_t lo = 0, hi = 0;
+    uint32_t invocations = 0;
+  };
+  std::unordered_map<uint32_t, SharedProof> shared_proofs;
 
   // Bytes of an invocation's stack slot (abi/launch_abi.h): the shadow stack
   // window (stack.slot_size), then the call stack of each recursive component

@@ -223,6 +223,12 @@ uint32_t ModuleBuilder::spec_const_composite(uint32_t type, std::span<const uint
   return id;
 }
 
+uint32_t ModuleBuilder::spec_const_op(uint32_t type, spv::Op op, std::span<const uint32_t> operands) {
+  uint32_t id = fresh_id();
+  append_instruction(types_and_globals_, spv::Op::OpSpecConstantOp, {type, id, uint32_t(op)}, operands);
+  return id;
+}
+
 uint32_t ModuleBuilder::global_variable(uint32_t pointer_type, spv::StorageClass storage,
                                         uint32_t initializer) {
   uint32_t id = fresh_id();

@@ -83,6 +83,9 @@ class ModuleBuilder {
   uint32_t const_null(uint32_t type);
   uint32_t spec_const_u32(uint32_t default_value, uint32_t spec_id);
   uint32_t spec_const_composite(uint32_t type, std::span<const uint32_t> constituents);
+  // OpSpecConstantOp: `op` applied to constant or specialization constant
+  // operands, evaluated when the pipeline is specialised.
+  uint32_t spec_const_op(uint32_t type, spv::Op op, std::span<const uint32_t> operands);
 
   // A module-scope variable; listed in the entry point's interface.
   uint32_t global_variable(uint32_t pointer_type, spv::StorageClass storage, uint32_t initializer = 0);

@@ -4,7 +4,10 @@
 #include <array>
 #include <bit>
 #include <cassert>
+#include <unordered_map>
 
+#include "spirv/intrinsics.h"
+#include "spirv/loop_induction.h"
 #include "wasm/opcode.h"
 
 namespace wasmgpu::spirv {
@@ -30,7 +33,16 @@ Fact make(Base base, uint32_t param, uint32_t bits, uint64_t residue) {
   return fact;
 }
 
-Fact absolute(uint64_t value) { return make(Base::Absolute, 0, 32, value); }
+// The range an absolute value may take; every value for the other bases.
+ValueRange range_of(const Fact& a) { return a.base == Base::Absolute ? a.range : ValueRange::full(); }
+
+Fact with_range(Fact a, const ValueRange& range) {
+  if (a.base == Base::Absolute) a.range = range;
+  return a;
+}
+
+Fact absolute(uint64_t value) { return with_range(make(Base::Absolute, 0, 32, value), ValueRange::constant(int64_t(value))); }
+Fact number_in(const ValueRange& range) { return with_range(make(Base::Absolute, 0, 0, 0), range); }
 Fact unknown() { return {}; }
 
 bool same_base(const Fact& a, const Fact& b) {
@@ -42,7 +54,20 @@ Fact join(const Fact& a, const Fact& b) {
   uint32_t bits = std::min(a.known_bits, b.known_bits);
   uint32_t differ = (a.residue ^ b.residue) & low_mask(bits);
   if (differ) bits = uint32_t(std::countr_zero(differ));
-  return make(a.base, a.param, bits, a.residue);
+  return with_range(make(a.base, a.param, bits, a.residue), range_of(a).join(range_of(b)));
+}
+
+bool is_comparison(Opcode op) { return op >= Opcode::I32Eqz && op <= Opcode::F64Ge; }
+
+// The values a load of fewer than 4 bytes can give.
+std::optional<ValueRange> loaded_range(Opcode op) {
+  switch (op) {
+    case Opcode::I32Load8U: return ValueRange::between(0, 0xFF);
+    case Opcode::I32Load16U: return ValueRange::between(0, 0xFFFF);
+    case Opcode::I32Load8S: return ValueRange::between(-0x80, 0x7F);
+    case Opcode::I32Load16S: return ValueRange::between(-0x8000, 0x7FFF);
+    default: return std::nullopt;
+  }
 }
 
 // Trailing zero bits known of an absolute value: it is a multiple of 2^this.
@@ -219,6 +244,9 @@ struct Frame {
   State header;     // Loop: the state at the loop header
   std::vector<Fact> below;  // the operand stack under the frame, which it cannot change
   int rounds = 0;
+  // Loop: the ranges counted-loop variables take at the header
+  // (loop_induction.h), by local; they replace what the back-edges bring.
+  std::vector<std::pair<uint32_t, ValueRange>> header_ranges;
 };
 
 class Interpreter {
@@ -326,7 +354,11 @@ class Interpreter {
         frame.height = state_.stack.size() >= params ? state_.stack.size() - params : 0;
         frame.below.assign(state_.stack.begin(), state_.stack.begin() + frame.height);
         if (instr.op == Opcode::If) frame.else_entry = state_;
-        if (instr.op == Opcode::Loop) frame.header = state_;
+        if (instr.op == Opcode::Loop) {
+          frame.header_ranges = counted_ranges(ip);
+          for (const auto& [local, range] : frame.header_ranges) state_.locals[local] = with_range(state_.locals[local], range);
+          frame.header = state_;
+        }
         return ip;
       }
       case Opcode::Else: {
@@ -367,8 +399,16 @@ class Interpreter {
       case Opcode::GlobalSet: record(ip, pop()); return ip;
       case Opcode::Call: {
         const wasm::FuncType& callee = module_.function_type(instr.imm0);
+        // An atomic intrinsic's address operand, recorded like a memory access's.
+        const wasm::Import* import = module_.imported_function(instr.imm0);
+        if (import && import->module == kIntrinsicModule && import->name.starts_with("atomic_") &&
+            !callee.params.empty() && state_.stack.size() >= callee.params.size())
+          record(ip, state_.stack[state_.stack.size() - callee.params.size()]);
         pop_n(callee.params.size());
-        push_unknown(callee.results.size());
+        if (std::optional<ValueRange> range = intrinsic_range(instr.imm0))
+          push(number_in(*range));
+        else
+          push_unknown(callee.results.size());
         return ip;
       }
       case Opcode::CallIndirect: {
@@ -383,23 +423,64 @@ class Interpreter {
       case Opcode::TableGrow: pop_n(2); push(unknown()); return ip;
       case Opcode::TableFill: pop_n(3); return ip;
       case Opcode::I32Const: case Opcode::I64Const: push(absolute(instr.imm64)); return ip;
-      case Opcode::I32Add: case Opcode::I64Add: { Fact b = pop(), a = pop(); push(add(a, b, prefer_)); return ip; }
-      case Opcode::I32Sub: case Opcode::I64Sub: { Fact b = pop(), a = pop(); push(sub(a, b)); return ip; }
-      case Opcode::I32Mul: case Opcode::I64Mul: { Fact b = pop(), a = pop(); push(mul(a, b)); return ip; }
+      // Ranges speak of the low 32 bits, which i64 add, sub, mul, shl and
+      // the bitwise operations compute as i32 ones would.
+      case Opcode::I32Add: case Opcode::I64Add: {
+        Fact b = pop(), a = pop();
+        push(with_range(add(a, b, prefer_), range_of(a).add(range_of(b))));
+        return ip;
+      }
+      case Opcode::I32Sub: case Opcode::I64Sub: {
+        Fact b = pop(), a = pop();
+        push(with_range(sub(a, b), range_of(a).sub(range_of(b))));
+        return ip;
+      }
+      case Opcode::I32Mul: case Opcode::I64Mul: {
+        Fact b = pop(), a = pop();
+        push(with_range(mul(a, b), range_of(a).mul(range_of(b))));
+        return ip;
+      }
       case Opcode::I32Shl: case Opcode::I64Shl: {
         Fact b = pop(), a = pop();
-        push(shl(a, b, instr.op == Opcode::I64Shl ? 64 : 32));
+        const bool wide = instr.op == Opcode::I64Shl;
+        ValueRange range = range_of(a).shl(range_of(b));
+        if (wide) {
+          std::optional<uint32_t> count = range_of(b).as_constant();
+          range = !count ? ValueRange::full() : (*count & 63) >= 32 ? ValueRange::constant(0) : range;
+        }
+        push(with_range(shl(a, b, wide ? 64 : 32), range));
         return ip;
       }
       case Opcode::I32ShrU: case Opcode::I64ShrU: case Opcode::I32ShrS: case Opcode::I64ShrS: {
         Fact b = pop(), a = pop();
-        push(shr(a, b, instr.op == Opcode::I64ShrU || instr.op == Opcode::I64ShrS ? 64 : 32));
+        Fact result = shr(a, b, instr.op == Opcode::I64ShrU || instr.op == Opcode::I64ShrS ? 64 : 32);
+        if (instr.op == Opcode::I32ShrU) result = with_range(result, range_of(a).shr_u(range_of(b)));
+        if (instr.op == Opcode::I32ShrS) result = with_range(result, range_of(a).shr_s(range_of(b)));
+        push(result);
+        return ip;
+      }
+      case Opcode::I32DivU: case Opcode::I32RemU: {
+        Fact b = pop(), a = pop();
+        push(number_in(instr.op == Opcode::I32DivU ? range_of(a).div_u(range_of(b)) : range_of(a).rem_u(range_of(b))));
         return ip;
       }
       case Opcode::I32And: case Opcode::I64And: case Opcode::I32Or: case Opcode::I64Or:
       case Opcode::I32Xor: case Opcode::I64Xor: {
         Fact b = pop(), a = pop();
-        push(bitwise(instr.op, a, b));
+        const ValueRange x = range_of(a), y = range_of(b);
+        ValueRange range = instr.op == Opcode::I32And || instr.op == Opcode::I64And ? x.bit_and(y)
+                           : instr.op == Opcode::I32Or || instr.op == Opcode::I64Or ? x.bit_or(y)
+                                                                                    : x.bit_xor(y);
+        // An or (or xor) of a multiple of 2^k and a number below 2^k is
+        // their sum: clang's way of adding a row's base and a column.
+        if (instr.op != Opcode::I32And && instr.op != Opcode::I64And && !x.is_full() && !y.is_full()) {
+          auto disjoint = [](const Fact& multiple, const ValueRange& small) {
+            const uint32_t zeros = known_zeros(as_number(multiple));
+            return zeros >= 32 || small.unsigned_bounds().second < (uint64_t(1) << zeros);
+          };
+          if (disjoint(a, y) || disjoint(b, x)) range = x.add(y);
+        }
+        push(with_range(bitwise(instr.op, a, b), range));
         return ip;
       }
       // The low 32 bits pass unchanged, which is all a fact speaks of.
@@ -411,7 +492,13 @@ class Interpreter {
     if (op.memory_access && state_.stack.size() >= op.operands)
       record(ip, state_.stack[state_.stack.size() - op.operands]);
     pop_n(op.operands);
-    push_unknown(op.results);
+    if (is_comparison(instr.op)) {
+      push(number_in(ValueRange::between(0, 1)));
+    } else if (std::optional<ValueRange> loaded = loaded_range(instr.op)) {
+      push(number_in(*loaded));
+    } else {
+      push_unknown(op.results);
+    }
     return ip;
   }
 
@@ -429,8 +516,13 @@ class Interpreter {
       // body again from there until nothing changes.
       State& header = frame.header;
       bool changed = false;
+      for (const auto& [local, range] : frame.header_ranges)
+        frame.label.locals[local] = with_range(frame.label.locals[local], range);
       for (size_t i = 0; i < header.locals.size(); ++i) {
         Fact j = join(header.locals[i], frame.label.locals[i]);
+        // Ranges still growing after the first round go to every value at
+        // once: a loop that is not counted may run any number of times.
+        if (frame.rounds >= 1 && !(j.range == header.locals[i].range)) j.range = ValueRange::full();
         if (!(j == header.locals[i])) {
           header.locals[i] = frame.rounds >= kWideningRounds ? unknown() : j;
           changed = true;
@@ -486,6 +578,40 @@ class Interpreter {
 
   static Fact absolute_unknown() { return make(Base::Absolute, 0, 0, 0); }
 
+  // What a call to an intrinsic returns, under the workgroup-size assumption.
+  std::optional<ValueRange> intrinsic_range(uint32_t function) const {
+    const uint32_t limit = options_.max_workgroup_invocations;
+    const wasm::Import* import = module_.imported_function(function);
+    if (limit == 0 || !import || import->module != kIntrinsicModule) return std::nullopt;
+    if (import->name == "local_index" || import->name == "local_id") return ValueRange::between(0, limit - 1);
+    if (import->name == "workgroup_size") return ValueRange::between(1, limit);
+    return std::nullopt;
+  }
+
+  // The header ranges of the counted loop at body[loop_ip], from the state
+  // on entry (state_): the control variable must enter with one known value.
+  std::vector<std::pair<uint32_t, ValueRange>> counted_ranges(size_t loop_ip) const {
+    auto found = inductions_.find(loop_ip);
+    if (found == inductions_.end()) found = inductions_.emplace(loop_ip, find_loop_induction(function_.body, loop_ip)).first;
+    const std::optional<LoopInduction>& induction = found->second;
+    if (!induction) return {};
+    const LoopInduction::Variable& control = induction->variables[induction->control];
+    std::optional<uint32_t> entry = range_of(state_.locals.at(control.local)).as_constant();
+    if (!entry) return {};
+    std::optional<uint64_t> visits = header_visits(*induction, *entry);
+    if (!visits) return {};
+    std::vector<std::pair<uint32_t, ValueRange>> ranges;
+    for (const LoopInduction::Variable& v : induction->variables) {
+      // Entry + k * step for k < visits: the entry range widened by the
+      // distance covered, when it stays below 2^32.
+      const __int128 travel = __int128(*visits - 1) * v.step;
+      if (travel >= (__int128(1) << 32) || travel <= -(__int128(1) << 32)) continue;
+      const ValueRange moved = ValueRange::between(std::min<int64_t>(0, int64_t(travel)), std::max<int64_t>(0, int64_t(travel)));
+      ranges.push_back({v.local, range_of(state_.locals.at(v.local)).add(moved)});
+    }
+    return ranges;
+  }
+
   std::vector<bool> pointer_params_;
   std::vector<bool> prefer_;
   const wasm::Module& module_;
@@ -497,6 +623,9 @@ class Interpreter {
   std::vector<Fact> facts_;
   std::vector<bool> recorded_;
   std::vector<bool> numeric_;
+  // find_loop_induction by loop instruction (an inner loop is entered again
+  // on every round of the outer one).
+  mutable std::unordered_map<size_t, std::optional<LoopInduction>> inductions_;
 };
 
 }  // namespace

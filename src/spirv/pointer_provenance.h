@@ -3,21 +3,26 @@
 // over the wasm code, before lowering: every integer value is described as
 // `base + rest`, where base is nothing (an absolute number), the value a
 // parameter had on entry, or a stack pointer value, and where the low bits
-// of `rest` may be known (rest ≡ residue mod 2^known_bits). Locals are
+// of `rest` may be known (rest ≡ residue mod 2^known_bits); an absolute
+// number's range of values may be known too (value_range.h: from constants,
+// bytes loaded, workgroup indices and counted loops, loop_induction.h). Locals are
 // followed through local.get/set/tee, block results and loops (iterated to a
 // fixed point, widened after a few rounds); loads, calls and everything else
 // give values of unknown base.
 //
 // The facts are sound for every execution: the low known_bits of
 // (address - base) are residue, whatever path led there, modulo 2^32 as wasm's
-// i32 arithmetic wraps. Which *region* an address falls in is not claimed:
-// the fast paths that use these facts check that at run time.
+// i32 arithmetic wraps; an absolute value lies in its range. Which *region*
+// an address falls in is not claimed: the fast paths that use these facts
+// check that at run time, unless the range proves it (a shared access
+// proven inside the shared range, under the workgroup-size assumption).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "spirv/value_range.h"
 #include "wasm/module.h"
 
 namespace wasmgpu::spirv {
@@ -33,6 +38,8 @@ struct PointerFact {
   uint32_t param = 0;
   uint8_t known_bits = 0;  // 0..32
   uint32_t residue = 0;    // rest mod 2^known_bits
+  // Base::Absolute: the values the number may take (full when unknown).
+  ValueRange range;
 
   // The largest power of two, at most `limit`, that divides rest + offset
   // (1 when nothing is known).
@@ -49,12 +56,18 @@ struct ProvenanceOptions {
   // Parameters (by index) known to be numbers, not addresses: a kernel's
   // invocation index.
   std::vector<bool> number_params;
+  // Ranges assume a workgroup of at most this many invocations (0: nothing
+  // assumed): wasmgpu_local_index() and wasmgpu_local_id(d) are below it,
+  // wasmgpu_workgroup_size(d) at most it. The intrinsics' import indices
+  // are found in the module (module "wasmgpu").
+  uint32_t max_workgroup_invocations = 0;
 };
 
 // For each instruction of function `function_index` (a defined function of a
 // validated module), by index in its body: the fact about the address operand
-// of a memory access (loads, stores, and threads-proposal atomics), and
-// Base::Unknown for every other instruction and for dead code.
+// of a memory access (loads, stores, threads-proposal atomics, and calls of
+// the wasmgpu_atomic_* intrinsics), and Base::Unknown for every other
+// instruction and for dead code.
 std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, uint32_t function_index,
                                                     const ProvenanceOptions& options = {});
 

@@ -87,11 +87,22 @@ void declare_shared_memory(KernelContext& k) {
   b.name(k.shared.variable, "wasmgpu_shared");
 }
 
+// `inside`, or true where a proof (KernelContext::shared_proofs) covers
+// [ea + delta, ea + delta + span) under the launch's workgroup size: a
+// specialization constant, so the driver drops the run-time test.
+static uint32_t unless_proven(KernelContext& k, FunctionBuilder& f, uint32_t inside, uint32_t ea, int64_t delta,
+                              uint64_t span) {
+  auto proof = k.shared_proofs.find(ea);
+  if (proof == k.shared_proofs.end() || delta < proof->second.lo || delta + int64_t(span) > proof->second.hi)
+    return inside;
+  return f.op(Op::OpLogicalOr, k.t_bool, {k.workgroup_at_most(proof->second.invocations), inside});
+}
+
 uint32_t shared_contains(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width) {
   uint32_t end = plus(k, f, ea, width);
   uint32_t above = f.op(Op::OpUGreaterThanEqual, k.t_bool, {ea, k.b.const_u64(k.shared.lo)});
   uint32_t below = f.op(Op::OpULessThanEqual, k.t_bool, {end, k.b.const_u64(k.shared.hi)});
-  return f.op(Op::OpLogicalAnd, k.t_bool, {above, below});
+  return unless_proven(k, f, f.op(Op::OpLogicalAnd, k.t_bool, {above, below}), ea, 0, width);
 }
 
 uint32_t shared_overlaps(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width_value) {
@@ -150,16 +161,24 @@ std::pair<uint32_t, uint32_t> shared_range_check(KernelContext& k, FunctionBuild
                                                  uint64_t span) {
   auto parts = k.address_parts.find(ea);
   const int64_t offset = parts == k.address_parts.end() ? -1 : int64_t(parts->second.offset) + delta;
-  if (offset >= 0 && uint64_t(offset) <= k.shared.lo)
-    return shared_range_check32(k, f, parts->second.operand, uint64_t(offset), span);
+  if (offset >= 0 && uint64_t(offset) <= k.shared.lo) {
+    auto [inside, relative] = shared_range_check32(k, f, parts->second.operand, uint64_t(offset), span);
+    return {unless_proven(k, f, inside, ea, delta, span), relative};
+  }
   // start - lo <= (hi - lo) - span: one compare; a start below lo (or below
   // 0) wraps to a huge value.
   uint32_t start = delta == 0 ? ea : f.op(Op::OpIAdd, k.t_u64, {ea, k.b.const_u64(uint64_t(delta))});
   uint32_t relative = f.op(Op::OpISub, k.t_u64, {start, k.b.const_u64(k.shared.lo)});
   uint32_t inside = f.op(Op::OpULessThanEqual, k.t_bool,
                          {relative, k.b.const_u64(uint64_t(k.shared.hi - k.shared.lo) - span)});
-  // Below 2^32 whenever inside holds, which is when it is used.
-  return {inside, f.op(Op::OpUConvert, k.t_u32, {relative})};
+  // Below 2^32 whenever inside holds, which is when it is used; then also
+  // operand + offset - lo computed in 32 bits, where the parts are known (a
+  // proven access keeps only this arithmetic).
+  uint32_t relative32 =
+      parts == k.address_parts.end()
+          ? f.op(Op::OpUConvert, k.t_u32, {relative})
+          : f.op(Op::OpISub, k.t_u32, {parts->second.operand, k.b.const_u32(uint32_t(int64_t(k.shared.lo) - offset))});
+  return {unless_proven(k, f, inside, ea, delta, span), relative32};
 }
 
 std::pair<uint32_t, uint32_t> shared_load_speculative(KernelContext& k, FunctionBuilder& f, uint32_t ea,
