@@ -46,6 +46,9 @@ void print_access_paths(const spirv::AccessPathCounts& paths) {
   if (paths.grouped != 0)
     fmt::print("      {} in groups sharing one range check; {} of their accesses 16 or 8 bytes wide\n", paths.grouped,
                paths.wide);
+  if (paths.proven_shared != 0)
+    fmt::print("      {} proven inside the shared range for workgroups up to 256 or 1024 invocations (no check)\n",
+               paths.proven_shared);
 }
 
 // The parameters WASMGPU_DEFINE_KERNEL recorded for `kernel`, if any.

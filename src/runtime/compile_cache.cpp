@@ -34,9 +34,9 @@ void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, sp
 template <class V, class T>
 void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::AccessPathCounts> {
   auto& [direct, bounds_checked, translated, parameter, parameter_unaligned, indexed,
-         indexed_unaligned, grouped, wide] = o;
+         indexed_unaligned, grouped, wide, proven_shared] = o;
   v(direct), v(bounds_checked), v(translated), v(parameter), v(parameter_unaligned), v(indexed),
-      v(indexed_unaligned), v(grouped), v(wide);
+      v(indexed_unaligned), v(grouped), v(wide), v(proven_shared);
 }
 
 template <class V, class T>

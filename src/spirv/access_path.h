@@ -67,6 +67,11 @@ struct AccessPathCounts {
   // vector accesses (16 or 8 bytes) their members became.
   uint32_t grouped = 0;
   uint32_t wide = 0;
+  // Of the sites above (and the wasmgpu_atomic_* calls): those whose
+  // address is proven to lie in the shared range for small enough
+  // workgroups, whose range check the driver then drops (docs/compiler.md,
+  // "Proven shared accesses").
+  uint32_t proven_shared = 0;
 
   uint32_t total() const { return fast() + translated; }
   // Sites that skip the region-table scan.

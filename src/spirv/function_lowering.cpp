@@ -354,8 +354,10 @@ uint32_t FunctionLowering::effective_address(const wasm::Instr& instr) {
 
 void FunctionLowering::note_shared_proof(uint32_t ea, const wasm::Instr& instr, uint32_t width) {
   if (b_.integer_constant(ea)) return;  // a constant needs no proof; its id is shared
-  if (uint32_t invocations = shared_proof(current_ip_, instr.imm1, width))
+  if (uint32_t invocations = shared_proof(current_ip_, instr.imm1, width)) {
     k_.shared_proofs[ea] = {.lo = 0, .hi = int64_t(width), .invocations = invocations};
+    ++k_.access_paths.proven_shared;
+  }
 }
 
 void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_signed, ValType type) {
@@ -473,8 +475,10 @@ Status FunctionLowering::call(uint32_t function_index) {
     // An atomic's address operand (pointer_provenance records it at the
     // call): proven to be an aligned word in the shared range.
     if (uint32_t invocations = shared_proof(current_ip_, 0, 4);
-        invocations != 0 && !args.empty() && pointer_facts_.at(current_ip_).alignment(0) >= 4)
+        invocations != 0 && !args.empty() && pointer_facts_.at(current_ip_).alignment(0) >= 4) {
       k_.shared_proofs[args[0]] = {.lo = 0, .hi = 4, .invocations = invocations};
+      ++k_.access_paths.proven_shared;
+    }
     uint32_t result = k_.intrinsics->lower_call(f_, function_index, args);
     if (!callee.results.empty()) push(result);
     return {};

@@ -235,5 +235,66 @@ WASMGPU_KERNEL(k) void k(int i, float *out) {
   EXPECT_EQ(paths.translated, 0u);
 }
 
+// Ranges (value_range.h) of the addresses: from the local index under a
+// workgroup-size assumption, from a counted loop (loop_induction.h), from a
+// byte loaded; a loop that is not counted gives up its variables' ranges.
+TEST(PointerProvenance, RangesOfWorkgroupIndicesCountedLoopsAndBytes) {
+  const char* wat = R"((module
+    (import "wasmgpu" "local_index" (func $local_index (result i32)))
+    (memory 1)
+    (func (param $i i32) (param $n i32) (local $l i32) (local $k i32) (local $row i32) (local $j i32)
+      (local.set $l (call $local_index))
+      (drop (i32.load offset=1024 (i32.shl (local.get $l) (i32.const 2))))
+      (local.set $row (i32.add (i32.shl (i32.and (local.get $l) (i32.const 7)) (i32.const 5)) (i32.const 2048)))
+      (local.set $k (i32.const -32))
+      (loop
+        (drop (i32.load (i32.add (local.get $row) (local.get $k))))
+        (br_if 0 (local.tee $k (i32.add (local.get $k) (i32.const 4)))))
+      (local.set $j (i32.const 0))
+      (loop
+        (drop (i32.load (i32.add (local.get $row) (local.get $j))))
+        (br_if 0 (i32.ne (local.tee $j (i32.add (local.get $j) (i32.const 4))) (local.get $n))))
+      (drop (i32.load (i32.add (i32.shl (i32.load8_u (local.get $i)) (i32.const 2)) (i32.const 4096))))
+      (drop (i32.load (i32.or (i32.shl (local.get $l) (i32.const 6)) (i32.and (local.get $i) (i32.const 63)))))))
+  )";
+  auto bounds = [](const PointerFact& fact) { return fact.range.unsigned_bounds(); };
+  using Bounds = std::pair<uint32_t, uint32_t>;
+
+  auto facts = access_facts(wat, {.stack_pointer = std::nullopt, .stack_pointer_aligned = false, .number_params = {}, .max_workgroup_invocations = 256});
+  ASSERT_EQ(facts.size(), 6u);
+  EXPECT_EQ(bounds(facts[0]), Bounds(0, 1020));       // l * 4 (+ offset 1024, not in the operand)
+  EXPECT_EQ(bounds(facts[1]), Bounds(2016, 2268));    // row + k, k in [-32, -4]
+  EXPECT_TRUE(facts[2].range.is_full());              // j counts to a number unknown here
+  EXPECT_EQ(bounds(facts[3]), Bounds(0, 0xFFFF'FFFF)) << "the address of the byte is a parameter's";
+  EXPECT_EQ(bounds(facts[4]), Bounds(4096, 4096 + 255 * 4));
+  EXPECT_EQ(bounds(facts[5]), Bounds(0, 255 * 64 + 63));  // an or of disjoint bits is a sum
+
+  // With no workgroup size assumed, the local index is any number; the
+  // loop's range does not depend on it (l & 7).
+  auto unassumed = access_facts(wat);
+  EXPECT_TRUE(unassumed[0].range.is_full());
+  EXPECT_EQ(bounds(unassumed[1]), Bounds(2016, 2268));
+}
+
+// A compiled kernel: the shared accesses the ranges prove take no run-time
+// check once the workgroup size is specialised (a spec-constant condition).
+TEST(PointerProvenance, ProvenSharedAccessesAreCounted) {
+  CompiledKernel kernel = testing::expect_compiles(testing::c_to_wasm(R"(
+#include <wasmgpu.h>
+WASMGPU_SHARED float tile[256];
+WASMGPU_KERNEL(k) void k(int i, float *out) {
+  unsigned l = wasmgpu_local_index();
+  tile[l] = (float)i;
+  wasmgpu_barrier();
+  out[i] = tile[255 - (l & 255)] + tile[l * 2];
+}
+)", "-O2", std::string("-I") + WASMGPU_INCLUDE_DIR), "k");
+  // tile[l] (workgroups up to 256) and tile[255 - (l & 255)] (any); l * 2
+  // reaches past the tile.
+  EXPECT_EQ(kernel.info.memory_access_paths.proven_shared, 2u);
+  const std::string text = testing::disassembly(kernel);
+  EXPECT_NE(text.find("OpSpecConstantOp %bool ULessThanEqual"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace wasmgpu::spirv

@@ -28,11 +28,13 @@ uint32_t ones_covering(uint32_t x) { return x == 0 ? 0 : ~0u >> std::countl_zero
 
 ValueRange ValueRange::between(int64_t lo, int64_t hi) {
   ValueRange r;
-  if (hi < lo || hi - lo >= kMask) return r;
+  // Unsigned arithmetic: any int64 pair (an i64.const's) without overflow.
+  const uint64_t span = uint64_t(hi) - uint64_t(lo);
+  if (hi < lo || span >= uint64_t(kMask)) return r;
   // Shift by a multiple of 2^32 so that lo lies in [-2^31, 2^31).
-  int64_t reduced = ((lo + kHalf) % kModulus + kModulus) % kModulus - kHalf;
-  r.hi_ = hi + (reduced - lo);
-  r.lo_ = reduced;
+  const uint32_t low_bits = uint32_t(uint64_t(lo));
+  r.lo_ = low_bits >= uint32_t(kHalf) ? int64_t(low_bits) - kModulus : int64_t(low_bits);
+  r.hi_ = r.lo_ + int64_t(span);
   return r;
 }
 
