@@ -81,8 +81,9 @@ Status FunctionLowering::lower() {
     ProvenanceOptions options;
     if (index_ == k_.kernel_function) options.number_params = {true};
     options.max_workgroup_invocations = kProvenWorkgroupSizes[0];
+    options.ranges = k_.shared.variable != 0;
     pointer_facts_ = analyse_pointer_provenance(k_.module, index_, options);
-    if (k_.shared.variable != 0) {
+    if (options.ranges) {
       range_facts_.push_back(pointer_facts_);
       for (size_t i = 1; i < std::size(kProvenWorkgroupSizes); ++i) {
         options.max_workgroup_invocations = kProvenWorkgroupSizes[i];

@@ -273,7 +273,8 @@ class Interpreter {
     state_.locals.reserve(type_.params.size() + function_.locals.size());
     for (size_t i = 0; i < type_.params.size(); ++i)
       state_.locals.push_back(pointer_params_.at(i) ? make(Base::Param, uint32_t(i), 32, 0) : absolute_unknown());
-    for (size_t i = 0; i < function_.locals.size(); ++i) state_.locals.push_back(absolute(0));
+    for (size_t i = 0; i < function_.locals.size(); ++i)
+      state_.locals.push_back(options_.ranges ? absolute(0) : with_range(absolute(0), ValueRange::full()));
     Frame function_frame;
     function_frame.kind = Opcode::Nop;
     function_frame.end_index = function_frame.else_index = body.size() - 1;
@@ -298,7 +299,10 @@ class Interpreter {
     state_.stack.pop_back();
     return f;
   }
-  void push(const Fact& f) { state_.stack.push_back(f); }
+  void push(const Fact& f) {
+    state_.stack.push_back(f);
+    if (!options_.ranges) state_.stack.back().range = ValueRange::full();
+  }
   void push_unknown(size_t n) { for (size_t i = 0; i < n; ++i) push(unknown()); }
   void pop_n(size_t n) { for (size_t i = 0; i < n; ++i) pop(); }
 
@@ -591,6 +595,7 @@ class Interpreter {
   // The header ranges of the counted loop at body[loop_ip], from the state
   // on entry (state_): the control variable must enter with one known value.
   std::vector<std::pair<uint32_t, ValueRange>> counted_ranges(size_t loop_ip) const {
+    if (!options_.ranges) return {};
     auto found = inductions_.find(loop_ip);
     if (found == inductions_.end()) found = inductions_.emplace(loop_ip, find_loop_induction(function_.body, loop_ip)).first;
     const std::optional<LoopInduction>& induction = found->second;

@@ -61,6 +61,9 @@ struct ProvenanceOptions {
   // wasmgpu_workgroup_size(d) at most it. The intrinsics' import indices
   // are found in the module (module "wasmgpu").
   uint32_t max_workgroup_invocations = 0;
+  // Whether to work out ranges at all (they cost compile time, and only
+  // shared-memory proofs use them); every range is full when not.
+  bool ranges = false;
 };
 
 // For each instruction of function `function_index` (a defined function of a

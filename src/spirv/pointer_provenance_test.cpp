@@ -260,7 +260,7 @@ TEST(PointerProvenance, RangesOfWorkgroupIndicesCountedLoopsAndBytes) {
   auto bounds = [](const PointerFact& fact) { return fact.range.unsigned_bounds(); };
   using Bounds = std::pair<uint32_t, uint32_t>;
 
-  auto facts = access_facts(wat, {.stack_pointer = std::nullopt, .stack_pointer_aligned = false, .number_params = {}, .max_workgroup_invocations = 256});
+  auto facts = access_facts(wat, {.stack_pointer = std::nullopt, .stack_pointer_aligned = false, .number_params = {}, .max_workgroup_invocations = 256, .ranges = true});
   ASSERT_EQ(facts.size(), 6u);
   EXPECT_EQ(bounds(facts[0]), Bounds(0, 1020));       // l * 4 (+ offset 1024, not in the operand)
   EXPECT_EQ(bounds(facts[1]), Bounds(2016, 2268));    // row + k, k in [-32, -4]
@@ -271,7 +271,8 @@ TEST(PointerProvenance, RangesOfWorkgroupIndicesCountedLoopsAndBytes) {
 
   // With no workgroup size assumed, the local index is any number; the
   // loop's range does not depend on it (l & 7).
-  auto unassumed = access_facts(wat);
+  auto unassumed = access_facts(wat, {.stack_pointer = std::nullopt, .stack_pointer_aligned = false, .number_params = {}, .max_workgroup_invocations = 0, .ranges = true});
+  EXPECT_TRUE(access_facts(wat)[1].range.is_full()) << "ranges are worked out only when asked for";
   EXPECT_TRUE(unassumed[0].range.is_full());
   EXPECT_EQ(bounds(unassumed[1]), Bounds(2016, 2268));
 }

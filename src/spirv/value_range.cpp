@@ -60,6 +60,7 @@ bool ValueRange::contains(uint32_t value) const {
 }
 
 ValueRange ValueRange::join(const ValueRange& other) const {
+  if (*this == other) return *this;
   if (is_full() || other.is_full()) return full();
   ValueRange best;
   for (int64_t shift : {-kModulus, int64_t(0), kModulus}) {
