@@ -5,6 +5,9 @@
 // in the environment, devices whose driver offers the extension enable it,
 // and every compute pipeline the runtime (and `wasmgpu bench`) creates prints
 // its statistics to stderr. Off by default: capturing costs compile time.
+// WASMGPU_PIPELINE_IR=DIR also writes the driver's internal representations
+// of each pipeline (on NVIDIA, its machine code) as text files into DIR,
+// named after the pipeline and the representation.
 #pragma once
 
 #include <string>
@@ -14,7 +17,7 @@
 
 namespace wasmgpu::runtime {
 
-// Whether WASMGPU_PIPELINE_STATISTICS asks for statistics.
+// Whether WASMGPU_PIPELINE_STATISTICS (or WASMGPU_PIPELINE_IR) asks for statistics.
 bool pipeline_statistics_requested();
 
 // The pipeline-creation flag to pass when `device` captures statistics (0 otherwise).

@@ -24,6 +24,11 @@ TEST(PipelineStatistics, RequestedByTheEnvironment) {
   setenv("WASMGPU_PIPELINE_STATISTICS", "1", 1);
   EXPECT_TRUE(pipeline_statistics_requested());
   unsetenv("WASMGPU_PIPELINE_STATISTICS");
+  // A directory for the internal representations asks for statistics too.
+  setenv("WASMGPU_PIPELINE_IR", "/tmp", 1);
+  EXPECT_TRUE(pipeline_statistics_requested());
+  unsetenv("WASMGPU_PIPELINE_IR");
+  EXPECT_FALSE(pipeline_statistics_requested());
 }
 
 class PipelineStatisticsTest : public VulkanTest {
