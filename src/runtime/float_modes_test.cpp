@@ -269,7 +269,12 @@ TEST_F(FloatModesTest, ExactRunsOfArithmeticGiveWasmBits) {
     (func (export "mad") (param f32 f32 f32) (result f32)
       (f32.add (f32.mul (local.get 0) (local.get 1)) (local.get 2)))
     (func (export "chain") (param f32 f32 f32) (result f32)
-      (f32.sub (f32.mul (f32.add (local.get 0) (local.get 1)) (local.get 2)) (f32.mul (local.get 0) (local.get 2)))))
+      (f32.sub (f32.mul (f32.add (local.get 0) (local.get 1)) (local.get 2)) (f32.mul (local.get 0) (local.get 2))))
+    ;; A load and integer arithmetic inside the run (the word at 64 is +0.0).
+    (memory 1)
+    (func (export "mad_load") (param f32 f32 f32) (result f32)
+      (f32.add (f32.mul (local.get 0) (local.get 1))
+               (f32.add (local.get 2) (f32.load (i32.add (i32.const 60) (i32.const 4)))))))
   )"), options);
   ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
   std::vector<uint32_t> edges = f32_inputs();
@@ -284,6 +289,9 @@ TEST_F(FloatModesTest, ExactRunsOfArithmeticGiveWasmBits) {
   EXPECT_EQ(check(*loaded, "mad", triples, std::function<float(const V&)>([](const V& v) { return v[0] * v[1] + v[2]; })), 0);
   EXPECT_EQ(check(*loaded, "chain", triples, std::function<float(const V&)>([](const V& v) {
               return (v[0] + v[1]) * v[2] - v[0] * v[2];
+            })), 0);
+  EXPECT_EQ(check(*loaded, "mad_load", triples, std::function<float(const V&)>([](const V& v) {
+              return v[0] * v[1] + (v[2] + 0.0f);
             })), 0);
 }
 

@@ -487,8 +487,8 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
 //
 // The branch is shared by a run of such operations (an expression such as
 // `b + s * c`): each one's test joins the run's, and the run settles (settle())
-// before the first instruction that is not another f32 + - * or a push of a
-// local or constant. Only then, if some test failed, is the whole run redone
+// before the first instruction that is not another f32 + - *, a push of a
+// local or constant, a load or integer arithmetic (continues_run()). Only then, if some test failed, is the whole run redone
 // by the helpers in order, each from the redone results of the ones before;
 // the operand stack's values of the run are replaced by the settled ones.
 // Nothing outside the run has seen a value of it until then.
@@ -515,6 +515,18 @@ bool ExactFloat::continues_run(Opcode opcode) {
   switch (opcode) {
     case Opcode::F32Add: case Opcode::F32Sub: case Opcode::F32Mul: case Opcode::LocalGet:
     case Opcode::I32Const: case Opcode::I64Const: case Opcode::F32Const: case Opcode::F64Const: case Opcode::Nop:
+    // Loads and integer arithmetic take no f32 operand, so they cannot see
+    // a value of the run, and write nothing (`b[i] + s * c[i]` loads b[i]
+    // between the multiply and the add). A load that traps ends the
+    // invocation's work: the run's values are then never used.
+    case Opcode::I32Load: case Opcode::I64Load: case Opcode::F32Load: case Opcode::F64Load:
+    case Opcode::I32Load8S: case Opcode::I32Load8U: case Opcode::I32Load16S: case Opcode::I32Load16U:
+    case Opcode::I64Load8S: case Opcode::I64Load8U: case Opcode::I64Load16S: case Opcode::I64Load16U:
+    case Opcode::I64Load32S: case Opcode::I64Load32U:
+    case Opcode::I32Add: case Opcode::I32Sub: case Opcode::I32Mul: case Opcode::I32And: case Opcode::I32Or:
+    case Opcode::I32Xor: case Opcode::I32Shl: case Opcode::I32ShrS: case Opcode::I32ShrU:
+    case Opcode::I64Add: case Opcode::I64Sub: case Opcode::I64Mul: case Opcode::I64And: case Opcode::I64Or:
+    case Opcode::I64Xor: case Opcode::I64Shl: case Opcode::I64ShrS: case Opcode::I64ShrU:
       return true;
     default: return false;
   }
