@@ -34,11 +34,18 @@ void EndToEnd::TearDown() {
 runtime::Module& EndToEnd::load(const std::string& name) {
   for (auto& [loaded, module] : modules_)
     if (loaded == name) return module;
-  std::string path = kernels_dir() + "/" + name + "." + GetParam() + ".wasm";
+  // "O2-fast": the O2 kernel compiled in fast float mode (kFastModeLevels).
+  std::string level = GetParam();
+  spirv::CompileOptions options;
+  if (level.ends_with("-fast")) {
+    level.resize(level.size() - 5);
+    options.float_mode = spirv::FloatMode::Fast;
+  }
+  std::string path = kernels_dir() + "/" + name + "." + level + ".wasm";
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "missing " << path;
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto module = runtime::Module::load(*device_, bytes);
+  auto module = runtime::Module::load(*device_, bytes, options);
   if (!module.ok()) {
     ADD_FAILURE() << path << ": " << module.error().to_string();
     std::abort();
