@@ -76,7 +76,6 @@ Status FunctionLowering::lower() {
   pending_var_ = f_.variable(k_.t_u32);
   f_.store(pending_var_, b_.const_u32(0));
   WASMGPU_TRY(find_branch_targets());
-  load_runs_ = index_ == k_.kernel_function && !k_.exact_float;
   {
     // A kernel's first parameter is its invocation index, never an address.
     ProvenanceOptions options;
@@ -365,27 +364,26 @@ void FunctionLowering::note_shared_proof(uint32_t ea, const wasm::Instr& instr, 
 void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_signed, ValType type) {
   uint32_t ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
-  if (run_load(instr, ea, width, is_signed, type)) return;
   uint32_t raw = grouped_load(ea, width);  // u32, or u64 for width 8
   if (raw == 0) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1);
-  push(typed_load_value(raw, width, is_signed, type));
-}
-
-uint32_t FunctionLowering::typed_load_value(uint32_t raw, uint32_t width, bool is_signed, ValType type) {
   switch (type) {
-    case ValType::F32: return op(Op::OpBitcast, k_.t_f32(), {raw});
-    case ValType::F64: return op(Op::OpBitcast, k_.t_f64(), {raw});
-    case ValType::I32: return is_signed && width < 4 ? sign_extend(raw, k_.t_u32, 32, width * 8) : raw;
+    case ValType::F32: push(op(Op::OpBitcast, k_.t_f32(), {raw})); return;
+    case ValType::F64: push(op(Op::OpBitcast, k_.t_f64(), {raw})); return;
+    case ValType::I32:
+      push(is_signed && width < 4 ? sign_extend(raw, k_.t_u32, 32, width * 8) : raw);
+      return;
     case ValType::I64:
-      if (width == 8) return raw;
-      if (is_signed) {
+      if (width == 8) {
+        push(raw);
+      } else if (is_signed) {
         if (width < 4) raw = sign_extend(raw, k_.t_u32, 32, width * 8);
-        return op(Op::OpSConvert, k_.t_u64, {raw});
+        push(op(Op::OpSConvert, k_.t_u64, {raw}));
+      } else {
+        push(op(Op::OpUConvert, k_.t_u64, {raw}));
       }
-      return op(Op::OpUConvert, k_.t_u64, {raw});
+      return;
     default: assert(false);
   }
-  return raw;
 }
 
 uint32_t FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t width) const {
@@ -542,10 +540,6 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
                       std::string(wasm::info(instr.op).text) + " (" + why + ")");
   };
   current_ip_ = index;
-  if (load_runs_ && !lowering_member_ && !run_.empty()) {
-    if (!continues_load_run(instr, index)) settle_load_run();
-    else if (consumes_run_value(instr)) return lower_run_operation(instr, index);
-  }
   if (k_.exact_float && !ExactFloat::continues_run(instr.op)) k_.exact_float->settle(f_, stack_);
   if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
   if (wasm::info(instr.op).prefix == 0xFE) {  // threads-proposal atomics (intrinsics.h)

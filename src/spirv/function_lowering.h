@@ -12,7 +12,6 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -168,40 +167,6 @@ class FunctionLowering {
   // members' bytes, when every member has one.
   void prove_group(uint32_t first_ea, std::span<const RuntimeHelpers::GroupedAccess> members,
                    std::span<const GroupMember> positions);
-  // Load runs (load_runs.cpp): in the kernel function in fast mode, loads on
-  // the typed pointer-parameter path and the pure operations that use their
-  // values share one branch to the loads' general paths, taken at the end of
-  // the run, which then redoes the run in order.
-  struct RunMember {
-    wasm::Instr instr;                 // the load or the operation
-    std::vector<uint32_t> inputs;      // its operands (operations)
-    uint32_t output = 0;               // the value it pushed (0: none)
-    uint32_t ea = 0;                   // loads: the effective address
-    size_t ip = 0;                     // its index in the body
-  };
-  bool load_runs_ = false;
-  bool lowering_member_ = false;       // lower_instruction called from the run logic
-  std::vector<RunMember> run_;
-  std::unordered_set<uint32_t> run_values_;  // values pushed by run members, not yet settled
-  std::unordered_set<uint32_t> run_locals_;  // locals a member wrote a run value to
-  uint32_t run_inside_ = 0;             // bool: every load of the run passed its check
-  // Whether `instr` may be lowered without ending the current run.
-  bool continues_load_run(const wasm::Instr& instr, size_t ip) const;
-  // A load at `ip` that would join a run: typed pointer-parameter path,
-  // not in a group, its address not a value of the run.
-  bool joins_load_run(const wasm::Instr& instr, size_t ip) const;
-  // Whether `instr` is a member: it takes a value of the run, reads a local
-  // holding one, or writes such a local (redone in order with the others).
-  bool consumes_run_value(const wasm::Instr& instr) const;
-  // Lowers a pure operation with a run value among its operands, as a member.
-  Status lower_run_operation(const wasm::Instr& instr, size_t ip);
-  // The speculative load of a run member; false when the load is not one.
-  bool run_load(const wasm::Instr& instr, uint32_t ea, uint32_t width, bool is_signed, wasm::ValType type);
-  // Ends the run: when some load failed its check, redoes the run in order
-  // (general paths for the loads); the stack's run values become the results.
-  void settle_load_run();
-  uint32_t typed_load_value(uint32_t raw, uint32_t width, bool is_signed, wasm::ValType type);
-
   // Groups of accesses done together (access_groups.h); the variable that
   // holds each issued load's value, by instruction index; the stores of the
   // current store group held back until its last member.

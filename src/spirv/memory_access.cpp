@@ -312,23 +312,6 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
   return load_translated(f, ea, width);
 }
 
-bool RuntimeHelpers::takes_typed_parameter_path(const PointerFact* fact, uint64_t offset, uint32_t width) {
-  return width >= 4 && parameter_path(fact, offset, width) == AccessPath::Parameter;
-}
-
-std::optional<std::pair<uint32_t, uint32_t>> RuntimeHelpers::load_parameter_speculative(
-    FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact, uint64_t offset) {
-  if (k_.b.integer_constant(ea) || path_of(std::nullopt, width) != AccessPath::Translated ||
-      !takes_typed_parameter_path(fact, offset, width))
-    return std::nullopt;
-  k_.uses_memory = true;
-  k_.access_paths.add(AccessPath::Parameter);
-  // As load()'s Parameter path, without the branch to the general path.
-  auto [inside, address] = parameter_check(f, fact->param, ea, width);
-  uint32_t safe = f.op(Op::OpSelect, k_.t_u64, {inside, address, f.load(k_.t_u64, k_.launch_block_var)});
-  return std::pair{inside, load_at(f, safe, width, width)};
-}
-
 uint32_t RuntimeHelpers::load_translated(FunctionBuilder& f, uint32_t ea, uint32_t width) {
   return call(f, width == 8 ? k_.t_u64 : k_.t_u32, function_id(Helper::Load, width), {ea});
 }

@@ -55,17 +55,6 @@ class RuntimeHelpers {
   // an address derived from a pointer parameter takes the Parameter paths.
   uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact = nullptr,
                 uint64_t offset = 0);
-  // For a load that load() would put on the typed Parameter path: its
-  // speculative half alone, {inside, value}: the value read at the
-  // argument's address, or at the LaunchBlock when the check fails, which
-  // `inside` tells. The caller then owes general_load() when !inside
-  // (FunctionLowering's load runs). nullopt for loads on other paths.
-  std::optional<std::pair<uint32_t, uint32_t>> load_parameter_speculative(FunctionBuilder& f, uint32_t ea,
-                                                                          uint32_t width, const PointerFact* fact,
-                                                                          uint64_t offset);
-  bool takes_typed_parameter_path(const PointerFact* fact, uint64_t offset, uint32_t width);
-  // The general path of a load (the translate helper; traps when unmapped).
-  uint32_t general_load(FunctionBuilder& f, uint32_t ea, uint32_t width) { return load_translated(f, ea, width); }
   // A member of a group of accesses (access_groups.h).
   struct GroupedAccess {
     uint32_t width;           // 4 or 8

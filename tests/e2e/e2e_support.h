@@ -23,8 +23,8 @@ std::string kernels_dir();
 
 // The optimisation levels every kernel is compiled at.
 inline const char* const kOptLevels[] = {"O0", "O2"};
-// The O2 kernels compiled in fast float mode, for suites whose code paths
-// differ there (pointer-parameter load runs, docs/compiler.md).
+// The O2 kernels compiled in fast float mode, for suites that check the
+// memory paths in both float modes.
 inline const char* const kFastModeLevels[] = {"O2-fast"};
 
 // Each test runs once per optimisation level (the test parameter).

@@ -282,8 +282,7 @@ TEST_P(PointerParams, ArgumentsBeyondThePushConstantsComeFromTheLaunchBlock) {
 }
 
 // Loads from two arguments and arithmetic on both values before the store:
-// in fast mode one load run, whose single check covers both loads; when one
-// leaves its buffer the run is redone on the general paths, which trap.
+// when either leaves its buffer, the general path traps at that invocation.
 TEST_P(PointerParams, LoadsFromTwoArgumentsMatchNativeCodeAndTrapInOrder) {
   expect_fast("mix_at");
   const uint32_t n = 256;
@@ -309,7 +308,7 @@ TEST_P(PointerParams, LoadsFromTwoArgumentsMatchNativeCodeAndTrapInOrder) {
   EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 0 (1 invocation trapped)"),
             std::string::npos)
       << launched.error().message;
-  // The other load (the run's first): the last b[i] lies past the end of b.
+  // The other load: the last b[i] lies past the end of b.
   launched = kernel("pointer_params", "mix_at").launch(n, 64, {ab, *bb.wasm_address() + 4, out, 0});
   ASSERT_FALSE(launched.ok());
   EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 255 (1 invocation trapped)"),
@@ -319,7 +318,7 @@ TEST_P(PointerParams, LoadsFromTwoArgumentsMatchNativeCodeAndTrapInOrder) {
 
 INSTANTIATE_TEST_SUITE_P(OptLevels, PointerParams, ::testing::ValuesIn(kOptLevels),
                          [](const auto& info) { return std::string(info.param); });
-// Fast mode has load runs (docs/compiler.md): the same values and traps.
+// The same kernels compiled in fast float mode: the same values and traps.
 INSTANTIATE_TEST_SUITE_P(FastMode, PointerParams, ::testing::ValuesIn(kFastModeLevels),
                          [](const auto&) { return std::string("O2Fast"); });
 

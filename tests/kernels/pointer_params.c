@@ -69,8 +69,8 @@ WASMGPU_KERNEL(spread4_at) void spread4_at(int i, const uint32_t *src, uint32_t 
   q[3] = v + 1u;
 }
 
-/* Loads from two arguments and arithmetic on both values: in fast mode one
- * load run with one check (docs/compiler.md, "Load runs"). */
+/* Loads from two arguments and arithmetic on both values before the store:
+ * each load checked against its own argument's buffer, traps in code order. */
 WASMGPU_KERNEL(mix_at) void mix_at(int i, const uint32_t *a, const uint32_t *b, uint32_t *out, int shift) {
   uint32_t x = a[i + shift], y = b[i];
   out[i] = (x * 3u + (y >> 1)) ^ (x & y);
