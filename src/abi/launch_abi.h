@@ -78,6 +78,11 @@ inline constexpr uint32_t kLaunchArgsOffset = 24;
 inline constexpr uint32_t kLaunchRegionsOffset = 28;
 inline constexpr uint32_t kLaunchInstanceState = 32;
 inline constexpr uint32_t kLaunchHeaderSize = 40;
+// Bytes the runtime allocates from the LaunchBlock's start at the least,
+// whatever its contents: a speculative pointer-parameter load whose check
+// fails reads at the LaunchBlock instead, and a group of loads (at most
+// 256 bytes, spirv/access_groups.h) reads at offsets from it.
+inline constexpr uint32_t kLaunchBlockMinSize = 256;
 inline constexpr uint32_t kArgSlotSize = 8;
 
 // One mapped range of the 32-bit wasm address space:

@@ -295,7 +295,8 @@ Result<RecordedLaunch> write_launch_block(Kernel& kernel, DeviceState& device, c
   const uint64_t args_offset = abi::kLaunchHeaderSize;
   // The argument slots, then one ParamRegion per argument (set_arg fills both).
   const uint64_t regions_offset = args_offset + uint64_t(abi::kArgSlotSize + abi::kParamRegionStride) * args.size();
-  const uint64_t block_size = regions_offset + uint64_t(abi::kRegionStride) * regions.size();
+  const uint64_t block_size =
+      std::max<uint64_t>(regions_offset + uint64_t(abi::kRegionStride) * regions.size(), abi::kLaunchBlockMinSize);
   WASMGPU_ASSIGN_OR_RETURN(LaunchArena::Allocation at, arena.allocate(kLaunchBlockOffset + block_size));
 
   // Host writes before vkQueueSubmit are visible to the submitted work.

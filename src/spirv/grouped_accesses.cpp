@@ -18,6 +18,7 @@
 // combine.
 #include <algorithm>
 
+#include "spirv/access_groups.h"
 #include "spirv/runtime_helpers.h"
 #include "spirv/workgroup_memory.h"
 
@@ -132,10 +133,12 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
   auto [inside, at] = group_check(f, *plan, first_ea);
   std::map<int64_t, uint32_t> value_at;  // delta -> u32 or u64 bits
   if (!plan->shared) {
-    uint32_t launch_block = f.load(k_.t_u64, k_.launch_block_var);
+    // At the LaunchBlock (mapped, 16-aligned, at least kLaunchBlockMinSize
+    // bytes) when the check fails: one select for the group.
+    static_assert(kMaxAccessGroupSpan <= abi::kLaunchBlockMinSize);
+    uint32_t base = f.op(Op::OpSelect, k_.t_u64, {inside, at, f.load(k_.t_u64, k_.launch_block_var)});
     for (const Chunk& c : chunks_of(*plan, *first.fact, first.offset)) {
-      // At the LaunchBlock (mapped, 16-aligned, over 16 bytes) when the check fails.
-      uint32_t address = f.op(Op::OpSelect, k_.t_u64, {inside, add64(at, c.delta - plan->lo), launch_block});
+      uint32_t address = add64(base, c.delta - plan->lo);
       if (c.words <= 1) {
         const uint32_t width = c.words == 0 ? 8 : 4;
         value_at[c.delta] = load_at(f, address, width, width);

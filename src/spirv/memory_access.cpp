@@ -135,13 +135,16 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::region_check(FunctionBuilder& f, u
   uint32_t device = f.load(k_.t_u64, region.device_address);
   auto parts = k_.address_parts.find(ea);
   const int64_t offset = parts == k_.address_parts.end() ? -1 : int64_t(parts->second.offset) + delta;
-  if (offset >= 0 && uint64_t(offset) < abi::kBufferAddressBase) {
+  if (parts != k_.address_parts.end() && offset > -int64_t(span) && offset < int64_t(abi::kBufferAddressBase)) {
     // In 32 bits, where ea + delta = operand + offset. A region is present
     // when wasm_base < 2^32 (kNoParamRegion is 2^40), and then
     // kBufferAddressBase <= wasm_base and wasm_base + size <= 2^32
-    // (launch_abi.h). So c = wasm_base - offset does not wrap, and
-    // operand - c (mod 2^32) is exactly ea + delta - wasm_base when operand
-    // >= c; otherwise it is at least 2^32 - c > size - span, as a 64-bit
+    // (launch_abi.h). So c = wasm_base - offset does not wrap (for an
+    // offset of -d, from a group whose first member is not its lowest, c =
+    // wasm_base + d, below wasm_base + span <= 2^32 whenever size >= span,
+    // which the check also demands), and operand - c (mod 2^32) is exactly
+    // ea + delta - wasm_base when operand >= c; otherwise it is at least
+    // 2^32 - c >= size + offset > size - span (offset > -span), as a 64-bit
     // compare would find. Half the instructions of the 64-bit form.
     uint32_t base32 = f.op(Op::OpUConvert, k_.t_u32, {wasm_base});
     uint32_t present = f.op(Op::OpIEqual, k_.t_bool,

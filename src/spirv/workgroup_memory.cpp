@@ -161,7 +161,10 @@ std::pair<uint32_t, uint32_t> shared_range_check(KernelContext& k, FunctionBuild
                                                  uint64_t span) {
   auto parts = k.address_parts.find(ea);
   const int64_t offset = parts == k.address_parts.end() ? -1 : int64_t(parts->second.offset) + delta;
-  if (offset >= 0 && uint64_t(offset) <= k.shared.lo) {
+  // Also for an offset of -d > -span (a group whose first member is not its
+  // lowest): then c = lo + d < lo + span <= hi, and an operand below c
+  // wraps to at least 2^32 - lo - d > (hi - lo) - span.
+  if (parts != k.address_parts.end() && offset > -int64_t(span) && offset <= int64_t(k.shared.lo)) {
     auto [inside, relative] = shared_range_check32(k, f, parts->second.operand, uint64_t(offset), span);
     return {unless_proven(k, f, inside, ea, delta, span), relative};
   }

@@ -38,7 +38,8 @@ uint32_t shared_overlaps(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint
 std::pair<uint32_t, uint32_t> shared_range_check(KernelContext& k, FunctionBuilder& f, uint32_t ea, int64_t delta,
                                                  uint64_t span);
 // The same for the address `operand + offset` (operand u32), offset <= the
-// range's start: operand - (lo - offset) is exactly the offset in the range
+// range's start (and above -span; a negative one is passed modulo 2^64):
+// operand - (lo - offset) is exactly the offset in the range
 // when the address is not below it (also past 4 GiB), and otherwise wraps to
 // at least 2^32 - lo, past the range: a 64-bit compare's answer in 32 bits.
 std::pair<uint32_t, uint32_t> shared_range_check32(KernelContext& k, FunctionBuilder& f, uint32_t operand,
