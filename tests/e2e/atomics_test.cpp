@@ -15,6 +15,8 @@ TEST_P(Atomics, HistogramWithC11AtomicsMatchesTheCpu) {
   runtime::Buffer in = buffer_with(values), bins = buffer(4 * kBins), parity = buffer(4 * kBins),
                   sum = buffer(8), max = buffer_with(std::vector<int64_t>{-1}), halves = buffer(2 * 16),
                   seen = buffer(32);
+  // A runtime buffer starts undefined (runtime/device.h): the counters start at zero.
+  for (runtime::Buffer* counters : {&bins, &parity, &sum, &halves, &seen}) ASSERT_TRUE(counters->fill(0).ok());
   Status launched = kernel("atomics", "atomic_histogram")
                         .launch(runtime::Grid{kGroups}, runtime::WorkgroupSize{kWorkgroup},
                                 {in, n, bins, parity, sum, max, halves, seen});
