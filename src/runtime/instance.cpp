@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 
 #include "runtime/instance_state.h"
@@ -38,6 +39,30 @@ VkResult initialize_loader() {
   return result;
 }
 
+// The process's VkInstances, created by the first Instance that needs one
+// and never destroyed: every Instance shares them and keeps its own debug
+// messenger. NVIDIA's driver (580, on the H200) refuses vkCreateInstance with
+// VK_ERROR_INCOMPATIBLE_DRIVER after about 29 create/destroy cycles in one
+// process. One per validation setting and per value of the environment the
+// Vulkan loader reads when it creates an instance (which drivers and layers).
+struct ProcessInstance {
+  VkInstance instance = VK_NULL_HANDLE;
+  uint32_t api_version = 0;
+};
+std::mutex process_instances_mutex;
+std::map<std::string, ProcessInstance> process_instances;
+
+std::string process_instance_key(bool validation) {
+  std::string key = validation ? "validation" : "plain";
+  for (const char* name : {"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES", "VK_LAYER_PATH",
+                           "VK_ADD_LAYER_PATH", "VK_INSTANCE_LAYERS", "VK_LOADER_DRIVERS_SELECT",
+                           "VK_LOADER_DRIVERS_DISABLE", "VK_LOADER_LAYERS_ENABLE", "VK_LOADER_LAYERS_DISABLE"}) {
+    const char* value = std::getenv(name);
+    key += std::string("\n") + name + "=" + (value ? value : "");
+  }
+  return key;
+}
+
 }  // namespace
 
 void InstanceState::add_message(std::string message) {
@@ -47,8 +72,8 @@ void InstanceState::add_message(std::string message) {
 }
 
 InstanceState::~InstanceState() {
+  // The VkInstance itself lives as long as the process (process_instances).
   if (messenger) vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
-  if (instance) vkDestroyInstance(instance, nullptr);
 }
 
 Result<Instance> Instance::create(const InstanceOptions& options) {
@@ -121,12 +146,23 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
   create_info.ppEnabledLayerNames = layers.data();
   create_info.enabledExtensionCount = uint32_t(extensions.size());
   create_info.ppEnabledExtensionNames = extensions.data();
-  if (VkResult r = vkCreateInstance(&create_info, nullptr, &state->instance); r != VK_SUCCESS) {
-    state->instance = VK_NULL_HANDLE;
-    Error error = vk_error("vkCreateInstance", r);
-    if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-      error.message += " (no Vulkan driver (ICD) supports Vulkan 1.2; is one installed?)";
-    return error;
+  {
+    std::lock_guard lock(process_instances_mutex);
+    ProcessInstance& shared = process_instances[process_instance_key(state->validation)];
+    if (!shared.instance) {
+      // Messages of vkCreateInstance go to this Instance's state (the
+      // chained messenger serves that call only).
+      if (VkResult r = vkCreateInstance(&create_info, nullptr, &shared.instance); r != VK_SUCCESS) {
+        shared.instance = VK_NULL_HANDLE;
+        Error error = vk_error("vkCreateInstance", r);
+        if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+          error.message += " (no Vulkan driver (ICD) supports Vulkan 1.2; is one installed?)";
+        return error;
+      }
+      shared.api_version = app.apiVersion;
+    }
+    state->instance = shared.instance;
+    state->api_version = shared.api_version;
   }
   volkLoadInstanceOnly(state->instance);
 

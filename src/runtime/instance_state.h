@@ -12,7 +12,7 @@
 namespace wasmgpu::runtime {
 
 struct InstanceState {
-  VkInstance instance = VK_NULL_HANDLE;
+  VkInstance instance = VK_NULL_HANDLE;  // the process's, shared and never destroyed (instance.cpp)
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   bool validation = false;
   uint32_t api_version = 0;  // VkApplicationInfo::apiVersion the instance was created with
