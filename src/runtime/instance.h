@@ -28,8 +28,12 @@ struct InstanceOptions {
 
 struct InstanceState;  // internal; shared with the Devices created from it
 
-// Owns the VkInstance. Move-only. Every Device created from an Instance must
-// be destroyed before it (and with it every Buffer, Module and Kernel).
+// A handle on the process's VkInstance for its validation setting and loader
+// environment, created by the first Instance and kept for the process's
+// lifetime (drivers fail after many create/destroy cycles: NVIDIA's after
+// about 29), with this Instance's own debug messenger and validation
+// messages. Move-only. Every Device created from an Instance must be
+// destroyed before it (and with it every Buffer, Module and Kernel).
 class Instance {
  public:
   // Fails with a clear message, never a crash, when no Vulkan loader or
