@@ -84,7 +84,6 @@ Status FunctionLowering::lower() {
     options.ranges = k_.shared.variable != 0;
     pointer_facts_ = analyse_pointer_provenance(k_.module, index_, options);
     if (options.ranges) {
-      range_facts_.push_back(pointer_facts_);
       for (size_t i = 1; i < std::size(kProvenWorkgroupSizes); ++i) {
         options.max_workgroup_invocations = kProvenWorkgroupSizes[i];
         range_facts_.push_back(analyse_pointer_provenance(k_.module, index_, options));
@@ -387,8 +386,10 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
 }
 
 uint32_t FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t width) const {
-  for (size_t i = 0; i < range_facts_.size(); ++i) {
-    const PointerFact& fact = range_facts_[i].at(ip);
+  if (k_.shared.variable == 0) return 0;
+  for (size_t i = 0; i < std::size(kProvenWorkgroupSizes); ++i) {
+    // The first size's facts are pointer_facts_ themselves.
+    const PointerFact& fact = i == 0 ? pointer_facts_.at(ip) : range_facts_.at(i - 1).at(ip);
     if (fact.base != PointerFact::Base::Absolute || fact.range.is_full()) continue;
     auto [lo, hi] = fact.range.unsigned_bounds();
     if (lo + offset >= k_.shared.lo && hi + offset + width <= k_.shared.hi) return kProvenWorkgroupSizes[i];

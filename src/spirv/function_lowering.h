@@ -156,8 +156,9 @@ class FunctionLowering {
   // Per instruction index: what pointer_provenance proved about memory
   // access addresses (the kernel function only; empty elsewhere).
   std::vector<PointerFact> pointer_facts_;
-  // The same facts with ranges made for each of kProvenWorkgroupSizes, when
-  // the shader has shared memory (for the proofs of shared_proof()).
+  // The same facts with ranges made for each of kProvenWorkgroupSizes after
+  // the first (pointer_facts_ are made for that one), when the shader has
+  // shared memory (for the proofs of shared_proof()).
   std::vector<std::vector<PointerFact>> range_facts_;
   // The largest of kProvenWorkgroupSizes under which the access at `ip`
   // ([address + offset, + width)) lies in the shared range; 0 when none.

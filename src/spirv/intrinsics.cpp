@@ -302,10 +302,8 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       ModuleBuilder& b = k_.b;
       auto [inside, relative] = shared_range_check32(k_, f, args[0], 0, 4);
       uint32_t aligned = f.op(Op::OpIEqual, k_.t_bool, {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
-      uint32_t fast = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, aligned});
       // An address proven an aligned shared word (FunctionLowering::call).
-      if (auto proof = k_.shared_proofs.find(args[0]); proof != k_.shared_proofs.end())
-        fast = f.op(Op::OpLogicalOr, k_.t_bool, {k_.workgroup_at_most(proof->second.invocations), fast});
+      uint32_t fast = unless_proven(k_, f, f.op(Op::OpLogicalAnd, k_.t_bool, {inside, aligned}), args[0], 0, 4);
       fast = f.op(Op::OpLogicalAnd, k_.t_bool, {fast, f.op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f)})});
       uint32_t result = f.variable(result_type);
       f.if_else(fast, [&] {

@@ -87,11 +87,8 @@ void declare_shared_memory(KernelContext& k) {
   b.name(k.shared.variable, "wasmgpu_shared");
 }
 
-// `inside`, or true where a proof (KernelContext::shared_proofs) covers
-// [ea + delta, ea + delta + span) under the launch's workgroup size: a
-// specialization constant, so the driver drops the run-time test.
-static uint32_t unless_proven(KernelContext& k, FunctionBuilder& f, uint32_t inside, uint32_t ea, int64_t delta,
-                              uint64_t span) {
+uint32_t unless_proven(KernelContext& k, FunctionBuilder& f, uint32_t inside, uint32_t ea, int64_t delta,
+                       uint64_t span) {
   auto proof = k.shared_proofs.find(ea);
   if (proof == k.shared_proofs.end() || delta < proof->second.lo || delta + int64_t(span) > proof->second.hi)
     return inside;

@@ -44,6 +44,11 @@ std::pair<uint32_t, uint32_t> shared_range_check(KernelContext& k, FunctionBuild
 // at least 2^32 - lo, past the range: a 64-bit compare's answer in 32 bits.
 std::pair<uint32_t, uint32_t> shared_range_check32(KernelContext& k, FunctionBuilder& f, uint32_t operand,
                                                    uint64_t offset, uint64_t span);
+// `inside`, or true where a proof (KernelContext::shared_proofs) for the id
+// `ea` covers [ea + delta, ea + delta + span) under the launch's workgroup
+// size: a specialization constant, so the driver drops the run-time test.
+uint32_t unless_proven(KernelContext& k, FunctionBuilder& f, uint32_t inside, uint32_t ea, int64_t delta,
+                       uint64_t span);
 // Workgroup pointer to the u32 word holding byte `ea` (inside the range).
 uint32_t shared_word_pointer(KernelContext& k, FunctionBuilder& f, uint32_t ea);
 // Workgroup pointer to word `index + words` of the shared array (index u32).
