@@ -338,14 +338,20 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
     b.uint_type(8);  // declares Int8
     b.capability(spv::Capability::StorageBuffer8BitAccess);
   }
-  // wasm needs IEEE NaN, infinity and signed-zero behaviour and
+  // Exact mode needs IEEE NaN, infinity and signed-zero behaviour and
   // round-to-nearest-even. Subnormals cannot be requested on the devices we
-  // target (architecture notes), so DenormPreserve is not asked for.
-  b.capability(spv::Capability::SignedZeroInfNanPreserve);
+  // target (architecture notes), so DenormPreserve is not asked for. Fast
+  // mode asks for round-to-nearest-even only: it promises the device's NaNs
+  // and signed zeros, and with both modes NVIDIA's compiler no longer fuses
+  // a*b + c into one instruction (SGEMM ran at 0.55 of its GLSL twin with
+  // both, 0.71 without either one; docs/float-modes.md). Without RTE the
+  // same driver divides approximately, so RTE stays.
+  const bool preserve_specials = options.float_mode == FloatMode::Exact;
+  if (preserve_specials) b.capability(spv::Capability::SignedZeroInfNanPreserve);
   b.capability(spv::Capability::RoundingModeRTE);
   for (uint32_t width : {32u, 64u}) {
     if (width == 64 && !k.uses_float64) continue;
-    b.execution_mode(main_id, spv::ExecutionMode::SignedZeroInfNanPreserve, {width});
+    if (preserve_specials) b.execution_mode(main_id, spv::ExecutionMode::SignedZeroInfNanPreserve, {width});
     b.execution_mode(main_id, spv::ExecutionMode::RoundingModeRTE, {width});
   }
 

@@ -75,6 +75,28 @@ TEST(FloatExact, BothModesValidate) {
             << instruction_count(exact.words) << " exact\n";
 }
 
+// Both modes round to nearest even; only exact mode asks the driver to keep
+// NaNs, infinities and signed zeros (with it, NVIDIA's compiler stopped
+// fusing multiply-adds in fast mode). The NaN tests that decide wasm's
+// results (min, max, trapping and saturating conversions) read the bits in
+// both modes, so that they hold whatever the driver assumes about NaNs.
+TEST(FloatExact, FastModeLeavesSpecialValuesToTheDevice) {
+  auto bytes = wat_to_wasm(R"((module (memory 1)
+    (func (export "k") (param i32 f32 f64)
+      (f32.store (i32.const 0) (f32.min (local.get 1) (f32.const 2)))
+      (f64.store (i32.const 8) (f64.max (local.get 2) (f64.const 2)))
+      (i32.store (i32.const 16) (i32.trunc_f32_s (local.get 1)))
+      (i64.store (i32.const 24) (i64.trunc_sat_f64_u (local.get 2))))))");
+  const std::string exact = testing::disassembly(compile_in(FloatMode::Exact, bytes));
+  const std::string fast = testing::disassembly(compile_in(FloatMode::Fast, bytes));
+  EXPECT_NE(exact.find("OpExecutionMode %main SignedZeroInfNanPreserve 32"), std::string::npos);
+  EXPECT_NE(exact.find("OpExecutionMode %main RoundingModeRTE 32"), std::string::npos);
+  EXPECT_EQ(fast.find("SignedZeroInfNanPreserve"), std::string::npos);
+  EXPECT_NE(fast.find("OpExecutionMode %main RoundingModeRTE 32"), std::string::npos);
+  EXPECT_NE(fast.find("OpExecutionMode %main RoundingModeRTE 64"), std::string::npos);
+  EXPECT_EQ(fast.find("OpIsNan"), std::string::npos);
+}
+
 TEST(FloatExact, F32OnlyKernelNeedsFloat64InExactMode) {
   auto bytes = wat_to_wasm(R"((module (memory 1)
     (func (export "k") (param i32 f32) (f32.store (i32.const 0) (f32.add (local.get 1) (local.get 1))))))");

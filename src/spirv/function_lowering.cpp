@@ -270,11 +270,24 @@ void FunctionLowering::float_unary(Opcode opcode, uint32_t type, uint32_t bits) 
   }
 }
 
+// A NaN test on the bits (magnitude above infinity's), not OpIsNan: fast
+// mode does not request SignedZeroInfNanPreserve, under which a driver may
+// assume that no value is a NaN, and these tests decide traps and results
+// that wasm defines in both modes.
+uint32_t FunctionLowering::is_nan_bits(uint32_t x, uint32_t bits) {
+  const bool wide = bits == 64;
+  uint32_t int_type = wide ? k_.t_u64 : k_.t_u32;
+  uint32_t magnitude = op(Op::OpBitwiseAnd, int_type,
+                          {op(Op::OpBitcast, int_type, {x}),
+                           wide ? b_.const_u64(0x7FFF'FFFF'FFFF'FFFFull) : b_.const_u32(0x7FFF'FFFFu)});
+  uint32_t infinity = wide ? b_.const_u64(0x7FF0'0000'0000'0000ull) : b_.const_u32(0x7F80'0000u);
+  return op(Op::OpUGreaterThan, k_.t_bool, {magnitude, infinity});
+}
+
 void FunctionLowering::float_min_max(bool is_min, uint32_t type, uint32_t bits) {
   uint32_t rhs = pop(), lhs = pop();
   uint32_t int_type = bits == 64 ? k_.t_u64 : k_.t_u32;
-  uint32_t either_nan = op(Op::OpLogicalOr, k_.t_bool,
-                           {op(Op::OpIsNan, k_.t_bool, {lhs}), op(Op::OpIsNan, k_.t_bool, {rhs})});
+  uint32_t either_nan = op(Op::OpLogicalOr, k_.t_bool, {is_nan_bits(lhs, bits), is_nan_bits(rhs, bits)});
   uint32_t ordered = op(is_min ? Op::OpFOrdLessThan : Op::OpFOrdGreaterThan, k_.t_bool, {lhs, rhs});
   uint32_t equal = op(Op::OpFOrdEqual, k_.t_bool, {lhs, rhs});
   uint32_t result = op(Op::OpSelect, type, {ordered, lhs, rhs});
@@ -310,7 +323,7 @@ void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, 
     above_lower = op(Op::OpFOrdGreaterThanEqual, k_.t_bool, {x, float_const(-upper)});
   }
   uint32_t in_range = op(Op::OpLogicalAnd, k_.t_bool, {above_lower, below_upper});
-  uint32_t is_nan = op(Op::OpIsNan, k_.t_bool, {x});
+  uint32_t is_nan = is_nan_bits(x, float_bits);
   if (!saturating) {
     f_.if_else(is_nan, [&] { k_.helpers->trap(f_, abi::TrapKind::InvalidConversionToInteger); }, [&] {
       f_.if_else(op(Op::OpLogicalNot, k_.t_bool, {in_range}),
@@ -559,7 +572,12 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::Br: branch_to(instr.imm0); break;
     case Opcode::BrIf: {
       uint32_t condition = nonzero(pop(), u32);
-      f_.if_else(condition, [&] { branch_to(instr.imm0); });
+      if (branches_back_directly(instr.imm0)) {
+        uint32_t running = op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f_)});
+        f_.if_else(op(Op::OpLogicalAnd, k_.t_bool, {condition, running}), [&] { branch_to(instr.imm0, true); });
+      } else {
+        f_.if_else(condition, [&] { branch_to(instr.imm0); });
+      }
       break;
     }
     case Opcode::BrTable: lower_br_table(instr); break;

@@ -60,8 +60,14 @@ class FunctionLowering {
   void lower_else();
   void lower_end();
   // Branch to the label `depth` levels out, taking its values from the top of
-  // the operand stack (left in place). Leaves no open block.
-  void branch_to(uint32_t depth);
+  // the operand stack (left in place). Leaves no open block. A branch back to
+  // a loop leaves it instead once the invocation has trapped, unless the
+  // caller tested that already (`trap_tested`).
+  void branch_to(uint32_t depth, bool trap_tested = false);
+  // Whether a branch `depth` levels out goes straight back to a loop (no
+  // construct in between), so that br_if can fold the trap test into its
+  // condition.
+  bool branches_back_directly(uint32_t depth) const;
   void lower_br_table(const wasm::Instr& instr);
   // An OpSwitch on `selector` whose cases (selector value, depth) and default
   // branch to those labels. Leaves no open block.
@@ -71,7 +77,7 @@ class FunctionLowering {
   // At a construct's merge: completes or forwards branches that passed through.
   void dispatch_pending(size_t frame_index);
   size_t innermost_construct(size_t below) const;
-  void branch_to_frame_directly(size_t frame_index);
+  void branch_to_frame_directly(size_t frame_index, bool trap_tested = false);
   std::vector<uint32_t> frame_vars(Frame& frame, bool params);
   void store_top(const std::vector<uint32_t>& vars);
   void load_into_stack(const std::vector<uint32_t>& vars, const std::vector<wasm::ValType>& types);
@@ -94,6 +100,7 @@ class FunctionLowering {
   void shift(wasm::Opcode op, uint32_t type, uint32_t bits);
   void divide(wasm::Opcode op, uint32_t type, uint32_t bits);
   void float_unary(wasm::Opcode op, uint32_t type, uint32_t bits);
+  uint32_t is_nan_bits(uint32_t x, uint32_t bits);
   void float_min_max(bool is_min, uint32_t type, uint32_t bits);
   void truncate(wasm::Opcode op, uint32_t float_bits, uint32_t int_bits, bool is_signed, bool saturating);
   uint32_t sign_extend(uint32_t value, uint32_t type, uint32_t bits, uint32_t from_bits);

@@ -71,6 +71,20 @@ TEST_P(Traps, UnreachableTraps) {
       << launched.error().message;
 }
 
+TEST_P(Traps, TrappedInvocationsLeaveLoopsThatWouldNeverEnd) {
+  std::vector<uint32_t> seven{7};
+  runtime::Buffer target = buffer_with(seven), out = buffer(4 * 2);
+  std::vector<uint32_t> addresses{*target.wasm_address(), 0xFFFFFFF0u};
+  runtime::Buffer ab = buffer_with(addresses);
+  Status launched = kernel("traps", "spin_until_seven").launch(2, 64, {ab, out});
+  ASSERT_FALSE(launched.ok());
+  EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 1 (1 invocation trapped)"),
+            std::string::npos)
+      << launched.error().message;
+  // The invocation that did not trap found its 7 at the first read.
+  EXPECT_EQ(read<uint32_t>(out, 1)[0], 1u);
+}
+
 INSTANTIATE_TEST_SUITE_P(OptLevels, Traps, ::testing::ValuesIn(kOptLevels),
                          [](const auto& info) { return std::string(info.param); });
 

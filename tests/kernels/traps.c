@@ -14,3 +14,14 @@ WASMGPU_KERNEL(trap_when) void trap_when(int i, const uint32_t *flags, uint32_t 
   if (flags[i]) __builtin_trap();
   out[i] = (uint32_t)i;
 }
+
+/* Waits for the word at a per-invocation address to read 7. A bad address
+ * traps at the first read, and the general path then gives 0 on every read:
+ * the loop ends only because a trapped invocation leaves every loop at its
+ * next back-edge. */
+WASMGPU_KERNEL(spin_until_seven) void spin_until_seven(int i, const uint32_t *addresses, uint32_t *out) {
+  const volatile uint32_t *word = (const volatile uint32_t *)(uintptr_t)addresses[i];
+  uint32_t reads = 1;
+  while (*word != 7u) ++reads;
+  out[i] = reads;
+}
