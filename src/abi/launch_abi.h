@@ -79,9 +79,9 @@ inline constexpr uint32_t kLaunchRegionsOffset = 28;
 inline constexpr uint32_t kLaunchInstanceState = 32;
 inline constexpr uint32_t kLaunchHeaderSize = 40;
 // Bytes the runtime allocates from the LaunchBlock's start at the least,
-// whatever its contents: a speculative pointer-parameter load whose check
-// fails reads at the LaunchBlock instead, and a group of loads (at most
-// 256 bytes, spirv/access_groups.h) reads at offsets from it.
+// whatever its contents: a group of speculative pointer-parameter loads (at
+// most 256 bytes, spirv/access_groups.h; exact mode) whose check fails reads
+// at offsets from the LaunchBlock instead.
 inline constexpr uint32_t kLaunchBlockMinSize = 256;
 inline constexpr uint32_t kArgSlotSize = 8;
 

@@ -132,11 +132,7 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
   auto add64 = [&](uint32_t x, int64_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.t_u64, {x, b.const_u64(uint64_t(c))}); };
   auto [inside, at] = group_check(f, *plan, first_ea);
   std::map<int64_t, uint32_t> value_at;  // delta -> u32 or u64 bits
-  if (!plan->shared) {
-    // At the LaunchBlock (mapped, 16-aligned, at least kLaunchBlockMinSize
-    // bytes) when the check fails: one select for the group.
-    static_assert(kMaxAccessGroupSpan <= abi::kLaunchBlockMinSize);
-    uint32_t base = f.op(Op::OpSelect, k_.t_u64, {inside, at, f.load(k_.t_u64, k_.launch_block_var)});
+  auto load_from = [&](uint32_t base) {
     for (const Chunk& c : chunks_of(*plan, *first.fact, first.offset)) {
       uint32_t address = add64(base, c.delta - plan->lo);
       if (c.words <= 1) {
@@ -150,28 +146,13 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
       for (uint32_t j = 0; j < c.words; ++j)
         value_at[c.delta + 4 * j] = f.op(Op::OpCompositeExtract, k_.t_u32, {loaded, j});
     }
-  } else {
-    uint32_t safe = f.op(Op::OpSelect, k_.t_u32, {inside, at, b.const_u32(0)});
-    uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, safe);
-    for (int64_t d : plan->deltas) {
-      uint32_t low = f.load(k_.t_u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)));
-      if (plan->width_at.at(d) == 4) {
-        value_at[d] = low;
-        continue;
-      }
-      uint32_t high = f.load(k_.t_u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)));
-      high = f.op(Op::OpShiftLeftLogical, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {high}), b.const_u32(32)});
-      value_at[d] = f.op(Op::OpBitwiseOr, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {low}), high});
-    }
-  }
-
+  };
   std::vector<uint32_t> variables;
-  for (const GroupedAccess& m : members) {
-    uint32_t variable = f.variable(m.width == 8 ? k_.t_u64 : k_.t_u32);
-    f.store(variable, value_at.at(m.delta));
-    variables.push_back(variable);
-  }
-  f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {inside}), [&] {
+  for (const GroupedAccess& m : members) variables.push_back(f.variable(m.width == 8 ? k_.t_u64 : k_.t_u32));
+  auto keep_values = [&] {
+    for (size_t i = 0; i < members.size(); ++i) f.store(variables[i], value_at.at(members[i].delta));
+  };
+  auto general = [&] {
     // The address each member has in place: u32(first address - first
     // offset + constant) + offset (access_groups.h), which is exact even
     // where the grouped sum would wrap.
@@ -189,7 +170,37 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
           [&] { f.store(variables[i], load_device(f, module_address(f, ea), m.width, AccessPath::Parameter)); },
           [&] { f.store(variables[i], load_translated(f, ea, m.width)); });
     }
-  });
+  };
+  // Fast mode loads a parameter group only where its check holds. Exact mode
+  // loads it speculatively, at the LaunchBlock where the check fails, before
+  // the general path: there the branch cost its stencil 0.76 -> 0.66 of the
+  // precise twin on the H200, while in fast mode it took horner_f64 from
+  // 0.87 to 0.96 (docs/performance.md).
+  if (!plan->shared && k_.exact_float == nullptr) {
+    f.if_else(inside, [&] { load_from(at); keep_values(); }, general);
+    return variables;
+  }
+  if (!plan->shared) {
+    // At the LaunchBlock (mapped, 16-aligned, at least kLaunchBlockMinSize
+    // bytes) when the check fails: one select for the group.
+    static_assert(kMaxAccessGroupSpan <= abi::kLaunchBlockMinSize);
+    load_from(f.op(Op::OpSelect, k_.t_u64, {inside, at, f.load(k_.t_u64, k_.launch_block_var)}));
+  } else {
+    uint32_t safe = f.op(Op::OpSelect, k_.t_u32, {inside, at, b.const_u32(0)});
+    uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, safe);
+    for (int64_t d : plan->deltas) {
+      uint32_t low = f.load(k_.t_u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)));
+      if (plan->width_at.at(d) == 4) {
+        value_at[d] = low;
+        continue;
+      }
+      uint32_t high = f.load(k_.t_u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)));
+      high = f.op(Op::OpShiftLeftLogical, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {high}), b.const_u32(32)});
+      value_at[d] = f.op(Op::OpBitwiseOr, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {low}), high});
+    }
+  }
+  keep_values();
+  f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {inside}), general);
   return variables;
 }
 

@@ -253,7 +253,7 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
     const uint32_t alignment = fact->alignment(offset);
     uint32_t result = f.variable(type);
     if (k_.shared.variable != 0 && width >= 4 && alignment >= 4) {
-      // Speculative, as for parameters: the shared words are read at a
+      // Speculative: the shared words are read at a
       // clamped index before any branch; other memory replaces the value
       // when ea is not in the shared range.
       auto [inside, value] = shared_load_speculative(k_, f, ea, width);
@@ -284,14 +284,14 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
     const bool words = path == AccessPath::ParameterUnaligned && width == 8 &&
                        fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
     if (path == AccessPath::Parameter || words) {
-      // Speculative: the typed load runs unconditionally, at the argument's
-      // address when the compare holds and else at the LaunchBlock (always
-      // mapped, 16-aligned), and the general path replaces the value when it
-      // fails. No branch precedes the load, so a driver can keep many loads
-      // in flight; the rare general path runs after.
-      uint32_t safe = f.op(Op::OpSelect, k_.t_u64, {inside, address, f.load(k_.t_u64, k_.launch_block_var)});
-      f.store(result, words ? load_at(f, safe, 8, 4) : load_at(f, safe, width, width));
-      f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {inside}),
+      // The typed load where the compare holds, the general path where it
+      // fails. Loading speculatively instead (unconditionally, from an
+      // address selected between the argument's and the LaunchBlock, with
+      // the general path after) was slower on the H200 (stencil 0.75
+      // against 0.80 of its twin, exact stencil 0.69 against 0.76;
+      // docs/performance.md) and no faster on lavapipe.
+      f.if_else(inside,
+                [&] { f.store(result, words ? load_at(f, address, 8, 4) : load_at(f, address, width, width)); },
                 [&] { f.store(result, load_translated(f, ea, width)); });
       return f.load(type, result);
     }
