@@ -12,11 +12,11 @@ namespace wasmgpu::spirv {
 namespace {
 
 // The kernel's disassembly; `paths` receives its access-path counts.
-std::string compiled_text(const std::string& wat, AccessPathCounts* paths = nullptr) {
+std::string compiled_text(const std::string& wat, AccessPathCounts* paths = nullptr, CompileOptions options = {}) {
   auto module = wasm::decode(testing::wat_to_wasm(wat));
   EXPECT_TRUE(module.ok());
   if (!module.ok()) return {};
-  auto compiled = compile_kernel(*module, "k", {});
+  auto compiled = compile_kernel(*module, "k", options);
   EXPECT_TRUE(compiled.ok()) << (compiled.ok() ? "" : compiled.error().to_string());
   if (!compiled.ok()) return {};
   EXPECT_TRUE(validate(compiled->words).ok());
@@ -57,6 +57,38 @@ TEST(GroupedLoads, FourAlignedWordsOfAnArgumentAreOneVectorLoad) {
   std::string kernel = text.substr(text.find("%k = OpFunction"));
   kernel = kernel.substr(0, kernel.find("OpFunctionEnd"));
   EXPECT_EQ(count(kernel, "OpConvertUToPtr %_ptr_PhysicalStorageBuffer_uint "), 1u) << kernel;  // the store
+}
+
+// The kernel function's text, without the helpers after it.
+std::string kernel_function(const std::string& text) {
+  std::string kernel = text.substr(text.find("%k = OpFunction"));
+  return kernel.substr(0, kernel.find("OpFunctionEnd"));
+}
+
+// Fast mode loads a parameter group, and every mode a single parameter
+// load, only where the check holds; exact mode loads a group speculatively,
+// at the LaunchBlock where the check fails (docs/compiler.md, "Access
+// groups"; measured on the H200).
+TEST(GroupedLoads, FastModeLoadsBehindTheCheckExactModeGroupsSpeculatively) {
+  const std::string group = "(module (memory 1)" +
+                            sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 4)))") + ")";
+  const std::string single = R"((module (memory 1)
+    (func (export "k") (param $i i32) (param $src i32) (param $dst i32)
+      (i32.store (local.get $dst) (i32.load (i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 2))))))))";
+  CompileOptions fast;
+  fast.float_mode = FloatMode::Fast;
+  const std::string fast_group = kernel_function(compiled_text(group, nullptr, fast));
+  const std::string exact_group = kernel_function(compiled_text(group));
+  EXPECT_EQ(count(fast_group, "OpLoad %v4uint"), 1u);
+  EXPECT_EQ(count(exact_group, "OpLoad %v4uint"), 1u);
+  EXPECT_EQ(count(fast_group, "OpLoad %ulong %launch_block"), 0u) << fast_group;
+  EXPECT_EQ(count(exact_group, "OpLoad %ulong %launch_block"), 1u) << exact_group;
+  EXPECT_EQ(count(exact_group, "OpSelect %ulong"), 1u) << exact_group;
+  for (const CompileOptions& options : {fast, CompileOptions{}}) {
+    const std::string kernel = kernel_function(compiled_text(single, nullptr, options));
+    EXPECT_EQ(count(kernel, "OpLoad %ulong %launch_block"), 0u) << kernel;
+    EXPECT_EQ(count(kernel, "OpSelect %ulong"), 0u) << kernel;
+  }
 }
 
 TEST(GroupedLoads, UnprovenAlignmentGivesOneCheckAndWordLoads) {
