@@ -191,8 +191,9 @@ void FunctionLowering::lower_end() {
   // The construct's continue target and merge.
   // The continue block only branches back: the trap test that ends loops is
   // at each branch to it (branch_to_frame_directly). NVIDIA's compiler ran
-  // loops whose continue block branched conditionally markedly slower
-  // (horner_f64 0.81 -> 0.90 of its twin without; docs/performance.md).
+  // loops whose continue block branched conditionally slower (horner_f64
+  // 0.81 of its twin with it there, 0.85 with the test moved;
+  // docs/performance.md).
   f_.begin_block(frame.continue_target, /*keep_open=*/true);
   f_.branch(frame.header);
   stack_.resize(frame.height);

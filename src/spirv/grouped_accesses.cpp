@@ -176,7 +176,8 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
   // the general path: there the branch cost its stencil 0.76 -> 0.66 of the
   // precise twin on the H200, while in fast mode it took horner_f64 from
   // 0.87 to 0.96 (docs/performance.md).
-  if (!plan->shared && k_.exact_float == nullptr) {
+  const bool fast_mode = k_.exact_float == nullptr;
+  if (!plan->shared && fast_mode) {
     f.if_else(inside, [&] { load_from(at); keep_values(); }, general);
     return variables;
   }

@@ -7,6 +7,12 @@ namespace {
 
 class Traps : public EndToEnd {};
 
+// The launch failed, and its message contains `text`.
+void expect_trap(const Status& launched, const std::string& text) {
+  ASSERT_FALSE(launched.ok());
+  EXPECT_NE(launched.error().message.find(text), std::string::npos) << launched.error().message;
+}
+
 TEST_P(Traps, DivisionByZeroNamesKindKernelLowestIndexAndCount) {
   const uint32_t n = 256;
   std::vector<int32_t> num(n, 100), den(n, 5);
@@ -32,9 +38,7 @@ TEST_P(Traps, SignedOverflowInDivisionTraps) {
   std::vector<int32_t> num{7, INT32_MIN}, den{1, -1};
   runtime::Buffer nb = buffer_with(num), db = buffer_with(den), out = buffer(8);
   Status launched = kernel("traps", "divide").launch(2, 64, {nb, db, out});
-  ASSERT_FALSE(launched.ok());
-  EXPECT_NE(launched.error().message.find("integer overflow at invocation 1"), std::string::npos)
-      << launched.error().message;
+  expect_trap(launched, "integer overflow at invocation 1");
 }
 
 TEST_P(Traps, AccessOutsideEveryBufferTrapsInsteadOfTouchingANeighbour) {
@@ -46,16 +50,12 @@ TEST_P(Traps, AccessOutsideEveryBufferTrapsInsteadOfTouchingANeighbour) {
   std::vector<uint32_t> addresses{base, base + 60, base + 64, 0xFFFFFFF0u};
   runtime::Buffer ab = buffer_with(addresses);
   Status launched = kernel("traps", "read_at").launch(4, 64, {ab, out});
-  ASSERT_FALSE(launched.ok());
-  EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 2 (2 invocations trapped)"),
-            std::string::npos)
-      << launched.error().message;
+  expect_trap(launched, "out of bounds memory access at invocation 2 (2 invocations trapped)");
   // An access straddling the end of a buffer traps too.
   addresses = {base + 62};
   ASSERT_TRUE(ab.write(addresses).ok());
   launched = kernel("traps", "read_at").launch(1, 64, {ab, out});
-  ASSERT_FALSE(launched.ok());
-  EXPECT_NE(launched.error().message.find("out of bounds"), std::string::npos) << launched.error().message;
+  expect_trap(launched, "out of bounds");
 }
 
 TEST_P(Traps, UnreachableTraps) {
@@ -65,10 +65,7 @@ TEST_P(Traps, UnreachableTraps) {
   flags[512] = 1;
   runtime::Buffer fb = buffer_with(flags), out = buffer(4 * n);
   Status launched = kernel("traps", "trap_when").launch(n, 128, {fb, out});
-  ASSERT_FALSE(launched.ok());
-  EXPECT_NE(launched.error().message.find("unreachable executed at invocation 512 (2 invocations trapped)"),
-            std::string::npos)
-      << launched.error().message;
+  expect_trap(launched, "unreachable executed at invocation 512 (2 invocations trapped)");
 }
 
 TEST_P(Traps, TrappedInvocationsLeaveLoopsThatWouldNeverEnd) {
@@ -77,10 +74,7 @@ TEST_P(Traps, TrappedInvocationsLeaveLoopsThatWouldNeverEnd) {
   std::vector<uint32_t> addresses{*target.wasm_address(), 0xFFFFFFF0u};
   runtime::Buffer ab = buffer_with(addresses);
   Status launched = kernel("traps", "spin_until_seven").launch(2, 64, {ab, out});
-  ASSERT_FALSE(launched.ok());
-  EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 1 (1 invocation trapped)"),
-            std::string::npos)
-      << launched.error().message;
+  expect_trap(launched, "out of bounds memory access at invocation 1 (1 invocation trapped)");
   // The invocation that did not trap found its 7 at the first read.
   EXPECT_EQ(read<uint32_t>(out, 1)[0], 1u);
 }
