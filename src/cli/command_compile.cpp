@@ -59,8 +59,10 @@ void add_compile_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("compile", "Compile a wasm kernel to a SPIR-V compute shader");
   cmd->footer(
       "The shader is SPIR-V 1.5 for Vulkan 1.2 with entry point `main`; its workgroup size is\n"
-      "set through specialization constants 0, 1, 2. Every output passes spirv-val, which runs on\n"
-      "each compile unless --no-validate (on large modules it takes most of the time).\n"
+      "set through specialization constants 0, 1, 2, and constant 3 is how many dimensions the\n"
+      "launch's invocations extend over (1 to 3; default 3, which is right for every launch).\n"
+      "Every output passes spirv-val, which runs on each compile unless --no-validate (on large\n"
+      "modules it takes most of the time).\n"
       "Example: wasmgpu compile saxpy.wasm -o saxpy.spv");
   cmd->add_option("input", args->input, "The wasm module")->required();
   cmd->add_option("-o,--output", args->output, "Output file ('-' for standard output with --emit spvasm)")

@@ -1,6 +1,11 @@
-// Grid launches: the limits they are checked against (the grids themselves
-// run in the examples reduction, histogram, matmul and jacobi).
+// Grid launches: the limits they are checked against, and the invocation
+// index a wasm kernel receives in every shape (the grids themselves also run
+// in the examples reduction, histogram, matmul and jacobi).
 #include "runtime/kernel.h"
+
+#include <numeric>
+
+#include "runtime/module.h"
 #include "runtime/test_support.h"
 
 namespace wasmgpu::runtime {
@@ -8,6 +13,7 @@ namespace {
 
 using testing::glsl_kernel;
 using testing::VulkanTest;
+using testing::wat_to_wasm;
 
 spirv::CompiledKernel noop_kernel() { return glsl_kernel("noop", "void kernel(uint i) {}", {}); }
 
@@ -60,6 +66,52 @@ TEST_F(VulkanTest, SharedMemoryAndBarrierRequirementsAreChecked) {
   EXPECT_NE(partial.error().message.find("must be a multiple of the workgroup size (64)"), std::string::npos)
       << partial.error().message;
   EXPECT_TRUE(with_barrier->launch(128, 64, {}).ok());
+}
+
+// Each invocation stores its index at out[index]. The compiled `main` leaves
+// the y and z terms out of the index where the launch's invocations do not
+// extend over them (abi::index_dims, a specialization constant), so a
+// workgroup size runs one pipeline per index_dims: the 1-D launch and the
+// 3x1x1 grid share one, the grids over y and over z have their own, and a
+// grid whose y extent comes from its workgroup size alone counts as 2-D.
+TEST_F(VulkanTest, WasmKernelIndexIsLinearInEveryShape) {
+  const char* wat = R"((module
+    (memory 1)
+    (func (export "own_index") (param $index i32) (param $out i32)
+      (i32.store (i32.add (local.get $out) (i32.shl (local.get $index) (i32.const 2))) (local.get $index)))))";
+  auto module = Module::load(*device, wat_to_wasm(wat));
+  ASSERT_TRUE(module.ok()) << module.error().to_string();
+  auto kernel = module->kernel("own_index");
+  ASSERT_TRUE(kernel.ok()) << kernel.error().to_string();
+  struct Shape {
+    const char* name;
+    std::optional<Grid> grid;
+    WorkgroupSize size;
+    uint32_t n;
+  };
+  const Shape shapes[] = {
+      {"1-D", std::nullopt, WorkgroupSize{4, 1, 1}, 200},
+      {"grid 3x1x1 of 4x1x1", Grid{3, 1, 1}, WorkgroupSize{4, 1, 1}, 12},
+      {"grid 2x3x1 of 4x1x1", Grid{2, 3, 1}, WorkgroupSize{4, 1, 1}, 24},
+      {"grid 2x1x3 of 4x1x1", Grid{2, 1, 3}, WorkgroupSize{4, 1, 1}, 24},
+      {"grid 2x1x1 of 4x2x1", Grid{2, 1, 1}, WorkgroupSize{4, 2, 1}, 16},
+      {"grid 2x3x2 of 2x2x2", Grid{2, 3, 2}, WorkgroupSize{2, 2, 2}, 96},
+  };
+  const uint64_t created_before = device->cache_stats().pipelines_created;
+  for (const Shape& shape : shapes) {
+    auto out = device->create_buffer(4 * shape.n);
+    ASSERT_TRUE(out.ok());
+    ASSERT_TRUE(out->write(std::vector<uint32_t>(shape.n, 0xFFFF'FFFFu)).ok());
+    Status launched = shape.grid ? (*kernel)->launch(*shape.grid, shape.size, {*out})
+                                 : (*kernel)->launch(shape.n, shape.size.x, {*out});
+    ASSERT_TRUE(launched.ok()) << shape.name << ": " << launched.error().message;
+    auto got = out->read_as<uint32_t>(shape.n);
+    ASSERT_TRUE(got.ok());
+    std::vector<uint32_t> expected(shape.n);
+    std::iota(expected.begin(), expected.end(), 0u);
+    EXPECT_EQ(*got, expected) << shape.name;
+  }
+  EXPECT_EQ(device->cache_stats().pipelines_created - created_before, 5u);
 }
 
 }  // namespace

@@ -118,20 +118,24 @@ VkPipelineLayout Kernel::pipeline_layout() const {
   return info_.uses_images ? device_->bindless->pipeline_layout : device_->pipeline_layout;
 }
 
-Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, uint32_t size_z) {
-  // One key per shape; 1-D shapes keep their size as the key. launch()
-  // checks sizes against device limits, which keep x < 2^12, y, z < 2^10.
-  const uint32_t key = workgroup_size | (size_y - 1) << 12 | (size_z - 1) << 22;
+Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, uint32_t size_z,
+                                    uint32_t index_dims) {
+  // One key per shape and index_dims. launch() checks sizes against device
+  // limits, which keep x < 2^12, y, z < 2^10; index_dims is 1 to 3.
+  const uint64_t key =
+      workgroup_size | (size_y - 1) << 12 | uint64_t(size_z - 1) << 22 | uint64_t(index_dims - 1) << 32;
   if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second;
-  const uint32_t sizes[3] = {workgroup_size, size_y, size_z};
-  VkSpecializationMapEntry entries[3];
-  for (uint32_t i = 0; i < 3; ++i)
+  // Spec constants 0, 1, 2: the workgroup size; abi::kSpecIndexDims: index_dims.
+  const uint32_t values[4] = {workgroup_size, size_y, size_z, index_dims};
+  static_assert(abi::kSpecIndexDims == 3);
+  VkSpecializationMapEntry entries[4];
+  for (uint32_t i = 0; i < 4; ++i)
     entries[i] = VkSpecializationMapEntry{i, uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
   VkSpecializationInfo specialization{};
-  specialization.mapEntryCount = 3;
+  specialization.mapEntryCount = 4;
   specialization.pMapEntries = entries;
-  specialization.dataSize = sizeof sizes;
-  specialization.pData = sizes;
+  specialization.dataSize = sizeof values;
+  specialization.pData = values;
 
   VkComputePipelineCreateInfo pipeline_info{};
   pipeline_info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;

@@ -243,7 +243,10 @@ Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape&
                       std::to_string(p.n) + ") must be a multiple of the workgroup size (" +
                       std::to_string(workgroup_size) + "), or launch a Grid of workgroups");
   if (p.n == 0) return p;
-  WASMGPU_ASSIGN_OR_RETURN(p.pipeline, kernel.pipeline(workgroup_size, p.size[1], p.size[2]));
+  // A 1-D launch's invocations extend over x only; a grid's as far as its extent.
+  const uint32_t index_dims =
+      p.is_grid ? abi::index_dims(uint64_t(p.groups[1]) * p.size[1], uint64_t(p.groups[2]) * p.size[2]) : 1;
+  WASMGPU_ASSIGN_OR_RETURN(p.pipeline, kernel.pipeline(workgroup_size, p.size[1], p.size[2], index_dims));
   p.layout = kernel.pipeline_layout();
   p.uses_images = info.uses_images;
 

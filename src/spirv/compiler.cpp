@@ -82,16 +82,26 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   uint32_t base_index = push_member(k, f, 1, k.t_u32);
   uint32_t count = push_member(k, f, 2, k.t_u32);
   // The invocation index is the linearised global id (x fastest) plus the
-  // dispatch's base: a 1-D launch is split into dispatches along x only.
+  // dispatch's base: a 1-D launch is split into dispatches along x only. The
+  // y and z terms are selected by specialization constants (abi::index_dims),
+  // so that the driver drops them from launches whose y and z are always 0.
   uint32_t global_id = f.load(uvec3, global_id_var);
   uint32_t grid = f.op(Op::OpIMul, uvec3, {f.load(uvec3, workgroups_var), workgroup_size});
   auto component = [&](uint32_t vector, uint32_t i) { return f.op(Op::OpCompositeExtract, k.t_u32, {vector, i}); };
+  uint32_t dims = b.spec_const_u32(3, abi::kSpecIndexDims);
+  b.name(dims, "index_dims");
+  auto extends_over = [&](uint32_t d) {
+    uint32_t operands[] = {dims, b.const_u32(d)};
+    return b.spec_const_op(k.t_bool, Op::OpUGreaterThanEqual, operands);
+  };
+  auto term = [&](uint32_t d, uint32_t value) {
+    return f.op(Op::OpSelect, k.t_u32, {extends_over(d), value, b.const_u32(0)});
+  };
   uint32_t plane = f.op(Op::OpIMul, k.t_u32, {component(grid, 0), component(grid, 1)});
-  uint32_t global_x = f.op(Op::OpIAdd, k.t_u32,
-                           {component(global_id, 0),
-                            f.op(Op::OpIAdd, k.t_u32,
-                                 {f.op(Op::OpIMul, k.t_u32, {component(global_id, 1), component(grid, 0)}),
-                                  f.op(Op::OpIMul, k.t_u32, {component(global_id, 2), plane})})});
+  uint32_t y_term = term(2, f.op(Op::OpIMul, k.t_u32, {component(global_id, 1), component(grid, 0)}));
+  uint32_t z_term = term(3, f.op(Op::OpIMul, k.t_u32, {component(global_id, 2), plane}));
+  uint32_t global_x =
+      f.op(Op::OpIAdd, k.t_u32, {component(global_id, 0), f.op(Op::OpIAdd, k.t_u32, {y_term, z_term})});
   uint32_t index = f.op(Op::OpIAdd, k.t_u32, {base_index, global_x});
   f.if_else(f.op(Op::OpUGreaterThanEqual, k.t_bool, {index, count}), [&] { f.return_(); });
 
