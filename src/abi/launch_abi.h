@@ -51,13 +51,18 @@ struct PushLayout {
 };
 PushLayout push_layout(std::span<const ArgWidth> args);
 
-// Specialization constants of a kernel's shader (besides the workgroup size,
-// ids 0, 1 and 2): id kSpecIndexDims holds how many dimensions the launch's
-// invocations extend over, index_dims() of its global extent (default 3).
-// `main` leaves the y and z terms out of the linearised invocation index
-// where they are always 0: most launches are 1-D, and on the H200 those
-// terms cost the triad about 2% of its bandwidth.
+// Specialization constants of a kernel's shader besides the workgroup size
+// (ids 0, 1 and 2), each describing the launch so that `main` does only what
+// it needs (on the H200 each cost the triad about 2% of its bandwidth):
+// - kSpecIndexDims: how many dimensions the launch's invocations extend over,
+//   index_dims() of its global extent (default 3). `main` leaves the y and z
+//   terms out of the linearised invocation index where they are always 0.
+// - kSpecMayOverrun: 1 (the default) when the launch may run invocations past
+//   its count: a 1-D launch whose count is not a multiple of the workgroup
+//   size. With 0, `main` does not compare the index with the count (a grid
+//   runs exactly its invocations).
 inline constexpr uint32_t kSpecIndexDims = 3;
+inline constexpr uint32_t kSpecMayOverrun = 4;
 // 1 when the global extent (workgroups times workgroup size) is 1 in y and z,
 // 2 when it is 1 in z only, else 3.
 inline constexpr uint32_t index_dims(uint64_t extent_y, uint64_t extent_z) {

@@ -59,8 +59,9 @@ void add_compile_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("compile", "Compile a wasm kernel to a SPIR-V compute shader");
   cmd->footer(
       "The shader is SPIR-V 1.5 for Vulkan 1.2 with entry point `main`; its workgroup size is\n"
-      "set through specialization constants 0, 1, 2, and constant 3 is how many dimensions the\n"
-      "launch's invocations extend over (1 to 3; default 3, which is right for every launch).\n"
+      "set through specialization constants 0, 1, 2. Constant 3 is how many dimensions the\n"
+      "launch's invocations extend over (1 to 3) and constant 4 whether invocations past the\n"
+      "count may run (0 or 1); their defaults, 3 and 1, are right for every launch.\n"
       "Every output passes spirv-val, which runs on each compile unless --no-validate (on large\n"
       "modules it takes most of the time).\n"
       "Example: wasmgpu compile saxpy.wasm -o saxpy.spv");

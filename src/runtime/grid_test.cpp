@@ -68,12 +68,15 @@ TEST_F(VulkanTest, SharedMemoryAndBarrierRequirementsAreChecked) {
   EXPECT_TRUE(with_barrier->launch(128, 64, {}).ok());
 }
 
-// Each invocation stores its index at out[index]. The compiled `main` leaves
-// the y and z terms out of the index where the launch's invocations do not
-// extend over them (abi::index_dims, a specialization constant), so a
-// workgroup size runs one pipeline per index_dims: the 1-D launch and the
-// 3x1x1 grid share one, the grids over y and over z have their own, and a
-// grid whose y extent comes from its workgroup size alone counts as 2-D.
+// Each invocation stores its index at out[index]. The compiled `main` is
+// specialised per launch (abi/launch_abi.h): it leaves the y and z terms out
+// of the index where the invocations do not extend over them, and compares
+// the index with the count only when the launch may run past it. So a
+// workgroup size runs one pipeline per specialisation: the 1-D launch of 200
+// and the 3x1x1 grid share one; the 1-D launch of 201 (whose last workgroup
+// runs past the count, and must not store), the grids over y and over z have
+// their own; a grid whose y extent comes from its workgroup size alone
+// counts as 2-D.
 TEST_F(VulkanTest, WasmKernelIndexIsLinearInEveryShape) {
   const char* wat = R"((module
     (memory 1)
@@ -90,28 +93,30 @@ TEST_F(VulkanTest, WasmKernelIndexIsLinearInEveryShape) {
     uint32_t n;
   };
   const Shape shapes[] = {
-      {"1-D", std::nullopt, WorkgroupSize{4, 1, 1}, 200},
+      {"1-D of 200", std::nullopt, WorkgroupSize{4, 1, 1}, 200},
       {"grid 3x1x1 of 4x1x1", Grid{3, 1, 1}, WorkgroupSize{4, 1, 1}, 12},
+      {"1-D of 201", std::nullopt, WorkgroupSize{4, 1, 1}, 201},
       {"grid 2x3x1 of 4x1x1", Grid{2, 3, 1}, WorkgroupSize{4, 1, 1}, 24},
       {"grid 2x1x3 of 4x1x1", Grid{2, 1, 3}, WorkgroupSize{4, 1, 1}, 24},
       {"grid 2x1x1 of 4x2x1", Grid{2, 1, 1}, WorkgroupSize{4, 2, 1}, 16},
       {"grid 2x3x2 of 2x2x2", Grid{2, 3, 2}, WorkgroupSize{2, 2, 2}, 96},
   };
+  const uint32_t kUntouched = 0xFFFF'FFFFu, kSpare = 4;  // words after the n written
   const uint64_t created_before = device->cache_stats().pipelines_created;
   for (const Shape& shape : shapes) {
-    auto out = device->create_buffer(4 * shape.n);
+    auto out = device->create_buffer(4 * (shape.n + kSpare));
     ASSERT_TRUE(out.ok());
-    ASSERT_TRUE(out->write(std::vector<uint32_t>(shape.n, 0xFFFF'FFFFu)).ok());
+    ASSERT_TRUE(out->write(std::vector<uint32_t>(shape.n + kSpare, kUntouched)).ok());
     Status launched = shape.grid ? (*kernel)->launch(*shape.grid, shape.size, {*out})
                                  : (*kernel)->launch(shape.n, shape.size.x, {*out});
     ASSERT_TRUE(launched.ok()) << shape.name << ": " << launched.error().message;
-    auto got = out->read_as<uint32_t>(shape.n);
+    auto got = out->read_as<uint32_t>(shape.n + kSpare);
     ASSERT_TRUE(got.ok());
-    std::vector<uint32_t> expected(shape.n);
-    std::iota(expected.begin(), expected.end(), 0u);
+    std::vector<uint32_t> expected(shape.n + kSpare, kUntouched);
+    std::iota(expected.begin(), expected.begin() + shape.n, 0u);
     EXPECT_EQ(*got, expected) << shape.name;
   }
-  EXPECT_EQ(device->cache_stats().pipelines_created - created_before, 5u);
+  EXPECT_EQ(device->cache_stats().pipelines_created - created_before, 6u);
 }
 
 }  // namespace

@@ -119,20 +119,21 @@ VkPipelineLayout Kernel::pipeline_layout() const {
 }
 
 Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, uint32_t size_z,
-                                    uint32_t index_dims) {
-  // One key per shape and index_dims. launch() checks sizes against device
-  // limits, which keep x < 2^12, y, z < 2^10; index_dims is 1 to 3.
-  const uint64_t key =
-      workgroup_size | (size_y - 1) << 12 | uint64_t(size_z - 1) << 22 | uint64_t(index_dims - 1) << 32;
+                                    uint32_t index_dims, bool may_overrun) {
+  // One key per shape and specialization. launch() checks sizes against
+  // device limits, which keep x < 2^12, y, z < 2^10; index_dims is 1 to 3.
+  const uint64_t key = workgroup_size | (size_y - 1) << 12 | uint64_t(size_z - 1) << 22 |
+                       uint64_t(index_dims - 1) << 32 | uint64_t(may_overrun) << 34;
   if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second;
-  // Spec constants 0, 1, 2: the workgroup size; abi::kSpecIndexDims: index_dims.
-  const uint32_t values[4] = {workgroup_size, size_y, size_z, index_dims};
-  static_assert(abi::kSpecIndexDims == 3);
-  VkSpecializationMapEntry entries[4];
-  for (uint32_t i = 0; i < 4; ++i)
+  // Spec constants 0, 1, 2: the workgroup size; then abi::kSpecIndexDims and
+  // abi::kSpecMayOverrun.
+  const uint32_t values[5] = {workgroup_size, size_y, size_z, index_dims, may_overrun ? 1u : 0u};
+  static_assert(abi::kSpecIndexDims == 3 && abi::kSpecMayOverrun == 4);
+  VkSpecializationMapEntry entries[5];
+  for (uint32_t i = 0; i < 5; ++i)
     entries[i] = VkSpecializationMapEntry{i, uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
   VkSpecializationInfo specialization{};
-  specialization.mapEntryCount = 4;
+  specialization.mapEntryCount = 5;
   specialization.pMapEntries = entries;
   specialization.dataSize = sizeof values;
   specialization.pData = values;

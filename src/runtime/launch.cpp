@@ -243,10 +243,14 @@ Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape&
                       std::to_string(p.n) + ") must be a multiple of the workgroup size (" +
                       std::to_string(workgroup_size) + "), or launch a Grid of workgroups");
   if (p.n == 0) return p;
-  // A 1-D launch's invocations extend over x only; a grid's as far as its extent.
+  // A 1-D launch's invocations extend over x only; a grid's as far as its
+  // extent. A grid runs exactly its invocations; a 1-D launch's last
+  // workgroup (its dispatches hold whole workgroups) may run past n.
   const uint32_t index_dims =
       p.is_grid ? abi::index_dims(uint64_t(p.groups[1]) * p.size[1], uint64_t(p.groups[2]) * p.size[2]) : 1;
-  WASMGPU_ASSIGN_OR_RETURN(p.pipeline, kernel.pipeline(workgroup_size, p.size[1], p.size[2], index_dims));
+  const bool may_overrun = !p.is_grid && p.n % workgroup_size != 0;
+  WASMGPU_ASSIGN_OR_RETURN(p.pipeline,
+                           kernel.pipeline(workgroup_size, p.size[1], p.size[2], index_dims, may_overrun));
   p.layout = kernel.pipeline_layout();
   p.uses_images = info.uses_images;
 

@@ -103,7 +103,13 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   uint32_t global_x =
       f.op(Op::OpIAdd, k.t_u32, {component(global_id, 0), f.op(Op::OpIAdd, k.t_u32, {y_term, z_term})});
   uint32_t index = f.op(Op::OpIAdd, k.t_u32, {base_index, global_x});
-  f.if_else(f.op(Op::OpUGreaterThanEqual, k.t_bool, {index, count}), [&] { f.return_(); });
+  // Invocations past the count exist only where abi::kSpecMayOverrun says so.
+  uint32_t may_overrun = b.spec_const_u32(1, abi::kSpecMayOverrun);
+  b.name(may_overrun, "may_overrun");
+  uint32_t overrun_operands[] = {may_overrun, b.const_u32(0)};
+  uint32_t checks_count = b.spec_const_op(k.t_bool, Op::OpINotEqual, overrun_operands);
+  uint32_t past_count = f.op(Op::OpUGreaterThanEqual, k.t_bool, {index, count});
+  f.if_else(f.op(Op::OpLogicalAnd, k.t_bool, {checks_count, past_count}), [&] { f.return_(); });
 
   f.store(k.launch_block_var, launch_block);
   f.store(k.invocation_index_var, index);
