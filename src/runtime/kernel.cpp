@@ -125,13 +125,13 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, ui
   const uint64_t key = workgroup_size | (size_y - 1) << 12 | uint64_t(size_z - 1) << 22 |
                        uint64_t(index_dims - 1) << 32 | uint64_t(may_overrun) << 34;
   if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second;
-  // Spec constants 0, 1, 2: the workgroup size; then abi::kSpecIndexDims and
-  // abi::kSpecMayOverrun.
+  // Spec constants 0, 1, 2: the workgroup size; then the launch's abi::index_dims
+  // and abi::kSpecMayOverrun.
   const uint32_t values[5] = {workgroup_size, size_y, size_z, index_dims, may_overrun ? 1u : 0u};
-  static_assert(abi::kSpecIndexDims == 3 && abi::kSpecMayOverrun == 4);
+  const uint32_t ids[5] = {0, 1, 2, abi::kSpecIndexDims, abi::kSpecMayOverrun};
   VkSpecializationMapEntry entries[5];
   for (uint32_t i = 0; i < 5; ++i)
-    entries[i] = VkSpecializationMapEntry{i, uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
+    entries[i] = VkSpecializationMapEntry{ids[i], uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
   VkSpecializationInfo specialization{};
   specialization.mapEntryCount = 5;
   specialization.pMapEntries = entries;

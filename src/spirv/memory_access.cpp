@@ -253,9 +253,9 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
     const uint32_t alignment = fact->alignment(offset);
     uint32_t result = f.variable(type);
     if (k_.shared.variable != 0 && width >= 4 && alignment >= 4) {
-      // Speculative: the shared words are read at a
-      // clamped index before any branch; other memory replaces the value
-      // when ea is not in the shared range.
+      // Speculative: the shared words are read at a clamped index before
+      // any branch; other memory replaces the value when ea is not in the
+      // shared range.
       auto [inside, value] = shared_load_speculative(k_, f, ea, width);
       f.store(result, value);
       f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {inside}), [&] {
