@@ -40,15 +40,39 @@ void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, sp
 }
 
 template <class V, class T>
+void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, abi::ProofNode> {
+  auto& [op, a, b, c, value] = o;
+  v(op), v(a), v(b), v(c), v(value);
+}
+
+template <class V, class T>
+void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, abi::ProofConstraint> {
+  auto& [var, add, relation, bound] = o;
+  v(var), v(add), v(relation), v(bound);
+}
+
+template <class V, class T>
+void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, abi::ProofAccess> {
+  auto& [param, address, lo, hi, constraints] = o;
+  v(param), v(address), v(lo), v(hi), v(constraints);
+}
+
+template <class V, class T>
+void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, abi::LaunchProof> {
+  auto& [nodes, constraints, accesses] = o;
+  v(nodes), v(constraints), v(accesses);
+}
+
+template <class V, class T>
 void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::KernelInfo> {
   auto& [export_name, function_index, params, memory_bytes, stack_hi, stack_window_lo,
          stack_slot_size, uses_float64, uses_int8_storage, shared_memory_bytes, uses_barriers,
          uses_images, uses_int64, float64_function, uses_instance_state, float_mode, call_stack_bytes,
-         compiled_functions, memory_access_paths] = o;
+         compiled_functions, memory_access_paths, launch_proof] = o;
   v(export_name), v(function_index), v(params), v(memory_bytes), v(stack_hi), v(stack_window_lo);
   v(stack_slot_size), v(uses_float64), v(uses_int8_storage), v(shared_memory_bytes), v(uses_barriers);
   v(uses_images), v(uses_int64), v(float64_function), v(uses_instance_state), v(float_mode), v(call_stack_bytes);
-  v(compiled_functions), v(memory_access_paths);
+  v(compiled_functions), v(memory_access_paths), v(launch_proof);
 }
 
 template <class V, class T>
@@ -95,6 +119,8 @@ bool valid(wasm::ValType t) {
   return false;
 }
 bool valid(spirv::FloatMode m) { return m == spirv::FloatMode::Exact || m == spirv::FloatMode::Fast; }
+bool valid(abi::ProofNode::Op op) { return op <= abi::ProofNode::Op::RemU; }
+bool valid(abi::ProofConstraint::Relation r) { return r <= abi::ProofConstraint::Relation::NotEqual; }
 
 // Little-endian, fixed-width integers; strings and vectors as a u64 count
 // and their elements; bools one byte (0 or 1); enums as u32.

@@ -1,6 +1,7 @@
 #include "runtime/kernel.h"
 
 #include "abi/launch_abi.h"
+#include "abi/launch_proof.h"
 #include "runtime/bindless.h"
 #include "runtime/device.h"
 #include "runtime/device_state.h"
@@ -119,21 +120,23 @@ VkPipelineLayout Kernel::pipeline_layout() const {
 }
 
 Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, uint32_t size_z,
-                                    uint32_t index_dims, bool may_overrun) {
+                                    uint32_t index_dims, bool may_overrun, uint32_t proven_params) {
   // One key per shape and specialization. launch() checks sizes against
   // device limits, which keep x < 2^12, y, z < 2^10; index_dims is 1 to 3.
-  const uint64_t key = workgroup_size | (size_y - 1) << 12 | uint64_t(size_z - 1) << 22 |
-                       uint64_t(index_dims - 1) << 32 | uint64_t(may_overrun) << 34;
+  const std::pair<uint64_t, uint32_t> key{workgroup_size | (size_y - 1) << 12 | uint64_t(size_z - 1) << 22 |
+                                              uint64_t(index_dims - 1) << 32 | uint64_t(may_overrun) << 34,
+                                          proven_params};
   if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second;
-  // Spec constants 0, 1, 2: the workgroup size; then the launch's abi::index_dims
-  // and abi::kSpecMayOverrun.
-  const uint32_t values[5] = {workgroup_size, size_y, size_z, index_dims, may_overrun ? 1u : 0u};
-  const uint32_t ids[5] = {0, 1, 2, abi::kSpecIndexDims, abi::kSpecMayOverrun};
-  VkSpecializationMapEntry entries[5];
-  for (uint32_t i = 0; i < 5; ++i)
+  // Spec constants 0, 1, 2: the workgroup size; then the launch's
+  // abi::index_dims, abi::kSpecMayOverrun and abi::kSpecProvenParams.
+  constexpr uint32_t kCount = 6;
+  const uint32_t values[kCount] = {workgroup_size, size_y, size_z, index_dims, may_overrun ? 1u : 0u, proven_params};
+  const uint32_t ids[kCount] = {0, 1, 2, abi::kSpecIndexDims, abi::kSpecMayOverrun, abi::kSpecProvenParams};
+  VkSpecializationMapEntry entries[kCount];
+  for (uint32_t i = 0; i < kCount; ++i)
     entries[i] = VkSpecializationMapEntry{ids[i], uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
   VkSpecializationInfo specialization{};
-  specialization.mapEntryCount = 5;
+  specialization.mapEntryCount = kCount;
   specialization.pMapEntries = entries;
   specialization.dataSize = sizeof values;
   specialization.pData = values;

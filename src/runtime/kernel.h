@@ -103,11 +103,11 @@ class Kernel {
     return record(cmd, shape, std::span<const Arg>(args.begin(), args.size()), arena, options);
   }
 
-  // Internal: the pipeline for one workgroup size, abi::index_dims and
-  // whether the launch may overrun its count (abi::kSpecMayOverrun), created
-  // on first use.
+  // Internal: the pipeline for one workgroup size, abi::index_dims, whether
+  // the launch may overrun its count (abi::kSpecMayOverrun) and the
+  // parameters proven at launch (abi::kSpecProvenParams), created on first use.
   Result<VkPipeline> pipeline(uint32_t workgroup_size, uint32_t size_y = 1, uint32_t size_z = 1,
-                              uint32_t index_dims = 3, bool may_overrun = true);
+                              uint32_t index_dims = 3, bool may_overrun = true, uint32_t proven_params = 0);
   DeviceState* device_state() const { return device_; }
   // The pipeline layout of this kernel: with the bindless image set 0 when
   // info().uses_images (bindless.h), else push constants only.
@@ -121,7 +121,8 @@ class Kernel {
   void release();
   DeviceState* device_ = nullptr;
   VkShaderModule shader_ = VK_NULL_HANDLE;
-  std::map<uint64_t, VkPipeline> pipelines_;  // by shape and specialization (Kernel::pipeline)
+  // By shape and specialization (Kernel::pipeline): the shape's key, proven_params.
+  std::map<std::pair<uint64_t, uint32_t>, VkPipeline> pipelines_;
   spirv::KernelInfo info_;
   const Buffer* memory_ = nullptr;
   VkDeviceAddress instance_state_ = 0;

@@ -11,6 +11,7 @@
 
 #include "abi/image_abi.h"
 #include "abi/launch_abi.h"
+#include "abi/launch_proof.h"
 #include "runtime/bindless.h"
 #include "runtime/device_state.h"
 #include "runtime/kernel.h"
@@ -64,8 +65,13 @@ struct LaunchRecorder {
     launch.invocations_ = invocations;
     launch.uses_stacks_ = uses_stacks;
   }
-  static void set_recorded_push(RecordedLaunch& launch, const std::array<uint8_t, abi::kPushConstantsSize>& push) {
+  // `proven`: the pipeline relies on the arguments (abi::kSpecProvenParams).
+  static void set_recorded_push(RecordedLaunch& launch, const std::array<uint8_t, abi::kPushConstantsSize>& push,
+                                bool proven) {
     launch.recorded_push_ = push;
+    launch.recorded_args_.clear();
+    if (proven && launch.arg_slots_)
+      launch.recorded_args_.assign(launch.arg_slots_, launch.arg_slots_ + abi::kArgSlotSize * launch.params_.size());
   }
   static void set_dispatches(RecordedLaunch& launch, uint32_t dispatches) {
     launch.dispatches_ = dispatches;
@@ -167,6 +173,50 @@ uint32_t get32(const uint8_t* base, uint64_t offset) {
 }
 
 
+// The mapped buffer an argument's i32 value points into, as its ParamRegion
+// (abi/launch_abi.h) describes it: none when the value is not 16-aligned or
+// the buffer is smaller than kParamRegionMinSize.
+struct ParamBuffer {
+  uint64_t wasm_base = 0, size = 0, device_address = 0;
+};
+std::optional<ParamBuffer> param_buffer(const DeviceState& device, uint32_t value) {
+  if (value % abi::kParamRegionAlignment != 0) return std::nullopt;
+  for (const auto& [start, range] : device.mapped) {
+    if (start < abi::kBufferAddressBase || value < start || value > uint64_t(start) + range.size) continue;
+    if (range.size < abi::kParamRegionMinSize) return std::nullopt;
+    return ParamBuffer{start, range.size, range.device_address};
+  }
+  return std::nullopt;
+}
+
+// The kernel parameters whose recorded accesses this launch keeps inside
+// their buffers (abi/launch_proof.h): its abi::kSpecProvenParams.
+uint32_t proven_params(const spirv::KernelInfo& info, const DeviceState& device, const LaunchShape& shape,
+                       uint32_t n, const uint32_t size[3], std::span<const Arg> args) {
+  if (info.launch_proof.accesses.empty()) return 0;
+  abi::LaunchRanges ranges;
+  ranges.count = n;
+  ranges.grid = shape.grid.has_value();
+  for (int d = 0; d < 3; ++d) ranges.workgroup_size[d] = size[d];
+  if (shape.grid) {
+    ranges.workgroups[0] = shape.grid->x, ranges.workgroups[1] = shape.grid->y, ranges.workgroups[2] = shape.grid->z;
+  } else {
+    ranges.workgroups[0] = uint32_t((uint64_t(n) + size[0] - 1) / size[0]);
+  }
+  std::vector<uint64_t> values(args.size());
+  std::vector<std::optional<abi::ProvenRegion>> regions(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Arg& arg = args[i];
+    const bool buffer = arg.kind() == Arg::Kind::Buffer;
+    if (buffer && !arg.buffer()->wasm_address()) continue;
+    values[i] = buffer ? *arg.buffer()->wasm_address() : arg.bits();
+    if (!buffer && arg.kind() != Arg::Kind::I32) continue;
+    if (std::optional<ParamBuffer> found = param_buffer(device, uint32_t(values[i])))
+      regions[i] = abi::ProvenRegion{found->wasm_base, found->size};
+  }
+  return abi::proven_params(info.launch_proof, ranges, values, regions);
+}
+
 // What the checks of a launch decided, for recording it.
 struct Prepared {
   uint32_t n = 0;
@@ -175,6 +225,7 @@ struct Prepared {
   bool is_grid = false;
   uint64_t per_dispatch = 0;  // invocations per dispatch (1-D)
   uint64_t slot = 0;          // stack slot bytes, 0 without stacks
+  uint32_t proven = 0;        // abi::kSpecProvenParams of the pipeline
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;  // Kernel::pipeline_layout()
   bool uses_images = false;                  // bind the bindless set 0
@@ -249,8 +300,9 @@ Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape&
   const uint32_t index_dims =
       p.is_grid ? abi::index_dims(uint64_t(p.groups[1]) * p.size[1], uint64_t(p.groups[2]) * p.size[2]) : 1;
   const bool may_overrun = !p.is_grid && p.n % workgroup_size != 0;
-  WASMGPU_ASSIGN_OR_RETURN(p.pipeline,
-                           kernel.pipeline(workgroup_size, p.size[1], p.size[2], index_dims, may_overrun));
+  p.proven = proven_params(info, device, shape, p.n, p.size, args);
+  WASMGPU_ASSIGN_OR_RETURN(p.pipeline, kernel.pipeline(workgroup_size, p.size[1], p.size[2], index_dims,
+                                                       may_overrun, p.proven));
   p.layout = kernel.pipeline_layout();
   p.uses_images = info.uses_images;
 
@@ -365,7 +417,7 @@ uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepare
                                       &device.bindless->set, 0, nullptr);
   // Every dispatch pushes the same bytes but for its base_index.
   std::array<uint8_t, abi::kPushConstantsSize> push = launch.push_constants();
-  LaunchRecorder::set_recorded_push(launch, push);
+  LaunchRecorder::set_recorded_push(launch, push, p.proven != 0);
   uint32_t dispatches = 0;
   for (uint64_t base = 0; base < p.n; base += p.per_dispatch) {
     if (base > 0 && p.slot > 0)  // the next dispatch reuses the stack slots
@@ -422,21 +474,10 @@ namespace {
 // that accesses the compiler proved to derive from it skip the region-table
 // scan; kNoParamRegion when there is none, or the value is not 16-aligned.
 void put_param_region(uint8_t* at, const DeviceState& device, std::optional<uint32_t> value) {
-  uint64_t base = abi::kNoParamRegion, size = abi::kParamRegionMinSize, address = 0;
-  if (value && *value % abi::kParamRegionAlignment == 0) {
-    for (const auto& [start, range] : device.mapped) {
-      if (start < abi::kBufferAddressBase || *value < start || *value > uint64_t(start) + range.size) continue;
-      if (range.size >= abi::kParamRegionMinSize) {
-        base = start;
-        size = range.size;
-        address = range.device_address;
-      }
-      break;
-    }
-  }
-  put64(at, abi::kParamRegionWasmBase, base);
-  put64(at, abi::kParamRegionSize, size);
-  put64(at, abi::kParamRegionDeviceAddress, address);
+  std::optional<ParamBuffer> buffer = value ? param_buffer(device, *value) : std::nullopt;
+  put64(at, abi::kParamRegionWasmBase, buffer ? buffer->wasm_base : abi::kNoParamRegion);
+  put64(at, abi::kParamRegionSize, buffer ? buffer->size : abi::kParamRegionMinSize);
+  put64(at, abi::kParamRegionDeviceAddress, buffer ? buffer->device_address : 0);
 }
 
 }  // namespace
@@ -502,6 +543,10 @@ std::array<uint8_t, abi::kPushConstantsSize> RecordedLaunch::push_constants() co
 }
 
 bool RecordedLaunch::push_copy_current() const {
+  // A pipeline chosen for its arguments' proofs holds only for them.
+  if (!recorded_args_.empty() &&
+      (!arg_slots_ || std::memcmp(arg_slots_, recorded_args_.data(), recorded_args_.size()) != 0))
+    return false;
   // Both leave base_index 0: each dispatch sets its own.
   return push_constants() == recorded_push_;
 }

@@ -107,7 +107,9 @@ class RecordedLaunch {
   Status set_arg(size_t index, const Arg& arg);
   // Whether the arguments still match the copy recorded into the command
   // buffer's push constants (abi/launch_abi.h): after set_arg changed one
-  // that is copied there, the launch must be recorded anew.
+  // that is copied there, the launch must be recorded anew. So too after
+  // any change when the recorded pipeline relies on the arguments' accesses
+  // being proven in bounds (abi/launch_proof.h).
   bool push_copy_current() const;
 
   // The push constants of this launch's dispatches except base_index, which
@@ -126,6 +128,7 @@ class RecordedLaunch {
   uint64_t memory_address_ = 0;     // device address of the module memory (0: none)
   abi::PushLayout push_layout_;
   std::array<uint8_t, abi::kPushConstantsSize> recorded_push_{};  // as recorded
+  std::vector<uint8_t> recorded_args_;  // the argument slots as recorded, when the pipeline relies on them
   uint32_t invocations_ = 0;
   uint32_t dispatches_ = 0;
   bool uses_stacks_ = false;

@@ -373,6 +373,7 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
 
   info.memory_bytes = k.address_facts.initial_memory_bytes;
   info.memory_access_paths = k.access_paths;
+  info.launch_proof = std::move(k.launch_proof);
   if (stack.slot_size != 0) {
     info.stack_hi = stack.stack_hi;
     info.stack_window_lo = stack.window_lo;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "abi/launch_abi.h"
+#include "abi/launch_proof.h"
 #include "spirv/access_path.h"
 #include "spirv/float_mode.h"
 #include "support/result.h"
@@ -80,6 +81,10 @@ struct KernelInfo {
   // Memory access sites by path (access_path.h), for reporting: the share on
   // the Direct and BoundsChecked paths skips address translation.
   AccessPathCounts memory_access_paths;
+  // The kernel's pointer accesses as expressions for the runtime to prove
+  // in bounds at each launch (abi/launch_proof.h): it sets the proven
+  // parameters' bits in specialization constant abi::kSpecProvenParams.
+  abi::LaunchProof launch_proof;
 };
 
 struct CompiledKernel {

@@ -37,6 +37,19 @@ std::vector<uint32_t> param_types(KernelContext& k, const wasm::FuncType& type) 
   return types;
 }
 
+// Marks the memory access being lowered as proven at launch, or not, while
+// it lives (KernelContext::launch_proven_access).
+class ProvenAtLaunch {
+ public:
+  ProvenAtLaunch(KernelContext& k, bool proven) : k_(k) { k_.launch_proven_access = proven; }
+  ~ProvenAtLaunch() { k_.launch_proven_access = false; }
+  ProvenAtLaunch(const ProvenAtLaunch&) = delete;
+  ProvenAtLaunch& operator=(const ProvenAtLaunch&) = delete;
+
+ private:
+  KernelContext& k_;
+};
+
 uint32_t f32_bits(float value) { return std::bit_cast<uint32_t>(value); }
 uint64_t f64_bits(double value) { return std::bit_cast<uint64_t>(value); }
 
@@ -89,6 +102,11 @@ Status FunctionLowering::lower() {
         range_facts_.push_back(analyse_pointer_provenance(k_.module, index_, options));
       }
     }
+  }
+  if (index_ == k_.kernel_function && pointer_facts_.size() == function_.body.size()) {
+    LaunchProofAnalysis analysis = analyse_launch_proof(k_.module, index_, pointer_facts_);
+    k_.launch_proof = std::move(analysis.proof);
+    launch_recorded_ = std::move(analysis.recorded);
   }
   load_groups_ = find_load_groups(function_.body);
   store_groups_ = find_store_groups(function_.body);
@@ -377,7 +395,10 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
   uint32_t ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
   uint32_t raw = grouped_load(ea, width);  // u32, or u64 for width 8
-  if (raw == 0) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1);
+  if (raw == 0) {
+    ProvenAtLaunch proven(k_, launch_recorded(current_ip_));
+    raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1);
+  }
   switch (type) {
     case ValType::F32: push(op(Op::OpBitcast, k_.t_f32(), {raw})); return;
     case ValType::F64: push(op(Op::OpBitcast, k_.t_f64(), {raw})); return;
@@ -431,6 +452,7 @@ uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
     for (const GroupMember& m : group.members)
       members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip]});
     prove_group(ea, members, group.members);
+    ProvenAtLaunch proven(k_, launch_recorded(group.members));
     std::vector<uint32_t> variables = k_.helpers->load_group(f_, ea, members);
     for (size_t i = 0; i < variables.size(); ++i) grouped_values_[group.members[i].ip] = variables[i];
   }
@@ -451,9 +473,17 @@ bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width
   held_stores_.push_back({width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip], ea, value});
   if (index + 1 < group.members.size()) return true;
   prove_group(held_stores_[0].ea, held_stores_, group.members);
-  if (!k_.helpers->store_group(f_, held_stores_))
-    for (const RuntimeHelpers::GroupedAccess& s : held_stores_)
+  bool grouped;
+  {
+    ProvenAtLaunch proven(k_, launch_recorded(group.members));
+    grouped = k_.helpers->store_group(f_, held_stores_);
+  }
+  if (!grouped)
+    for (size_t i = 0; i < held_stores_.size(); ++i) {
+      const RuntimeHelpers::GroupedAccess& s = held_stores_[i];
+      ProvenAtLaunch proven(k_, launch_recorded(group.members[i].ip));
       k_.helpers->store(f_, s.ea, s.value, s.width, s.fact, s.offset);
+    }
   held_stores_.clear();
   return true;
 }
@@ -470,7 +500,10 @@ void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType t
       break;
     default: break;
   }
-  if (!grouped_store(ea, value, width)) k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1);
+  if (!grouped_store(ea, value, width)) {
+    ProvenAtLaunch proven(k_, launch_recorded(current_ip_));
+    k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1);
+  }
 }
 
 uint32_t FunctionLowering::memory_pages() const {

@@ -11,12 +11,14 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "spirv/kernel_context.h"
 #include "spirv/access_groups.h"
+#include "spirv/launch_proof_analysis.h"
 #include "spirv/pointer_provenance.h"
 #include "spirv/runtime_helpers.h"
 #include "support/result.h"
@@ -167,6 +169,15 @@ class FunctionLowering {
   // the first (pointer_facts_ are made for that one), when the shader has
   // shared memory (for the proofs of shared_proof()).
   std::vector<std::vector<PointerFact>> range_facts_;
+  // Per instruction index: an access the kernel's LaunchProof records
+  // (launch_proof_analysis.h; the kernel function only).
+  std::vector<bool> launch_recorded_;
+  bool launch_recorded(size_t ip) const { return ip < launch_recorded_.size() && launch_recorded_[ip]; }
+  bool launch_recorded(std::span<const GroupMember> members) const {
+    for (const GroupMember& m : members)
+      if (!launch_recorded(m.ip)) return false;
+    return !members.empty();
+  }
   // The largest of kProvenWorkgroupSizes under which the access at `ip`
   // ([address + offset, + width)) lies in the shared range; 0 when none.
   uint32_t shared_proof(size_t ip, uint64_t offset, uint32_t width) const;

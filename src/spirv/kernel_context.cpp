@@ -107,4 +107,19 @@ uint32_t KernelContext::workgroup_at_most(uint32_t invocations) {
   return id;
 }
 
+uint32_t KernelContext::param_proven(uint32_t param) {
+  auto found = param_proven_ids.find(param);
+  if (found != param_proven_ids.end()) return found->second;
+  if (proven_params_id == 0) {
+    proven_params_id = b.spec_const_u32(0, abi::kSpecProvenParams);
+    b.name(proven_params_id, "proven_params");
+  }
+  uint32_t bit_operands[] = {proven_params_id, b.const_u32(param < 32 ? uint32_t(1) << param : 0)};
+  uint32_t bit = b.spec_const_op(t_u32, spv::Op::OpBitwiseAnd, bit_operands);
+  uint32_t set_operands[] = {bit, b.const_u32(0)};
+  uint32_t id = b.spec_const_op(t_bool, spv::Op::OpINotEqual, set_operands);
+  param_proven_ids.emplace(param, id);
+  return id;
+}
+
 }  // namespace wasmgpu::spirv

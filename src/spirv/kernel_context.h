@@ -9,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "abi/launch_proof.h"
 #include "spirv/access_path.h"
 #include "spirv/instance_state.h"
 #include "spirv/module_builder.h"
@@ -135,6 +136,18 @@ struct KernelContext {
   };
   uint32_t kernel_function = UINT32_MAX;
   std::map<uint32_t, ParamRegion> param_regions;
+
+  // Accesses proven at launch (abi/launch_proof.h): the kernel function's
+  // recorded accesses, and whether the access being lowered is one of them
+  // (FunctionLowering sets it around the call of the memory helpers), so
+  // that its range check also passes where the parameter's bit of
+  // abi::kSpecProvenParams is set.
+  abi::LaunchProof launch_proof;
+  bool launch_proven_access = false;
+  // The bool specialization constant "parameter p proven", made on first use.
+  uint32_t param_proven(uint32_t param);
+  uint32_t proven_params_id = 0;
+  std::map<uint32_t, uint32_t> param_proven_ids;
 
   // How the lowering built each run-time effective address (u64 id): the i32
   // operand plus the constant memarg offset, so that a check which provably

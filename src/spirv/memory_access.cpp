@@ -129,6 +129,15 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::parameter_check(FunctionBuilder& f
 
 std::pair<uint32_t, uint32_t> RuntimeHelpers::region_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
                                                            int64_t delta, uint64_t span) {
+  auto [inside, address] = region_compare(f, param, ea, delta, span);
+  // An access proven at launch passes whatever the compare says; the
+  // driver folds the specialization constant (abi/launch_proof.h).
+  if (k_.launch_proven_access) inside = f.op(Op::OpLogicalOr, k_.t_bool, {k_.param_proven(param), inside});
+  return {inside, address};
+}
+
+std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f, uint32_t param, uint32_t ea,
+                                                             int64_t delta, uint64_t span) {
   ModuleBuilder& b = k_.b;
   const KernelContext::ParamRegion& region = k_.param_region(param);
   uint32_t wasm_base = f.load(k_.t_u64, region.wasm_base), size = f.load(k_.t_u64, region.size);

@@ -152,8 +152,12 @@ class RuntimeHelpers {
   std::pair<uint32_t, uint32_t> parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea, uint32_t width);
   // The same for [ea + delta, ea + delta + span), a group's bytes: in 32-bit
   // arithmetic when ea's parts (KernelContext::address_parts) allow.
+  // A check passes too where the access is proven at launch
+  // (KernelContext::launch_proven_access); region_compare is the compare alone.
   std::pair<uint32_t, uint32_t> region_check(FunctionBuilder& f, uint32_t param, uint32_t ea, int64_t delta,
                                              uint64_t span);
+  std::pair<uint32_t, uint32_t> region_compare(FunctionBuilder& f, uint32_t param, uint32_t ea, int64_t delta,
+                                               uint64_t span);
   // The Indexed path an access with this fact may take, if any.
   std::optional<AccessPath> indexed_path(const PointerFact* fact, uint64_t offset, uint32_t width,
                                          std::optional<uint64_t> constant);

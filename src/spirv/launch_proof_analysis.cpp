@@ -1,0 +1,509 @@
+#include "spirv/launch_proof_analysis.h"
+
+#include <map>
+#include <tuple>
+
+#include "spirv/intrinsics.h"
+
+namespace wasmgpu::spirv {
+
+namespace {
+
+using wasm::Opcode;
+using Node = abi::ProofNode;
+using Relation = abi::ProofConstraint::Relation;
+
+constexpr uint32_t kUnknown = UINT32_MAX;
+
+// Bytes a plain load or store (0x28..0x3E) accesses; 0 for anything else.
+uint32_t plain_access_width(Opcode op) {
+  const wasm::OpcodeInfo& info = wasm::info(op);
+  if (info.prefix != 0 || info.code < 0x28 || info.code > 0x3E) return 0;
+  const std::string_view text = info.text;
+  if (text.find("8") != std::string_view::npos) return 1;
+  if (text.find("16") != std::string_view::npos) return 2;
+  if (text.find("32_") != std::string_view::npos || text.ends_with("32")) return 4;
+  return text.starts_with("i64") || text.starts_with("f64") ? 8 : 4;
+}
+
+Relation negated(Relation r) {
+  switch (r) {
+    case Relation::Less: return Relation::GreaterEqual;
+    case Relation::LessEqual: return Relation::Greater;
+    case Relation::Greater: return Relation::LessEqual;
+    case Relation::GreaterEqual: return Relation::Less;
+    case Relation::Equal: return Relation::NotEqual;
+    case Relation::NotEqual: return Relation::Equal;
+  }
+  return r;
+}
+
+// a R b as b R' a.
+Relation swapped(Relation r) {
+  switch (r) {
+    case Relation::Less: return Relation::Greater;
+    case Relation::LessEqual: return Relation::GreaterEqual;
+    case Relation::Greater: return Relation::Less;
+    case Relation::GreaterEqual: return Relation::LessEqual;
+    default: return r;
+  }
+}
+
+// A branch condition: a compare of two expressions, or an and / or of two.
+struct Condition {
+  enum class Kind { Compare, And, Or } kind = Kind::Compare;
+  Relation relation = Relation::Equal;
+  uint32_t lhs = kUnknown, rhs = kUnknown;  // Compare: nodes; And/Or: conditions
+};
+
+// An operand stack entry: an expression node, a condition, or neither.
+struct Value {
+  uint32_t node = kUnknown;
+  int32_t condition = -1;
+};
+
+struct Frame {
+  Opcode kind = Opcode::Block;  // Block, Loop, If, or Nop for the function
+  size_t else_index = 0, end_index = 0;
+  size_t height = 0, results = 0;
+  size_t constraints = 0;             // active constraints on entry
+  std::vector<uint32_t> entry;        // If: locals on entry (the else arm's start)
+  std::vector<uint32_t> else_facts;   // If: the constraints the else arm starts with
+  bool seen_else = false;
+  bool label_reached = false;         // a branch or fallthrough reached the end
+  std::vector<uint32_t> label;        // their locals, joined
+  std::vector<bool> written;          // Loop: the locals its body writes
+};
+
+class Analysis {
+ public:
+  Analysis(const wasm::Module& module, uint32_t function_index, const std::vector<PointerFact>& facts)
+      : module_(module),
+        function_(module.functions.at(function_index - module.imported_functions)),
+        type_(module.function_type(function_index)),
+        facts_(facts) {}
+
+  LaunchProofAnalysis run() {
+    const std::vector<wasm::Instr>& body = function_.body;
+    result_.recorded.assign(body.size(), false);
+    if (facts_.size() != body.size() || type_.params.empty() || type_.params[0] != wasm::ValType::I32)
+      return std::move(result_);
+    for (size_t i = 0; i < type_.params.size(); ++i) {
+      if (type_.params[i] != wasm::ValType::I32) locals_.push_back(kUnknown);
+      else locals_.push_back(i == 0 ? node(Node::Op::Index) : node(Node::Op::Arg, uint32_t(i)));
+    }
+    for (wasm::ValType t : function_.locals) locals_.push_back(t == wasm::ValType::I32 ? constant(0) : kUnknown);
+    Frame function_frame;
+    function_frame.kind = Opcode::Nop;
+    function_frame.end_index = function_frame.else_index = body.size() - 1;
+    frames_.push_back(function_frame);
+    for (size_t ip = 0; ip < body.size() && !frames_.empty(); ++ip) {
+      if (!reachable_) {
+        const Frame& top = frames_.back();
+        const bool in_then = top.kind == Opcode::If && !top.seen_else && top.else_index != top.end_index;
+        ip = in_then ? top.else_index : top.end_index;
+      }
+      step(body[ip], ip);
+    }
+    return std::move(result_);
+  }
+
+ private:
+  uint32_t node(Node::Op op, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, int64_t value = 0) {
+    auto key = std::make_tuple(uint32_t(op), a, b, c, value);
+    auto [it, inserted] = interned_.emplace(key, uint32_t(result_.proof.nodes.size()));
+    if (inserted) result_.proof.nodes.push_back(Node{op, a, b, c, value});
+    return it->second;
+  }
+  uint32_t constant(int64_t value) { return node(Node::Op::Const, 0, 0, 0, value); }
+  std::optional<int64_t> constant_of(uint32_t n) const {
+    if (n == kUnknown || result_.proof.nodes[n].op != Node::Op::Const) return std::nullopt;
+    return result_.proof.nodes[n].value;
+  }
+
+  Value pop() {
+    if (stack_.empty()) return {};
+    Value v = stack_.back();
+    stack_.pop_back();
+    return v;
+  }
+  void push(uint32_t n) { stack_.push_back(Value{n, -1}); }
+  void push_unknown(size_t count) {
+    for (size_t i = 0; i < count; ++i) push(kUnknown);
+  }
+  void pop_n(size_t count) {
+    for (size_t i = 0; i < count; ++i) pop();
+  }
+
+  std::pair<size_t, size_t> block_arity(const wasm::BlockType& block) const {
+    switch (block.kind) {
+      case wasm::BlockType::Kind::Empty: return {0, 0};
+      case wasm::BlockType::Kind::Value: return {0, 1};
+      case wasm::BlockType::Kind::TypeIndex: {
+        const wasm::FuncType& t = module_.types.at(block.type_index);
+        return {t.params.size(), t.results.size()};
+      }
+    }
+    return {0, 0};
+  }
+
+  static void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
+    for (size_t i = 0; i < into.size(); ++i)
+      if (into[i] != from[i]) into[i] = kUnknown;
+  }
+  void reach_label(Frame& frame) {
+    if (!frame.label_reached) {
+      frame.label = locals_;
+      frame.label_reached = true;
+    } else {
+      join(frame.label, locals_);
+    }
+  }
+  void branch(uint32_t depth) {
+    if (depth >= frames_.size()) return;
+    Frame& target = frames_[frames_.size() - 1 - depth];
+    // A loop's header already allows whatever its body writes; a return ends it.
+    if (target.kind == Opcode::Loop || target.kind == Opcode::Nop) return;
+    reach_label(target);
+  }
+
+  // Adds the facts `condition` (being true, or false) gives to `out`.
+  void assume(int32_t condition, bool holds, std::vector<uint32_t>& out) {
+    if (condition < 0) return;
+    const Condition c = conditions_[size_t(condition)];
+    if (c.kind != Condition::Kind::Compare) {
+      // Both hold when an and holds; neither when an or fails.
+      if ((c.kind == Condition::Kind::And) == holds) {
+        assume(int32_t(c.lhs), holds, out);
+        assume(int32_t(c.rhs), holds, out);
+      }
+      return;
+    }
+    const Relation r = holds ? c.relation : negated(c.relation);
+    auto add = [&](uint32_t side, Relation relation, uint32_t bound) {
+      // side is var + add for a constant add, var an id or loop variable.
+      int64_t offset = 0;
+      uint32_t var = side;
+      const Node& n = result_.proof.nodes[side];
+      if (n.op == Node::Op::Add && constant_of(n.b)) {
+        var = n.a;
+        offset = *constant_of(n.b);
+      } else if (n.op == Node::Op::Sub && constant_of(n.b)) {
+        var = n.a;
+        offset = -*constant_of(n.b);
+      }
+      const Node::Op op = result_.proof.nodes[var].op;
+      if (op == Node::Op::Const || op == Node::Op::Arg || op >= Node::Op::Add) return;
+      out.push_back(uint32_t(result_.proof.constraints.size()));
+      result_.proof.constraints.push_back({var, offset, relation, bound});
+    };
+    if (c.lhs == kUnknown || c.rhs == kUnknown) return;
+    add(c.lhs, r, c.rhs);
+    add(c.rhs, swapped(r), c.lhs);
+  }
+
+  // A branch's operand as a condition: a bare value holds when it is not 0.
+  int32_t as_condition(Value v) {
+    if (v.condition >= 0 || v.node == kUnknown) return v.condition;
+    return condition({Condition::Kind::Compare, Relation::NotEqual, v.node, constant(0)});
+  }
+
+  int32_t condition(Condition c) {
+    conditions_.push_back(c);
+    return int32_t(conditions_.size() - 1);
+  }
+
+  void compare(Relation relation) {
+    Value b = pop(), a = pop();
+    stack_.push_back(Value{kUnknown, condition({Condition::Kind::Compare, relation, a.node, b.node})});
+  }
+
+  void binary(Node::Op op) {
+    Value b = pop(), a = pop();
+    push(a.node == kUnknown || b.node == kUnknown ? kUnknown : node(op, a.node, b.node));
+  }
+
+  // An operation by a constant right operand (Shl, ShrU, And, DivU, RemU).
+  void by_constant(Node::Op op) {
+    Value b = pop(), a = pop();
+    std::optional<int64_t> c = constant_of(b.node);
+    if (!c && op == Node::Op::And && constant_of(a.node)) std::swap(a, b), c = constant_of(b.node);
+    if (a.node == kUnknown || !c) return push(kUnknown);
+    int64_t v = int64_t(uint32_t(*c));
+    if (op == Node::Op::Shl || op == Node::Op::ShrU) v &= 31;
+    if ((op == Node::Op::DivU || op == Node::Op::RemU) && v == 0) return push(kUnknown);
+    push(node(op, a.node, 0, 0, v));
+  }
+
+  // The counted-loop variable of the loop at body[ip], if the loop has the
+  // shape: the local written once per trip at its top level as
+  // `local.get k; STEP; i32.add; local.set|tee k`, and the loop's only
+  // branch back its last instruction, `(local.get|tee k) END i32.lt_u|ne
+  // br_if 0`, STEP and END constants or locals the loop does not write.
+  std::optional<std::pair<uint32_t, uint32_t>> counted_variable(size_t ip, const std::vector<bool>& written) {
+    const std::vector<wasm::Instr>& body = function_.body;
+    const size_t end = body[ip].imm1;
+    if (end < ip + 6) return std::nullopt;
+    const wasm::Instr& back = body[end - 1];
+    const wasm::Instr& test = body[end - 2];
+    const wasm::Instr& bound = body[end - 3];
+    const wasm::Instr& read = body[end - 4];
+    if (back.op != Opcode::BrIf || back.imm0 != 0) return std::nullopt;
+    if (test.op != Opcode::I32LtU && test.op != Opcode::I32Ne) return std::nullopt;
+    if (read.op != Opcode::LocalGet && read.op != Opcode::LocalTee) return std::nullopt;
+    const uint32_t k = read.imm0;
+    auto invariant = [&](const wasm::Instr& instr) -> uint32_t {
+      if (instr.op == Opcode::I32Const) return constant(int32_t(uint32_t(instr.imm64)));
+      if (instr.op == Opcode::LocalGet && !written[instr.imm0]) return locals_[instr.imm0];
+      return kUnknown;
+    };
+    const uint32_t end_node = invariant(bound);
+    if (end_node == kUnknown) return std::nullopt;
+    // One write of k, at depth 0, and no other branch back.
+    size_t depth = 0, writes = 0;
+    uint32_t step = kUnknown;
+    for (size_t i = ip + 1; i < end - 1; ++i) {
+      const wasm::Instr& instr = body[i];
+      switch (instr.op) {
+        case Opcode::Block: case Opcode::Loop: case Opcode::If: ++depth; break;
+        case Opcode::End: --depth; break;
+        case Opcode::Br: case Opcode::BrIf:
+          if (instr.imm0 == depth) return std::nullopt;
+          break;
+        case Opcode::BrTable:
+          for (uint32_t target : function_.br_tables.at(instr.imm0))
+            if (target == depth) return std::nullopt;
+          break;
+        case Opcode::LocalSet: case Opcode::LocalTee:
+          if (instr.imm0 != k) break;
+          ++writes;
+          if (depth != 0 || i < ip + 4 || body[i - 1].op != Opcode::I32Add || body[i - 3].op != Opcode::LocalGet ||
+              body[i - 3].imm0 != k)
+            return std::nullopt;
+          step = invariant(body[i - 2]);
+          break;
+        default: break;
+      }
+    }
+    if (writes != 1 || step == kUnknown || locals_[k] == kUnknown) return std::nullopt;
+    if (std::optional<int64_t> s = constant_of(step); s && *s <= 0) return std::nullopt;
+    // An `ne` test bounds the loop only where it steps exactly onto END:
+    // the value field says which (0: lt_u, 1: ne; abi/launch_proof.cpp).
+    const int64_t kind = test.op == Opcode::I32Ne ? 1 : 0;
+    return std::pair{k, node(Node::Op::LoopVar, locals_[k], step, end_node, kind)};
+  }
+
+  std::vector<bool> enter_loop(size_t ip) {
+    const std::vector<wasm::Instr>& body = function_.body;
+    std::vector<bool> written(locals_.size(), false);
+    for (size_t i = ip + 1; i < body[ip].imm1; ++i)
+      if (body[i].op == Opcode::LocalSet || body[i].op == Opcode::LocalTee) written[body[i].imm0] = true;
+    std::optional<std::pair<uint32_t, uint32_t>> counted = counted_variable(ip, written);
+    for (size_t i = 0; i < locals_.size(); ++i)
+      if (written[i]) locals_[i] = counted && counted->first == i ? counted->second : kUnknown;
+    return written;
+  }
+
+  void record_access(const wasm::Instr& instr, size_t ip, uint32_t width, size_t operands) {
+    if (stack_.size() < operands) return;
+    const PointerFact& fact = facts_[ip];
+    const uint32_t address = stack_[stack_.size() - operands].node;
+    if (fact.base != PointerFact::Base::Param || fact.param == 0 || fact.param >= type_.params.size() ||
+        type_.params[fact.param] != wasm::ValType::I32 || address == kUnknown)
+      return;
+    result_.proof.accesses.push_back({fact.param, address, instr.imm1, uint64_t(instr.imm1) + width, active_});
+    result_.recorded[ip] = true;
+  }
+
+  void intrinsic_call(const wasm::Import& import, const wasm::FuncType& callee) {
+    static const std::map<std::string_view, Node::Op> by_dimension = {
+        {"global_id", Node::Op::GlobalId},           {"local_id", Node::Op::LocalId},
+        {"workgroup_id", Node::Op::WorkgroupId},     {"workgroup_size", Node::Op::WorkgroupSize},
+        {"workgroup_count", Node::Op::WorkgroupCount}};
+    if (import.name == "local_index" && callee.params.empty()) return push(node(Node::Op::LocalIndex));
+    auto it = by_dimension.find(import.name);
+    if (it != by_dimension.end() && callee.params.size() == 1) {
+      std::optional<int64_t> d = constant_of(pop().node);
+      return push(d ? node(it->second, uint32_t(std::min<int64_t>(uint32_t(*d), 3))) : kUnknown);
+    }
+    pop_n(callee.params.size());
+    push_unknown(callee.results.size());
+  }
+
+  void end_frame() {
+    Frame frame = std::move(frames_.back());
+    frames_.pop_back();
+    active_.resize(frame.constraints);
+    if (frame.kind == Opcode::Loop) {
+      // A trapped invocation leaves a loop at any branch back, with the
+      // locals of that point: what the loop writes is unknown after it.
+      for (size_t i = 0; i < locals_.size(); ++i)
+        if (frame.written[i]) locals_[i] = kUnknown;
+      stack_.resize(std::min(stack_.size(), frame.height));
+      push_unknown(frame.results);
+      return;
+    }
+    if (reachable_) reach_label(frame);
+    if (frame.kind == Opcode::If && !frame.seen_else) {
+      // No else arm: the if's entry reaches its end.
+      std::swap(locals_, frame.entry);
+      reach_label(frame);
+    }
+    reachable_ = frame.label_reached;
+    if (reachable_) locals_ = std::move(frame.label);
+    stack_.resize(std::min(stack_.size(), frame.height));
+    push_unknown(frame.results);
+  }
+
+  void step(const wasm::Instr& instr, size_t ip) {
+    switch (instr.op) {
+      case Opcode::Block: case Opcode::Loop: case Opcode::If: {
+        int32_t cond = -1;
+        if (instr.op == Opcode::If) cond = as_condition(pop());
+        auto [params, results] = block_arity(instr.block);
+        Frame frame;
+        frame.kind = instr.op;
+        frame.else_index = instr.op == Opcode::If ? instr.imm0 : instr.imm1;
+        frame.end_index = instr.imm1;
+        frame.height = stack_.size() >= params ? stack_.size() - params : 0;
+        frame.results = results;
+        frame.constraints = active_.size();
+        if (instr.op == Opcode::If) {
+          frame.entry = locals_;
+          frame.else_facts = active_;
+          assume(cond, false, frame.else_facts);
+          assume(cond, true, active_);
+        }
+        if (instr.op == Opcode::Loop) frame.written = enter_loop(ip);
+        frames_.push_back(std::move(frame));
+        return;
+      }
+      case Opcode::Else: {
+        Frame& frame = frames_.back();
+        if (reachable_) reach_label(frame);
+        frame.seen_else = true;
+        locals_ = frame.entry;
+        active_ = frame.else_facts;
+        stack_.resize(std::min(stack_.size(), frame.height));
+        reachable_ = true;
+        return;
+      }
+      case Opcode::End:
+        if (frames_.size() == 1) {
+          frames_.pop_back();
+          return;
+        }
+        return end_frame();
+      case Opcode::Br: branch(instr.imm0); reachable_ = false; return;
+      case Opcode::BrIf: {
+        const int32_t cond = as_condition(pop());
+        branch(instr.imm0);
+        // Past it, the condition failed, until the end of this construct.
+        assume(cond, false, active_);
+        return;
+      }
+      case Opcode::BrTable:
+        pop();
+        for (uint32_t depth : function_.br_tables.at(instr.imm0)) branch(depth);
+        reachable_ = false;
+        return;
+      case Opcode::Return: case Opcode::Unreachable: reachable_ = false; return;
+      case Opcode::Nop: return;
+      case Opcode::Drop: pop(); return;
+      case Opcode::Select: case Opcode::SelectTyped: {
+        pop();
+        Value b = pop(), a = pop();
+        push(a.node == b.node ? a.node : kUnknown);
+        return;
+      }
+      case Opcode::LocalGet: push(locals_.at(instr.imm0)); return;
+      case Opcode::LocalSet: locals_.at(instr.imm0) = pop().node; return;
+      case Opcode::LocalTee: locals_.at(instr.imm0) = stack_.empty() ? kUnknown : stack_.back().node; return;
+      case Opcode::Call: {
+        const wasm::FuncType& callee = module_.function_type(instr.imm0);
+        const wasm::Import* import = module_.imported_function(instr.imm0);
+        if (import && import->module == kIntrinsicModule) return intrinsic_call(*import, callee);
+        pop_n(callee.params.size());
+        push_unknown(callee.results.size());
+        return;
+      }
+      case Opcode::CallIndirect: {
+        const wasm::FuncType& callee = module_.types.at(instr.imm0);
+        pop_n(callee.params.size() + 1);
+        push_unknown(callee.results.size());
+        return;
+      }
+      case Opcode::I32Const: push(constant(int32_t(uint32_t(instr.imm64)))); return;
+      case Opcode::I32Add: return binary(Node::Op::Add);
+      case Opcode::I32Sub: return binary(Node::Op::Sub);
+      case Opcode::I32Mul: return binary(Node::Op::Mul);
+      case Opcode::I32Shl: return by_constant(Node::Op::Shl);
+      case Opcode::I32ShrU: return by_constant(Node::Op::ShrU);
+      case Opcode::I32DivU: return by_constant(Node::Op::DivU);
+      case Opcode::I32RemU: return by_constant(Node::Op::RemU);
+      case Opcode::I32And: case Opcode::I32Or: {
+        if (stack_.size() >= 2 && stack_.back().condition >= 0 && stack_[stack_.size() - 2].condition >= 0) {
+          Value b = pop(), a = pop();
+          const auto kind = instr.op == Opcode::I32And ? Condition::Kind::And : Condition::Kind::Or;
+          stack_.push_back(Value{kUnknown, condition({kind, Relation::Equal, uint32_t(a.condition),
+                                                      uint32_t(b.condition)})});
+          return;
+        }
+        if (instr.op == Opcode::I32And) return by_constant(Node::Op::And);
+        break;
+      }
+      case Opcode::I32Eqz: {
+        Value a = pop();
+        if (a.condition >= 0) {
+          // not(condition): an or of nothing with its negation is not
+          // expressible directly; compare its value with 0 instead.
+          const Condition c = conditions_[size_t(a.condition)];
+          if (c.kind == Condition::Kind::Compare) {
+            stack_.push_back(Value{kUnknown, condition({c.kind, negated(c.relation), c.lhs, c.rhs})});
+            return;
+          }
+          return push(kUnknown);
+        }
+        stack_.push_back(Value{kUnknown, condition({Condition::Kind::Compare, Relation::Equal, a.node, constant(0)})});
+        return;
+      }
+      case Opcode::I32LtU: return compare(Relation::Less);
+      case Opcode::I32LeU: return compare(Relation::LessEqual);
+      case Opcode::I32GtU: return compare(Relation::Greater);
+      case Opcode::I32GeU: return compare(Relation::GreaterEqual);
+      case Opcode::I32Eq: return compare(Relation::Equal);
+      case Opcode::I32Ne: return compare(Relation::NotEqual);
+      default: break;
+    }
+    const wasm::OpcodeInfo& info = wasm::info(instr.op);
+    const std::string_view sig = info.signature;
+    const size_t colon = sig.find(':');
+    const size_t operands = colon == std::string_view::npos ? 0 : colon;
+    const size_t results = colon == std::string_view::npos ? 0 : sig.size() - colon - 1;
+    if (uint32_t width = plain_access_width(instr.op)) record_access(instr, ip, width, operands);
+    pop_n(operands);
+    push_unknown(results);
+  }
+
+  const wasm::Module& module_;
+  const wasm::Function& function_;
+  const wasm::FuncType& type_;
+  const std::vector<PointerFact>& facts_;
+  LaunchProofAnalysis result_;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, int64_t>, uint32_t> interned_;
+  std::vector<Condition> conditions_;
+  std::vector<uint32_t> locals_;
+  std::vector<Value> stack_;
+  std::vector<Frame> frames_;
+  std::vector<uint32_t> active_;  // constraints that hold here
+  bool reachable_ = true;
+};
+
+}  // namespace
+
+LaunchProofAnalysis analyse_launch_proof(const wasm::Module& module, uint32_t function_index,
+                                         const std::vector<PointerFact>& facts) {
+  return Analysis(module, function_index, facts).run();
+}
+
+}  // namespace wasmgpu::spirv

@@ -1,0 +1,170 @@
+// The launch proofs (abi/launch_proof.h) end to end: the compiler records
+// the accesses of real kernels (the bench's C kernels and small wat ones),
+// and abi::proven_params proves them for launches whose buffers hold every
+// access, and refuses where one access would leave its buffer.
+#include "spirv/launch_proof_analysis.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "spirv/test_util.h"
+
+namespace wasmgpu::spirv {
+namespace {
+
+using abi::LaunchRanges;
+using abi::ProvenRegion;
+using Regions = std::vector<std::optional<ProvenRegion>>;
+
+const std::string kBenchKernels = std::string(WASMGPU_INCLUDE_DIR) + "/../bench/kernels/";
+
+CompiledKernel bench_kernel(const std::string& name) {
+  std::ifstream in(kBenchKernels + name + ".c");
+  std::stringstream source;
+  source << in.rdbuf();
+  EXPECT_FALSE(source.str().empty()) << "cannot read " << name << ".c";
+  return testing::expect_compiles(
+      testing::c_to_wasm(source.str(), "-O2", "-I" + std::string(WASMGPU_INCLUDE_DIR) + " -I" + kBenchKernels),
+      name);
+}
+
+// Buffers at distinct 256 MiB-aligned wasm addresses above kBufferAddressBase.
+constexpr uint64_t buffer_address(int i) { return 0x1000'0000ull * uint64_t(i + 1); }
+std::optional<ProvenRegion> buffer(int i, uint64_t bytes) { return ProvenRegion{buffer_address(i), bytes}; }
+
+LaunchRanges linear(uint32_t n, uint32_t workgroup) {
+  LaunchRanges r;
+  r.count = n;
+  r.workgroup_size[0] = workgroup;
+  r.workgroups[0] = (n + workgroup - 1) / workgroup;
+  return r;
+}
+
+LaunchRanges grid(uint32_t x, uint32_t y, uint32_t size_x, uint32_t size_y) {
+  LaunchRanges r;
+  r.grid = true;
+  r.count = x * y * size_x * size_y;
+  r.workgroup_size[0] = size_x, r.workgroup_size[1] = size_y;
+  r.workgroups[0] = x, r.workgroups[1] = y;
+  return r;
+}
+
+constexpr uint32_t bit(uint32_t param) { return uint32_t(1) << param; }
+
+TEST(LaunchProof, TriadIsProvenForBuffersOfNFloats) {
+  // triad(index, a, b, c, s, n): a[i] = b[i] + s * c[i] for i < n.
+  CompiledKernel k = bench_kernel("triad");
+  ASSERT_EQ(k.info.launch_proof.accesses.size(), 3u);
+  const uint32_t n = 1000;
+  const std::vector<uint64_t> args = {buffer_address(0), buffer_address(1), buffer_address(2), 0, n};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(n, 256), args,
+                               Regions{buffer(0, 4 * n), buffer(1, 4 * n), buffer(2, 4 * n), {}, {}}),
+            bit(1) | bit(2) | bit(3));
+  // One float short in c: only c's access is left to its check.
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(n, 256), args,
+                               Regions{buffer(0, 4 * n), buffer(1, 4 * n), buffer(2, 4 * n - 4), {}, {}}),
+            bit(1) | bit(2));
+  // More invocations than n: the kernel's own `i < n` keeps them inside.
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(n + 300, 256), args,
+                               Regions{buffer(0, 4 * n), buffer(1, 4 * n), buffer(2, 4 * n), {}, {}}),
+            bit(1) | bit(2) | bit(3));
+  // n larger than the buffers: nothing is proven.
+  const std::vector<uint64_t> long_n = {buffer_address(0), buffer_address(1), buffer_address(2), 0, n + 1};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(n + 1, 256), long_n,
+                               Regions{buffer(0, 4 * n), buffer(1, 4 * n), buffer(2, 4 * n), {}, {}}),
+            0u);
+  // An argument that points into no buffer proves nothing for it.
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(n, 256), args,
+                               Regions{std::nullopt, buffer(1, 4 * n), buffer(2, 4 * n), {}, {}}),
+            bit(2) | bit(3));
+}
+
+TEST(LaunchProof, StencilNeighboursAreProvenByItsBoundaryTest) {
+  // stencil(index, in, out, w, h) on a grid of 16 x 16 workgroups: the
+  // neighbours at - w, at + w, at +- 1 are read only where x and y are
+  // inside the boundary, which the analysis takes from the br_ifs.
+  CompiledKernel k = bench_kernel("stencil");
+  EXPECT_EQ(k.info.launch_proof.accesses.size(), 6u);
+  const uint32_t w = 64, h = 48;
+  const std::vector<uint64_t> args = {buffer_address(0), buffer_address(1), w, h};
+  const Regions exact{buffer(0, 4 * w * h), buffer(1, 4 * w * h), {}, {}};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, grid(w / 16, h / 16, 16, 16), args, exact), bit(1) | bit(2));
+  // A grid wider than w: the centre load of the columns past w leaves `in`
+  // (rows wrap into the next), the last row's past the end.
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, grid(w / 16 + 1, h / 16, 16, 16), args, exact), 0u);
+  // A grid one row of workgroups taller than h reads and writes past both.
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, grid(w / 16, h / 16 + 1, 16, 16), args, exact), 0u);
+}
+
+TEST(LaunchProof, SgemmStagingLoadsAreProvenThroughItsCountedLoop) {
+  // sgemm(index, a, b, c, n): the k loop (k = 0; k < n; k += 8) stages
+  // a[row][k + q] and b[k + r][col]; the analysis bounds k by n - 8.
+  CompiledKernel k = bench_kernel("sgemm");
+  const uint32_t n = 256;
+  const std::vector<uint64_t> args = {buffer_address(0), buffer_address(1), buffer_address(2), n};
+  const uint64_t bytes = 4ull * n * n;
+  LaunchRanges shape = grid(n / 128, n / 128, 256, 1);
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, shape, args,
+                               Regions{buffer(0, bytes), buffer(1, bytes), buffer(2, bytes), {}}),
+            bit(1) | bit(2) | bit(3));
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, shape, args,
+                               Regions{buffer(0, bytes), buffer(1, bytes - 4), buffer(2, bytes - 4), {}}),
+            bit(1));
+  // n not a multiple of 8: the last k step reads past the rows' ends.
+  const std::vector<uint64_t> odd = {buffer_address(0), buffer_address(1), buffer_address(2), n - 4};
+  const uint64_t odd_bytes = 4ull * (n - 4) * (n - 4);
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, shape, odd,
+                               Regions{buffer(0, odd_bytes), buffer(1, odd_bytes), buffer(2, odd_bytes), {}}) &
+                bit(2),
+            0u);
+}
+
+TEST(LaunchProof, GridStrideLoopOverBytesIsProven) {
+  // histogram(index, data, n, bins): a grid-stride loop over n bytes, by the
+  // launch's workgroup count, its bins written through atomics (not recorded).
+  CompiledKernel k = bench_kernel("histogram");
+  const uint32_t n = 100000;
+  const std::vector<uint64_t> args = {buffer_address(0), n, buffer_address(1)};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(64 * 256, 256), args,
+                               Regions{buffer(0, n), {}, buffer(1, 1024)}),
+            bit(1));
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(64 * 256, 256), args,
+                               Regions{buffer(0, n - 1), {}, buffer(1, 1024)}),
+            0u);
+}
+
+TEST(LaunchProof, UnknownAddressesAreNotRecorded) {
+  // The second address comes from memory: that access keeps its check,
+  // and does not keep the first one's parameter from being proven.
+  CompiledKernel k = testing::compile_wat(R"((module (memory 1)
+    (func (export "k") (param $i i32) (param $p i32) (param $q i32)
+      (i32.store (i32.add (local.get $p) (i32.shl (local.get $i) (i32.const 2))) (i32.const 1))
+      (i32.store (i32.load (local.get $q)) (i32.const 2)))))");
+  ASSERT_EQ(k.info.launch_proof.accesses.size(), 2u);  // p's store and q's load
+  const std::vector<uint64_t> args = {buffer_address(0), buffer_address(1)};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(64, 64), args, Regions{buffer(0, 256), buffer(1, 16)}),
+            bit(1) | bit(2));
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(65, 64), args, Regions{buffer(0, 256), buffer(1, 16)}),
+            bit(2));
+  // The proof is the shader's: its checks test the specialization constant.
+  EXPECT_NE(testing::disassembly(k).find("SpecId 5"), std::string::npos);
+}
+
+TEST(LaunchProof, LoopsForgetWhatTheyWrite) {
+  // $a is set to a bad address inside the loop: after it, it is unknown,
+  // however the loop was left.
+  CompiledKernel k = testing::compile_wat(R"((module (memory 1)
+    (func (export "k") (param $i i32) (param $p i32) (param $n i32) (local $a i32) (local $j i32)
+      (local.set $a (local.get $p))
+      (loop $l
+        (local.set $a (i32.add (local.get $p) (i32.const 4096)))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br_if $l (i32.lt_u (local.get $j) (local.get $n))))
+      (i32.store (local.get $a) (i32.const 1)))))");
+  EXPECT_TRUE(k.info.launch_proof.accesses.empty());
+}
+
+}  // namespace
+}  // namespace wasmgpu::spirv
