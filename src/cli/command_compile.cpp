@@ -61,7 +61,10 @@ void add_compile_command(CLI::App& app) {
       "The shader is SPIR-V 1.5 for Vulkan 1.2 with entry point `main`; its workgroup size is\n"
       "set through specialization constants 0, 1, 2. Constant 3 is how many dimensions the\n"
       "launch's invocations extend over (1 to 3) and constant 4 whether invocations past the\n"
-      "count may run (0 or 1); their defaults, 3 and 1, are right for every launch.\n"
+      "count may run (0 or 1); their defaults, 3 and 1, are right for every launch. Constant 5\n"
+      "has bit p set where every access through pointer parameter p that the compiler recorded\n"
+      "was proven in bounds for the launch (its range check then passes); the default 0 keeps\n"
+      "every check. `wasmgpu inspect` counts the recorded accesses; docs/compiler.md says more.\n"
       "Every output passes spirv-val, which runs on each compile unless --no-validate (on large\n"
       "modules it takes most of the time).\n"
       "Example: wasmgpu compile saxpy.wasm -o saxpy.spv");

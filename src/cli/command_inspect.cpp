@@ -1,6 +1,8 @@
 // wasmgpu inspect IN.wasm: what a module exports and which exports can run as kernels.
 #include <fmt/core.h>
 
+#include <map>
+
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
@@ -51,6 +53,18 @@ void print_access_paths(const spirv::AccessPathCounts& paths) {
                paths.proven_shared);
 }
 
+// Accesses the runtime may prove in bounds at launch (abi/launch_proof.h).
+void print_launch_proof(const abi::LaunchProof& proof) {
+  if (proof.accesses.empty()) return;
+  std::map<uint32_t, uint32_t> by_param;
+  for (const abi::ProofAccess& access : proof.accesses) ++by_param[access.param];
+  std::string params;
+  for (const auto& [param, count] : by_param)
+    params += fmt::format("{}param {}: {}", params.empty() ? "" : ", ", param, count);
+  fmt::print("      {} through pointer parameters recorded for proof at launch ({}); checks skipped where proven\n",
+             proof.accesses.size(), params);
+}
+
 // The parameters WASMGPU_DEFINE_KERNEL recorded for `kernel`, if any.
 void print_params(const std::vector<wasm::KernelMetadata>& metadata, const std::string& kernel) {
   for (const wasm::KernelMetadata& record : metadata) {
@@ -97,6 +111,7 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
     fmt::print(", {} floats", spirv::float_mode_name(info.float_mode));
     fmt::print(")\n");
     print_access_paths(info.memory_access_paths);
+    print_launch_proof(info.launch_proof);
   }
 }
 
