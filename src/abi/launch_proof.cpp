@@ -124,11 +124,7 @@ class Evaluator {
       case Op::LocalId: return id_range(n.a, r.workgroup_size[n.a]);
       case Op::WorkgroupId: return id_range(n.a, r.workgroups[n.a]);
       case Op::WorkgroupSize: return range(r.workgroup_size[n.a], r.workgroup_size[n.a]);
-      case Op::WorkgroupCount:
-        // In a grid, x counts the launch's invocations over the workgroup
-        // width (spirv/intrinsics.cpp): not proven here.
-        if (r.grid && n.a == 0) return std::nullopt;
-        return range(r.workgroups[n.a], r.workgroups[n.a]);
+      case Op::WorkgroupCount: return range(r.workgroups[n.a], r.workgroups[n.a]);
       case Op::LocalIndex:
         return id_range(0, uint64_t(r.workgroup_size[0]) * r.workgroup_size[1] * r.workgroup_size[2]);
       case Op::LoopVar: {

@@ -119,5 +119,38 @@ TEST_F(VulkanTest, WasmKernelIndexIsLinearInEveryShape) {
   EXPECT_EQ(device->cache_stats().pipelines_created - created_before, 6u);
 }
 
+// wasmgpu_workgroup_count(d) is the grid's workgroups in d (a 1-D launch's
+// x counts its whole launch, whatever its dispatches): here a grid over x
+// and y, where x must not count the rows' invocations too.
+TEST_F(VulkanTest, WorkgroupCountIsTheGridsInEachDimension) {
+  const char* wat = R"((module
+    (import "wasmgpu" "workgroup_count" (func $count (param i32) (result i32)))
+    (memory 1)
+    (func (export "counts") (param $index i32) (param $out i32)
+      (local $at i32)
+      (local.set $at (i32.add (local.get $out) (i32.mul (local.get $index) (i32.const 12))))
+      (i32.store (local.get $at) (call $count (i32.const 0)))
+      (i32.store offset=4 (local.get $at) (call $count (i32.const 1)))
+      (i32.store offset=8 (local.get $at) (call $count (i32.const 2))))))";
+  auto module = Module::load(*device, wat_to_wasm(wat));
+  ASSERT_TRUE(module.ok()) << module.error().to_string();
+  auto kernel = module->kernel("counts");
+  ASSERT_TRUE(kernel.ok()) << kernel.error().to_string();
+  const uint32_t n = 3 * 2 * 4;  // a grid of 3 x 2 workgroups of 2 x 2
+  auto out = device->create_buffer(12 * n);
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE((*kernel)->launch(Grid{3, 2, 1}, WorkgroupSize{2, 2, 1}, {*out}).ok());
+  std::vector<uint32_t> expected;
+  for (uint32_t i = 0; i < n; ++i) expected.insert(expected.end(), {3, 2, 1});
+  EXPECT_EQ(*out->read_as<uint32_t>(3 * n), expected);
+  // A 1-D launch of 10 workgroups of 4.
+  auto linear = device->create_buffer(12 * 40);
+  ASSERT_TRUE(linear.ok());
+  ASSERT_TRUE((*kernel)->launch(40, 4, {*linear}).ok());
+  expected.clear();
+  for (uint32_t i = 0; i < 40; ++i) expected.insert(expected.end(), {10, 1, 1});
+  EXPECT_EQ(*linear->read_as<uint32_t>(3 * 40), expected);
+}
+
 }  // namespace
 }  // namespace wasmgpu::runtime

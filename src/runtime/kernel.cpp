@@ -165,7 +165,11 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, ui
       device_->vk.vkCreateComputePipelines(device_->device, device_->pipeline_cache.handle(), 1,
                                            &pipeline_info, nullptr, &pipeline)));
   pipelines_.emplace(key, pipeline);
-  print_pipeline_statistics(*device_, pipeline, info_.export_name);
+  std::string label = info_.export_name;
+  for (uint32_t p = 0; p < 32; ++p)  // the parameters proven at launch (abi/launch_proof.h)
+    if (proven_params & (uint32_t(1) << p))
+      label += (label.size() == info_.export_name.size() ? ", proven parameters " : " ") + std::to_string(p);
+  print_pipeline_statistics(*device_, pipeline, label);
   ++device_->cache_stats.pipelines_created;
   if ((feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
       (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT))

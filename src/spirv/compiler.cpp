@@ -88,8 +88,7 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   uint32_t global_id = f.load(uvec3, global_id_var);
   uint32_t grid = f.op(Op::OpIMul, uvec3, {f.load(uvec3, workgroups_var), workgroup_size});
   auto component = [&](uint32_t vector, uint32_t i) { return f.op(Op::OpCompositeExtract, k.t_u32, {vector, i}); };
-  uint32_t dims = b.spec_const_u32(3, abi::kSpecIndexDims);
-  b.name(dims, "index_dims");
+  uint32_t dims = k.index_dims();
   auto extends_over = [&](uint32_t d) {
     uint32_t operands[] = {dims, b.const_u32(d)};
     return b.spec_const_op(k.t_bool, Op::OpUGreaterThanEqual, operands);

@@ -207,14 +207,18 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
     }
     case Kind::WorkgroupCount: {
       // A split 1-D launch has more workgroups than one dispatch: x counts
-      // the whole launch (count rounded up to workgroups).
+      // the whole launch (count rounded up to workgroups). Only a launch
+      // over x alone (abi::index_dims 1): a grid's count spans y and z too.
       uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::NumWorkgroups), 1);
       uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.workgroup_size_constant(), 0});
       uint32_t count = f.load(u32, k_.invocation_count_var);
       uint32_t launch_x = f.op(Op::OpUDiv, u32,
                                {f.op(Op::OpIAdd, u32, {count, f.op(Op::OpISub, u32, {size_x, b.const_u32(1)})}), size_x});
+      uint32_t dims_operands[] = {k_.index_dims(), b.const_u32(1)};
+      uint32_t over_x = b.spec_const_op(k_.t_bool, Op::OpIEqual, dims_operands);
       uint32_t one_d = f.op(Op::OpLogicalAnd, k_.t_bool,
-                            {is_x(), f.op(Op::OpUGreaterThan, k_.t_bool, {launch_x, value})});
+                            {f.op(Op::OpLogicalAnd, k_.t_bool, {is_x(), over_x}),
+                             f.op(Op::OpUGreaterThan, k_.t_bool, {launch_x, value})});
       return f.op(Op::OpSelect, u32, {one_d, launch_x, value});
     }
     case Kind::LocalIndex: return builtin_scalar(spv::BuiltIn::LocalInvocationIndex);

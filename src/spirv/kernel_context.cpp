@@ -4,6 +4,8 @@
 #include <cassert>
 #include <iterator>
 
+#include "abi/launch_abi.h"
+
 namespace wasmgpu::spirv {
 
 KernelContext::KernelContext(const wasm::Module& module, ModuleBuilder& builder,
@@ -105,6 +107,14 @@ uint32_t KernelContext::workgroup_at_most(uint32_t invocations) {
   uint32_t id = b.spec_const_op(t_bool, spv::Op::OpULessThanEqual, compare);
   workgroup_at_most_ids.emplace(invocations, id);
   return id;
+}
+
+uint32_t KernelContext::index_dims() {
+  if (index_dims_id == 0) {
+    index_dims_id = b.spec_const_u32(3, abi::kSpecIndexDims);
+    b.name(index_dims_id, "index_dims");
+  }
+  return index_dims_id;
 }
 
 uint32_t KernelContext::param_proven(uint32_t param) {

@@ -146,6 +146,9 @@ struct KernelContext {
   bool launch_proven_access = false;
   // The bool specialization constant "parameter p proven", made on first use.
   uint32_t param_proven(uint32_t param);
+  // Specialization constant abi::kSpecIndexDims, made on first use.
+  uint32_t index_dims();
+  uint32_t index_dims_id = 0;
   uint32_t proven_params_id = 0;
   std::map<uint32_t, uint32_t> param_proven_ids;
 

@@ -133,6 +133,10 @@ TEST(LaunchProof, GridStrideLoopOverBytesIsProven) {
   EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(64 * 256, 256), args,
                                Regions{buffer(0, n - 1), {}, buffer(1, 1024)}),
             0u);
+  // The bench launches it as a grid of 64 workgroups: the same stride.
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, grid(64, 1, 256, 1), args,
+                               Regions{buffer(0, n), {}, buffer(1, 1024)}),
+            bit(1));
 }
 
 TEST(LaunchProof, UnknownAddressesAreNotRecorded) {
