@@ -135,18 +135,6 @@ class Analysis {
     for (size_t i = 0; i < count; ++i) pop();
   }
 
-  std::pair<size_t, size_t> block_arity(const wasm::BlockType& block) const {
-    switch (block.kind) {
-      case wasm::BlockType::Kind::Empty: return {0, 0};
-      case wasm::BlockType::Kind::Value: return {0, 1};
-      case wasm::BlockType::Kind::TypeIndex: {
-        const wasm::FuncType& t = module_.types.at(block.type_index);
-        return {t.params.size(), t.results.size()};
-      }
-    }
-    return {0, 0};
-  }
-
   static void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
     for (size_t i = 0; i < into.size(); ++i)
       if (into[i] != from[i]) into[i] = kUnknown;
@@ -360,7 +348,7 @@ class Analysis {
       case Opcode::Block: case Opcode::Loop: case Opcode::If: {
         int32_t cond = -1;
         if (instr.op == Opcode::If) cond = as_condition(pop());
-        auto [params, results] = block_arity(instr.block);
+        auto [params, results] = module_.block_arity(instr.block);
         Frame frame;
         frame.kind = instr.op;
         frame.else_index = instr.op == Opcode::If ? instr.imm0 : instr.imm1;

@@ -311,18 +311,6 @@ class Interpreter {
     recorded_[ip] = true;
   }
 
-  std::pair<size_t, size_t> block_arity(const wasm::BlockType& block) const {
-    switch (block.kind) {
-      case wasm::BlockType::Kind::Empty: return {0, 0};
-      case wasm::BlockType::Kind::Value: return {0, 1};
-      case wasm::BlockType::Kind::TypeIndex: {
-        const wasm::FuncType& t = module_.types.at(block.type_index);
-        return {t.params.size(), t.results.size()};
-      }
-    }
-    return {0, 0};
-  }
-
   void branch(uint32_t depth) {
     Frame& target = frames_.at(frames_.size() - 1 - depth);
     size_t arity = target.kind == Opcode::Loop ? target.params : target.results;
@@ -347,7 +335,7 @@ class Interpreter {
       case Opcode::Loop:
       case Opcode::If: {
         if (instr.op == Opcode::If) pop();
-        auto [params, results] = block_arity(instr.block);
+        auto [params, results] = module_.block_arity(instr.block);
         Frame& frame = frames_.emplace_back();
         frame.kind = instr.op;
         frame.start = ip;

@@ -98,7 +98,7 @@ class FrameScanner {
         case Opcode::Loop:
         case Opcode::If: {
           if (instr.op == Opcode::If) pop();
-          auto [params, results] = block_arity(instr.block);
+          auto [params, results] = module_.block_arity(instr.block);
           frames.push_back({stack_.size() >= params ? stack_.size() - params : 0, params, results});
           break;
         }
@@ -167,18 +167,6 @@ class FrameScanner {
   }
 
  private:
-  std::pair<uint32_t, uint32_t> block_arity(const wasm::BlockType& block) const {
-    switch (block.kind) {
-      case wasm::BlockType::Kind::Empty: return {0, 0};
-      case wasm::BlockType::Kind::Value: return {0, 1};
-      case wasm::BlockType::Kind::TypeIndex: {
-        const wasm::FuncType& t = module_.types.at(block.type_index);
-        return {uint32_t(t.params.size()), uint32_t(t.results.size())};
-      }
-    }
-    return {0, 0};
-  }
-
   static AbstractValue combine(Opcode op, AbstractValue a, AbstractValue b) {
     using K = AbstractValue::Kind;
     if (a.kind == K::Const && b.kind == K::Const) {

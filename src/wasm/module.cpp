@@ -64,6 +64,18 @@ const FuncType& Module::function_type(uint32_t index) const {
   return types.at(functions.at(index - imported_functions).type_index);
 }
 
+std::pair<size_t, size_t> Module::block_arity(const BlockType& block) const {
+  switch (block.kind) {
+    case BlockType::Kind::Empty: return {0, 0};
+    case BlockType::Kind::Value: return {0, 1};
+    case BlockType::Kind::TypeIndex: {
+      const FuncType& t = types.at(block.type_index);
+      return {t.params.size(), t.results.size()};
+    }
+  }
+  return {0, 0};
+}
+
 GlobalType Module::global_type(uint32_t index) const {
   if (const Import* import = imported_global(index)) return import->global;
   return globals.at(index - imported_globals).type;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wasm/opcode.h"
@@ -196,6 +197,8 @@ struct Module {
 
   // Type of function `index` in the function index space (imports first).
   const FuncType& function_type(uint32_t index) const;
+  // How many values a block, loop or if of this type takes and leaves.
+  std::pair<size_t, size_t> block_arity(const BlockType& block) const;
   // Type of global `index` in the global index space.
   GlobalType global_type(uint32_t index) const;
   // The Import behind an imported function/global index, or nullptr for a defined one.
