@@ -9,6 +9,7 @@
 #include "runtime/device_state.h"
 #include "runtime/kernel.h"
 #include "runtime/launch_arena.h"
+#include "runtime/module.h"
 #include "runtime/test_support.h"
 
 namespace wasmgpu::runtime {
@@ -132,6 +133,49 @@ TEST_F(VulkanTest, RecordedLaunchesRunInTheCallersCommandBuffer) {
   ASSERT_FALSE(wrong.ok());
   EXPECT_EQ(wrong.error().message, "kernel 'axpy': argument 3 is i32, but f32 was given");
   EXPECT_FALSE(first->set_arg(4, 1).ok());
+}
+
+// A recorded launch whose pipeline relies on its arguments being proven in
+// bounds (abi/launch_proof.h) must be recorded anew when an argument changes,
+// even one the push constants do not copy: here the pointer comes after 13
+// f64 scalars, which fill them.
+TEST_F(VulkanTest, RecordedProvenLaunchNeedsItsArguments) {
+  std::string params;
+  for (int i = 0; i < 13; ++i) params += " (param f64)";
+  const std::string wat = "(module (memory 1) (func (export \"k\") (param $i i32)" + params +
+                          " (param $p i32) (i32.store (i32.add (local.get $p) (i32.shl (local.get $i) (i32.const 2)))"
+                          " (local.get $i))))";
+  auto module = Module::load(*device, testing::wat_to_wasm(wat));
+  ASSERT_TRUE(module.ok()) << module.error().to_string();
+  auto kernel = module->kernel("k");
+  ASSERT_TRUE(kernel.ok()) << kernel.error().to_string();
+  auto out = device->create_buffer(256), small = device->create_buffer(16);
+  ASSERT_TRUE(out.ok() && small.ok());
+  std::vector<Arg> args(13, Arg(0.5));
+  args.push_back(Arg(*out));
+  auto arena = LaunchArena::create(*device);
+  ASSERT_TRUE(arena.ok());
+  OwnCommandBuffer own(device->state());
+  VkCommandBuffer cmd = own.begin();
+  auto launch = (*kernel)->record(cmd, LaunchShape::linear(64, 64), args, *arena);
+  ASSERT_TRUE(launch.ok()) << launch.error().message;
+  EXPECT_TRUE(launch->push_copy_current());
+  // A scalar copied into the push constants: recorded anew, as always.
+  ASSERT_TRUE(launch->set_arg(0, 0.25).ok());
+  EXPECT_FALSE(launch->push_copy_current());
+  ASSERT_TRUE(launch->set_arg(0, 0.5).ok());
+  EXPECT_TRUE(launch->push_copy_current());
+  // Another buffer for the pointer: its value is not in the push constants,
+  // but the recorded pipeline skips the store's check only for the first.
+  ASSERT_TRUE(launch->set_arg(13, *small).ok());
+  EXPECT_FALSE(launch->push_copy_current());
+  ASSERT_TRUE(launch->set_arg(13, *out).ok());
+  EXPECT_TRUE(launch->push_copy_current());
+  own.submit_and_wait();
+  EXPECT_TRUE(read_trap(*launch).ok());
+  auto written = out->read_as<uint32_t>(64);
+  ASSERT_TRUE(written.ok());
+  for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ((*written)[i], i);
 }
 
 TEST_F(VulkanTest, RecordedTrapIsReadAfterTheCallersWait) {
