@@ -223,22 +223,99 @@ class Analysis {
     push(node(op, a.node, 0, 0, v));
   }
 
-  // The counted-loop variable of the loop at body[ip], if the loop has the
-  // shape: the local written once per trip at its top level as
-  // `local.get k; STEP; i32.add; local.set|tee k`, and the loop's only
-  // branch back its last instruction, `(local.get|tee k) END i32.lt_u|ne
-  // br_if 0`, STEP and END constants or locals the loop does not write.
-  std::optional<std::pair<uint32_t, uint32_t>> counted_variable(size_t ip, const std::vector<bool>& written) {
+  // A linear form of a node: coefficients of the nodes it adds up (those
+  // that are not sums or products by constants themselves) and a constant;
+  // wasm's i32 value is the form's value modulo 2^32.
+  struct Linear {
+    std::map<uint32_t, int64_t> terms;
+    int64_t constant = 0;
+  };
+  // Coefficients are kept modulo 2^32, as signed 32-bit numbers: the form's
+  // value modulo 2^32 is all that matters, and nothing overflows.
+  static int64_t wrap(int64_t v) { return int64_t(int32_t(uint32_t(uint64_t(v)))); }
+  static void add_scaled(Linear& into, const Linear& form, int64_t factor) {
+    for (const auto& [atom, coefficient] : form.terms) {
+      int64_t& c = into.terms[atom];
+      c = wrap(c + wrap(coefficient * factor));
+      if (c == 0) into.terms.erase(atom);
+    }
+    into.constant = wrap(into.constant + wrap(form.constant * factor));
+  }
+  Linear linear(uint32_t n, int depth = 0) const {
+    Linear form;
+    const Node& x = result_.proof.nodes[n];
+    if (depth > 32) {  // deep expressions are taken whole
+      form.terms[n] = 1;
+      return form;
+    }
+    std::optional<int64_t> a = x.op == Node::Op::Const ? std::nullopt : constant_of(x.a);
+    std::optional<int64_t> b = x.op == Node::Op::Const ? std::nullopt : constant_of(x.b);
+    switch (x.op) {
+      case Node::Op::Const: form.constant = x.value; return form;
+      case Node::Op::Add: case Node::Op::Sub:
+        form = linear(x.a, depth + 1);
+        add_scaled(form, linear(x.b, depth + 1), x.op == Node::Op::Add ? 1 : -1);
+        return form;
+      case Node::Op::Mul:
+        if (a) return add_scaled(form, linear(x.b, depth + 1), *a), form;
+        if (b) return add_scaled(form, linear(x.a, depth + 1), *b), form;
+        break;
+      case Node::Op::Shl: return add_scaled(form, linear(x.a, depth + 1), int64_t(1) << x.value), form;
+      default: break;
+    }
+    form.terms[n] = 1;
+    return form;
+  }
+  // The node of a linear form.
+  uint32_t from_linear(const Linear& form) {
+    uint32_t sum = constant(int32_t(uint32_t(form.constant)));
+    for (const auto& [atom, coefficient] : form.terms) {
+      const uint32_t term = coefficient == 1 ? atom : node(Node::Op::Mul, atom, constant(int32_t(uint32_t(coefficient))));
+      sum = constant_of(sum) == 0 ? term : node(Node::Op::Add, sum, term);
+    }
+    return sum;
+  }
+  // An integer m with form(a) = m * form(b), when there is one.
+  static std::optional<int64_t> ratio(const Linear& a, const Linear& b) {
+    if (b.terms.empty() && b.constant == 0) return std::nullopt;
+    std::optional<int64_t> m;
+    auto agree = [&](int64_t x, int64_t y) {
+      if (y == 0) return x == 0;
+      if (x % y != 0) return false;
+      if (!m) m = x / y;
+      return *m == x / y;
+    };
+    for (const auto& [atom, coefficient] : b.terms) {
+      auto it = a.terms.find(atom);
+      if (!agree(it == a.terms.end() ? 0 : it->second, coefficient)) return std::nullopt;
+    }
+    for (const auto& [atom, coefficient] : a.terms)
+      if (!b.terms.contains(atom)) return std::nullopt;
+    if (!agree(a.constant, b.constant)) return std::nullopt;
+    return m;
+  }
+
+  // What a loop at body[ip] makes of the locals it writes (`written`), as
+  // nodes (kUnknown for most). A counted loop: one local k is written once
+  // per trip at the loop's top level as `local.get k; STEP; i32.add;
+  // local.set|tee k`, and the loop's only branch back, its last
+  // instruction, is `(local.get|tee k) END i32.lt_u|ne br_if 0`, STEP and
+  // END constants or locals the loop does not write. k becomes a loop
+  // variable; another local c stepped the same way by a STEP that is m times
+  // k's (as linear forms: reduce's pointer steps by 4 * its index's stride)
+  // holds c0 + m * (k - k0) at every trip, a companion.
+  std::vector<uint32_t> loop_values(size_t ip, const std::vector<bool>& written) {
     const std::vector<wasm::Instr>& body = function_.body;
+    std::vector<uint32_t> values(locals_.size(), kUnknown);
     const size_t end = body[ip].imm1;
-    if (end < ip + 6) return std::nullopt;
+    if (end < ip + 6) return values;
     const wasm::Instr& back = body[end - 1];
     const wasm::Instr& test = body[end - 2];
     const wasm::Instr& bound = body[end - 3];
     const wasm::Instr& read = body[end - 4];
-    if (back.op != Opcode::BrIf || back.imm0 != 0) return std::nullopt;
-    if (test.op != Opcode::I32LtU && test.op != Opcode::I32Ne) return std::nullopt;
-    if (read.op != Opcode::LocalGet && read.op != Opcode::LocalTee) return std::nullopt;
+    if (back.op != Opcode::BrIf || back.imm0 != 0) return values;
+    if (test.op != Opcode::I32LtU && test.op != Opcode::I32Ne) return values;
+    if (read.op != Opcode::LocalGet && read.op != Opcode::LocalTee) return values;
     const uint32_t k = read.imm0;
     auto invariant = [&](const wasm::Instr& instr) -> uint32_t {
       if (instr.op == Opcode::I32Const) return constant(int32_t(uint32_t(instr.imm64)));
@@ -246,39 +323,53 @@ class Analysis {
       return kUnknown;
     };
     const uint32_t end_node = invariant(bound);
-    if (end_node == kUnknown) return std::nullopt;
-    // One write of k, at depth 0, and no other branch back.
-    size_t depth = 0, writes = 0;
-    uint32_t step = kUnknown;
+    if (end_node == kUnknown) return values;
+    // Per local: its writes, and the step of its one top-level increment.
+    std::vector<uint32_t> writes(locals_.size(), 0), steps(locals_.size(), kUnknown);
+    size_t depth = 0;
     for (size_t i = ip + 1; i < end - 1; ++i) {
       const wasm::Instr& instr = body[i];
       switch (instr.op) {
         case Opcode::Block: case Opcode::Loop: case Opcode::If: ++depth; break;
         case Opcode::End: --depth; break;
         case Opcode::Br: case Opcode::BrIf:
-          if (instr.imm0 == depth) return std::nullopt;
+          if (instr.imm0 == depth) return values;  // another branch back
           break;
         case Opcode::BrTable:
           for (uint32_t target : function_.br_tables.at(instr.imm0))
-            if (target == depth) return std::nullopt;
+            if (target == depth) return values;
           break;
-        case Opcode::LocalSet: case Opcode::LocalTee:
-          if (instr.imm0 != k) break;
-          ++writes;
-          if (depth != 0 || i < ip + 4 || body[i - 1].op != Opcode::I32Add || body[i - 3].op != Opcode::LocalGet ||
-              body[i - 3].imm0 != k)
-            return std::nullopt;
-          step = invariant(body[i - 2]);
+        case Opcode::LocalSet: case Opcode::LocalTee: {
+          const uint32_t c = instr.imm0;
+          ++writes[c];
+          const bool increment = depth == 0 && i >= ip + 4 && body[i - 1].op == Opcode::I32Add &&
+                                 body[i - 3].op == Opcode::LocalGet && body[i - 3].imm0 == c;
+          steps[c] = increment ? invariant(body[i - 2]) : kUnknown;
           break;
+        }
         default: break;
       }
     }
-    if (writes != 1 || step == kUnknown || locals_[k] == kUnknown) return std::nullopt;
-    if (std::optional<int64_t> s = constant_of(step); s && *s <= 0) return std::nullopt;
+    const uint32_t step = steps[k];
+    if (writes[k] != 1 || step == kUnknown || locals_[k] == kUnknown) return values;
+    if (std::optional<int64_t> s = constant_of(step); s && *s <= 0) return values;
     // An `ne` test bounds the loop only where it steps exactly onto END:
     // the value field says which (0: lt_u, 1: ne; abi/launch_proof.cpp).
     const int64_t kind = test.op == Opcode::I32Ne ? 1 : 0;
-    return std::pair{k, node(Node::Op::LoopVar, locals_[k], step, end_node, kind)};
+    const uint32_t loop_var = node(Node::Op::LoopVar, locals_[k], step, end_node, kind);
+    values[k] = loop_var;
+    const Linear step_k = linear(step), entry_k = linear(locals_[k]);
+    for (uint32_t c = 0; c < locals_.size(); ++c) {
+      if (c == k || writes[c] != 1 || steps[c] == kUnknown || locals_[c] == kUnknown) continue;
+      std::optional<int64_t> m = ratio(linear(steps[c]), step_k);
+      if (!m || *m == 0 || *m < INT32_MIN || *m > INT32_MAX) continue;
+      Linear base = linear(locals_[c]);
+      add_scaled(base, entry_k, -*m);
+      const uint32_t scaled = *m == 1 ? loop_var : node(Node::Op::Mul, loop_var, constant(*m));
+      const uint32_t offset = from_linear(base);
+      values[c] = constant_of(offset) == 0 ? scaled : node(Node::Op::Add, offset, scaled);
+    }
+    return values;
   }
 
   std::vector<bool> enter_loop(size_t ip) {
@@ -286,9 +377,9 @@ class Analysis {
     std::vector<bool> written(locals_.size(), false);
     for (size_t i = ip + 1; i < body[ip].imm1; ++i)
       if (body[i].op == Opcode::LocalSet || body[i].op == Opcode::LocalTee) written[body[i].imm0] = true;
-    std::optional<std::pair<uint32_t, uint32_t>> counted = counted_variable(ip, written);
+    std::vector<uint32_t> values = loop_values(ip, written);
     for (size_t i = 0; i < locals_.size(); ++i)
-      if (written[i]) locals_[i] = counted && counted->first == i ? counted->second : kUnknown;
+      if (written[i]) locals_[i] = values[i];
     return written;
   }
 

@@ -139,6 +139,42 @@ TEST(LaunchProof, GridStrideLoopOverBytesIsProven) {
             bit(1));
 }
 
+TEST(LaunchProof, PointerSteppedWithTheLoopCounterIsProven) {
+  // reduce(index, in, n, partial): a grid-stride loop whose pointer (clang's
+  // strength reduction) steps by 4 times its index's stride: the analysis
+  // relates the two (in + 4 * i), so the loads are bounded by i < n.
+  CompiledKernel k = bench_kernel("reduce");
+  const uint32_t n = 100000, groups = 64;
+  const std::vector<uint64_t> args = {buffer_address(0), n, buffer_address(1)};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, grid(groups, 1, 256, 1), args,
+                               Regions{buffer(0, 4 * n), {}, buffer(1, 4 * groups)}),
+            bit(1) | bit(3));
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, grid(groups, 1, 256, 1), args,
+                               Regions{buffer(0, 4 * n - 4), {}, buffer(1, 4 * groups)}),
+            bit(3));
+}
+
+TEST(LaunchProof, CompanionsNeedAStepInProportion) {
+  // $p steps by 8 while $i steps by 1 and $q by $s (unrelated): $p is
+  // $p0 + 8 * ($i - 0) (its loads proven for i < n), $q's store is not recorded.
+  CompiledKernel k = testing::compile_wat(R"((module (memory 1)
+    (func (export "k") (param $x i32) (param $a i32) (param $n i32) (param $b i32) (param $s i32)
+      (local $i i32) (local $p i32) (local $q i32)
+      (local.set $p (local.get $a))
+      (local.set $q (local.get $b))
+      (loop $l
+        (i64.store (local.get $q) (i64.load (local.get $p)))
+        (local.set $p (i32.add (local.get $p) (i32.const 8)))
+        (local.set $q (i32.add (local.get $q) (local.get $s)))
+        (br_if $l (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $n)))))))");
+  ASSERT_EQ(k.info.launch_proof.accesses.size(), 1u);
+  const std::vector<uint64_t> args = {buffer_address(0), 10, buffer_address(1), 8};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(4, 4), args, Regions{buffer(0, 80), {}, buffer(1, 80), {}}),
+            bit(1));
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(4, 4), args, Regions{buffer(0, 72), {}, buffer(1, 80), {}}),
+            0u);
+}
+
 TEST(LaunchProof, UnknownAddressesAreNotRecorded) {
   // The second address comes from memory: that access keeps its check,
   // and does not keep the first one's parameter from being proven.
