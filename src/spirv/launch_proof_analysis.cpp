@@ -534,8 +534,8 @@ class Analysis {
       case Opcode::I32Eqz: {
         Value a = pop();
         if (a.condition >= 0) {
-          // not(condition): an or of nothing with its negation is not
-          // expressible directly; compare its value with 0 instead.
+          // eqz of a compare is the opposite compare; of an and / or,
+          // nothing the constraints can say.
           const Condition c = conditions_[size_t(a.condition)];
           if (c.kind == Condition::Kind::Compare) {
             stack_.push_back(Value{kUnknown, condition({c.kind, negated(c.relation), c.lhs, c.rhs})});
