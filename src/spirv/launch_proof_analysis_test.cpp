@@ -192,6 +192,37 @@ TEST(LaunchProof, UnknownAddressesAreNotRecorded) {
   EXPECT_NE(testing::disassembly(k).find("SpecId 5"), std::string::npos);
 }
 
+TEST(LaunchProof, AnElseArmKnowsTheConditionFailed) {
+  // p[i] for i < n, p[i - n] otherwise: both inside 4n bytes for 2n invocations.
+  CompiledKernel k = testing::compile_wat(R"((module (memory 1)
+    (func (export "k") (param $i i32) (param $p i32) (param $n i32)
+      (if (i32.lt_u (local.get $i) (local.get $n))
+        (then (i32.store (i32.add (local.get $p) (i32.shl (local.get $i) (i32.const 2))) (i32.const 1)))
+        (else (i32.store (i32.add (local.get $p) (i32.shl (i32.sub (local.get $i) (local.get $n)) (i32.const 2)))
+                         (i32.const 2)))))))");
+  ASSERT_EQ(k.info.launch_proof.accesses.size(), 2u);
+  const uint32_t n = 50;
+  const std::vector<uint64_t> args = {buffer_address(0), n};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(2 * n, 64), args, Regions{buffer(0, 4 * n), {}}), bit(1));
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(2 * n + 1, 64), args, Regions{buffer(0, 4 * n), {}}), 0u);
+}
+
+TEST(LaunchProof, BranchFactsEndWithTheirConstruct) {
+  // Past its block, the br_if's `i < n` no longer holds: the second store
+  // reaches p[n] when n + 1 invocations run.
+  CompiledKernel k = testing::compile_wat(R"((module (memory 1)
+    (func (export "k") (param $i i32) (param $p i32) (param $n i32)
+      (block
+        (br_if 0 (i32.ge_u (local.get $i) (local.get $n)))
+        (i32.store (i32.add (local.get $p) (i32.shl (local.get $i) (i32.const 2))) (i32.const 1)))
+      (i32.store offset=0 (i32.add (local.get $p) (i32.shl (local.get $i) (i32.const 2))) (i32.const 2)))))");
+  ASSERT_EQ(k.info.launch_proof.accesses.size(), 2u);
+  const uint32_t n = 50;
+  const std::vector<uint64_t> args = {buffer_address(0), n};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(n, 64), args, Regions{buffer(0, 4 * n), {}}), bit(1));
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(n + 1, 64), args, Regions{buffer(0, 4 * n), {}}), 0u);
+}
+
 TEST(LaunchProof, LoopsForgetWhatTheyWrite) {
   // $a is set to a bad address inside the loop: after it, it is unknown,
   // however the loop was left.
