@@ -100,16 +100,14 @@ class Evaluator {
     return value;
   }
 
-  Bound id_range(uint32_t d, uint64_t extent) {
-    if (d >= 3) return range(0, 0);
-    return extent == 0 ? std::nullopt : range(0, extent - 1);
-  }
+  static Bound id_range(uint64_t extent) { return extent == 0 ? std::nullopt : range(0, extent - 1); }
 
   Bound compute(const ProofNode& n, uint32_t self) {
     using Op = ProofNode::Op;
     const LaunchRanges& r = ranges_;
-    if (n.op != Op::Const && n.op != Op::Arg && n.op != Op::LocalIndex && n.op != Op::Index &&
-        n.op < Op::LoopVar && n.a >= 3)
+    // Dimensions above 2 read as 0 (ids) or 1 (sizes, counts), as the shader's do.
+    const bool per_dimension = n.op >= Op::GlobalId && n.op <= Op::WorkgroupCount;
+    if (per_dimension && n.a >= 3)
       return n.op == Op::WorkgroupSize || n.op == Op::WorkgroupCount ? range(1, 1) : range(0, 0);
     auto operand = [&](uint32_t index) -> Bound { return index < self ? eval(index) : std::nullopt; };
     switch (n.op) {
@@ -119,14 +117,14 @@ class Evaluator {
         return range(uint32_t(args_[n.a - 1]), uint32_t(args_[n.a - 1]));
       case Op::Index: return r.count == 0 ? std::nullopt : range(0, r.count - 1);
       case Op::GlobalId:
-        if (!r.grid) return n.a == 0 ? id_range(0, r.count) : range(0, 0);
-        return id_range(n.a, uint64_t(r.workgroups[n.a]) * r.workgroup_size[n.a]);
-      case Op::LocalId: return id_range(n.a, r.workgroup_size[n.a]);
-      case Op::WorkgroupId: return id_range(n.a, r.workgroups[n.a]);
+        if (!r.grid) return n.a == 0 ? id_range(r.count) : range(0, 0);
+        return id_range(uint64_t(r.workgroups[n.a]) * r.workgroup_size[n.a]);
+      case Op::LocalId: return id_range(r.workgroup_size[n.a]);
+      case Op::WorkgroupId: return id_range(r.workgroups[n.a]);
       case Op::WorkgroupSize: return range(r.workgroup_size[n.a], r.workgroup_size[n.a]);
       case Op::WorkgroupCount: return range(r.workgroups[n.a], r.workgroups[n.a]);
       case Op::LocalIndex:
-        return id_range(0, uint64_t(r.workgroup_size[0]) * r.workgroup_size[1] * r.workgroup_size[2]);
+        return id_range(uint64_t(r.workgroup_size[0]) * r.workgroup_size[1] * r.workgroup_size[2]);
       case Op::LoopVar: {
         Bound entry = operand(n.a), step = operand(n.b), end = operand(n.c);
         if (!entry || !step || !end || !entry->in_u32() || !step->in_u32() || !end->in_u32() || step->lo < 1)

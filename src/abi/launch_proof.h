@@ -40,7 +40,7 @@ struct ProofNode {
     Const,           // value
     Arg,             // the i32 value of kernel parameter a (1 = the first after the index)
     Index,           // the invocation index (parameter 0)
-    GlobalId,        // wasmgpu_global_id(a), a < 3
+    GlobalId,        // wasmgpu_global_id(a); a = 3 stands for every dimension above 2
     LocalId,         // wasmgpu_local_id(a)
     WorkgroupId,     // wasmgpu_workgroup_id(a)
     WorkgroupSize,   // wasmgpu_workgroup_size(a)
