@@ -468,22 +468,27 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
   return e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum, result);
 }
 
-// f32 + - * (bits in, bits out): the native f32 operation when no subnormal
+// f32 + - * (f32 in, bits out): the native f32 operation when no subnormal
 // can be involved, else the helper. Vulkan rounds f32 + - * correctly and
 // only flushing subnormals (inputs or outputs) can make a device differ from
-// IEEE. A native result with a biased exponent in 1..254 is a finite normal
-// number that no flushed value produced when:
-//  - multiplying: a flushed input gives ±0 or NaN, never a normal product; a
-//    product whose exact value is tiny but rounds to 2^-126 is 2^-126 under
+// IEEE. A native result whose magnitude is at least 2^-126 (a normal number
+// or an infinity, not a NaN) is the IEEE result when:
+//  - multiplying: a flushed input gives ±0 or NaN, never a product that large;
+//    a product whose exact value is tiny but rounds to 2^-126 is 2^-126 under
 //    IEEE rounding too (the subnormal spacing below 2^-126 equals the normal
-//    spacing above it);
-//  - adding or subtracting: both operands also have nonzero exponent fields,
-//    since a flushed subnormal operand can leave a normal but wrong sum
-//    (2^-126 + 2^-149); a sum of normals that is tiny is exact and would be
-//    flushed, giving an exponent field of 0.
-// Zeros, subnormals, infinities and NaNs (operands or results) take the
-// helper, which also gives wasm's NaN bits. Inline, so that a kernel's hot
-// path is the native operation, an AND or three and a branch not taken.
+//    spacing above it); a product of finite inputs that overflows is an
+//    infinity under round-to-nearest-even in both;
+//  - adding or subtracting: neither operand is subnormal either (each one's
+//    magnitude is at least 2^-126 or it is a NaN), since a flushed subnormal
+//    operand can leave a normal but wrong sum (2^-126 + 2^-149); a sum of
+//    normals that is tiny is exact and would be flushed, giving 0.
+// Zeros, subnormals and NaNs (operands of + -, or results) take the helper,
+// which also gives wasm's NaN bits. Each test is one float compare against
+// 2^-126 (a subnormal compares below it whether or not the device flushes
+// it), and an operand that an earlier member of the run produced or tested
+// is not tested again. Inline, so that a kernel's hot path is the native
+// operation, a compare or three and a branch not taken: a memory-bound
+// kernel such as a stencil has few instructions to spare per element.
 //
 // The branch is shared by a run of such operations (an expression such as
 // `b + s * c`): each one's test joins the run's, and the run settles (settle())
@@ -492,23 +497,29 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
 // by the helpers in order, each from the redone results of the ones before;
 // the operand stack's values of the run are replaced by the settled ones.
 // Nothing outside the run has seen a value of it until then.
-uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, uint32_t a, uint32_t b) {
+uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, uint32_t lhs, uint32_t rhs) {
   Emit e{k_, f};
-  const uint32_t exp_mask = e.u32(0x7F80'0000u);
-  uint32_t r = f.op(op, k_.t_f32(), {f.op(Op::OpBitcast, k_.t_f32(), {a}), f.op(Op::OpBitcast, k_.t_f32(), {b})});
+  const uint32_t smallest_normal = k_.b.const_f32_bits(0x0080'0000u);
+  auto magnitude = [&](uint32_t v) { return f.glsl(GLSLstd450FAbs, k_.t_f32(), {v}); };
+  uint32_t r = f.op(op, k_.t_f32(), {lhs, rhs});
   k_.b.decorate(r, spv::Decoration::NoContraction);
-  uint32_t r_bits = f.op(Op::OpBitcast, k_.t_u32, {r});
-  // exponent field in 1..254: (field - 1) < 254, unsigned, on the masked bits.
-  uint32_t r_exp = e.op32(Op::OpBitwiseAnd, r_bits, exp_mask);
-  uint32_t fast = e.test(Op::OpULessThan, e.op32(Op::OpISub, r_exp, e.u32(0x0080'0000u)), e.u32(0x7F00'0000u));
+  uint32_t fast = e.test(Op::OpFOrdGreaterThanEqual, magnitude(r), smallest_normal);
   if (op != Op::OpFMul) {
-    auto nonzero_exp = [&](uint32_t v) {
-      return e.test(Op::OpINotEqual, e.op32(Op::OpBitwiseAnd, v, exp_mask), e.u32(0));
+    // Known not subnormal while the run's test holds: its results and the
+    // operands its additions tested.
+    auto tested = [&](uint32_t v) {
+      for (const RunOp& m : run_)
+        if (m.result == v || (m.helper != Helper::F32Mul && (m.lhs == v || m.rhs == v))) return true;
+      return false;
     };
-    fast = e.all(fast, e.all(nonzero_exp(a), nonzero_exp(b)));
+    auto not_subnormal = [&](uint32_t v) {
+      return e.test(Op::OpFUnordGreaterThanEqual, magnitude(v), smallest_normal);
+    };
+    if (!tested(lhs)) fast = e.all(fast, not_subnormal(lhs));
+    if (rhs != lhs && !tested(rhs)) fast = e.all(fast, not_subnormal(rhs));
   }
   run_fast_ = run_.empty() ? fast : e.all(run_fast_, fast);
-  return r_bits;
+  return f.op(Op::OpBitcast, k_.t_u32, {r});
 }
 
 bool ExactFloat::continues_run(Opcode opcode) {
@@ -580,7 +591,7 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
     k_.t_f64();  // the helper (the slow path) computes in f64
     if (run_.size() >= kMaxRun) settle(f, stack);
     uint32_t rhs = pop(), lhs = pop();
-    uint32_t native = f32_arith_inline(f, op, bits32(lhs), bits32(rhs));
+    uint32_t native = f32_arith_inline(f, op, lhs, rhs);
     uint32_t result = as_f32(native);
     run_.push_back({h, lhs, rhs, native, result});
     stack.push_back(result);

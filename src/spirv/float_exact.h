@@ -2,8 +2,9 @@
 // depend on what a Vulkan device guarantees. Vulkan rounds f32/f64 + - *
 // correctly but may flush subnormals (in and out), allows 2.5 ulp for
 // division and derives square root from inverse square root. So:
-//  - f32 + - * are native when no operand or result has a zero or all-ones
-//    exponent field (then no flushing can have happened); otherwise they are
+//  - f32 + - * are native when the result is normal or infinite and no
+//    operand of + - is zero or subnormal (then no flushing can have
+//    happened: float_exact.cpp, f32_arith_inline); otherwise they are
 //    done in f64 and rounded once (53 >= 2*24 + 2 makes the
 //    double rounding innocuous); f32 operands with a zero exponent field
 //    (zero or subnormal) are widened with integer operations, and results
@@ -67,8 +68,9 @@ class ExactFloat {
   uint32_t min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b);
   uint32_t round_to_integral(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, uint32_t x);
   uint32_t f64_native(FunctionBuilder& f, spv::Op op, uint32_t a, uint32_t b);
-  // The native result's bits of a run member; its test joins the run's.
-  uint32_t f32_arith_inline(FunctionBuilder& f, spv::Op op, uint32_t a, uint32_t b);
+  // The native result's bits of a run member (f32 operands); its test joins
+  // the run's.
+  uint32_t f32_arith_inline(FunctionBuilder& f, spv::Op op, uint32_t lhs, uint32_t rhs);
 
   // The current run of f32 + - *: per member its helper, its operands and
   // result (f32 ids) and its native result's bits; and whether every
