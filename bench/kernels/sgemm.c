@@ -37,10 +37,18 @@ WASMGPU_DEFINE_KERNEL(sgemm, WASMGPU_VALUE(int, index), WASMGPU_CONST_PTR(float,
     UNROLL
     for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
   for (unsigned k = 0; k < n; k += BK) {
+    /* Four words of A and four of B are loaded before any is stored, so that
+     * each four can be one 16-byte load (when n is a multiple of 4), as the
+     * twins' vec4 loads are. */
+    float av[4], bv[4];
     UNROLL
-    for (int q = 0; q < 4; ++q) a_tile[a_col + q][a_row] = a_src[k + q];
+    for (int q = 0; q < 4; ++q) av[q] = a_src[k + q];
     UNROLL
-    for (int q = 0; q < 4; ++q) b_tile[b_row][b_col + q] = b_src[k * n + q];
+    for (int q = 0; q < 4; ++q) bv[q] = b_src[k * n + q];
+    UNROLL
+    for (int q = 0; q < 4; ++q) a_tile[a_col + q][a_row] = av[q];
+    UNROLL
+    for (int q = 0; q < 4; ++q) b_tile[b_row][b_col + q] = bv[q];
     wasmgpu_barrier();
     for (int kk = 0; kk < BK; ++kk) {
       float ra[8], rb[8];

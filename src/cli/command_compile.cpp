@@ -77,6 +77,10 @@ void add_compile_command(CLI::App& app) {
   cmd->add_flag_callback(
       "--no-validate", [args] { args->options.validate = false; },
       "Skip spirv-val on the output (the tests validate every shape the compiler emits)");
+  cmd->add_flag_callback(
+      "--no-subgroup-vote", [args] { args->options.subgroup_vote = false; },
+      "For devices without subgroup votes: four words whose 16-alignment only the launch tells are\n"
+      "always word accesses (by default a subgroup vote picks one 16-byte access where all are aligned)");
   add_float_mode_option(cmd, &args->options);
   add_call_stack_depth_option(cmd, &args->options);
   cmd->callback([args] { run_compile(*args); });

@@ -46,8 +46,9 @@ void print_access_paths(const spirv::AccessPathCounts& paths) {
              paths.direct, paths.bounds_checked, paths.parameter, paths.parameter_unaligned, paths.indexed,
              paths.indexed_unaligned, paths.translated);
   if (paths.grouped != 0)
-    fmt::print("      {} in groups sharing one range check; {} of their accesses 16 or 8 bytes wide\n", paths.grouped,
-               paths.wide);
+    fmt::print("      {} in groups sharing one range check; {} of their accesses 16 or 8 bytes wide, {} 16 bytes "
+               "wide when aligned at run time\n",
+               paths.grouped, paths.wide, paths.wide_when_aligned);
   if (paths.proven_shared != 0)
     fmt::print("      {} proven inside the shared range for workgroups up to 256 or 1024 invocations (no check)\n",
                paths.proven_shared);

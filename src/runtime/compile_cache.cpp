@@ -27,16 +27,16 @@ namespace {
 
 template <class V, class T>
 void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::CompileOptions> {
-  auto& [validate, max_call_depth, float_mode] = o;
-  v(validate), v(max_call_depth), v(float_mode);
+  auto& [validate, max_call_depth, float_mode, subgroup_vote] = o;
+  v(validate), v(max_call_depth), v(float_mode), v(subgroup_vote);
 }
 
 template <class V, class T>
 void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::AccessPathCounts> {
   auto& [direct, bounds_checked, translated, parameter, parameter_unaligned, indexed,
-         indexed_unaligned, grouped, wide, proven_shared] = o;
+         indexed_unaligned, grouped, wide, wide_when_aligned, proven_shared] = o;
   v(direct), v(bounds_checked), v(translated), v(parameter), v(parameter_unaligned), v(indexed),
-      v(indexed_unaligned), v(grouped), v(wide), v(proven_shared);
+      v(indexed_unaligned), v(grouped), v(wide), v(wide_when_aligned), v(proven_shared);
 }
 
 template <class V, class T>

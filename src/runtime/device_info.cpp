@@ -31,7 +31,7 @@ std::string DeviceInfo::summary() const {
   return text;
 }
 
-// WASMGPU_HIDE_FEATURES=float64,int64,images makes a device look as if it lacked
+// WASMGPU_HIDE_FEATURES=float64,int64,images,subgroup_vote makes a device look as if it lacked
 // shaderFloat64 / shaderInt64, so the paths for such devices run (and are
 // tested) on any device.
 static void hide_features_from_environment(DeviceFeatures& features) {
@@ -44,6 +44,7 @@ static void hide_features_from_environment(DeviceFeatures& features) {
     if (name == "float64") features.shader_float64 = false;
     if (name == "int64") features.shader_int64 = false;
     if (name == "images") features.images = false;
+    if (name == "subgroup_vote") features.subgroup_vote = false;
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
 }
@@ -185,6 +186,9 @@ DeviceInfo read_device_info(VkPhysicalDevice physical_device, uint32_t index) {
   limits.max_workgroup_invocations = p.limits.maxComputeWorkGroupInvocations;
   limits.max_shared_memory_bytes = p.limits.maxComputeSharedMemorySize;
   limits.subgroup_size = basic.apiVersion >= VK_API_VERSION_1_1 ? subgroup.subgroupSize : 1;
+  info.features.subgroup_vote = basic.apiVersion >= VK_API_VERSION_1_1 &&
+                                (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_VOTE_BIT) &&
+                                (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT);
   limits.max_storage_buffer_range = p.limits.maxStorageBufferRange;
   limits.max_push_constants_size = p.limits.maxPushConstantsSize;
   limits.max_buffer_size = vulkan13 ? maintenance4.maxBufferSize : 0;

@@ -45,6 +45,8 @@ struct DeviceFeatures {
   // indexing of storage and sampled images with update-after-bind and
   // partially bound arrays, and storage images without a format in the shader.
   bool images = false;
+  // Subgroup votes (all/any/equal) in compute shaders.
+  bool subgroup_vote = false;
 };
 
 struct DeviceInfo {

@@ -121,6 +121,7 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
   auto state = std::make_unique<State>();
   state->device = &device.state();
   state->compile_options = compile_options;
+  state->compile_options.subgroup_vote &= device.state().info.features.subgroup_vote;
   if (device.state().compile_cache.enabled()) state->wasm_sha256 = sha256(wasm);
   const bool keeps_state = spirv::module_uses_instance_state(decoded);
   uint64_t memory_size = image.size();

@@ -44,61 +44,6 @@ bool is_pure_numeric(Opcode op) {
 
 bool reads_local(const Instr& i) { return i.op == Opcode::LocalGet || i.op == Opcode::LocalTee; }
 
-// The address of the load at `ip` as local + constant, when it has one of
-// the shapes find_load_groups accepts.
-struct Address {
-  uint32_t local;
-  int32_t constant;
-};
-std::optional<Address> address_of(const std::vector<Instr>& body, size_t ip) {
-  if (ip >= 1 && reads_local(body[ip - 1])) return Address{body[ip - 1].imm0, 0};
-  if (ip >= 3 && body[ip - 1].op == Opcode::I32Add) {
-    const Instr& x = body[ip - 3];
-    const Instr& y = body[ip - 2];
-    if (reads_local(x) && y.op == Opcode::I32Const) return Address{x.imm0, int32_t(uint32_t(y.imm64))};
-    if (x.op == Opcode::I32Const && reads_local(y)) return Address{y.imm0, int32_t(uint32_t(x.imm64))};
-  }
-  return std::nullopt;
-}
-
-// A group being built: the membership rules shared by loads and stores.
-class OpenGroup {
- public:
-  OpenGroup(uint32_t ip, Address address, uint32_t offset, uint32_t width)
-      : constant_(address.constant), offset_(offset), zero_offsets_(offset == 0), hi_(width) {
-    members_.push_back({ip, 0, 0, offset, width});
-  }
-  // Adds the access if its address relates to the first member's as
-  // access_groups.h allows; returns whether it did.
-  bool add(uint32_t ip, Address address, uint32_t offset, uint32_t width) {
-    const bool same_constant = address.constant == constant_;
-    const bool zero_offset = offset == 0;
-    const int64_t delta = (int64_t(address.constant) - constant_) + (int64_t(offset) - offset_);
-    const int64_t lo = std::min(lo_, delta), hi = std::max(hi_, delta + width);
-    if (!((same_constant && same_constant_) || (zero_offset && zero_offsets_)) || hi - lo > kMaxAccessGroupSpan)
-      return false;
-    same_constant_ &= same_constant;
-    zero_offsets_ &= zero_offset;
-    lo_ = lo;
-    hi_ = hi;
-    members_.push_back({ip, delta, uint32_t(address.constant) - uint32_t(constant_), offset, width});
-    return true;
-  }
-  // Records the group in `result` when it has two members or more.
-  void close(AccessGroups& result) {
-    if (members_.size() < 2) return;
-    for (const GroupMember& m : members_) result.group_of[m.ip] = int32_t(result.groups.size());
-    result.groups.push_back(AccessGroup{std::move(members_)});
-  }
-
- private:
-  std::vector<GroupMember> members_;
-  int32_t constant_;  // the first member's C
-  uint32_t offset_;   // the first member's O
-  bool same_constant_ = true, zero_offsets_;
-  int64_t lo_ = 0, hi_;  // span of the members so far, relative to the first
-};
-
 // Values an instruction pops and pushes, for the instructions an operand of
 // a grouped store may be computed by (no trap, no memory access other than a
 // load, which `loads` tells); nullopt for every other instruction.
@@ -142,6 +87,164 @@ bool writes_local(const std::vector<Instr>& body, size_t from, size_t to, uint32
   return false;
 }
 
+// What a read of a local holds, where some earlier `local.get R; i32.const
+// C; i32.add; local.set|tee X` still tells: X = root + constant, the root a
+// local whose value has not changed since (clang keeps `p + 4`, `p + 8`,
+// `p + 12` of a loop's pointer `p` in locals of their own, set before the
+// loop). Facts made inside a block, loop or if end with it, and a loop
+// starts without those about locals it writes (its back edge may bring
+// other values). Per instruction index: set at the `local.get`s it covers.
+struct LocalAlias {
+  uint32_t root;
+  int32_t constant;
+};
+std::vector<std::optional<LocalAlias>> local_aliases(const std::vector<Instr>& body) {
+  std::vector<std::optional<LocalAlias>> at(body.size());
+  std::map<uint32_t, LocalAlias> facts;  // by aliased local
+  struct Construct {
+    size_t start;
+    std::map<uint32_t, LocalAlias> on_entry;
+  };
+  std::vector<Construct> open;
+  auto forget = [&](std::map<uint32_t, LocalAlias>& in, uint32_t local) {
+    std::erase_if(in, [&](const auto& fact) { return fact.first == local || fact.second.root == local; });
+  };
+  auto written_from = [&](size_t start) {
+    std::vector<uint32_t> written;
+    int depth = 0;
+    for (size_t i = start; i < body.size(); ++i) {
+      const Opcode op = body[i].op;
+      if (op == Opcode::Block || op == Opcode::Loop || op == Opcode::If) ++depth;
+      if (op == Opcode::End && --depth == 0) break;
+      if (op == Opcode::LocalSet || op == Opcode::LocalTee) written.push_back(body[i].imm0);
+    }
+    return written;
+  };
+  for (size_t ip = 0; ip < body.size(); ++ip) {
+    const Instr& instr = body[ip];
+    switch (instr.op) {
+      case Opcode::Block: case Opcode::If: open.push_back({ip, facts}); break;
+      case Opcode::Loop:
+        open.push_back({ip, facts});
+        for (uint32_t local : written_from(ip)) forget(facts, local);
+        break;
+      case Opcode::Else:
+        if (!open.empty()) facts = open.back().on_entry;
+        break;
+      case Opcode::End:
+        if (open.empty()) break;
+        // What held on entry and was not written inside holds at the end.
+        facts = std::move(open.back().on_entry);
+        for (uint32_t local : written_from(open.back().start)) forget(facts, local);
+        open.pop_back();
+        break;
+      case Opcode::LocalGet: {
+        auto it = facts.find(instr.imm0);
+        if (it != facts.end()) at[ip] = it->second;
+        break;
+      }
+      case Opcode::LocalSet: case Opcode::LocalTee: {
+        const uint32_t local = instr.imm0;
+        forget(facts, local);
+        if (ip >= 3 && body[ip - 1].op == Opcode::I32Add && body[ip - 2].op == Opcode::I32Const &&
+            reads_local(body[ip - 3]) && body[ip - 3].imm0 != local) {
+          auto from = facts.find(body[ip - 3].imm0);
+          LocalAlias base = from != facts.end() ? from->second : LocalAlias{body[ip - 3].imm0, 0};
+          facts[local] = {base.root, int32_t(uint32_t(base.constant) + uint32_t(body[ip - 2].imm64))};
+        }
+        break;
+      }
+      default: break;
+    }
+  }
+  return at;
+}
+
+// The address of the load at `ip` as the sum of one or two locals'
+// values plus a constant, when it has one of the shapes find_load_groups
+// accepts; a local that is an alias (local_aliases) counts as its root.
+struct Address {
+  uint32_t local;
+  uint32_t other = kNoLocal;  // the second local of a sum, the larger index
+  int32_t constant = 0;
+  static constexpr uint32_t kNoLocal = UINT32_MAX;
+  bool same_locals(const Address& a) const { return local == a.local && other == a.other; }
+};
+std::optional<Address> address_of(const std::vector<Instr>& body, const std::vector<std::optional<LocalAlias>>& aliases,
+                                  size_t ip) {
+  auto resolved = [&](size_t read) {
+    if (body[read].op == Opcode::LocalGet && aliases[read]) return *aliases[read];
+    return LocalAlias{body[read].imm0, 0};
+  };
+  if (ip >= 1 && reads_local(body[ip - 1])) {
+    LocalAlias a = resolved(ip - 1);
+    return Address{a.root, Address::kNoLocal, a.constant};
+  }
+  if (ip < 3 || body[ip - 1].op != Opcode::I32Add) return std::nullopt;
+  const Instr& x = body[ip - 3];
+  const Instr& y = body[ip - 2];
+  if (reads_local(x) && y.op == Opcode::I32Const) {
+    LocalAlias a = resolved(ip - 3);
+    return Address{a.root, Address::kNoLocal, int32_t(uint32_t(a.constant) + uint32_t(y.imm64))};
+  }
+  if (x.op == Opcode::I32Const && reads_local(y)) {
+    LocalAlias a = resolved(ip - 2);
+    return Address{a.root, Address::kNoLocal, int32_t(uint32_t(a.constant) + uint32_t(x.imm64))};
+  }
+  if (!reads_local(y)) return std::nullopt;
+  // local + local: `local.get P; local.get Q; i32.add`, or `local.get P;
+  // <pure code>; local.tee Q; i32.add`.
+  size_t p_read = ip - 3;
+  if (y.op == Opcode::LocalTee) {
+    bool loads = false;
+    std::optional<size_t> start = operands_start(body, ip - 2, 1, loads);
+    if (!start || *start == 0 || loads) return std::nullopt;
+    p_read = *start - 1;
+  }
+  if (body[p_read].op != Opcode::LocalGet) return std::nullopt;
+  LocalAlias p = resolved(p_read), q = resolved(ip - 2);
+  if (p.root == q.root) return std::nullopt;
+  return Address{std::min(p.root, q.root), std::max(p.root, q.root), int32_t(uint32_t(p.constant) + uint32_t(q.constant))};
+}
+
+// A group being built: the membership rules shared by loads and stores.
+class OpenGroup {
+ public:
+  OpenGroup(uint32_t ip, Address address, uint32_t offset, uint32_t width)
+      : constant_(address.constant), offset_(offset), zero_offsets_(offset == 0), hi_(width) {
+    members_.push_back({ip, 0, 0, offset, width});
+  }
+  // Adds the access if its address relates to the first member's as
+  // access_groups.h allows; returns whether it did.
+  bool add(uint32_t ip, Address address, uint32_t offset, uint32_t width) {
+    const bool same_constant = address.constant == constant_;
+    const bool zero_offset = offset == 0;
+    const int64_t delta = (int64_t(address.constant) - constant_) + (int64_t(offset) - offset_);
+    const int64_t lo = std::min(lo_, delta), hi = std::max(hi_, delta + width);
+    if (!((same_constant && same_constant_) || (zero_offset && zero_offsets_)) || hi - lo > kMaxAccessGroupSpan)
+      return false;
+    same_constant_ &= same_constant;
+    zero_offsets_ &= zero_offset;
+    lo_ = lo;
+    hi_ = hi;
+    members_.push_back({ip, delta, uint32_t(address.constant) - uint32_t(constant_), offset, width});
+    return true;
+  }
+  // Records the group in `result` when it has two members or more.
+  void close(AccessGroups& result) {
+    if (members_.size() < 2) return;
+    for (const GroupMember& m : members_) result.group_of[m.ip] = int32_t(result.groups.size());
+    result.groups.push_back(AccessGroup{std::move(members_)});
+  }
+
+ private:
+  std::vector<GroupMember> members_;
+  int32_t constant_;  // the first member's C
+  uint32_t offset_;   // the first member's O
+  bool same_constant_ = true, zero_offsets_;
+  int64_t lo_ = 0, hi_;  // span of the members so far, relative to the first
+};
+
 uint32_t group_store_width(Opcode op) {
   switch (op) {
     case Opcode::I32Store: case Opcode::F32Store: return 4;
@@ -154,7 +257,8 @@ uint32_t group_store_width(Opcode op) {
 AccessGroups find_load_groups(const std::vector<Instr>& body) {
   AccessGroups result;
   result.group_of.assign(body.size(), -1);
-  std::map<uint32_t, OpenGroup> open;  // by base local
+  const std::vector<std::optional<LocalAlias>> aliases = local_aliases(body);
+  std::map<std::pair<uint32_t, uint32_t>, OpenGroup> open;  // by the address's locals
   auto close_all = [&] {
     for (auto& [local, group] : open) group.close(result);
     open.clear();
@@ -162,23 +266,27 @@ AccessGroups find_load_groups(const std::vector<Instr>& body) {
   for (size_t ip = 0; ip < body.size(); ++ip) {
     const Instr& instr = body[ip];
     if (uint32_t width = group_load_width(instr.op)) {
-      std::optional<Address> address = address_of(body, ip);
+      std::optional<Address> address = address_of(body, aliases, ip);
       if (!address) continue;
-      auto it = open.find(address->local);
+      const std::pair key{address->local, address->other};
+      auto it = open.find(key);
       if (it != open.end()) {
         if (it->second.add(uint32_t(ip), *address, instr.imm1, width)) continue;
         it->second.close(result);
         open.erase(it);
       }
-      open.emplace(address->local, OpenGroup(uint32_t(ip), *address, instr.imm1, width));
+      open.emplace(key, OpenGroup(uint32_t(ip), *address, instr.imm1, width));
       continue;
     }
     switch (instr.op) {
       case Opcode::LocalSet: case Opcode::LocalTee: {
-        auto it = open.find(instr.imm0);
-        if (it != open.end()) {
+        for (auto it = open.begin(); it != open.end();) {
+          if (it->first.first != instr.imm0 && it->first.second != instr.imm0) {
+            ++it;
+            continue;
+          }
           it->second.close(result);
-          open.erase(it);
+          it = open.erase(it);
         }
         continue;
       }
@@ -200,8 +308,9 @@ AccessGroups find_load_groups(const std::vector<Instr>& body) {
 AccessGroups find_store_groups(const std::vector<Instr>& body) {
   AccessGroups result;
   result.group_of.assign(body.size(), -1);
+  const std::vector<std::optional<LocalAlias>> aliases = local_aliases(body);
   std::optional<OpenGroup> open;
-  uint32_t open_local = 0;
+  std::optional<Address> open_address;  // the first member's
   size_t next_start = 0;  // where the open group's next member's operands must start
   auto close = [&] {
     if (open) open->close(result);
@@ -216,17 +325,21 @@ AccessGroups find_store_groups(const std::vector<Instr>& body) {
     bool loads = false;
     std::optional<size_t> value_start = operands_start(body, ip, 1, loads);
     std::optional<size_t> address_start = value_start ? operands_start(body, *value_start, 1, loads) : std::nullopt;
-    std::optional<Address> address = value_start ? address_of(body, *value_start) : std::nullopt;
-    if (!address_start || !address || writes_local(body, *value_start, ip, address->local)) {
+    std::optional<Address> address = value_start ? address_of(body, aliases, *value_start) : std::nullopt;
+    auto writes_address_local = [&](size_t from) {
+      return writes_local(body, from, ip, address->local) ||
+             (address->other != Address::kNoLocal && writes_local(body, from, ip, address->other));
+    };
+    if (!address_start || !address || writes_address_local(*value_start)) {
       close();
       continue;
     }
-    const bool follows = open && open_local == address->local && *address_start == next_start && !loads &&
-                         !writes_local(body, *address_start, ip, address->local);
+    const bool follows = open && open_address->same_locals(*address) && *address_start == next_start && !loads &&
+                         !writes_address_local(*address_start);
     if (!follows || !open->add(uint32_t(ip), *address, body[ip].imm1, width)) {
       close();
       open.emplace(uint32_t(ip), *address, body[ip].imm1, width);
-      open_local = address->local;
+      open_address = address;
     }
     next_start = ip + 1;
   }

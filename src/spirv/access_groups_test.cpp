@@ -105,6 +105,46 @@ TEST(LoadGroups, EnteringABlockKeepsAGroupOpen) {
   EXPECT_EQ(groups[0], (Members{{0, 4}, {4, 4}}));  // br_if ends it before offset 8
 }
 
+// clang's shape for a loop reading p[k], p[k + 1], p[k + 2]: p + 4 and
+// p + 8 kept in locals set before the loop, each added to the loop's byte
+// offset (the first through a tee). The sums relate through the aliases.
+TEST(LoadGroups, SumsOfTwoLocalsGroupThroughAliases) {
+  auto groups = groups_of(R"((module (memory 1)
+    (func (param $p i32) (param $n i32) (result f32)
+      (local $p4 i32) (local $p8 i32) (local $k i32) (local $s f32) (local $o i32)
+      (local.set $p4 (i32.add (local.get $p) (i32.const 4)))
+      (local.set $p8 (i32.add (local.get $p4) (i32.const 4)))  ;; p + 8, through p4
+      (loop $l
+        (local.set $s (f32.add (local.get $s)
+          (f32.add (f32.load (i32.add (local.get $p8) (local.tee $o (i32.shl (local.get $k) (i32.const 2)))))
+                   (f32.add (f32.load (i32.add (local.get $p4) (local.get $o)))
+                            (f32.load (i32.add (local.get $o) (local.get $p)))))))
+        (local.set $k (i32.add (local.get $k) (local.get $n)))
+        (br_if $l (i32.lt_u (local.get $k) (i32.const 64))))
+      (local.get $s))))");
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0], (Members{{0, 4}, {-4, 4}, {-8, 4}}));
+}
+
+// An alias holds where every path to the read kept it: not after an `if`
+// arm that set it, nor in a loop that changes it.
+TEST(LoadGroups, AnAliasHoldsOnlyWhereEveryPathKeptIt) {
+  auto groups = groups_of(R"((module (memory 1)
+    (func (param $p i32) (param $c i32) (result i32)
+      (local $q i32) (local $r i32) (local $s i32)
+      (local.set $q (i32.add (local.get $p) (i32.const 4)))
+      (if (local.get $c) (then (local.set $r (i32.add (local.get $p) (i32.const 8)))))
+      (local.set $s (i32.add (i32.add (i32.load (local.get $p)) (i32.load (local.get $q)))
+                             (i32.load (local.get $r))))  ;; r: p + 8 only where the arm ran
+      (loop $l
+        (local.set $s (i32.add (i32.load (local.get $p)) (i32.load (local.get $q))))  ;; q changes below
+        (local.set $q (i32.add (local.get $p) (i32.const 12)))
+        (br_if $l (local.get $s)))
+      (local.get $s))))");
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0], (Members{{0, 4}, {4, 4}}));  // p and q = p + 4, before the loop
+}
+
 TEST(StoreGroups, StoresThatFollowOneAnotherGroup) {
   // A struct written back field by field, the first address through a tee
   // and the values computed in between.

@@ -67,6 +67,9 @@ struct AccessPathCounts {
   // vector accesses (16 or 8 bytes) their members became.
   uint32_t grouped = 0;
   uint32_t wide = 0;
+  // Of the groups' accesses: four words whose 16-alignment is known only at
+  // run time, one 16-byte access when the address turns out aligned.
+  uint32_t wide_when_aligned = 0;
   // Of the sites above (and the wasmgpu_atomic_* calls): those whose
   // address is proven to lie in the shared range for small enough
   // workgroups, whose range check the driver then drops (docs/compiler.md,

@@ -32,6 +32,13 @@ struct CompileOptions {
   // Exact: wasm's float bits on every device; fast: the device's own float
   // instructions (docs/float-modes.md).
   FloatMode float_mode = FloatMode::Exact;
+  // The device can vote across a subgroup in compute shaders
+  // (VK_SUBGROUP_FEATURE_VOTE_BIT). Then four words of a pointer argument
+  // whose 16-alignment is known only at run time are one 16-byte access
+  // where the whole subgroup's addresses are aligned (docs/compiler.md,
+  // "Access groups"); else word accesses. The runtime clears it on devices
+  // without votes.
+  bool subgroup_vote = true;
 };
 
 // What the runtime needs to know to launch a compiled kernel. The shader's

@@ -31,6 +31,10 @@ using Op = spv::Op;
 struct Chunk {
   int64_t delta;   // of its first byte, relative to the first member
   uint32_t words;  // 1, 2 or 4 words of 4 bytes, or 0 for one 8-byte member
+  // Four words whose alignment is known only at run time (an address such as
+  // `a + 4 * (row * n + k)`, 16-aligned when n is a multiple of 4): one
+  // 16-byte access when the address is 16-aligned, else four word accesses.
+  bool when_aligned = false;
 };
 }  // namespace
 
@@ -85,8 +89,21 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, co
   return shared_range_check(k_, f, first_ea, plan.lo, span);
 }
 
+// Whether the device address (u64) is a multiple of 16 in every active
+// invocation of the subgroup: then the subgroup takes a chunk's 16-byte path
+// together, and where the addresses of neighbouring invocations differ by
+// less than 16 bytes (`p = src + 4 * i`) it takes the word path together
+// rather than both paths one after the other.
+static uint32_t aligned16(FunctionBuilder& f, KernelContext& k, uint32_t address) {
+  uint32_t low = f.op(Op::OpUConvert, k.t_u32, {address});
+  uint32_t rest = f.op(Op::OpBitwiseAnd, k.t_u32, {low, k.b.const_u32(15)});
+  uint32_t aligned = f.op(Op::OpIEqual, k.t_bool, {rest, k.b.const_u32(0)});
+  k.b.capability(spv::Capability::GroupNonUniformVote);
+  return f.op(Op::OpGroupNonUniformAll, k.t_bool, {k.b.const_u32(uint32_t(spv::Scope::Subgroup)), aligned});
+}
+
 // Parameter path: 4 or 2 contiguous words when aligned, else single members.
-static std::vector<Chunk> chunks_of(const RuntimeHelpers::GroupPlan& plan, const PointerFact& first,
+static std::vector<Chunk> chunks_of(const KernelContext& k, const RuntimeHelpers::GroupPlan& plan, const PointerFact& first,
                                     uint64_t first_offset) {
   auto alignment_at = [&](int64_t delta) { return first.alignment(first_offset + uint64_t(delta)); };
   const std::vector<int64_t>& deltas = plan.deltas;
@@ -98,13 +115,25 @@ static std::vector<Chunk> chunks_of(const RuntimeHelpers::GroupPlan& plan, const
       ++i;
       continue;
     }
-    auto run = [&](uint32_t n) {
+    auto words_from = [&](int64_t from, uint32_t n) {
       if (i + n > deltas.size()) return false;
       for (uint32_t j = 0; j < n; ++j)
-        if (deltas[i + j] != d + 4 * int64_t(j) || plan.width_at.at(deltas[i + j]) != 4) return false;
-      return alignment_at(d) >= 4 * n;
+        if (deltas[i + j] != from + 4 * int64_t(j) || plan.width_at.at(deltas[i + j]) != 4) return false;
+      return true;
+    };
+    auto run = [&](uint32_t n) { return words_from(d, n) && alignment_at(d) >= 4 * n; };
+    // Word-aligned, and what is known of the low bits leaves 16-alignment
+    // possible.
+    auto may_be_aligned = [&](int64_t at) {
+      return k.subgroup_vote && first.known_bits < 4 && alignment_at(at) >= 4 &&
+             alignment_at(at) == (1u << first.known_bits);
     };
     uint32_t n = run(4) ? 4 : run(2) ? 2 : 1;
+    if (n < 4 && may_be_aligned(d) && words_from(d, 4)) {
+      chunks.push_back({d, 4, /*when_aligned=*/true});
+      i += 4;
+      continue;
+    }
     chunks.push_back({d, n});
     i += n;
   }
@@ -133,7 +162,7 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
   auto [inside, at] = group_check(f, *plan, first_ea);
   std::map<int64_t, uint32_t> value_at;  // delta -> u32 or u64 bits
   auto load_from = [&](uint32_t base) {
-    for (const Chunk& c : chunks_of(*plan, *first.fact, first.offset)) {
+    for (const Chunk& c : chunks_of(k_, *plan, *first.fact, first.offset)) {
       uint32_t address = add64(base, c.delta - plan->lo);
       if (c.words <= 1) {
         const uint32_t width = c.words == 0 ? 8 : 4;
@@ -141,10 +170,28 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
         continue;
       }
       uint32_t vector = b.vector_type(k_.t_u32, c.words);
-      ++k_.access_paths.wide;
-      uint32_t loaded = f.load_aligned(vector, k_.device_pointer(f, address, vector), 4 * c.words);
-      for (uint32_t j = 0; j < c.words; ++j)
-        value_at[c.delta + 4 * j] = f.op(Op::OpCompositeExtract, k_.t_u32, {loaded, j});
+      auto load_vector = [&] {
+        std::vector<uint32_t> words;
+        uint32_t loaded = f.load_aligned(vector, k_.device_pointer(f, address, vector), 4 * c.words);
+        for (uint32_t j = 0; j < c.words; ++j) words.push_back(f.op(Op::OpCompositeExtract, k_.t_u32, {loaded, j}));
+        return words;
+      };
+      if (!c.when_aligned) {
+        ++k_.access_paths.wide;
+        std::vector<uint32_t> words = load_vector();
+        for (uint32_t j = 0; j < c.words; ++j) value_at[c.delta + 4 * j] = words[j];
+        continue;
+      }
+      ++k_.access_paths.wide_when_aligned;
+      uint32_t words[4];
+      for (uint32_t& w : words) w = f.variable(k_.t_u32);
+      f.if_else(aligned16(f, k_, address), [&] {
+        std::vector<uint32_t> loaded = load_vector();
+        for (uint32_t j = 0; j < 4; ++j) f.store(words[j], loaded[j]);
+      }, [&] {
+        for (uint32_t j = 0; j < 4; ++j) f.store(words[j], load_at(f, add64(address, 4 * j), 4, 4));
+      });
+      for (uint32_t j = 0; j < 4; ++j) value_at[c.delta + 4 * j] = f.load(k_.t_u32, words[j]);
     }
   };
   std::vector<uint32_t> variables;
@@ -217,7 +264,7 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
   uint32_t fast = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)})});
   f.if_else(fast, [&] {
     if (!plan->shared) {
-      for (const Chunk& c : chunks_of(*plan, *first.fact, first.offset)) {
+      for (const Chunk& c : chunks_of(k_, *plan, *first.fact, first.offset)) {
         uint32_t address = c.delta == plan->lo
                                ? at
                                : f.op(Op::OpIAdd, k_.t_u64, {at, b.const_u64(uint64_t(c.delta - plan->lo))});
@@ -229,9 +276,22 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
         std::vector<uint32_t> parts;
         for (uint32_t j = 0; j < c.words; ++j) parts.push_back(value_at.at(c.delta + 4 * j));
         uint32_t vector = b.vector_type(k_.t_u32, c.words);
-        ++k_.access_paths.wide;
-        f.store_aligned(k_.device_pointer(f, address, vector), f.op(Op::OpCompositeConstruct, vector, parts),
-                        4 * c.words);
+        auto store_vector = [&] {
+          f.store_aligned(k_.device_pointer(f, address, vector), f.op(Op::OpCompositeConstruct, vector, parts),
+                          4 * c.words);
+        };
+        if (!c.when_aligned) {
+          ++k_.access_paths.wide;
+          store_vector();
+          continue;
+        }
+        ++k_.access_paths.wide_when_aligned;
+        f.if_else(aligned16(f, k_, address), store_vector, [&] {
+          for (uint32_t j = 0; j < 4; ++j) {
+            uint32_t word = j == 0 ? address : f.op(Op::OpIAdd, k_.t_u64, {address, b.const_u64(4 * j)});
+            store_at(f, word, parts[j], 4, 4);
+          }
+        });
       }
       return;
     }

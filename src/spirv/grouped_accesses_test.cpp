@@ -91,16 +91,45 @@ TEST(GroupedLoads, FastModeLoadsBehindTheCheckExactModeGroupsSpeculatively) {
   }
 }
 
-TEST(GroupedLoads, UnprovenAlignmentGivesOneCheckAndWordLoads) {
-  // p = src + 4 i: only 4-aligned, so the words load one by one, behind one check.
-  std::string text = compiled_text("(module (memory 1)" +
-                                   sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 2)))") +
-                                   ")");
-  std::string kernel = text.substr(text.find("%k = OpFunction"));
-  kernel = kernel.substr(0, kernel.find("OpFunctionEnd"));
-  EXPECT_EQ(count(kernel, "OpLoad %v4uint"), 0u);
-  EXPECT_EQ(count(kernel, "Aligned 4"), 5u) << kernel;  // four loads and the store
+// p = src + 4 i: 4-aligned, and 16-aligned for some i only. Where the
+// device can vote, the words are one 16-byte load when the whole subgroup's
+// addresses are aligned, else four word loads; without votes, always words.
+TEST(GroupedLoads, AlignmentKnownAtRunTimeVotesForOneVectorLoad) {
+  const std::string wat = "(module (memory 1)" +
+                          sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 2)))") + ")";
+  AccessPathCounts paths;
+  std::string kernel = kernel_function(compiled_text(wat, &paths));
+  EXPECT_EQ(paths.wide, 0u);
+  EXPECT_EQ(paths.wide_when_aligned, 1u);
+  EXPECT_EQ(count(kernel, "OpGroupNonUniformAll %bool %uint_3"), 1u) << kernel;  // Subgroup scope
+  EXPECT_EQ(count(kernel, "OpLoad %v4uint"), 1u) << kernel;
+  EXPECT_EQ(count(kernel, "Aligned 16"), 1u) << kernel;
+  EXPECT_EQ(count(kernel, "Aligned 4"), 5u) << kernel;  // the word loads and the store
   EXPECT_EQ(count(kernel, "OpFunctionCall %uint %wasmgpu_load32"), 4u);  // each member's general path
+
+  CompileOptions no_votes;
+  no_votes.subgroup_vote = false;
+  kernel = kernel_function(compiled_text(wat, &paths, no_votes));
+  EXPECT_EQ(paths.wide_when_aligned, 0u);
+  EXPECT_EQ(count(kernel, "OpGroupNonUniformAll"), 0u);
+  EXPECT_EQ(count(kernel, "OpLoad %v4uint"), 0u);
+  EXPECT_EQ(count(kernel, "Aligned 4"), 5u) << kernel;
+  EXPECT_EQ(count(kernel, "OpFunctionCall %uint %wasmgpu_load32"), 4u);
+}
+
+// p = src + 16 i + 4: never 16-aligned, so no vote and no 16-byte load.
+TEST(GroupedLoads, KnownMisalignmentGivesWordLoads) {
+  AccessPathCounts paths;
+  std::string kernel = kernel_function(compiled_text(
+      "(module (memory 1)" +
+          sum_of_four("(i32.add (i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 4))) (i32.const 4))") +
+          ")",
+      &paths));
+  EXPECT_EQ(paths.grouped, 4u);
+  EXPECT_EQ(paths.wide_when_aligned, 0u);
+  EXPECT_EQ(paths.wide, 1u);  // the words at +8 and +12, 8-aligned: one uvec2
+  EXPECT_EQ(count(kernel, "OpGroupNonUniformAll"), 0u);
+  EXPECT_EQ(count(kernel, "OpLoad %v4uint"), 0u) << kernel;
 }
 
 TEST(GroupedLoads, ASharedRowIsReadAtOneBaseIndex) {

@@ -120,6 +120,7 @@ struct KernelContext {
   RuntimeHelpers* helpers = nullptr;
   // Float lowering of the exact float mode (float_exact.h); null in fast mode.
   class ExactFloat* exact_float = nullptr;
+  bool subgroup_vote = false;  // CompileOptions::subgroup_vote
   bool uses_float64 = false;
   bool uses_memory = false;  // any linear memory access (needs 8-bit storage)
   // What access_path() may assume, and how many access sites took each path.

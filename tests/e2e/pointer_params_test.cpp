@@ -22,6 +22,7 @@ struct pair {
 void swap_pairs(int i, const struct pair* in, struct pair* out);
 void sum4(int i, const uint32_t* src, uint32_t* dst);
 void sum4_at(int i, const uint32_t* src, uint32_t* dst, int shift);
+void sum4_strided(int i, const uint32_t* src, uint32_t* dst, int stride);
 void spread4_at(int i, const uint32_t* src, uint32_t* dst, int shift);
 void mix_at(int i, const uint32_t* a, const uint32_t* b, uint32_t* out, int shift);
 void gather_many(int i, const int32_t* p0, const int32_t* p1, const int32_t* p2, const int32_t* p3,
@@ -192,7 +193,7 @@ TEST_P(PointerParams, GroupedLoadsMatchNativeCodeAndTrapWhereAMemberLeavesTheBuf
   ASSERT_TRUE(launched.ok()) << launched.error().message;
   EXPECT_TRUE(same_values(read<uint32_t>(out, n), native(INT32_MIN, src, 0)));
   // Unaligned starts inside the buffer: the groups' values are the native ones.
-  for (int shift : {1, 2, 3}) {
+  for (int shift : {0, 1, 2, 3}) {
     launched = kernel("pointer_params", "sum4_at").launch(n - 1, 64, {sb, out, shift});
     ASSERT_TRUE(launched.ok()) << launched.error().message;
     std::vector<uint32_t> expected = native(shift, src, 0);
@@ -223,6 +224,26 @@ TEST_P(PointerParams, GroupedLoadsMatchNativeCodeAndTrapWhereAMemberLeavesTheBuf
   std::vector<uint32_t> expected = native(2, other, 0);
   expected.resize(n - 1);
   EXPECT_TRUE(same_values(read<uint32_t>(out, n - 1), expected));
+}
+
+// Four words whose 16-alignment only the launch tells (src + stride * i):
+// every invocation aligned (stride 4, 8), half of them (2), a quarter (1),
+// none (a misaligned start).
+TEST_P(PointerParams, GroupsAlignedAtRunTimeMatchNativeCode) {
+  expect_fast("sum4_strided");
+  const uint32_t n = 100;
+  std::vector<uint32_t> src = random_words(8 * n + 4, 10);
+  runtime::Buffer sb = buffer_with(src), out = buffer(4 * n);
+  for (int stride : {4, 8, 2, 1, 5}) {
+    for (uint32_t start : {0u, 1u}) {
+      Status launched =
+          kernel("pointer_params", "sum4_strided").launch(n, 64, {*sb.wasm_address() + 4 * start, out, stride});
+      ASSERT_TRUE(launched.ok()) << launched.error().message;
+      std::vector<uint32_t> native(n);
+      for (uint32_t i = 0; i < n; ++i) sum4_strided(int(i), src.data() + start, native.data(), stride);
+      EXPECT_TRUE(same_values(read<uint32_t>(out, n), native)) << "stride " << stride << ", start " << start;
+    }
+  }
 }
 
 // Store groups: four words behind one check. Inside the buffer (at any

@@ -58,6 +58,14 @@ WASMGPU_KERNEL(sum4_at) void sum4_at(int i, const uint32_t *src, uint32_t *dst, 
   dst[i] = p[3] + 3u * p[1] + 5u * p[0] + 7u * p[2];
 }
 
+/* p = src + stride * i: 16-aligned for every invocation when stride is a
+ * multiple of 4, for some when it is 1 or 2 (one subgroup then mixes aligned
+ * and unaligned groups), which only the run time knows. */
+WASMGPU_KERNEL(sum4_strided) void sum4_strided(int i, const uint32_t *src, uint32_t *dst, int stride) {
+  const uint32_t *p = src + stride * i;
+  dst[i] = p[2] + 3u * p[0] + 5u * p[3] + 7u * p[1];
+}
+
 /* Four neighbouring words written per invocation: at -O2 the stores share
  * one range check and, when q is proven 16-aligned, are one vector store. */
 WASMGPU_KERNEL(spread4_at) void spread4_at(int i, const uint32_t *src, uint32_t *dst, int shift) {
