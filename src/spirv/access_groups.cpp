@@ -126,7 +126,8 @@ std::vector<std::optional<LocalAlias>> local_aliases(const std::vector<Instr>& b
       case Opcode::Block: case Opcode::If: open.push_back({ip, facts}); break;
       case Opcode::Loop:
         open.push_back({ip, facts});
-        for (uint32_t local : written_from(ip)) forget(facts, local);
+        if (!facts.empty())  // (most code has no alias: the scan is skipped)
+          for (uint32_t local : written_from(ip)) forget(facts, local);
         break;
       case Opcode::Else:
         if (!open.empty()) facts = open.back().on_entry;
@@ -135,7 +136,8 @@ std::vector<std::optional<LocalAlias>> local_aliases(const std::vector<Instr>& b
         if (open.empty()) break;
         // What held on entry and was not written inside holds at the end.
         facts = std::move(open.back().on_entry);
-        for (uint32_t local : written_from(open.back().start)) forget(facts, local);
+        if (!facts.empty())
+          for (uint32_t local : written_from(open.back().start)) forget(facts, local);
         open.pop_back();
         break;
       case Opcode::LocalGet: {
