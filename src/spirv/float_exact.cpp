@@ -487,39 +487,50 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
 // 2^-126 (a subnormal compares below it whether or not the device flushes
 // it), and an operand that an earlier member of the run produced or tested
 // is not tested again. Inline, so that a kernel's hot path is the native
-// operation, a compare or three and a branch not taken: a memory-bound
-// kernel such as a stencil has few instructions to spare per element.
+// operation, a compare or three and a branch not taken.
 //
 // The branch is shared by a run of such operations (an expression such as
-// `b + s * c`): each one's test joins the run's, and the run settles (settle())
+// `b + s * c`): each one's values join the run's test (run_test()), and the run settles (settle())
 // before the first instruction that is not another f32 + - *, a push of a
 // local or constant, a load or integer arithmetic (continues_run()). Only then, if some test failed, is the whole run redone
 // by the helpers in order, each from the redone results of the ones before;
 // the operand stack's values of the run are replaced by the settled ones.
 // Nothing outside the run has seen a value of it until then.
 uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, uint32_t lhs, uint32_t rhs) {
-  Emit e{k_, f};
-  const uint32_t smallest_normal = k_.b.const_f32_bits(0x0080'0000u);
-  auto magnitude = [&](uint32_t v) { return f.glsl(GLSLstd450FAbs, k_.t_f32(), {v}); };
   uint32_t r = f.op(op, k_.t_f32(), {lhs, rhs});
   k_.b.decorate(r, spv::Decoration::NoContraction);
-  uint32_t fast = e.test(Op::OpFOrdGreaterThanEqual, magnitude(r), smallest_normal);
   if (op != Op::OpFMul) {
     // Known not subnormal while the run's test holds: its results and the
     // operands its additions tested.
     auto tested = [&](uint32_t v) {
-      for (const RunOp& m : run_)
-        if (m.result == v || (m.helper != Helper::F32Mul && (m.lhs == v || m.rhs == v))) return true;
+      for (const RunCheck& c : run_checks_)
+        if (c.value == v) return true;
       return false;
     };
-    auto not_subnormal = [&](uint32_t v) {
-      return e.test(Op::OpFUnordGreaterThanEqual, magnitude(v), smallest_normal);
-    };
-    if (!tested(lhs)) fast = e.all(fast, not_subnormal(lhs));
-    if (rhs != lhs && !tested(rhs)) fast = e.all(fast, not_subnormal(rhs));
+    if (!tested(lhs)) run_checks_.push_back({lhs, /*result=*/false});
+    if (!tested(rhs)) run_checks_.push_back({rhs, /*result=*/false});
   }
-  run_fast_ = run_.empty() ? fast : e.all(run_fast_, fast);
+  run_checks_.push_back({r, /*result=*/true});
   return f.op(Op::OpBitcast, k_.t_u32, {r});
+}
+
+// Whether every value the run tests is what f32_arith_inline requires: one
+// compare each, joined in a chain in the order the run met them, emitted
+// when the run settles. On the H200 this took the exact stencil from 0.84
+// to 0.96 of its precise twin against the same compares emitted after each
+// operation (and joined per operation); a balanced tree of the compares,
+// or an unsigned maximum of `(bits << 1) - 2^24` with one compare, gave
+// 0.83 (docs/performance.md).
+uint32_t ExactFloat::run_test(FunctionBuilder& f) {
+  Emit e{k_, f};
+  const uint32_t smallest_normal = k_.b.const_f32_bits(0x0080'0000u);
+  uint32_t all = 0;
+  for (const RunCheck& c : run_checks_) {
+    uint32_t test = e.test(c.result ? Op::OpFOrdGreaterThanEqual : Op::OpFUnordGreaterThanEqual,
+                           f.glsl(GLSLstd450FAbs, k_.t_f32(), {c.value}), smallest_normal);
+    all = all == 0 ? test : e.all(all, test);
+  }
+  return all;
 }
 
 bool ExactFloat::continues_run(Opcode opcode) {
@@ -551,7 +562,7 @@ void ExactFloat::settle(FunctionBuilder& f, std::vector<uint32_t>& stack) {
     variables.push_back(f.variable(k_.t_u32));
     f.store(variables.back(), r.native_bits);
   }
-  f.if_else(e.no(run_fast_), [&] {
+  f.if_else(e.no(run_test(f)), [&] {
     // An operand that is an earlier member's result is read as redone.
     auto input = [&](uint32_t value) {
       for (size_t j = 0; j < run_.size(); ++j)
@@ -567,7 +578,7 @@ void ExactFloat::settle(FunctionBuilder& f, std::vector<uint32_t>& stack) {
       if (value == run_[i].result) value = settled;
   }
   run_.clear();
-  run_fast_ = 0;
+  run_checks_.clear();
 }
 
 bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>& stack) {

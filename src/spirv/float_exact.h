@@ -81,7 +81,15 @@ class ExactFloat {
   };
   static constexpr size_t kMaxRun = 16;
   std::vector<RunOp> run_;
-  uint32_t run_fast_ = 0;
+  // The values whose test decides whether the run's native results stand:
+  // results (at least 2^-126 in magnitude, not NaN) and operands of + -
+  // (not zero or subnormal), each once.
+  struct RunCheck {
+    uint32_t value;  // f32 id
+    bool result;
+  };
+  std::vector<RunCheck> run_checks_;
+  uint32_t run_test(FunctionBuilder& f);
 
   KernelContext& k_;
   std::map<Helper, uint32_t> ids_;
