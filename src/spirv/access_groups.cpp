@@ -205,6 +205,10 @@ std::optional<Address> address_of(const std::vector<Instr>& body, const std::vec
   }
   if (body[p_read].op != Opcode::LocalGet) return std::nullopt;
   LocalAlias p = resolved(p_read), q = resolved(ip - 2);
+  // P's value must still be what it was when read: the tee's operand may
+  // not write P or its root (the group's later members read them anew).
+  if (writes_local(body, p_read + 1, ip - 2, body[p_read].imm0) || writes_local(body, p_read + 1, ip - 2, p.root))
+    return std::nullopt;
   if (p.root == q.root) return std::nullopt;
   return Address{std::min(p.root, q.root), std::max(p.root, q.root), int32_t(uint32_t(p.constant) + uint32_t(q.constant))};
 }

@@ -126,6 +126,18 @@ TEST(LoadGroups, SumsOfTwoLocalsGroupThroughAliases) {
   EXPECT_EQ(groups[0], (Members{{0, 4}, {-4, 4}, {-8, 4}}));
 }
 
+// `local.get P; <code that writes P>; local.tee Q; i32.add`: the sum used
+// P's old value, which a later `local.get P` no longer reads.
+TEST(LoadGroups, ASumWhoseOperandCodeWritesItsFirstLocalDoesNotGroup) {
+  auto groups = groups_of(R"((module (memory 1)
+    (func (param $p i32) (param $k i32) (result i32)
+      (local $o i32)
+      (i32.add
+        (i32.load (i32.add (local.get $p) (local.tee $o (i32.add (local.get $k) (local.tee $p (i32.const 64))))))
+        (i32.load offset=4 (i32.add (local.get $p) (local.get $o)))))))");
+  EXPECT_TRUE(groups.empty());
+}
+
 // An alias holds where every path to the read kept it: not after an `if`
 // arm that set it, nor in a loop that changes it.
 TEST(LoadGroups, AnAliasHoldsOnlyWhereEveryPathKeptIt) {
