@@ -109,16 +109,33 @@ std::vector<std::optional<LocalAlias>> local_aliases(const std::vector<Instr>& b
   auto forget = [&](std::map<uint32_t, LocalAlias>& in, uint32_t local) {
     std::erase_if(in, [&](const auto& fact) { return fact.first == local || fact.second.root == local; });
   };
-  auto written_from = [&](size_t start) {
-    std::vector<uint32_t> written;
-    int depth = 0;
-    for (size_t i = start; i < body.size(); ++i) {
-      const Opcode op = body[i].op;
-      if (op == Opcode::Block || op == Opcode::Loop || op == Opcode::If) ++depth;
-      if (op == Opcode::End && --depth == 0) break;
-      if (op == Opcode::LocalSet || op == Opcode::LocalTee) written.push_back(body[i].imm0);
+  // Where each local is written, in order, and where each construct ends:
+  // whether a construct writes a local is then a binary search.
+  std::map<uint32_t, std::vector<size_t>> writes;
+  std::vector<size_t> end_of(body.size(), body.size());
+  {
+    std::vector<size_t> starts;
+    for (size_t ip = 0; ip < body.size(); ++ip) {
+      const Opcode op = body[ip].op;
+      if (op == Opcode::Block || op == Opcode::Loop || op == Opcode::If) starts.push_back(ip);
+      if (op == Opcode::End && !starts.empty()) {
+        end_of[starts.back()] = ip;
+        starts.pop_back();
+      }
+      if (op == Opcode::LocalSet || op == Opcode::LocalTee) writes[body[ip].imm0].push_back(ip);
     }
-    return written;
+  }
+  auto written_in = [&](uint32_t local, size_t from, size_t to) {
+    auto it = writes.find(local);
+    if (it == writes.end()) return false;
+    auto first = std::lower_bound(it->second.begin(), it->second.end(), from);
+    return first != it->second.end() && *first <= to;
+  };
+  // Drops the facts that a write of their local or root in [from, to] may break.
+  auto forget_written = [&](size_t from, size_t to) {
+    std::erase_if(facts, [&](const auto& fact) {
+      return written_in(fact.first, from, to) || written_in(fact.second.root, from, to);
+    });
   };
   for (size_t ip = 0; ip < body.size(); ++ip) {
     const Instr& instr = body[ip];
@@ -126,8 +143,7 @@ std::vector<std::optional<LocalAlias>> local_aliases(const std::vector<Instr>& b
       case Opcode::Block: case Opcode::If: open.push_back({ip, facts}); break;
       case Opcode::Loop:
         open.push_back({ip, facts});
-        if (!facts.empty())  // (most code has no alias: the scan is skipped)
-          for (uint32_t local : written_from(ip)) forget(facts, local);
+        forget_written(ip, end_of[ip]);
         break;
       case Opcode::Else:
         if (!open.empty()) facts = open.back().on_entry;
@@ -136,8 +152,7 @@ std::vector<std::optional<LocalAlias>> local_aliases(const std::vector<Instr>& b
         if (open.empty()) break;
         // What held on entry and was not written inside holds at the end.
         facts = std::move(open.back().on_entry);
-        if (!facts.empty())
-          for (uint32_t local : written_from(open.back().start)) forget(facts, local);
+        forget_written(open.back().start, ip);
         open.pop_back();
         break;
       case Opcode::LocalGet: {
