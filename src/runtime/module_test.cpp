@@ -177,6 +177,65 @@ void reverse(int i, const int* in, int* out) {
       ASSERT_EQ((*result)[8 * i + k], values[8 * i + 7 - k] + int32_t(i)) << i << " " << k;
 }
 
+// dst[i] = p[0] + 2 p[1] + 3 p[2] + 4 p[3] for p = src + 4 * stride * i: a
+// group of four words whose 16-alignment only the launch tells. With
+// subgroup votes it is one 16-byte load where the subgroup is aligned; on a
+// device without them (hidden here) the runtime compiles word loads. Both
+// give the same sums, aligned (stride 4) or not (stride 1).
+constexpr const char* kStridedSum = R"((module (memory 1)
+  (func (export "k") (param $i i32) (param $src i32) (param $dst i32) (param $stride i32)
+    (local $p i32)
+    (local.set $p (i32.add (local.get $src) (i32.shl (i32.mul (local.get $i) (local.get $stride)) (i32.const 2))))
+    (i32.store (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 2)))
+      (i32.add (i32.add (i32.load (local.get $p)) (i32.mul (i32.load offset=4 (local.get $p)) (i32.const 2)))
+               (i32.add (i32.mul (i32.load offset=8 (local.get $p)) (i32.const 3))
+                        (i32.mul (i32.load offset=12 (local.get $p)) (i32.const 4)))))))
+)";
+
+void expect_strided_sums(Device& device, uint32_t wide_when_aligned) {
+  auto module = Module::load(device, testing::wat_to_wasm(kStridedSum));
+  ASSERT_TRUE(module.ok()) << module.error().to_string();
+  auto kernel = module->kernel("k");
+  ASSERT_TRUE(kernel.ok()) << kernel.error().message;
+  EXPECT_EQ((*kernel)->info().memory_access_paths.wide_when_aligned, wide_when_aligned);
+  const uint32_t n = 96;
+  std::vector<uint32_t> words(4 * n + 4);
+  for (uint32_t k = 0; k < words.size(); ++k) words[k] = k * 7 + 1;
+  auto src = device.create_buffer(4 * words.size());
+  auto dst = device.create_buffer(4 * n);
+  ASSERT_TRUE(src.ok() && dst.ok());
+  ASSERT_TRUE(src->write(words).ok());
+  for (uint32_t stride : {4u, 1u}) {
+    Status launched = (*kernel)->launch(n, 32, {*src, *dst, stride});
+    ASSERT_TRUE(launched.ok()) << launched.error().message;
+    auto sums = dst->read_as<uint32_t>(n);
+    ASSERT_TRUE(sums.ok());
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t* p = words.data() + stride * i;
+      ASSERT_EQ((*sums)[i], p[0] + 2 * p[1] + 3 * p[2] + 4 * p[3]) << "stride " << stride << ", i " << i;
+    }
+  }
+}
+
+TEST_F(VulkanTest, GroupsAlignedAtRunTimeVoteWhereTheDeviceCan) {
+  ASSERT_TRUE(device->info().features.subgroup_vote);  // lavapipe and the GPUs we target have votes
+  expect_strided_sums(*device, 1);
+}
+
+class DeviceWithoutSubgroupVote : public VulkanTest {
+ protected:
+  void SetUp() override {
+    setenv("WASMGPU_HIDE_FEATURES", "subgroup_vote", 1);
+    VulkanTest::SetUp();
+    unsetenv("WASMGPU_HIDE_FEATURES");
+  }
+};
+
+TEST_F(DeviceWithoutSubgroupVote, GroupsAlignedAtRunTimeUseWordAccesses) {
+  ASSERT_FALSE(device->info().features.subgroup_vote);
+  expect_strided_sums(*device, 0);
+}
+
 TEST(ModuleMemory, DataSegmentsAndErrors) {
   wasm::Module module;
   module.memories.push_back(wasm::MemoryType{wasm::Limits{1, std::nullopt}});
