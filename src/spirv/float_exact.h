@@ -68,13 +68,12 @@ class ExactFloat {
   uint32_t min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b);
   uint32_t round_to_integral(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, uint32_t x);
   uint32_t f64_native(FunctionBuilder& f, spv::Op op, uint32_t a, uint32_t b);
-  // The native result's bits of a run member (f32 operands); its test joins
-  // the run's.
+  // The native result's bits of a run member (f32 operands); the values it
+  // must test join run_checks_.
   uint32_t f32_arith_inline(FunctionBuilder& f, spv::Op op, uint32_t lhs, uint32_t rhs);
 
   // The current run of f32 + - *: per member its helper, its operands and
-  // result (f32 ids) and its native result's bits; and whether every
-  // member's native result is right (a bool id).
+  // result (f32 ids) and its native result's bits.
   struct RunOp {
     Helper helper;
     uint32_t lhs, rhs, native_bits, result;
@@ -89,6 +88,7 @@ class ExactFloat {
     bool result;
   };
   std::vector<RunCheck> run_checks_;
+  // Whether every check of the run holds (a bool id), emitted at settle().
   uint32_t run_test(FunctionBuilder& f);
 
   KernelContext& k_;

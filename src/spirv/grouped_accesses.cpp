@@ -103,7 +103,9 @@ static uint32_t aligned16(FunctionBuilder& f, KernelContext& k, uint32_t address
 }
 
 // Parameter path: 4 or 2 contiguous words when aligned, else single members.
-static std::vector<Chunk> chunks_of(const KernelContext& k, const RuntimeHelpers::GroupPlan& plan, const PointerFact& first,
+// Counts the vector accesses in k.access_paths (each group's chunks are
+// emitted once).
+static std::vector<Chunk> chunks_of(KernelContext& k, const RuntimeHelpers::GroupPlan& plan, const PointerFact& first,
                                     uint64_t first_offset) {
   auto alignment_at = [&](int64_t delta) { return first.alignment(first_offset + uint64_t(delta)); };
   const std::vector<int64_t>& deltas = plan.deltas;
@@ -131,10 +133,12 @@ static std::vector<Chunk> chunks_of(const KernelContext& k, const RuntimeHelpers
     uint32_t n = run(4) ? 4 : run(2) ? 2 : 1;
     if (n < 4 && may_be_aligned(d) && words_from(d, 4)) {
       chunks.push_back({d, 4, /*when_aligned=*/true});
+      ++k.access_paths.wide_when_aligned;
       i += 4;
       continue;
     }
     chunks.push_back({d, n});
+    if (n > 1) ++k.access_paths.wide;
     i += n;
   }
   return chunks;
@@ -177,12 +181,10 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
         return words;
       };
       if (!c.when_aligned) {
-        ++k_.access_paths.wide;
         std::vector<uint32_t> words = load_vector();
         for (uint32_t j = 0; j < c.words; ++j) value_at[c.delta + 4 * j] = words[j];
         continue;
       }
-      ++k_.access_paths.wide_when_aligned;
       uint32_t words[4];
       for (uint32_t& w : words) w = f.variable(k_.t_u32);
       f.if_else(aligned16(f, k_, address), [&] {
@@ -281,11 +283,9 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
                           4 * c.words);
         };
         if (!c.when_aligned) {
-          ++k_.access_paths.wide;
           store_vector();
           continue;
         }
-        ++k_.access_paths.wide_when_aligned;
         f.if_else(aligned16(f, k_, address), store_vector, [&] {
           for (uint32_t j = 0; j < 4; ++j) {
             uint32_t word = j == 0 ? address : f.op(Op::OpIAdd, k_.t_u64, {address, b.const_u64(4 * j)});
