@@ -5,14 +5,6 @@
 // wasm-interp running the same module.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <sstream>
-#include <unistd.h>
-
-#include "runtime/module.h"
 #include "runtime/test_support.h"
 
 namespace wasmgpu::runtime {
@@ -99,58 +91,10 @@ const char* kShapes = R"WAT((module
 )
 )WAT";
 
-// Runs `command`, returning its standard output.
-std::string output_of(const std::string& command) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  pclose(pipe);
-  return out;
-}
-
-// wasm-interp's way of printing results: "i32:N, i64:N", unsigned decimal.
-std::string interp_text(const std::vector<Value>& values) {
-  std::string text;
-  for (const Value& v : values) {
-    if (!text.empty()) text += ", ";
-    text += std::string(v.type == wasm::ValType::I64 ? "i64:" : "i32:") + std::to_string(v.bits);
-  }
-  return text;
-}
-
 class RecursionTest : public VulkanTest {};
 
 TEST_F(RecursionTest, ControlFlowAcrossCallsMatchesWasmInterp) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("wasmgpu-recursion-test-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "m.wat") << kShapes;
-  const std::string wasm_path = (dir / "m.wasm").string();
-  ASSERT_EQ(std::system(("wat2wasm '" + (dir / "m.wat").string() + "' -o '" + wasm_path + "'").c_str()), 0);
-  std::string expected = output_of("wasm-interp '" + wasm_path + "' --run-all-exports");
-  std::ifstream file(wasm_path, std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  fs::remove_all(dir);
-
-  auto module = Module::load(*device, bytes);
-  ASSERT_TRUE(module.ok()) << module.error().to_string();
-  std::istringstream lines(expected);
-  std::string line;
-  int compared = 0;
-  while (std::getline(lines, line)) {
-    size_t arrow = line.find("() => ");
-    ASSERT_NE(arrow, std::string::npos) << line;
-    std::string name = line.substr(0, arrow);
-    const std::vector<std::vector<Value>> no_arguments(1);
-    auto results = module->call(name, no_arguments);
-    ASSERT_TRUE(results.ok()) << name << ": " << results.error().to_string();
-    ASSERT_FALSE((*results)[0].trapped) << name;
-    EXPECT_EQ(name + "() => " + interp_text((*results)[0].values), line);
-    ++compared;
-  }
-  EXPECT_EQ(compared, 7);
+  EXPECT_EQ(testing::expect_exports_match_wasm_interp(*device, kShapes), 7);
 }
 
 }  // namespace

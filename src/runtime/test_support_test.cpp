@@ -2,12 +2,15 @@
 // runtime_tests only, never into the library.
 #include "runtime/test_support.h"
 
+#include "runtime/module.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <unistd.h>
 
 namespace wasmgpu::runtime::testing {
@@ -28,6 +31,68 @@ std::vector<uint8_t> wat_to_wasm(const std::string& wat) {
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   fs::remove_all(dir);
   return bytes;
+}
+
+namespace {
+
+// Runs `command`, returning its standard output.
+std::string output_of(const std::string& command) {
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return out;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  pclose(pipe);
+  return out;
+}
+
+// wasm-interp's way of printing results: "i32:N, i64:N", unsigned decimal.
+std::string interp_text(const std::vector<Value>& values) {
+  std::string text;
+  for (const Value& v : values) {
+    if (!text.empty()) text += ", ";
+    text += std::string(v.type == wasm::ValType::I64 ? "i64:" : "i32:") + std::to_string(v.bits);
+  }
+  return text;
+}
+
+}  // namespace
+
+int expect_exports_match_wasm_interp(Device& device, const std::string& wat) {
+  namespace fs = std::filesystem;
+  const std::vector<uint8_t> bytes = wat_to_wasm(wat);
+  if (bytes.empty()) return 0;
+  const fs::path path = fs::temp_directory_path() / ("wasmgpu-interp-" + std::to_string(getpid()) + ".wasm");
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  const std::string expected = output_of("wasm-interp '" + path.string() + "' --run-all-exports");
+  fs::remove(path);
+
+  auto module = Module::load(device, bytes);
+  if (!module.ok()) {
+    ADD_FAILURE() << module.error().to_string();
+    return 0;
+  }
+  std::istringstream lines(expected);
+  std::string line;
+  int compared = 0;
+  while (std::getline(lines, line)) {
+    size_t arrow = line.find("() => ");
+    if (arrow == std::string::npos) {
+      ADD_FAILURE() << "wasm-interp printed: " << line;
+      continue;
+    }
+    std::string name = line.substr(0, arrow);
+    const std::vector<std::vector<Value>> no_arguments(1);
+    auto results = module->call(name, no_arguments);
+    if (!results.ok()) {
+      ADD_FAILURE() << name << ": " << results.error().to_string();
+      continue;
+    }
+    EXPECT_FALSE((*results)[0].trapped) << name;
+    EXPECT_EQ(name + "() => " + interp_text((*results)[0].values), line);
+    ++compared;
+  }
+  return compared;
 }
 
 std::vector<uint32_t> compile_glsl(const std::string& source) {

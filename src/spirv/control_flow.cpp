@@ -13,6 +13,13 @@
 //   of every construct that may be left that way, code tests `pending` and
 //   either completes the branch (clearing `pending`) if it targets the next
 //   enclosing construct, or keeps breaking outwards.
+// - Except for clang's early exit from a loop: `block B ... loop L ... br_if B
+//   ... br_if L end T end`, with straight-line code T. T runs only when L
+//   falls through, so it is lowered there, inside L's construct; L's merge
+//   then leads straight to B's end, and a branch from L to B is a plain break
+//   of L. The `pending` flag it would need instead kept llvmpipe from joining
+//   the loop's two exits (mandelbrot 0.70 of its GLSL twin with the flag,
+//   1.13 without; docs/performance.md).
 // - A branch to the function's label is a return; br_table is an OpSwitch
 //   whose cases are ordinary branches (two levels of OpSwitch when it has
 //   more cases than one OpSwitch may hold).
@@ -32,13 +39,20 @@ using wasm::Opcode;
 Status FunctionLowering::find_branch_targets() {
   const std::vector<wasm::Instr>& body = function_.body;
   targeted_.assign(body.size(), false);
+  leaves_into_parent_.assign(body.size(), false);
   constexpr size_t kFunctionLabel = SIZE_MAX;
   std::vector<size_t> labels{kFunctionLabel};
   auto mark = [&](uint32_t depth) -> Status {
     if (depth >= labels.size())
       return make_error("function " + k_.module.function_name(index_) + ": branch depth out of range");
     size_t label = labels[labels.size() - 1 - depth];
-    if (label != kFunctionLabel) targeted_[label] = true;
+    if (label == kFunctionLabel) return {};
+    targeted_[label] = true;
+    // The label the branch leaves its target through.
+    if (depth >= 1) {
+      size_t child = labels[labels.size() - depth];
+      if (body[child].op == Opcode::Loop) leaves_into_parent_[child] = true;
+    }
     return {};
   };
   for (size_t i = 0; i < body.size(); ++i) {
@@ -103,6 +117,7 @@ void FunctionLowering::enter_frame(const wasm::Instr& instr, size_t index) {
   frame.end_index = instr.imm1;
   std::tie(frame.params, frame.results) = block_signature(instr.block);
   frame.construct = targeted_[index];
+  frame.merges_into_parent = frame.kind == Frame::Kind::Loop && frame.construct && can_merge_into_parent(index, frames_.back());
   uint32_t condition = 0;
   if (frame.kind == Frame::Kind::If) condition = nonzero(pop(), k_.t_u32);
   frame.height = stack_.size() - frame.params.size();
@@ -182,6 +197,29 @@ void FunctionLowering::lower_end() {
         frames_.pop_back();
         return;
       }
+      if (frame.merges_into_parent) {
+        Frame loop = std::move(frame);
+        frames_.pop_back();
+        if (f_.open()) {
+          // The code up to the parent's end follows, lowered on this path.
+          frames_.back().closes_sunk_loop = true;
+          sunk_loops_.push_back(std::move(loop));
+        } else {
+          // Nothing falls through: the code up to the parent's end is dead.
+          stack_.resize(loop.height);
+          close_loop_into_parent(std::move(loop));
+        }
+        return;
+      }
+      if (frame.closes_sunk_loop) {
+        Frame loop = std::move(sunk_loops_.back());
+        sunk_loops_.pop_back();
+        if (f_.open()) {
+          store_top(frame.result_vars);
+          f_.branch(loop.merge);
+        }
+        close_loop_into_parent(std::move(loop));
+      }
       if (f_.open()) {
         store_top(frame.result_vars);
         f_.branch(frame.merge);
@@ -202,6 +240,37 @@ void FunctionLowering::lower_end() {
     if (f_.open()) load_into_stack(frame.result_vars, frame.results);
   }
   frames_.pop_back();
+}
+
+bool FunctionLowering::can_merge_into_parent(size_t index, const Frame& parent) const {
+  if (!leaves_into_parent_[index] || parent.kind != Frame::Kind::Block || !parent.construct) return false;
+  const std::vector<wasm::Instr>& body = function_.body;
+  for (size_t i = body[index].imm1 + 1; i < parent.end_index; ++i) {
+    switch (body[i].op) {
+      case Opcode::Block:
+      case Opcode::Loop:
+      case Opcode::If:
+      case Opcode::Else:
+      case Opcode::End:
+      case Opcode::Br:
+      case Opcode::BrIf:
+      case Opcode::BrTable:
+      case Opcode::Return:
+      case Opcode::Unreachable: return false;
+      default: break;
+    }
+  }
+  return true;
+}
+
+void FunctionLowering::close_loop_into_parent(Frame loop) {
+  f_.begin_block(loop.continue_target, /*keep_open=*/true);
+  f_.branch(loop.header);
+  if (!f_.begin_block(loop.merge)) return;
+  frames_.push_back(std::move(loop));
+  dispatch_pending(frames_.size() - 1);
+  frames_.pop_back();
+  if (f_.open()) f_.branch(frames_.back().merge);
 }
 
 size_t FunctionLowering::innermost_construct(size_t below) const {
@@ -254,6 +323,10 @@ void FunctionLowering::branch_to(uint32_t depth, bool trap_tested) {
   size_t inner = innermost_construct(frames_.size());
   if (inner == target_index) {
     branch_to_frame_directly(target_index, trap_tested);
+    return;
+  }
+  if (frames_[inner].merges_into_parent && target_index + 1 == inner) {
+    f_.branch(frames_[inner].merge);  // which leads straight to the target's end
     return;
   }
   f_.store(pending_var_, b_.const_u32(uint32_t(target_index)));

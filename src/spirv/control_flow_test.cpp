@@ -27,6 +27,39 @@ TEST(ControlFlow, NestedBranchesOutOfSeveralLevels) {
         (global.set $g (i32.const 8))))))");
 }
 
+// clang's `break` out of a counted loop: a branch from the loop to its
+// parent block, whose tail (after the loop) runs only when the loop falls
+// through. The tail is lowered on that path and the branch is a plain break:
+// no `pending` (runtime/loop_exits_test.cpp runs these shapes). A branch
+// further out still sets it.
+TEST(ControlFlow, EarlyExitFromALoopToItsParentNeedsNoPending) {
+  const char* wat = R"((module
+    (global $g (mut i32) (i32.const 0))
+    (func (export "k") (param $n i32) (local $k i32)
+      (block $out
+        (block $b
+          (br_if $b (i32.eqz (local.get $n)))
+          (loop $l
+            (br_if $b (i32.gt_u (local.get $k) (i32.const 1000)))
+            %s
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br_if $l (i32.ne (local.get $k) (local.get $n))))
+          (local.set $k (local.get $n)))
+        (global.set $g (local.get $k))))))";
+  auto with = [&](const std::string& extra) {
+    std::string text(wat);
+    text.replace(text.find("%s"), 2, extra);
+    return disassembly(compile_wat(text));
+  };
+  const std::string plain = with("");
+  EXPECT_NE(plain.find("OpName %pending"), std::string::npos);
+  EXPECT_EQ(plain.find("OpStore %pending %uint_1"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("OpStore %pending %uint_2"), std::string::npos) << plain;
+  // A branch past the parent still travels through `pending`.
+  const std::string further = with("(br_if $out (i32.eq (local.get $k) (i32.const 77)))");
+  EXPECT_NE(further.find("OpStore %pending %uint_1"), std::string::npos) << further;
+}
+
 TEST(ControlFlow, BranchOutOfSeveralLoops) {
   compile_wat(R"((module
     (func (export "k") (param $n i32) (local $i i32) (local $j i32)

@@ -87,6 +87,7 @@ Status FunctionLowering::lower() {
     locals_.push_back(var);
   }
   pending_var_ = f_.variable(k_.t_u32);
+  b_.name(pending_var_, "pending");
   f_.store(pending_var_, b_.const_u32(0));
   WASMGPU_TRY(find_branch_targets());
   {

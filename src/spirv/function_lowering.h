@@ -55,6 +55,14 @@ class FunctionLowering {
     // Frame indices that branches leaving through this construct's merge
     // (with `pending` set) are headed for: its merge must dispatch them.
     std::set<size_t> pending_targets;
+    // A loop construct whose merge leads straight to the end of its parent
+    // block (see leaves_into_parent_): a branch from the loop to the parent
+    // breaks to the loop's merge, with no `pending`.
+    bool merges_into_parent = false;
+    // A block whose loop child merges into it and whose code between the
+    // two ends is being lowered on the loop's fall-through path, inside the
+    // loop construct: the loop is closed at this block's end (sunk_loops_).
+    bool closes_sunk_loop = false;
   };
 
   Status find_branch_targets();
@@ -80,6 +88,13 @@ class FunctionLowering {
   void dispatch_pending(size_t frame_index);
   size_t innermost_construct(size_t below) const;
   void branch_to_frame_directly(size_t frame_index, bool trap_tested = false);
+  // Whether a loop starting at `index` inside `parent` can merge into the
+  // parent's end: a branch inside it targets the parent, the parent is a
+  // block construct and only straight-line code lies between the two ends.
+  bool can_merge_into_parent(size_t index, const Frame& parent) const;
+  // Emits a loop construct's continue target and merge, whose code dispatches
+  // pending branches and otherwise breaks to the (innermost) parent's merge.
+  void close_loop_into_parent(Frame loop);
   std::vector<uint32_t> frame_vars(Frame& frame, bool params);
   void store_top(const std::vector<uint32_t>& vars);
   void load_into_stack(const std::vector<uint32_t>& vars, const std::vector<wasm::ValType>& types);
@@ -161,6 +176,11 @@ class FunctionLowering {
   std::vector<uint32_t> stack_;
   std::vector<Frame> frames_;
   std::vector<bool> targeted_;              // per instruction index: a targeted label
+  // Per instruction index: a loop label inside which some branch targets the
+  // loop's parent label (clang's early exit from a loop, `br_if 1`).
+  std::vector<bool> leaves_into_parent_;
+  // Loops closed at their parent block's end (Frame::closes_sunk_loop).
+  std::vector<Frame> sunk_loops_;
   uint32_t pending_var_ = 0;                // frame index a multi-level branch heads for
   // Per instruction index: what pointer_provenance proved about memory
   // access addresses (the kernel function only; empty elsewhere).
