@@ -81,6 +81,10 @@ void add_compile_command(CLI::App& app) {
       "--no-subgroup-vote", [args] { args->options.subgroup_vote = false; },
       "For devices without subgroup votes: four words whose 16-alignment only the launch tells are\n"
       "always word accesses (by default a subgroup vote picks one 16-byte access where all are aligned)");
+  cmd->add_flag_callback(
+      "--no-loop-exit-breaks", [args] { args->options.loop_exit_breaks = false; },
+      "As the runtime compiles for NVIDIA's driver: a loop's early exit to its parent block goes through\n"
+      "a flag variable (by default it is a plain break, and the code after the loop runs on its fall-through path)");
   add_float_mode_option(cmd, &args->options);
   add_call_stack_depth_option(cmd, &args->options);
   cmd->callback([args] { run_compile(*args); });

@@ -177,6 +177,7 @@ DeviceInfo read_device_info(VkPhysicalDevice physical_device, uint32_t index) {
   if (vulkan12) {
     info.driver_name = driver.driverName;
     info.driver_info = driver.driverInfo;
+    info.driver_id = uint32_t(driver.driverID);
   }
   DeviceLimits& limits = info.limits;
   for (int i = 0; i < 3; ++i) {

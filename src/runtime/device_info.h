@@ -59,6 +59,7 @@ struct DeviceInfo {
   uint32_t driver_version = 0;  // vendor-specific packing
   uint32_t vendor_id = 0;
   uint32_t device_id = 0;
+  uint32_t driver_id = 0;  // VkDriverId; 0 below Vulkan 1.2
   std::array<uint8_t, 16> pipeline_cache_uuid{};
   uint64_t device_local_memory_bytes = 0;  // sum of DEVICE_LOCAL heaps
   DeviceLimits limits;

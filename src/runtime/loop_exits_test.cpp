@@ -1,8 +1,9 @@
 // Loops left early for the end of their parent block, the shape clang gives a
 // `break` out of a counted loop (`block B ... loop L ... br_if B ... br_if L
 // end T end`): the code T between the two ends runs only when the loop falls
-// through (spirv/control_flow.cpp lowers it there). Each shape runs on the
-// device and is compared with wabt's wasm-interp.
+// through (spirv/control_flow.cpp lowers it there, unless
+// CompileOptions::loop_exit_breaks is off). Each shape runs on the device
+// and is compared with wabt's wasm-interp.
 #include <gtest/gtest.h>
 
 #include "runtime/test_support.h"
@@ -83,6 +84,13 @@ class LoopExitsTest : public VulkanTest {};
 
 TEST_F(LoopExitsTest, EarlyExitsAndTailsMatchWasmInterp) {
   EXPECT_EQ(testing::expect_exports_match_wasm_interp(*device, kLoopExits), 10);
+}
+
+// The lowering NVIDIA's driver gets (runtime/device_compile_options.h).
+TEST_F(LoopExitsTest, ThroughPendingTheyMatchToo) {
+  spirv::CompileOptions options;
+  options.loop_exit_breaks = false;
+  EXPECT_EQ(testing::expect_exports_match_wasm_interp(*device, kLoopExits, options), 10);
 }
 
 }  // namespace

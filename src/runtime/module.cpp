@@ -1,3 +1,4 @@
+#include "runtime/device_compile_options.h"
 #include "runtime/module.h"
 
 #include <algorithm>
@@ -120,8 +121,7 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
   WASMGPU_ASSIGN_OR_RETURN(std::vector<uint8_t> image, initial_memory(decoded));
   auto state = std::make_unique<State>();
   state->device = &device.state();
-  state->compile_options = compile_options;
-  state->compile_options.subgroup_vote &= device.state().info.features.subgroup_vote;
+  state->compile_options = device_compile_options(device.state().info, compile_options);
   if (device.state().compile_cache.enabled()) state->wasm_sha256 = sha256(wasm);
   const bool keeps_state = spirv::module_uses_instance_state(decoded);
   uint64_t memory_size = image.size();

@@ -27,7 +27,8 @@ std::vector<uint8_t> wat_to_wasm(const std::string& wat);
 // Calls every export of the module `wat` (exports take no parameters and
 // return i32 and i64 values) on `device` and compares each result with wabt's
 // wasm-interp running the same module; returns how many were compared.
-int expect_exports_match_wasm_interp(Device& device, const std::string& wat);
+int expect_exports_match_wasm_interp(Device& device, const std::string& wat,
+                                     const spirv::CompileOptions& options = {});
 
 // Prepends the ABI prologue (push constants, LaunchBlock readers, address
 // translation through the region table, trap reporting) to `body`, which

@@ -58,7 +58,8 @@ std::string interp_text(const std::vector<Value>& values) {
 
 }  // namespace
 
-int expect_exports_match_wasm_interp(Device& device, const std::string& wat) {
+int expect_exports_match_wasm_interp(Device& device, const std::string& wat,
+                                     const spirv::CompileOptions& options) {
   namespace fs = std::filesystem;
   const std::vector<uint8_t> bytes = wat_to_wasm(wat);
   if (bytes.empty()) return 0;
@@ -67,7 +68,7 @@ int expect_exports_match_wasm_interp(Device& device, const std::string& wat) {
   const std::string expected = output_of("wasm-interp '" + path.string() + "' --run-all-exports");
   fs::remove(path);
 
-  auto module = Module::load(device, bytes);
+  auto module = Module::load(device, bytes, options);
   if (!module.ok()) {
     ADD_FAILURE() << module.error().to_string();
     return 0;

@@ -19,7 +19,8 @@
 //   then leads straight to B's end, and a branch from L to B is a plain break
 //   of L. The `pending` flag it would need instead kept llvmpipe from joining
 //   the loop's two exits (mandelbrot 0.70 of its GLSL twin with the flag,
-//   1.13 without; docs/performance.md).
+//   1.14 without; docs/performance.md). NVIDIA's driver ran it faster with
+//   the flag, so CompileOptions::loop_exit_breaks turns this off.
 // - A branch to the function's label is a return; br_table is an OpSwitch
 //   whose cases are ordinary branches (two levels of OpSwitch when it has
 //   more cases than one OpSwitch may hold).
@@ -243,7 +244,8 @@ void FunctionLowering::lower_end() {
 }
 
 bool FunctionLowering::can_merge_into_parent(size_t index, const Frame& parent) const {
-  if (!leaves_into_parent_[index] || parent.kind != Frame::Kind::Block || !parent.construct) return false;
+  if (!k_.loop_exit_breaks || !leaves_into_parent_[index] || parent.kind != Frame::Kind::Block || !parent.construct)
+    return false;
   const std::vector<wasm::Instr>& body = function_.body;
   for (size_t i = body[index].imm1 + 1; i < parent.end_index; ++i) {
     switch (body[i].op) {
