@@ -147,13 +147,17 @@ static std::vector<Chunk> chunks_of(KernelContext& k, const RuntimeHelpers::Grou
 // Shared path: the word index of the group's first byte, visibly a multiple
 // of 4 when that byte is 16-aligned in the shared array (so that a driver
 // may access 16 bytes at once). `offset` is a byte offset in the array.
+// The multiple is `(offset >> 2) & ~3`: written `(offset >> 4) << 2`, NVIDIA's
+// compiler loaded SGEMM's four words of B as one LDS.128 and the fourth word
+// again with a scalar LDS (0.89 of the GLSL twin against 0.93;
+// docs/performance.md).
 uint32_t RuntimeHelpers::group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
                                           uint64_t first_offset, uint32_t offset) {
   ModuleBuilder& b = k_.b;
-  auto words = [&](uint32_t shift) { return f.op(Op::OpShiftRightLogical, k_.t_u32, {offset, b.const_u32(shift)}); };
+  uint32_t words = f.op(Op::OpShiftRightLogical, k_.t_u32, {offset, b.const_u32(2)});
   if (first.alignment(first_offset + uint64_t(plan.lo)) >= 16 && k_.shared.lo % 16 == 0)
-    return f.op(Op::OpShiftLeftLogical, k_.t_u32, {words(4), b.const_u32(2)});
-  return words(2);
+    return f.op(Op::OpBitwiseAnd, k_.t_u32, {words, b.const_u32(~3u)});
+  return words;
 }
 
 std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t first_ea,
