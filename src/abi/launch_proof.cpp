@@ -180,12 +180,106 @@ class Evaluator {
   bool empty_ = false;          // a refined range became empty: the access is not reached
 };
 
+// What a launch fixes of each node's low bits, whatever the invocation: the
+// value modulo 2^bits. wasm's i32 arithmetic is modulo 2^32, so residues
+// modulo smaller powers of two are exact through + - * and shifts.
+class LowBits {
+ public:
+  struct Known {
+    uint32_t value = 0;  // < 2^bits
+    uint32_t bits = 0;   // 0..32
+  };
+
+  LowBits(const LaunchProof& proof, const LaunchRanges& ranges, std::span<const uint64_t> args) {
+    known_.reserve(proof.nodes.size());
+    for (const ProofNode& n : proof.nodes) known_.push_back(of(n, ranges, args));
+  }
+  Known operator[](uint32_t node) const { return node < known_.size() ? known_[node] : Known{}; }
+
+ private:
+  static uint32_t mask(uint32_t bits) { return bits >= 32 ? ~0u : (1u << bits) - 1; }
+  static Known make(uint64_t value, uint32_t bits) {
+    bits = std::min(bits, 32u);
+    return {uint32_t(value) & mask(bits), bits};
+  }
+  // Low bits known to be zero.
+  static uint32_t zeros(Known k) {
+    if (k.value == 0) return k.bits;
+    return uint32_t(__builtin_ctz(k.value));
+  }
+  Known of(const ProofNode& n, const LaunchRanges& ranges, std::span<const uint64_t> args) const {
+    using Op = ProofNode::Op;
+    auto at = [&](uint32_t node) { return node < known_.size() ? known_[node] : Known{}; };
+    switch (n.op) {
+      case Op::Const: return make(uint64_t(n.value), 32);
+      case Op::Arg: return n.a >= 1 && n.a <= args.size() ? make(args[n.a - 1], 32) : Known{};
+      case Op::WorkgroupSize: return n.a < 3 ? make(ranges.workgroup_size[n.a], 32) : Known{};
+      case Op::LoopVar: {
+        // entry + j * step: fixed modulo the powers of two that divide step.
+        Known entry = at(n.a);
+        return make(entry.value, std::min(entry.bits, zeros(at(n.b))));
+      }
+      case Op::Add: case Op::Sub: {
+        Known a = at(n.a), b = at(n.b);
+        const uint32_t bits = std::min(a.bits, b.bits);
+        return make(n.op == Op::Add ? uint64_t(a.value) + b.value : uint64_t(a.value) - b.value, bits);
+      }
+      case Op::Mul: {
+        Known a = at(n.a), b = at(n.b);
+        Known product = make(uint64_t(a.value) * b.value, std::min(a.bits, b.bits));
+        const uint32_t z = zeros(a) + zeros(b);
+        return z > product.bits ? make(0, z) : product;
+      }
+      case Op::Shl: {
+        Known a = at(n.a);
+        const uint32_t s = uint32_t(n.value) & 31;
+        return make(uint64_t(a.value) << s, a.bits + s);
+      }
+      case Op::ShrU: {
+        Known a = at(n.a);
+        const uint32_t s = uint32_t(n.value) & 31;
+        return a.bits == 32 ? make(a.value >> s, 32) : make(a.value >> s, a.bits > s ? a.bits - s : 0);
+      }
+      case Op::And: {
+        // Bits that the constant clears are known too.
+        Known a = at(n.a);
+        const uint32_t v = uint32_t(n.value);
+        uint32_t bits = a.bits;
+        while (bits < 32 && !((v >> bits) & 1)) ++bits;
+        return make(a.value & v, bits);
+      }
+      case Op::RemU: {
+        Known a = at(n.a);
+        const uint64_t v = uint64_t(n.value);
+        if (v == 0 || (v & (v - 1)) != 0) return Known{};
+        const uint32_t log = uint32_t(__builtin_ctzll(v));
+        return make(a.value, std::min(a.bits, log));
+      }
+      default: return Known{};
+    }
+  }
+  std::vector<Known> known_;
+};
+
+// Whether the access's first byte is a multiple of its `align` as a device
+// address in `region`, in every invocation.
+bool aligned(const ProofAccess& access, const ProvenRegion& region, const LowBits& low_bits) {
+  if (access.align <= 1) return true;
+  if ((access.align & (access.align - 1)) != 0 || access.align > (1u << 16)) return false;
+  const uint32_t log = uint32_t(__builtin_ctz(access.align));
+  const LowBits::Known address = low_bits[access.address];
+  if (address.bits < log) return false;
+  const uint64_t device = uint64_t(address.value) + access.lo + (region.device_base - region.wasm_base);
+  return (device & (access.align - 1)) == 0;
+}
+
 }  // namespace
 
 uint32_t proven_params(const LaunchProof& proof, const LaunchRanges& ranges, std::span<const uint64_t> args,
                        std::span<const std::optional<ProvenRegion>> regions) {
   if (proof.accesses.empty() || ranges.count == 0) return 0;
   Evaluator evaluator(proof, ranges, args);
+  const LowBits low_bits(proof, ranges, args);
   uint32_t recorded = 0, failed = 0;
   for (const ProofAccess& access : proof.accesses) {
     if (access.param == 0 || access.param >= 32) continue;
@@ -193,7 +287,9 @@ uint32_t proven_params(const LaunchProof& proof, const LaunchRanges& ranges, std
     recorded |= bit;
     if (failed & bit) continue;
     const size_t slot = access.param - 1;
-    if (slot >= regions.size() || !regions[slot] || !evaluator.holds(access, *regions[slot])) failed |= bit;
+    if (slot >= regions.size() || !regions[slot] || !aligned(access, *regions[slot], low_bits) ||
+        !evaluator.holds(access, *regions[slot]))
+      failed |= bit;
   }
   return recorded & ~failed;
 }

@@ -74,11 +74,16 @@ struct ProofConstraint {
 };
 
 // An access of [address + lo, address + hi) through parameter `param`'s region.
+// With `align` > 1 (a power of two) the proof also needs the access's first
+// byte, as a device address, to be a multiple of `align` in every
+// invocation: the shader then takes a vector access without asking the
+// subgroup (docs/compiler.md, "Accesses proven at launch").
 struct ProofAccess {
   uint32_t param = 0;
   uint32_t address = 0;  // node
   uint64_t lo = 0, hi = 0;
   std::vector<uint32_t> constraints;  // indexes into LaunchProof::constraints
+  uint32_t align = 1;
   bool operator==(const ProofAccess&) const = default;
 };
 
@@ -97,14 +102,16 @@ struct LaunchRanges {
   bool grid = false;                     // a 1-D launch's global ids stop at count - 1
 };
 
-// A parameter's buffer, as its ParamRegion describes it.
+// A parameter's buffer, as its ParamRegion describes it: wasm address
+// wasm_base is device address device_base.
 struct ProvenRegion {
   uint64_t wasm_base = 0, size = 0;
+  uint64_t device_base = 0;
 };
 
 // The kSpecProvenParams value for a launch: bit p (p < 32) set when
-// parameter p has a recorded access and every one lies in regions[p - 1]
-// (nullopt: the argument points into no buffer). args[p - 1] holds
+// parameter p has a recorded access and every one lies in regions[p - 1],
+// aligned as its `align` asks (nullopt: the argument points into no buffer). args[p - 1] holds
 // parameter p's bits.
 uint32_t proven_params(const LaunchProof& proof, const LaunchRanges& ranges, std::span<const uint64_t> args,
                        std::span<const std::optional<ProvenRegion>> regions);

@@ -53,8 +53,8 @@ void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, ab
 
 template <class V, class T>
 void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, abi::ProofAccess> {
-  auto& [param, address, lo, hi, constraints] = o;
-  v(param), v(address), v(lo), v(hi), v(constraints);
+  auto& [param, address, lo, hi, constraints, align] = o;
+  v(param), v(address), v(lo), v(hi), v(constraints), v(align);
 }
 
 template <class V, class T>

@@ -212,7 +212,7 @@ uint32_t proven_params(const spirv::KernelInfo& info, const DeviceState& device,
     values[i] = buffer ? *arg.buffer()->wasm_address() : arg.bits();
     if (!buffer && arg.kind() != Arg::Kind::I32) continue;
     if (std::optional<ParamBuffer> found = param_buffer(device, uint32_t(values[i])))
-      regions[i] = abi::ProvenRegion{found->wasm_base, found->size};
+      regions[i] = abi::ProvenRegion{found->wasm_base, found->size, found->device_address};
   }
   return abi::proven_params(info.launch_proof, ranges, values, regions);
 }

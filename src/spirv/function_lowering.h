@@ -192,6 +192,7 @@ class FunctionLowering {
   // Per instruction index: an access the kernel's LaunchProof records
   // (launch_proof_analysis.h; the kernel function only).
   std::vector<bool> launch_recorded_;
+  std::vector<int32_t> launch_access_index_;  // LaunchProofAnalysis::access_index
   bool launch_recorded(size_t ip) const { return ip < launch_recorded_.size() && launch_recorded_[ip]; }
   bool launch_recorded(std::span<const GroupMember> members) const {
     for (const GroupMember& m : members)

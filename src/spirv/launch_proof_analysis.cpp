@@ -86,6 +86,7 @@ class Analysis {
   LaunchProofAnalysis run() {
     const std::vector<wasm::Instr>& body = function_.body;
     result_.recorded.assign(body.size(), false);
+    result_.access_index.assign(body.size(), -1);
     if (facts_.size() != body.size() || type_.params.empty() || type_.params[0] != wasm::ValType::I32)
       return std::move(result_);
     for (size_t i = 0; i < type_.params.size(); ++i) {
@@ -392,6 +393,7 @@ class Analysis {
       return;
     result_.proof.accesses.push_back({fact.param, address, instr.imm1, uint64_t(instr.imm1) + width, active_});
     result_.recorded[ip] = true;
+    result_.access_index[ip] = int32_t(result_.proof.accesses.size() - 1);
   }
 
   void intrinsic_call(const wasm::Import& import, const wasm::FuncType& callee) {

@@ -22,6 +22,9 @@ struct LaunchProofAnalysis {
   abi::LaunchProof proof;
   // Per instruction index: a load or store recorded in the proof.
   std::vector<bool> recorded;
+  // Per instruction index: the recorded access's index in proof.accesses,
+  // -1 where none.
+  std::vector<int32_t> access_index;
 };
 
 // The kernel function `function_index` of a validated module, whose

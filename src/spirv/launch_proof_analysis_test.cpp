@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -119,6 +120,37 @@ TEST(LaunchProof, SgemmStagingLoadsAreProvenThroughItsCountedLoop) {
                                Regions{buffer(0, odd_bytes), buffer(1, odd_bytes), buffer(2, odd_bytes), {}}) &
                 bit(2),
             0u);
+}
+
+// SGEMM's staging loads are four words of A and of B whose 16-alignment the
+// compiler cannot know: the launch proves it (ProofAccess::align), so that
+// the shader takes one 16-byte load with no subgroup vote.
+TEST(LaunchProof, SgemmStagingLoadsAreProvenAligned) {
+  CompiledKernel k = bench_kernel("sgemm");
+  std::vector<uint32_t> aligned;
+  for (const abi::ProofAccess& access : k.info.launch_proof.accesses)
+    if (access.align > 1) {
+      aligned.push_back(access.param);
+      EXPECT_EQ(access.align, 16u);
+    }
+  std::sort(aligned.begin(), aligned.end());
+  EXPECT_EQ(aligned, (std::vector<uint32_t>{1, 2}));
+  const uint32_t n = 256;
+  const uint64_t bytes = 4ull * n * n;
+  LaunchRanges shape = grid(n / 128, n / 128, 256, 1);
+  const std::vector<uint64_t> args = {buffer_address(0), buffer_address(1), buffer_address(2), n};
+  Regions regions{buffer(0, bytes), buffer(1, bytes), buffer(2, bytes), {}};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, shape, args, regions), bit(1) | bit(2) | bit(3));
+  // A one float into its buffer: every row of A starts 4 bytes past a
+  // multiple of 16, so A keeps its checks and votes.
+  const std::vector<uint64_t> shifted = {buffer_address(0) + 4, buffer_address(1), buffer_address(2), n};
+  Regions roomy{buffer(0, bytes + 16), buffer(1, bytes), buffer(2, bytes), {}};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, shape, shifted, roomy), bit(2) | bit(3));
+  // The same wasm addresses in a buffer whose device address is 8 bytes off
+  // a multiple of 16.
+  Regions device_off = regions;
+  device_off[1]->device_base = 8;
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, shape, args, device_off), bit(1) | bit(3));
 }
 
 TEST(LaunchProof, GridStrideLoopOverBytesIsProven) {

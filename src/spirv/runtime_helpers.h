@@ -198,6 +198,10 @@ class RuntimeHelpers {
   std::pair<uint32_t, uint32_t> group_check(FunctionBuilder& f, const GroupPlan& plan, uint32_t first_ea);
   uint32_t group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
                             uint64_t first_offset, uint32_t offset);
+  // Whether a load group's four words at `delta` (device address `address`)
+  // take one 16-byte access: the launch's proof or a subgroup vote.
+  uint32_t aligned_for_launch(FunctionBuilder& f, const GroupPlan& plan, std::span<const GroupedAccess> members,
+                              int64_t delta, uint32_t address);
 
   // Workgroup-shared memory paths of the load/store and fill/copy helpers.
   void shared_access(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& inside);
