@@ -279,7 +279,10 @@ uint32_t proven_params(const LaunchProof& proof, const LaunchRanges& ranges, std
                        std::span<const std::optional<ProvenRegion>> regions) {
   if (proof.accesses.empty() || ranges.count == 0) return 0;
   Evaluator evaluator(proof, ranges, args);
-  const LowBits low_bits(proof, ranges, args);
+  // Most proofs ask no alignment: then the low bits are not worked out.
+  const bool asks_alignment =
+      std::any_of(proof.accesses.begin(), proof.accesses.end(), [](const ProofAccess& a) { return a.align > 1; });
+  const LowBits low_bits(asks_alignment ? proof : LaunchProof{}, ranges, args);
   uint32_t recorded = 0, failed = 0;
   for (const ProofAccess& access : proof.accesses) {
     if (access.param == 0 || access.param >= 32) continue;

@@ -111,8 +111,8 @@ struct ProvenRegion {
 
 // The kSpecProvenParams value for a launch: bit p (p < 32) set when
 // parameter p has a recorded access and every one lies in regions[p - 1],
-// aligned as its `align` asks (nullopt: the argument points into no buffer). args[p - 1] holds
-// parameter p's bits.
+// aligned as its `align` asks (nullopt: the argument points into no
+// buffer). args[p - 1] holds parameter p's bits.
 uint32_t proven_params(const LaunchProof& proof, const LaunchRanges& ranges, std::span<const uint64_t> args,
                        std::span<const std::optional<ProvenRegion>> regions);
 

@@ -1,4 +1,3 @@
-#include "runtime/device_compile_options.h"
 #include "runtime/module.h"
 
 #include <algorithm>
@@ -6,6 +5,7 @@
 
 #include "abi/launch_abi.h"
 #include "runtime/device.h"
+#include "runtime/device_compile_options.h"
 #include "runtime/device_state.h"
 #include "runtime/vk_util.h"
 #include "spirv/instance_state.h"

@@ -107,7 +107,6 @@ Status FunctionLowering::lower() {
   if (index_ == k_.kernel_function && pointer_facts_.size() == function_.body.size()) {
     LaunchProofAnalysis analysis = analyse_launch_proof(k_.module, index_, pointer_facts_);
     k_.launch_proof = std::move(analysis.proof);
-    launch_recorded_ = std::move(analysis.recorded);
     launch_access_index_ = std::move(analysis.access_index);
   }
   load_groups_ = find_load_groups(function_.body);
@@ -452,13 +451,11 @@ uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
   if (group.members[0].ip == current_ip_ && pointer_facts_.size() == function_.body.size()) {
     std::vector<RuntimeHelpers::GroupedAccess> members;
     for (const GroupMember& m : group.members)
-      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip]});
+      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip], 0, 0,
+                         launch_access(m.ip)});
     prove_group(ea, members, group.members);
     ProvenAtLaunch proven(k_, launch_recorded(group.members));
-    for (const GroupMember& m : group.members)
-      k_.group_proof_accesses.push_back(m.ip < launch_access_index_.size() ? launch_access_index_[m.ip] : -1);
     std::vector<uint32_t> variables = k_.helpers->load_group(f_, ea, members);
-    k_.group_proof_accesses.clear();
     for (size_t i = 0; i < variables.size(); ++i) grouped_values_[group.members[i].ip] = variables[i];
   }
   auto it = grouped_values_.find(current_ip_);

@@ -189,11 +189,12 @@ class FunctionLowering {
   // the first (pointer_facts_ are made for that one), when the shader has
   // shared memory (for the proofs of shared_proof()).
   std::vector<std::vector<PointerFact>> range_facts_;
-  // Per instruction index: an access the kernel's LaunchProof records
-  // (launch_proof_analysis.h; the kernel function only).
-  std::vector<bool> launch_recorded_;
-  std::vector<int32_t> launch_access_index_;  // LaunchProofAnalysis::access_index
-  bool launch_recorded(size_t ip) const { return ip < launch_recorded_.size() && launch_recorded_[ip]; }
+  // Per instruction index: the index of the access the kernel's LaunchProof
+  // records there, -1 where none (launch_proof_analysis.h; the kernel
+  // function only).
+  std::vector<int32_t> launch_access_index_;
+  int32_t launch_access(size_t ip) const { return ip < launch_access_index_.size() ? launch_access_index_[ip] : -1; }
+  bool launch_recorded(size_t ip) const { return launch_access(ip) >= 0; }
   bool launch_recorded(std::span<const GroupMember> members) const {
     for (const GroupMember& m : members)
       if (!launch_recorded(m.ip)) return false;

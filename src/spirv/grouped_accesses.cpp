@@ -112,10 +112,9 @@ uint32_t RuntimeHelpers::aligned_for_launch(FunctionBuilder& f, const GroupPlan&
                                             std::span<const GroupedAccess> members, int64_t delta, uint32_t address) {
   uint32_t vote = aligned16(f, k_, address);
   if (!k_.launch_proven_access || plan.shared) return vote;
-  for (size_t i = 0; i < members.size() && i < k_.group_proof_accesses.size(); ++i) {
-    const int32_t access = k_.group_proof_accesses[i];
-    if (members[i].delta != delta || access < 0 || size_t(access) >= k_.launch_proof.accesses.size()) continue;
-    abi::ProofAccess& proof = k_.launch_proof.accesses[size_t(access)];
+  for (const GroupedAccess& m : members) {
+    if (m.delta != delta || m.proof_access < 0 || size_t(m.proof_access) >= k_.launch_proof.accesses.size()) continue;
+    abi::ProofAccess& proof = k_.launch_proof.accesses[size_t(m.proof_access)];
     if (proof.param != plan.param) return vote;
     proof.align = 16;
     return f.op(Op::OpLogicalOr, k_.t_bool, {k_.param_proven(plan.param), vote});

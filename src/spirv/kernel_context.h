@@ -146,10 +146,6 @@ struct KernelContext {
   // abi::kSpecProvenParams is set.
   abi::LaunchProof launch_proof;
   bool launch_proven_access = false;
-  // While a group of recorded accesses is lowered: each member's index in
-  // launch_proof.accesses, so that a vector access the launch may prove
-  // aligned can ask for it (ProofAccess::align).
-  std::vector<int32_t> group_proof_accesses;
   // The bool specialization constant "parameter p proven", made on first use.
   uint32_t param_proven(uint32_t param);
   // Specialization constant abi::kSpecIndexDims, made on first use.

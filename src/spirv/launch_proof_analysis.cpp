@@ -85,7 +85,6 @@ class Analysis {
 
   LaunchProofAnalysis run() {
     const std::vector<wasm::Instr>& body = function_.body;
-    result_.recorded.assign(body.size(), false);
     result_.access_index.assign(body.size(), -1);
     if (facts_.size() != body.size() || type_.params.empty() || type_.params[0] != wasm::ValType::I32)
       return std::move(result_);
@@ -392,7 +391,6 @@ class Analysis {
         type_.params[fact.param] != wasm::ValType::I32 || address == kUnknown)
       return;
     result_.proof.accesses.push_back({fact.param, address, instr.imm1, uint64_t(instr.imm1) + width, active_});
-    result_.recorded[ip] = true;
     result_.access_index[ip] = int32_t(result_.proof.accesses.size() - 1);
   }
 

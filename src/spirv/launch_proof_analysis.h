@@ -20,10 +20,8 @@ namespace wasmgpu::spirv {
 
 struct LaunchProofAnalysis {
   abi::LaunchProof proof;
-  // Per instruction index: a load or store recorded in the proof.
-  std::vector<bool> recorded;
-  // Per instruction index: the recorded access's index in proof.accesses,
-  // -1 where none.
+  // Per instruction index: the index in proof.accesses of the load or store
+  // recorded there, -1 where none.
   std::vector<int32_t> access_index;
 };
 

@@ -64,6 +64,7 @@ class RuntimeHelpers {
     const PointerFact* fact;  // of its address operand
     uint32_t ea = 0;          // stores: the member's effective address (u64)
     uint32_t value = 0;       //   and value (u32, or u64 for width 8)
+    int32_t proof_access = -1;  // loads: its index in KernelContext::launch_proof.accesses, -1 if none
   };
   // Issues a group's loads at its first member, whose effective address is
   // `first_ea` (grouped_accesses.cpp): one range check and the loads, wide
