@@ -27,8 +27,8 @@ namespace {
 
 template <class V, class T>
 void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::CompileOptions> {
-  auto& [validate, max_call_depth, float_mode, subgroup_vote, loop_exit_breaks] = o;
-  v(validate), v(max_call_depth), v(float_mode), v(subgroup_vote), v(loop_exit_breaks);
+  auto& [validate, max_call_depth, float_mode, subgroup_vote, loop_exit_breaks, f64_subnormals_native] = o;
+  v(validate), v(max_call_depth), v(float_mode), v(subgroup_vote), v(loop_exit_breaks), v(f64_subnormals_native);
 }
 
 template <class V, class T>

@@ -290,6 +290,7 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
   if (options.float_mode == FloatMode::Exact) k.exact_float = &exact_float;
   k.subgroup_vote = options.subgroup_vote;
   k.loop_exit_breaks = options.loop_exit_breaks;
+  k.f64_subnormals_native = options.f64_subnormals_native;
 
   auto private_var = [&](uint32_t type, const char* name, uint32_t initializer = 0) {
     uint32_t var = b.global_variable(b.pointer_type(spv::StorageClass::Private, type),

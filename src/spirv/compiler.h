@@ -47,6 +47,12 @@ struct CompileOptions {
   // without, NVIDIA's at 0.90 and 0.95 (one register copy more per trip). The
   // runtime clears it for NVIDIA's driver (runtime/device_compile_options.h).
   bool loop_exit_breaks = true;
+  // The device keeps f64 subnormal operands and results of + - * (Vulkan
+  // lets a device without shaderDenormPreserveFloat64 flush them). When
+  // false, exact mode keeps each native f64 + - * only where no subnormal can
+  // be involved and computes the rest on integers (docs/float-modes.md). The
+  // runtime clears it from the device probe (`wasmgpu selftest`).
+  bool f64_subnormals_native = true;
 };
 
 // What the runtime needs to know to launch a compiled kernel. The shader's

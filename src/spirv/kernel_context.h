@@ -122,6 +122,7 @@ struct KernelContext {
   class ExactFloat* exact_float = nullptr;
   bool subgroup_vote = false;  // CompileOptions::subgroup_vote
   bool loop_exit_breaks = true;  // CompileOptions::loop_exit_breaks
+  bool f64_subnormals_native = true;  // CompileOptions::f64_subnormals_native
   bool uses_float64 = false;
   bool uses_memory = false;  // any linear memory access (needs 8-bit storage)
   // What access_path() may assume, and how many access sites took each path.
