@@ -14,5 +14,6 @@ void add_spectest_command(CLI::App& app);
 void add_reflect_command(CLI::App& app);
 void add_bindgen_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_selftest_command(CLI::App& app);
 
 }  // namespace wasmgpu::cli

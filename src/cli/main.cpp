@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   wasmgpu::cli::add_reflect_command(app);
   wasmgpu::cli::add_bindgen_command(app);
   wasmgpu::cli::add_bench_command(app);
+  wasmgpu::cli::add_selftest_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -259,6 +259,7 @@ const char* kind_name(CacheEntryKind kind) {
     case CacheEntryKind::CompiledCalls: return "calls";
     case CacheEntryKind::CallCatalogue: return "catalogue";
     case CacheEntryKind::PipelineCache: return "pipelines";
+    case CacheEntryKind::DeviceProbe: return "probe";
   }
   return "?";
 }

@@ -1,9 +1,10 @@
 // The compile options a kernel gets on a device: what the caller asked for,
-// less what the device cannot do, and with the code shapes its driver was
-// measured to run faster (docs/performance.md).
+// less what the device cannot do or was found doing wrong, and with the code
+// shapes its driver was measured to run faster (docs/performance.md).
 #pragma once
 
 #include "runtime/device_info.h"
+#include "runtime/device_probe_cache.h"
 #include "spirv/compiler.h"
 
 namespace wasmgpu::runtime {
@@ -13,6 +14,10 @@ namespace wasmgpu::runtime {
 //   loop left early through a break with one register copy more per trip
 //   than through the `pending` variable (mandelbrot 0.90 of its GLSL twin
 //   against 0.95 on the H200); Mesa's llvmpipe ran it at 1.14 against 0.70.
-spirv::CompileOptions device_compile_options(const DeviceInfo& device, spirv::CompileOptions requested);
+// - f64_subnormals_native: cleared where `probe` (the device probe's cached
+//   results, device_probe_cache.h) found the device flushing f64 subnormals.
+//   Without a probe it stays as asked: a probe is never run here.
+spirv::CompileOptions device_compile_options(const DeviceInfo& device, spirv::CompileOptions requested,
+                                             const ProbeResults* probe = nullptr);
 
 }  // namespace wasmgpu::runtime

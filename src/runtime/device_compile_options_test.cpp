@@ -1,7 +1,11 @@
 #include "runtime/device_compile_options.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <vulkan/vulkan_core.h>
+
+#include <filesystem>
+#include <optional>
 
 namespace wasmgpu::runtime {
 namespace {
@@ -39,6 +43,32 @@ TEST(DeviceCompileOptions, WhatTheCallerTurnedOffStaysOff) {
   EXPECT_FALSE(o.loop_exit_breaks);
   EXPECT_FALSE(o.subgroup_vote);
   EXPECT_EQ(o.float_mode, spirv::FloatMode::Fast);
+}
+
+TEST(DeviceCompileOptions, ACachedProbeThatFoundF64SubnormalsFlushedRoutes) {
+  const DeviceInfo llvmpipe = device(VK_DRIVER_ID_MESA_LLVMPIPE, true);
+  EXPECT_TRUE(device_compile_options(llvmpipe, {}).f64_subnormals_native) << "no probe: as asked";
+  ProbeResults kept;
+  kept.properties = {{std::string(kProbeF64Subnormals), ProbeRaw::Right, false}};
+  EXPECT_TRUE(device_compile_options(llvmpipe, {}, &kept).f64_subnormals_native);
+  ProbeResults absent;
+  absent.properties = {{std::string(kProbeF64Subnormals), ProbeRaw::Absent, false}};
+  EXPECT_TRUE(device_compile_options(llvmpipe, {}, &absent).f64_subnormals_native);
+  // The routing goes through the cache entry as the runtime reads it.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("wasmgpu-compile-options-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  DiskCache cache(dir, kDefaultCacheMaxBytes);
+  ProbeResults flushed;
+  flushed.properties = {{std::string(kProbeF64Subnormals), ProbeRaw::Wrong, false}};
+  ASSERT_TRUE(write_cached_probe(cache, llvmpipe, "cpu flags", flushed).ok());
+  std::optional<ProbeResults> cached = read_cached_probe(cache, llvmpipe, "cpu flags");
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(cached.has_value());
+  const spirv::CompileOptions o = device_compile_options(llvmpipe, {}, &*cached);
+  EXPECT_FALSE(o.f64_subnormals_native);
+  EXPECT_TRUE(o.subgroup_vote);
+  EXPECT_TRUE(o.loop_exit_breaks);
 }
 
 }  // namespace

@@ -34,6 +34,7 @@ enum class CacheEntryKind : uint32_t {
   CompiledCalls = 2,   // spirv::CompiledCalls
   CallCatalogue = 3,   // the callable exports of a module
   PipelineCache = 4,   // vkGetPipelineCacheData output
+  DeviceProbe = 5,     // device probe results (device_probe_cache.h)
 };
 
 // The directory CacheOptions and the environment choose, or nullopt when

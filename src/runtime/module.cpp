@@ -6,7 +6,9 @@
 #include "abi/launch_abi.h"
 #include "runtime/device.h"
 #include "runtime/device_compile_options.h"
+#include "runtime/device_probe_cache.h"
 #include "runtime/device_state.h"
+#include "runtime/host_cpu.h"
 #include "runtime/vk_util.h"
 #include "spirv/instance_state.h"
 #include "wasm/decoder.h"
@@ -86,6 +88,9 @@ struct Module::State {
   // computed only when the Device has a cache.
   Sha256Digest wasm_sha256{};
   spirv::CompileOptions compile_options;
+  // The device probe's cached results (device_probe_cache.h), when the cache
+  // holds some for this device and host: they route and refuse.
+  std::optional<ProbeResults> probe;
   // Declared before the kernels, which refer to them: destroyed after them.
   std::optional<Buffer> memory;
   std::optional<Buffer> instance_state;  // InstanceState, when the module keeps one
@@ -121,7 +126,11 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
   WASMGPU_ASSIGN_OR_RETURN(std::vector<uint8_t> image, initial_memory(decoded));
   auto state = std::make_unique<State>();
   state->device = &device.state();
-  state->compile_options = device_compile_options(device.state().info, compile_options);
+  // One small file, never a probe run: without an entry nothing is routed.
+  if (device.state().disk_cache)
+    state->probe = read_cached_probe(*device.state().disk_cache, device.state().info, host_cpu_features());
+  state->compile_options = device_compile_options(device.state().info, compile_options,
+                                                  state->probe ? &*state->probe : nullptr);
   if (device.state().compile_cache.enabled()) state->wasm_sha256 = sha256(wasm);
   const bool keeps_state = spirv::module_uses_instance_state(decoded);
   uint64_t memory_size = image.size();
@@ -173,6 +182,7 @@ Module& Module::operator=(Module&&) noexcept = default;
 Module::~Module() = default;
 
 const wasm::Module& Module::wasm() const { return state_->module; }
+const spirv::CompileOptions& Module::compile_options() const { return state_->compile_options; }
 
 std::span<const wasm::KernelMetadata> Module::kernel_metadata() const { return state_->kernel_metadata; }
 Buffer* Module::memory() { return state_->memory ? &*state_->memory : nullptr; }
@@ -183,6 +193,9 @@ Result<Kernel*> Module::kernel(std::string_view name) {
   WASMGPU_ASSIGN_OR_RETURN(spirv::CompiledKernel compiled,
                            state_->device->compile_cache.kernel(state_->module, state_->wasm_sha256,
                                                                 name, state_->compile_options));
+  if (state_->probe)
+    if (std::string why = probe_refusal(*state_->probe, compiled.info, state_->device->info.name); !why.empty())
+      return make_error(why);
   WASMGPU_ASSIGN_OR_RETURN(Kernel kernel, Kernel::create(*state_->device, std::move(compiled),
                                                          memory(), state_->instance_address()));
   auto [it, inserted] = state_->kernels.emplace(std::string(name), std::move(kernel));

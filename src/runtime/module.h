@@ -80,6 +80,9 @@ class Module {
   Result<const spirv::CallInfo*> call_info(std::string_view export_name);
 
   const wasm::Module& wasm() const;
+  // The options kernels are compiled with: the caller's, as the device and
+  // the device probe's cached results adjust them (device_compile_options.h).
+  const spirv::CompileOptions& compile_options() const;
   // The parameters of the kernels declared with WASMGPU_DEFINE_KERNEL.
   std::span<const wasm::KernelMetadata> kernel_metadata() const;
   // The linear memory every launch of this module maps at wasm address 0;
