@@ -279,6 +279,7 @@ Status Prober::run_wasm_scalars(runtime::Module& module) {
       // Refused by the runtime: right when it names what the device lacks
       // (f32 + - * in exact mode need shaderFloat64), a failure otherwise.
       l.handling = Handling::Refused;
+      l.how.clear();
       l.wasm_detail = r.error().to_string();
       l.correct = l.wasm_detail.find("shaderFloat64") != std::string::npos && !f64_;
       continue;

@@ -33,7 +33,7 @@ TEST(ProbeCases, ExpectedResultsAreWasmsAndForcedOnesDiffer) {
   bool trunc_tie_case = false;
   for (const ScalarCase& c : cases) {
     EXPECT_TRUE(matches(c, c.expected)) << c.text;
-    if (c.property == "f64_trunc" && c.text == "trunc(4503599627370495.5)") {
+    if (c.property == "f64_trunc" && c.text.starts_with("trunc(4503599627370495.5 ")) {
       trunc_tie_case = true;
       EXPECT_EQ(c.expected, 0x432FFFFFFFFFFFFEull);  // 2^52 - 1
       EXPECT_FALSE(matches(c, forced_wrong_result(c))) << "the bad driver's answer: the input";

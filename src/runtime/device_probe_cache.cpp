@@ -42,6 +42,11 @@ Sha256Digest probe_cache_key(const DeviceInfo& device, std::string_view cpu_feat
   add_part(hash, device.driver_name);
   add_part(hash, device.driver_info);
   add_part(hash, cpu_features);
+  // The features the probe's shaders need, as the device presents them
+  // (WASMGPU_HIDE_FEATURES hides some): a probe that found them absent must
+  // not stand in for one that ran them.
+  const DeviceFeatures& f = device.features;
+  add_part(hash, std::string{char('0' + f.shader_float64), char('0' + f.shader_int64), char('0' + f.subgroup_vote)});
   return hash.finish();
 }
 

@@ -7,7 +7,8 @@
 // the device (name, vendor and device id), the driver (id, name, info text,
 // version), the host CPU's features (host_cpu.h: lavapipe compiles for the
 // host CPU, and the same driver gave different f64 rounding on two CPUs) and
-// the probe's format version. No entry: the runtime routes nothing, as
+// the probe's format version, and whether the device presents f64, int64 and
+// subgroup votes (WASMGPU_HIDE_FEATURES can hide them). No entry: the runtime routes nothing, as
 // before any probe ran.
 #pragma once
 

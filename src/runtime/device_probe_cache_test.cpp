@@ -72,6 +72,9 @@ TEST_F(DeviceProbeCacheTest, KeyedByCpuFeaturesDeviceAndDriver) {
   DeviceInfo other_device = device;
   other_device.name = "NVIDIA H200";
   EXPECT_FALSE(read_cached_probe(cache, other_device, "x86_64: fpu sse2 avx2").has_value());
+  DeviceInfo hidden_f64 = device;  // WASMGPU_HIDE_FEATURES=float64: its probe ran no f64 case
+  hidden_f64.features.shader_float64 = !device.features.shader_float64;
+  EXPECT_FALSE(read_cached_probe(cache, hidden_f64, "x86_64: fpu sse2 avx2").has_value());
   EXPECT_TRUE(read_cached_probe(cache, device, "x86_64: fpu sse2 avx2").has_value());
 }
 
