@@ -56,6 +56,9 @@ void run_selftest(const SelftestOptions& options) {
   auto report = probe::run_device_probe(*device, probe_options);
   if (!report) fail("device probe: " + report.error().to_string());
 
+  auto controls = [](bool on) { return on ? "with exact mode's float controls" : "plain (the device lacks exact mode's float controls)"; };
+  fmt::print("raw f32 shader {}, raw f64 shader {}\n", controls(report->raw_float_controls[0]),
+             controls(report->raw_float_controls[1]));
   fmt::print("{:<18} {:<8} {:<8} {:<6} {:>5}  {}\n", "property", "raw", "wasmgpu", "result", "cases", "notes");
   size_t wrong_raw = 0, routed_around = 0;
   for (const probe::ProbeLine& l : report->lines) {

@@ -80,6 +80,21 @@ bool has_subgroup_ops(runtime::Device& device) {
          (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && subgroup.subgroupSize >= 2;
 }
 
+// Whether the device offers the float controls exact mode asks for at this
+// width (SignedZeroInfNanPreserve, RoundingModeRTE): then the raw float
+// shader runs under them, as wasmgpu would use the instruction.
+bool has_exact_float_controls(runtime::Device& device, int width) {
+  if (device.info().api_version < VK_API_VERSION_1_2) return false;
+  VkPhysicalDeviceFloatControlsProperties controls{};
+  controls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+  VkPhysicalDeviceProperties2 properties{};
+  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  properties.pNext = &controls;
+  vkGetPhysicalDeviceProperties2(device.state().physical_device, &properties);
+  return width == 32 ? controls.shaderSignedZeroInfNanPreserveFloat32 && controls.shaderRoundingModeRTEFloat32
+                     : controls.shaderSignedZeroInfNanPreserveFloat64 && controls.shaderRoundingModeRTEFloat64;
+}
+
 class Prober {
  public:
   Prober(runtime::Device& device, const ProbeOptions& options) : device_(device), options_(options) {
@@ -120,6 +135,7 @@ class Prober {
   std::map<std::string, size_t> line_index_;
   std::map<std::string, std::vector<size_t>> cases_of_;  // property -> case indices
   bool f64_ = false, subgroups_ = false;
+  bool float_controls_32_ = false, float_controls_64_ = false;
 };
 
 std::string Prober::check_atomics(uint32_t counter, const std::vector<uint32_t>& olds) {
@@ -166,7 +182,9 @@ std::string Prober::check_subgroups(const std::vector<uint32_t>& w) {
 
 Result<std::vector<uint64_t>> Prober::run_raw_scalar(Shader shader, const std::vector<size_t>& indices) {
   static const char* const names[] = {"raw_float32.spv", "raw_float64.spv", "raw_int32.spv", "raw_int64.spv"};
-  const char* name = names[int(shader)];
+  static const char* const controlled[] = {"raw_float32.controls.spv", "raw_float64.controls.spv"};
+  const bool controls = (shader == Shader::Float32 && float_controls_32_) || (shader == Shader::Float64 && float_controls_64_);
+  const char* name = controls ? controlled[int(shader)] : names[int(shader)];
   progress(std::string("raw ") + name + ": " + std::to_string(indices.size()) + " cases");
   WASMGPU_ASSIGN_OR_RETURN(runtime::SpirvKernel kernel, runtime::SpirvKernel::create(device_.state(), spirv_words(name)));
   struct Record {
@@ -187,6 +205,9 @@ Result<std::vector<uint64_t>> Prober::run_raw_scalar(Shader shader, const std::v
   return out.read_as<uint64_t>(n);
 }
 
+// Wrong raw results a line lists (the count says how many there were).
+constexpr size_t kShownCases = 3;
+
 void Prober::judge_raw(ProbeLine& l, const std::vector<size_t>& indices) {
   const bool subnormal = is_subnormal_property(l.property);
   bool all_right = true, all_flushed = true;
@@ -198,9 +219,9 @@ void Prober::judge_raw(ProbeLine& l, const std::vector<size_t>& indices) {
     ++wrong;
     const uint64_t mask = result_mask(result_type(c));
     if ((raw_[i] & mask) != (c.flushed & mask)) all_flushed = false;
-    if (l.raw_detail.empty())
-      l.raw_detail = "raw " + c.text + " = " + value_text(result_type(c), raw_[i]) + ", wasm: " +
-                     (c.expect_nan ? std::string("nan") : value_text(result_type(c), c.expected));
+    if (wrong <= kShownCases)
+      l.raw_detail += std::string(wrong == 1 ? "raw " : ", ") + c.text + " = " + value_text(result_type(c), raw_[i]) +
+                      " (wasm: " + (c.expect_nan ? std::string("nan") : value_text(result_type(c), c.expected)) + ")";
   }
   if (!all_right) l.raw_detail += " (" + std::to_string(wrong) + " of " + std::to_string(indices.size()) + " cases wrong)";
   if (all_right) l.raw = subnormal ? "kept" : "right";
@@ -397,6 +418,8 @@ Status Prober::run_concurrency_wasm(runtime::Module& module) {
 Result<ProbeReport> Prober::run() {
   f64_ = device_.float64_enabled();
   subgroups_ = has_subgroup_ops(device_);
+  float_controls_32_ = has_exact_float_controls(device_, 32);
+  float_controls_64_ = has_exact_float_controls(device_, 64);
   raw_.assign(cases_.size(), 0);
   for (size_t i = 0; i < cases_.size(); ++i) cases_of_[cases_[i].property].push_back(i);
   for (const std::string& p : probe_properties()) {
@@ -419,6 +442,7 @@ Result<ProbeReport> Prober::run() {
   // Cache the raw results before the wasm side runs, so that the modules it
   // loads are compiled as every later process's will be.
   ProbeReport report;
+  report.raw_float_controls = {float_controls_32_, float_controls_64_};
   for (const ProbeLine& l : lines_)
     report.results.properties.push_back(
         {l.property, l.raw == "absent" ? ProbeRaw::Absent : l.raw == "right" || l.raw == "kept" ? ProbeRaw::Right : ProbeRaw::Wrong,

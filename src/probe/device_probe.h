@@ -5,6 +5,7 @@
 // (runtime/device_probe_cache.h); docs/selftest.md describes the lines.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -35,7 +36,7 @@ struct ProbeLine {
   bool correct = true;   // every result wasmgpu gave is wasm's (a refusal named the property)
   size_t cases = 0;
   bool forced = false;   // the raw results were substituted (WASMGPU_PROBE_FORCE)
-  std::string raw_detail;   // the first wrong raw result
+  std::string raw_detail;   // the first wrong raw results, and how many there were
   std::string wasm_detail;  // the first wrong wasmgpu result, or the refusal
 };
 
@@ -43,6 +44,10 @@ struct ProbeReport {
   std::vector<ProbeLine> lines;
   runtime::ProbeResults results;  // what was cached
   std::string cache;              // the cache file written, or why none was
+  // The raw f32 / f64 shaders ran under exact mode's float controls
+  // (SignedZeroInfNanPreserve, RoundingModeRTE), which the device offers;
+  // else plain.
+  std::array<bool, 2> raw_float_controls{};
   bool all_correct() const;
 };
 

@@ -50,7 +50,7 @@ TEST(ProbeCases, ExpectedResultsAreWasmsAndForcedOnesDiffer) {
 }
 
 TEST(ProbeFiles, EveryBuiltFileIsEmbedded) {
-  for (const char* name : {"raw_float32.spv", "raw_float64.spv", "raw_int32.spv", "raw_int64.spv", "raw_atomics.spv",
+  for (const char* name : {"raw_float32.spv", "raw_float64.spv", "raw_float32.controls.spv", "raw_float64.controls.spv", "raw_int32.spv", "raw_int64.spv", "raw_atomics.spv",
                            "raw_barrier.spv", "raw_subgroups.spv", "probe_ops.wasm", "probe_kernels.wasm"})
     EXPECT_FALSE(probe_file(name).empty()) << name;
   EXPECT_TRUE(probe_file("nothing.spv").empty());

@@ -1,6 +1,14 @@
 #version 460
-// The device's own f64 instructions, one per case (probe_ops.h), as plain
-// GLSL gives them: no float controls.
+// The device's own f64 instructions, one per case (probe_ops.h). Built
+// twice: plain, as GLSL gives them, and with -DFLOAT_CONTROLS under the float
+// controls exact mode asks for (SignedZeroInfNanPreserve, RoundingModeRTE),
+// which the probe runs where the device offers them: the conditions wasmgpu
+// would use the instruction under.
+#ifdef FLOAT_CONTROLS
+#extension GL_EXT_spirv_intrinsics : require
+spirv_execution_mode(capabilities = [4466], 4461, 64);  // SignedZeroInfNanPreserve
+spirv_execution_mode(capabilities = [4467], 4462, 64);  // RoundingModeRTE
+#endif
 #extension GL_GOOGLE_include_directive : require
 #include "raw_scalar.glsl"
 
