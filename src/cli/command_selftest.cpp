@@ -84,15 +84,17 @@ void add_selftest_command(CLI::App& app) {
   auto options = std::make_shared<SelftestOptions>();
   CLI::App* cmd = app.add_subcommand("selftest", "Probe the device's instructions and check wasmgpu's results");
   cmd->footer(
-      "Runs each edge case twice: through the device's raw instruction (a GLSL shader) and through a\n"
-      "wasm module that wasmgpu compiles (exact float mode). One line per property:\n"
+      "Runs each edge case twice: through the device's raw instruction (a GLSL shader; float ones\n"
+      "under exact mode's float controls where the device offers them) and through a wasm module\n"
+      "that wasmgpu compiles (exact float mode). One line per property:\n"
       "  raw      what the raw instruction gave: right or wrong (subnormals: kept or flushed),\n"
       "           absent when the device lacks or hides the feature (no f64, no subgroups)\n"
       "  wasmgpu  native: wasmgpu uses that instruction; routed: another lowering (in parentheses);\n"
       "           refused: the runtime refuses such kernels, naming the property; absent\n"
       "  result   right when every result wasmgpu gave is wasm's (a refusal naming the property\n"
       "           counts as right), WRONG otherwise\n"
-      "  notes    the first wrong raw and wasmgpu result\n"
+      "  notes    the lowering of routed lines, the first wrong raw results (and how many),\n"
+      "           the first wrong wasmgpu result or the refusal\n"
       "Properties: f32/f64 arith (+ - * on normal values), div, sqrt, subnormals, trunc, floor,\n"
       "ceil, nearest, convert (to and from integers at the edges); i32/i64 shift (counts >= width),\n"
       "div (unsigned with the top bit set, signed), rem_s (INT_MIN rem -1), mul; atomic_add (many\n"
