@@ -297,12 +297,14 @@ Status Prober::run_wasm_scalars(runtime::Module& module) {
     for (size_t i : indices) some.push_back(request(i));
     Result<std::vector<runtime::CallResult>> r = module.call(some);
     if (!r.ok()) {
-      // Refused by the runtime: right when it names what the device lacks
-      // (f32 + - * in exact mode need shaderFloat64), a failure otherwise.
+      // Refused by the runtime: right when it names a feature the device
+      // lacks (f32 + - * in exact mode need shaderFloat64, exact mode needs
+      // float controls; runtime/kernel.cpp words both so), a failure otherwise.
       l.handling = Handling::Refused;
       l.how.clear();
       l.wasm_detail = r.error().to_string();
-      l.correct = l.wasm_detail.find("shaderFloat64") != std::string::npos && !f64_;
+      l.correct = l.wasm_detail.find("does not support") != std::string::npos ||
+                  l.wasm_detail.find("does not offer") != std::string::npos;
       continue;
     }
     for (size_t k = 0; k < indices.size(); ++k) judge(l, indices[k], (*r)[k]);
