@@ -78,8 +78,11 @@ class Submission {
   Submission(const Submission&) = delete;
   Submission& operator=(const Submission&) = delete;
 
-  // Waits up to `timeout` for the submission to finish. Throws Timeout when
-  // it has not (the work keeps running: wait again or poll done()), TrapError
+  // Waits up to `timeout` for the submission to finish. The timeout counts
+  // the work's execution: pipelines are compiled when submit() records them
+  // (under WASMGPU_COMPILE_TIMEOUT where the driver compiles at the first
+  // dispatch; docs/host-api.md). Throws Timeout when it has not finished
+  // (the work keeps running: wait again or poll done()), TrapError
   // for the first launch (lowest LaunchId) that trapped, DeviceLost.
   // Waiting again after it finished reports the same outcome.
   void wait(std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max()) const;

@@ -54,7 +54,9 @@ class Kernel {
   const std::string& name() const;
 
   // Runs the kernel and waits for it: records a one-off command buffer,
-  // submits it and waits (up to WASMGPU_LAUNCH_TIMEOUT seconds, default 60).
+  // submits it and waits (up to WASMGPU_LAUNCH_TIMEOUT seconds, default 60,
+  // for it to run: compiling its pipeline is bounded apart, by
+  // WASMGPU_COMPILE_TIMEOUT; docs/host-api.md).
   // This is the one synchronous launch of the API; CommandBuffer records
   // launches without waiting. Throws InvalidArgument (wrong count or types,
   // see argument.hpp), WrongDevice, UseAfterMove, TrapError, Timeout.

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "api/impl.h"
+#include "runtime/pipeline_warmup.h"
 #include "runtime/vk_util.h"
 
 namespace wasmgpu {
@@ -325,9 +326,11 @@ Submission::~Submission() = default;
 void Submission::wait(std::chrono::nanoseconds timeout) const {
   if (!state_) detail::raise(ErrorKind::UseAfterMove, "wait on a moved-from Submission");
   if (!state_->poll(timeout)) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count();
+    // Pipelines were compiled (warmed up) when the work was recorded, at
+    // submit(): the wait is the work's own time.
     detail::raise(ErrorKind::Timeout,
-                  state_->description + " did not finish within " + std::to_string(ms) + " ms; it keeps running" +
+                  state_->description + " did not finish: it ran longer than " + runtime::format_seconds(timeout) +
+                      "; it keeps running" +
                       (state_->direct ? " (its buffers stay in use until it finishes; Device::wait_idle waits for it)"
                                       : " (wait again, or poll done())"));
   }

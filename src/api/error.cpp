@@ -37,6 +37,8 @@ ErrorKind classify(const Error& error, ErrorKind fallback) {
   if (text.find("VK_ERROR_DEVICE_LOST") != std::string::npos || text.find("is lost (") != std::string::npos)
     return ErrorKind::DeviceLost;
   if (text.find("VK_ERROR_") != std::string::npos) return ErrorKind::Vulkan;
+  // A pipeline warm-up past the compile timeout (runtime/pipeline_warmup.h).
+  if (text.find("compiling the pipeline took longer than") != std::string::npos) return ErrorKind::Timeout;
   return fallback;
 }
 

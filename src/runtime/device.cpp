@@ -11,6 +11,7 @@
 #include "runtime/device_state.h"
 #include "runtime/instance_state.h"
 #include "runtime/pipeline_statistics.h"
+#include "runtime/pipeline_warmup.h"
 #include "runtime/vk_util.h"
 
 namespace wasmgpu::runtime {
@@ -62,6 +63,8 @@ DeviceState::~DeviceState() {
   launch_arena.reset();  // both free their memory at once: nothing is pending
   stacks.reset();
   destroy_bindless(*this);
+  if (warmup_fence) vk.vkDestroyFence(device, warmup_fence, nullptr);
+  if (warmup_pool) vk.vkDestroyCommandPool(device, warmup_pool, nullptr);
   pipeline_cache.destroy();  // saves it first
   if (pipeline_layout) vk.vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
   if (fence) vk.vkDestroyFence(device, fence, nullptr);
@@ -83,7 +86,7 @@ Status DeviceState::ready() {
     return make_error("Vulkan device '" + info.name + "' is lost (" + lost_reason +
                       "); create a new Device");
   if (pending.empty()) return {};
-  VkResult status = vk.vkGetFenceStatus(device, fence);
+  VkResult status = vk.vkGetFenceStatus(device, pending_fence);
   if (status == VK_SUCCESS) {
     finish_pending();
     return {};
@@ -96,8 +99,10 @@ Status DeviceState::ready() {
 
 void DeviceState::finish_pending() {
   pending.clear();
-  vk.vkResetFences(device, 1, &fence);
-  vk.vkResetCommandPool(device, command_pool, 0);
+  vk.vkResetFences(device, 1, &pending_fence);
+  // A warm-up's pool is reset by the next warm-up.
+  if (pending_fence == fence) vk.vkResetCommandPool(device, command_pool, 0);
+  pending_fence = VK_NULL_HANDLE;
   auto work = std::move(deferred);
   deferred.clear();
   for (auto& destroy : work) destroy();
@@ -106,7 +111,7 @@ void DeviceState::finish_pending() {
 Status DeviceState::wait_pending(std::chrono::nanoseconds timeout) {
   if (lost) return ready();
   if (pending.empty()) return {};
-  VkResult r = vk.vkWaitForFences(device, 1, &fence, VK_TRUE, timeout_ns(timeout));
+  VkResult r = vk.vkWaitForFences(device, 1, &pending_fence, VK_TRUE, timeout_ns(timeout));
   if (r == VK_TIMEOUT)
     return make_error(pending + " is still running on Vulkan device '" + info.name + "'");
   if (r != VK_SUCCESS) return fail("vkWaitForFences", r);
@@ -147,13 +152,17 @@ Status DeviceState::submit_and_wait(std::string_view description,
   VkResult r = vk.vkWaitForFences(device, 1, &fence, VK_TRUE, timeout_ns(timeout));
   if (r == VK_TIMEOUT) {
     pending = std::string(description);
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count();
-    return make_error(std::string(description) + " did not finish within " + std::to_string(ms) +
-                      " ms (VK_TIMEOUT); it keeps running and the device accepts new work "
+    pending_fence = fence;
+    // Only launches wait with a timeout; their pipelines were compiled before
+    // (pipeline_warmup.h), so the time is the kernel's own.
+    return make_error(std::string(description) + " did not finish: the kernel ran longer than " +
+                      format_seconds(timeout) +
+                      ", the launch timeout (VK_TIMEOUT); it keeps running and the device accepts new work "
                       "once it finishes (Device::wait)");
   }
   if (r != VK_SUCCESS) {
     pending = std::string(description);
+    pending_fence = fence;
     return fail("vkWaitForFences", r);
   }
   vk.vkResetFences(device, 1, &fence);
@@ -427,6 +436,7 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   s.pipeline_feedback = info.api_version >= VK_API_VERSION_1_3 &&
                         instance_state.api_version >= VK_API_VERSION_1_3;
   s.cache_stats.pipeline_feedback = s.pipeline_feedback;
+  s.warm_up_pipelines = pipeline_warmup_wanted(s.info);
 
   VkPushConstantRange push_range{};
   push_range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;

@@ -65,6 +65,9 @@ struct DeviceState {
   std::string lost_reason;
   // Non-empty while a submission that timed out may still be running.
   std::string pending;
+  // The fence of that submission: `fence`, or `warmup_fence` for a warm-up
+  // that ran past the compile timeout.
+  VkFence pending_fence = VK_NULL_HANDLE;
   std::vector<std::function<void()>> deferred;  // destructions waiting for `pending`
 
   AddressAllocator addresses;
@@ -90,6 +93,16 @@ struct DeviceState {
   PipelineCache pipeline_cache;
   // Pipeline creation reports cache hits (VkPipelineCreationFeedback, Vulkan 1.3).
   bool pipeline_feedback = false;
+
+  // Pipeline warm-ups (pipeline_warmup.h): whether this device gets them, and
+  // their own command pool, command buffer and fence, created on the first
+  // warm-up. Apart from `command_buffer`, so that a warm-up can run while
+  // that one (or a caller's) is being recorded.
+  bool warm_up_pipelines = false;
+  VkCommandPool warmup_pool = VK_NULL_HANDLE;
+  VkCommandBuffer warmup_command_buffer = VK_NULL_HANDLE;
+  VkFence warmup_fence = VK_NULL_HANDLE;
+  uint64_t pipeline_warmups = 0;  // warm-up dispatches that finished in time
 
   ~DeviceState();
 

@@ -1,14 +1,38 @@
 #include "runtime/kernel.h"
 
+#include <array>
+
 #include "abi/launch_abi.h"
+#include "abi/image_abi.h"
 #include "abi/launch_proof.h"
 #include "runtime/bindless.h"
 #include "runtime/device.h"
 #include "runtime/device_state.h"
 #include "runtime/pipeline_statistics.h"
+#include "runtime/pipeline_warmup.h"
 #include "runtime/vk_util.h"
 
 namespace wasmgpu::runtime {
+
+// The float controls the compiler asks for (spirv/compiler.cpp): RTE in
+// both modes, SignedZeroInfNanPreserve in exact mode, for 32 bits and for 64
+// where the kernel uses f64. Names what the device lacks, or "".
+static std::string missing_float_controls(const spirv::KernelInfo& info, const DeviceFeatures& features) {
+  std::string missing;
+  auto need = [&](bool present, const char* property) {
+    if (present) return;
+    missing += missing.empty() ? "" : ", ";
+    missing += property;
+  };
+  const bool exact = info.float_mode == spirv::FloatMode::Exact;
+  need(features.rounding_rte_f32, "shaderRoundingModeRTEFloat32");
+  if (exact) need(features.preserve_specials_f32, "shaderSignedZeroInfNanPreserveFloat32");
+  if (info.uses_float64) {
+    need(features.rounding_rte_f64, "shaderRoundingModeRTEFloat64");
+    if (exact) need(features.preserve_specials_f64, "shaderSignedZeroInfNanPreserveFloat64");
+  }
+  return missing;
+}
 
 Result<Kernel> Kernel::create(Device& device, spirv::CompiledKernel kernel,
                               const Buffer* linear_memory) {
@@ -28,6 +52,10 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
   if (info.uses_float64 && !device.float64_enabled)
     return make_error(name + " uses f64, but Vulkan device '" + device.info.name +
                       "' does not support shaderFloat64");
+  if (std::string missing = missing_float_controls(info, device.info.features); !missing.empty())
+    return make_error(name + " (" + (info.float_mode == spirv::FloatMode::Exact ? "exact" : "fast") +
+                      " float mode) needs " + missing + ", which Vulkan device '" + device.info.name +
+                      "' does not offer");
   if (info.memory_bytes > abi::kBufferAddressBase)
     return make_error(name + " needs " + format_bytes(info.memory_bytes) +
                       " of linear memory; at most " + format_bytes(abi::kBufferAddressBase) +
@@ -175,6 +203,18 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, ui
       (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT))
     ++device_->cache_stats.pipeline_cache_hits;
   device_->pipeline_cache.pipeline_created();
+  // Where the driver compiles at the first dispatch (lavapipe), compile now,
+  // under the compile timeout, so that no launch's timeout counts it. The
+  // warm-up binds what launches bind: the image set, zero push constants
+  // (nothing runs: the dispatch has no workgroups).
+  WASMGPU_TRY(warm_up_pipeline(*device_, "kernel '" + info_.export_name + "'", pipeline, [&](VkCommandBuffer cmd) {
+    const VkPipelineLayout layout = pipeline_layout();
+    if (info_.uses_images)
+      device_->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, abi::kImageSet, 1,
+                                          &device_->bindless->set, 0, nullptr);
+    const std::array<uint8_t, abi::kPushConstantsSize> push{};
+    device_->vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, abi::kPushConstantsSize, push.data());
+  }));
   return pipeline;
 }
 

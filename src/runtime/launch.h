@@ -55,13 +55,15 @@ class Arg {
 const char* to_string(Arg::Kind kind);
 
 // The timeout launches use unless told otherwise: WASMGPU_LAUNCH_TIMEOUT
-// (seconds) when set to a positive number, else 60 s. The wait includes the
-// driver's pipeline compile where it compiles lazily (lavapipe), which can take
-// minutes for a large kernel on a cold shader cache.
+// (seconds) when set to a positive number, else 60 s. It bounds the kernel's
+// execution only: where a driver compiles a pipeline at its first dispatch
+// (lavapipe), a warm-up compiles it before, under its own bound
+// (WASMGPU_COMPILE_TIMEOUT, pipeline_warmup.h).
 std::chrono::nanoseconds default_launch_timeout();
 
 struct LaunchOptions {
-  // How long launch() waits for the kernel before reporting a timeout.
+  // How long launch() waits for the kernel to run before reporting a timeout
+  // ("the kernel ran longer than N s"); compiling its pipeline is not counted.
   std::chrono::nanoseconds timeout = default_launch_timeout();
   // Fail the launch when an invocation traps. Vectorised calls turn this off:
   // their result records carry each call's trap.

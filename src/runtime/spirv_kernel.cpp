@@ -7,6 +7,7 @@
 #include "reflect/spirv_reflect.h"
 #include "runtime/device_state.h"
 #include "runtime/pipeline_statistics.h"
+#include "runtime/pipeline_warmup.h"
 #include "runtime/vk_util.h"
 
 namespace wasmgpu::runtime {
@@ -25,6 +26,8 @@ struct SpirvKernelState {
   std::vector<VkDescriptorPool> pools;
   std::vector<VkDescriptorPoolSize> pool_sizes;  // per kSetsPerPool sets
   std::map<std::vector<uint64_t>, VkPipeline> pipelines;
+  // Pipelines warmed up (pipeline_warmup.h), at their first record().
+  std::set<VkPipeline> warmed;
   VkPhysicalDeviceLimits limits{};
 
   ~SpirvKernelState() {
@@ -678,13 +681,24 @@ Result<SpirvBindings> SpirvKernel::record(VkCommandBuffer cmd, const SpirvLaunch
   }
   if (!writes.empty()) d.vk.vkUpdateDescriptorSets(d.device, uint32_t(writes.size()), writes.data(), 0, nullptr);
 
+  auto bind = [&](VkCommandBuffer into) {
+    for (size_t i = 0; i < set_numbers.size(); ++i)
+      d.vk.vkCmdBindDescriptorSets(into, VK_PIPELINE_BIND_POINT_COMPUTE, state_->pipeline_layout, set_numbers[i], 1,
+                                   &bindings.sets_[i], 0, nullptr);
+    if (!push.empty())
+      d.vk.vkCmdPushConstants(into, state_->pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, uint32_t(push.size()),
+                              push.data());
+  };
+  // The pipeline's first dispatch: where the driver compiles then (lavapipe),
+  // a warm-up with these bindings compiles it now, in its own submission and
+  // under the compile timeout, so that the caller's wait counts only the
+  // kernel. It needs real descriptor sets (a shader's bindings must be valid
+  // at any dispatch), hence here rather than at pipeline creation.
+  if (state_->warmed.insert(pipeline).second)
+    WASMGPU_TRY(warm_up_pipeline(d, "kernel '" + iface.name + "'", pipeline, bind));
+
   d.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  for (size_t i = 0; i < set_numbers.size(); ++i)
-    d.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, state_->pipeline_layout, set_numbers[i], 1,
-                                 &bindings.sets_[i], 0, nullptr);
-  if (!push.empty())
-    d.vk.vkCmdPushConstants(cmd, state_->pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, uint32_t(push.size()),
-                            push.data());
+  bind(cmd);
   d.vk.vkCmdDispatch(cmd, launch.groups[0], launch.groups[1], launch.groups[2]);
   return bindings;
 }
