@@ -17,44 +17,106 @@ std::optional<int64_t> const_i32(const wasm::ConstExpr& expr) {
 }
 
 // What the analysis knows of an i32 value: nothing, a constant, or the stack
-// pointer at function entry plus a constant.
+// pointer at function entry plus a constant. A stack pointer value is exact,
+// or (after paths with different stack pointers joined) a lower bound: the
+// value is at least entry sp + `value`. Lower bounds are all the sizing needs.
 struct AbstractValue {
   enum class Kind : uint8_t { Unknown, Const, StackPointer } kind = Kind::Unknown;
   int64_t value = 0;
+  bool exact = true;
   static AbstractValue unknown() { return {}; }
   static AbstractValue constant(int64_t v) { return {Kind::Const, v}; }
-  static AbstractValue stack_pointer(int64_t delta) { return {Kind::StackPointer, delta}; }
+  static AbstractValue stack_pointer(int64_t delta, bool exact = true) { return {Kind::StackPointer, delta, exact}; }
+  bool is_sp() const { return kind == Kind::StackPointer; }
+  bool operator==(const AbstractValue&) const = default;
 };
+
+// Where two paths meet: equal values stay, two stack pointer values give the
+// lower one as a bound, anything else is unknown.
+AbstractValue join(const AbstractValue& a, const AbstractValue& b) {
+  if (a == b) return a;
+  if (a.is_sp() && b.is_sp()) return AbstractValue::stack_pointer(std::min(a.value, b.value), false);
+  return AbstractValue::unknown();
+}
 
 struct FunctionStackUse {
   bool uses_stack_pointer = false;
   bool bounded = true;
-  uint32_t frame = 0;  // largest distance below the entry stack pointer it moves sp
+  // Bytes below the entry stack pointer the function and what it calls may
+  // use: its own lowest stack address, or a callee's need below the stack
+  // pointer at the call.
+  uint64_t need = 0;
 };
 
 class FrameScanner {
  public:
-  FrameScanner(const wasm::Module& module, uint32_t sp, uint32_t stack_lo, uint32_t stack_hi)
-      : module_(module), sp_(sp), stack_lo_(stack_lo), stack_hi_(stack_hi) {}
+  FrameScanner(const wasm::Module& module, const CallGraph& graph, const std::map<uint32_t, uint64_t>& need,
+               uint32_t sp, uint32_t stack_lo, uint32_t stack_hi)
+      : module_(module), graph_(graph), need_(need), sp_(sp), stack_lo_(stack_lo), stack_hi_(stack_hi) {}
 
   std::optional<uint32_t> lowest_constant_address;
 
   // Constant addresses inside the stack region: memory accesses whose address
   // is a constant, and constant call arguments (see Call below).
   //
-  // A linear walk over the body: prologues and epilogues are straight-line
-  // code, so ignoring control flow (beyond keeping stack heights right) is
-  // enough to recognise them. Anything unrecognised stores an unknown value
-  // to the stack pointer and makes the function unbounded.
+  // One pass over the body in order, following structured control flow far
+  // enough to stay sound (a linear walk alone is not: a loop's back edge or
+  // the other arm of an `if` brings values the walk has not seen there):
+  // - the stack pointer is tracked as it changes: `global.get` reads the
+  //   current value (so an alloca after the prologue adds to the frame), the
+  //   arms of an `if` start from its entry value, and where paths meet (the
+  //   end of a block, branches to it) the lowest value is kept as a bound;
+  // - inside a loop, moving the stack pointer below its value at the loop's
+  //   entry (an alloca per iteration) makes the function unbounded: the code
+  //   shows no bound on the iterations;
+  // - a local is followed only while it has a single assignment that
+  //   dominates the read (clang -O0 keeps one local per value); a local
+  //   assigned twice, or read where its assignment may not have run, is
+  //   unknown;
+  // - a callee's need counts from the stack pointer at the call;
+  // - storing an unknown value to the stack pointer makes the function
+  //   unbounded.
   FunctionStackUse scan(uint32_t function_index) {
     const wasm::Function& function = module_.functions.at(function_index - module_.imported_functions);
     const wasm::FuncType& type = module_.function_type(function_index);
     FunctionStackUse use;
-    std::vector<AbstractValue> locals(type.params.size(), AbstractValue::unknown());
-    for (size_t i = 0; i < function.locals.size(); ++i) locals.push_back(AbstractValue::constant(0));
+    const size_t params = type.params.size();
+    const size_t local_count = params + function.locals.size();
+    locals_.assign(local_count, AbstractValue::unknown());
+    assignments_.assign(local_count, 0);
+    assigned_in_.assign(local_count, kNotYet);
+    for (const wasm::Instr& instr : function.body)
+      if ((instr.op == Opcode::LocalSet || instr.op == Opcode::LocalTee) && instr.imm0 < local_count)
+        ++assignments_[instr.imm0];
     stack_.clear();
-    struct Frame { size_t height; uint32_t params, results; };
-    std::vector<Frame> frames{{0, 0, uint32_t(type.results.size())}};
+    next_scope_ = 1;
+    frames_.clear();
+    frames_.push_back({0, 0, uint32_t(type.results.size()), false, 0, AbstractValue::stack_pointer(0), {}, false});
+    AbstractValue sp = AbstractValue::stack_pointer(0);  // the current stack pointer
+    bool reachable = true;
+    size_t loops = 0;  // open loops
+
+    auto note_frame = [&](const AbstractValue& value) {
+      if (value.is_sp() && value.value < 0) use.need = std::max<uint64_t>(use.need, uint64_t(-value.value));
+    };
+    auto branch_to = [&](uint32_t depth) {
+      if (depth >= frames_.size()) return;
+      ControlFrame& target = frames_[frames_.size() - 1 - depth];
+      if (target.is_loop) return;  // a loop's sp changes are checked where sp is stored
+      target.branch_sp = target.branch_sp ? join(*target.branch_sp, sp) : sp;
+    };
+    auto call_from_here = [&](uint64_t callee_need) {
+      if (!sp.is_sp()) {
+        use.bounded = false;
+        return;
+      }
+      uint64_t below = sp.value < 0 ? uint64_t(-sp.value) : 0;
+      use.need = std::max(use.need, below + callee_need);
+    };
+    auto callee_need = [&](uint32_t callee) {
+      auto it = need_.find(callee);
+      return it == need_.end() ? uint64_t(0) : it->second;
+    };
 
     for (const wasm::Instr& instr : function.body) {
       switch (instr.op) {
@@ -62,7 +124,9 @@ class FrameScanner {
         case Opcode::GlobalGet:
           if (instr.imm0 == sp_) {
             use.uses_stack_pointer = true;
-            push(AbstractValue::stack_pointer(0));
+            // Below an unknown stack pointer nothing can be bounded.
+            if (!sp.is_sp() && reachable) use.bounded = false;
+            push(sp);
           } else {
             push(AbstractValue::unknown());
           }
@@ -71,11 +135,16 @@ class FrameScanner {
           AbstractValue value = pop();
           if (instr.imm0 != sp_) break;
           use.uses_stack_pointer = true;
-          if (value.kind == AbstractValue::Kind::StackPointer) {
-            if (value.value < 0) use.frame = std::max<uint32_t>(use.frame, uint32_t(-value.value));
-          } else {
-            use.bounded = false;
+          if (!reachable) break;
+          note_frame(value);
+          // An unknown amount (a VLA, alloca(n)): the memory below it is used.
+          if (!value.is_sp()) use.bounded = false;
+          if (loops > 0) {
+            const AbstractValue& entry = innermost_loop().sp_at_entry;
+            bool not_lower = value.is_sp() && value.exact && entry.is_sp() && entry.exact && value.value >= entry.value;
+            if (!not_lower) use.bounded = false;
           }
+          sp = value;
           break;
         }
         case Opcode::I32Add:
@@ -86,31 +155,68 @@ class FrameScanner {
           // Any address below the entry stack pointer that the function
           // computes is part of its frame, whether or not it moves sp there:
           // leaf functions at -O0 use memory below sp without storing it.
-          if (result.kind == AbstractValue::Kind::StackPointer && result.value < 0)
-            use.frame = std::max<uint32_t>(use.frame, uint32_t(-result.value));
+          note_frame(result);
           push(result);
           break;
         }
-        case Opcode::LocalGet: push(locals.at(instr.imm0)); break;
-        case Opcode::LocalSet: locals.at(instr.imm0) = pop(); break;
-        case Opcode::LocalTee: locals.at(instr.imm0) = stack_.empty() ? AbstractValue{} : stack_.back(); break;
+        case Opcode::LocalGet: push(read_local(instr.imm0, params)); break;
+        case Opcode::LocalSet: assign_local(instr.imm0, pop()); break;
+        case Opcode::LocalTee: assign_local(instr.imm0, stack_.empty() ? AbstractValue{} : stack_.back()); break;
         case Opcode::Block:
         case Opcode::Loop:
         case Opcode::If: {
           if (instr.op == Opcode::If) pop();
-          auto [params, results] = module_.block_arity(instr.block);
-          frames.push_back({stack_.size() >= params ? stack_.size() - params : 0, params, results});
+          auto [block_params, results] = module_.block_arity(instr.block);
+          bool is_loop = instr.op == Opcode::Loop;
+          frames_.push_back({stack_.size() >= block_params ? stack_.size() - block_params : 0, uint32_t(block_params),
+                             uint32_t(results), is_loop, next_scope_++, sp, {}, instr.op == Opcode::If});
+          if (is_loop) ++loops;
           break;
         }
-        case Opcode::Else:
-          stack_.resize(frames.back().height + frames.back().params);
+        case Opcode::Else: {
+          ControlFrame& frame = frames_.back();
+          // The then-arm's end meets the else-arm's at `end`; the else-arm
+          // starts from the stack pointer at the `if`, in a scope of its own
+          // (assignments in the then-arm do not reach it).
+          if (reachable) frame.branch_sp = frame.branch_sp ? join(*frame.branch_sp, sp) : sp;
+          frame.implicit_else = false;
+          frame.scope = next_scope_++;
+          sp = frame.sp_at_entry;
+          reachable = true;
+          stack_.resize(frame.height + frame.params);
           break;
+        }
         case Opcode::End: {
-          Frame frame = frames.back();
-          if (frames.size() > 1) frames.pop_back();
+          ControlFrame frame = frames_.back();
+          if (frames_.size() > 1) frames_.pop_back();
+          if (frame.is_loop) {
+            --loops;
+          } else {
+            std::optional<AbstractValue> merged = frame.branch_sp;
+            if (reachable) merged = merged ? join(*merged, sp) : sp;
+            if (frame.implicit_else) merged = merged ? join(*merged, frame.sp_at_entry) : frame.sp_at_entry;
+            if (merged) sp = *merged;
+          }
+          reachable = true;
           stack_.resize(frame.height + frame.results);
           break;
         }
+        case Opcode::Br:
+          if (reachable) branch_to(instr.imm0);
+          reachable = false;
+          break;
+        case Opcode::BrIf:
+          pop();
+          if (reachable) branch_to(instr.imm0);
+          break;
+        case Opcode::BrTable:
+          pop();
+          if (reachable)
+            for (uint32_t depth : function.br_tables.at(instr.imm0)) branch_to(depth);
+          reachable = false;
+          break;
+        case Opcode::Return:
+        case Opcode::Unreachable: reachable = false; break;
         case Opcode::Call: {
           const wasm::FuncType& callee = module_.function_type(instr.imm0);
           // A constant argument in the stack region is (most likely) a pointer
@@ -121,18 +227,22 @@ class FrameScanner {
             if (arg.kind == AbstractValue::Kind::Const && arg.value >= 1024) note_constant(uint64_t(arg.value));
           }
           pop_n(callee.params.size());
+          if (reachable && instr.imm0 >= module_.imported_functions) call_from_here(callee_need(instr.imm0));
           for (size_t i = 0; i < callee.results.size(); ++i) push(AbstractValue::unknown());
           break;
         }
         case Opcode::CallIndirect: {
           const wasm::FuncType& callee = module_.types.at(instr.imm0);
           pop_n(callee.params.size() + 1);
+          // Any function the call graph says this one may reach.
+          uint64_t deepest = 0;
+          if (function_index < graph_.callees.size())
+            for (uint32_t target : graph_.callees[function_index]) deepest = std::max(deepest, callee_need(target));
+          if (reachable) call_from_here(deepest);
           for (size_t i = 0; i < callee.results.size(); ++i) push(AbstractValue::unknown());
           break;
         }
-        case Opcode::Drop:
-        case Opcode::BrIf:
-        case Opcode::BrTable: pop(); break;
+        case Opcode::Drop: pop(); break;
         case Opcode::Select:
         case Opcode::SelectTyped: pop_n(3); push(AbstractValue::unknown()); break;
         // Table and reference instructions whose operands the opcode table
@@ -157,7 +267,7 @@ class FrameScanner {
           }
           std::string_view signature = op.signature;
           size_t colon = signature.find(':');
-          if (colon == std::string_view::npos) break;  // control: br, return, ...
+          if (colon == std::string_view::npos) break;  // control without operands: nop, ...
           pop_n(colon);
           for (size_t i = colon + 1; i < signature.size(); ++i) push(AbstractValue::unknown());
         }
@@ -177,11 +287,11 @@ class FrameScanner {
     if (op == Opcode::I32Add && b.kind == K::StackPointer) std::swap(a, b);
     if (a.kind == K::StackPointer && b.kind == K::Const) {
       int64_t c = int64_t(int32_t(uint32_t(b.value)));
-      if (op == Opcode::I32Add) return AbstractValue::stack_pointer(a.value + c);
-      if (op == Opcode::I32Sub) return AbstractValue::stack_pointer(a.value - c);
-      // sp & -2^k (over-aligned frames) lowers sp by at most 2^k - 1.
+      if (op == Opcode::I32Add) return AbstractValue::stack_pointer(a.value + c, a.exact);
+      if (op == Opcode::I32Sub) return AbstractValue::stack_pointer(a.value - c, a.exact);
+      // sp & -2^k (over-aligned frames) lowers sp by at most 2^k - 1: a bound.
       if (op == Opcode::I32And && c < 0 && ((-c) & (-c - 1)) == 0)
-        return AbstractValue::stack_pointer(a.value - (-c - 1));
+        return AbstractValue::stack_pointer(a.value - (-c - 1), false);
     }
     return AbstractValue::unknown();
   }
@@ -201,9 +311,54 @@ class FrameScanner {
     for (size_t i = 0; i < n; ++i) pop();
   }
 
+  struct ControlFrame {
+    size_t height;
+    uint32_t params, results;
+    bool is_loop;
+    uint32_t scope;                         // assignments made here reach reads while it is open
+    AbstractValue sp_at_entry;
+    std::optional<AbstractValue> branch_sp;  // joined over branches to the end (and a then-arm's end)
+    bool implicit_else;                      // an `if` without `else`: the entry sp also reaches the end
+  };
+  static constexpr uint32_t kNotYet = UINT32_MAX;
+
+  const ControlFrame& innermost_loop() const {
+    for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
+      if (it->is_loop) return *it;
+    return frames_.front();
+  }
+  bool scope_open(uint32_t scope) const {
+    for (const ControlFrame& frame : frames_)
+      if (frame.scope == scope) return true;
+    return false;
+  }
+  // Parameters are unknown; a local never assigned is its zero. A local with
+  // one assignment is that value where the assignment dominates the read: it
+  // came earlier in a scope that is still open (structured control flow
+  // leaves no other path into the read). Else unknown.
+  AbstractValue read_local(uint32_t index, size_t params) const {
+    if (index >= locals_.size() || index < params) return AbstractValue::unknown();
+    if (assignments_[index] == 0) return AbstractValue::constant(0);
+    if (assignments_[index] > 1 || assigned_in_[index] == kNotYet || !scope_open(assigned_in_[index]))
+      return AbstractValue::unknown();
+    return locals_[index];
+  }
+  void assign_local(uint32_t index, const AbstractValue& value) {
+    if (index >= locals_.size()) return;
+    locals_[index] = value;
+    assigned_in_[index] = frames_.back().scope;
+  }
+
   const wasm::Module& module_;
+  const CallGraph& graph_;
+  const std::map<uint32_t, uint64_t>& need_;
   uint32_t sp_, stack_lo_, stack_hi_;
   std::vector<AbstractValue> stack_;
+  std::vector<AbstractValue> locals_;
+  std::vector<uint32_t> assignments_;
+  std::vector<uint32_t> assigned_in_;
+  std::vector<ControlFrame> frames_;
+  uint32_t next_scope_ = 1;
 };
 
 }  // namespace
@@ -248,25 +403,34 @@ StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph) {
   // wasm-ld starts data (and, without data, the stack region) at 1024.
   if (data_end == 0 && layout.stack_hi > 1024) data_end = 1024;
   layout.stack_lo = std::min(round_up16(data_end), layout.stack_hi);
+  // Zero-initialised data (.bss) has no segment: wasm-ld places it after the
+  // segments and before the stack, which is its default size
+  // (kDefaultStackSize) below the initial stack pointer. Without this, bss
+  // variables would count as stack: per-invocation copies, and accesses below
+  // the window trapping as a stack overflow.
+  if (layout.stack_hi >= kDefaultStackSize)
+    layout.stack_lo = std::max(layout.stack_lo, layout.stack_hi - kDefaultStackSize);
   layout.window_lo = layout.stack_hi;
 
-  FrameScanner scanner(module, *layout.stack_pointer, layout.stack_lo, layout.stack_hi);
   std::map<uint32_t, uint64_t> need;  // bytes below the entry sp a call may use
+  FrameScanner scanner(module, graph, need, *layout.stack_pointer, layout.stack_lo, layout.stack_hi);
   bool uses_stack_pointer = false;
+  uint64_t deepest = 0;
   for (uint32_t function : graph.functions) {  // callees first
     FunctionStackUse use = scanner.scan(function);
     uses_stack_pointer |= use.uses_stack_pointer;
     layout.bounded &= use.bounded;
-    uint64_t deepest_callee = 0;
-    for (uint32_t callee : graph.callees[function]) deepest_callee = std::max(deepest_callee, need[callee]);
-    need[function] = use.frame + deepest_callee;
+    need[function] = use.need;
     // A recursive function's stack need has no bound the code shows: give it
     // the whole region (running past it traps as a shadow stack overflow).
     if (graph.is_recursive(function) && need[function] > 0) layout.bounded = false;
+    // Every root's need (a shader may have several; callees need no more
+    // than their callers).
+    deepest = std::max(deepest, use.need);
   }
   if (!uses_stack_pointer && !scanner.lowest_constant_address) return layout;
 
-  uint64_t bytes = uint64_t(round_up16(need[graph.functions.back()])) + kStackMargin;
+  uint64_t bytes = uint64_t(round_up16(deepest)) + kStackMargin;
   uint32_t window_lo = layout.stack_lo;
   if (layout.bounded && bytes < layout.stack_hi)
     window_lo = std::max(layout.stack_lo, uint32_t(layout.stack_hi - bytes));

@@ -37,6 +37,11 @@ struct StackLayout {
   bool bounded = true;
 };
 
+// wasm-ld's default stack size (-z stack-size): the stack region is at most
+// this far below the initial stack pointer; below it lies zero-initialised
+// data, which has no data segment.
+inline constexpr uint32_t kDefaultStackSize = 65536;
+
 // Margin added to the computed stack need.
 inline constexpr uint32_t kStackMargin = 16;
 

@@ -97,5 +97,89 @@ TEST(StackAnalysis, NoStackUse) {
   EXPECT_EQ(k.info.stack_slot_size, 0u);
 }
 
+
+// wasm-ld writes no segment for zero-initialised data (.bss): it lies between
+// the segments and the 64 KiB stack. Its variables are not stack: a constant
+// address there neither widens the window nor counts as the region (before,
+// bss accesses below a small window trapped as a shadow stack overflow).
+TEST(StackAnalysis, BssBelowTheStackIsNotStack) {
+  // Data ends at 1032; bss up to 2112; the stack is [2112, 67648).
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 67648))
+    (data (i32.const 1024) "12345678")
+    (func (export "k") (param $x i32) (local $fp i32)
+      (global.set $__stack_pointer (local.tee $fp (i32.sub (global.get $__stack_pointer) (i32.const 32))))
+      (i32.store offset=1088 (i32.const 0) (local.get $x))   ;; a bss variable
+      (global.set $__stack_pointer (i32.add (local.get $fp) (i32.const 32))))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_slot_size, 32u + kStackMargin);
+  EXPECT_EQ(k.info.stack_window_lo, 67648u - 48u);
+}
+
+// An alloca after the prologue: the second read of the stack pointer sees
+// the moved one, so the frames add up (before, the larger of the two counted).
+TEST(StackAnalysis, AllocaAfterPrologueAddsToFrame) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func $leaf (local $fp i32)
+      (local.set $fp (i32.sub (global.get $__stack_pointer) (i32.const 64)))
+      (i32.store (local.get $fp) (i32.const 1)))
+    (func (export "k") (param i32) (local $fp i32) (local $p i32) (local $n i32)
+      (local.set $fp (global.get $__stack_pointer))
+      (local.set $n (i32.const 96))                          ;; the constant comes through a local
+      (global.set $__stack_pointer (i32.sub (local.get $fp) (local.get $n)))
+      (global.set $__stack_pointer (local.tee $p (i32.sub (global.get $__stack_pointer) (i32.const 48))))
+      (call $leaf)
+      (global.set $__stack_pointer (local.get $fp)))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  // 96 + 48 + the leaf's 64 below the alloca = 208, plus the margin.
+  EXPECT_EQ(k.info.stack_slot_size, 208u + kStackMargin);
+}
+
+// The arms of an `if` start from the stack pointer at the `if`; the end keeps
+// the lower of the two.
+TEST(StackAnalysis, IfArmsJoinToTheLowerStackPointer) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func $leaf (local $fp i32)
+      (local.set $fp (i32.sub (global.get $__stack_pointer) (i32.const 16)))
+      (i32.store (local.get $fp) (i32.const 1)))
+    (func (export "k") (param $c i32)
+      (if (local.get $c)
+        (then (global.set $__stack_pointer (i32.sub (global.get $__stack_pointer) (i32.const 128))))
+        (else (global.set $__stack_pointer (i32.sub (global.get $__stack_pointer) (i32.const 32)))))
+      (call $leaf))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_slot_size, 128u + 16u + kStackMargin);
+}
+
+// An alloca in a loop lowers the stack pointer once per iteration: nothing
+// in the code bounds it, so the whole region is the window.
+TEST(StackAnalysis, AllocaInLoopUsesWholeRegion) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func (export "k") (param $n i32) (local $p i32)
+      (loop $again
+        (global.set $__stack_pointer (local.tee $p (i32.sub (global.get $__stack_pointer) (i32.const 16))))
+        (i32.store (local.get $p) (local.get $n))
+        (br_if $again (local.tee $n (i32.sub (local.get $n) (i32.const 1))))))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_window_lo, 1024u);
+  EXPECT_EQ(k.info.stack_slot_size, 66560u - 1024u);
+}
+
+// A local assigned twice is not followed: its value at a read depends on the
+// path. Storing it to the stack pointer makes the frame unbounded.
+TEST(StackAnalysis, LocalAssignedTwiceIsUnknown) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func (export "k") (param $c i32) (local $n i32)
+      (local.set $n (i32.const 16))
+      (if (local.get $c) (then (local.set $n (i32.const 4096))))
+      (global.set $__stack_pointer (i32.sub (global.get $__stack_pointer) (local.get $n))))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_window_lo, 1024u);
+}
+
 }  // namespace
 }  // namespace wasmgpu::spirv::testing
