@@ -3,6 +3,8 @@
 // signed quantities (exponents) are u32 values read by the S-opcodes.
 #include "spirv/float_exact.h"
 
+#include "spirv/float_rounding.h"
+
 #include <cassert>
 
 #include <spirv/unified1/GLSL.std.450.h>
@@ -133,7 +135,8 @@ uint32_t ExactFloat::helper(Helper which) {
 }
 
 uint32_t ExactFloat::call(FunctionBuilder& f, Helper which, std::initializer_list<uint32_t> args) {
-  bool wide = which == Helper::F64Div || which == Helper::F64Sqrt;
+  bool wide = which == Helper::F64Div || which == Helper::F64Sqrt || which == Helper::F64Add ||
+              which == Helper::F64Sub || which == Helper::F64Mul;
   uint32_t function = helper(which);
   return f.call(wide ? k_.t_u64 : k_.t_u32, function, args);
 }
@@ -160,6 +163,9 @@ void ExactFloat::emit(Helper which, uint32_t id) {
     case Helper::F32Sqrt: return emit_sqrt(id, kF32);
     case Helper::F64Sqrt: return emit_sqrt(id, kF64);
     case Helper::Demote: return emit_demote(id);
+    case Helper::F64Add: return emit_f64_arith(id, Op::OpFAdd);
+    case Helper::F64Sub: return emit_f64_arith(id, Op::OpFSub);
+    case Helper::F64Mul: return emit_f64_arith(id, Op::OpFMul);
   }
 }
 
@@ -418,47 +424,29 @@ uint32_t ExactFloat::min_max(FunctionBuilder& f, bool is_min, const Format& fmt,
   return e.sel(e.any(x_nan, y_nan), nan_result(e, fmt, a, x_nan, b, y_nan), result);
 }
 
-// ceil/floor/trunc/nearest: a zero-exponent input (zero or subnormal, which
-// a device may flush) gives a signed zero, or +1 (ceil of a positive
-// subnormal) or -1 (floor of a negative one); a NaN gives itself, quieted;
-// the rest is native.
-uint32_t ExactFloat::round_to_integral(FunctionBuilder& f, Opcode opcode, const Format& fmt, uint32_t x_bits) {
-  Emit e{k_, f};
-  Fields x = fields(e, fmt, x_bits);
-  uint32_t float_type = fmt.width == 64 ? k_.t_f64() : k_.t_f32();
-  uint32_t int_type = fmt.width == 64 ? k_.t_u64 : k_.t_u32;
-  auto to_int = [&](uint32_t v64) { return fmt.width == 64 ? v64 : e.to32(v64); };
-  uint32_t value = f.op(Op::OpBitcast, float_type, {to_int(x_bits)});
-  bool is64 = fmt.width == 64;
-  GLSLstd450 inst = GLSLstd450RoundEven;
-  uint32_t tiny_result = e.shl(x.sign, e.u32(fmt.width - 1));  // signed zero
-  uint64_t one = uint64_t(fmt.bias) << fmt.mant;
-  uint32_t nonzero = e.test(Op::OpINotEqual, x.magnitude, e.u64(0));
-  uint32_t negative = e.test(Op::OpINotEqual, x.sign, e.u64(0));
-  if (opcode == (is64 ? Opcode::F64Ceil : Opcode::F32Ceil)) {
-    inst = GLSLstd450Ceil;
-    tiny_result = e.sel(e.all(nonzero, e.no(negative)), e.u64(one), tiny_result);
-  } else if (opcode == (is64 ? Opcode::F64Floor : Opcode::F32Floor)) {
-    inst = GLSLstd450Floor;
-    tiny_result = e.sel(e.all(nonzero, negative), e.u64(one | fmt.sign()), tiny_result);
-  } else if (opcode == (is64 ? Opcode::F64Trunc : Opcode::F32Trunc)) {
-    inst = GLSLstd450Trunc;
-  }
-  uint32_t native = f.op(Op::OpBitcast, int_type, {f.glsl(inst, float_type, {value})});
-  uint32_t tiny = e.test(Op::OpIEqual, x.exp, e.u32(0));
-  // A NaN input gives that NaN, quieted (devices return their own default
-  // NaN: NVIDIA's has every payload bit set, which is not canonical).
-  uint32_t x_nan = is_nan(e, fmt, x);
-  uint32_t quiet = to_int(nan_result(e, fmt, x_bits, x_nan, x_bits, x_nan));
-  return e.sel(x_nan, quiet, e.sel(tiny, to_int(tiny_result), native));
-}
-
-// f64 + - *: native, with wasm's NaN results.
+// f64 + - *: native, with wasm's NaN results. Where the device may flush
+// f64 subnormals (CompileOptions::f64_subnormals_native false), the native
+// result stands only under the tests f32_arith_inline explains for f32, with
+// 2^-1022 for 2^-126; everything else takes the integer helper.
 uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t b) {
   Emit e{k_, f};
   uint32_t r = f.op(op, k_.t_f64(), {a, b});
   k_.b.decorate(r, spv::Decoration::NoContraction);
   uint32_t a_bits = f.op(Op::OpBitcast, k_.t_u64, {a}), b_bits = f.op(Op::OpBitcast, k_.t_u64, {b});
+  if (!k_.f64_subnormals_native) {
+    const uint32_t smallest_normal = k_.b.const_f64_bits(uint64_t(1) << 52);
+    auto magnitude = [&](uint32_t v) { return f.glsl(GLSLstd450FAbs, k_.t_f64(), {v}); };
+    uint32_t keep = e.test(Op::OpFOrdGreaterThanEqual, magnitude(r), smallest_normal);
+    if (op != Op::OpFMul) {
+      keep = e.all(keep, e.test(Op::OpFUnordGreaterThanEqual, magnitude(a), smallest_normal));
+      keep = e.all(keep, e.test(Op::OpFUnordGreaterThanEqual, magnitude(b), smallest_normal));
+    }
+    uint32_t bits = f.variable(k_.t_u64);
+    f.store(bits, f.op(Op::OpBitcast, k_.t_u64, {r}));
+    Helper helper = op == Op::OpFAdd ? Helper::F64Add : op == Op::OpFSub ? Helper::F64Sub : Helper::F64Mul;
+    f.if_else(e.no(keep), [&] { f.store(bits, call(f, helper, {a_bits, b_bits})); });
+    return f.op(Op::OpBitcast, k_.t_f64(), {f.load(k_.t_u64, bits)});
+  }
   Fields x = fields(e, kF64, a_bits), y = fields(e, kF64, b_bits);
   uint32_t nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, is_nan(e, kF64, y));
   uint32_t r_nan = f.op(Op::OpIsNan, k_.t_bool, {r});
@@ -466,6 +454,93 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
   if (op == Op::OpFMul) return result;
   uint32_t zero_sum = f.op(Op::OpBitcast, k_.t_f64(), {zero_sum_bits(e, op, a_bits, b_bits, 64)});
   return e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum, result);
+}
+
+// f64 + - * on integers (u64 bits in and out), subnormals included: for
+// devices that may flush f64 subnormals. Significands are normalised with
+// their leading bit at 60 (8 bits below the 53 kept), the smaller operand
+// of a sum is shifted right with the bits it loses ORed into its last bit
+// (sticky), and the exact sum or the top of the 106-bit product is rounded
+// once by round_pack. A sticky bit 8 places below the rounding point stays
+// below it after the at most one-place left shift a difference can need
+// once operands are more than one place apart, so it decides only ties.
+void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
+  uint32_t params[] = {k_.t_u64, k_.t_u64};
+  FunctionBuilder f(k_.b, id, k_.t_u64, params);
+  k_.b.name(id, op == Op::OpFAdd ? "wasmgpu_f64_add" : op == Op::OpFSub ? "wasmgpu_f64_sub" : "wasmgpu_f64_mul");
+  Emit e{k_, f};
+  uint32_t a = f.param(0), b = f.param(1);
+  if (op == Op::OpFSub) b = e.op64(Op::OpBitwiseXor, b, e.u64(kF64.sign()));  // x - y = x + (-y)
+  Fields x = fields(e, kF64, a), y = fields(e, kF64, b);
+  uint32_t x_nan = is_nan(e, kF64, x), y_nan = is_nan(e, kF64, y);
+  uint32_t x_inf = e.test(Op::OpIEqual, x.magnitude, e.u64(kF64.inf()));
+  uint32_t y_inf = e.test(Op::OpIEqual, y.magnitude, e.u64(kF64.inf()));
+  uint32_t x_zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
+  uint32_t y_zero = e.test(Op::OpIEqual, y.magnitude, e.u64(0));
+  // NaN operands keep their own bits: the subtrahend's sign flip above is
+  // undone for the NaN result, as wasm's NaN rules speak of the operands.
+  uint32_t b_operand = f.param(1);
+  if (op == Op::OpFMul) {
+    uint32_t sign = e.op64(Op::OpBitwiseXor, x.sign, y.sign);
+    uint32_t signed_zero = e.shl(sign, e.u32(63));
+    uint32_t signed_inf = e.op64(Op::OpBitwiseOr, signed_zero, e.u64(kF64.inf()));
+    uint32_t nan = e.any(e.any(x_nan, y_nan), e.any(e.all(x_inf, y_zero), e.all(x_zero, y_inf)));
+    uint32_t infinite = e.any(x_inf, y_inf), zero = e.any(x_zero, y_zero);
+    f.if_else(e.any(nan, e.any(infinite, zero)), [&] {
+      f.return_value(e.sel(nan, nan_result(e, kF64, a, x_nan, b_operand, y_nan),
+                           e.sel(infinite, signed_inf, signed_zero)));
+    });
+    auto [sig_a, exp_a] = normalize(e, kF64, x);
+    auto [sig_b, exp_b] = normalize(e, kF64, y);
+    // 53 x 53 bits in 32-bit limbs: the product < 2^106 as hi:lo.
+    uint32_t a_hi = e.shr(sig_a, e.u32(32)), a_lo = e.and64(sig_a, 0xFFFF'FFFFu);
+    uint32_t b_hi = e.shr(sig_b, e.u32(32)), b_lo = e.and64(sig_b, 0xFFFF'FFFFu);
+    uint32_t low = e.op64(Op::OpIMul, a_lo, b_lo);
+    uint32_t middle = e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_lo), e.op64(Op::OpIMul, a_lo, b_hi));
+    uint32_t lo = e.op64(Op::OpIAdd, low, e.shl(middle, e.u32(32)));
+    uint32_t carry = e.bool64(e.test(Op::OpULessThan, lo, low));
+    uint32_t hi = e.op64(Op::OpIAdd, e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_hi), e.shr(middle, e.u32(32))), carry);
+    // The product's top bits (leading bit at 60 or 61) and whether any of
+    // the 44 below them is set.
+    uint32_t top = e.op64(Op::OpBitwiseOr, e.shl(hi, e.u32(20)), e.shr(lo, e.u32(44)));
+    uint32_t sticky = e.test(Op::OpINotEqual, e.and64(lo, (uint64_t(1) << 44) - 1), e.u64(0));
+    uint32_t at_61 = e.test(Op::OpINotEqual, e.shr(top, e.u32(61)), e.u64(0));
+    uint32_t sig = e.sel(at_61, top, e.shl(top, e.u32(1)));
+    // sig_a sig_b 2^(exp_a + exp_b - 104) = top 2^(exp_a + exp_b - 60).
+    uint32_t exp = e.op32(Op::OpIAdd, e.op32(Op::OpIAdd, exp_a, exp_b), e.sel(at_61, e.u32(1), e.u32(0)));
+    f.return_value(round_pack(e, kF64, sign, exp, sig, 61, sticky));
+    f.finish();
+    return;
+  }
+  uint32_t nan = e.any(e.any(x_nan, y_nan), e.all(e.all(x_inf, y_inf), e.test(Op::OpINotEqual, x.sign, y.sign)));
+  f.if_else(nan, [&] { f.return_value(nan_result(e, kF64, a, x_nan, b_operand, y_nan)); });
+  f.if_else(x_inf, [&] { f.return_value(a); });
+  f.if_else(y_inf, [&] { f.return_value(b); });
+  // Two zeros: -0 only when both are -0; one zero: the other operand, exactly.
+  f.if_else(e.all(x_zero, y_zero), [&] { f.return_value(e.op64(Op::OpBitwiseAnd, a, b)); });
+  f.if_else(x_zero, [&] { f.return_value(b); });
+  f.if_else(y_zero, [&] { f.return_value(a); });
+  // The larger magnitude first.
+  uint32_t swap = e.test(Op::OpULessThan, x.magnitude, y.magnitude);
+  auto [sig_x, exp_x] = normalize(e, kF64, x);
+  auto [sig_y, exp_y] = normalize(e, kF64, y);
+  uint32_t sig_big = e.shl(e.sel(swap, sig_y, sig_x), e.u32(8)), sig_small = e.shl(e.sel(swap, sig_x, sig_y), e.u32(8));
+  uint32_t exp_big = e.sel(swap, exp_y, exp_x), exp_small = e.sel(swap, exp_x, exp_y);
+  uint32_t sign = e.sel(swap, y.sign, x.sign);
+  uint32_t distance = e.op32(Op::OpISub, exp_big, exp_small);
+  distance = e.sel(e.test(Op::OpUGreaterThan, distance, e.u32(63)), e.u32(63), distance);
+  uint32_t lost = e.op64(Op::OpBitwiseAnd, sig_small, e.op64(Op::OpISub, e.shl(e.u64(1), distance), e.u64(1)));
+  uint32_t aligned = e.op64(Op::OpBitwiseOr, e.shr(sig_small, distance), e.bool64(e.test(Op::OpINotEqual, lost, e.u64(0))));
+  uint32_t same_sign = e.test(Op::OpIEqual, x.sign, y.sign);
+  uint32_t sum = e.sel(same_sign, e.op64(Op::OpIAdd, sig_big, aligned), e.op64(Op::OpISub, sig_big, aligned));
+  // Exact cancellation gives +0 under round to nearest.
+  f.if_else(e.test(Op::OpIEqual, sum, e.u64(0)), [&] { f.return_value(e.u64(0)); });
+  // sig_big 2^(exp_big - 60) = sum 2^(exp_big - 60): lead the sum at 61.
+  uint32_t lead = e.msb64(sum);
+  uint32_t shift = e.op32(Op::OpISub, e.u32(61), lead);
+  uint32_t exp = e.op32(Op::OpISub, e.op32(Op::OpIAdd, exp_big, lead), e.u32(60));
+  f.return_value(round_pack(e, kF64, sign, exp, e.shl(sum, shift), 61, k_.b.const_bool(false)));
+  f.finish();
 }
 
 // f32 + - * (f32 in, bits out): the native f32 operation when no subnormal
@@ -647,10 +722,8 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
       return true;
     }
     case Opcode::F32Ceil: case Opcode::F32Floor: case Opcode::F32Trunc: case Opcode::F32Nearest:
-      stack.push_back(as_f32(round_to_integral(f, opcode, kF32, wide32(pop()))));
-      return true;
     case Opcode::F64Ceil: case Opcode::F64Floor: case Opcode::F64Trunc: case Opcode::F64Nearest:
-      stack.push_back(as_f64(round_to_integral(f, opcode, kF64, bits64(pop()))));
+      stack.push_back(round_to_integral(k_, f, opcode, pop()));
       return true;
     case Opcode::F64PromoteF32: stack.push_back(as_f64(promote_bits(f, bits32(pop())))); return true;
     case Opcode::F32DemoteF64: stack.push_back(as_f32(call(f, Helper::Demote, {bits64(pop())}))); return true;

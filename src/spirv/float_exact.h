@@ -12,10 +12,13 @@
 //    integer operations. No f32-derived f64 value is ever f64-subnormal.
 //  - f32/f64 division and square root are integer long division and
 //    digit-by-digit square root on the significands, rounded in integers.
-//  - f64 + - * are native: they rely on the device not flushing f64
-//    subnormals (float_exact_test checks this on the device).
+//  - f64 + - * are native where the device keeps f64 subnormals; where it
+//    may flush them (CompileOptions::f64_subnormals_native false, from the
+//    device probe), a native result stands only when no subnormal can be
+//    involved (as for f32) and the rest is done on integers.
 //  - comparisons and min/max order the bit patterns as integers; ceil,
-//    floor, trunc and nearest handle zero-exponent inputs in integers;
+//    floor, trunc and nearest are integer operations on the bits in both
+//    modes (float_rounding.h);
 //    promote and demote are integer conversions (demote has a native fast
 //    path for results in the normal range).
 //  - NaN results follow wasm: canonical when no operand is a NaN, else a
@@ -52,7 +55,7 @@ class ExactFloat {
   void settle(FunctionBuilder& f, std::vector<uint32_t>& stack);
 
  private:
-  enum class Helper : uint8_t { F32Add, F32Sub, F32Mul, F32Div, F64Div, F32Sqrt, F64Sqrt, Demote };
+  enum class Helper : uint8_t { F32Add, F32Sub, F32Mul, F32Div, F64Div, F32Sqrt, F64Sqrt, Demote, F64Add, F64Sub, F64Mul };
 
   uint32_t helper(Helper which);
   uint32_t call(FunctionBuilder& f, Helper which, std::initializer_list<uint32_t> args);
@@ -61,12 +64,12 @@ class ExactFloat {
   void emit_div(uint32_t id, const Format& fmt);
   void emit_sqrt(uint32_t id, const Format& fmt);
   void emit_demote(uint32_t id);
+  void emit_f64_arith(uint32_t id, spv::Op op);
 
   // Inline sequences (integer bits in, integer bits or bool out).
   uint32_t promote_bits(FunctionBuilder& f, uint32_t bits);  // u32 -> u64
   uint32_t compare(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, uint32_t a, uint32_t b);
   uint32_t min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b);
-  uint32_t round_to_integral(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, uint32_t x);
   uint32_t f64_native(FunctionBuilder& f, spv::Op op, uint32_t a, uint32_t b);
   // The native result's bits of a run member (f32 operands); the values it
   // must test join run_checks_.

@@ -16,6 +16,7 @@
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include "spirv/float_exact.h"
+#include "spirv/float_rounding.h"
 #include "spirv/intrinsics.h"
 
 namespace wasmgpu::spirv {
@@ -275,14 +276,11 @@ void FunctionLowering::float_unary(Opcode opcode, uint32_t type, uint32_t bits) 
     case Opcode::F64Abs: push(on_bits(Op::OpBitwiseAnd, sign - 1)); return;
     case Opcode::F32Neg:
     case Opcode::F64Neg: push(on_bits(Op::OpBitwiseXor, sign)); return;
-    case Opcode::F32Ceil:
-    case Opcode::F64Ceil: push(f_.glsl(GLSLstd450Ceil, type, {x})); return;
-    case Opcode::F32Floor:
-    case Opcode::F64Floor: push(f_.glsl(GLSLstd450Floor, type, {x})); return;
-    case Opcode::F32Trunc:
-    case Opcode::F64Trunc: push(f_.glsl(GLSLstd450Trunc, type, {x})); return;
-    case Opcode::F32Nearest:
-    case Opcode::F64Nearest: push(f_.glsl(GLSLstd450RoundEven, type, {x})); return;
+    // Both modes: the native instructions were seen wrong on one driver
+    // (float_rounding.h).
+    case Opcode::F32Ceil: case Opcode::F64Ceil: case Opcode::F32Floor: case Opcode::F64Floor:
+    case Opcode::F32Trunc: case Opcode::F64Trunc: case Opcode::F32Nearest:
+    case Opcode::F64Nearest: push(round_to_integral(k_, f_, opcode, x)); return;
     case Opcode::F32Sqrt:
     case Opcode::F64Sqrt: push(f_.glsl(GLSLstd450Sqrt, type, {x})); return;
     default: assert(false);
@@ -349,11 +347,15 @@ void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, 
                  [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerOverflow); });
     });
   }
-  // Convert only in-range values (others are undefined in SPIR-V). Unsigned
-  // conversion of (-1, 0) goes through trunc, which gives -0, converting to 0.
-  uint32_t safe = op(Op::OpSelect, float_type, {in_range, x, float_const(0.0)});
-  uint32_t converted = is_signed ? op(Op::OpConvertFToS, int_type, {safe})
-                                 : op(Op::OpConvertFToU, int_type, {f_.glsl(GLSLstd450Trunc, float_type, {safe})});
+  // Convert only in-range values (others are undefined in SPIR-V). An
+  // unsigned conversion of (-1, 0] converts +0 instead: a negative operand
+  // of OpConvertFToU is undefined even where it truncates to zero, and no
+  // rounding instruction is trusted to make it -0 (float_rounding.h).
+  uint32_t convertible = in_range;
+  if (!is_signed)
+    convertible = op(Op::OpLogicalAnd, k_.t_bool, {in_range, op(Op::OpFOrdGreaterThan, k_.t_bool, {x, float_const(0.0)})});
+  uint32_t safe = op(Op::OpSelect, float_type, {convertible, x, float_const(0.0)});
+  uint32_t converted = is_signed ? op(Op::OpConvertFToS, int_type, {safe}) : op(Op::OpConvertFToU, int_type, {safe});
   if (!saturating) {
     push(converted);
     return;
