@@ -31,9 +31,10 @@ std::string DeviceInfo::summary() const {
   return text;
 }
 
-// WASMGPU_HIDE_FEATURES=float64,int64,images,subgroup_vote makes a device look as if it lacked
-// shaderFloat64 / shaderInt64, so the paths for such devices run (and are
-// tested) on any device.
+// WASMGPU_HIDE_FEATURES=float64,int64,images,subgroup_vote,float_controls makes a device look
+// as if it lacked shaderFloat64 / shaderInt64 / ... (float_controls: every
+// float control), so the paths for such devices run (and are tested) on any
+// device.
 static void hide_features_from_environment(DeviceFeatures& features) {
   const char* hidden = std::getenv("WASMGPU_HIDE_FEATURES");
   if (!hidden) return;
@@ -45,6 +46,11 @@ static void hide_features_from_environment(DeviceFeatures& features) {
     if (name == "int64") features.shader_int64 = false;
     if (name == "images") features.images = false;
     if (name == "subgroup_vote") features.subgroup_vote = false;
+    if (name == "float_controls") {
+      features.rounding_rte_f32 = features.rounding_rte_f64 = false;
+      features.preserve_specials_f32 = features.preserve_specials_f64 = false;
+      features.denorm_preserve_f64 = false;
+    }
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
 }
@@ -150,9 +156,12 @@ DeviceInfo read_device_info(VkPhysicalDevice physical_device, uint32_t index) {
   VkPhysicalDeviceDriverProperties driver{};
   driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
   driver.pNext = vulkan13 ? &maintenance4 : nullptr;
+  VkPhysicalDeviceFloatControlsProperties float_controls{};
+  float_controls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+  float_controls.pNext = &driver;
   VkPhysicalDeviceSubgroupProperties subgroup{};
   subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
-  subgroup.pNext = vulkan12 ? &driver : nullptr;
+  subgroup.pNext = vulkan12 ? &float_controls : nullptr;
   VkPhysicalDeviceProperties2 properties{};
   properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
   properties.pNext = &subgroup;
@@ -211,6 +220,13 @@ DeviceInfo read_device_info(VkPhysicalDevice physical_device, uint32_t index) {
       info.device_local_memory_bytes += memory.memoryHeaps[i].size;
 
   DeviceFeatures& features = info.features;
+  if (vulkan12) {
+    features.rounding_rte_f32 = float_controls.shaderRoundingModeRTEFloat32;
+    features.rounding_rte_f64 = float_controls.shaderRoundingModeRTEFloat64;
+    features.preserve_specials_f32 = float_controls.shaderSignedZeroInfNanPreserveFloat32;
+    features.preserve_specials_f64 = float_controls.shaderSignedZeroInfNanPreserveFloat64;
+    features.denorm_preserve_f64 = float_controls.shaderDenormPreserveFloat64;
+  }
   if (vulkan12) {
     VkPhysicalDeviceVulkan12Features features12{};
     features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;

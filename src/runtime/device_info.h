@@ -47,6 +47,14 @@ struct DeviceFeatures {
   bool images = false;
   // Subgroup votes (all/any/equal) in compute shaders.
   bool subgroup_vote = false;
+  // Float controls (VkPhysicalDeviceFloatControlsProperties) that compiled
+  // kernels request: round to nearest even in both modes, IEEE NaN, infinity
+  // and signed zero in exact mode (docs/float-modes.md). A kernel whose mode
+  // needs one the device lacks is refused, naming the property.
+  bool rounding_rte_f32 = false, rounding_rte_f64 = false;
+  bool preserve_specials_f32 = false, preserve_specials_f64 = false;
+  // shaderDenormPreserveFloat64: Vulkan then promises f64 subnormals kept.
+  bool denorm_preserve_f64 = false;
 };
 
 struct DeviceInfo {

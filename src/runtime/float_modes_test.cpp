@@ -57,7 +57,11 @@ std::vector<uint32_t> f32_inputs() {
                              0x3FC00000, 0x40400000, 0x3F000000, 0x3E800000, 0x33800000, 0x33800001,
                              0x39800000, 0x3F801000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F000000, 0x0C000000,
                              0x72000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7FA00000,
-                             0x7FC00123, 0x40490FDB, 0x34000000, 0x00000005};
+                             0x7FC00123, 0x40490FDB, 0x34000000, 0x00000005,
+                             // Rounding edges: 2^23 - 0.5, -3.5, ±2.5, ±0.5, the float below 0.5,
+                             // 2^23 + 1, 2^24 - 1.
+                             0x4AFFFFFF, 0xCAFFFFFF, 0xC0600000, 0x40200000, 0xC0200000, 0xBF000000,
+                             0x3EFFFFFF, 0x4B000001, 0x4B7FFFFF};
   std::mt19937 rng(1234);
   for (int i = 0; i < 24; ++i) v.push_back(rng());
   for (int i = 0; i < 12; ++i) v.push_back(rng() & 0x807FFFFF);  // subnormals
@@ -75,7 +79,13 @@ std::vector<uint64_t> f64_inputs() {
                              0xFFF0000000000000, 0x7FF8000000000000, 0xFFF8000000000000,
                              0x7FF4000000000000, 0x7FF8000000000123, 0x400921FB54442D18,
                              0x3810000000000000, 0x36A0000000000000, 0x47EFFFFFE0000000,
-                             0x380FFFFFF0000000, 0x3690000000000000};
+                             0x380FFFFFF0000000, 0x3690000000000000,
+                             // Rounding edges: ±(2^52 - 0.5) (lavapipe's trunc and nearest gave it
+                             // back on one CPU), -3.5, 2.5, -0.5, the double below 0.5, 2^52 + 1, a
+                             // value whose trunc one driver left unchanged.
+                             0x432FFFFFFFFFFFFF, 0xC32FFFFFFFFFFFFF, 0xC00C000000000000,
+                             0x4004000000000000, 0xBFE0000000000000, 0x3FDFFFFFFFFFFFFF,
+                             0x4330000000000001, 0xC25DEF3841B53F3D};
   std::mt19937_64 rng(99);
   for (int i = 0; i < 24; ++i) v.push_back(rng());
   for (int i = 0; i < 12; ++i) v.push_back(rng() & 0x800FFFFFFFFFFFFF);
@@ -187,9 +197,10 @@ class FloatModesTest : public VulkanTest {
   }
 
   // Every operation over edge cases and random operands; returns the mismatches.
-  int run_all(FloatMode mode, bool only_normal) {
+  int run_all(FloatMode mode, bool only_normal, bool f64_subnormals_native = true) {
     spirv::CompileOptions options;
     options.float_mode = mode;
+    options.f64_subnormals_native = f64_subnormals_native;
     auto loaded = Module::load(*device, wat_to_wasm(ops_module()), options);
     EXPECT_TRUE(loaded.ok()) << (loaded.ok() ? "" : loaded.error().to_string());
     if (!loaded.ok()) return 1;
@@ -253,6 +264,15 @@ class FloatModesTest : public VulkanTest {
 };
 
 TEST_F(FloatModesTest, ExactModeGivesWasmBits) { EXPECT_EQ(run_all(FloatMode::Exact, false), 0); }
+
+// The lowering for devices that may flush f64 subnormals (the runtime picks
+// it from the device probe): f64 + - * keep the native result only where no
+// subnormal can be involved and compute the rest on integers. On a device
+// that keeps subnormals both paths give IEEE's bits, so every operand here
+// checks the integer code whenever the native test sends it there.
+TEST_F(FloatModesTest, ExactModeWithoutNativeF64SubnormalsGivesWasmBits) {
+  EXPECT_EQ(run_all(FloatMode::Exact, false, /*f64_subnormals_native=*/false), 0);
+}
 
 // Exact mode lowers a run of f32 + - * with one test for the run
 // (float_exact.cpp): when a member needs the slow path, every member is
@@ -324,6 +344,38 @@ TEST_F(FloatModesTest, DeviceProbeSubnormals) {
   RecordProperty("f32_subnormals", f32_keeps ? "kept" : "flushed");
   RecordProperty("f64_subnormals", f64_keeps ? "kept" : "flushed");
   EXPECT_TRUE(f64_keeps) << "exact mode's native f64 + - * need a device that keeps f64 subnormals";
+}
+
+// A device without the float controls the compiler asks for refuses the
+// kernel and names the property, in each mode what that mode needs.
+class DeviceWithoutFloatControls : public VulkanTest {
+ protected:
+  void SetUp() override {
+    setenv("WASMGPU_HIDE_FEATURES", "float_controls", 1);
+    VulkanTest::SetUp();
+    unsetenv("WASMGPU_HIDE_FEATURES");
+  }
+  std::string refusal(FloatMode mode) {
+    spirv::CompileOptions options;
+    options.float_mode = mode;
+    auto loaded = Module::load(*device, wat_to_wasm(R"((module
+      (func (export "add") (param f32 f32) (result f32) (f32.add (local.get 0) (local.get 1)))))"), options);
+    if (!loaded.ok()) return loaded.error().message;
+    std::vector<std::vector<Value>> args = {{Value{wasm::ValType::F32, 0}, Value{wasm::ValType::F32, 0}}};
+    auto called = loaded->call("add", args);
+    return called.ok() ? "" : called.error().message;
+  }
+};
+
+TEST_F(DeviceWithoutFloatControls, KernelsAreRefusedNamingTheProperty) {
+  std::string exact = refusal(FloatMode::Exact);
+  EXPECT_NE(exact.find("exact float mode) needs shaderRoundingModeRTEFloat32, shaderSignedZeroInfNanPreserveFloat32, "
+                       "shaderRoundingModeRTEFloat64, shaderSignedZeroInfNanPreserveFloat64"),
+            std::string::npos)
+      << exact;
+  std::string fast = refusal(FloatMode::Fast);
+  EXPECT_NE(fast.find("fast float mode) needs shaderRoundingModeRTEFloat32, which Vulkan device"), std::string::npos)
+      << fast;
 }
 
 }  // namespace
