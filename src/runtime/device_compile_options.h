@@ -14,9 +14,12 @@ namespace wasmgpu::runtime {
 //   loop left early through a break with one register copy more per trip
 //   than through the `pending` variable (mandelbrot 0.90 of its GLSL twin
 //   against 0.95 on the H200); Mesa's llvmpipe ran it at 1.14 against 0.70.
-// - f64_subnormals_native: cleared where `probe` (the device probe's cached
-//   results, device_probe_cache.h) found the device flushing f64 subnormals.
-//   Without a probe it stays as asked: a probe is never run here.
+// - f64_subnormals_native: kept only where the device promises f64
+//   subnormals (shaderDenormPreserveFloat64) or `probe` (the device probe's
+//   cached results, device_probe_cache.h) saw them kept. Without either, f64
+//   + - * take the checked path (docs/float-modes.md): correct whatever the
+//   device does, at the cost of a compare per operation. A probe is never
+//   run here; `wasmgpu selftest` writes the cache.
 spirv::CompileOptions device_compile_options(const DeviceInfo& device, spirv::CompileOptions requested,
                                              const ProbeResults* probe = nullptr);
 

@@ -45,15 +45,25 @@ TEST(DeviceCompileOptions, WhatTheCallerTurnedOffStaysOff) {
   EXPECT_EQ(o.float_mode, spirv::FloatMode::Fast);
 }
 
-TEST(DeviceCompileOptions, ACachedProbeThatFoundF64SubnormalsFlushedRoutes) {
+TEST(DeviceCompileOptions, F64SubnormalsAreNativeOnlyWherePromisedOrProbedKept) {
   const DeviceInfo llvmpipe = device(VK_DRIVER_ID_MESA_LLVMPIPE, true);
-  EXPECT_TRUE(device_compile_options(llvmpipe, {}).f64_subnormals_native) << "no probe: as asked";
+  EXPECT_FALSE(device_compile_options(llvmpipe, {}).f64_subnormals_native)
+      << "no probe and no shaderDenormPreserveFloat64: the checked path";
+  DeviceInfo preserving = llvmpipe;
+  preserving.features.denorm_preserve_f64 = true;
+  EXPECT_TRUE(device_compile_options(preserving, {}).f64_subnormals_native) << "the device promises them";
   ProbeResults kept;
   kept.properties = {{std::string(kProbeF64Subnormals), ProbeRaw::Right, false}};
   EXPECT_TRUE(device_compile_options(llvmpipe, {}, &kept).f64_subnormals_native);
   ProbeResults absent;
   absent.properties = {{std::string(kProbeF64Subnormals), ProbeRaw::Absent, false}};
-  EXPECT_TRUE(device_compile_options(llvmpipe, {}, &absent).f64_subnormals_native);
+  EXPECT_FALSE(device_compile_options(llvmpipe, {}, &absent).f64_subnormals_native);
+  ProbeResults other;
+  other.properties = {{std::string(kProbeWorkgroupBarrier), ProbeRaw::Right, false}};
+  EXPECT_FALSE(device_compile_options(llvmpipe, {}, &other).f64_subnormals_native) << "not probed";
+  spirv::CompileOptions asked_off;
+  asked_off.f64_subnormals_native = false;
+  EXPECT_FALSE(device_compile_options(preserving, asked_off).f64_subnormals_native) << "the caller's off stays off";
   // The routing goes through the cache entry as the runtime reads it.
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("wasmgpu-compile-options-" + std::to_string(getpid()));

@@ -24,6 +24,12 @@ bool ProbeResults::wrong(std::string_view name) const {
   return false;
 }
 
+bool ProbeResults::right(std::string_view name) const {
+  for (const ProbedProperty& p : properties)
+    if (p.name == name) return p.raw == ProbeRaw::Right;
+  return false;
+}
+
 const char* to_string(ProbeRaw raw) {
   switch (raw) {
     case ProbeRaw::Right: return "right";

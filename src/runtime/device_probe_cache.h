@@ -52,6 +52,8 @@ struct ProbeResults {
 
   // Probed and found wrong.
   bool wrong(std::string_view name) const;
+  // Probed and found right (a property not in the results is neither).
+  bool right(std::string_view name) const;
 };
 
 // "right", "wrong", "absent".

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace wasmgpu::spirv {
 namespace {
@@ -16,26 +17,41 @@ std::optional<int64_t> const_i32(const wasm::ConstExpr& expr) {
   return int64_t(uint32_t(expr.instrs[0].imm64));
 }
 
-// What the analysis knows of an i32 value: nothing, a constant, or the stack
-// pointer at function entry plus a constant. A stack pointer value is exact,
-// or (after paths with different stack pointers joined) a lower bound: the
-// value is at least entry sp + `value`. Lower bounds are all the sizing needs.
+// What the analysis knows of an i32 value:
+// - nothing, or a constant;
+// - the stack pointer at function entry plus a constant: exact, or (after
+//   paths with different stack pointers joined) a lower bound, the value
+//   being at least entry sp + `value`. Lower bounds are all the sizing needs;
+// - a stack base: the stack pointer moved by an amount the code shows no
+//   bound for (an alloca or VLA, a copy of sp that a loop moves). Memory
+//   below it is stack;
+// - a frame interior: a stack address plus a run-time index. C keeps such
+//   an address inside its object, so it never extends a frame.
 struct AbstractValue {
-  enum class Kind : uint8_t { Unknown, Const, StackPointer } kind = Kind::Unknown;
+  enum class Kind : uint8_t { Unknown, Const, StackPointer, StackBase, FrameInterior } kind = Kind::Unknown;
   int64_t value = 0;
   bool exact = true;
   static AbstractValue unknown() { return {}; }
   static AbstractValue constant(int64_t v) { return {Kind::Const, v}; }
   static AbstractValue stack_pointer(int64_t delta, bool exact = true) { return {Kind::StackPointer, delta, exact}; }
+  static AbstractValue stack_base() { return {Kind::StackBase, 0, false}; }
+  static AbstractValue frame_interior() { return {Kind::FrameInterior, 0, false}; }
   bool is_sp() const { return kind == Kind::StackPointer; }
+  // The stack pointer, exactly known or not: less a run-time amount, it is an
+  // allocation below it.
+  bool is_base() const { return kind == Kind::StackPointer || kind == Kind::StackBase; }
+  bool from_sp() const { return is_base() || kind == Kind::FrameInterior; }
   bool operator==(const AbstractValue&) const = default;
 };
 
 // Where two paths meet: equal values stay, two stack pointer values give the
-// lower one as a bound, anything else is unknown.
+// lower one as a bound; else a base on either path gives a base, an interior
+// an interior, and anything else is unknown.
 AbstractValue join(const AbstractValue& a, const AbstractValue& b) {
   if (a == b) return a;
   if (a.is_sp() && b.is_sp()) return AbstractValue::stack_pointer(std::min(a.value, b.value), false);
+  if (a.is_base() || b.is_base()) return AbstractValue::stack_base();
+  if (a.from_sp() || b.from_sp()) return AbstractValue::frame_interior();
   return AbstractValue::unknown();
 }
 
@@ -69,30 +85,46 @@ class FrameScanner {
   // - inside a loop, moving the stack pointer below its value at the loop's
   //   entry (an alloca per iteration) makes the function unbounded: the code
   //   shows no bound on the iterations;
-  // - a local is followed only while it has a single assignment that
-  //   dominates the read (clang -O0 keeps one local per value); a local
-  //   assigned twice, or read where its assignment may not have run, is
-  //   unknown;
+  // - locals are followed along the walk the same way: the value last
+  //   assigned on the path, the arms of an `if` from its entry, a join where
+  //   paths meet (-O2 reuses one local for values of different kinds);
+  // - at a loop's entry, a local the loop assigns becomes a stack base, a
+  //   frame interior or unknown, from its entry value and what the loop
+  //   assigns it (the walk repeats until no more are found: the back edge
+  //   brings them);
   // - a callee's need counts from the stack pointer at the call;
   // - storing an unknown value to the stack pointer makes the function
-  //   unbounded.
+  //   unbounded;
+  // - a stack base less a run-time amount is an alloca or a VLA: unbounded.
+  //   clang computes those from sp or a copy of it in a local, at -O0 and
+  //   -O2, and a leaf function uses the memory without storing sp. A frame
+  //   interior less an amount is an index into an object (`&a[k - i]`), which
+  //   C keeps inside it.
   FunctionStackUse scan(uint32_t function_index) {
+    const wasm::Function& function = module_.functions.at(function_index - module_.imported_functions);
+    find_loop_assignments(function);
+    loop_from_sp_.clear();
+    for (;;) {
+      loop_from_sp_grew_ = false;
+      FunctionStackUse use = scan_once(function_index);
+      if (!loop_from_sp_grew_) return use;
+    }
+  }
+
+ private:
+  FunctionStackUse scan_once(uint32_t function_index) {
     const wasm::Function& function = module_.functions.at(function_index - module_.imported_functions);
     const wasm::FuncType& type = module_.function_type(function_index);
     FunctionStackUse use;
     const size_t params = type.params.size();
     const size_t local_count = params + function.locals.size();
-    locals_.assign(local_count, AbstractValue::unknown());
-    assignments_.assign(local_count, 0);
-    assigned_in_.assign(local_count, kNotYet);
-    for (const wasm::Instr& instr : function.body)
-      if ((instr.op == Opcode::LocalSet || instr.op == Opcode::LocalTee) && instr.imm0 < local_count)
-        ++assignments_[instr.imm0];
+    // Parameters are unknown; other locals start at zero.
+    PathState path{AbstractValue::stack_pointer(0), std::vector<AbstractValue>(local_count, AbstractValue::constant(0))};
+    for (size_t i = 0; i < params; ++i) path.locals[i] = AbstractValue::unknown();
+    AbstractValue& sp = path.sp;  // the current stack pointer
     stack_.clear();
-    next_scope_ = 1;
     frames_.clear();
-    frames_.push_back({0, 0, uint32_t(type.results.size()), false, 0, AbstractValue::stack_pointer(0), {}, false});
-    AbstractValue sp = AbstractValue::stack_pointer(0);  // the current stack pointer
+    frames_.push_back({0, 0, uint32_t(type.results.size()), false, 0, path, {}, false});
     bool reachable = true;
     size_t loops = 0;  // open loops
 
@@ -102,8 +134,8 @@ class FrameScanner {
     auto branch_to = [&](uint32_t depth) {
       if (depth >= frames_.size()) return;
       ControlFrame& target = frames_[frames_.size() - 1 - depth];
-      if (target.is_loop) return;  // a loop's sp changes are checked where sp is stored
-      target.branch_sp = target.branch_sp ? join(*target.branch_sp, sp) : sp;
+      if (target.is_loop) return;  // back edges: see the loop's entry
+      merge_into(target.at_end, path);
     };
     auto call_from_here = [&](uint64_t callee_need) {
       if (!sp.is_sp()) {
@@ -140,7 +172,7 @@ class FrameScanner {
           // An unknown amount (a VLA, alloca(n)): the memory below it is used.
           if (!value.is_sp()) use.bounded = false;
           if (loops > 0) {
-            const AbstractValue& entry = innermost_loop().sp_at_entry;
+            const AbstractValue& entry = innermost_loop().entry.sp;
             bool not_lower = value.is_sp() && value.exact && entry.is_sp() && entry.exact && value.value >= entry.value;
             if (!not_lower) use.bounded = false;
           }
@@ -152,6 +184,13 @@ class FrameScanner {
         case Opcode::I32And: {
           AbstractValue b = pop(), a = pop();
           AbstractValue result = combine(instr.op, a, b);
+          // The stack pointer less a run-time amount is an alloca or a VLA:
+          // no bound. A difference of two addresses is a size, and an amount
+          // added to an address is an index into its frame, which C keeps
+          // inside it.
+          if (instr.op == Opcode::I32Sub && reachable && a.is_base() && b.kind != AbstractValue::Kind::Const &&
+              !b.from_sp())
+            use.bounded = false;
           // Any address below the entry stack pointer that the function
           // computes is part of its frame, whether or not it moves sp there:
           // leaf functions at -O0 use memory below sp without storing it.
@@ -159,29 +198,31 @@ class FrameScanner {
           push(result);
           break;
         }
-        case Opcode::LocalGet: push(read_local(instr.imm0, params)); break;
-        case Opcode::LocalSet: assign_local(instr.imm0, pop()); break;
-        case Opcode::LocalTee: assign_local(instr.imm0, stack_.empty() ? AbstractValue{} : stack_.back()); break;
+        case Opcode::LocalGet:
+          push(instr.imm0 < local_count ? path.locals[instr.imm0] : AbstractValue::unknown());
+          break;
+        case Opcode::LocalSet: assign_local(path, instr.imm0, pop()); break;
+        case Opcode::LocalTee: assign_local(path, instr.imm0, stack_.empty() ? AbstractValue{} : stack_.back()); break;
         case Opcode::Block:
         case Opcode::Loop:
         case Opcode::If: {
           if (instr.op == Opcode::If) pop();
           auto [block_params, results] = module_.block_arity(instr.block);
           bool is_loop = instr.op == Opcode::Loop;
+          const uint32_t at = uint32_t(&instr - function.body.data());
+          if (is_loop) enter_loop(path, at);
           frames_.push_back({stack_.size() >= block_params ? stack_.size() - block_params : 0, uint32_t(block_params),
-                             uint32_t(results), is_loop, next_scope_++, sp, {}, instr.op == Opcode::If});
+                             uint32_t(results), is_loop, at, path, {}, instr.op == Opcode::If});
           if (is_loop) ++loops;
           break;
         }
         case Opcode::Else: {
           ControlFrame& frame = frames_.back();
           // The then-arm's end meets the else-arm's at `end`; the else-arm
-          // starts from the stack pointer at the `if`, in a scope of its own
-          // (assignments in the then-arm do not reach it).
-          if (reachable) frame.branch_sp = frame.branch_sp ? join(*frame.branch_sp, sp) : sp;
+          // starts from the state at the `if`.
+          if (reachable) merge_into(frame.at_end, path);
           frame.implicit_else = false;
-          frame.scope = next_scope_++;
-          sp = frame.sp_at_entry;
+          path = frame.entry;
           reachable = true;
           stack_.resize(frame.height + frame.params);
           break;
@@ -192,10 +233,10 @@ class FrameScanner {
           if (frame.is_loop) {
             --loops;
           } else {
-            std::optional<AbstractValue> merged = frame.branch_sp;
-            if (reachable) merged = merged ? join(*merged, sp) : sp;
-            if (frame.implicit_else) merged = merged ? join(*merged, frame.sp_at_entry) : frame.sp_at_entry;
-            if (merged) sp = *merged;
+            std::optional<PathState> merged = std::move(frame.at_end);
+            if (reachable) merge_into(merged, path);
+            if (frame.implicit_else) merge_into(merged, frame.entry);
+            if (merged) path = std::move(*merged);
           }
           reachable = true;
           stack_.resize(frame.height + frame.results);
@@ -244,7 +285,12 @@ class FrameScanner {
         }
         case Opcode::Drop: pop(); break;
         case Opcode::Select:
-        case Opcode::SelectTyped: pop_n(3); push(AbstractValue::unknown()); break;
+        case Opcode::SelectTyped: {
+          pop();
+          AbstractValue b = pop(), a = pop();
+          push(join(a, b));
+          break;
+        }
         // Table and reference instructions whose operands the opcode table
         // does not list (their types depend on the table).
         case Opcode::TableGet:
@@ -276,7 +322,6 @@ class FrameScanner {
     return use;
   }
 
- private:
   static AbstractValue combine(Opcode op, AbstractValue a, AbstractValue b) {
     using K = AbstractValue::Kind;
     if (a.kind == K::Const && b.kind == K::Const) {
@@ -293,6 +338,17 @@ class FrameScanner {
       if (op == Opcode::I32And && c < 0 && ((-c) & (-c - 1)) == 0)
         return AbstractValue::stack_pointer(a.value - (-c - 1), false);
     }
+    // Two stack addresses subtracted give a size; a base less or plus a
+    // constant stays a base; a run-time amount subtracted from a base is an
+    // allocation below it (a base), added to one is an index (an interior).
+    if (op == Opcode::I32Sub && a.from_sp() && b.from_sp()) return AbstractValue::unknown();
+    if (op == Opcode::I32Add && b.is_base() && !a.from_sp()) std::swap(a, b);
+    if (a.is_base()) {
+      if (b.kind == K::Const || op != Opcode::I32Add) return AbstractValue::stack_base();
+      return b.is_base() ? AbstractValue::stack_base() : AbstractValue::frame_interior();
+    }
+    if (b.is_base()) return AbstractValue::stack_base();
+    if (a.from_sp() || b.from_sp()) return AbstractValue::frame_interior();
     return AbstractValue::unknown();
   }
 
@@ -311,42 +367,88 @@ class FrameScanner {
     for (size_t i = 0; i < n; ++i) pop();
   }
 
+  // What the walk knows at a point of the body: the stack pointer and every
+  // local.
+  struct PathState {
+    AbstractValue sp;
+    std::vector<AbstractValue> locals;
+  };
+  static void merge_into(std::optional<PathState>& into, const PathState& from) {
+    if (!into) {
+      into = from;
+      return;
+    }
+    into->sp = join(into->sp, from.sp);
+    for (size_t i = 0; i < into->locals.size(); ++i) into->locals[i] = join(into->locals[i], from.locals[i]);
+  }
+
   struct ControlFrame {
     size_t height;
     uint32_t params, results;
     bool is_loop;
-    uint32_t scope;                         // assignments made here reach reads while it is open
-    AbstractValue sp_at_entry;
-    std::optional<AbstractValue> branch_sp;  // joined over branches to the end (and a then-arm's end)
-    bool implicit_else;                      // an `if` without `else`: the entry sp also reaches the end
+    uint32_t at;                         // the instruction that opened it
+    PathState entry;                     // at the block, loop or if (after a loop's widening)
+    std::optional<PathState> at_end;     // joined over branches to the end (and a then-arm's end)
+    bool implicit_else;                  // an `if` without `else`: the entry also reaches the end
   };
-  static constexpr uint32_t kNotYet = UINT32_MAX;
+
+  // The locals each loop assigns (nested loops' included), by the loop's
+  // instruction index.
+  void find_loop_assignments(const wasm::Function& function) {
+    loop_assigns_.clear();
+    std::vector<std::pair<uint32_t, bool>> open;  // (instruction, is a loop) per open block
+    for (uint32_t at = 0; at < function.body.size(); ++at) {
+      const wasm::Instr& instr = function.body[at];
+      if (instr.op == Opcode::Block || instr.op == Opcode::If || instr.op == Opcode::Loop) {
+        open.push_back({at, instr.op == Opcode::Loop});
+        if (instr.op == Opcode::Loop) loop_assigns_[at];
+      } else if (instr.op == Opcode::End && !open.empty()) {
+        open.pop_back();
+      } else if (instr.op == Opcode::LocalSet || instr.op == Opcode::LocalTee) {
+        for (const auto& [opened, is_loop] : open)
+          if (is_loop) loop_assigns_[opened].insert(instr.imm0);
+      }
+    }
+  }
+  // A back edge may bring any value the loop assigns: a stack base where
+  // the entry or an assignment in the loop gives a base (a stack pointer the
+  // loop moves has no bound), an interior where one gives an interior, else
+  // unknown.
+  void enter_loop(PathState& path, uint32_t at) {
+    for (uint32_t local : loop_assigns_[at]) {
+      if (local >= path.locals.size()) continue;
+      AbstractValue& value = path.locals[local];
+      auto assigned = loop_from_sp_.find({at, local});
+      const AbstractValue::Kind in_loop = assigned == loop_from_sp_.end() ? AbstractValue::Kind::Unknown : assigned->second;
+      if (value.is_base() || in_loop == AbstractValue::Kind::StackBase)
+        value = AbstractValue::stack_base();
+      else if (value.from_sp() || in_loop == AbstractValue::Kind::FrameInterior)
+        value = AbstractValue::frame_interior();
+      else
+        value = AbstractValue::unknown();
+    }
+  }
 
   const ControlFrame& innermost_loop() const {
     for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
       if (it->is_loop) return *it;
     return frames_.front();
   }
-  bool scope_open(uint32_t scope) const {
-    for (const ControlFrame& frame : frames_)
-      if (frame.scope == scope) return true;
-    return false;
-  }
-  // Parameters are unknown; a local never assigned is its zero. A local with
-  // one assignment is that value where the assignment dominates the read: it
-  // came earlier in a scope that is still open (structured control flow
-  // leaves no other path into the read). Else unknown.
-  AbstractValue read_local(uint32_t index, size_t params) const {
-    if (index >= locals_.size() || index < params) return AbstractValue::unknown();
-    if (assignments_[index] == 0) return AbstractValue::constant(0);
-    if (assignments_[index] > 1 || assigned_in_[index] == kNotYet || !scope_open(assigned_in_[index]))
-      return AbstractValue::unknown();
-    return locals_[index];
-  }
-  void assign_local(uint32_t index, const AbstractValue& value) {
-    if (index >= locals_.size()) return;
-    locals_[index] = value;
-    assigned_in_[index] = frames_.back().scope;
+  // A value derived from sp, assigned inside loops, reaches each of their
+  // entries through the back edge.
+  void assign_local(PathState& path, uint32_t index, const AbstractValue& value) {
+    if (index >= path.locals.size()) return;
+    path.locals[index] = value;
+    if (!value.from_sp()) return;
+    const AbstractValue::Kind kind = value.is_base() ? AbstractValue::Kind::StackBase : AbstractValue::Kind::FrameInterior;
+    for (const ControlFrame& frame : frames_) {
+      if (!frame.is_loop) continue;
+      auto [it, inserted] = loop_from_sp_.insert({{frame.at, index}, kind});
+      if (inserted || (kind == AbstractValue::Kind::StackBase && it->second != kind)) {
+        it->second = kind;
+        loop_from_sp_grew_ = true;
+      }
+    }
   }
 
   const wasm::Module& module_;
@@ -354,11 +456,12 @@ class FrameScanner {
   const std::map<uint32_t, uint64_t>& need_;
   uint32_t sp_, stack_lo_, stack_hi_;
   std::vector<AbstractValue> stack_;
-  std::vector<AbstractValue> locals_;
-  std::vector<uint32_t> assignments_;
-  std::vector<uint32_t> assigned_in_;
   std::vector<ControlFrame> frames_;
-  uint32_t next_scope_ = 1;
+  std::map<uint32_t, std::set<uint32_t>> loop_assigns_;  // loop instruction -> locals it assigns
+  // (loop, local) -> the strongest kind from sp assigned to it in the loop
+  // (StackBase over FrameInterior).
+  std::map<std::pair<uint32_t, uint32_t>, AbstractValue::Kind> loop_from_sp_;
+  bool loop_from_sp_grew_ = false;
 };
 
 }  // namespace

@@ -69,6 +69,51 @@ TEST(StackAnalysis, UnboundedUsesWholeRegion) {
   EXPECT_EQ(k.info.stack_slot_size, 66560u - 1040u);
 }
 
+// clang's alloca in a leaf function (-O0 and -O2): the memory below sp less
+// a run-time amount is used without sp ever being stored.
+TEST(StackAnalysis, LeafAllocaWithoutStoringSpUsesWholeRegion) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func (export "k") (param $n i32) (local $p i32)
+      (local.set $p (i32.sub (global.get $__stack_pointer)
+                             (i32.and (i32.add (i32.shl (local.get $n) (i32.const 2)) (i32.const 15))
+                                      (i32.const -16))))
+      (i32.store (local.get $p) (i32.const 1)))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_window_lo, 1024u);
+  EXPECT_EQ(k.info.stack_slot_size, 66560u - 1024u);
+}
+
+// An alloca per iteration in a leaf function: a copy of sp in a local that
+// the loop moves down by a run-time amount, never stored back.
+TEST(StackAnalysis, LeafAllocaInALoopUsesWholeRegion) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func (export "k") (param $n i32) (local $p i32)
+      (local.set $p (global.get $__stack_pointer))
+      (loop $again
+        (local.set $p (i32.sub (local.get $p) (local.get $n)))
+        (i32.store (local.get $p) (i32.const 1))
+        (br_if $again (i32.load (i32.const 2048)))))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_slot_size, 66560u - 1024u);
+}
+
+// -O2 reuses locals: a frame address plus an index, less another index, is
+// an element of the frame's array (`&a[k - i]`), not an allocation.
+TEST(StackAnalysis, AnIndexIntoAFrameIsNotAnAllocation) {
+  auto bytes = wat_to_wasm(R"((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func (export "k") (param $i i32) (param $k i32) (local $p i32)
+      (global.set $__stack_pointer (local.tee $p (i32.sub (global.get $__stack_pointer) (i32.const 256))))
+      (local.set $p (i32.add (local.get $p) (i32.shl (local.get $k) (i32.const 2))))
+      (i32.store (i32.sub (local.get $p) (i32.shl (local.get $i) (i32.const 2))) (i32.const 1))
+      (local.set $p (i32.const 7))
+      (global.set $__stack_pointer (i32.add (global.get $__stack_pointer) (i32.const 256))))))");
+  CompiledKernel k = expect_compiles(bytes, "k");
+  EXPECT_EQ(k.info.stack_slot_size, 256u + kStackMargin);
+}
+
 TEST(StackAnalysis, NoDataMeansRegionFrom1024) {
   auto bytes = wat_to_wasm(R"((module (memory 2)
     (global $__stack_pointer (mut i32) (i32.const 66560))
