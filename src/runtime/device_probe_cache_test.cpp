@@ -135,8 +135,17 @@ TEST_F(CachedProbeTest, ModulesAreRoutedAndRefusedByTheCachedProbe) {
   {
     auto plain = Module::load(*device, wasm);
     ASSERT_TRUE(plain.ok()) << plain.error().to_string();
-    EXPECT_TRUE(plain->compile_options().f64_subnormals_native) << "no probe cached: options as asked";
+    EXPECT_EQ(plain->compile_options().f64_subnormals_native, device->info().features.denorm_preserve_f64)
+        << "no probe cached: native f64 subnormals only where the device promises them";
     EXPECT_TRUE(plain->kernel("with_barrier").ok());
+  }
+  cache({{std::string(kProbeF64Subnormals), ProbeRaw::Right, false},
+         {std::string(kProbeWorkgroupBarrier), ProbeRaw::Right, false}});
+  {
+    auto kept = Module::load(*device, wasm);
+    ASSERT_TRUE(kept.ok()) << kept.error().to_string();
+    EXPECT_TRUE(kept->compile_options().f64_subnormals_native) << "the probe saw them kept";
+    EXPECT_TRUE(kept->kernel("with_barrier").ok());
   }
   cache({{std::string(kProbeF64Subnormals), ProbeRaw::Wrong, true},
          {std::string(kProbeWorkgroupBarrier), ProbeRaw::Wrong, true}});
