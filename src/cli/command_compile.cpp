@@ -85,6 +85,11 @@ void add_compile_command(CLI::App& app) {
       "--no-loop-exit-breaks", [args] { args->options.loop_exit_breaks = false; },
       "As the runtime compiles for NVIDIA's driver: a loop's early exit to its parent block goes through\n"
       "a flag variable (by default it is a plain break, and the code after the loop runs on its fall-through path)");
+  cmd->add_flag_callback(
+      "--checked-f64-subnormals", [args] { args->options.f64_subnormals_native = false; },
+      "As the runtime compiles for a device that may flush f64 subnormals (no shaderDenormPreserveFloat64,\n"
+      "and no `wasmgpu selftest` that saw them kept): exact mode's f64 + - * keep the native result only\n"
+      "where no subnormal is involved, else compute it on integers (by default the native instruction)");
   add_float_mode_option(cmd, &args->options);
   add_call_stack_depth_option(cmd, &args->options);
   cmd->callback([args] { run_compile(*args); });

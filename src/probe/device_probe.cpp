@@ -84,15 +84,8 @@ bool has_subgroup_ops(runtime::Device& device) {
 // width (SignedZeroInfNanPreserve, RoundingModeRTE): then the raw float
 // shader runs under them, as wasmgpu would use the instruction.
 bool has_exact_float_controls(runtime::Device& device, int width) {
-  if (device.info().api_version < VK_API_VERSION_1_2) return false;
-  VkPhysicalDeviceFloatControlsProperties controls{};
-  controls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
-  VkPhysicalDeviceProperties2 properties{};
-  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-  properties.pNext = &controls;
-  vkGetPhysicalDeviceProperties2(device.state().physical_device, &properties);
-  return width == 32 ? controls.shaderSignedZeroInfNanPreserveFloat32 && controls.shaderRoundingModeRTEFloat32
-                     : controls.shaderSignedZeroInfNanPreserveFloat64 && controls.shaderRoundingModeRTEFloat64;
+  const runtime::DeviceFeatures& f = device.info().features;
+  return width == 32 ? f.preserve_specials_f32 && f.rounding_rte_f32 : f.preserve_specials_f64 && f.rounding_rte_f64;
 }
 
 class Prober {

@@ -83,16 +83,23 @@ bool binary(uint32_t op) {
   return op == PROBE_F_ADD || op == PROBE_F_SUB || op == PROBE_F_MUL || op == PROBE_F_DIV || op >= PROBE_I_SHL;
 }
 
+// A case of `property` for `op` in `shader`; the caller fills in operands
+// and expectations.
+ScalarCase start(const std::string& property, Shader shader, uint32_t op) {
+  ScalarCase c;
+  c.property = property;
+  c.shader = shader;
+  c.op = op;
+  return c;
+}
+
 class Builder {
  public:
   std::vector<ScalarCase> cases;
 
   template <class F>
   void arith(const std::string& property, uint32_t op, F a, F b = F(0)) {
-    ScalarCase c;
-    c.property = property;
-    c.shader = sizeof(F) == 4 ? Shader::Float32 : Shader::Float64;
-    c.op = op;
+    ScalarCase c = start(property, sizeof(F) == 4 ? Shader::Float32 : Shader::Float64, op);
     c.a = bits(a);
     c.b = bits(b);
     const F r = host_op(op, a, b);
@@ -108,10 +115,7 @@ class Builder {
   // SPIR-V leaves the conversion undefined).
   template <class F, class I>
   void to_int(const std::string& property, uint32_t op, F a) {
-    ScalarCase c;
-    c.property = property;
-    c.shader = sizeof(F) == 4 ? Shader::Float32 : Shader::Float64;
-    c.op = op;
+    ScalarCase c = start(property, sizeof(F) == 4 ? Shader::Float32 : Shader::Float64, op);
     c.a = bits(a);
     volatile F x = a;
     c.expected = uint64_t(std::make_unsigned_t<I>(I(x)));
@@ -121,10 +125,7 @@ class Builder {
 
   template <class F, class I>
   void from_int(const std::string& property, uint32_t op, I a) {
-    ScalarCase c;
-    c.property = property;
-    c.shader = sizeof(F) == 4 ? Shader::Float32 : Shader::Float64;
-    c.op = op;
+    ScalarCase c = start(property, sizeof(F) == 4 ? Shader::Float32 : Shader::Float64, op);
     c.a = uint64_t(std::make_unsigned_t<I>(a));
     volatile I x = a;
     c.expected = bits(F(x));
@@ -150,10 +151,7 @@ class Builder {
       case PROBE_I_REM_U: r = U(a % b); break;
       case PROBE_I_MUL: r = U(a * b); break;
     }
-    ScalarCase c;
-    c.property = property;
-    c.shader = width == 32 ? Shader::Int32 : Shader::Int64;
-    c.op = op;
+    ScalarCase c = start(property, width == 32 ? Shader::Int32 : Shader::Int64, op);
     c.a = a;
     c.b = b;
     c.expected = r;

@@ -126,6 +126,30 @@ void DeviceState::destroy_later(std::function<void()> destroy) {
     deferred.push_back(std::move(destroy));
 }
 
+Status DeviceState::create_submission_objects(VkCommandPool& pool, VkCommandBuffer& command_buffer, VkFence& fence) {
+  if (!pool) {
+    VkCommandPoolCreateInfo pool_info{};
+    pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool_info.queueFamilyIndex = queue_family;
+    WASMGPU_TRY(check("vkCreateCommandPool", vk.vkCreateCommandPool(device, &pool_info, nullptr, &pool)));
+  }
+  if (!command_buffer) {
+    VkCommandBufferAllocateInfo cmd_info{};
+    cmd_info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    cmd_info.commandPool = pool;
+    cmd_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cmd_info.commandBufferCount = 1;
+    WASMGPU_TRY(check("vkAllocateCommandBuffers", vk.vkAllocateCommandBuffers(device, &cmd_info, &command_buffer)));
+  }
+  if (!fence) {
+    VkFenceCreateInfo fence_info{};
+    fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    WASMGPU_TRY(check("vkCreateFence", vk.vkCreateFence(device, &fence_info, nullptr, &fence)));
+  }
+  return {};
+}
+
 Result<VkCommandBuffer> DeviceState::begin() {
   WASMGPU_TRY(ready());
   VkCommandBufferBeginInfo begin_info{};
@@ -410,22 +434,7 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   DeviceState& s = *state;
   s.vk.vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
 
-  VkCommandPoolCreateInfo pool_info{};
-  pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pool_info.queueFamilyIndex = s.queue_family;
-  WASMGPU_TRY(s.check("vkCreateCommandPool",
-                      s.vk.vkCreateCommandPool(s.device, &pool_info, nullptr, &s.command_pool)));
-  VkCommandBufferAllocateInfo cmd_info{};
-  cmd_info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  cmd_info.commandPool = s.command_pool;
-  cmd_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  cmd_info.commandBufferCount = 1;
-  WASMGPU_TRY(s.check("vkAllocateCommandBuffers",
-                      s.vk.vkAllocateCommandBuffers(s.device, &cmd_info, &s.command_buffer)));
-  VkFenceCreateInfo fence_info{};
-  fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  WASMGPU_TRY(s.check("vkCreateFence", s.vk.vkCreateFence(s.device, &fence_info, nullptr, &s.fence)));
+  WASMGPU_TRY(s.create_submission_objects(s.command_pool, s.command_buffer, s.fence));
 
   std::string cache_off;
   s.disk_cache = DiskCache::open(options.cache, &cache_off);

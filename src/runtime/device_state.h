@@ -117,6 +117,11 @@ struct DeviceState {
     return fail(what, result);
   }
 
+  // Creates whichever of a transient command pool on the device's queue
+  // family, one primary command buffer from it and an unsignalled fence is
+  // still null: what one submission at a time needs.
+  Status create_submission_objects(VkCommandPool& pool, VkCommandBuffer& command_buffer, VkFence& fence);
+
   // Begins recording into the device's command buffer.
   Result<VkCommandBuffer> begin();
   // Ends, submits and waits up to `timeout`. On timeout the submission stays

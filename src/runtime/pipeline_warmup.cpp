@@ -37,25 +37,7 @@ std::string format_seconds(std::chrono::nanoseconds duration) {
 namespace {
 
 Status create_warmup_objects(DeviceState& d) {
-  if (d.warmup_fence) return {};
-  VkCommandPoolCreateInfo pool_info{};
-  pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pool_info.queueFamilyIndex = d.queue_family;
-  if (!d.warmup_pool)
-    WASMGPU_TRY(d.check("vkCreateCommandPool", d.vk.vkCreateCommandPool(d.device, &pool_info, nullptr, &d.warmup_pool)));
-  if (!d.warmup_command_buffer) {
-    VkCommandBufferAllocateInfo cmd_info{};
-    cmd_info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-    cmd_info.commandPool = d.warmup_pool;
-    cmd_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cmd_info.commandBufferCount = 1;
-    WASMGPU_TRY(d.check("vkAllocateCommandBuffers",
-                        d.vk.vkAllocateCommandBuffers(d.device, &cmd_info, &d.warmup_command_buffer)));
-  }
-  VkFenceCreateInfo fence_info{};
-  fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  return d.check("vkCreateFence", d.vk.vkCreateFence(d.device, &fence_info, nullptr, &d.warmup_fence));
+  return d.create_submission_objects(d.warmup_pool, d.warmup_command_buffer, d.warmup_fence);
 }
 
 }  // namespace

@@ -142,8 +142,9 @@ TEST_F(WarmUpTest, TheLaunchTimeoutDoesNotCountTheCompile) {
   RecordProperty("first_launch_seconds", std::to_string(took));
   // On lavapipe the compile is what made the launch take longer than its
   // timeout; otherwise this test would not show that it is not counted.
-  if (state().info.driver_id == VK_DRIVER_ID_MESA_LLVMPIPE)
+  if (state().info.driver_id == VK_DRIVER_ID_MESA_LLVMPIPE) {
     EXPECT_GT(took, 0.2) << "the kernel compiled faster than the launch timeout: make it larger";
+  }
 }
 
 TEST_F(WarmUpTest, ACompileLongerThanTheCompileTimeoutIsReportedAsSuch) {
@@ -164,10 +165,11 @@ TEST_F(WarmUpTest, ACompileLongerThanTheCompileTimeoutIsReportedAsSuch) {
   EXPECT_EQ(launched.error().message.find("the kernel ran"), std::string::npos) << launched.error().message;
   // While the driver still compiles, new work is refused, naming the compile.
   Status busy = out->fill(0);
-  if (!busy.ok())
+  if (!busy.ok()) {
     EXPECT_NE(busy.error().message.find("is busy: compiling the pipeline of kernel 'slow_compile' timed out"),
               std::string::npos)
         << busy.error().message;
+  }
   Status waited = device->wait();
   ASSERT_TRUE(waited.ok()) << waited.error().message;
   unsetenv("WASMGPU_COMPILE_TIMEOUT");

@@ -239,12 +239,18 @@ static uint32_t zero_sum_bits(Emit& e, Op op, uint32_t a, uint32_t b, uint32_t w
   return e.op32(Op::OpBitwiseAnd, e.op32(Op::OpBitwiseAnd, a, b_signed), e.u32(0x8000'0000u));
 }
 
+// The debug name of the + - * helper of a width: wasmgpu_f32_add, ...
+static std::string arith_helper_name(Op op, int width) {
+  const char* what = op == Op::OpFAdd ? "add" : op == Op::OpFSub ? "sub" : "mul";
+  return "wasmgpu_f" + std::to_string(width) + "_" + what;
+}
+
 // f32 + - *: both operands widened to f64 (natively unless one has a zero
 // exponent field), one native f64 operation, then demoted.
 void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
   uint32_t params[] = {k_.t_u32, k_.t_u32};
   FunctionBuilder f(k_.b, id, k_.t_u32, params);
-  k_.b.name(id, op == Op::OpFAdd ? "wasmgpu_f32_add" : op == Op::OpFSub ? "wasmgpu_f32_sub" : "wasmgpu_f32_mul");
+  k_.b.name(id, arith_helper_name(op, 32));
   Emit e{k_, f};
   uint32_t a = f.param(0), b = f.param(1);
   uint32_t f64 = k_.t_f64();
@@ -467,7 +473,7 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
 void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
   uint32_t params[] = {k_.t_u64, k_.t_u64};
   FunctionBuilder f(k_.b, id, k_.t_u64, params);
-  k_.b.name(id, op == Op::OpFAdd ? "wasmgpu_f64_add" : op == Op::OpFSub ? "wasmgpu_f64_sub" : "wasmgpu_f64_mul");
+  k_.b.name(id, arith_helper_name(op, 64));
   Emit e{k_, f};
   uint32_t a = f.param(0), b = f.param(1);
   if (op == Op::OpFSub) b = e.op64(Op::OpBitwiseXor, b, e.u64(kF64.sign()));  // x - y = x + (-y)

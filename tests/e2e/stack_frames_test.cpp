@@ -49,8 +49,8 @@ TEST_P(StackFrames, RunTimeSizedFramesMatchNativeWithTheWholeRegion) {
   runtime::Kernel& k = kernel("stack_frames", "sized_at_run_time");
   Status launched = k.launch(kInvocations, 64, {ib, out});
   ASSERT_TRUE(launched.ok()) << launched.error().message;
-  EXPECT_TRUE(same_values(read<uint32_t>(out, in.size() * per_item), run_native(sized_at_run_time, in, per_item),
-                          per_item));
+  EXPECT_TRUE(
+      same_values(read<uint32_t>(out, in.size() * per_item), run_native(sized_at_run_time, in, per_item), per_item));
 
   // alloca and VLAs move the stack pointer by a run-time amount: the slot
   // is the module's whole stack region (docs/memory-model.md).
