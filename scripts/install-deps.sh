@@ -41,7 +41,7 @@ PACKAGES=(
   clang-19 lld-19 clang-format-19
   libvulkan-dev libvulkan-volk-dev vulkan-validationlayers vulkan-tools
   spirv-headers spirv-tools libspirv-cross-c-shared-dev glslang-tools glslang-dev
-  wabt binaryen wasi-libc
+  wabt binaryen wasi-libc csmith python3
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev libfmt-dev
 )
 BACKPORTS_PACKAGES=(mesa-vulkan-drivers)
