@@ -170,6 +170,18 @@ class Ttf:
             return f"({kind}.const nan:arithmetic)"
         return f"({kind}.const {value})"
 
+    @classmethod
+    def wast_values(cls, listed):
+        """wasm-interp's "i32:1, f64:2.5" as wast constants, and the first
+        value that has none (or None)."""
+        values = []
+        for typed in filter(None, (x.strip() for x in listed.split(","))):
+            v = cls.wast_value(typed)
+            if v is None:
+                return values, typed
+            values.append(v)
+        return values, None
+
     def reference(self, wasm):
         """The spec script of what wasm-interp gives ({"script": path}), or a
         left-out entry."""
@@ -182,12 +194,9 @@ class Ttf:
             if not m:
                 continue
             name, params, results = m.groups()
-            args = []
-            for p in filter(None, (x.strip() for x in params.split(","))):
-                v = self.wast_value(p)
-                if v is None:
-                    return {"outcome": "left out", "why": f"parameter {p} of {name}"}
-                args.append(v)
+            args, bad = self.wast_values(params)
+            if bad:
+                return {"outcome": "left out", "why": f"parameter {bad} of {name}"}
             invoke = f'(invoke "{name}" {" ".join(args)})'
             if not results.strip():
                 lines.append(invoke)  # no results: run for its effects
@@ -195,12 +204,9 @@ class Ttf:
             if results.startswith("error:"):
                 lines.append(f'(assert_trap {invoke} "{results[6:].strip()}")')
                 continue
-            values = []
-            for r in filter(None, (x.strip() for x in results.split(","))):
-                v = self.wast_value(r)
-                if v is None:
-                    return {"outcome": "left out", "why": f"result {r} of {name}"}
-                values.append(v)
+            values, bad = self.wast_values(results)
+            if bad:
+                return {"outcome": "left out", "why": f"result {bad} of {name}"}
             # wasm-interp prints floats rounded (`f64:-131072.000000`), so
             # float results are not compared: the call still runs, in order,
             # and its effects on memory and globals reach what is compared

@@ -12,28 +12,32 @@ void sized_at_run_time(int i, const uint32_t* in, uint32_t* out);
 namespace wasmgpu::e2e {
 namespace {
 
-using StackFrames = EndToEnd;
-
 // At most 256 invocations: `frames` gives each its own .bss slot.
 constexpr uint32_t kInvocations = 200;
 
-std::vector<uint32_t> run_native(void (*kernel)(int, const uint32_t*, uint32_t*), const std::vector<uint32_t>& in,
-                                 size_t per_item) {
-  std::vector<uint32_t> out(in.size() * per_item);
-  for (size_t i = 0; i < in.size(); ++i) kernel(int(i), in.data(), out.data());
-  return out;
-}
+using NativeKernel = void (*)(int, const uint32_t*, uint32_t*);
+
+class StackFrames : public EndToEnd {
+ protected:
+  // Runs `export_name` over kInvocations random words, `per_item` results
+  // each, and compares them with `native`; the kernel, for its stack facts.
+  runtime::Kernel& run_and_compare(const std::string& export_name, NativeKernel native, size_t per_item,
+                                   uint32_t seed) {
+    std::vector<uint32_t> in = random_words(kInvocations, seed);
+    runtime::Buffer ib = buffer_with(in), out = buffer(4ull * kInvocations * per_item);
+    EXPECT_TRUE(out.fill(0xDEADBEEF).ok());
+    runtime::Kernel& k = kernel("stack_frames", export_name);
+    Status launched = k.launch(kInvocations, 64, {ib, out});
+    EXPECT_TRUE(launched.ok()) << (launched.ok() ? "" : launched.error().message);
+    std::vector<uint32_t> expected(in.size() * per_item);
+    for (size_t i = 0; i < in.size(); ++i) native(int(i), in.data(), expected.data());
+    EXPECT_TRUE(same_values(read<uint32_t>(out, expected.size()), expected, per_item));
+    return k;
+  }
+};
 
 TEST_P(StackFrames, ConstantFramesMatchNativeAndAreBounded) {
-  constexpr size_t per_item = 6;
-  std::vector<uint32_t> in = random_words(kInvocations, 41);
-  runtime::Buffer ib = buffer_with(in), out = buffer(4ull * kInvocations * per_item);
-  ASSERT_TRUE(out.fill(0xDEADBEEF).ok());
-  runtime::Kernel& k = kernel("stack_frames", "frames");
-  Status launched = k.launch(kInvocations, 64, {ib, out});
-  ASSERT_TRUE(launched.ok()) << launched.error().message;
-  EXPECT_TRUE(same_values(read<uint32_t>(out, in.size() * per_item), run_native(frames, in, per_item), per_item));
-
+  runtime::Kernel& k = run_and_compare("frames", frames, 6, 41);
   // big_inner's 2 KiB array below big_outer's 1 KiB one, at the least; far
   // less than the module's 64 KiB region, which only an unbounded frame gets.
   const uint32_t slot = k.info().stack_slot_size;
@@ -42,16 +46,7 @@ TEST_P(StackFrames, ConstantFramesMatchNativeAndAreBounded) {
 }
 
 TEST_P(StackFrames, RunTimeSizedFramesMatchNativeWithTheWholeRegion) {
-  constexpr size_t per_item = 4;
-  std::vector<uint32_t> in = random_words(kInvocations, 42);
-  runtime::Buffer ib = buffer_with(in), out = buffer(4ull * kInvocations * per_item);
-  ASSERT_TRUE(out.fill(0xDEADBEEF).ok());
-  runtime::Kernel& k = kernel("stack_frames", "sized_at_run_time");
-  Status launched = k.launch(kInvocations, 64, {ib, out});
-  ASSERT_TRUE(launched.ok()) << launched.error().message;
-  EXPECT_TRUE(
-      same_values(read<uint32_t>(out, in.size() * per_item), run_native(sized_at_run_time, in, per_item), per_item));
-
+  runtime::Kernel& k = run_and_compare("sized_at_run_time", sized_at_run_time, 4, 42);
   // alloca and VLAs move the stack pointer by a run-time amount: the slot
   // is the module's whole stack region (docs/memory-model.md).
   EXPECT_EQ(k.info().stack_slot_size, 64u * 1024) << "wasm-ld's default stack is 64 KiB";
