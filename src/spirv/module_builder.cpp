@@ -50,7 +50,20 @@ void ModuleBuilder::execution_mode(uint32_t function, spv::ExecutionMode mode,
 }
 
 void ModuleBuilder::name(uint32_t id, std::string_view text) {
-  append_with_string(debug_names_, spv::Op::OpName, {id}, text);
+  // A SPIR-V string ends at its first NUL, but a wasm name may hold U+0000
+  // (the spec suite's names.wast does): written as a backslash and a zero, it stays one operand.
+  if (text.find('\0') == std::string_view::npos) {
+    append_with_string(debug_names_, spv::Op::OpName, {id}, text);
+    return;
+  }
+  std::string escaped;
+  for (char c : text) {
+    if (c == '\0')
+      escaped += "\\0";
+    else
+      escaped += c;
+  }
+  append_with_string(debug_names_, spv::Op::OpName, {id}, escaped);
 }
 
 void ModuleBuilder::decorate(uint32_t id, spv::Decoration decoration,
