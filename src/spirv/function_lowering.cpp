@@ -423,10 +423,13 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
 }
 
 uint32_t FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t width) const {
-  if (k_.shared.variable == 0) return 0;
+  // Functions lowered without facts (the members of a recursive component)
+  // prove nothing.
+  if (k_.shared.variable == 0 || ip >= pointer_facts_.size()) return 0;
   for (size_t i = 0; i < std::size(kProvenWorkgroupSizes); ++i) {
+    if (i > 0 && (i - 1 >= range_facts_.size() || ip >= range_facts_[i - 1].size())) break;
     // The first size's facts are pointer_facts_ themselves.
-    const PointerFact& fact = i == 0 ? pointer_facts_.at(ip) : range_facts_.at(i - 1).at(ip);
+    const PointerFact& fact = i == 0 ? pointer_facts_[ip] : range_facts_[i - 1][ip];
     if (fact.base != PointerFact::Base::Absolute || fact.range.is_full()) continue;
     auto [lo, hi] = fact.range.unsigned_bounds();
     if (lo + offset >= k_.shared.lo && hi + offset + width <= k_.shared.hi) return kProvenWorkgroupSizes[i];
