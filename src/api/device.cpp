@@ -33,6 +33,14 @@ DeviceInfo public_info(const device::DeviceDescription& description) {
   out.float64 = description.float64;
   out.max_buffer_bytes = description.max_buffer_bytes;
   out.max_workgroup_invocations = description.max_workgroup_invocations;
+  out.device_local_memory_bytes = description.device_local_memory_bytes;
+  out.max_workgroup_count_x = description.max_workgroup_count_x;
+  out.max_shared_memory_bytes = description.max_shared_memory_bytes;
+  out.subgroup_size = description.subgroup_size;
+  out.max_storage_buffer_range = description.max_storage_buffer_range;
+  out.max_allocation_bytes = description.max_allocation_bytes;
+  out.int64 = description.int64;
+  out.descriptor_indexing = description.descriptor_indexing;
   out.unusable_reason = description.unusable_reason;
   return out;
 }
@@ -96,6 +104,19 @@ std::vector<DeviceInfo> devices() {
   std::vector<DeviceInfo> out;
   for (const device::DeviceDescription& description : detail::available_platform().devices())
     out.push_back(detail::public_info(description));
+  return out;
+}
+
+DefaultDevice default_device() {
+  device::DevicePlatform& platform = detail::available_platform();
+  std::optional<std::string> spec;
+  if (const char* env = std::getenv("WASMGPU_DEVICE"); env && *env) spec = env;
+  DefaultDevice out;
+  Result<uint32_t> chosen = platform.choose(spec);
+  if (chosen.ok())
+    out.index = chosen.value();
+  else
+    out.reason = chosen.error().to_string();
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -58,6 +59,19 @@ TEST(ApiSeamDevices, SelectionByIndexAndNameRunsOverThePlatform) {
   DeviceOptions nothing;
   nothing.name = "tpu";
   EXPECT_EQ(expect_exception([&] { Device::open(nothing); }).kind(), ErrorKind::NotFound);
+  // The default device follows WASMGPU_DEVICE through the platform's choice.
+  const char* saved = std::getenv("WASMGPU_DEVICE");
+  const std::optional<std::string> previous = saved ? std::optional<std::string>(saved) : std::nullopt;
+  setenv("WASMGPU_DEVICE", "display", 1);
+  const DefaultDevice display = default_device();
+  EXPECT_FALSE(display.index.has_value());
+  EXPECT_EQ(display.reason, "device 1 Fake Display (fake) is unusable: it only shows pictures");
+  setenv("WASMGPU_DEVICE", "GPU", 1);
+  EXPECT_EQ(default_device().index, std::optional<uint32_t>(0));
+  if (previous)
+    setenv("WASMGPU_DEVICE", previous->c_str(), 1);
+  else
+    unsetenv("WASMGPU_DEVICE");
   Device moved = Device::open(0);
   Device other = std::move(moved);
   Exception use = expect_exception([&] { moved.info(); });

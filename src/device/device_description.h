@@ -16,6 +16,14 @@ struct DeviceDescription {
   bool float64 = false;  // f64 kernels can run (once opened: enabled)
   uint64_t max_buffer_bytes = 0;
   uint32_t max_workgroup_invocations = 0;
+  uint64_t device_local_memory_bytes = 0;
+  uint32_t max_workgroup_count_x = 0;
+  uint32_t max_shared_memory_bytes = 0;
+  uint32_t subgroup_size = 0;
+  uint64_t max_storage_buffer_range = 0;
+  uint64_t max_allocation_bytes = 0;
+  bool int64 = false;
+  bool descriptor_indexing = false;
   // Empty when kernels can run on it; otherwise why not.
   std::string unusable_reason;
   // For messages: "0 'llvmpipe (...)' (CPU, driver ...)".

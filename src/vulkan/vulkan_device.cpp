@@ -39,6 +39,14 @@ device::DeviceDescription describe(const runtime::DeviceInfo& info) {
   out.max_buffer_bytes =
       info.limits.max_buffer_size ? info.limits.max_buffer_size : info.limits.max_memory_allocation_size;
   out.max_workgroup_invocations = info.limits.max_workgroup_invocations;
+  out.device_local_memory_bytes = info.device_local_memory_bytes;
+  out.max_workgroup_count_x = info.limits.max_workgroup_count[0];
+  out.max_shared_memory_bytes = info.limits.max_shared_memory_bytes;
+  out.subgroup_size = info.limits.subgroup_size;
+  out.max_storage_buffer_range = info.limits.max_storage_buffer_range;
+  out.max_allocation_bytes = info.limits.max_memory_allocation_size;
+  out.int64 = info.features.shader_int64;
+  out.descriptor_indexing = info.features.descriptor_indexing;
   out.unusable_reason = info.unusable_reason;
   out.summary = info.summary();
   return out;
