@@ -3,19 +3,19 @@
 # CMake package (find_package(wasmgpu) -> wasmgpu::wasmgpu) and a pkg-config
 # file (wasmgpu.pc).
 #
-# The shared library is the public API (src/api) linked with the internal
-# stages; their symbols stay hidden (--exclude-libs), so only the API's
+# The shared library is the public API (src/api) linked with its Vulkan
+# device (src/vulkan) and the internal stages; their symbols stay hidden (--exclude-libs), so only the API's
 # classes and functions are exported and an application cannot clash with
 # the SPIRV-Tools or volk copies inside.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-get_target_property(wasmgpu_api_sources wasmgpu_api SOURCES)
-get_target_property(wasmgpu_api_source_dir wasmgpu_api SOURCE_DIR)
+get_target_property(wasmgpu_api_sources wasmgpu_api_core SOURCES)
+get_target_property(wasmgpu_api_source_dir wasmgpu_api_core SOURCE_DIR)
 list(TRANSFORM wasmgpu_api_sources PREPEND "${wasmgpu_api_source_dir}/" REGEX "^[^/]")
 add_library(wasmgpu_library SHARED ${wasmgpu_api_sources})
-get_target_property(wasmgpu_api_links wasmgpu_api LINK_LIBRARIES)
-target_link_libraries(wasmgpu_library PRIVATE ${wasmgpu_api_links})
+get_target_property(wasmgpu_api_links wasmgpu_api_core LINK_LIBRARIES)
+target_link_libraries(wasmgpu_library PRIVATE ${wasmgpu_api_links} wasmgpu_vulkan)
 target_include_directories(wasmgpu_library
   PUBLIC "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>" "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>"
   PRIVATE "${PROJECT_SOURCE_DIR}/src")

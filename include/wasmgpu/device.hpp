@@ -48,6 +48,15 @@ struct DeviceInfo {
   bool float64 = false;     // shaderFloat64: f64 kernels can run
   uint64_t max_buffer_bytes = 0;  // largest single buffer (0: not reported)
   uint32_t max_workgroup_invocations = 0;
+  // The limits and features `wasmgpu devices` lists.
+  uint64_t device_local_memory_bytes = 0;  // all device-local memory heaps
+  uint32_t max_workgroup_count_x = 0;      // workgroups of one launch in x
+  uint32_t max_shared_memory_bytes = 0;    // workgroup-shared memory per workgroup
+  uint32_t subgroup_size = 0;
+  uint64_t max_storage_buffer_range = 0;  // bytes one storage-buffer binding reaches
+  uint64_t max_allocation_bytes = 0;      // largest single memory allocation
+  bool int64 = false;                     // shaderInt64
+  bool descriptor_indexing = false;       // images and samplers can be bound
   // Empty when wasmgpu kernels can run on it; otherwise why not.
   std::string unusable_reason;
   bool usable() const { return unusable_reason.empty(); }
@@ -56,6 +65,15 @@ struct DeviceInfo {
 // The Vulkan devices, in enumeration order (usable or not). Throws
 // Exception(Unsupported) when there is no Vulkan loader or driver.
 std::vector<DeviceInfo> devices();
+
+// The device Device::open() opens: the one WASMGPU_DEVICE names when it is
+// set, else the preferred usable one; or, when none fits, why not (the
+// message lists the devices). Throws as devices() does.
+struct DefaultDevice {
+  std::optional<uint32_t> index;
+  std::string reason;  // when there is no index
+};
+DefaultDevice default_device();
 
 struct DeviceOptions {
   // This index of devices(); wins over `name` and the environment.

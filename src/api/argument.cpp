@@ -117,12 +117,12 @@ std::shared_ptr<Impl> bound_object(DeviceImpl& device, const Handle& handle,
 
 std::shared_ptr<ImageImpl> bound_image(DeviceImpl& device, const Image& image, const std::string& where) {
   const auto& impl = Access::image(image);
-  return bound_object(device, image, impl, impl && impl->image.has_value(), "Image", where);
+  return bound_object(device, image, impl, impl && impl->image != nullptr, "Image", where);
 }
 
 std::shared_ptr<SamplerImpl> bound_sampler(DeviceImpl& device, const Sampler& sampler, const std::string& where) {
   const auto& impl = Access::sampler(sampler);
-  return bound_object(device, sampler, impl, impl && impl->sampler.has_value(), "Sampler", where);
+  return bound_object(device, sampler, impl, impl && impl->sampler != nullptr, "Sampler", where);
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
-// Buffers of the public API over runtime::Buffer.
+// Buffers of the public API over the device's buffers.
 #include "wasmgpu/buffer.hpp"
 
 #include "api/impl.h"
-#include "runtime/vk_util.h"
+#include "support/units.h"
 
 namespace wasmgpu {
 namespace detail {
@@ -35,7 +35,7 @@ void check_idle(BufferImpl& buffer, const char* what) {
   buffer.device->collect();
   if (buffer.in_flight != 0)
     detail::raise(ErrorKind::InvalidArgument,
-                  std::string("Buffer::") + what + " of a buffer (" + runtime::format_bytes(buffer.size) +
+                  std::string("Buffer::") + what + " of a buffer (" + format_bytes(buffer.size) +
                       ") that a submission still running uses; wait for the submission first");
 }
 
@@ -103,9 +103,10 @@ BufferBase Device::create_buffer(uint64_t bytes, uint32_t element_size) {
   impl->device = impl_.get();
   impl->size = bytes;
   impl->element_size = element_size;
-  runtime::Buffer buffer = detail::check(impl_->device.create_buffer(bytes), ErrorKind::Unsupported);
-  detail::check(buffer.fill(0), ErrorKind::Vulkan);
-  impl->buffer.emplace(std::move(buffer));
+  std::unique_ptr<device::BackendBuffer> buffer =
+      detail::check(impl_->backend->create_buffer(bytes), ErrorKind::Unsupported);
+  detail::check(buffer->fill(0), ErrorKind::Vulkan);
+  impl->buffer = std::move(buffer);
   return BufferBase(impl_, std::move(impl));
 }
 

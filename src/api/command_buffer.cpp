@@ -1,34 +1,19 @@
-// CommandBuffer and Submission: commands kept as a list, recorded into a
-// Vulkan command buffer at the first submit (and again when the device's
-// buffers changed, which the launches' region tables list), submitted with a
-// fence, retired when the fence is seen signalled.
+// CommandBuffer and Submission: commands kept as a list, recorded into the
+// device's command list at the first submit (and again when the device says
+// recordings went stale: Vulkan launches record the table of buffer
+// addresses), submitted, retired when the device reports it finished.
 #include "wasmgpu/command_buffer.hpp"
 
 #include <algorithm>
 #include <set>
 
 #include "api/impl.h"
-#include "runtime/pipeline_warmup.h"
-#include "runtime/vk_util.h"
+#include "support/units.h"
 
 namespace wasmgpu {
 namespace detail {
 
 namespace {
-
-uint64_t timeout_ns(std::chrono::nanoseconds timeout) {
-  return timeout.count() < 0 ? 0 : uint64_t(timeout.count());
-}
-
-constexpr VkPipelineStageFlags kWorkStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-
-// Orders every earlier compute and transfer access before every later one.
-void full_barrier(runtime::DeviceState& state, VkCommandBuffer cmd) {
-  runtime::memory_barrier(state, cmd, kWorkStages, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                          kWorkStages,
-                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
-                              VK_ACCESS_TRANSFER_WRITE_BIT);
-}
 
 std::string command_label(const Command& command, size_t position) {
   switch (command.type) {
@@ -78,37 +63,13 @@ std::vector<AccessedResource> accesses(const Command& command) {
 // ------------------------------------------------------------------ GpuState
 
 GpuState::~GpuState() {
-  items.clear();
-  arena.reset();
-  if (!device) return;
-  runtime::DeviceState& state = device->state();
-  if (fence) state.vk.vkDestroyFence(state.device, fence, nullptr);
-  if (pool) state.vk.vkDestroyCommandPool(state.device, pool, nullptr);
+  items.clear();  // before the list they were recorded into
+  list.reset();
 }
 
 std::shared_ptr<CommandBufferImpl> DeviceImpl::new_command_buffer() {
-  runtime::DeviceState& st = state();
-  check(st.ready(), ErrorKind::Vulkan);
   auto gpu = std::make_shared<GpuState>();
-  gpu->device = this;
-  VkCommandPoolCreateInfo pool_info{};
-  pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  pool_info.queueFamilyIndex = st.queue_family;
-  check(st.check("vkCreateCommandPool", st.vk.vkCreateCommandPool(st.device, &pool_info, nullptr, &gpu->pool)),
-        ErrorKind::Vulkan);
-  VkCommandBufferAllocateInfo alloc{};
-  alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  alloc.commandPool = gpu->pool;
-  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  alloc.commandBufferCount = 1;
-  check(st.check("vkAllocateCommandBuffers", st.vk.vkAllocateCommandBuffers(st.device, &alloc, &gpu->cmd)),
-        ErrorKind::Vulkan);
-  VkFenceCreateInfo fence_info{};
-  fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  check(st.check("vkCreateFence", st.vk.vkCreateFence(st.device, &fence_info, nullptr, &gpu->fence)),
-        ErrorKind::Vulkan);
-  gpu->arena.emplace(check(runtime::LaunchArena::create(st), ErrorKind::Vulkan));
+  gpu->list = check(backend->create_command_list(), ErrorKind::Vulkan);
   auto commands = std::make_shared<CommandBufferImpl>();
   commands->device = this;
   commands->gpu = std::move(gpu);
@@ -122,19 +83,16 @@ bool SubmissionState::poll(std::chrono::nanoseconds timeout) {
     if (lost) raise(ErrorKind::DeviceLost, lost_message);
     return true;
   }
-  runtime::DeviceState& st = device->state();
-  const VkResult r = timeout.count() == 0 ? st.vk.vkGetFenceStatus(st.device, gpu->fence)
-                                          : st.vk.vkWaitForFences(st.device, 1, &gpu->fence, VK_TRUE,
-                                                                  timeout_ns(timeout));
-  if (r == VK_NOT_READY || r == VK_TIMEOUT) return false;
+  Result<bool> done = gpu->list->wait(timeout, description);
+  if (done.ok() && !done.value()) return false;
   finished = true;
-  if (r != VK_SUCCESS) {
+  if (!done.ok()) {
     lost = true;
-    lost_message = st.fail(description + ": waiting for its fence", r).message;
+    lost_message = done.error().message;
   } else {
     // The first trapping launch, in launch order.
     for (size_t i = 0; i < gpu->items.size(); ++i) {
-      if (std::optional<runtime::TrapReport> report = gpu->items[i]->trap()) {
+      if (std::optional<device::TrapReport> report = gpu->items[i]->trap()) {
         trap = TrapInfo{uint32_t(i), gpu->item_kernels[i], *report};
         break;
       }
@@ -172,25 +130,19 @@ void CommandBufferImpl::clear() {
   recorded = false;
 }
 
-void CommandBufferImpl::record_vulkan() {
-  runtime::DeviceState& st = device->state();
+void CommandBufferImpl::record() {
+  device::BackendCommandList& list = *gpu->list;
   recorded = false;
   gpu->items.clear();
   gpu->item_kernels.clear();
-  gpu->arena->reset();
-  VkCommandBuffer cmd = gpu->cmd;
-  check(st.check("vkResetCommandBuffer", st.vk.vkResetCommandBuffer(cmd, 0)), ErrorKind::Vulkan);
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  check(st.check("vkBeginCommandBuffer", st.vk.vkBeginCommandBuffer(cmd, &begin)), ErrorKind::Vulkan);
   // Work submitted earlier on the device comes first.
-  full_barrier(st, cmd);
+  check(list.begin(), ErrorKind::Vulkan);
   std::set<const void*> read, written;  // since the last barrier
   auto_barrier_positions.clear();
   for (size_t position = 0; position < commands.size(); ++position) {
     const Command& command = commands[position];
     if (command.type == Command::Type::Barrier) {
-      full_barrier(st, cmd);
+      list.barrier();
       read.clear();
       written.clear();
       continue;
@@ -200,7 +152,7 @@ void CommandBufferImpl::record_vulkan() {
     for (const AccessedResource& a : used)
       depends |= written.count(a.key) || (a.write && read.count(a.key));
     if (depends && command.auto_barrier) {
-      full_barrier(st, cmd);
+      list.barrier();
       auto_barrier_positions.push_back(position);
       read.clear();
       written.clear();
@@ -208,24 +160,19 @@ void CommandBufferImpl::record_vulkan() {
     for (const AccessedResource& a : used) (a.write ? written : read).insert(a.key);
     switch (command.type) {
       case Command::Type::Launch:
-        gpu->items.push_back(command.kernel->record(cmd, command.launch, *gpu->arena));
+        gpu->items.push_back(command.kernel->record(list, command.launch));
         gpu->item_kernels.push_back(command.kernel->interface().name);
         break;
-      case Command::Type::Copy: {
-        VkBufferCopy region{command.src_offset, command.dst_offset, command.bytes};
-        st.vk.vkCmdCopyBuffer(cmd, command.src->buffer->handle(), command.dst->buffer->handle(), 1, &region);
+      case Command::Type::Copy:
+        list.copy(*command.src->buffer, *command.dst->buffer, command.src_offset, command.dst_offset, command.bytes);
         break;
-      }
-      case Command::Type::Fill:
-        st.vk.vkCmdFillBuffer(cmd, command.dst->buffer->handle(), 0, VK_WHOLE_SIZE, command.pattern);
-        break;
+      case Command::Type::Fill: list.fill(*command.dst->buffer, command.pattern); break;
       case Command::Type::Barrier: break;
     }
   }
-  runtime::record_host_read_barrier(st, cmd);
-  check(st.check("vkEndCommandBuffer", st.vk.vkEndCommandBuffer(cmd)), ErrorKind::Vulkan);
+  check(list.end(), ErrorKind::Vulkan);
   recorded = true;
-  recorded_generation = st.mapping_generation;
+  recorded_generation = device->backend->recording_generation();
 }
 
 std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
@@ -235,8 +182,7 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
           "submit of a CommandBuffer whose previous submission is still running; wait for it "
           "(Submission::wait) before submitting it again");
   if (commands.empty()) raise(ErrorKind::InvalidArgument, "submit of an empty CommandBuffer");
-  runtime::DeviceState& st = device->state();
-  check(st.ready(), ErrorKind::Vulkan);
+  check(device->backend->ready(), ErrorKind::Vulkan);
   // Everything recorded must still exist.
   auto check_live = [&](const std::shared_ptr<BufferImpl>& buffer, const std::string& what) {
     if (buffer && (!buffer->buffer || buffer->released))
@@ -261,13 +207,14 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
     check_live(command.src, command_label(command, i) + ": its source Buffer");
     check_live(command.dst, command_label(command, i) + ": its destination Buffer");
   }
-  bool fresh = recorded && recorded_generation == st.mapping_generation;
+  bool fresh = recorded && recorded_generation == device->backend->recording_generation();
   if (fresh) {
     size_t item = 0;
     for (const Command& command : commands)
-      if (command.type == Command::Type::Launch) fresh = gpu->items[item++]->rebind(command.launch) && fresh;
+      if (command.type == Command::Type::Launch)
+        fresh = command.kernel->rebind(*gpu->items[item++], command.launch) && fresh;
   }
-  if (!fresh) record_vulkan();
+  if (!fresh) record();
 
   auto submission = std::make_shared<SubmissionState>();
   submission->device = device;
@@ -295,12 +242,7 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
       submission->modules.push_back(command.module);
   }
 
-  check(st.check("vkResetFences", st.vk.vkResetFences(st.device, 1, &gpu->fence)), ErrorKind::Vulkan);
-  VkSubmitInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  info.commandBufferCount = 1;
-  info.pCommandBuffers = &gpu->cmd;
-  check(st.check("vkQueueSubmit", st.vk.vkQueueSubmit(st.queue, 1, &info, gpu->fence)), ErrorKind::Vulkan);
+  check(gpu->list->submit(), ErrorKind::Vulkan);
   for (const std::shared_ptr<BufferImpl>& buffer : submission->buffers) ++buffer->in_flight;
   for (const std::shared_ptr<ImageImpl>& image : submission->images) ++image->in_flight;
   for (const std::shared_ptr<SamplerImpl>& sampler : submission->samplers) ++sampler->in_flight;
@@ -329,7 +271,7 @@ void Submission::wait(std::chrono::nanoseconds timeout) const {
     // Pipelines were compiled (warmed up) when the work was recorded, at
     // submit(): the wait is the work's own time.
     detail::raise(ErrorKind::Timeout,
-                  state_->description + " did not finish: it ran longer than " + runtime::format_seconds(timeout) +
+                  state_->description + " did not finish: it ran longer than " + format_seconds(timeout) +
                       "; it keeps running" +
                       (state_->direct ? " (its buffers stay in use until it finishes; Device::wait_idle waits for it)"
                                       : " (wait again, or poll done())"));

@@ -6,45 +6,46 @@
 #include <mutex>
 
 #include "api/impl.h"
-#include "runtime/instance.h"
-#include "runtime/vk_util.h"
 
 namespace wasmgpu {
 namespace detail {
 
-runtime::Instance& process_instance() {
-  // Created once and never destroyed: drivers may refuse new instances after
-  // many create/destroy cycles, and Devices in static storage may outlive any
-  // static owner. The first failure is kept and reported to every caller.
-  static Result<runtime::Instance>* instance = new Result<runtime::Instance>(runtime::Instance::create());
-  if (!instance->ok()) {
-    const std::string& message = instance->error().message;
+device::DevicePlatform& available_platform() {
+  device::DevicePlatform& platform = device::default_platform();
+  if (Status available = platform.available(); !available.ok()) {
+    const std::string& message = available.error().message;
     const bool missing = message.find("cannot load the Vulkan loader") != std::string::npos ||
                          message.find("no Vulkan driver") != std::string::npos;
-    raise(missing ? ErrorKind::Unsupported : classify(instance->error(), ErrorKind::Vulkan),
-          instance->error());
+    raise(missing ? ErrorKind::Unsupported : classify(available.error(), ErrorKind::Vulkan), available.error());
   }
-  return instance->value();
+  return platform;
+}
+
+DeviceInfo public_info(const device::DeviceDescription& description) {
+  DeviceInfo out;
+  out.index = description.index;
+  out.name = description.name;
+  out.type = description.type;
+  out.driver = description.driver;
+  out.api_version = description.api_version;
+  out.vendor_id = description.vendor_id;
+  out.device_id = description.device_id;
+  out.float64 = description.float64;
+  out.max_buffer_bytes = description.max_buffer_bytes;
+  out.max_workgroup_invocations = description.max_workgroup_invocations;
+  out.device_local_memory_bytes = description.device_local_memory_bytes;
+  out.max_workgroup_count_x = description.max_workgroup_count_x;
+  out.max_shared_memory_bytes = description.max_shared_memory_bytes;
+  out.subgroup_size = description.subgroup_size;
+  out.max_storage_buffer_range = description.max_storage_buffer_range;
+  out.max_allocation_bytes = description.max_allocation_bytes;
+  out.int64 = description.int64;
+  out.descriptor_indexing = description.descriptor_indexing;
+  out.unusable_reason = description.unusable_reason;
+  return out;
 }
 
 namespace {
-
-DeviceInfo public_info(const runtime::DeviceInfo& info) {
-  DeviceInfo out;
-  out.index = info.index;
-  out.name = info.name;
-  out.type = runtime::to_string(info.type);
-  out.driver = info.driver_name + (info.driver_info.empty() ? "" : " " + info.driver_info);
-  out.api_version = runtime::format_api_version(info.api_version);
-  out.vendor_id = info.vendor_id;
-  out.device_id = info.device_id;
-  out.float64 = info.features.shader_float64;
-  out.max_buffer_bytes = info.limits.max_buffer_size ? info.limits.max_buffer_size
-                                                     : info.limits.max_memory_allocation_size;
-  out.max_workgroup_invocations = info.limits.max_workgroup_invocations;
-  out.unusable_reason = info.unusable_reason;
-  return out;
-}
 
 uint32_t next_serial() {
   static uint32_t serial = 0;
@@ -58,9 +59,12 @@ std::string device_label(const DeviceImpl& device) {
          " '" + device.info.name + "')";
 }
 
-DeviceImpl::DeviceImpl(runtime::Device d) : device(std::move(d)), serial(next_serial()) {
-  info = public_info(device.info());
-  info.float64 = device.float64_enabled();
+DeviceImpl::DeviceImpl(std::unique_ptr<device::DeviceBackend> b) : backend(std::move(b)), serial(next_serial()) {
+  info = public_info(backend->description());
+}
+
+Device Access::open(std::unique_ptr<device::DeviceBackend> backend) {
+  return Device(std::make_shared<DeviceImpl>(std::move(backend)));
 }
 
 DeviceImpl::~DeviceImpl() {
@@ -98,14 +102,27 @@ using detail::DeviceImpl;
 
 std::vector<DeviceInfo> devices() {
   std::vector<DeviceInfo> out;
-  for (const runtime::DeviceInfo& info : detail::process_instance().devices())
-    out.push_back(detail::public_info(info));
+  for (const device::DeviceDescription& description : detail::available_platform().devices())
+    out.push_back(detail::public_info(description));
   return out;
 }
 
-bool validation_enabled() { return detail::process_instance().validation_enabled(); }
-std::vector<std::string> validation_messages() { return detail::process_instance().validation_messages(); }
-void clear_validation_messages() { detail::process_instance().clear_validation_messages(); }
+DefaultDevice default_device() {
+  device::DevicePlatform& platform = detail::available_platform();
+  std::optional<std::string> spec;
+  if (const char* env = std::getenv("WASMGPU_DEVICE"); env && *env) spec = env;
+  DefaultDevice out;
+  Result<uint32_t> chosen = platform.choose(spec);
+  if (chosen.ok())
+    out.index = chosen.value();
+  else
+    out.reason = chosen.error().to_string();
+  return out;
+}
+
+bool validation_enabled() { return detail::available_platform().validation_enabled(); }
+std::vector<std::string> validation_messages() { return detail::available_platform().validation_messages(); }
+void clear_validation_messages() { detail::available_platform().clear_validation_messages(); }
 
 Device Device::open() { return open(DeviceOptions{}); }
 
@@ -116,40 +133,38 @@ Device Device::open(uint32_t index) {
 }
 
 Device Device::open(const DeviceOptions& options) {
-  runtime::Instance& instance = detail::process_instance();
-  const std::vector<runtime::DeviceInfo>& all = instance.devices();
+  device::DevicePlatform& platform = detail::available_platform();
+  const std::vector<device::DeviceDescription>& all = platform.devices();
   if (options.index) {
     if (*options.index >= all.size())
       detail::raise(ErrorKind::NotFound, "no Vulkan device with index " + std::to_string(*options.index) +
-                                             "; " + runtime::describe_devices(all));
+                                             "; " + platform.describe_devices());
     if (!all[*options.index].usable())
-      detail::raise(ErrorKind::Unsupported, "Vulkan device " + all[*options.index].summary() +
+      detail::raise(ErrorKind::Unsupported, "Vulkan device " + all[*options.index].summary +
                                                 " cannot run wasmgpu kernels: " +
                                                 all[*options.index].unusable_reason);
   }
-  runtime::DeviceOptions runtime_options;
-  runtime_options.index = options.index;
-  runtime_options.name = options.name;
-  runtime_options.use_environment = options.use_environment;
-  runtime_options.cache.enabled = options.cache;
-  runtime_options.cache.directory = options.cache_directory;
-  if (!options.index) {
+  device::OpenOptions open_options;
+  open_options.use_environment = options.use_environment;
+  open_options.cache = options.cache;
+  open_options.cache_directory = options.cache_directory;
+  if (options.index) {
+    open_options.index = *options.index;
+  } else {
     std::optional<std::string> spec = options.name;
     if (!spec && options.use_environment)
       if (const char* env = std::getenv("WASMGPU_DEVICE"); env && *env) spec = env;
-    Result<uint32_t> chosen = runtime::choose_device(all, spec);
+    Result<uint32_t> chosen = platform.choose(spec);
     if (!chosen.ok()) {
       bool any_usable = false;
-      for (const runtime::DeviceInfo& info : all) any_usable |= info.usable();
+      for (const device::DeviceDescription& description : all) any_usable |= description.usable();
       detail::raise(spec || !any_usable ? (spec ? ErrorKind::NotFound : ErrorKind::Unsupported)
                                         : ErrorKind::NotFound,
                     chosen.error());
     }
-    runtime_options.index = *chosen;
+    open_options.index = *chosen;
   }
-  runtime::Device device =
-      detail::check(runtime::Device::create(instance, runtime_options), ErrorKind::Vulkan);
-  return Device(std::make_shared<DeviceImpl>(std::move(device)));
+  return detail::Access::open(detail::check(platform.open(open_options), ErrorKind::Vulkan));
 }
 
 Device::Device(std::shared_ptr<DeviceImpl> impl) : impl_(std::move(impl)) {}

@@ -36,6 +36,13 @@ TEST_F(ApiDevice, EnumeratesAndOpensByIndexNameAndDefault) {
     Device chosen = Device::open();
     EXPECT_TRUE(chosen.info().usable());
     EXPECT_GT(chosen.info().max_workgroup_invocations, 0u);
+    // default_device() names the device Device::open() opened.
+    const DefaultDevice default_choice = default_device();
+    ASSERT_TRUE(default_choice.index.has_value()) << default_choice.reason;
+    EXPECT_EQ(*default_choice.index, chosen.info().index);
+    EXPECT_GT(chosen.info().max_workgroup_count_x, 0u);
+    EXPECT_GT(chosen.info().max_allocation_bytes, 0u);
+    EXPECT_GT(chosen.info().device_local_memory_bytes, 0u);
   }
 }
 

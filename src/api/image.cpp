@@ -1,9 +1,8 @@
-// Images and samplers of the public API over runtime::Image and
-// runtime::Sampler; lifetimes as for buffers (buffer.cpp).
+// Images and samplers of the public API over the device's images and
+// samplers; lifetimes as for buffers (buffer.cpp).
 #include "wasmgpu/image.hpp"
 
 #include "api/impl.h"
-#include "runtime/bindless.h"
 #include "wasmgpu/device.hpp"
 
 namespace wasmgpu {
@@ -37,13 +36,13 @@ using detail::SamplerImpl;
 
 namespace {
 
-runtime::ImageFormat runtime_format(ImageFormat format) {
+device::ImageFormat device_format(ImageFormat format) {
   switch (format) {
-    case ImageFormat::Rgba8: return runtime::ImageFormat::Rgba8Unorm;
-    case ImageFormat::Rgba32F: return runtime::ImageFormat::Rgba32Float;
-    case ImageFormat::R32F: return runtime::ImageFormat::R32Float;
+    case ImageFormat::Rgba8: return device::ImageFormat::Rgba8Unorm;
+    case ImageFormat::Rgba32F: return device::ImageFormat::Rgba32Float;
+    case ImageFormat::R32F: return device::ImageFormat::R32Float;
   }
-  return runtime::ImageFormat::Rgba8Unorm;
+  return device::ImageFormat::Rgba8Unorm;
 }
 
 ImageImpl& live(const std::shared_ptr<ImageImpl>& impl, const char* what) {
@@ -90,8 +89,8 @@ ErrorKind creation_error_kind(const Error& error) {
 
 }  // namespace
 
-uint32_t texel_bytes(ImageFormat format) { return runtime::texel_bytes(runtime_format(format)); }
-const char* to_string(ImageFormat format) { return runtime::to_string(runtime_format(format)); }
+uint32_t texel_bytes(ImageFormat format) { return device::texel_bytes(device_format(format)); }
+const char* to_string(ImageFormat format) { return device::to_string(device_format(format)); }
 
 Image::Image(std::shared_ptr<DeviceImpl> device, std::shared_ptr<ImageImpl> impl)
     : device_(std::move(device)), impl_(std::move(impl)) {}
@@ -160,21 +159,21 @@ uint32_t Sampler::handle() const { return live(impl_, "handle").sampler->handle(
 Image Device::create_image(uint32_t width, uint32_t height, uint32_t depth, bool three_d, ImageFormat format,
                            ImageUsage usage) {
   if (!impl_) detail::raise(ErrorKind::UseAfterMove, "use of a moved-from Device");
-  runtime::ImageDesc desc;
+  device::ImageDesc desc;
   desc.width = width;
   desc.height = height;
   desc.depth = depth;
   desc.three_d = three_d;
-  desc.format = runtime_format(format);
+  desc.format = device_format(format);
   desc.storage = has_usage(usage, ImageUsage::Storage);
   desc.sampled = has_usage(usage, ImageUsage::Sampled);
   auto impl = std::make_shared<ImageImpl>();
   impl->device = impl_.get();
   impl->format = format;
   impl->usage = usage;
-  Result<runtime::Image> image = runtime::Image::create(impl_->state(), desc);
+  Result<std::unique_ptr<device::BackendImage>> image = impl_->backend->create_image(desc);
   if (!image.ok()) detail::raise(creation_error_kind(image.error()), image.error());
-  impl->image.emplace(std::move(image).value());
+  impl->image = std::move(image).value();
   return Image(impl_, std::move(impl));
 }
 
@@ -188,17 +187,17 @@ Image Device::image_3d(uint32_t width, uint32_t height, uint32_t depth, ImageFor
 
 Sampler Device::sampler(Filter filter, AddressMode address_mode) {
   if (!impl_) detail::raise(ErrorKind::UseAfterMove, "use of a moved-from Device");
-  runtime::SamplerDesc desc;
-  desc.filter = filter == Filter::Linear ? runtime::Filter::Linear : runtime::Filter::Nearest;
+  device::SamplerDesc desc;
+  desc.filter = filter == Filter::Linear ? device::Filter::Linear : device::Filter::Nearest;
   desc.address_mode =
-      address_mode == AddressMode::Repeat ? runtime::AddressMode::Repeat : runtime::AddressMode::ClampToEdge;
+      address_mode == AddressMode::Repeat ? device::AddressMode::Repeat : device::AddressMode::ClampToEdge;
   auto impl = std::make_shared<SamplerImpl>();
   impl->device = impl_.get();
   impl->filter = filter;
   impl->address_mode = address_mode;
-  Result<runtime::Sampler> sampler = runtime::Sampler::create(impl_->state(), desc);
+  Result<std::unique_ptr<device::BackendSampler>> sampler = impl_->backend->create_sampler(desc);
   if (!sampler.ok()) detail::raise(creation_error_kind(sampler.error()), sampler.error());
-  impl->sampler.emplace(std::move(sampler).value());
+  impl->sampler = std::move(sampler).value();
   return Sampler(impl_, std::move(impl));
 }
 

@@ -7,8 +7,6 @@
 // GPU still uses; ~DeviceImpl waits for them before closing the device.
 #pragma once
 
-#include <volk.h>
-
 #include <chrono>
 #include <functional>
 #include <cstdint>
@@ -18,13 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/device.h"
-#include "runtime/device_state.h"
-#include "runtime/image.h"
-#include "runtime/kernel.h"
-#include "runtime/launch_arena.h"
-#include "runtime/module.h"
-#include "runtime/recorded_launch.h"
+#include "device/device_backend.h"
+#include "device/device_platform.h"
 #include "support/result.h"
 #include "wasmgpu/buffer.hpp"
 #include "wasmgpu/command_buffer.hpp"
@@ -64,14 +57,15 @@ T check(Result<T> result, ErrorKind fallback) {
   return std::move(result).value();
 }
 
-// The process-wide Vulkan instance (never destroyed).
-runtime::Instance& process_instance();
+// The platform Device::open chooses from, once it is known to work; throws
+// Unsupported when it cannot run (no Vulkan loader or driver).
+device::DevicePlatform& available_platform();
 
 // ------------------------------------------------------------------ buffers
 
 struct BufferImpl {
   DeviceImpl* device = nullptr;
-  std::optional<runtime::Buffer> buffer;  // empty once freed
+  std::unique_ptr<device::BackendBuffer> buffer;  // empty once freed
   uint64_t size = 0;
   uint32_t element_size = 1;
   uint32_t in_flight = 0;  // submissions not yet retired that use it
@@ -87,7 +81,7 @@ struct BufferImpl {
 // As BufferImpl: alive while a handle or a submission uses it.
 struct ImageImpl {
   DeviceImpl* device = nullptr;
-  std::optional<runtime::Image> image;  // empty once freed
+  std::unique_ptr<device::BackendImage> image;  // empty once freed
   ImageFormat format = ImageFormat::Rgba8;
   ImageUsage usage = ImageUsage::Storage;
   uint32_t in_flight = 0;
@@ -98,7 +92,7 @@ struct ImageImpl {
 
 struct SamplerImpl {
   DeviceImpl* device = nullptr;
-  std::optional<runtime::Sampler> sampler;
+  std::unique_ptr<device::BackendSampler> sampler;
   Filter filter = Filter::Nearest;
   AddressMode address_mode = AddressMode::ClampToEdge;
   uint32_t in_flight = 0;
@@ -132,26 +126,18 @@ struct BoundLaunch {
   std::vector<BoundArg> args;
 };
 
-// A launch recorded into a Vulkan command buffer: what it needs to report a
-// trap and to be submitted again with other scalars.
-class RecordedItem {
- public:
-  virtual ~RecordedItem() = default;
-  virtual std::optional<runtime::TrapReport> trap() const = 0;
-  // Rewrites the arguments for another submission and clears the trap
-  // record; false when the recording must be made anew instead (arguments
-  // recorded into the command buffer itself, like push constants).
-  virtual bool rebind(const BoundLaunch& launch) = 0;
-};
-
 struct ModuleImpl;
 
-// One kernel of a module; subclassed per kernel source. The wasm kernels are
-// WasmKernel (module.cpp); foreign SPIR-V kernels plug in here with their
-// own interface, binding and recording.
+// One kernel of a module: its interface, the API's checks, and the device's
+// kernel (a compiled wasm export, owned by the module's backend, or a SPIR-V
+// entry point, owned here).
 class KernelImpl {
  public:
-  virtual ~KernelImpl() = default;
+  KernelImpl(ModuleImpl* module, KernelInterface interface, device::BackendKernel* backend, bool has_metadata)
+      : module_(module), interface_(std::move(interface)), backend_(backend), has_metadata_(has_metadata) {}
+  KernelImpl(ModuleImpl* module, KernelInterface interface, std::unique_ptr<device::BackendKernel> backend)
+      : module_(module), interface_(std::move(interface)), owned_(std::move(backend)), backend_(owned_.get()) {}
+
   const KernelInterface& interface() const { return interface_; }
   ModuleImpl* module() const { return module_; }
 
@@ -163,52 +149,48 @@ class KernelImpl {
   // Parameter position of `name`; throws NotFound listing the names.
   uint32_t param_index(std::string_view name) const;
 
-  // Source-specific checks (shape limits, the compile) before recording.
-  virtual void check(const BoundLaunch& launch) = 0;
-  virtual std::unique_ptr<RecordedItem> record(VkCommandBuffer cmd, const BoundLaunch& launch,
-                                               runtime::LaunchArena& arena) = 0;
+  // The device's checks (shape limits, the compile) before recording.
+  void check(const BoundLaunch& launch);
+  std::unique_ptr<device::BackendRecordedLaunch> record(device::BackendCommandList& list, const BoundLaunch& launch);
+  // New arguments for a recorded launch; false when it must be recorded anew.
+  bool rebind(device::BackendRecordedLaunch& recorded, const BoundLaunch& launch) const;
   // What the launch reads and writes besides its buffer arguments.
-  virtual void extra_accesses(std::vector<AccessedResource>& out) const = 0;
+  void extra_accesses(std::vector<AccessedResource>& out) const;
   // Wasm kernels without metadata take buffers for any i32 parameter.
-  virtual bool buffer_fits_scalar(const Param& param) const = 0;
+  bool buffer_fits_scalar(const Param& param) const;
 
- protected:
-  KernelImpl(ModuleImpl* module, KernelInterface interface)
-      : module_(module), interface_(std::move(interface)) {}
+ private:
+  // The arguments as the device takes them (pointing into `launch`).
+  std::vector<device::BackendArg> device_args(const BoundLaunch& launch) const;
+
   ModuleImpl* module_;
   KernelInterface interface_;
+  std::unique_ptr<device::BackendKernel> owned_;
+  device::BackendKernel* backend_ = nullptr;
+  bool has_metadata_ = false;
 };
 
 struct ModuleImpl {
   DeviceImpl* device = nullptr;
   KernelSource source = KernelSource::Wasm;
-  std::optional<runtime::Module> wasm;  // wasm modules
-  std::vector<uint32_t> spirv;          // SPIR-V modules: the words
+  std::unique_ptr<device::BackendModule> wasm;  // wasm modules
+  std::vector<uint32_t> spirv;                  // SPIR-V modules: the words
   std::vector<KernelInterface> interfaces;
   std::map<std::string, std::unique_ptr<KernelImpl>, std::less<>> kernels;  // created on first use
-  // Creates kernels of foreign sources; wasm kernels are created in module.cpp.
-  std::function<std::unique_ptr<KernelImpl>(ModuleImpl&, std::string_view)> make_kernel;
 };
 
 // The kernel `name` of a module, created on first use; throws NotFound.
 KernelImpl& kernel_of(ModuleImpl& module, std::string_view name);
 
-// A kernel of a SPIR-V module (spirv_module.cpp).
-std::unique_ptr<KernelImpl> make_spirv_kernel(ModuleImpl& module, std::string_view name);
-
 // ------------------------------------------------------ command buffers
 
-// The Vulkan objects of a CommandBuffer, shared with its submissions so that
-// they outlive the handle while the GPU uses them.
+// The device's command list of a CommandBuffer, shared with its submissions
+// so that it outlives the handle while the device uses it.
 struct GpuState {
-  DeviceImpl* device = nullptr;
-  VkCommandPool pool = VK_NULL_HANDLE;
-  VkCommandBuffer cmd = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
-  std::optional<runtime::LaunchArena> arena;
+  std::unique_ptr<device::BackendCommandList> list;
   // What the current recording holds: per launch, its recorded item and its
   // kernel's name, in launch order (read when a submission finishes).
-  std::vector<std::unique_ptr<RecordedItem>> items;
+  std::vector<std::unique_ptr<device::BackendRecordedLaunch>> items;
   std::vector<std::string> item_kernels;
   ~GpuState();
 };
@@ -232,7 +214,7 @@ struct Command {
 struct TrapInfo {
   uint32_t launch_index = 0;
   std::string kernel;
-  runtime::TrapReport report;
+  device::TrapReport report;
 };
 
 struct SubmissionState {
@@ -275,7 +257,7 @@ struct CommandBufferImpl {
 
   bool running();  // the latest submission has not finished
   void clear();    // forgets the commands (not while running)
-  void record_vulkan();
+  void record();
   std::shared_ptr<SubmissionState> submit();
 };
 
@@ -283,15 +265,14 @@ struct CommandBufferImpl {
 
 struct DeviceImpl {
   // Declared first: destroyed last.
-  runtime::Device device;
+  std::unique_ptr<device::DeviceBackend> backend;
   DeviceInfo info;
   uint32_t serial = 0;  // 1, 2, ...: which Device::open of the process
   std::vector<std::shared_ptr<SubmissionState>> in_flight;
   std::shared_ptr<CommandBufferImpl> direct;  // reused by Kernel calls
 
-  explicit DeviceImpl(runtime::Device device);
+  explicit DeviceImpl(std::unique_ptr<device::DeviceBackend> backend);
   ~DeviceImpl();
-  runtime::DeviceState& state() const { return device.state(); }
   // Retires finished submissions (never blocks).
   void collect();
   std::shared_ptr<CommandBufferImpl> new_command_buffer();
@@ -309,7 +290,12 @@ struct Access {
   static Submission submission(std::shared_ptr<DeviceImpl> device, std::shared_ptr<SubmissionState> state) {
     return Submission(std::move(device), std::move(state));
   }
+  // A Device over `backend` (Device::open; tests open doubles).
+  static Device open(std::unique_ptr<device::DeviceBackend> backend);
 };
+
+// The public DeviceInfo of a device's description.
+DeviceInfo public_info(const device::DeviceDescription& description);
 
 // The device for messages: "Device #2 (0 'llvmpipe (...)')": the serial
 // tells apart two opens of one physical device.

@@ -3,15 +3,10 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
-#include "runtime/instance.h"
+#include "wasmgpu/device.hpp"
 
 namespace wasmgpu::cli {
 namespace {
-
-std::string api_version_text(uint32_t version) {
-  return fmt::format("{}.{}.{}", VK_API_VERSION_MAJOR(version), VK_API_VERSION_MINOR(version),
-                     VK_API_VERSION_PATCH(version));
-}
 
 std::string memory_text(uint64_t bytes) {
   if (bytes >= (1ull << 30)) return fmt::format("{:.1f} GiB", double(bytes) / double(1ull << 30));
@@ -19,40 +14,40 @@ std::string memory_text(uint64_t bytes) {
 }
 
 void run_devices(bool verbose) {
-  auto instance = runtime::Instance::create();
-  if (!instance) fail(instance.error().to_string());
-  const auto& devices = instance->devices();
+  std::vector<DeviceInfo> devices;
+  DefaultDevice choice;
+  try {
+    devices = wasmgpu::devices();
+    choice = default_device();
+  } catch (const Exception& e) {
+    fail(e.what());
+  }
   if (devices.empty()) fail("no Vulkan device found (is a Vulkan driver such as mesa-vulkan-drivers installed?)");
-  std::optional<uint32_t> chosen;
+  const std::optional<uint32_t> chosen = choice.index;
   const char* env = std::getenv("WASMGPU_DEVICE");
-  auto choice = runtime::choose_device(devices, env && *env ? std::optional<std::string_view>(env) : std::nullopt);
-  if (choice) chosen = *choice;
 
   fmt::print("{:<3} {:<2}{:<36} {:<14} {:<28} {:>10} {:>9} {:>12} {:>9} {:>6}\n", "#", "", "name", "type",
              "driver", "memory", "wg size", "wg count x", "shared", "subgr");
-  for (const runtime::DeviceInfo& d : devices) {
-    std::string driver = d.driver_name;
-    if (!d.driver_info.empty()) driver += " " + d.driver_info;
+  for (const DeviceInfo& d : devices) {
+    std::string driver = d.driver;
     if (driver.size() > 28) driver = driver.substr(0, 27) + "~";
     std::string name = d.name.size() > 36 ? d.name.substr(0, 35) + "~" : d.name;
     fmt::print("{:<3} {:<2}{:<36} {:<14} {:<28} {:>10} {:>9} {:>12} {:>9} {:>6}\n", d.index,
-               chosen == d.index ? "*" : "", name, runtime::to_string(d.type), driver,
-               memory_text(d.device_local_memory_bytes), d.limits.max_workgroup_invocations,
-               d.limits.max_workgroup_count[0], fmt::format("{} KiB", d.limits.max_shared_memory_bytes / 1024),
-               d.limits.subgroup_size);
+               chosen == d.index ? "*" : "", name, d.type, driver, memory_text(d.device_local_memory_bytes),
+               d.max_workgroup_invocations, d.max_workgroup_count_x,
+               fmt::format("{} KiB", d.max_shared_memory_bytes / 1024), d.subgroup_size);
     if (!d.usable()) fmt::print("      cannot run wasm kernels: {}\n", d.unusable_reason);
     if (verbose) {
       fmt::print("      Vulkan {}, max storage buffer range {}, max allocation {}, f64 {}, int64 {}, "
                  "descriptor indexing {}\n",
-                 api_version_text(d.api_version), memory_text(d.limits.max_storage_buffer_range),
-                 memory_text(d.limits.max_memory_allocation_size), d.features.shader_float64 ? "yes" : "no",
-                 d.features.shader_int64 ? "yes" : "no", d.features.descriptor_indexing ? "yes" : "no");
+                 d.api_version, memory_text(d.max_storage_buffer_range), memory_text(d.max_allocation_bytes),
+                 d.float64 ? "yes" : "no", d.int64 ? "yes" : "no", d.descriptor_indexing ? "yes" : "no");
     }
   }
   if (chosen)
     fmt::print("* default device{}\n", env && *env ? fmt::format(" (WASMGPU_DEVICE={})", env) : "");
   else
-    fmt::print("no default device: {}\n", choice.error().to_string());
+    fmt::print("no default device: {}\n", choice.reason);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "runtime/pipeline_warmup.h"
 
+#include "support/units.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -27,12 +29,7 @@ bool pipeline_warmup_wanted(const DeviceInfo& info) {
   return info.driver_id != VK_DRIVER_ID_NVIDIA_PROPRIETARY;
 }
 
-std::string format_seconds(std::chrono::nanoseconds duration) {
-  const double seconds = std::chrono::duration<double>(duration).count();
-  char text[48];
-  std::snprintf(text, sizeof text, "%.6g s", seconds);
-  return text;
-}
+std::string format_seconds(std::chrono::nanoseconds duration) { return wasmgpu::format_seconds(duration); }
 
 namespace {
 

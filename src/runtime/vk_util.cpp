@@ -1,5 +1,7 @@
 #include "runtime/vk_util.h"
 
+#include "support/units.h"
+
 #include <cstdio>
 
 namespace wasmgpu::runtime {
@@ -44,22 +46,7 @@ Error vk_error(std::string_view what, VkResult result) {
   return make_error(std::string(what) + " failed: " + vk_result_name(result));
 }
 
-std::string format_bytes(uint64_t bytes) {
-  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
-  if (bytes < 1024) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
-  double value = double(bytes);
-  int unit = -1;
-  while (value >= 1024 && unit < 3) {
-    value /= 1024;
-    ++unit;
-  }
-  char text[32];
-  if (value == double(uint64_t(value)))
-    std::snprintf(text, sizeof text, "%llu %s", static_cast<unsigned long long>(value), kUnits[unit]);
-  else
-    std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
-  return text;
-}
+std::string format_bytes(uint64_t bytes) { return wasmgpu::format_bytes(bytes); }
 
 std::string format_api_version(uint32_t version) {
   return std::to_string(VK_API_VERSION_MAJOR(version)) + "." +

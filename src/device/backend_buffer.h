@@ -1,0 +1,23 @@
+// A device buffer behind the device interface: bytes the host reads and
+// writes and kernels access.
+#pragma once
+
+#include <cstdint>
+
+#include "support/result.h"
+
+namespace wasmgpu::device {
+
+class BackendBuffer {
+ public:
+  virtual ~BackendBuffer() = default;
+  virtual uint64_t size() const = 0;
+  // Host access; the caller orders it after every submission that uses the
+  // buffer.
+  virtual Status read(void* out, uint64_t bytes, uint64_t offset) const = 0;
+  virtual Status write(const void* data, uint64_t bytes, uint64_t offset) = 0;
+  // Sets every 32-bit word to `pattern`.
+  virtual Status fill(uint32_t pattern) = 0;
+};
+
+}  // namespace wasmgpu::device

@@ -1,0 +1,47 @@
+// The devices one backend can open, and opening one. Device selection by
+// index or name (DeviceOptions, WASMGPU_DEVICE) runs in the API over this.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "device/device_backend.h"
+#include "device/device_description.h"
+#include "support/result.h"
+
+namespace wasmgpu::device {
+
+struct OpenOptions {
+  uint32_t index = 0;
+  bool use_environment = true;
+  bool cache = true;  // the on-disk caches of compiled kernels and pipelines
+  std::optional<std::string> cache_directory;
+};
+
+class DevicePlatform {
+ public:
+  virtual ~DevicePlatform() = default;
+  // An error when the platform cannot run at all (no loader, no driver).
+  virtual Status available() = 0;
+  // Every device, usable or not, in enumeration order (after available()).
+  virtual const std::vector<DeviceDescription>& devices() = 0;
+  // The device `spec` (an index or a name substring) names, else the
+  // preferred usable one; errors list the devices.
+  virtual Result<uint32_t> choose(const std::optional<std::string>& spec) = 0;
+  // The device list for messages.
+  virtual std::string describe_devices() = 0;
+  virtual Result<std::unique_ptr<DeviceBackend>> open(const OpenOptions& options) = 0;
+
+  // Validation of the platform's API use (Vulkan: the validation layer).
+  virtual bool validation_enabled() = 0;
+  virtual std::vector<std::string> validation_messages() = 0;
+  virtual void clear_validation_messages() = 0;
+};
+
+// The platform Device::open uses: defined by the backend library the
+// program links (src/vulkan for wasmgpu_api; a double in the seam's tests).
+DevicePlatform& default_platform();
+
+}  // namespace wasmgpu::device

@@ -1,0 +1,115 @@
+// A Vulkan device behind the device interface.
+#include "vulkan/vulkan_device.h"
+
+#include "runtime/device_state.h"
+#include "runtime/launch.h"
+#include "runtime/module.h"
+#include "runtime/vk_util.h"
+#include "vulkan/vulkan_buffer.h"
+#include "vulkan/vulkan_command_list.h"
+#include "vulkan/vulkan_image.h"
+#include "vulkan/vulkan_module.h"
+#include "vulkan/vulkan_spirv_kernel.h"
+
+namespace wasmgpu::vulkan {
+
+namespace {
+
+runtime::ImageFormat runtime_format(device::ImageFormat format) {
+  switch (format) {
+    case device::ImageFormat::Rgba8Unorm: return runtime::ImageFormat::Rgba8Unorm;
+    case device::ImageFormat::Rgba32Float: return runtime::ImageFormat::Rgba32Float;
+    case device::ImageFormat::R32Float: return runtime::ImageFormat::R32Float;
+  }
+  return runtime::ImageFormat::Rgba8Unorm;
+}
+
+}  // namespace
+
+device::DeviceDescription describe(const runtime::DeviceInfo& info) {
+  device::DeviceDescription out;
+  out.index = info.index;
+  out.name = info.name;
+  out.type = runtime::to_string(info.type);
+  out.driver = info.driver_name + (info.driver_info.empty() ? "" : " " + info.driver_info);
+  out.api_version = runtime::format_api_version(info.api_version);
+  out.vendor_id = info.vendor_id;
+  out.device_id = info.device_id;
+  out.float64 = info.features.shader_float64;
+  out.max_buffer_bytes =
+      info.limits.max_buffer_size ? info.limits.max_buffer_size : info.limits.max_memory_allocation_size;
+  out.max_workgroup_invocations = info.limits.max_workgroup_invocations;
+  out.device_local_memory_bytes = info.device_local_memory_bytes;
+  out.max_workgroup_count_x = info.limits.max_workgroup_count[0];
+  out.max_shared_memory_bytes = info.limits.max_shared_memory_bytes;
+  out.subgroup_size = info.limits.subgroup_size;
+  out.max_storage_buffer_range = info.limits.max_storage_buffer_range;
+  out.max_allocation_bytes = info.limits.max_memory_allocation_size;
+  out.int64 = info.features.shader_int64;
+  out.descriptor_indexing = info.features.descriptor_indexing;
+  out.unusable_reason = info.unusable_reason;
+  out.summary = info.summary();
+  return out;
+}
+
+VulkanDevice::VulkanDevice(runtime::Device device) : device_(std::move(device)) {
+  description_ = describe(device_.info());
+  description_.float64 = device_.float64_enabled();
+}
+
+Status VulkanDevice::ready() { return device_.state().ready(); }
+
+Result<std::unique_ptr<device::BackendBuffer>> VulkanDevice::create_buffer(uint64_t bytes) {
+  WASMGPU_ASSIGN_OR_RETURN(runtime::Buffer buffer, device_.create_buffer(bytes));
+  return std::unique_ptr<device::BackendBuffer>(std::make_unique<VulkanBuffer>(std::move(buffer)));
+}
+
+Result<std::unique_ptr<device::BackendImage>> VulkanDevice::create_image(const device::ImageDesc& desc) {
+  runtime::ImageDesc runtime_desc;
+  runtime_desc.width = desc.width;
+  runtime_desc.height = desc.height;
+  runtime_desc.depth = desc.depth;
+  runtime_desc.three_d = desc.three_d;
+  runtime_desc.format = runtime_format(desc.format);
+  runtime_desc.storage = desc.storage;
+  runtime_desc.sampled = desc.sampled;
+  WASMGPU_ASSIGN_OR_RETURN(runtime::Image image, runtime::Image::create(device_.state(), runtime_desc));
+  // The runtime's own description (it may settle the depth of a 2D image).
+  device::ImageDesc created = desc;
+  created.width = image.desc().width;
+  created.height = image.desc().height;
+  created.depth = image.desc().depth;
+  created.three_d = image.desc().three_d;
+  return std::unique_ptr<device::BackendImage>(std::make_unique<VulkanImage>(std::move(image), created));
+}
+
+Result<std::unique_ptr<device::BackendSampler>> VulkanDevice::create_sampler(const device::SamplerDesc& desc) {
+  runtime::SamplerDesc runtime_desc;
+  runtime_desc.filter = desc.filter == device::Filter::Linear ? runtime::Filter::Linear : runtime::Filter::Nearest;
+  runtime_desc.address_mode = desc.address_mode == device::AddressMode::Repeat ? runtime::AddressMode::Repeat
+                                                                               : runtime::AddressMode::ClampToEdge;
+  WASMGPU_ASSIGN_OR_RETURN(runtime::Sampler sampler, runtime::Sampler::create(device_.state(), runtime_desc));
+  return std::unique_ptr<device::BackendSampler>(std::make_unique<VulkanSampler>(std::move(sampler)));
+}
+
+Result<std::unique_ptr<device::BackendModule>> VulkanDevice::load_wasm(std::span<const uint8_t> bytes,
+                                                                       const spirv::CompileOptions& options) {
+  WASMGPU_ASSIGN_OR_RETURN(runtime::Module module, runtime::Module::load(device_, bytes, options));
+  return std::unique_ptr<device::BackendModule>(std::make_unique<VulkanModule>(std::move(module)));
+}
+
+Result<std::unique_ptr<device::BackendKernel>> VulkanDevice::create_spirv_kernel(std::span<const uint32_t> words,
+                                                                                 const KernelInterface& interface) {
+  return vulkan::create_spirv_kernel(device_.state(), words, interface);
+}
+
+Result<std::unique_ptr<device::BackendCommandList>> VulkanDevice::create_command_list() {
+  WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<VulkanCommandList> list, VulkanCommandList::create(device_.state()));
+  return std::unique_ptr<device::BackendCommandList>(std::move(list));
+}
+
+uint64_t VulkanDevice::recording_generation() const { return device_.state().mapping_generation; }
+
+std::chrono::nanoseconds VulkanDevice::default_launch_timeout() const { return runtime::default_launch_timeout(); }
+
+}  // namespace wasmgpu::vulkan

@@ -1,0 +1,72 @@
+// Wasm kernels on Vulkan: checks and recordings of runtime::Kernel, and
+// their trap records.
+#include "vulkan/vulkan_module.h"
+
+#include "runtime/kernel.h"
+#include "vulkan/vulkan_args.h"
+#include "vulkan/vulkan_command_list.h"
+
+namespace wasmgpu::vulkan {
+
+namespace {
+
+class WasmRecordedLaunch : public device::BackendRecordedLaunch {
+ public:
+  explicit WasmRecordedLaunch(runtime::RecordedLaunch launch) : launch_(std::move(launch)) {}
+  std::optional<device::TrapReport> trap() const override {
+    const std::optional<runtime::TrapReport> report = launch_.trap();
+    if (!report) return std::nullopt;
+    return device::TrapReport{report->trapped_invocations, report->kind, report->invocation};
+  }
+  Result<bool> rebind(std::span<const device::BackendArg> args) override {
+    for (size_t i = 0; i < args.size(); ++i) WASMGPU_TRY(launch_.set_arg(i, runtime_arg(args[i])));
+    launch_.reset_trap();
+    // Arguments copied into the push constants are part of the recording.
+    return launch_.push_copy_current();
+  }
+
+ private:
+  runtime::RecordedLaunch launch_;
+};
+
+class WasmKernel : public device::BackendKernel {
+ public:
+  explicit WasmKernel(runtime::Kernel& kernel) : kernel_(kernel) {}
+
+  Status check(const device::LaunchShape& shape, std::span<const device::BackendArg> args) override {
+    const std::vector<runtime::Arg> list = runtime_args(args);
+    return kernel_.check_launch(runtime_shape(shape), list);
+  }
+
+  Result<std::unique_ptr<device::BackendRecordedLaunch>> record(device::BackendCommandList& list,
+                                                                const device::LaunchShape& shape,
+                                                                std::span<const device::BackendArg> args) override {
+    auto& vulkan_list = static_cast<VulkanCommandList&>(list);
+    const std::vector<runtime::Arg> arg_list = runtime_args(args);
+    runtime::RecordOptions options;
+    options.barrier_before = false;  // the command list orders launches
+    options.host_barrier_after = false;
+    WASMGPU_ASSIGN_OR_RETURN(runtime::RecordedLaunch recorded, kernel_.record(vulkan_list.cmd(), runtime_shape(shape),
+                                                                              arg_list, vulkan_list.arena(), options));
+    return std::unique_ptr<device::BackendRecordedLaunch>(std::make_unique<WasmRecordedLaunch>(std::move(recorded)));
+  }
+
+  bool uses_module_state() const override {
+    const spirv::KernelInfo& info = kernel_.info();
+    return info.memory_bytes > 0 || info.uses_instance_state;
+  }
+
+ private:
+  runtime::Kernel& kernel_;
+};
+
+}  // namespace
+
+Result<device::BackendKernel*> VulkanModule::kernel(std::string_view name) {
+  if (auto it = kernels_.find(name); it != kernels_.end()) return it->second.get();
+  WASMGPU_ASSIGN_OR_RETURN(runtime::Kernel * compiled, module_.kernel(name));
+  auto kernel = std::make_unique<WasmKernel>(*compiled);
+  return kernels_.emplace(std::string(name), std::move(kernel)).first->second.get();
+}
+
+}  // namespace wasmgpu::vulkan

@@ -1,0 +1,27 @@
+// The Vulkan implementation of device::BackendModule over runtime::Module:
+// its kernels are runtime::Kernels recorded into VulkanCommandLists.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "device/backend_module.h"
+#include "runtime/module.h"
+
+namespace wasmgpu::vulkan {
+
+class VulkanModule : public device::BackendModule {
+ public:
+  explicit VulkanModule(runtime::Module module) : module_(std::move(module)) {}
+  const wasm::Module& wasm() const override { return module_.wasm(); }
+  std::span<const wasm::KernelMetadata> kernel_metadata() const override { return module_.kernel_metadata(); }
+  Result<device::BackendKernel*> kernel(std::string_view name) override;
+
+ private:
+  // Declared first: the kernels refer to its runtime::Kernels.
+  runtime::Module module_;
+  std::map<std::string, std::unique_ptr<device::BackendKernel>, std::less<>> kernels_;
+};
+
+}  // namespace wasmgpu::vulkan
