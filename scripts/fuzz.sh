@@ -75,9 +75,10 @@ case "${1:-}" in
       fi
       echo "fuzz.sh: $target round $round/$rounds, $per_round s, $workers workers"
       # -fork keeps fuzzing after a crash (each one saved under artifacts/);
-      # 10 s per input and 2 GiB are far above what any valid input needs.
+      # 60 s per input and 2 GiB are far above what any input needs, even under
+      # ASan on a loaded machine (a 0.5 s compile took over 10 s there).
       "$binary" -fork="$workers" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-        -max_total_time="$per_round" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+        -max_total_time="$per_round" -timeout=60 -rss_limit_mb=2048 -max_len=65536 \
         -artifact_prefix="$artifacts/" -print_final_stats=1 \
         "$corpus" "$fuzz_build/seeds/$target" "${extra[@]}" 2>&1 | grep -v '^#[0-9]*\s*\(NEW\|REDUCE\|pulse\)' || true
     done

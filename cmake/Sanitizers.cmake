@@ -1,0 +1,25 @@
+# Sanitized builds (docs/testing.md, "Sanitizers"): -DWASMGPU_SANITIZE=address,undefined
+# instruments the library, the CLI, the tests and the bench (the wasm kernels
+# are not host code and stay as they are). CMakePresets.json's `asan` preset
+# sets it with clang-19.
+#
+# The sanitizer runtimes are shared libraries (-shared-libsan), so that
+# libwasmgpu.so, which the install and package tests link into programs built
+# without sanitizers, carries its runtime with it; its directory goes into
+# every binary's run path.
+set(WASMGPU_SANITIZE "" CACHE STRING "Sanitizers for host code, e.g. address,undefined (clang only)")
+
+if(WASMGPU_SANITIZE)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "WASMGPU_SANITIZE needs clang; configure with CMAKE_CXX_COMPILER=clang++-19 (the asan preset does)")
+  endif()
+  execute_process(COMMAND "${CMAKE_CXX_COMPILER}" -print-file-name=libclang_rt.asan-x86_64.so
+                  OUTPUT_VARIABLE asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT IS_ABSOLUTE "${asan_runtime}" OR NOT EXISTS "${asan_runtime}")
+    message(FATAL_ERROR "no sanitizer runtime for ${CMAKE_CXX_COMPILER}: install libclang-rt-19-dev")
+  endif()
+  get_filename_component(sanitizer_runtime_dir "${asan_runtime}" DIRECTORY)
+  set(flags -fsanitize=${WASMGPU_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer -shared-libsan)
+  add_compile_options(${flags})
+  add_link_options(${flags} "LINKER:-rpath,${sanitizer_runtime_dir}")
+endif()
