@@ -17,13 +17,7 @@ runtime::Instance& process_instance() {
   // many create/destroy cycles, and Devices in static storage may outlive any
   // static owner. The first failure is kept and reported to every caller.
   static Result<runtime::Instance>* instance = new Result<runtime::Instance>(runtime::Instance::create());
-  if (!instance->ok()) {
-    const std::string& message = instance->error().message;
-    const bool missing = message.find("cannot load the Vulkan loader") != std::string::npos ||
-                         message.find("no Vulkan driver") != std::string::npos;
-    raise(missing ? ErrorKind::Unsupported : classify(instance->error(), ErrorKind::Vulkan),
-          instance->error());
-  }
+  if (!instance->ok()) raise(classify(instance->error(), ErrorKind::Vulkan), instance->error());
   return instance->value();
 }
 

@@ -133,7 +133,7 @@ KernelImpl& kernel_of(ModuleImpl& module, std::string_view name) {
   }
   std::unique_ptr<KernelImpl> kernel;
   if (module.source == KernelSource::Wasm) {
-    runtime::Kernel* compiled = check(module.wasm->kernel(name), ErrorKind::Compile);
+    runtime::Kernel* compiled = check_kernel_load(module.wasm->kernel(name));
     bool has_metadata = false;
     for (const wasm::KernelMetadata& m : module.wasm->kernel_metadata()) has_metadata |= m.kernel == name;
     kernel = std::make_unique<WasmKernel>(&module, *interface, compiled, has_metadata);

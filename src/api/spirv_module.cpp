@@ -108,8 +108,8 @@ std::unique_ptr<KernelImpl> make_spirv_kernel(ModuleImpl& module, std::string_vi
   const KernelInterface* interface = nullptr;
   for (const KernelInterface& k : module.interfaces)
     if (k.name == name) interface = &k;
-  runtime::SpirvKernel kernel = check(
-      runtime::SpirvKernel::create(module.device->state(), module.spirv, *interface), ErrorKind::Compile);
+  runtime::SpirvKernel kernel =
+      check_kernel_load(runtime::SpirvKernel::create(module.device->state(), module.spirv, *interface));
   return std::make_unique<SpirvKernelImpl>(&module, std::move(kernel));
 }
 

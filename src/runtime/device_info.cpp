@@ -106,7 +106,7 @@ int preference_rank(DeviceType type) {
 Result<uint32_t> choose_device(const std::vector<DeviceInfo>& devices,
                                std::optional<std::string_view> spec) {
   if (devices.empty())
-    return make_error("no Vulkan devices found (is a Vulkan driver (ICD) installed?)");
+    return make_error(ErrorCode::Unsupported, "no Vulkan devices found (is a Vulkan driver (ICD) installed?)");
   if (spec) {
     const DeviceInfo* match = nullptr;
     uint32_t index = 0;
@@ -123,12 +123,12 @@ Result<uint32_t> choose_device(const std::vector<DeviceInfo>& devices,
         }
     }
     if (!match)
-      return make_error("no Vulkan device matches WASMGPU_DEVICE=" + std::string(*spec) + "; " +
-                        describe_devices(devices));
+      return make_error(ErrorCode::NotFound, "no Vulkan device matches WASMGPU_DEVICE=" + std::string(*spec) + "; " +
+                                                 describe_devices(devices));
     if (!match->usable())
-      return make_error("Vulkan device " + std::to_string(match->index) + " " + match->name +
-                        " (chosen by WASMGPU_DEVICE=" + std::string(*spec) +
-                        ") cannot run wasmgpu kernels: " + match->unusable_reason);
+      return make_error(ErrorCode::Unsupported, "Vulkan device " + std::to_string(match->index) + " " + match->name +
+                                                    " (chosen by WASMGPU_DEVICE=" + std::string(*spec) +
+                                                    ") cannot run wasmgpu kernels: " + match->unusable_reason);
     return match->index;
   }
   const DeviceInfo* best = nullptr;
@@ -137,7 +137,7 @@ Result<uint32_t> choose_device(const std::vector<DeviceInfo>& devices,
     if (!best || preference_rank(device.type) < preference_rank(best->type)) best = &device;
   }
   if (!best)
-    return make_error("no Vulkan device can run wasmgpu kernels; " + describe_devices(devices));
+    return make_error(ErrorCode::Unsupported, "no Vulkan device can run wasmgpu kernels; " + describe_devices(devices));
   return best->index;
 }
 

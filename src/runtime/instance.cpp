@@ -78,9 +78,9 @@ InstanceState::~InstanceState() {
 
 Result<Instance> Instance::create(const InstanceOptions& options) {
   if (initialize_loader() != VK_SUCCESS)
-    return make_error(
-        "cannot load the Vulkan loader (libvulkan.so.1): is Vulkan installed? "
-        "(Debian: libvulkan1 and a driver such as mesa-vulkan-drivers)");
+    return make_error(ErrorCode::Unsupported,
+                      "cannot load the Vulkan loader (libvulkan.so.1): is Vulkan installed? "
+                      "(Debian: libvulkan1 and a driver such as mesa-vulkan-drivers)");
   if (!vkEnumerateInstanceVersion)
     return make_error("the Vulkan loader only supports Vulkan 1.0; wasmgpu needs Vulkan 1.2");
   uint32_t loader_version = 0;
@@ -155,8 +155,10 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
       if (VkResult r = vkCreateInstance(&create_info, nullptr, &shared.instance); r != VK_SUCCESS) {
         shared.instance = VK_NULL_HANDLE;
         Error error = vk_error("vkCreateInstance", r);
-        if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+        if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
           error.message += " (no Vulkan driver (ICD) supports Vulkan 1.2; is one installed?)";
+          error.code = ErrorCode::Unsupported;
+        }
         return error;
       }
       shared.api_version = app.apiVersion;

@@ -77,10 +77,11 @@ Status warm_up_pipeline(DeviceState& d, std::string_view kernel, VkPipeline pipe
   if (r == VK_TIMEOUT) {
     d.pending = "compiling the pipeline of " + std::string(kernel);
     d.pending_fence = d.warmup_fence;
-    return make_error(std::string(kernel) + " did not start: compiling the pipeline took longer than " +
-                      format_seconds(timeout) +
-                      ", the compile timeout (WASMGPU_COMPILE_TIMEOUT); the driver keeps compiling and the "
-                      "device accepts new work once it finishes (Device::wait)");
+    return make_error(ErrorCode::Timeout,
+                      std::string(kernel) + " did not start: compiling the pipeline took longer than " +
+                          format_seconds(timeout) +
+                          ", the compile timeout (WASMGPU_COMPILE_TIMEOUT); the driver keeps compiling and the "
+                          "device accepts new work once it finishes (Device::wait)");
   }
   if (r != VK_SUCCESS) {
     d.pending = "compiling the pipeline of " + std::string(kernel);
