@@ -8,6 +8,7 @@
 #include "api/impl.h"
 #include "runtime/instance.h"
 #include "runtime/vk_util.h"
+#include "support/environment.h"
 
 namespace wasmgpu {
 namespace detail {
@@ -129,8 +130,7 @@ Device Device::open(const DeviceOptions& options) {
   runtime_options.cache.directory = options.cache_directory;
   if (!options.index) {
     std::optional<std::string> spec = options.name;
-    if (!spec && options.use_environment)
-      if (const char* env = std::getenv("WASMGPU_DEVICE"); env && *env) spec = env;
+    if (!spec && options.use_environment) spec = environment::device();
     Result<uint32_t> chosen = runtime::choose_device(all, spec);
     if (!chosen.ok()) {
       bool any_usable = false;

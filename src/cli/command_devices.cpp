@@ -4,6 +4,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "runtime/instance.h"
+#include "support/environment.h"
 
 namespace wasmgpu::cli {
 namespace {
@@ -24,8 +25,8 @@ void run_devices(bool verbose) {
   const auto& devices = instance->devices();
   if (devices.empty()) fail("no Vulkan device found (is a Vulkan driver such as mesa-vulkan-drivers installed?)");
   std::optional<uint32_t> chosen;
-  const char* env = std::getenv("WASMGPU_DEVICE");
-  auto choice = runtime::choose_device(devices, env && *env ? std::optional<std::string_view>(env) : std::nullopt);
+  const std::optional<std::string> env = environment::device();
+  auto choice = runtime::choose_device(devices, env ? std::optional<std::string_view>(*env) : std::nullopt);
   if (choice) chosen = *choice;
 
   fmt::print("{:<3} {:<2}{:<36} {:<14} {:<28} {:>10} {:>9} {:>12} {:>9} {:>6}\n", "#", "", "name", "type",

@@ -16,6 +16,7 @@
 #include "runtime/host_cpu.h"
 #include "runtime/module.h"
 #include "runtime/spirv_kernel.h"
+#include "support/environment.h"
 
 namespace wasmgpu::probe {
 namespace {
@@ -486,23 +487,15 @@ std::vector<std::string> probe_properties() {
 }
 
 Result<std::vector<std::string>> probe_force_from_environment() {
-  std::vector<std::string> names;
-  const char* text = std::getenv("WASMGPU_PROBE_FORCE");
-  if (!text || !*text) return names;
+  std::vector<std::string> names = environment::probe_force();
   const std::vector<std::string> known = probe_properties();
-  std::string_view list(text);
-  while (!list.empty()) {
-    const size_t comma = list.find(',');
-    const std::string name(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    if (name.empty()) continue;
+  for (const std::string& name : names) {
     if (std::find(known.begin(), known.end(), name) == known.end()) {
       std::string all;
       for (const std::string& k : known) all += (all.empty() ? "" : ", ") + k;
       return make_error(ErrorCode::NotFound,
                         "WASMGPU_PROBE_FORCE: no property '" + name + "'; the properties are " + all);
     }
-    names.push_back(name);
   }
   return names;
 }

@@ -13,6 +13,7 @@
 #include "runtime/pipeline_statistics.h"
 #include "runtime/pipeline_warmup.h"
 #include "runtime/vk_util.h"
+#include "support/environment.h"
 
 namespace wasmgpu::runtime {
 
@@ -332,8 +333,7 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
     index = *options.index;
   } else {
     std::optional<std::string> spec = options.name;
-    if (!spec && options.use_environment)
-      if (const char* env = std::getenv("WASMGPU_DEVICE"); env && *env) spec = env;
+    if (!spec && options.use_environment) spec = environment::device();
     WASMGPU_ASSIGN_OR_RETURN(index, choose_device(devices, spec));
   }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "runtime/vk_util.h"
+#include "support/environment.h"
 
 namespace wasmgpu::runtime {
 
@@ -36,12 +37,7 @@ std::string DeviceInfo::summary() const {
 // float control), so the paths for such devices run (and are tested) on any
 // device.
 static void hide_features_from_environment(DeviceFeatures& features) {
-  const char* hidden = std::getenv("WASMGPU_HIDE_FEATURES");
-  if (!hidden) return;
-  std::string_view list(hidden);
-  while (!list.empty()) {
-    size_t comma = list.find(',');
-    std::string_view name = list.substr(0, comma);
+  for (const std::string& name : environment::hidden_features()) {
     if (name == "float64") features.shader_float64 = false;
     if (name == "int64") features.shader_int64 = false;
     if (name == "images") features.images = false;
@@ -51,7 +47,6 @@ static void hide_features_from_environment(DeviceFeatures& features) {
       features.preserve_specials_f32 = features.preserve_specials_f64 = false;
       features.denorm_preserve_f64 = false;
     }
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
 }
 

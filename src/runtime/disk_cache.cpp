@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "support/environment.h"
 
 namespace wasmgpu::runtime {
 
@@ -51,10 +52,6 @@ uint64_t get_le(const uint8_t* p, int bytes) {
   return v;
 }
 
-bool env_says_off(std::string_view value) {
-  return value == "0" || value == "off" || value == "false" || value == "no";
-}
-
 bool is_temporary(const fs::path& path) { return path.filename().string().rfind(".tmp-", 0) == 0; }
 
 }  // namespace
@@ -62,17 +59,15 @@ bool is_temporary(const fs::path& path) { return path.filename().string().rfind(
 Result<fs::path> resolve_cache_directory(const CacheOptions& options) {
   auto off = [](std::string reason) { return make_error(std::move(reason)); };
   if (!options.enabled) return off("turned off by CacheOptions::enabled");
-  if (const char* env = std::getenv("WASMGPU_CACHE"); env && env_says_off(env))
-    return off(std::string("turned off by WASMGPU_CACHE=") + env);
+  if (environment::cache_off()) return off("turned off by WASMGPU_CACHE=" + *environment::cache_setting());
   if (options.directory) {
     if (options.directory->empty()) return off("CacheOptions::directory is empty");
     return fs::path(*options.directory);
   }
-  if (const char* env = std::getenv("WASMGPU_CACHE_DIR"); env && *env) return fs::path(env);
+  if (std::optional<std::string> dir = environment::cache_directory()) return fs::path(*dir);
   // XDG Base Directory: relative values are invalid and ignored.
-  if (const char* env = std::getenv("XDG_CACHE_HOME"); env && env[0] == '/')
-    return fs::path(env) / "wasmgpu";
-  if (const char* env = std::getenv("HOME"); env && *env) return fs::path(env) / ".cache" / "wasmgpu";
+  if (std::optional<std::string> xdg = environment::xdg_cache_home()) return fs::path(*xdg) / "wasmgpu";
+  if (std::optional<std::string> home = environment::home()) return fs::path(*home) / ".cache" / "wasmgpu";
   return off("no WASMGPU_CACHE_DIR, XDG_CACHE_HOME or HOME to put it in");
 }
 
@@ -97,8 +92,8 @@ std::optional<uint64_t> parse_cache_size(std::string_view text) {
 
 uint64_t resolve_cache_max_bytes(const CacheOptions& options) {
   if (options.max_bytes) return *options.max_bytes;
-  if (const char* env = std::getenv("WASMGPU_CACHE_MAX_SIZE"); env && *env)
-    if (auto size = parse_cache_size(env)) return *size;
+  if (std::optional<std::string> text = environment::cache_max_size())
+    if (auto size = parse_cache_size(*text)) return *size;
   return kDefaultCacheMaxBytes;
 }
 

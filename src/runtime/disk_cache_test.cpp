@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/environment.h"
+
 namespace wasmgpu::runtime {
 namespace {
 
@@ -33,7 +35,7 @@ struct ScopedEnv {
   std::string name;
   std::optional<std::string> old;
   ScopedEnv(std::string n, const char* value) : name(std::move(n)) {
-    if (const char* v = std::getenv(name.c_str())) old = v;
+    old = environment::get(name.c_str());
     if (value)
       setenv(name.c_str(), value, 1);
     else

@@ -18,18 +18,13 @@
 #include "runtime/launch_arena.h"
 #include "runtime/recorded_launch.h"
 #include "runtime/vk_util.h"
+#include "support/environment.h"
 
 namespace wasmgpu::runtime {
 
 std::chrono::nanoseconds default_launch_timeout() {
-  static const std::chrono::nanoseconds timeout = [] {
-    const char* text = std::getenv("WASMGPU_LAUNCH_TIMEOUT");
-    char* end = nullptr;
-    double seconds = text ? std::strtod(text, &end) : 0.0;
-    if (text && end != text && *end == '\0' && seconds > 0.0 && seconds < 1e9)
-      return std::chrono::nanoseconds(int64_t(seconds * 1e9));
-    return std::chrono::nanoseconds(std::chrono::seconds(60));
-  }();
+  static const std::chrono::nanoseconds timeout =
+      environment::launch_timeout().value_or(std::chrono::nanoseconds(std::chrono::seconds(60)));
   return timeout;
 }
 
