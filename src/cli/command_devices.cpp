@@ -51,7 +51,7 @@ void run_devices(bool verbose) {
     }
   }
   if (chosen)
-    fmt::print("* default device{}\n", env && *env ? fmt::format(" (WASMGPU_DEVICE={})", env) : "");
+    fmt::print("* default device{}\n", env ? fmt::format(" (WASMGPU_DEVICE={})", *env) : "");
   else
     fmt::print("no default device: {}\n", choice.error().to_string());
 }

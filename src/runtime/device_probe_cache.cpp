@@ -116,8 +116,9 @@ Status write_cached_probe(DiskCache& cache, const DeviceInfo& device, std::strin
 Status check_probe_results(const ProbeResults& results, const spirv::KernelInfo& kernel, std::string_view device_name) {
   if (kernel.uses_barriers && results.wrong(kProbeWorkgroupBarrier))
     return make_error(ErrorCode::Unsupported, "kernel '" + kernel.export_name +
-                      "' uses workgroup barriers, which the device probe found wrong on '" + std::string(device_name) +
-                      "' (property " + std::string(kProbeWorkgroupBarrier) + "; see `wasmgpu selftest`)");
+                                                  "' uses workgroup barriers, which the device probe found wrong on '" +
+                                                  std::string(device_name) + "' (property " +
+                                                  std::string(kProbeWorkgroupBarrier) + "; see `wasmgpu selftest`)");
   return {};
 }
 
