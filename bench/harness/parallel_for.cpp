@@ -9,14 +9,13 @@
 #include <thread>
 #include <vector>
 
+#include "support/environment.h"
+
 namespace wasmgpu::bench {
 
 unsigned thread_count() {
   static const unsigned count = [] {
-    if (const char* env = std::getenv("WASMGPU_BENCH_THREADS")) {
-      const long n = std::strtol(env, nullptr, 10);
-      if (n >= 1) return unsigned(std::min<long>(n, 1024));
-    }
+    if (std::optional<unsigned> n = environment::bench_threads()) return *n;
     return std::max(1u, std::thread::hardware_concurrency());
   }();
   return count;

@@ -4,14 +4,13 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "support/environment.h"
+
 namespace wasmgpu::bench {
 namespace {
 
 bool& trace_flag() {
-  static bool on = [] {
-    const char* env = std::getenv("WASMGPU_BENCH_TRACE");
-    return env && *env && std::strcmp(env, "0") != 0;
-  }();
+  static bool on = environment::bench_trace();
   return on;
 }
 

@@ -10,6 +10,8 @@
 
 #include "api/impl.h"
 #include "api/test_support.h"
+#include "runtime/device_state.h"
+#include "vulkan/vulkan_device.h"
 
 namespace wasmgpu {
 namespace {
@@ -261,6 +263,20 @@ TEST_F(ApiTest, SubmitDoesNotWaitAndRunningWorkIsProtected) {
   commands.launch(spin, n, 3u, out);
   commands.submit().wait();
   EXPECT_NE(out.read(), expected);
+}
+
+// A lost device (simulated, as in runtime/launch_test.cpp) is reported as
+// DeviceLost by every later call, from the code its error carries.
+TEST_F(ApiTest, ALostDeviceIsReportedAsDeviceLost) {
+  Buffer<uint32_t> buffer = device->buffer<uint32_t>(4);
+  auto& backend = static_cast<vulkan::VulkanDevice&>(*detail::Access::device(buffer)->backend);
+  backend.runtime_device().state().fail("vkQueueSubmit", VK_ERROR_DEVICE_LOST);
+  Exception fill = expect_exception([&] { buffer.fill(0); });
+  EXPECT_EQ(fill.kind(), ErrorKind::DeviceLost);
+  EXPECT_NE(std::string(fill.what()).find("is lost (vkQueueSubmit failed: VK_ERROR_DEVICE_LOST)"), std::string::npos)
+      << fill.what();
+  EXPECT_EQ(expect_exception([&] { buffer.read(); }).kind(), ErrorKind::DeviceLost);
+  EXPECT_EQ(expect_exception([&] { device->buffer<uint32_t>(4); }).kind(), ErrorKind::DeviceLost);
 }
 
 TEST_F(ApiTest, EmptyAndMovedCommandBuffersAreErrors) {

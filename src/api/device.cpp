@@ -6,18 +6,16 @@
 #include <mutex>
 
 #include "api/impl.h"
+#include "support/environment.h"
 
 namespace wasmgpu {
 namespace detail {
 
 device::DevicePlatform& available_platform() {
   device::DevicePlatform& platform = device::default_platform();
-  if (Status available = platform.available(); !available.ok()) {
-    const std::string& message = available.error().message;
-    const bool missing = message.find("cannot load the Vulkan loader") != std::string::npos ||
-                         message.find("no Vulkan driver") != std::string::npos;
-    raise(missing ? ErrorKind::Unsupported : classify(available.error(), ErrorKind::Vulkan), available.error());
-  }
+  // A missing loader or driver is Unsupported (its code, set where it starts).
+  if (Status available = platform.available(); !available.ok())
+    raise(classify(available.error(), ErrorKind::Vulkan), available.error());
   return platform;
 }
 
@@ -110,7 +108,7 @@ std::vector<DeviceInfo> devices() {
 DefaultDevice default_device() {
   device::DevicePlatform& platform = detail::available_platform();
   std::optional<std::string> spec;
-  if (const char* env = std::getenv("WASMGPU_DEVICE"); env && *env) spec = env;
+  spec = environment::device();
   DefaultDevice out;
   Result<uint32_t> chosen = platform.choose(spec);
   if (chosen.ok())
@@ -152,8 +150,7 @@ Device Device::open(const DeviceOptions& options) {
     open_options.index = *options.index;
   } else {
     std::optional<std::string> spec = options.name;
-    if (!spec && options.use_environment)
-      if (const char* env = std::getenv("WASMGPU_DEVICE"); env && *env) spec = env;
+    if (!spec && options.use_environment) spec = environment::device();
     Result<uint32_t> chosen = platform.choose(spec);
     if (!chosen.ok()) {
       bool any_usable = false;

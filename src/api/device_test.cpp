@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "api/test_support.h"
+#include "support/environment.h"
 
 namespace wasmgpu {
 namespace {
@@ -69,8 +70,8 @@ TEST_F(ApiDevice, ManyDevicesShareTheProcessInstance) {
 }
 
 TEST_F(ApiDevice, ValidationFollowsTheEnvironment) {
-  const char* env = std::getenv("WASMGPU_VALIDATION");
-  const bool expected = env && *env && std::string(env) != "0";
+  const std::optional<std::string> env = environment::get("WASMGPU_VALIDATION");
+  const bool expected = env && !env->empty() && *env != "0";
   EXPECT_EQ(validation_enabled(), expected);
 }
 

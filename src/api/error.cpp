@@ -33,12 +33,23 @@ void raise(ErrorKind kind, const std::string& message) { throw Exception(kind, m
 void raise(ErrorKind kind, const Error& error) { raise(kind, error.to_string()); }
 
 ErrorKind classify(const Error& error, ErrorKind fallback) {
-  const std::string& text = error.message;
-  if (text.find("VK_ERROR_DEVICE_LOST") != std::string::npos || text.find("is lost (") != std::string::npos)
-    return ErrorKind::DeviceLost;
-  if (text.find("VK_ERROR_") != std::string::npos) return ErrorKind::Vulkan;
-  // A pipeline warm-up past the compile timeout (runtime/pipeline_warmup.h).
-  if (text.find("compiling the pipeline took longer than") != std::string::npos) return ErrorKind::Timeout;
+  switch (error.code) {
+    case ErrorCode::Unspecified: return fallback;
+    case ErrorCode::InvalidArgument: return ErrorKind::InvalidArgument;
+    case ErrorCode::NotFound: return ErrorKind::NotFound;
+    case ErrorCode::Unsupported: return ErrorKind::Unsupported;
+    case ErrorCode::Decode:
+    case ErrorCode::Validation:
+    case ErrorCode::Compile: return ErrorKind::Compile;
+    case ErrorCode::Trap: return ErrorKind::Trap;
+    case ErrorCode::Timeout: return ErrorKind::Timeout;
+    case ErrorCode::DeviceLost: return ErrorKind::DeviceLost;
+    case ErrorCode::Vulkan: return ErrorKind::Vulkan;
+    case ErrorCode::Io: return ErrorKind::Io;
+    // wasmgpu's own fault, which the public kinds do not name: the failing
+    // operation's kind, with the message saying what went wrong.
+    case ErrorCode::Internal: return fallback;
+  }
   return fallback;
 }
 

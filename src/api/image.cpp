@@ -76,16 +76,9 @@ void check_size(const ImageImpl& image, uint64_t bytes, const char* what) {
 }
 
 // Creation errors: Unsupported for a device without descriptor indexing or a
-// format it lacks, InvalidArgument for bad sizes.
-ErrorKind creation_error_kind(const Error& error) {
-  const std::string& m = error.message;
-  if (m.find("lacks descriptor indexing") != std::string::npos || m.find("does not support") != std::string::npos ||
-      m.find("allows at most") != std::string::npos)
-    return ErrorKind::Unsupported;
-  if (m.find("at least 1") != std::string::npos || m.find("or both") != std::string::npos)
-    return ErrorKind::InvalidArgument;
-  return detail::classify(error, ErrorKind::Vulkan);
-}
+// format it lacks, InvalidArgument for bad sizes (their codes, set by
+// runtime/image.cpp), else Vulkan.
+ErrorKind creation_error_kind(const Error& error) { return detail::classify(error, ErrorKind::Vulkan); }
 
 }  // namespace
 

@@ -45,8 +45,9 @@ T unwrap(Result<T> result, ErrorKind kind) {
 inline void unwrap(Status status, ErrorKind kind) {
   if (!status.ok()) raise(kind, status.error());
 }
-// The kind an internal error message most likely is (DeviceLost for a lost
-// device, Vulkan for a VkResult, else `fallback`).
+// The public kind of an internal error's code (DeviceLost for a lost device,
+// Vulkan for another failed Vulkan call, ...); `fallback`, the failing
+// operation's own kind, for an error its origin left Unspecified.
 ErrorKind classify(const Error& error, ErrorKind fallback);
 inline void check(Status status, ErrorKind fallback) {
   if (!status.ok()) raise(classify(status.error(), fallback), status.error());
@@ -55,6 +56,14 @@ template <class T>
 T check(Result<T> result, ErrorKind fallback) {
   if (!result.ok()) raise(classify(result.error(), fallback), result.error());
   return std::move(result).value();
+}
+// The loading of a kernel, which throws Compile (module.hpp) also where the
+// device cannot run it (f64, float controls, images, its workgroup size, a
+// property the device probe found wrong: Unsupported internally).
+template <class T>
+T check_kernel_load(Result<T> result) {
+  if (!result.ok() && result.error().code == ErrorCode::Unsupported) raise(ErrorKind::Compile, result.error());
+  return check(std::move(result), ErrorKind::Compile);
 }
 
 // The platform Device::open chooses from, once it is known to work; throws

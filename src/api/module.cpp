@@ -37,14 +37,14 @@ KernelImpl& kernel_of(ModuleImpl& module, std::string_view name) {
   }
   std::unique_ptr<KernelImpl> kernel;
   if (module.source == KernelSource::Wasm) {
-    device::BackendKernel* compiled = check(module.wasm->kernel(name), ErrorKind::Compile);
+    device::BackendKernel* compiled = check_kernel_load(module.wasm->kernel(name));
     bool has_metadata = false;
     for (const wasm::KernelMetadata& m : module.wasm->kernel_metadata()) has_metadata |= m.kernel == name;
     kernel = std::make_unique<KernelImpl>(&module, *interface, compiled, has_metadata);
   } else {
     kernel = std::make_unique<KernelImpl>(
         &module, *interface,
-        check(module.device->backend->create_spirv_kernel(module.spirv, *interface), ErrorKind::Compile));
+        check_kernel_load(module.device->backend->create_spirv_kernel(module.spirv, *interface)));
   }
   return *module.kernels.emplace(std::string(name), std::move(kernel)).first->second;
 }

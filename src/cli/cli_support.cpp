@@ -13,17 +13,17 @@ void fail(std::string message) { throw CommandError{std::move(message)}; }
 
 Result<std::vector<uint8_t>> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("cannot open '" + path + "': " + std::strerror(errno));
+  if (!in) return make_error(ErrorCode::Io, "cannot open '" + path + "': " + std::strerror(errno));
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return make_error("cannot read '" + path + "'");
+  if (in.bad()) return make_error(ErrorCode::Io, "cannot read '" + path + "'");
   return bytes;
 }
 
 Status write_file(const std::string& path, const void* data, size_t size) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return make_error("cannot open '" + path + "' for writing: " + std::strerror(errno));
+  if (!out) return make_error(ErrorCode::Io, "cannot open '" + path + "' for writing: " + std::strerror(errno));
   out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-  if (!out) return make_error("cannot write '" + path + "'");
+  if (!out) return make_error(ErrorCode::Io, "cannot write '" + path + "'");
   return {};
 }
 

@@ -22,7 +22,7 @@ struct CompileArgs {
 std::string default_kernel(const wasm::Module& module, const std::string& path) {
   std::vector<std::string> kernels;
   for (const wasm::Export& e : module.exports)
-    if (e.kind == wasm::ExternalKind::Func && spirv::kernel_signature_problem(module, e.name).empty())
+    if (e.kind == wasm::ExternalKind::Func && spirv::check_kernel_signature(module, e.name).ok())
       kernels.push_back(e.name);
   if (kernels.size() == 1) return kernels[0];
   if (kernels.empty()) fail(path + " exports no kernel (see `wasmgpu inspect " + path + "`)");

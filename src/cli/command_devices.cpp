@@ -3,6 +3,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "support/environment.h"
 #include "wasmgpu/device.hpp"
 
 namespace wasmgpu::cli {
@@ -24,7 +25,7 @@ void run_devices(bool verbose) {
   }
   if (devices.empty()) fail("no Vulkan device found (is a Vulkan driver such as mesa-vulkan-drivers installed?)");
   const std::optional<uint32_t> chosen = choice.index;
-  const char* env = std::getenv("WASMGPU_DEVICE");
+  const std::optional<std::string> env = environment::device();
 
   fmt::print("{:<3} {:<2}{:<36} {:<14} {:<28} {:>10} {:>9} {:>12} {:>9} {:>6}\n", "#", "", "name", "type",
              "driver", "memory", "wg size", "wg count x", "shared", "subgr");
@@ -45,7 +46,7 @@ void run_devices(bool verbose) {
     }
   }
   if (chosen)
-    fmt::print("* default device{}\n", env && *env ? fmt::format(" (WASMGPU_DEVICE={})", env) : "");
+    fmt::print("* default device{}\n", env ? fmt::format(" (WASMGPU_DEVICE={})", *env) : "");
   else
     fmt::print("no default device: {}\n", choice.reason);
 }

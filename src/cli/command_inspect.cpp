@@ -91,9 +91,8 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
     }
     fmt::print("  func {} {}\n", e.name, signature_text(module.function_type(e.index)));
     if (metadata) print_params(*metadata, e.name);
-    std::string problem = spirv::kernel_signature_problem(module, e.name);
-    if (!problem.empty()) {
-      fmt::print("    not a kernel: {}\n", problem);
+    if (Status signature = spirv::check_kernel_signature(module, e.name); !signature.ok()) {
+      fmt::print("    not a kernel: {}\n", signature.error().message);
       continue;
     }
     auto compiled = spirv::compile_kernel(module, e.name, options);

@@ -169,13 +169,13 @@ void run_kernel(const RunArgs& args) {
   if (!exported) {
     std::string kernels;
     for (const wasm::Export& e : parsed.exports)
-      if (e.kind == wasm::ExternalKind::Func && spirv::kernel_signature_problem(parsed, e.name).empty())
+      if (e.kind == wasm::ExternalKind::Func && spirv::check_kernel_signature(parsed, e.name).ok())
         kernels += (kernels.empty() ? "" : ", ") + e.name;
     fail(fmt::format("{} has no exported function '{}' (kernels: {})", args.input, args.kernel,
                      kernels.empty() ? "none" : kernels));
   }
-  if (std::string problem = spirv::kernel_signature_problem(parsed, args.kernel); !problem.empty())
-    fail(fmt::format("'{}' is not a kernel: {}", args.kernel, problem));
+  if (Status signature = spirv::check_kernel_signature(parsed, args.kernel); !signature.ok())
+    fail(fmt::format("'{}' is not a kernel: {}", args.kernel, signature.error().message));
   const auto& params = parsed.function_type(exported->index).params;
   const size_t expected = params.size() - 1;
   if (args.args.size() != expected)

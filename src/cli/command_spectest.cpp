@@ -602,12 +602,11 @@ void run_spectest(const SpecArgs& args) {
     fmt::print("\n");
   }
   if (args.cache.verbose) {
-    std::string why_off;
-    const auto directory = runtime::resolve_cache_directory(args.cache.cache, &why_off);
+    const auto directory = runtime::resolve_cache_directory(args.cache.cache);
     fmt::print(stderr,
                "{}: {} compiled to SPIR-V ({:.1f} s), {} from cache ({:.1f} s reading the cache); "
                "pipelines: {} created, {} found in the pipeline cache\n",
-               directory ? "cache " + directory->string() : "cache off (" + why_off + ")",
+               directory ? "cache " + directory->string() : "cache off (" + directory.error().message + ")",
                cache_totals.compiles, cache_totals.compile_seconds, cache_totals.cache_hits,
                cache_totals.cache_read_seconds, cache_totals.pipelines, cache_totals.pipeline_cache_hits);
   }

@@ -63,7 +63,7 @@ const std::map<std::string, ScriptCommand::Type>& command_types() {
 
 Result<Script> parse_script_json(const std::string& json_path, const std::string& source) {
   std::ifstream in(json_path);
-  if (!in) return make_error("cannot open '" + json_path + "'");
+  if (!in) return make_error(ErrorCode::Io, "cannot open '" + json_path + "'");
   json doc;
   try {
     doc = json::parse(in);

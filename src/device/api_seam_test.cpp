@@ -9,6 +9,7 @@
 #include <string>
 
 #include "device/fake/fake_device.h"
+#include "support/environment.h"
 #include "wasmgpu/wasmgpu.hpp"
 
 namespace wasmgpu {
@@ -60,8 +61,7 @@ TEST(ApiSeamDevices, SelectionByIndexAndNameRunsOverThePlatform) {
   nothing.name = "tpu";
   EXPECT_EQ(expect_exception([&] { Device::open(nothing); }).kind(), ErrorKind::NotFound);
   // The default device follows WASMGPU_DEVICE through the platform's choice.
-  const char* saved = std::getenv("WASMGPU_DEVICE");
-  const std::optional<std::string> previous = saved ? std::optional<std::string>(saved) : std::nullopt;
+  const std::optional<std::string> previous = environment::device();
   setenv("WASMGPU_DEVICE", "display", 1);
   const DefaultDevice display = default_device();
   EXPECT_FALSE(display.index.has_value());

@@ -16,6 +16,7 @@
 #include "runtime/host_cpu.h"
 #include "runtime/module.h"
 #include "runtime/spirv_kernel.h"
+#include "support/environment.h"
 
 namespace wasmgpu::probe {
 namespace {
@@ -290,14 +291,13 @@ Status Prober::run_wasm_scalars(runtime::Module& module) {
     for (size_t i : indices) some.push_back(request(i));
     Result<std::vector<runtime::CallResult>> r = module.call(some);
     if (!r.ok()) {
-      // Refused by the runtime: right when it names a feature the device
-      // lacks (f32 + - * in exact mode need shaderFloat64, exact mode needs
-      // float controls; runtime/kernel.cpp words both so), a failure otherwise.
+      // Refused by the runtime: right when for a feature the device lacks
+      // (f32 + - * in exact mode need shaderFloat64, exact mode needs float
+      // controls: Unsupported, runtime/kernel.cpp), a failure otherwise.
       l.handling = Handling::Refused;
       l.how.clear();
       l.wasm_detail = r.error().to_string();
-      l.correct = l.wasm_detail.find("does not support") != std::string::npos ||
-                  l.wasm_detail.find("does not offer") != std::string::npos;
+      l.correct = r.error().code == ErrorCode::Unsupported;
       continue;
     }
     for (size_t k = 0; k < indices.size(); ++k) judge(l, indices[k], (*r)[k]);
@@ -379,11 +379,12 @@ Status Prober::run_concurrency_wasm(runtime::Module& module) {
     progress("wasm barrier");
     Result<runtime::Kernel*> kernel = module.kernel("probe_barrier");
     if (!kernel.ok()) {
-      // Refused where the cached probe found barriers wrong: right when the
-      // message names the property.
+      // Refused where the cached probe found barriers wrong: right when for
+      // that (Unsupported, naming the property).
       l.handling = Handling::Refused;
       l.wasm_detail = kernel.error().to_string();
-      l.correct = l.wasm_detail.find(std::string(kBarrier)) != std::string::npos;
+      l.correct = kernel.error().code == ErrorCode::Unsupported &&
+                  l.wasm_detail.find(std::string(kBarrier)) != std::string::npos;
     } else {
       const uint32_t n = kBarrierGroups * kBarrierGroupSize;
       WASMGPU_ASSIGN_OR_RETURN(runtime::Buffer out, buffer(n * 4ull));
@@ -486,22 +487,15 @@ std::vector<std::string> probe_properties() {
 }
 
 Result<std::vector<std::string>> probe_force_from_environment() {
-  std::vector<std::string> names;
-  const char* text = std::getenv("WASMGPU_PROBE_FORCE");
-  if (!text || !*text) return names;
+  std::vector<std::string> names = environment::probe_force();
   const std::vector<std::string> known = probe_properties();
-  std::string_view list(text);
-  while (!list.empty()) {
-    const size_t comma = list.find(',');
-    const std::string name(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    if (name.empty()) continue;
+  for (const std::string& name : names) {
     if (std::find(known.begin(), known.end(), name) == known.end()) {
       std::string all;
       for (const std::string& k : known) all += (all.empty() ? "" : ", ") + k;
-      return make_error("WASMGPU_PROBE_FORCE: no property '" + name + "'; the properties are " + all);
+      return make_error(ErrorCode::NotFound,
+                        "WASMGPU_PROBE_FORCE: no property '" + name + "'; the properties are " + all);
     }
-    names.push_back(name);
   }
   return names;
 }
@@ -510,7 +504,7 @@ Result<ProbeReport> run_device_probe(runtime::Device& device, const ProbeOptions
   for (const std::string& name : options.force) {
     const std::vector<std::string> known = probe_properties();
     if (std::find(known.begin(), known.end(), name) == known.end())
-      return make_error("no probe property '" + name + "'");
+      return make_error(ErrorCode::NotFound, "no probe property '" + name + "'");
   }
   Prober prober(device, options);
   return prober.run();

@@ -122,10 +122,11 @@ Status create(DeviceState& device, BindlessSet& set) {
 Result<BindlessSet*> bindless_set(DeviceState& device) {
   if (device.bindless) return device.bindless.get();
   if (!device.images_enabled)
-    return make_error("Vulkan device '" + device.info.name +
-                      "' lacks descriptor indexing needed for images (runtimeDescriptorArray, "
-                      "partially bound and update-after-bind storage and sampled images, non-uniform "
-                      "indexing of them, and storage images read and written without a format)");
+    return make_error(ErrorCode::Unsupported,
+                      "Vulkan device '" + device.info.name +
+                          "' lacks descriptor indexing needed for images (runtimeDescriptorArray, "
+                          "partially bound and update-after-bind storage and sampled images, non-uniform "
+                          "indexing of them, and storage images read and written without a format)");
   auto set = std::make_unique<BindlessSet>();
   device.bindless = std::move(set);
   if (Status status = create(device, *device.bindless); !status.ok()) {

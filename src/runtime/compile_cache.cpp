@@ -358,7 +358,7 @@ Result<spirv::CompiledKernel> CompileCache::kernel(const wasm::Module& module,
   ++stats_->spirv_compiles;
   Result<spirv::CompiledKernel> result = [&] {
     Timer timer(stats_->spirv_compile_seconds);
-    return spirv::compile_kernel(module, export_name, options);
+    return with_default_code(spirv::compile_kernel(module, export_name, options), ErrorCode::Compile);
   }();
   if (!result.ok()) return result.take_error();
   spirv::CompiledKernel compiled = std::move(result).value();
@@ -392,7 +392,7 @@ Result<spirv::CompiledCalls> CompileCache::compile_calls_uncached(const wasm::Mo
                                                                   const spirv::CompileOptions& options) {
   ++stats_->spirv_compiles;
   Timer timer(stats_->spirv_compile_seconds);
-  return spirv::compile_calls(module, exports, options);
+  return with_default_code(spirv::compile_calls(module, exports, options), ErrorCode::Compile);
 }
 
 std::optional<CallCatalogueData> CompileCache::find_catalogue(const Sha256Digest& wasm_sha256,

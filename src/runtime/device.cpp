@@ -13,6 +13,7 @@
 #include "runtime/pipeline_statistics.h"
 #include "runtime/pipeline_warmup.h"
 #include "runtime/vk_util.h"
+#include "support/environment.h"
 
 namespace wasmgpu::runtime {
 
@@ -82,9 +83,12 @@ Error DeviceState::fail(std::string_view what, VkResult result) {
 }
 
 Status DeviceState::ready() {
-  if (lost)
-    return make_error("Vulkan device '" + info.name + "' is lost (" + lost_reason +
-                      "); create a new Device");
+  if (lost) {
+    Error error = make_error(ErrorCode::DeviceLost,
+                             "Vulkan device '" + info.name + "' is lost (" + lost_reason + "); create a new Device");
+    error.vk_result = int32_t(VK_ERROR_DEVICE_LOST);
+    return error;
+  }
   if (pending.empty()) return {};
   VkResult status = vk.vkGetFenceStatus(device, pending_fence);
   if (status == VK_SUCCESS) {
@@ -113,7 +117,7 @@ Status DeviceState::wait_pending(std::chrono::nanoseconds timeout) {
   if (pending.empty()) return {};
   VkResult r = vk.vkWaitForFences(device, 1, &pending_fence, VK_TRUE, timeout_ns(timeout));
   if (r == VK_TIMEOUT)
-    return make_error(pending + " is still running on Vulkan device '" + info.name + "'");
+    return make_error(ErrorCode::Timeout, pending + " is still running on Vulkan device '" + info.name + "'");
   if (r != VK_SUCCESS) return fail("vkWaitForFences", r);
   finish_pending();
   return {};
@@ -179,10 +183,11 @@ Status DeviceState::submit_and_wait(std::string_view description,
     pending_fence = fence;
     // Only launches wait with a timeout; their pipelines were compiled before
     // (pipeline_warmup.h), so the time is the kernel's own.
-    return make_error(std::string(description) + " did not finish: the kernel ran longer than " +
-                      format_seconds(timeout) +
-                      ", the launch timeout (VK_TIMEOUT); it keeps running and the device accepts new work "
-                      "once it finishes (Device::wait)");
+    return make_error(ErrorCode::Timeout,
+                      std::string(description) + " did not finish: the kernel ran longer than " +
+                          format_seconds(timeout) +
+                          ", the launch timeout (VK_TIMEOUT); it keeps running and the device accepts new work "
+                          "once it finishes (Device::wait)");
   }
   if (r != VK_SUCCESS) {
     pending = std::string(description);
@@ -319,17 +324,16 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   uint32_t index = 0;
   if (options.index) {
     if (*options.index >= devices.size())
-      return make_error("no Vulkan device with index " + std::to_string(*options.index) + "; " +
-                        describe_devices(devices));
+      return make_error(ErrorCode::NotFound, "no Vulkan device with index " + std::to_string(*options.index) + "; " +
+                                                 describe_devices(devices));
     const DeviceInfo& chosen = devices[*options.index];
     if (!chosen.usable())
-      return make_error("Vulkan device " + std::to_string(chosen.index) + " " + chosen.name +
-                        " cannot run wasmgpu kernels: " + chosen.unusable_reason);
+      return make_error(ErrorCode::Unsupported, "Vulkan device " + std::to_string(chosen.index) + " " + chosen.name +
+                                                    " cannot run wasmgpu kernels: " + chosen.unusable_reason);
     index = *options.index;
   } else {
     std::optional<std::string> spec = options.name;
-    if (!spec && options.use_environment)
-      if (const char* env = std::getenv("WASMGPU_DEVICE"); env && *env) spec = env;
+    if (!spec && options.use_environment) spec = environment::device();
     WASMGPU_ASSIGN_OR_RETURN(index, choose_device(devices, spec));
   }
 
@@ -436,10 +440,12 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
 
   WASMGPU_TRY(s.create_submission_objects(s.command_pool, s.command_buffer, s.fence));
 
-  std::string cache_off;
-  s.disk_cache = DiskCache::open(options.cache, &cache_off);
-  s.cache_stats.directory = s.disk_cache ? s.disk_cache->directory().string() : "";
-  s.cache_stats.disabled_reason = cache_off;
+  if (Result<std::shared_ptr<DiskCache>> cache = DiskCache::open(options.cache); cache.ok()) {
+    s.disk_cache = std::move(cache).value();
+    s.cache_stats.directory = s.disk_cache->directory().string();
+  } else {
+    s.cache_stats.disabled_reason = cache.error().message;
+  }
   s.compile_cache.set_disk(s.disk_cache);
   WASMGPU_TRY(s.pipeline_cache.create(s.device, s.vk, s.info, s.disk_cache, s.cache_stats));
   s.pipeline_feedback = info.api_version >= VK_API_VERSION_1_3 &&

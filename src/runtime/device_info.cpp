@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "runtime/vk_util.h"
+#include "support/environment.h"
 
 namespace wasmgpu::runtime {
 
@@ -36,12 +37,7 @@ std::string DeviceInfo::summary() const {
 // float control), so the paths for such devices run (and are tested) on any
 // device.
 static void hide_features_from_environment(DeviceFeatures& features) {
-  const char* hidden = std::getenv("WASMGPU_HIDE_FEATURES");
-  if (!hidden) return;
-  std::string_view list(hidden);
-  while (!list.empty()) {
-    size_t comma = list.find(',');
-    std::string_view name = list.substr(0, comma);
+  for (const std::string& name : environment::hidden_features()) {
     if (name == "float64") features.shader_float64 = false;
     if (name == "int64") features.shader_int64 = false;
     if (name == "images") features.images = false;
@@ -51,7 +47,6 @@ static void hide_features_from_environment(DeviceFeatures& features) {
       features.preserve_specials_f32 = features.preserve_specials_f64 = false;
       features.denorm_preserve_f64 = false;
     }
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
 }
 
@@ -106,7 +101,7 @@ int preference_rank(DeviceType type) {
 Result<uint32_t> choose_device(const std::vector<DeviceInfo>& devices,
                                std::optional<std::string_view> spec) {
   if (devices.empty())
-    return make_error("no Vulkan devices found (is a Vulkan driver (ICD) installed?)");
+    return make_error(ErrorCode::Unsupported, "no Vulkan devices found (is a Vulkan driver (ICD) installed?)");
   if (spec) {
     const DeviceInfo* match = nullptr;
     uint32_t index = 0;
@@ -123,12 +118,12 @@ Result<uint32_t> choose_device(const std::vector<DeviceInfo>& devices,
         }
     }
     if (!match)
-      return make_error("no Vulkan device matches WASMGPU_DEVICE=" + std::string(*spec) + "; " +
-                        describe_devices(devices));
+      return make_error(ErrorCode::NotFound, "no Vulkan device matches WASMGPU_DEVICE=" + std::string(*spec) + "; " +
+                                                 describe_devices(devices));
     if (!match->usable())
-      return make_error("Vulkan device " + std::to_string(match->index) + " " + match->name +
-                        " (chosen by WASMGPU_DEVICE=" + std::string(*spec) +
-                        ") cannot run wasmgpu kernels: " + match->unusable_reason);
+      return make_error(ErrorCode::Unsupported, "Vulkan device " + std::to_string(match->index) + " " + match->name +
+                                                    " (chosen by WASMGPU_DEVICE=" + std::string(*spec) +
+                                                    ") cannot run wasmgpu kernels: " + match->unusable_reason);
     return match->index;
   }
   const DeviceInfo* best = nullptr;
@@ -137,7 +132,7 @@ Result<uint32_t> choose_device(const std::vector<DeviceInfo>& devices,
     if (!best || preference_rank(device.type) < preference_rank(best->type)) best = &device;
   }
   if (!best)
-    return make_error("no Vulkan device can run wasmgpu kernels; " + describe_devices(devices));
+    return make_error(ErrorCode::Unsupported, "no Vulkan device can run wasmgpu kernels; " + describe_devices(devices));
   return best->index;
 }
 

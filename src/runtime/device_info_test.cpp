@@ -7,6 +7,7 @@
 #include "runtime/device.h"
 #include "runtime/instance.h"
 #include "runtime/test_support.h"
+#include "support/environment.h"
 
 namespace wasmgpu::runtime {
 namespace {
@@ -91,7 +92,7 @@ TEST(UnusableReason, NamesEveryMissingRequiredFeature) {
 class ScopedEnv {
  public:
   ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
+    if (std::optional<std::string> old = environment::get(name)) old_ = *old;
     if (value)
       setenv(name, value, 1);
     else
@@ -129,8 +130,8 @@ TEST(Instance, EnumeratesDevicesWithLimitsAndFeatures) {
     EXPECT_TRUE(info.features.buffer_device_address);
     EXPECT_TRUE(info.features.shader_int64);
   }
-  EXPECT_EQ(instance->validation_enabled(), std::getenv("WASMGPU_VALIDATION") != nullptr &&
-                                                std::string(std::getenv("WASMGPU_VALIDATION")) != "0");
+  const std::optional<std::string> validation = environment::get("WASMGPU_VALIDATION");
+  EXPECT_EQ(instance->validation_enabled(), validation && !validation->empty() && *validation != "0");
   EXPECT_TRUE(instance->validation_messages().empty());
 }
 

@@ -113,12 +113,12 @@ Status write_cached_probe(DiskCache& cache, const DeviceInfo& device, std::strin
                      encode_probe_results(results));
 }
 
-std::string probe_refusal(const ProbeResults& results, const spirv::KernelInfo& kernel,
-                          std::string_view device_name) {
+Status check_probe_results(const ProbeResults& results, const spirv::KernelInfo& kernel, std::string_view device_name) {
   if (kernel.uses_barriers && results.wrong(kProbeWorkgroupBarrier))
-    return "kernel '" + kernel.export_name + "' uses workgroup barriers, which the device probe found wrong on '" +
-           std::string(device_name) + "' (property " + std::string(kProbeWorkgroupBarrier) +
-           "; see `wasmgpu selftest`)";
+    return make_error(ErrorCode::Unsupported, "kernel '" + kernel.export_name +
+                                                  "' uses workgroup barriers, which the device probe found wrong on '" +
+                                                  std::string(device_name) + "' (property " +
+                                                  std::string(kProbeWorkgroupBarrier) + "; see `wasmgpu selftest`)");
   return {};
 }
 

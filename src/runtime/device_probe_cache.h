@@ -77,10 +77,9 @@ std::optional<ProbeResults> read_cached_probe(const DiskCache& cache, const Devi
 Status write_cached_probe(DiskCache& cache, const DeviceInfo& device, std::string_view cpu_features,
                           const ProbeResults& results);
 
-// Why the runtime refuses `kernel` on a device with these results (naming
-// the property), or an empty string: kernels with workgroup barriers, where
-// barriers were found wrong.
-std::string probe_refusal(const ProbeResults& results, const spirv::KernelInfo& kernel,
-                          std::string_view device_name);
+// Ok unless the runtime refuses `kernel` on a device with these results, and
+// then why (Unsupported, naming the property): kernels with workgroup
+// barriers, where barriers were found wrong.
+Status check_probe_results(const ProbeResults& results, const spirv::KernelInfo& kernel, std::string_view device_name);
 
 }  // namespace wasmgpu::runtime

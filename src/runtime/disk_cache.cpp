@@ -12,6 +12,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "support/environment.h"
+
 namespace wasmgpu::runtime {
 
 namespace fs = std::filesystem;
@@ -50,31 +52,22 @@ uint64_t get_le(const uint8_t* p, int bytes) {
   return v;
 }
 
-bool env_says_off(std::string_view value) {
-  return value == "0" || value == "off" || value == "false" || value == "no";
-}
-
 bool is_temporary(const fs::path& path) { return path.filename().string().rfind(".tmp-", 0) == 0; }
 
 }  // namespace
 
-std::optional<fs::path> resolve_cache_directory(const CacheOptions& options, std::string* why) {
-  auto off = [&](std::string reason) -> std::optional<fs::path> {
-    if (why) *why = std::move(reason);
-    return std::nullopt;
-  };
+Result<fs::path> resolve_cache_directory(const CacheOptions& options) {
+  auto off = [](std::string reason) { return make_error(std::move(reason)); };
   if (!options.enabled) return off("turned off by CacheOptions::enabled");
-  if (const char* env = std::getenv("WASMGPU_CACHE"); env && env_says_off(env))
-    return off(std::string("turned off by WASMGPU_CACHE=") + env);
+  if (environment::cache_off()) return off("turned off by WASMGPU_CACHE=" + *environment::cache_setting());
   if (options.directory) {
     if (options.directory->empty()) return off("CacheOptions::directory is empty");
     return fs::path(*options.directory);
   }
-  if (const char* env = std::getenv("WASMGPU_CACHE_DIR"); env && *env) return fs::path(env);
+  if (std::optional<std::string> dir = environment::cache_directory()) return fs::path(*dir);
   // XDG Base Directory: relative values are invalid and ignored.
-  if (const char* env = std::getenv("XDG_CACHE_HOME"); env && env[0] == '/')
-    return fs::path(env) / "wasmgpu";
-  if (const char* env = std::getenv("HOME"); env && *env) return fs::path(env) / ".cache" / "wasmgpu";
+  if (std::optional<std::string> xdg = environment::xdg_cache_home()) return fs::path(*xdg) / "wasmgpu";
+  if (std::optional<std::string> home = environment::home()) return fs::path(*home) / ".cache" / "wasmgpu";
   return off("no WASMGPU_CACHE_DIR, XDG_CACHE_HOME or HOME to put it in");
 }
 
@@ -99,8 +92,8 @@ std::optional<uint64_t> parse_cache_size(std::string_view text) {
 
 uint64_t resolve_cache_max_bytes(const CacheOptions& options) {
   if (options.max_bytes) return *options.max_bytes;
-  if (const char* env = std::getenv("WASMGPU_CACHE_MAX_SIZE"); env && *env)
-    if (auto size = parse_cache_size(env)) return *size;
+  if (std::optional<std::string> text = environment::cache_max_size())
+    if (auto size = parse_cache_size(*text)) return *size;
   return kDefaultCacheMaxBytes;
 }
 
@@ -138,17 +131,17 @@ std::optional<std::vector<uint8_t>> open_cache_entry(CacheEntryKind kind, const 
 Status write_file_atomically(const fs::path& path, std::span<const uint8_t> bytes) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  if (ec) return make_error("cannot create " + path.parent_path().string() + ": " + ec.message());
+  if (ec) return make_error(ErrorCode::Io, "cannot create " + path.parent_path().string() + ": " + ec.message());
   std::string temp = (path.parent_path() / ".tmp-XXXXXX").string();
   const int fd = mkstemp(temp.data());
   if (fd < 0)
-    return make_error("cannot create a file in " + path.parent_path().string() + ": " +
-                      std::strerror(errno));
+    return make_error(ErrorCode::Io,
+                      "cannot create a file in " + path.parent_path().string() + ": " + std::strerror(errno));
   auto fail = [&](const char* what) {
     const int saved = errno;
     ::close(fd);
     ::unlink(temp.c_str());
-    return make_error(std::string(what) + " " + temp + ": " + std::strerror(saved));
+    return make_error(ErrorCode::Io, std::string(what) + " " + temp + ": " + std::strerror(saved));
   };
   // mkstemp makes it 0600; entries are as readable as the user's other
   // files. (Not 0666 & ~umask: reading the umask means setting it, which
@@ -168,20 +161,19 @@ Status write_file_atomically(const fs::path& path, std::span<const uint8_t> byte
   if (::close(fd) != 0) {
     const int saved = errno;
     ::unlink(temp.c_str());
-    return make_error("cannot close " + temp + ": " + std::strerror(saved));
+    return make_error(ErrorCode::Io, "cannot close " + temp + ": " + std::strerror(saved));
   }
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const int saved = errno;
     ::unlink(temp.c_str());
-    return make_error("cannot rename " + temp + " to " + path.string() + ": " + std::strerror(saved));
+    return make_error(ErrorCode::Io, "cannot rename " + temp + " to " + path.string() + ": " + std::strerror(saved));
   }
   return {};
 }
 
-std::shared_ptr<DiskCache> DiskCache::open(const CacheOptions& options, std::string* why_off) {
-  std::optional<fs::path> directory = resolve_cache_directory(options, why_off);
-  if (!directory) return nullptr;
-  return std::make_shared<DiskCache>(std::move(*directory), resolve_cache_max_bytes(options));
+Result<std::shared_ptr<DiskCache>> DiskCache::open(const CacheOptions& options) {
+  WASMGPU_ASSIGN_OR_RETURN(fs::path directory, resolve_cache_directory(options));
+  return std::make_shared<DiskCache>(std::move(directory), resolve_cache_max_bytes(options));
 }
 
 DiskCache::DiskCache(fs::path directory, uint64_t max_bytes)

@@ -37,10 +37,9 @@ enum class CacheEntryKind : uint32_t {
   DeviceProbe = 5,     // device probe results (device_probe_cache.h)
 };
 
-// The directory CacheOptions and the environment choose, or nullopt when
-// caching is off (`why` then says why, for verbose output).
-std::optional<std::filesystem::path> resolve_cache_directory(const CacheOptions& options,
-                                                              std::string* why = nullptr);
+// The directory CacheOptions and the environment choose, or an error saying
+// why caching is off (for verbose output).
+Result<std::filesystem::path> resolve_cache_directory(const CacheOptions& options);
 // CacheOptions::max_bytes, else WASMGPU_CACHE_MAX_SIZE ("512M", "2G", bytes),
 // else kDefaultCacheMaxBytes.
 uint64_t resolve_cache_max_bytes(const CacheOptions& options);
@@ -57,9 +56,9 @@ std::optional<std::vector<uint8_t>> open_cache_entry(CacheEntryKind kind, const 
 
 class DiskCache {
  public:
-  // nullptr when caching is off. Creates nothing yet: the directory is
-  // created on the first write.
-  static std::shared_ptr<DiskCache> open(const CacheOptions& options, std::string* why_off = nullptr);
+  // An error saying why when caching is off. Creates nothing yet: the
+  // directory is created on the first write.
+  static Result<std::shared_ptr<DiskCache>> open(const CacheOptions& options);
 
   DiskCache(std::filesystem::path directory, uint64_t max_bytes);
 

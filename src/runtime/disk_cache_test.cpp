@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/environment.h"
+
 namespace wasmgpu::runtime {
 namespace {
 
@@ -33,7 +35,7 @@ struct ScopedEnv {
   std::string name;
   std::optional<std::string> old;
   ScopedEnv(std::string n, const char* value) : name(std::move(n)) {
-    if (const char* v = std::getenv(name.c_str())) old = v;
+    old = environment::get(name.c_str());
     if (value)
       setenv(name.c_str(), value, 1);
     else
@@ -47,40 +49,45 @@ struct ScopedEnv {
   }
 };
 
+// The directory chosen, or "off: " and why.
+std::string resolved(const CacheOptions& options) {
+  Result<fs::path> directory = resolve_cache_directory(options);
+  return directory.ok() ? directory->string() : "off: " + directory.error().message;
+}
+
 TEST(CacheDirectory, ChosenByOptionsThenEnvironment) {
   ScopedEnv cache("WASMGPU_CACHE", nullptr), dir("WASMGPU_CACHE_DIR", nullptr),
       xdg("XDG_CACHE_HOME", nullptr), home("HOME", "/home/someone");
   CacheOptions options;
-  EXPECT_EQ(resolve_cache_directory(options), fs::path("/home/someone/.cache/wasmgpu"));
+  EXPECT_EQ(resolved(options), "/home/someone/.cache/wasmgpu");
   {
     ScopedEnv relative("XDG_CACHE_HOME", "relative/ignored");
-    EXPECT_EQ(resolve_cache_directory(options), fs::path("/home/someone/.cache/wasmgpu"));
+    EXPECT_EQ(resolved(options), "/home/someone/.cache/wasmgpu");
   }
   ScopedEnv xdg_set("XDG_CACHE_HOME", "/xdg");
-  EXPECT_EQ(resolve_cache_directory(options), fs::path("/xdg/wasmgpu"));
+  EXPECT_EQ(resolved(options), "/xdg/wasmgpu");
   ScopedEnv dir_set("WASMGPU_CACHE_DIR", "/explicit");
-  EXPECT_EQ(resolve_cache_directory(options), fs::path("/explicit"));
+  EXPECT_EQ(resolved(options), "/explicit");
   options.directory = "/from-options";
-  EXPECT_EQ(resolve_cache_directory(options), fs::path("/from-options"));
+  EXPECT_EQ(resolved(options), "/from-options");
 
-  std::string why;
   ScopedEnv off("WASMGPU_CACHE", "0");
-  EXPECT_EQ(resolve_cache_directory(options, &why), std::nullopt);
-  EXPECT_EQ(why, "turned off by WASMGPU_CACHE=0");
+  EXPECT_EQ(resolved(options), "off: turned off by WASMGPU_CACHE=0");
   ScopedEnv on("WASMGPU_CACHE", "1");
-  EXPECT_EQ(resolve_cache_directory(options), fs::path("/from-options"));
+  EXPECT_EQ(resolved(options), "/from-options");
   options.enabled = false;
-  EXPECT_EQ(resolve_cache_directory(options, &why), std::nullopt);
-  EXPECT_EQ(why, "turned off by CacheOptions::enabled");
-  EXPECT_EQ(DiskCache::open(options), nullptr);
+  EXPECT_EQ(resolved(options), "off: turned off by CacheOptions::enabled");
+  Result<std::shared_ptr<DiskCache>> opened = DiskCache::open(options);
+  ASSERT_FALSE(opened.ok());
+  EXPECT_EQ(opened.error().message, "turned off by CacheOptions::enabled");
 }
 
 TEST(CacheDirectory, NoHomeMeansNoCache) {
   ScopedEnv cache("WASMGPU_CACHE", nullptr), dir("WASMGPU_CACHE_DIR", nullptr),
       xdg("XDG_CACHE_HOME", nullptr), home("HOME", nullptr);
-  std::string why;
-  EXPECT_EQ(resolve_cache_directory(CacheOptions{}, &why), std::nullopt);
-  EXPECT_NE(why.find("no WASMGPU_CACHE_DIR"), std::string::npos) << why;
+  Result<fs::path> directory = resolve_cache_directory(CacheOptions{});
+  ASSERT_FALSE(directory.ok());
+  EXPECT_NE(directory.error().message.find("no WASMGPU_CACHE_DIR"), std::string::npos) << directory.error().message;
 }
 
 TEST(CacheDirectory, MaxSize) {
@@ -156,6 +163,7 @@ TEST(DiskCacheFiles, UnwritableDirectoryFailsWithAReason) {
                                      sha256(std::string_view("k")), std::vector<uint8_t>{1});
   ASSERT_FALSE(written.ok());
   EXPECT_NE(written.error().message.find("cannot create"), std::string::npos) << written.error().message;
+  EXPECT_EQ(written.error().code, ErrorCode::Io);
 }
 
 TEST(DiskCacheFiles, TrimRemovesLeastRecentlyUsedFirst) {

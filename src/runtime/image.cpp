@@ -105,16 +105,18 @@ Result<Image> Image::create(DeviceState& device, const ImageDesc& desc_in) {
   if (!desc.three_d) desc.depth = 1;
   const std::string what = describe(desc);
   if (desc.width == 0 || desc.height == 0 || desc.depth == 0)
-    return make_error("cannot create a " + what + ": every dimension must be at least 1");
+    return make_error(ErrorCode::InvalidArgument, "cannot create a " + what + ": every dimension must be at least 1");
   if (!desc.storage && !desc.sampled)
-    return make_error("cannot create a " + what + ": it must be a storage image, a sampled image or both");
+    return make_error(ErrorCode::InvalidArgument,
+                      "cannot create a " + what + ": it must be a storage image, a sampled image or both");
   VkPhysicalDeviceProperties properties{};
   vkGetPhysicalDeviceProperties(device.physical_device, &properties);
   const uint32_t max_size = desc.three_d ? properties.limits.maxImageDimension3D : properties.limits.maxImageDimension2D;
   if (std::max({desc.width, desc.height, desc.depth}) > max_size)
-    return make_error("cannot create a " + what + ": Vulkan device '" + device.info.name + "' allows at most " +
-                      std::to_string(max_size) + " texels per dimension of a " + (desc.three_d ? "3D" : "2D") +
-                      " image");
+    return make_error(ErrorCode::Unsupported, "cannot create a " + what + ": Vulkan device '" + device.info.name +
+                                                  "' allows at most " + std::to_string(max_size) +
+                                                  " texels per dimension of a " + (desc.three_d ? "3D" : "2D") +
+                                                  " image");
   const VkFormat format = vk_format(desc.format);
   VkFormatProperties format_properties{};
   vkGetPhysicalDeviceFormatProperties(device.physical_device, format, &format_properties);
@@ -123,10 +125,12 @@ Result<Image> Image::create(DeviceState& device, const ImageDesc& desc_in) {
   if (desc.storage) need |= VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
   if (desc.sampled) need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
   if ((have & need) != need)
-    return make_error("cannot create a " + what + ": Vulkan device '" + device.info.name + "' does not support " +
-                      to_string(desc.format) + " as a " +
-                      (desc.storage && desc.sampled ? "storage and sampled" : desc.storage ? "storage" : "sampled") +
-                      " image");
+    return make_error(ErrorCode::Unsupported, "cannot create a " + what + ": Vulkan device '" + device.info.name +
+                                                  "' does not support " + to_string(desc.format) + " as a " +
+                                                  (desc.storage && desc.sampled ? "storage and sampled"
+                                                   : desc.storage               ? "storage"
+                                                                                : "sampled") +
+                                                  " image");
   WASMGPU_TRY(bindless_set(device));
 
   Image image;

@@ -8,17 +8,13 @@
 
 #include "runtime/instance_state.h"
 #include "runtime/vk_util.h"
+#include "support/environment.h"
 
 namespace wasmgpu::runtime {
 
 namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
-
-bool env_flag(const char* name) {
-  const char* value = std::getenv(name);
-  return value && *value && std::strcmp(value, "0") != 0;
-}
 
 VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                 VkDebugUtilsMessageTypeFlagsEXT,
@@ -54,13 +50,7 @@ std::map<std::string, ProcessInstance> process_instances;
 
 std::string process_instance_key(bool validation) {
   std::string key = validation ? "validation" : "plain";
-  for (const char* name : {"VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_ADD_DRIVER_FILES", "VK_LAYER_PATH",
-                           "VK_ADD_LAYER_PATH", "VK_INSTANCE_LAYERS", "VK_LOADER_DRIVERS_SELECT",
-                           "VK_LOADER_DRIVERS_DISABLE", "VK_LOADER_LAYERS_ENABLE", "VK_LOADER_LAYERS_DISABLE"}) {
-    const char* value = std::getenv(name);
-    key += std::string("\n") + name + "=" + (value ? value : "");
-  }
-  return key;
+  return key + environment::vulkan_loader_settings();
 }
 
 }  // namespace
@@ -78,9 +68,9 @@ InstanceState::~InstanceState() {
 
 Result<Instance> Instance::create(const InstanceOptions& options) {
   if (initialize_loader() != VK_SUCCESS)
-    return make_error(
-        "cannot load the Vulkan loader (libvulkan.so.1): is Vulkan installed? "
-        "(Debian: libvulkan1 and a driver such as mesa-vulkan-drivers)");
+    return make_error(ErrorCode::Unsupported,
+                      "cannot load the Vulkan loader (libvulkan.so.1): is Vulkan installed? "
+                      "(Debian: libvulkan1 and a driver such as mesa-vulkan-drivers)");
   if (!vkEnumerateInstanceVersion)
     return make_error("the Vulkan loader only supports Vulkan 1.0; wasmgpu needs Vulkan 1.2");
   uint32_t loader_version = 0;
@@ -91,7 +81,7 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
                       "; wasmgpu needs Vulkan 1.2");
 
   auto state = std::make_unique<InstanceState>();
-  state->validation = options.validation.value_or(env_flag("WASMGPU_VALIDATION"));
+  state->validation = options.validation.value_or(environment::validation());
   state->print_messages = options.print_validation_messages;
 
   std::vector<const char*> layers;
@@ -155,8 +145,10 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
       if (VkResult r = vkCreateInstance(&create_info, nullptr, &shared.instance); r != VK_SUCCESS) {
         shared.instance = VK_NULL_HANDLE;
         Error error = vk_error("vkCreateInstance", r);
-        if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+        if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
           error.message += " (no Vulkan driver (ICD) supports Vulkan 1.2; is one installed?)";
+          error.code = ErrorCode::Unsupported;
+        }
         return error;
       }
       shared.api_version = app.apiVersion;

@@ -50,12 +50,13 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
   const spirv::KernelInfo& info = kernel.info;
   const std::string name = "kernel '" + info.export_name + "'";
   if (info.uses_float64 && !device.float64_enabled)
-    return make_error(name + " uses f64, but Vulkan device '" + device.info.name +
-                      "' does not support shaderFloat64");
+    return make_error(ErrorCode::Unsupported,
+                      name + " uses f64, but Vulkan device '" + device.info.name + "' does not support shaderFloat64");
   if (std::string missing = missing_float_controls(info, device.info.features); !missing.empty())
-    return make_error(name + " (" + (info.float_mode == spirv::FloatMode::Exact ? "exact" : "fast") +
-                      " float mode) needs " + missing + ", which Vulkan device '" + device.info.name +
-                      "' does not offer");
+    return make_error(ErrorCode::Unsupported, name + " (" +
+                                                  (info.float_mode == spirv::FloatMode::Exact ? "exact" : "fast") +
+                                                  " float mode) needs " + missing + ", which Vulkan device '" +
+                                                  device.info.name + "' does not offer");
   if (info.memory_bytes > abi::kBufferAddressBase)
     return make_error(name + " needs " + format_bytes(info.memory_bytes) +
                       " of linear memory; at most " + format_bytes(abi::kBufferAddressBase) +
@@ -78,7 +79,11 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
     return make_error(name + ": no SPIR-V");
   if (info.uses_images) {
     Result<BindlessSet*> set = bindless_set(device);
-    if (!set.ok()) return make_error(name + " uses images, but " + set.error().message);
+    if (!set.ok()) {
+      Error error = set.take_error();
+      error.message = name + " uses images, but " + error.message;
+      return error;
+    }
   }
   if (info.uses_instance_state && instance_state == 0)
     return make_error(name + " keeps module instance state (memory.grow, mutable globals, ...); "

@@ -18,18 +18,13 @@
 #include "runtime/launch_arena.h"
 #include "runtime/recorded_launch.h"
 #include "runtime/vk_util.h"
+#include "support/environment.h"
 
 namespace wasmgpu::runtime {
 
 std::chrono::nanoseconds default_launch_timeout() {
-  static const std::chrono::nanoseconds timeout = [] {
-    const char* text = std::getenv("WASMGPU_LAUNCH_TIMEOUT");
-    char* end = nullptr;
-    double seconds = text ? std::strtod(text, &end) : 0.0;
-    if (text && end != text && *end == '\0' && seconds > 0.0 && seconds < 1e9)
-      return std::chrono::nanoseconds(int64_t(seconds * 1e9));
-    return std::chrono::nanoseconds(std::chrono::seconds(60));
-  }();
+  static const std::chrono::nanoseconds timeout =
+      environment::launch_timeout().value_or(std::chrono::nanoseconds(std::chrono::seconds(60)));
   return timeout;
 }
 
@@ -113,9 +108,10 @@ Status check_args(const Kernel& kernel, const DeviceState& device, std::span<con
   const spirv::KernelInfo& info = kernel.info();
   const std::string name = "kernel '" + info.export_name + "'";
   if (args.size() != info.params.size())
-    return make_error(name + " takes " + std::to_string(info.params.size()) +
-                      " argument(s) after the invocation index (" + param_list(info.params) +
-                      "), but " + std::to_string(args.size()) + " were given");
+    return make_error(ErrorCode::InvalidArgument, name + " takes " + std::to_string(info.params.size()) +
+                                                      " argument(s) after the invocation index (" +
+                                                      param_list(info.params) + "), but " +
+                                                      std::to_string(args.size()) + " were given");
   for (size_t i = 0; i < args.size(); ++i) {
     const wasm::ValType expected = info.params[i];
     const Arg& arg = args[i];
@@ -124,29 +120,31 @@ Status check_args(const Kernel& kernel, const DeviceState& device, std::span<con
                               std::to_string(i + 1) + " of the wasm function)";
     if (arg.kind() == Arg::Kind::Buffer) {
       if (expected != wasm::ValType::I32)
-        return make_error(where + " is " + wasm::to_string(expected) +
-                          ", but a Buffer was given (buffers are passed as i32 addresses)");
+        return make_error(ErrorCode::InvalidArgument,
+                          where + " is " + wasm::to_string(expected) +
+                              ", but a Buffer was given (buffers are passed as i32 addresses)");
       const Buffer* buffer = arg.buffer();
-      if (!buffer->device_state())
-        return make_error(where + ": the Buffer was moved from");
+      if (!buffer->device_state()) return make_error(ErrorCode::InvalidArgument, where + ": the Buffer was moved from");
       if (buffer->device_state() != &device)
-        return make_error(where + ": the Buffer belongs to another Device");
+        return make_error(ErrorCode::InvalidArgument, where + ": the Buffer belongs to another Device");
       if (!buffer->wasm_address())
-        return make_error(where + ": the " + format_bytes(buffer->size()) +
-                          " Buffer has no wasm address, because it did not fit in the 32-bit "
-                          "wasm address space when it was created; " +
-                          describe_mapped(device, kernel.linear_memory(), info.memory_bytes));
+        return make_error(ErrorCode::InvalidArgument,
+                          where + ": the " + format_bytes(buffer->size()) +
+                              " Buffer has no wasm address, because it did not fit in the 32-bit "
+                              "wasm address space when it was created; " +
+                              describe_mapped(device, kernel.linear_memory(), info.memory_bytes));
       continue;
     }
     if (arg.kind() == Arg::Kind::Image || arg.kind() == Arg::Kind::Sampler) {
       const char* what = arg.kind() == Arg::Kind::Image ? "an Image" : "a Sampler";
       if (expected != wasm::ValType::I32)
-        return make_error(where + " is " + wasm::to_string(expected) + ", but " + what +
-                          " was given (images and samplers are passed as i32 handles)");
+        return make_error(ErrorCode::InvalidArgument, where + " is " + wasm::to_string(expected) + ", but " + what +
+                                                          " was given (images and samplers are passed as i32 handles)");
       const DeviceState* owner =
           arg.kind() == Arg::Kind::Image ? arg.image()->device_state() : arg.sampler()->device_state();
-      if (!owner) return make_error(where + ": " + what + " was moved from");
-      if (owner != &device) return make_error(where + ": " + what + " belongs to another Device");
+      if (!owner) return make_error(ErrorCode::InvalidArgument, where + ": " + what + " was moved from");
+      if (owner != &device)
+        return make_error(ErrorCode::InvalidArgument, where + ": " + what + " belongs to another Device");
       continue;
     }
     const bool match = (arg.kind() == Arg::Kind::I32 && expected == wasm::ValType::I32) ||
@@ -154,8 +152,8 @@ Status check_args(const Kernel& kernel, const DeviceState& device, std::span<con
                        (arg.kind() == Arg::Kind::F32 && expected == wasm::ValType::F32) ||
                        (arg.kind() == Arg::Kind::F64 && expected == wasm::ValType::F64);
     if (!match)
-      return make_error(where + " is " + wasm::to_string(expected) + ", but " +
-                        to_string(arg.kind()) + " was given");
+      return make_error(ErrorCode::InvalidArgument,
+                        where + " is " + wasm::to_string(expected) + ", but " + to_string(arg.kind()) + " was given");
   }
   return {};
 }
@@ -252,16 +250,18 @@ Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape&
     uint64_t invocations = 1;
     for (int d = 0; d < 3; ++d) {
       if (p.size[d] == 0 || p.groups[d] == 0)
-        return make_error(name + ": grid and workgroup size must be at least 1 in every dimension");
+        return make_error(ErrorCode::InvalidArgument,
+                          name + ": grid and workgroup size must be at least 1 in every dimension");
       if (p.groups[d] > limits.max_workgroup_count[d])
-        return make_error(name + ": grid of " + std::to_string(p.groups[d]) + " workgroups in " +
-                          axis[d] + " exceeds the device's limit of " +
-                          std::to_string(limits.max_workgroup_count[d]) + " (maxComputeWorkGroupCount)");
+        return make_error(ErrorCode::InvalidArgument,
+                          name + ": grid of " + std::to_string(p.groups[d]) + " workgroups in " + axis[d] +
+                              " exceeds the device's limit of " + std::to_string(limits.max_workgroup_count[d]) +
+                              " (maxComputeWorkGroupCount)");
       invocations *= uint64_t(p.groups[d]) * p.size[d];
     }
     if (invocations > 0xFFFF'FFFFull)
-      return make_error(name + ": grid of " + std::to_string(invocations) +
-                        " invocations exceeds the 32-bit invocation index");
+      return make_error(ErrorCode::InvalidArgument, name + ": grid of " + std::to_string(invocations) +
+                                                        " invocations exceeds the 32-bit invocation index");
     p.n = uint32_t(invocations);
   } else {
     p.n = shape.n;
@@ -273,26 +273,30 @@ Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape&
   if (p.size[0] == 0) p.size[0] = std::min(kDefaultWorkgroupSize, max_size);
   const uint32_t workgroup_size = p.size[0];
   if (workgroup_size > max_size && p.size[1] == 1 && p.size[2] == 1)
-    return make_error(name + ": workgroup size " + std::to_string(workgroup_size) +
-                      " exceeds the device's limit of " + std::to_string(max_size));
+    return make_error(ErrorCode::InvalidArgument, name + ": workgroup size " + std::to_string(workgroup_size) +
+                                                      " exceeds the device's limit of " + std::to_string(max_size));
   for (int d = 0; d < 3; ++d)
     if (p.size[d] > limits.max_workgroup_size[d])
-      return make_error(name + ": workgroup size " + std::to_string(p.size[d]) + " in " + axis[d] +
-                        " exceeds the device's limit of " + std::to_string(limits.max_workgroup_size[d]) +
-                        " (maxComputeWorkGroupSize)");
+      return make_error(ErrorCode::InvalidArgument, name + ": workgroup size " + std::to_string(p.size[d]) + " in " +
+                                                        axis[d] + " exceeds the device's limit of " +
+                                                        std::to_string(limits.max_workgroup_size[d]) +
+                                                        " (maxComputeWorkGroupSize)");
   const uint64_t group_invocations = uint64_t(p.size[0]) * p.size[1] * p.size[2];
   if (group_invocations > limits.max_workgroup_invocations)
-    return make_error(name + ": workgroup of " + std::to_string(group_invocations) +
-                      " invocations exceeds the device's limit of " +
-                      std::to_string(limits.max_workgroup_invocations) + " (maxComputeWorkGroupInvocations)");
+    return make_error(ErrorCode::InvalidArgument, name + ": workgroup of " + std::to_string(group_invocations) +
+                                                      " invocations exceeds the device's limit of " +
+                                                      std::to_string(limits.max_workgroup_invocations) +
+                                                      " (maxComputeWorkGroupInvocations)");
   if (info.shared_memory_bytes > limits.max_shared_memory_bytes)
-    return make_error(name + " declares " + std::to_string(info.shared_memory_bytes) +
-                      " bytes of shared memory; the device allows " +
-                      std::to_string(limits.max_shared_memory_bytes) + " (maxComputeSharedMemorySize)");
+    return make_error(ErrorCode::InvalidArgument, name + " declares " + std::to_string(info.shared_memory_bytes) +
+                                                      " bytes of shared memory; the device allows " +
+                                                      std::to_string(limits.max_shared_memory_bytes) +
+                                                      " (maxComputeSharedMemorySize)");
   if (!p.is_grid && info.uses_barriers && p.n % workgroup_size != 0)
-    return make_error(name + " uses wasmgpu_barrier, which every invocation of a workgroup must reach: n (" +
-                      std::to_string(p.n) + ") must be a multiple of the workgroup size (" +
-                      std::to_string(workgroup_size) + "), or launch a Grid of workgroups");
+    return make_error(ErrorCode::InvalidArgument,
+                      name + " uses wasmgpu_barrier, which every invocation of a workgroup must reach: n (" +
+                          std::to_string(p.n) + ") must be a multiple of the workgroup size (" +
+                          std::to_string(workgroup_size) + "), or launch a Grid of workgroups");
   if (p.n == 0) return p;
   // A 1-D launch's invocations extend over x only; a grid's as far as its
   // extent. A grid runs exactly its invocations; a 1-D launch's last
@@ -313,9 +317,10 @@ Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape&
   uint64_t stack_bytes = 0;
   if (p.slot > 0 && p.is_grid) {  // a grid is one dispatch: one slot per invocation
     if (uint64_t(p.n) * p.slot > kStackBudgetBytes)
-      return make_error(name + " needs " + std::to_string(p.slot) + " bytes of stack per invocation; a grid of " +
-                        std::to_string(p.n) + " invocations exceeds the stack budget of " +
-                        std::to_string(kStackBudgetBytes >> 20) + " MiB (use a 1-D launch, which is split)");
+      return make_error(ErrorCode::InvalidArgument,
+                        name + " needs " + std::to_string(p.slot) + " bytes of stack per invocation; a grid of " +
+                            std::to_string(p.n) + " invocations exceeds the stack budget of " +
+                            std::to_string(kStackBudgetBytes >> 20) + " MiB (use a 1-D launch, which is split)");
     stack_bytes = uint64_t(p.n) * p.slot;
   } else if (p.slot > 0) {
     uint64_t slots = std::max<uint64_t>(kStackBudgetBytes / p.slot / workgroup_size, 1) * workgroup_size;
@@ -485,25 +490,27 @@ void put_param_region(uint8_t* at, const DeviceState& device, std::optional<uint
 Status RecordedLaunch::set_arg(size_t index, const Arg& arg) {
   const std::string name = "kernel '" + kernel_name_ + "'";
   if (index >= params_.size())
-    return make_error(name + " has " + std::to_string(params_.size()) +
-                      " argument(s) after the invocation index; there is no argument " +
-                      std::to_string(index + 1));
+    return make_error(ErrorCode::InvalidArgument, name + " has " + std::to_string(params_.size()) +
+                                                      " argument(s) after the invocation index; there is no argument " +
+                                                      std::to_string(index + 1));
   const wasm::ValType expected = params_[index];
   uint64_t value = arg.bits();
   if (arg.kind() == Arg::Kind::Buffer) {
     const Buffer* buffer = arg.buffer();
     if (expected != wasm::ValType::I32 || !buffer->device_state() ||
         buffer->device_state() != device_ || !buffer->wasm_address())
-      return make_error(name + ": argument " + std::to_string(index + 1) +
-                        " cannot be replaced by this Buffer (moved from, of another Device, "
-                        "without a wasm address, or not an i32 parameter)");
+      return make_error(ErrorCode::InvalidArgument,
+                        name + ": argument " + std::to_string(index + 1) +
+                            " cannot be replaced by this Buffer (moved from, of another Device, "
+                            "without a wasm address, or not an i32 parameter)");
     value = *buffer->wasm_address();
   } else if (arg.kind() == Arg::Kind::Image || arg.kind() == Arg::Kind::Sampler) {
     const bool image = arg.kind() == Arg::Kind::Image;
     const DeviceState* owner = image ? arg.image()->device_state() : arg.sampler()->device_state();
     if (expected != wasm::ValType::I32 || !owner || owner != device_)
-      return make_error(name + ": argument " + std::to_string(index + 1) + " cannot be replaced by this " +
-                        (image ? "Image" : "Sampler") + " (moved from, of another Device, or not an i32 parameter)");
+      return make_error(ErrorCode::InvalidArgument, name + ": argument " + std::to_string(index + 1) +
+                                                        " cannot be replaced by this " + (image ? "Image" : "Sampler") +
+                                                        " (moved from, of another Device, or not an i32 parameter)");
     value = image ? arg.image()->handle() : arg.sampler()->handle();
   } else {
     const bool match = (arg.kind() == Arg::Kind::I32 && expected == wasm::ValType::I32) ||
@@ -511,8 +518,9 @@ Status RecordedLaunch::set_arg(size_t index, const Arg& arg) {
                        (arg.kind() == Arg::Kind::F32 && expected == wasm::ValType::F32) ||
                        (arg.kind() == Arg::Kind::F64 && expected == wasm::ValType::F64);
     if (!match)
-      return make_error(name + ": argument " + std::to_string(index + 1) + " is " +
-                        wasm::to_string(expected) + ", but " + to_string(arg.kind()) + " was given");
+      return make_error(ErrorCode::InvalidArgument, name + ": argument " + std::to_string(index + 1) + " is " +
+                                                        wasm::to_string(expected) + ", but " + to_string(arg.kind()) +
+                                                        " was given");
   }
   if (arg_slots_) {
     put64(arg_slots_, abi::kArgSlotSize * index, value);
@@ -566,7 +574,7 @@ std::string trap_message(const std::string& kernel_name, const TrapReport& repor
 Status read_trap(const RecordedLaunch& launch) {
   std::optional<TrapReport> report = launch.trap();
   if (!report) return {};
-  return make_error(trap_message(launch.kernel_name(), *report));
+  return make_error(ErrorCode::Trap, trap_message(launch.kernel_name(), *report));
 }
 
 void record_host_read_barrier(DeviceState& device, VkCommandBuffer cmd) {
@@ -589,7 +597,7 @@ Status Kernel::launch(Grid grid, WorkgroupSize workgroup_size, std::span<const A
 
 Status Kernel::launch(const LaunchShape& shape, std::span<const Arg> args,
                       const LaunchOptions& options) {
-  if (!device_) return make_error("launch of a moved-from Kernel");
+  if (!device_) return make_error(ErrorCode::InvalidArgument, "launch of a moved-from Kernel");
   DeviceState& device = *device_;
   WASMGPU_ASSIGN_OR_RETURN(Prepared p, prepare(*this, device, shape, args));
   if (p.n == 0) return {};
@@ -611,7 +619,7 @@ Status Kernel::launch(const LaunchShape& shape, std::span<const Arg> args,
 }
 
 Status Kernel::check_launch(const LaunchShape& shape, std::span<const Arg> args) {
-  if (!device_) return make_error("launch of a moved-from Kernel");
+  if (!device_) return make_error(ErrorCode::InvalidArgument, "launch of a moved-from Kernel");
   WASMGPU_TRY(prepare(*this, *device_, shape, args));
   return {};
 }
@@ -619,12 +627,13 @@ Status Kernel::check_launch(const LaunchShape& shape, std::span<const Arg> args)
 Result<RecordedLaunch> Kernel::record(VkCommandBuffer cmd, const LaunchShape& shape,
                                       std::span<const Arg> args, LaunchArena& arena,
                                       const RecordOptions& options) {
-  if (!device_) return make_error("record of a moved-from Kernel");
+  if (!device_) return make_error(ErrorCode::InvalidArgument, "record of a moved-from Kernel");
   DeviceState& device = *device_;
   if (!arena.device_state())
-    return make_error("kernel '" + info_.export_name + "': the LaunchArena was moved from");
+    return make_error(ErrorCode::InvalidArgument, "kernel '" + info_.export_name + "': the LaunchArena was moved from");
   if (arena.device_state() != &device)
-    return make_error("kernel '" + info_.export_name + "': the LaunchArena belongs to another Device");
+    return make_error(ErrorCode::InvalidArgument,
+                      "kernel '" + info_.export_name + "': the LaunchArena belongs to another Device");
   WASMGPU_ASSIGN_OR_RETURN(Prepared p, prepare(*this, device, shape, args));
   if (p.n == 0) return LaunchRecorder::make(info_, device);
   VkDeviceAddress block_address = 0;

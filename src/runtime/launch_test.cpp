@@ -346,11 +346,16 @@ TEST_F(VulkanTest, LostDeviceRefusesEveryCall) {
   ASSERT_TRUE(buffer.ok() && kernel.ok());
   Error error = device->state().fail("vkQueueSubmit", VK_ERROR_DEVICE_LOST);
   EXPECT_EQ(error.message, "vkQueueSubmit failed: VK_ERROR_DEVICE_LOST");
+  EXPECT_EQ(error.code, ErrorCode::DeviceLost);
+  EXPECT_EQ(error.vk_result, int32_t(VK_ERROR_DEVICE_LOST));
   EXPECT_TRUE(device->lost());
   const std::string expected = "is lost (vkQueueSubmit failed: VK_ERROR_DEVICE_LOST)";
   Status launched = kernel->launch(1, 0, {*buffer});
   ASSERT_FALSE(launched.ok());
   EXPECT_NE(launched.error().message.find(expected), std::string::npos) << launched.error().message;
+  EXPECT_EQ(launched.error().code, ErrorCode::DeviceLost);
+  EXPECT_EQ(launched.error().vk_result, int32_t(VK_ERROR_DEVICE_LOST));
+  EXPECT_EQ(device->create_buffer(16).error().code, ErrorCode::DeviceLost);
   uint32_t word = 0;
   EXPECT_FALSE(buffer->write(&word, 4).ok());
   EXPECT_FALSE(buffer->read(&word, 4).ok());

@@ -193,9 +193,7 @@ Result<Kernel*> Module::kernel(std::string_view name) {
   WASMGPU_ASSIGN_OR_RETURN(spirv::CompiledKernel compiled,
                            state_->device->compile_cache.kernel(state_->module, state_->wasm_sha256,
                                                                 name, state_->compile_options));
-  if (state_->probe)
-    if (std::string why = probe_refusal(*state_->probe, compiled.info, state_->device->info.name); !why.empty())
-      return make_error(why);
+  if (state_->probe) WASMGPU_TRY(check_probe_results(*state_->probe, compiled.info, state_->device->info.name));
   WASMGPU_ASSIGN_OR_RETURN(Kernel kernel, Kernel::create(*state_->device, std::move(compiled),
                                                          memory(), state_->instance_address()));
   auto [it, inserted] = state_->kernels.emplace(std::string(name), std::move(kernel));
@@ -302,8 +300,8 @@ Result<const spirv::CallInfo*> Module::call_info(std::string_view export_name) {
   if (auto it = st.calls->index.find(export_name); it != st.calls->index.end())
     return &st.calls->calls[it->second];
   if (auto it = st.calls->refused.find(export_name); it != st.calls->refused.end())
-    return make_error("export '" + std::string(export_name) + "' cannot be called: " + it->second);
-  return make_error("the module exports no function named '" + std::string(export_name) + "'");
+    return make_error(ErrorCode::Compile, "export '" + std::string(export_name) + "' cannot be called: " + it->second);
+  return make_error(ErrorCode::NotFound, "the module exports no function named '" + std::string(export_name) + "'");
 }
 
 Result<std::vector<CallResult>> Module::call(std::string_view export_name,

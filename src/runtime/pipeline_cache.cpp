@@ -95,7 +95,9 @@ Status PipelineCache::create(VkDevice device, const VolkDeviceTable& vk, const D
   }
   if (r != VK_SUCCESS) {
     cache_ = VK_NULL_HANDLE;
-    return make_error("vkCreatePipelineCache failed (" + std::to_string(int(r)) + ")");
+    Error error = make_error(ErrorCode::Vulkan, "vkCreatePipelineCache failed (" + std::to_string(int(r)) + ")");
+    error.vk_result = int32_t(r);
+    return error;
   }
   stats.pipeline_cache_loaded_bytes = initial.size();
   return {};

@@ -7,19 +7,17 @@
 #include <iostream>
 #include <vector>
 
+#include "support/environment.h"
+
 namespace wasmgpu::runtime {
 
 namespace {
 // WASMGPU_PIPELINE_IR: where internal representations go (empty: nowhere).
-std::string representations_directory() {
-  const char* value = std::getenv("WASMGPU_PIPELINE_IR");
-  return value ? value : "";
-}
+std::string representations_directory() { return environment::pipeline_ir_directory(); }
 }  // namespace
 
 bool pipeline_statistics_requested() {
-  const char* value = std::getenv("WASMGPU_PIPELINE_STATISTICS");
-  return (value && *value && std::string_view(value) != "0") || !representations_directory().empty();
+  return environment::pipeline_statistics() || !representations_directory().empty();
 }
 
 VkPipelineCreateFlags pipeline_statistics_flags(const DeviceState& device) {

@@ -8,23 +8,18 @@
 #include <cstring>
 
 #include "runtime/device_state.h"
+#include "support/environment.h"
 
 namespace wasmgpu::runtime {
 
 std::chrono::nanoseconds default_compile_timeout() {
-  const char* text = std::getenv("WASMGPU_COMPILE_TIMEOUT");
-  char* end = nullptr;
-  const double seconds = text ? std::strtod(text, &end) : 0.0;
-  if (text && end != text && *end == '\0' && seconds > 0.0 && seconds < 1e9)
-    return std::chrono::nanoseconds(std::max<int64_t>(int64_t(seconds * 1e9), 1));
+  if (std::optional<std::chrono::nanoseconds> timeout = environment::compile_timeout())
+    return std::max(*timeout, std::chrono::nanoseconds(1));
   return kDefaultCompileTimeout;
 }
 
 bool pipeline_warmup_wanted(const DeviceInfo& info) {
-  if (const char* text = std::getenv("WASMGPU_PIPELINE_WARMUP"); text && *text) {
-    if (std::strcmp(text, "1") == 0) return true;
-    if (std::strcmp(text, "0") == 0) return false;
-  }
+  if (std::optional<bool> wanted = environment::pipeline_warmup()) return *wanted;
   // NVIDIA compiles in vkCreateComputePipelines: nothing is left to warm up.
   return info.driver_id != VK_DRIVER_ID_NVIDIA_PROPRIETARY;
 }
@@ -74,10 +69,11 @@ Status warm_up_pipeline(DeviceState& d, std::string_view kernel, VkPipeline pipe
   if (r == VK_TIMEOUT) {
     d.pending = "compiling the pipeline of " + std::string(kernel);
     d.pending_fence = d.warmup_fence;
-    return make_error(std::string(kernel) + " did not start: compiling the pipeline took longer than " +
-                      format_seconds(timeout) +
-                      ", the compile timeout (WASMGPU_COMPILE_TIMEOUT); the driver keeps compiling and the "
-                      "device accepts new work once it finishes (Device::wait)");
+    return make_error(ErrorCode::Timeout,
+                      std::string(kernel) + " did not start: compiling the pipeline took longer than " +
+                          format_seconds(timeout) +
+                          ", the compile timeout (WASMGPU_COMPILE_TIMEOUT); the driver keeps compiling and the "
+                          "device accepts new work once it finishes (Device::wait)");
   }
   if (r != VK_SUCCESS) {
     d.pending = "compiling the pipeline of " + std::string(kernel);

@@ -84,6 +84,7 @@ TEST_F(WarmUpTest, AKernelThatDoesNotEndReportsTheLaunchTimeoutAfterThatTime) {
                 "kernel 'endless' did not finish: the kernel ran longer than 0.5 s, the launch timeout"),
             std::string::npos)
       << timed_out.error().message;
+  EXPECT_EQ(timed_out.error().code, ErrorCode::Timeout);
   EXPECT_EQ(timed_out.error().message.find("compiling"), std::string::npos) << timed_out.error().message;
   // The compile went first, under its own bound: the launch's wait was its
   // 0.5 s, plus the compile (which takes well under a minute even on a busy
@@ -159,6 +160,7 @@ TEST_F(WarmUpTest, ACompileLongerThanTheCompileTimeoutIsReportedAsSuch) {
                                           "longer than 1e-09 s, the compile timeout (WASMGPU_COMPILE_TIMEOUT)"),
             std::string::npos)
       << launched.error().message;
+  EXPECT_EQ(launched.error().code, ErrorCode::Timeout);
   EXPECT_EQ(launched.error().message.find("the kernel ran"), std::string::npos) << launched.error().message;
   // While the driver still compiles, new work is refused, naming the compile.
   Status busy = out->fill(0);

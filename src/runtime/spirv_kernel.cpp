@@ -341,8 +341,14 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
 
   SpirvKernel result(std::move(state));
   // Creating the default pipeline now reports shader problems at load time.
-  WASMGPU_ASSIGN_OR_RETURN(auto size, result.workgroup_size(std::nullopt));
-  WASMGPU_TRY(result.pipeline(size, {}));
+  Result<std::array<uint32_t, 3>> size = result.workgroup_size(std::nullopt);
+  if (!size.ok()) {
+    // The shader's own size, past the device's limits: no argument was wrong.
+    Error error = size.take_error();
+    error.code = ErrorCode::Unsupported;
+    return error;
+  }
+  WASMGPU_TRY(result.pipeline(*size, {}));
   return result;
 }
 
@@ -365,9 +371,10 @@ Result<std::array<uint32_t, 3>> SpirvKernel::workgroup_size(
       if (iface.workgroup_size_spec_ids[d]) {
         size[d] = (*requested)[d];
       } else if ((*requested)[d] != size[d]) {
-        return make_error("kernel '" + iface.name + "': the launch asks for workgroups of " + text(*requested) +
-                          ", but the shader fixes dimension " + "xyz"[d] + " at " + std::to_string(size[d]) +
-                          " (declared size " + text(iface.workgroup_size_default) + ")");
+        return make_error(ErrorCode::InvalidArgument,
+                          "kernel '" + iface.name + "': the launch asks for workgroups of " + text(*requested) +
+                              ", but the shader fixes dimension " + "xyz"[d] + " at " + std::to_string(size[d]) +
+                              " (declared size " + text(iface.workgroup_size_default) + ")");
       }
     }
   }
@@ -375,13 +382,17 @@ Result<std::array<uint32_t, 3>> SpirvKernel::workgroup_size(
   uint64_t invocations = 1;
   for (int d = 0; d < 3; ++d) {
     if (size[d] == 0 || size[d] > l.maxComputeWorkGroupSize[d])
-      return make_error("kernel '" + iface.name + "': workgroup size " + text(size) + " is outside the device's limit " +
-                        std::to_string(l.maxComputeWorkGroupSize[d]) + " in " + "xyz"[d]);
+      return make_error(ErrorCode::InvalidArgument, "kernel '" + iface.name + "': workgroup size " + text(size) +
+                                                        " is outside the device's limit " +
+                                                        std::to_string(l.maxComputeWorkGroupSize[d]) + " in " +
+                                                        "xyz"[d]);
     invocations *= size[d];
   }
   if (invocations > l.maxComputeWorkGroupInvocations)
-    return make_error("kernel '" + iface.name + "': workgroup size " + text(size) + " has " + std::to_string(invocations) +
-                      " invocations; the device allows " + std::to_string(l.maxComputeWorkGroupInvocations));
+    return make_error(ErrorCode::InvalidArgument, "kernel '" + iface.name + "': workgroup size " + text(size) +
+                                                      " has " + std::to_string(invocations) +
+                                                      " invocations; the device allows " +
+                                                      std::to_string(l.maxComputeWorkGroupInvocations));
   return size;
 }
 
@@ -400,34 +411,38 @@ Result<std::vector<const SpirvArg*>> SpirvKernel::bind(std::span<const SpirvArg>
   size_t named = 0;
   for (const SpirvArg& a : args) named += !a.name().empty();
   if (named != 0 && named != args.size())
-    return make_error(kernel + ": give every argument by name or none (" + std::to_string(named) + " of " +
-                      std::to_string(args.size()) + " are named)");
+    return make_error(ErrorCode::InvalidArgument, kernel + ": give every argument by name or none (" +
+                                                      std::to_string(named) + " of " + std::to_string(args.size()) +
+                                                      " are named)");
   if (named == 0) {
     if (args.size() != iface.params.size())
-      return make_error(kernel + " takes " + std::to_string(iface.params.size()) + " argument" +
-                        (iface.params.size() == 1 ? "" : "s") + " (" + signature() + "), given " +
-                        std::to_string(args.size()));
+      return make_error(ErrorCode::InvalidArgument, kernel + " takes " + std::to_string(iface.params.size()) +
+                                                        " argument" + (iface.params.size() == 1 ? "" : "s") + " (" +
+                                                        signature() + "), given " + std::to_string(args.size()));
     for (size_t i = 0; i < args.size(); ++i) bound[i] = &args[i];
   } else {
     for (const SpirvArg& a : args) {
       auto it = std::find_if(iface.params.begin(), iface.params.end(),
                              [&](const Param& p) { return p.name == a.name(); });
       if (it == iface.params.end())
-        return make_error(kernel + " has no parameter '" + a.name() + "' (it has " + signature() + ")");
+        return make_error(ErrorCode::InvalidArgument,
+                          kernel + " has no parameter '" + a.name() + "' (it has " + signature() + ")");
       const size_t i = size_t(it - iface.params.begin());
-      if (bound[i]) return make_error(kernel + ": parameter '" + a.name() + "' is given twice");
+      if (bound[i])
+        return make_error(ErrorCode::InvalidArgument, kernel + ": parameter '" + a.name() + "' is given twice");
       bound[i] = &a;
     }
     for (size_t i = 0; i < bound.size(); ++i)
       if (!bound[i])
-        return make_error(kernel + ": no argument for parameter " + std::to_string(i) + " (" +
-                          describe_param(iface.params[i]) + ")");
+        return make_error(ErrorCode::InvalidArgument, kernel + ": no argument for parameter " + std::to_string(i) +
+                                                          " (" + describe_param(iface.params[i]) + ")");
   }
   for (size_t i = 0; i < bound.size(); ++i) {
     const Param& p = iface.params[i];
     const SpirvArg& a = *bound[i];
     auto mismatch = [&](const std::string& why) {
-      return make_error(kernel + ": argument " + std::to_string(i) + " for " + describe_param(p) + ": " + why);
+      return make_error(ErrorCode::InvalidArgument,
+                        kernel + ": argument " + std::to_string(i) + " for " + describe_param(p) + ": " + why);
     };
     using K = SpirvArg::Kind;
     switch (p.kind) {
@@ -563,12 +578,14 @@ Result<SpirvBindings> SpirvKernel::record(VkCommandBuffer cmd, const SpirvLaunch
   WASMGPU_ASSIGN_OR_RETURN(auto size, workgroup_size(launch.workgroup_size));
   for (int dim = 0; dim < 3; ++dim)
     if (launch.groups[dim] == 0)
-      return make_error("kernel '" + iface.name + "': the workgroup count in " + "xyz"[dim] + " must be at least 1");
+      return make_error(ErrorCode::InvalidArgument,
+                        "kernel '" + iface.name + "': the workgroup count in " + "xyz"[dim] + " must be at least 1");
   for (int dim = 0; dim < 3; ++dim)
     if (launch.groups[dim] > state_->limits.maxComputeWorkGroupCount[dim])
-      return make_error("kernel '" + iface.name + "': " + std::to_string(launch.groups[dim]) + " workgroups in " +
-                        "xyz"[dim] + " exceed the device's limit of " +
-                        std::to_string(state_->limits.maxComputeWorkGroupCount[dim]));
+      return make_error(ErrorCode::InvalidArgument, "kernel '" + iface.name +
+                                                        "': " + std::to_string(launch.groups[dim]) + " workgroups in " +
+                                                        "xyz"[dim] + " exceed the device's limit of " +
+                                                        std::to_string(state_->limits.maxComputeWorkGroupCount[dim]));
   WASMGPU_ASSIGN_OR_RETURN(VkPipeline pipeline, this->pipeline(size, launch.spec_constants));
 
   SpirvBindings bindings;

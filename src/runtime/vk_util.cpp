@@ -43,7 +43,10 @@ std::string vk_result_name(VkResult result) {
 }
 
 Error vk_error(std::string_view what, VkResult result) {
-  return make_error(std::string(what) + " failed: " + vk_result_name(result));
+  Error error = make_error(result == VK_ERROR_DEVICE_LOST ? ErrorCode::DeviceLost : ErrorCode::Vulkan,
+                           std::string(what) + " failed: " + vk_result_name(result));
+  error.vk_result = int32_t(result);
+  return error;
 }
 
 std::string format_bytes(uint64_t bytes) { return wasmgpu::format_bytes(bytes); }

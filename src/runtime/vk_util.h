@@ -14,7 +14,8 @@ namespace wasmgpu::runtime {
 // "VK_ERROR_DEVICE_LOST", or "VkResult(-42)" for codes this build does not name.
 std::string vk_result_name(VkResult result);
 
-// "<what> failed: VK_ERROR_..." -- keeps the raw code in the message.
+// "<what> failed: VK_ERROR_..." -- keeps the raw code in the message and in
+// `vk_result`; the code is DeviceLost for VK_ERROR_DEVICE_LOST, else Vulkan.
 Error vk_error(std::string_view what, VkResult result);
 
 // Human-readable byte count: "96 KiB", "3.5 GiB", "17 bytes".

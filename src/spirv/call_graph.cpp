@@ -15,24 +15,22 @@ bool is_numeric(wasm::ValType type) {
          type == wasm::ValType::F64;
 }
 
-// Why a value type cannot be compiled, or empty. References are u32
+// Ok when a value type can be compiled, else why not. References are u32
 // function indices (abi::kNullRef for null).
-std::string type_problem(wasm::ValType type) {
+Status check_type(wasm::ValType type) {
   if (is_numeric(type) || type == wasm::ValType::FuncRef || type == wasm::ValType::ExternRef) return {};
-  if (type == wasm::ValType::V128) return "uses v128 (SIMD is not supported yet)";
-  return std::string("uses reference type ") + wasm::to_string(type) + " (not supported)";
+  if (type == wasm::ValType::V128) return make_error("uses v128 (SIMD is not supported yet)");
+  return make_error(std::string("uses reference type ") + wasm::to_string(type) + " (not supported)");
 }
 
-std::string block_type_problem(const wasm::Module& module, const wasm::BlockType& block) {
+Status check_block_type(const wasm::Module& module, const wasm::BlockType& block) {
   switch (block.kind) {
     case wasm::BlockType::Kind::Empty: return {};
-    case wasm::BlockType::Kind::Value: return type_problem(block.value);
+    case wasm::BlockType::Kind::Value: return check_type(block.value);
     case wasm::BlockType::Kind::TypeIndex: {
       const wasm::FuncType& type = module.types.at(block.type_index);
-      for (wasm::ValType t : type.params)
-        if (auto p = type_problem(t); !p.empty()) return p;
-      for (wasm::ValType t : type.results)
-        if (auto p = type_problem(t); !p.empty()) return p;
+      for (wasm::ValType t : type.params) WASMGPU_TRY(check_type(t));
+      for (wasm::ValType t : type.results) WASMGPU_TRY(check_type(t));
       return {};
     }
   }
@@ -48,11 +46,11 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
   };
   const wasm::FuncType& type = module.function_type(index);
   for (wasm::ValType t : type.params)
-    if (auto p = type_problem(t); !p.empty()) return refuse(p);
+    if (Status s = check_type(t); !s.ok()) return refuse(s.error().message);
   for (wasm::ValType t : type.results)
-    if (auto p = type_problem(t); !p.empty()) return refuse(p);
+    if (Status s = check_type(t); !s.ok()) return refuse(s.error().message);
   for (wasm::ValType t : function.locals)
-    if (auto p = type_problem(t); !p.empty()) return refuse(p);
+    if (Status s = check_type(t); !s.ok()) return refuse(s.error().message);
 
   for (const wasm::Instr& instr : function.body) {
     const wasm::OpcodeInfo& op = wasm::info(instr.op);
@@ -65,16 +63,15 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
       case Opcode::Block:
       case Opcode::Loop:
       case Opcode::If:
-        if (auto p = block_type_problem(module, instr.block); !p.empty()) return refuse(p);
+        if (Status s = check_block_type(module, instr.block); !s.ok()) return refuse(s.error().message);
         break;
       case Opcode::SelectTyped:
-        if (auto p = type_problem(wasm::ValType(instr.imm0)); !p.empty()) return refuse(p);
+        if (Status s = check_type(wasm::ValType(instr.imm0)); !s.ok()) return refuse(s.error().message);
         break;
       case Opcode::Call:
         if (module.imported_function(instr.imm0)) {
           // wasmgpu intrinsics are lowered in place (intrinsics.h); nothing else runs.
-          if (std::string problem = import_call_problem(module, index, instr.imm0); !problem.empty())
-            return make_error(problem);
+          WASMGPU_TRY(check_import_call(module, index, instr.imm0));
           break;
         }
         if (std::find(callees.begin(), callees.end(), instr.imm0) == callees.end())
@@ -91,7 +88,7 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
         break;
       case Opcode::GlobalGet:
       case Opcode::GlobalSet:
-        if (auto p = type_problem(module.global_type(instr.imm0).type); !p.empty()) return refuse(p);
+        if (Status s = check_type(module.global_type(instr.imm0).type); !s.ok()) return refuse(s.error().message);
         break;
       case Opcode::TableGet:
       case Opcode::TableSet:

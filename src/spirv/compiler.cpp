@@ -217,36 +217,37 @@ std::vector<abi::ArgWidth> push_arg_widths(std::span<const wasm::ValType> args) 
   return widths;
 }
 
-std::string kernel_signature_problem(const wasm::Module& module, std::string_view export_name) {
+Status check_kernel_signature(const wasm::Module& module, std::string_view export_name) {
   std::string name(export_name);
   const wasm::Export* found = nullptr;
   for (const wasm::Export& e : module.exports)
     if (e.name == export_name) found = &e;
-  if (!found) return "the module has no export named '" + name + "'";
+  if (!found) return make_error(ErrorCode::NotFound, "the module has no export named '" + name + "'");
+  auto refuse = [](std::string why) { return make_error(ErrorCode::InvalidArgument, std::move(why)); };
   if (found->kind != wasm::ExternalKind::Func)
-    return "'" + name + "' is a " + wasm::to_string(found->kind) + ", not a function";
-  if (found->index >= module.total_functions()) return "'" + name + "' names a function that does not exist";
+    return refuse("'" + name + "' is a " + wasm::to_string(found->kind) + ", not a function");
+  if (found->index >= module.total_functions()) return refuse("'" + name + "' names a function that does not exist");
   if (module.imported_function(found->index))
-    return "'" + name + "' is an imported function, which cannot run on the GPU";
+    return refuse("'" + name + "' is an imported function, which cannot run on the GPU");
   const wasm::FuncType& type = module.function_type(found->index);
   if (type.params.empty())
-    return "'" + name + "' takes no parameters; a kernel's first parameter is the i32 invocation index";
+    return refuse("'" + name + "' takes no parameters; a kernel's first parameter is the i32 invocation index");
   if (type.params[0] != ValType::I32)
-    return "'" + name + "' takes " + wasm::to_string(type.params[0]) +
-           " first; a kernel's first parameter is the i32 invocation index";
+    return refuse("'" + name + "' takes " + wasm::to_string(type.params[0]) +
+                  " first; a kernel's first parameter is the i32 invocation index");
   if (!type.results.empty())
-    return "'" + name + "' returns values; a kernel returns nothing and writes results through pointers";
+    return refuse("'" + name + "' returns values; a kernel returns nothing and writes results through pointers");
   for (size_t i = 1; i < type.params.size(); ++i)
     if (!is_kernel_scalar(type.params[i]))
-      return "parameter " + std::to_string(i) + " of '" + name + "' is " + wasm::to_string(type.params[i]) +
-             "; kernel parameters are i32, i64, f32 or f64";
+      return refuse("parameter " + std::to_string(i) + " of '" + name + "' is " + wasm::to_string(type.params[i]) +
+                    "; kernel parameters are i32, i64, f32 or f64");
   return {};
 }
 
 Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
                                       const CompileOptions& options) {
-  if (std::string problem = kernel_signature_problem(module, export_name); !problem.empty())
-    return make_error("cannot compile kernel: " + problem);
+  if (Status signature = check_kernel_signature(module, export_name); !signature.ok())
+    return make_error("cannot compile kernel: " + signature.error().message);
   uint32_t kernel_index = module.find_export(export_name, wasm::ExternalKind::Func)->index;
   CompiledKernel result;
   uint32_t roots[] = {kernel_index};

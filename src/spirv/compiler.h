@@ -142,10 +142,11 @@ struct CompiledCalls {
 // runtime alike.
 std::vector<abi::ArgWidth> push_arg_widths(std::span<const wasm::ValType> args);
 
-// Why an export can or cannot be launched as a kernel: empty when it can.
-// A kernel is an exported function whose first parameter is the i32 invocation
-// index, whose other parameters are i32/i64/f32/f64 and which returns nothing.
-std::string kernel_signature_problem(const wasm::Module& module, std::string_view export_name);
+// Ok when an export can be launched as a kernel, else why not (NotFound for a
+// missing export, InvalidArgument for another signature). A kernel is an
+// exported function whose first parameter is the i32 invocation index, whose
+// other parameters are i32/i64/f32/f64 and which returns nothing.
+Status check_kernel_signature(const wasm::Module& module, std::string_view export_name);
 
 // Compiles the exported function `export_name` and every function reachable
 // from it. Fails with a message naming the function for what cannot run on a

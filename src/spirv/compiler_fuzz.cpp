@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const wasm::Export& e : module->exports) {
     if (e.kind != wasm::ExternalKind::Func) continue;
     functions.push_back(e.name);
-    if (!spirv::kernel_signature_problem(*module, e.name).empty()) continue;
+    if (!spirv::check_kernel_signature(*module, e.name).ok()) continue;
     auto kernel = spirv::compile_kernel(*module, e.name, options);
     if (kernel.ok()) expect_valid(kernel->words, "kernel '" + e.name + "'");
   }

@@ -123,13 +123,20 @@ TEST(Kernel, SignatureProblems) {
     (func (export "ok") (param i32 i64 f32 f64))))");
   auto module = wasm::decode(bytes);
   ASSERT_TRUE(module.ok());
-  EXPECT_EQ(kernel_signature_problem(*module, "ok"), "");
-  EXPECT_NE(kernel_signature_problem(*module, "missing").find("no export"), std::string::npos);
-  EXPECT_NE(kernel_signature_problem(*module, "mem").find("memory"), std::string::npos);
-  EXPECT_NE(kernel_signature_problem(*module, "noparams").find("no parameters"), std::string::npos);
-  EXPECT_NE(kernel_signature_problem(*module, "firsti64").find("i64"), std::string::npos);
-  EXPECT_NE(kernel_signature_problem(*module, "returns").find("returns"), std::string::npos);
-  EXPECT_NE(kernel_signature_problem(*module, "v128").find("v128"), std::string::npos);
+  // The message of the refusal, "" when the export is a kernel.
+  auto problem = [&](std::string_view name) {
+    Status signature = check_kernel_signature(*module, name);
+    return signature.ok() ? std::string() : signature.error().message;
+  };
+  EXPECT_EQ(problem("ok"), "");
+  EXPECT_NE(problem("missing").find("no export"), std::string::npos);
+  EXPECT_NE(problem("mem").find("memory"), std::string::npos);
+  EXPECT_NE(problem("noparams").find("no parameters"), std::string::npos);
+  EXPECT_NE(problem("firsti64").find("i64"), std::string::npos);
+  EXPECT_NE(problem("returns").find("returns"), std::string::npos);
+  EXPECT_NE(problem("v128").find("v128"), std::string::npos);
+  EXPECT_EQ(check_kernel_signature(*module, "missing").error().code, ErrorCode::NotFound);
+  EXPECT_EQ(check_kernel_signature(*module, "returns").error().code, ErrorCode::InvalidArgument);
   EXPECT_FALSE(compile_kernel(*module, "returns").ok());
   EXPECT_TRUE(compile_kernel(*module, "ok").ok());
 }

@@ -142,20 +142,21 @@ const Intrinsic* find_intrinsic(const wasm::Import& import) {
 
 }  // namespace
 
-std::string import_call_problem(const wasm::Module& module, uint32_t caller, uint32_t function_index) {
+Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t function_index) {
   const wasm::Import* import = module.imported_function(function_index);
   if (!import) return {};
   std::string who = "function " + module.function_name(caller) + " calls imported function " +
                     import->module + "." + import->name;
   if (import->module != kIntrinsicModule)
-    return who + " (only wasmgpu.* imports run on the GPU; other imports, such as libc or WASI, "
-                 "must be provided by code compiled into the kernel)";
+    return make_error(who +
+                      " (only wasmgpu.* imports run on the GPU; other imports, such as libc or WASI, "
+                      "must be provided by code compiled into the kernel)");
   const Intrinsic* intrinsic = find_intrinsic(*import);
-  if (!intrinsic) return who + ", which is not a wasmgpu intrinsic (see include/wasmgpu.h)";
+  if (!intrinsic) return make_error(who + ", which is not a wasmgpu intrinsic (see include/wasmgpu.h)");
   std::string actual = signature_of(module.function_type(function_index));
   if (actual != intrinsic->signature)
-    return who + " with signature " + readable(actual) + "; wasmgpu." + import->name + " has signature " +
-           readable(intrinsic->signature);
+    return make_error(who + " with signature " + readable(actual) + "; wasmgpu." + import->name + " has signature " +
+                      readable(intrinsic->signature));
   return {};
 }
 

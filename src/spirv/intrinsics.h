@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "spirv/kernel_context.h"
+#include "support/result.h"
 #include "wasm/module.h"
 
 namespace wasmgpu::spirv {
@@ -19,16 +20,16 @@ namespace wasmgpu::spirv {
 // The module every GPU facility is imported from.
 inline constexpr const char* kIntrinsicModule = "wasmgpu";
 
-// Why `caller` cannot call imported function `function_index`, or empty when
-// the import is a known wasmgpu intrinsic with the right signature.
-std::string import_call_problem(const wasm::Module& module, uint32_t caller, uint32_t function_index);
+// Ok when imported function `function_index` is a known wasmgpu intrinsic
+// with the right signature, else why `caller` cannot call it.
+Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t function_index);
 
 class Intrinsics {
  public:
   explicit Intrinsics(KernelContext& k) : k_(k) {}
 
   // Lowers a call to the imported intrinsic `function_index` (already checked
-  // by import_call_problem) with wasm arguments `args`; returns the result id,
+  // by check_import_call) with wasm arguments `args`; returns the result id,
   // or 0 when it returns nothing.
   uint32_t lower_call(FunctionBuilder& f, uint32_t function_index, std::span<const uint32_t> args);
 

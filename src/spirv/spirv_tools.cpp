@@ -16,7 +16,7 @@ Status validate(const std::vector<uint32_t>& words) {
   spvtools::ValidatorOptions options;
   options.SetScalarBlockLayout(true);
   if (!tools.Validate(words.data(), words.size(), options))
-    return make_error("generated SPIR-V is invalid: " + messages);
+    return make_error(ErrorCode::Internal, "generated SPIR-V is invalid: " + messages);
   return {};
 }
 

@@ -12,18 +12,46 @@
 
 namespace wasmgpu {
 
+// What kind of failure an Error is, set where the failure starts so that no
+// caller has to read the message to learn it. The public API maps each code to
+// a wasmgpu::ErrorKind (src/api/error.cpp).
+enum class ErrorCode : uint8_t {
+  Unspecified,      // not classified where it starts: the failing operation's own kind applies
+  InvalidArgument,  // a caller's argument is wrong (count, type, size, launch shape)
+  NotFound,         // no such device, export, kernel or property
+  Unsupported,      // the device, the driver or this build cannot do what was asked
+  Decode,           // the wasm binary is malformed
+  Validation,       // the wasm module is well-formed but invalid
+  Compile,          // the compiler rejected a valid module
+  Trap,             // a kernel trapped
+  Timeout,          // a wait ran out of time; the work may still be running
+  DeviceLost,       // VK_ERROR_DEVICE_LOST, now or earlier: the device takes no more work
+  Vulkan,           // any other failed Vulkan call (`vk_result` holds its VkResult)
+  Io,               // a file could not be read or written
+  Internal,         // wasmgpu produced something wrong (invalid SPIR-V)
+};
+
+// "invalid argument", "decode error", ...
+const char* to_string(ErrorCode code);
+
 // A failure with a human-readable reason. `offset` is the byte offset in the
 // input the failure refers to, where there is one (decoder, validator).
 struct Error {
   std::string message;
   std::optional<uint64_t> offset;
+  ErrorCode code = ErrorCode::Unspecified;
+  // The VkResult of the failed Vulkan call, where there is one (an int32_t so
+  // that support/ does not depend on Vulkan).
+  std::optional<int32_t> vk_result;
 
   // "at byte 0x1f: unexpected end" or just the message.
   std::string to_string() const;
 };
 
 Error make_error(std::string message);
+Error make_error(ErrorCode code, std::string message);
 Error make_error_at(uint64_t offset, std::string message);
+Error make_error_at(ErrorCode code, uint64_t offset, std::string message);
 
 template <class T>
 class [[nodiscard]] Result {
@@ -66,6 +94,18 @@ class [[nodiscard]] Result<void> {
 };
 
 using Status = Result<void>;
+
+// `error` with `code` where its origin left it Unspecified: for the boundary
+// of a stage whose every failure is of one kind (the decoder's are Decode).
+inline Error with_default_code(Error error, ErrorCode code) {
+  if (error.code == ErrorCode::Unspecified) error.code = code;
+  return error;
+}
+template <class T>
+Result<T> with_default_code(Result<T> result, ErrorCode code) {
+  if (result.ok()) return result;
+  return with_default_code(result.take_error(), code);
+}
 
 }  // namespace wasmgpu
 

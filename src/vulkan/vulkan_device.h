@@ -26,6 +26,10 @@ class VulkanDevice : public device::DeviceBackend {
   uint64_t recording_generation() const override;
   std::chrono::nanoseconds default_launch_timeout() const override;
 
+  // The runtime device underneath, for tests that act on it directly (a
+  // simulated device loss).
+  runtime::Device& runtime_device() { return device_; }
+
  private:
   runtime::Device device_;
   device::DeviceDescription description_;

@@ -406,7 +406,9 @@ class ModuleDecoder {
 
 }  // namespace
 
-Result<Module> decode(std::span<const uint8_t> bytes) { return ModuleDecoder(bytes).decode(); }
+Result<Module> decode(std::span<const uint8_t> bytes) {
+  return with_default_code(ModuleDecoder(bytes).decode(), ErrorCode::Decode);
+}
 
 Result<Module> decode_and_validate(std::span<const uint8_t> bytes) {
   WASMGPU_ASSIGN_OR_RETURN(Module module, decode(bytes));

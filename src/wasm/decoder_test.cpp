@@ -140,6 +140,18 @@ TEST(Decoder, HeaderErrors) {
   EXPECT_EQ(decode_error({0x00, 0x61, 0x73, 0x6D, 0x02, 0, 0, 0}), "unknown binary version");
 }
 
+TEST(Decoder, ErrorsAreDecodeErrorsAtTheirOffset) {
+  const Bytes truncated = {0x00, 0x61, 0x73, 0x6D, 0x01, 0x00};
+  auto module = decode(truncated);
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.error().code, ErrorCode::Decode);
+  EXPECT_TRUE(module.error().offset.has_value());
+  // A module that decodes but does not validate is a validation error.
+  auto invalid = decode_and_validate(single_function_module({0x41, 0x01, 0x42, 0x02, 0x6A, 0x0B}, true));
+  ASSERT_FALSE(invalid.ok());
+  EXPECT_EQ(invalid.error().code, ErrorCode::Validation);
+}
+
 TEST(Decoder, SectionOrder) {
   // Function section before type section.
   Bytes bytes = module_of({function_section(0), type_section_void()});

@@ -206,6 +206,8 @@ class ModuleValidator {
 
 }  // namespace
 
-Status validate(const Module& module) { return ModuleValidator(module).validate(); }
+Status validate(const Module& module) {
+  return with_default_code(ModuleValidator(module).validate(), ErrorCode::Validation);
+}
 
 }  // namespace wasmgpu::wasm

@@ -41,6 +41,7 @@ TEST(Validator, TypeMismatchNamesTheInstructionOffset) {
   ASSERT_FALSE(status.ok());
   EXPECT_TRUE(starts_with(status.error().message, "type mismatch")) << status.error().message;
   EXPECT_EQ(status.error().offset, module->functions[0].body[2].offset);
+  EXPECT_EQ(status.error().code, ErrorCode::Validation);
 }
 
 TEST(Validator, ResultArityAtEnd) {

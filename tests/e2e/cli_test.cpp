@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "support/environment.h"
+
 namespace wasmgpu::e2e {
 namespace {
 
@@ -23,10 +25,7 @@ struct CommandResult {
 };
 
 // The tool under test: $WASMGPU_CLI, or the one in the build tree.
-std::string cli_path() {
-  const char* path = std::getenv("WASMGPU_CLI");
-  return path && *path ? path : WASMGPU_CLI_PATH;
-}
+std::string cli_path() { return environment::get_nonempty("WASMGPU_CLI").value_or(WASMGPU_CLI_PATH); }
 
 CommandResult run_cli(const std::string& arguments) {
   std::string command = "'" + cli_path() + "' " + arguments + " 2>&1";
@@ -42,8 +41,7 @@ CommandResult run_cli(const std::string& arguments) {
 }
 
 std::string kernel_path(const std::string& name) {
-  const char* dir = std::getenv("WASMGPU_TEST_KERNELS_DIR");
-  return std::string(dir && *dir ? dir : WASMGPU_TEST_KERNELS_DIR) + "/" + name;
+  return environment::get_nonempty("WASMGPU_TEST_KERNELS_DIR").value_or(WASMGPU_TEST_KERNELS_DIR) + "/" + name;
 }
 
 class Cli : public ::testing::Test {

@@ -3,11 +3,12 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/environment.h"
+
 namespace wasmgpu::e2e {
 
 std::string kernels_dir() {
-  const char* dir = std::getenv("WASMGPU_TEST_KERNELS_DIR");
-  return dir && *dir ? dir : WASMGPU_TEST_KERNELS_DIR;
+  return environment::get_nonempty("WASMGPU_TEST_KERNELS_DIR").value_or(WASMGPU_TEST_KERNELS_DIR);
 }
 
 void EndToEnd::SetUp() {
