@@ -593,7 +593,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
   current_ip_ = index;
   if (k_.exact_float && !ExactFloat::continues_run(instr.op)) k_.exact_float->settle(f_, stack_);
   if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
-  if (wasm::info(instr.op).prefix == 0xFE) {  // threads-proposal atomics (intrinsics.h)
+  if (wasm::info(instr.op).cls == wasm::OpcodeClass::Atomic) {  // threads-proposal atomics (intrinsics.h)
     k_.intrinsics->lower_atomic_instruction(f_, instr, stack_);
     return {};
   }
@@ -756,7 +756,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
       break;
     case Opcode::F32Add: case Opcode::F32Sub: case Opcode::F32Mul: case Opcode::F32Div:
     case Opcode::F64Add: case Opcode::F64Sub: case Opcode::F64Mul: case Opcode::F64Div: {
-      bool is64 = instr.op >= Opcode::F64Add;
+      bool is64 = wasm::info(instr.op).results[0] == wasm::ValType::F64;
       uint32_t type = is64 ? k_.t_f64() : k_.t_f32();
       Opcode base = is64 ? Opcode::F64Add : Opcode::F32Add;
       static constexpr Op kOps[] = {Op::OpFAdd, Op::OpFSub, Op::OpFMul, Op::OpFDiv};
@@ -825,16 +825,29 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::I64Extend16S: push(sign_extend(pop(), u64, 64, 16)); break;
     case Opcode::I64Extend32S: push(sign_extend(pop(), u64, 64, 32)); break;
     // --- SIMD: refused by build_call_graph before lowering ---
-#define WASM_OPCODE(name, text, prefix, code, imm, sig) WASMGPU_SIMD_CASE_##prefix(name)
-#define WASMGPU_SIMD_CASE_0x00(name)
-#define WASMGPU_SIMD_CASE_0xFC(name)
-#define WASMGPU_SIMD_CASE_0xFD(name) case Opcode::name:
-#define WASMGPU_SIMD_CASE_0xFE(name) case Opcode::name:  // lowered above
+#define WASM_OPCODE(name, text, prefix, code, imm, cls, typing, params, results, access, trap) \
+  WASMGPU_CASE_##cls(name)
+#define WASMGPU_CASE_Control(name)
+#define WASMGPU_CASE_Parametric(name)
+#define WASMGPU_CASE_Variable(name)
+#define WASMGPU_CASE_Table(name)
+#define WASMGPU_CASE_Reference(name)
+#define WASMGPU_CASE_Memory(name)
+#define WASMGPU_CASE_Numeric(name)
+#define WASMGPU_CASE_Comparison(name)
+#define WASMGPU_CASE_Vector(name) case Opcode::name:
+#define WASMGPU_CASE_Atomic(name) case Opcode::name:  // lowered above
 #include "wasm/opcodes.def"
-#undef WASMGPU_SIMD_CASE_0xFE
-#undef WASMGPU_SIMD_CASE_0xFD
-#undef WASMGPU_SIMD_CASE_0xFC
-#undef WASMGPU_SIMD_CASE_0x00
+#undef WASMGPU_CASE_Atomic
+#undef WASMGPU_CASE_Vector
+#undef WASMGPU_CASE_Comparison
+#undef WASMGPU_CASE_Numeric
+#undef WASMGPU_CASE_Memory
+#undef WASMGPU_CASE_Reference
+#undef WASMGPU_CASE_Table
+#undef WASMGPU_CASE_Variable
+#undef WASMGPU_CASE_Parametric
+#undef WASMGPU_CASE_Control
 #undef WASM_OPCODE
       return refuse("v128 is not supported yet");
   }

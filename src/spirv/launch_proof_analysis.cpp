@@ -15,15 +15,11 @@ using Relation = abi::ProofConstraint::Relation;
 
 constexpr uint32_t kUnknown = UINT32_MAX;
 
-// Bytes a plain load or store (0x28..0x3E) accesses; 0 for anything else.
+// Bytes a plain (not atomic, not SIMD) load or store accesses; 0 for anything else.
 uint32_t plain_access_width(Opcode op) {
   const wasm::OpcodeInfo& info = wasm::info(op);
-  if (info.prefix != 0 || info.code < 0x28 || info.code > 0x3E) return 0;
-  const std::string_view text = info.text;
-  if (text.find("8") != std::string_view::npos) return 1;
-  if (text.find("16") != std::string_view::npos) return 2;
-  if (text.find("32_") != std::string_view::npos || text.ends_with("32")) return 4;
-  return text.starts_with("i64") || text.starts_with("f64") ? 8 : 4;
+  if (info.cls != wasm::OpcodeClass::Memory) return 0;
+  return info.access.bytes;
 }
 
 Relation negated(Relation r) {
@@ -555,10 +551,8 @@ class Analysis {
       default: break;
     }
     const wasm::OpcodeInfo& info = wasm::info(instr.op);
-    const std::string_view sig = info.signature;
-    const size_t colon = sig.find(':');
-    const size_t operands = colon == std::string_view::npos ? 0 : colon;
-    const size_t results = colon == std::string_view::npos ? 0 : sig.size() - colon - 1;
+    const size_t operands = info.params.size();
+    const size_t results = info.results.size();
     if (uint32_t width = plain_access_width(instr.op)) record_access(instr, ip, width, operands);
     pop_n(operands);
     push_unknown(results);

@@ -57,7 +57,7 @@ Fact join(const Fact& a, const Fact& b) {
   return with_range(make(a.base, a.param, bits, a.residue), range_of(a).join(range_of(b)));
 }
 
-bool is_comparison(Opcode op) { return op >= Opcode::I32Eqz && op <= Opcode::F64Ge; }
+bool is_comparison(Opcode op) { return wasm::info(op).cls == wasm::OpcodeClass::Comparison; }
 
 // The values a load of fewer than 4 bytes can give.
 std::optional<ValueRange> loaded_range(Opcode op) {
@@ -173,23 +173,33 @@ Fact bitwise(Opcode op, const Fact& x, const Fact& y) {
 }
 
 // Whether an instruction uses its operands as numbers rather than as
-// addresses, told by its name.
-bool uses_operands_as_numbers(const wasm::OpcodeInfo& info) {
-  std::string_view text = info.text;
-  if (info.prefix != 0 || text.size() < 5 || (text.substr(0, 4) != "i32." && text.substr(0, 4) != "i64." &&
-                                               text.substr(0, 4) != "f32." && text.substr(0, 4) != "f64."))
-    return false;
-  text.remove_prefix(4);
-  for (std::string_view prefix : {"mul", "div", "rem", "sh", "rot", "and", "or", "xor", "lt", "gt", "le", "ge",
-                                  "extend_i32", "convert_i32"})
-    if (text.substr(0, prefix.size()) == prefix) return true;
-  return false;
+// addresses: products, quotients, shifts, bit operations, order comparisons
+// and widening conversions of i32.
+bool uses_operands_as_numbers(Opcode op) {
+  switch (op) {
+    case Opcode::I32LtS: case Opcode::I32LtU: case Opcode::I32GtS: case Opcode::I32GtU: case Opcode::I32LeS:
+    case Opcode::I32LeU: case Opcode::I32GeS: case Opcode::I32GeU: case Opcode::I64LtS: case Opcode::I64LtU:
+    case Opcode::I64GtS: case Opcode::I64GtU: case Opcode::I64LeS: case Opcode::I64LeU: case Opcode::I64GeS:
+    case Opcode::I64GeU: case Opcode::F32Lt: case Opcode::F32Gt: case Opcode::F32Le: case Opcode::F32Ge:
+    case Opcode::F64Lt: case Opcode::F64Gt: case Opcode::F64Le: case Opcode::F64Ge:
+    case Opcode::I32Mul: case Opcode::I32DivS: case Opcode::I32DivU: case Opcode::I32RemS: case Opcode::I32RemU:
+    case Opcode::I32And: case Opcode::I32Or: case Opcode::I32Xor: case Opcode::I32Shl: case Opcode::I32ShrS:
+    case Opcode::I32ShrU: case Opcode::I32Rotl: case Opcode::I32Rotr:
+    case Opcode::I64Mul: case Opcode::I64DivS: case Opcode::I64DivU: case Opcode::I64RemS: case Opcode::I64RemU:
+    case Opcode::I64And: case Opcode::I64Or: case Opcode::I64Xor: case Opcode::I64Shl: case Opcode::I64ShrS:
+    case Opcode::I64ShrU: case Opcode::I64Rotl: case Opcode::I64Rotr:
+    case Opcode::F32Mul: case Opcode::F32Div: case Opcode::F64Mul: case Opcode::F64Div:
+    case Opcode::I64ExtendI32S: case Opcode::I64ExtendI32U: case Opcode::F32ConvertI32S: case Opcode::F32ConvertI32U:
+    case Opcode::F64ConvertI32S: case Opcode::F64ConvertI32U:
+      return true;
+    default: return false;
+  }
 }
 
-// What the interpreter reads off an opcode's name and signature ("ii:i").
+// What the interpreter reads off an opcode's facts.
 struct OpcodeShape {
   bool numeric = false;        // uses_operands_as_numbers
-  uint8_t operands = 0;        // values it pops (0 for hand-typed signatures, "*")
+  uint8_t operands = 0;        // values it pops (0 for instructions typed by hand)
   uint8_t results = 0;         // values it pushes
   bool memory_access = false;  // a MemArg instruction with an address operand (the first one)
 };
@@ -201,14 +211,11 @@ const OpcodeShape& shape(Opcode op) {
     std::array<OpcodeShape, wasm::kOpcodeCount> table{};
     for (size_t i = 0; i < wasm::kOpcodeCount; ++i) {
       const wasm::OpcodeInfo& info = wasm::info(Opcode(i));
-      const std::string_view sig = info.signature;
-      const size_t colon = sig.find(':');
       OpcodeShape& shape = table[i];
-      shape.numeric = uses_operands_as_numbers(info);
-      shape.operands = uint8_t(colon == std::string_view::npos ? 0 : colon);
-      shape.results = uint8_t(colon == std::string_view::npos ? 0 : sig.size() - colon - 1);
+      shape.numeric = uses_operands_as_numbers(Opcode(i));
+      shape.operands = uint8_t(info.params.size());
+      shape.results = uint8_t(info.results.size());
       shape.memory_access = info.immediate == wasm::ImmediateKind::MemArg && shape.operands >= 1;
-      assert((!shape.numeric || colon != std::string_view::npos) && "numeric instructions have signatures");
     }
     return table;
   }();

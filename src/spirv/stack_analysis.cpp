@@ -303,19 +303,17 @@ class FrameScanner {
         default: {
           const wasm::OpcodeInfo& op = wasm::info(instr.op);
           if (op.immediate == wasm::ImmediateKind::MemArg) {
-            // The address operand is below the stored value for stores.
-            size_t address_depth = op.signature.size() >= 3 && op.signature[1] != ':' ? 2 : 1;
+            // The address operand is the first one: below a stored value, or
+            // a compare-exchange's two.
+            size_t address_depth = op.params.size();
             if (stack_.size() >= address_depth) {
               const AbstractValue& address = stack_[stack_.size() - address_depth];
               if (address.kind == AbstractValue::Kind::Const)
                 note_constant(uint64_t(address.value) + instr.imm1);
             }
           }
-          std::string_view signature = op.signature;
-          size_t colon = signature.find(':');
-          if (colon == std::string_view::npos) break;  // control without operands: nop, ...
-          pop_n(colon);
-          for (size_t i = colon + 1; i < signature.size(); ++i) push(AbstractValue::unknown());
+          pop_n(op.params.size());
+          for (size_t i = 0; i < op.results.size(); ++i) push(AbstractValue::unknown());
         }
       }
     }
