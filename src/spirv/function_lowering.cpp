@@ -26,10 +26,6 @@ using wasm::ValType;
 using Op = spv::Op;
 
 namespace {
-// Workgroup sizes (invocations) the shared-range proofs are made for, the
-// largest first: a launch with a larger workgroup than a proof assumed runs
-// the checks it removes (KernelContext::workgroup_at_most).
-constexpr uint32_t kProvenWorkgroupSizes[] = {1024, 256};
 
 
 std::vector<uint32_t> param_types(KernelContext& k, const wasm::FuncType& type) {
@@ -74,7 +70,7 @@ FunctionLowering::FunctionLowering(KernelContext& k, uint32_t function_index, Fu
       type_(k.module.function_type(function_index)),
       f_(shared) {}
 
-Status FunctionLowering::lower() {
+Status FunctionLowering::lower(const FunctionFacts& facts) {
   k_.current_function = index_;
   b_.name(f_.id(), k_.module.function_name(index_));
   local_types_ = type_.params;
@@ -91,27 +87,8 @@ Status FunctionLowering::lower() {
   b_.name(pending_var_, "pending");
   f_.store(pending_var_, b_.const_u32(0));
   WASMGPU_TRY(find_branch_targets());
-  {
-    // A kernel's first parameter is its invocation index, never an address.
-    ProvenanceOptions options;
-    if (index_ == k_.kernel_function) options.number_params = {true};
-    options.max_workgroup_invocations = kProvenWorkgroupSizes[0];
-    options.ranges = k_.shared.variable != 0;
-    pointer_facts_ = analyse_pointer_provenance(k_.module, index_, options);
-    if (options.ranges) {
-      for (size_t i = 1; i < std::size(kProvenWorkgroupSizes); ++i) {
-        options.max_workgroup_invocations = kProvenWorkgroupSizes[i];
-        range_facts_.push_back(analyse_pointer_provenance(k_.module, index_, options));
-      }
-    }
-  }
-  if (index_ == k_.kernel_function && pointer_facts_.size() == function_.body.size()) {
-    LaunchProofAnalysis analysis = analyse_launch_proof(k_.module, index_, pointer_facts_);
-    k_.launch_proof = std::move(analysis.proof);
-    launch_access_index_ = std::move(analysis.access_index);
-  }
-  load_groups_ = find_load_groups(function_.body);
-  store_groups_ = find_store_groups(function_.body);
+  facts_ = &facts;
+  if (index_ == k_.kernel_function && facts.launch_proof) k_.launch_proof = *facts.launch_proof;
 
   const std::vector<wasm::Instr>& body = function_.body;
   Frame function_frame;
@@ -425,8 +402,8 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
 uint32_t FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t width) const {
   if (k_.shared.variable == 0) return 0;
   for (size_t i = 0; i < std::size(kProvenWorkgroupSizes); ++i) {
-    // The first size's facts are pointer_facts_ themselves.
-    const PointerFact& fact = i == 0 ? pointer_facts_.at(ip) : range_facts_.at(i - 1).at(ip);
+    // The first size's facts are facts_->provenance themselves.
+    const PointerFact& fact = i == 0 ? facts_->provenance.at(ip) : facts_->ranges.at(i - 1).at(ip);
     if (fact.base != PointerFact::Base::Absolute || fact.range.is_full()) continue;
     auto [lo, hi] = fact.range.unsigned_bounds();
     if (lo + offset >= k_.shared.lo && hi + offset + width <= k_.shared.hi) return kProvenWorkgroupSizes[i];
@@ -448,12 +425,12 @@ void FunctionLowering::prove_group(uint32_t first_ea, std::span<const RuntimeHel
 }
 
 uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
-  if (current_ip_ >= load_groups_.group_of.size() || load_groups_.group_of[current_ip_] < 0) return 0;
-  const AccessGroup& group = load_groups_.groups[size_t(load_groups_.group_of[current_ip_])];
-  if (group.members[0].ip == current_ip_ && pointer_facts_.size() == function_.body.size()) {
+  if (current_ip_ >= facts_->load_groups.group_of.size() || facts_->load_groups.group_of[current_ip_] < 0) return 0;
+  const AccessGroup& group = facts_->load_groups.groups[size_t(facts_->load_groups.group_of[current_ip_])];
+  if (group.members[0].ip == current_ip_ && facts_->provenance.size() == function_.body.size()) {
     std::vector<RuntimeHelpers::GroupedAccess> members;
     for (const GroupMember& m : group.members)
-      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip], 0, 0,
+      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &facts_->provenance[m.ip], 0, 0,
                          launch_access(m.ip)});
     prove_group(ea, members, group.members);
     ProvenAtLaunch proven(k_, launch_recorded(group.members));
@@ -465,16 +442,16 @@ uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
 }
 
 bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width) {
-  if (current_ip_ >= store_groups_.group_of.size() || store_groups_.group_of[current_ip_] < 0 ||
-      pointer_facts_.size() != function_.body.size())
+  if (current_ip_ >= facts_->store_groups.group_of.size() || facts_->store_groups.group_of[current_ip_] < 0 ||
+      facts_->provenance.size() != function_.body.size())
     return false;
-  const AccessGroup& group = store_groups_.groups[size_t(store_groups_.group_of[current_ip_])];
+  const AccessGroup& group = facts_->store_groups.groups[size_t(facts_->store_groups.group_of[current_ip_])];
   const size_t index = held_stores_.size();
   // Members follow one another with nothing between (access_groups.h), so
   // the held stores are this group's first members, in order.
   assert(index < group.members.size() && group.members[index].ip == current_ip_);
   const GroupMember& m = group.members[index];
-  held_stores_.push_back({width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip], ea, value});
+  held_stores_.push_back({width, m.delta, m.constant, function_.body[m.ip].imm1, &facts_->provenance[m.ip], ea, value});
   if (index + 1 < group.members.size()) return true;
   prove_group(held_stores_[0].ea, held_stores_, group.members);
   bool grouped;
@@ -527,7 +504,7 @@ Status FunctionLowering::call(uint32_t function_index) {
     // An atomic's address operand (pointer_provenance records it at the
     // call): proven to be an aligned word in the shared range.
     if (uint32_t invocations = shared_proof(current_ip_, 0, 4);
-        invocations != 0 && !args.empty() && pointer_facts_.at(current_ip_).alignment(0) >= 4) {
+        invocations != 0 && !args.empty() && facts_->provenance.at(current_ip_).alignment(0) >= 4) {
       k_.shared_proofs[args[0]] = {.lo = 0, .hi = 4, .invocations = invocations};
       ++k_.access_paths.proven_shared;
     }
