@@ -102,11 +102,10 @@ class FrameScanner {
   //   -O2, and a leaf function uses the memory without storing sp. A frame
   //   interior less an amount is an index into an object (`&a[k - i]`), which
   //   C keeps inside it.
-  FunctionStackUse scan(uint32_t function_index) {
+  FunctionStackUse scan(uint32_t function_index, const wasm::OperandFlow& flow) {
     const wasm::Function& function = module_.functions.at(function_index - module_.imported_functions);
     find_loop_assignments(function);
     loop_from_sp_.clear();
-    const wasm::OperandFlow flow = wasm::OperandFlow::build(module_, function);
     for (;;) {
       loop_from_sp_grew_ = false;
       FunctionStackUse use = scan_once(function_index, flow);
@@ -462,7 +461,8 @@ std::optional<uint32_t> find_stack_pointer(const wasm::Module& module) {
   return 0;
 }
 
-StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph) {
+StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph,
+                          const std::map<uint32_t, wasm::OperandFlow>* flows) {
   StackLayout layout;
   layout.stack_pointer = find_stack_pointer(module);
   if (!layout.stack_pointer) return layout;
@@ -493,7 +493,14 @@ StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph) {
   bool uses_stack_pointer = false;
   uint64_t deepest = 0;
   for (uint32_t function : graph.functions) {  // callees first
-    FunctionStackUse use = scanner.scan(function);
+    const wasm::OperandFlow* flow = nullptr;
+    if (flows) {
+      auto found = flows->find(function);
+      if (found != flows->end()) flow = &found->second;
+    }
+    std::optional<wasm::OperandFlow> built;
+    if (!flow) flow = &built.emplace(wasm::OperandFlow::build(module, module.functions.at(function - module.imported_functions)));
+    FunctionStackUse use = scanner.scan(function, *flow);
     uses_stack_pointer |= use.uses_stack_pointer;
     layout.bounded &= use.bounded;
     need[function] = use.need;
