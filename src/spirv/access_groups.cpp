@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <string_view>
 
 #include "wasm/opcode.h"
 
@@ -23,23 +22,14 @@ uint32_t group_load_width(Opcode op) {
 
 bool is_plain_load(Opcode op) {
   const wasm::OpcodeInfo& i = wasm::info(op);
-  return i.prefix == 0 && i.code >= 0x28 && i.code <= 0x35;
+  return i.cls == wasm::OpcodeClass::Memory && i.access.kind == wasm::AccessKind::Load;
 }
 
-// Numeric instructions (i32.eqz .. i64.extend32_s) other than those that
-// trap: integer division and remainder, and the trapping float-to-integer
-// truncations.
+// Numeric instructions and comparisons other than those that trap: integer
+// division and remainder, and the trapping float-to-integer truncations.
 bool is_pure_numeric(Opcode op) {
   const wasm::OpcodeInfo& i = wasm::info(op);
-  if (i.prefix != 0 || i.code < 0x45 || i.code > 0xC4) return false;
-  switch (op) {
-    case Opcode::I32DivS: case Opcode::I32DivU: case Opcode::I32RemS: case Opcode::I32RemU:
-    case Opcode::I64DivS: case Opcode::I64DivU: case Opcode::I64RemS: case Opcode::I64RemU:
-    case Opcode::I32TruncF32S: case Opcode::I32TruncF32U: case Opcode::I32TruncF64S: case Opcode::I32TruncF64U:
-    case Opcode::I64TruncF32S: case Opcode::I64TruncF32U: case Opcode::I64TruncF64S: case Opcode::I64TruncF64U:
-      return false;
-    default: return true;
-  }
+  return (i.cls == wasm::OpcodeClass::Numeric || i.cls == wasm::OpcodeClass::Comparison) && !i.may_trap;
 }
 
 bool reads_local(const Instr& i) { return i.op == Opcode::LocalGet || i.op == Opcode::LocalTee; }
@@ -61,10 +51,8 @@ std::optional<std::pair<int, int>> operand_stack_effect(const Instr& instr, bool
     default: break;
   }
   if (!is_pure_numeric(instr.op)) return std::nullopt;
-  std::string_view signature = wasm::info(instr.op).signature;
-  size_t colon = signature.find(':');
-  if (colon == std::string_view::npos) return std::nullopt;
-  return std::pair{int(colon), int(signature.size() - colon - 1)};
+  const wasm::OpcodeInfo& info = wasm::info(instr.op);
+  return std::pair{int(info.params.size()), int(info.results.size())};
 }
 
 // The first instruction of the code that ends just before `end` and pushes

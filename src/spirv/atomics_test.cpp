@@ -14,17 +14,18 @@ std::string every_atomic_wat() {
   for (uint32_t i = 0; i < wasm::kOpcodeCount; ++i) {
     wasm::Opcode op = wasm::Opcode(i);
     const wasm::OpcodeInfo& info = wasm::info(op);
-    if (info.prefix != 0xFE || info.text.starts_with("memory.")) continue;
+    const wasm::AccessKind kind = info.access.kind;
+    if (info.cls != wasm::OpcodeClass::Atomic || kind == wasm::AccessKind::Wait || kind == wasm::AccessKind::Notify)
+      continue;
     if (op == wasm::Opcode::AtomicFence) {
       body += "(atomic.fence)\n";
       continue;
     }
-    std::string_view sig = info.signature;
-    size_t colon = sig.find(':');
     std::string expr = "(" + std::string(info.text) + " offset=8 (local.get $p)";
-    for (size_t p = 1; p < colon; ++p) expr += sig[p] == 'i' ? " (local.get $i)" : " (local.get $l)";
+    for (size_t p = 1; p < info.params.size(); ++p)
+      expr += info.params[p] == wasm::ValType::I32 ? " (local.get $i)" : " (local.get $l)";
     expr += ")";
-    body += sig.size() > colon + 1 ? "(drop " + expr + ")\n" : expr + "\n";
+    body += !info.results.empty() ? "(drop " + expr + ")\n" : expr + "\n";
   }
   return "(module (memory 1) (func (export \"k\") (param $index i32) (param $p i32) (param $i i32) (param $l i64)\n" +
          body + "))";

@@ -54,7 +54,7 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
 
   for (const wasm::Instr& instr : function.body) {
     const wasm::OpcodeInfo& op = wasm::info(instr.op);
-    if (op.prefix == 0xFD) return refuse("uses v128 (SIMD instruction " + std::string(op.text) + ")");
+    if (op.cls == wasm::OpcodeClass::Vector) return refuse("uses v128 (SIMD instruction " + std::string(op.text) + ")");
     if (instr.op == Opcode::MemoryAtomicWait32 || instr.op == Opcode::MemoryAtomicWait64 ||
         instr.op == Opcode::MemoryAtomicNotify)
       return refuse("uses " + std::string(op.text) +
@@ -186,10 +186,10 @@ bool has_side_effects(const wasm::Module& module, const CallGraph& graph, uint32
     work.pop_back();
     for (const wasm::Instr& instr : module.functions.at(current - module.imported_functions).body) {
       const wasm::OpcodeInfo& op = wasm::info(instr.op);
-      bool is_store = instr.op >= Opcode::I32Store && instr.op <= Opcode::I64Store32;
+      bool is_store = op.cls == wasm::OpcodeClass::Memory && op.access.kind == wasm::AccessKind::Store;
       if (is_store || instr.op == Opcode::MemoryGrow || instr.op == Opcode::MemoryFill ||
           instr.op == Opcode::MemoryCopy || instr.op == Opcode::MemoryInit ||
-          instr.op == Opcode::DataDrop || op.prefix == 0xFE)
+          instr.op == Opcode::DataDrop || op.cls == wasm::OpcodeClass::Atomic)
         return true;
       if (instr.op == Opcode::TableSet || instr.op == Opcode::TableInit || instr.op == Opcode::ElemDrop ||
           instr.op == Opcode::TableCopy || instr.op == Opcode::TableGrow || instr.op == Opcode::TableFill)

@@ -9,6 +9,7 @@
 #include "abi/launch_abi.h"
 #include "spirv/call_graph.h"
 #include "spirv/float_exact.h"
+#include "spirv/front_end_facts.h"
 #include "spirv/function_lowering.h"
 #include "spirv/images.h"
 #include "spirv/instance_state.h"
@@ -193,9 +194,9 @@ void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_inde
   f.op(Op::OpFunctionCall, k.t_void, operands);
 }
 
-Status compile_shader(const wasm::Module& module, std::span<const uint32_t> roots,
-                      const CompileOptions& options, std::vector<uint32_t>& words, KernelInfo& info,
-                      const MainBody& body, std::optional<uint32_t> kernel_function = std::nullopt);
+// The SPIR-V back end: the shader of the front end's `facts` about `module`.
+Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, const CompileOptions& options,
+                      std::vector<uint32_t>& words, KernelInfo& info, const MainBody& body);
 
 // Bytes of the module memory at instantiation (its minimum size).
 uint64_t initial_memory_bytes(const wasm::Module& module) {
@@ -251,10 +252,12 @@ Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_vi
   uint32_t kernel_index = module.find_export(export_name, wasm::ExternalKind::Func)->index;
   CompiledKernel result;
   uint32_t roots[] = {kernel_index};
-  WASMGPU_TRY(compile_shader(module, roots, options, result.words, result.info,
+  // The front end, once; then the SPIR-V back end.
+  WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, kernel_index));
+  WASMGPU_TRY(compile_shader(module, facts, options, result.words, result.info,
                              [&](KernelContext& k, FunctionBuilder& f, uint32_t index, uint32_t launch_block) {
                                emit_kernel_call(k, f, kernel_index, index, launch_block);
-                             }, kernel_index));
+                             }));
   KernelInfo& info = result.info;
   info.export_name = std::string(export_name);
   info.function_index = kernel_index;
@@ -265,17 +268,14 @@ Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_vi
 
 namespace {
 
-// Everything a shader needs around its `main`: the reachable functions from
-// `roots`, lowered, the helpers, capabilities and module-level info.
-Status compile_shader(const wasm::Module& module, std::span<const uint32_t> roots,
-                      const CompileOptions& options, std::vector<uint32_t>& words, KernelInfo& info,
-                      const MainBody& body, std::optional<uint32_t> kernel_function) {
-  // Without targets (an imported table), call_indirect and table
-  // instructions are refused, naming the function.
-  Result<IndirectCallTargets> targets = indirect_call_targets(module);
-  const IndirectCallTargets* usable_targets = targets ? &*targets : nullptr;
-  WASMGPU_ASSIGN_OR_RETURN(CallGraph graph, build_call_graph(module, roots, usable_targets));
-  StackLayout stack = analyse_stack(module, graph);
+// Everything a shader needs around its `main`: the functions the front end
+// found reachable, lowered with its facts, the helpers, capabilities and
+// module-level info.
+Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, const CompileOptions& options,
+                      std::vector<uint32_t>& words, KernelInfo& info, const MainBody& body) {
+  const IndirectCallTargets* usable_targets = facts.indirect_targets ? &*facts.indirect_targets : nullptr;
+  const CallGraph& graph = facts.graph;
+  const StackLayout& stack = facts.stack;
 
   ModuleBuilder b;
   b.capability(spv::Capability::Shader);
@@ -331,14 +331,14 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
 
   // The kernel's parameters hold the launch's arguments (when it is not
   // re-entered recursively): accesses through them may take the Parameter paths.
-  if (kernel_function && !graph.component_of.count(*kernel_function)) k.kernel_function = *kernel_function;
+  if (facts.kernel_function) k.kernel_function = *facts.kernel_function;
   for (uint32_t function : graph.functions) k.function_ids.emplace(function, b.fresh_id());
   std::set<uint32_t> lowered_components;
   for (uint32_t function : graph.functions) {
     auto component = graph.component_of.find(function);
     if (component == graph.component_of.end()) {
       FunctionLowering lowering(k, function);
-      WASMGPU_TRY(lowering.lower());
+      WASMGPU_TRY(lowering.lower(*facts.function(function)));
     } else if (lowered_components.insert(component->second).second) {
       WASMGPU_ASSIGN_OR_RETURN(uint32_t bytes,
                                lower_recursive_component(k, graph.recursive_components[component->second],
@@ -480,12 +480,9 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     f.store_aligned(k.device_pointer(f, f.op(Op::OpIAdd, k.t_u64, {result_record, b.const_u64(4)}), k.t_u32),
                     b.const_u32(0), 4);
   };
-  WASMGPU_TRY(compile_shader(module, roots, options, result.words, result.info, body));
-  std::optional<uint32_t> stack_pointer = find_stack_pointer(module);
-  Result<IndirectCallTargets> targets = indirect_call_targets(module);
-  WASMGPU_ASSIGN_OR_RETURN(CallGraph graph, build_call_graph(module, roots, targets ? &*targets : nullptr));
-  for (CallInfo& call : result.calls)
-    call.has_side_effects = has_side_effects(module, graph, call.function_index, stack_pointer);
+  WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, std::nullopt));
+  WASMGPU_TRY(compile_shader(module, facts, options, result.words, result.info, body));
+  for (CallInfo& call : result.calls) call.has_side_effects = facts.side_effects.at(call.function_index);
   result.call_record_size = abi::kCallRecordParams + abi::kArgSlotSize * max_params;
   result.result_record_size = abi::kResultRecordValues + abi::kArgSlotSize * max_results;
   return result;

@@ -709,7 +709,7 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
     case Opcode::F32Eq: case Opcode::F32Ne: case Opcode::F32Lt: case Opcode::F32Gt: case Opcode::F32Le:
     case Opcode::F32Ge: case Opcode::F64Eq: case Opcode::F64Ne: case Opcode::F64Lt: case Opcode::F64Gt:
     case Opcode::F64Le: case Opcode::F64Ge: {
-      bool is64 = opcode >= Opcode::F64Eq;
+      bool is64 = wasm::info(opcode).params[0] == wasm::ValType::F64;
       uint32_t rhs = pop(), lhs = pop();
       uint32_t a = is64 ? bits64(lhs) : wide32(lhs), b = is64 ? bits64(rhs) : wide32(rhs);
       uint32_t result = compare(f, opcode, is64 ? kF64 : kF32, a, b);

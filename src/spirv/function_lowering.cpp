@@ -26,10 +26,6 @@ using wasm::ValType;
 using Op = spv::Op;
 
 namespace {
-// Workgroup sizes (invocations) the shared-range proofs are made for, the
-// largest first: a launch with a larger workgroup than a proof assumed runs
-// the checks it removes (KernelContext::workgroup_at_most).
-constexpr uint32_t kProvenWorkgroupSizes[] = {1024, 256};
 
 
 std::vector<uint32_t> param_types(KernelContext& k, const wasm::FuncType& type) {
@@ -74,7 +70,7 @@ FunctionLowering::FunctionLowering(KernelContext& k, uint32_t function_index, Fu
       type_(k.module.function_type(function_index)),
       f_(shared) {}
 
-Status FunctionLowering::lower() {
+Status FunctionLowering::lower(const FunctionFacts& facts) {
   k_.current_function = index_;
   b_.name(f_.id(), k_.module.function_name(index_));
   local_types_ = type_.params;
@@ -91,27 +87,8 @@ Status FunctionLowering::lower() {
   b_.name(pending_var_, "pending");
   f_.store(pending_var_, b_.const_u32(0));
   WASMGPU_TRY(find_branch_targets());
-  {
-    // A kernel's first parameter is its invocation index, never an address.
-    ProvenanceOptions options;
-    if (index_ == k_.kernel_function) options.number_params = {true};
-    options.max_workgroup_invocations = kProvenWorkgroupSizes[0];
-    options.ranges = k_.shared.variable != 0;
-    pointer_facts_ = analyse_pointer_provenance(k_.module, index_, options);
-    if (options.ranges) {
-      for (size_t i = 1; i < std::size(kProvenWorkgroupSizes); ++i) {
-        options.max_workgroup_invocations = kProvenWorkgroupSizes[i];
-        range_facts_.push_back(analyse_pointer_provenance(k_.module, index_, options));
-      }
-    }
-  }
-  if (index_ == k_.kernel_function && pointer_facts_.size() == function_.body.size()) {
-    LaunchProofAnalysis analysis = analyse_launch_proof(k_.module, index_, pointer_facts_);
-    k_.launch_proof = std::move(analysis.proof);
-    launch_access_index_ = std::move(analysis.access_index);
-  }
-  load_groups_ = find_load_groups(function_.body);
-  store_groups_ = find_store_groups(function_.body);
+  facts_ = &facts;
+  if (index_ == k_.kernel_function && facts.launch_proof) k_.launch_proof = *facts.launch_proof;
 
   const std::vector<wasm::Instr>& body = function_.body;
   Frame function_frame;
@@ -425,11 +402,11 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
 uint32_t FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t width) const {
   // Functions lowered without facts (the members of a recursive component)
   // prove nothing.
-  if (k_.shared.variable == 0 || ip >= pointer_facts_.size()) return 0;
+  if (k_.shared.variable == 0 || ip >= facts_->provenance.size()) return 0;
   for (size_t i = 0; i < std::size(kProvenWorkgroupSizes); ++i) {
-    if (i > 0 && (i - 1 >= range_facts_.size() || ip >= range_facts_[i - 1].size())) break;
-    // The first size's facts are pointer_facts_ themselves.
-    const PointerFact& fact = i == 0 ? pointer_facts_[ip] : range_facts_[i - 1][ip];
+    if (i > 0 && (i - 1 >= facts_->ranges.size() || ip >= facts_->ranges[i - 1].size())) break;
+    // The first size's facts are facts_->provenance themselves.
+    const PointerFact& fact = i == 0 ? facts_->provenance[ip] : facts_->ranges[i - 1][ip];
     if (fact.base != PointerFact::Base::Absolute || fact.range.is_full()) continue;
     auto [lo, hi] = fact.range.unsigned_bounds();
     if (lo + offset >= k_.shared.lo && hi + offset + width <= k_.shared.hi) return kProvenWorkgroupSizes[i];
@@ -451,12 +428,12 @@ void FunctionLowering::prove_group(uint32_t first_ea, std::span<const RuntimeHel
 }
 
 uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
-  if (current_ip_ >= load_groups_.group_of.size() || load_groups_.group_of[current_ip_] < 0) return 0;
-  const AccessGroup& group = load_groups_.groups[size_t(load_groups_.group_of[current_ip_])];
-  if (group.members[0].ip == current_ip_ && pointer_facts_.size() == function_.body.size()) {
+  if (current_ip_ >= facts_->load_groups.group_of.size() || facts_->load_groups.group_of[current_ip_] < 0) return 0;
+  const AccessGroup& group = facts_->load_groups.groups[size_t(facts_->load_groups.group_of[current_ip_])];
+  if (group.members[0].ip == current_ip_ && facts_->provenance.size() == function_.body.size()) {
     std::vector<RuntimeHelpers::GroupedAccess> members;
     for (const GroupMember& m : group.members)
-      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip], 0, 0,
+      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &facts_->provenance[m.ip], 0, 0,
                          launch_access(m.ip)});
     prove_group(ea, members, group.members);
     ProvenAtLaunch proven(k_, launch_recorded(group.members));
@@ -468,16 +445,16 @@ uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
 }
 
 bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width) {
-  if (current_ip_ >= store_groups_.group_of.size() || store_groups_.group_of[current_ip_] < 0 ||
-      pointer_facts_.size() != function_.body.size())
+  if (current_ip_ >= facts_->store_groups.group_of.size() || facts_->store_groups.group_of[current_ip_] < 0 ||
+      facts_->provenance.size() != function_.body.size())
     return false;
-  const AccessGroup& group = store_groups_.groups[size_t(store_groups_.group_of[current_ip_])];
+  const AccessGroup& group = facts_->store_groups.groups[size_t(facts_->store_groups.group_of[current_ip_])];
   const size_t index = held_stores_.size();
   // Members follow one another with nothing between (access_groups.h), so
   // the held stores are this group's first members, in order.
   assert(index < group.members.size() && group.members[index].ip == current_ip_);
   const GroupMember& m = group.members[index];
-  held_stores_.push_back({width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip], ea, value});
+  held_stores_.push_back({width, m.delta, m.constant, function_.body[m.ip].imm1, &facts_->provenance[m.ip], ea, value});
   if (index + 1 < group.members.size()) return true;
   prove_group(held_stores_[0].ea, held_stores_, group.members);
   bool grouped;
@@ -530,7 +507,7 @@ Status FunctionLowering::call(uint32_t function_index) {
     // An atomic's address operand (pointer_provenance records it at the
     // call): proven to be an aligned word in the shared range.
     if (uint32_t invocations = shared_proof(current_ip_, 0, 4);
-        invocations != 0 && !args.empty() && pointer_facts_.at(current_ip_).alignment(0) >= 4) {
+        invocations != 0 && !args.empty() && facts_->provenance.at(current_ip_).alignment(0) >= 4) {
       k_.shared_proofs[args[0]] = {.lo = 0, .hi = 4, .invocations = invocations};
       ++k_.access_paths.proven_shared;
     }
@@ -596,7 +573,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
   current_ip_ = index;
   if (k_.exact_float && !ExactFloat::continues_run(instr.op)) k_.exact_float->settle(f_, stack_);
   if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
-  if (wasm::info(instr.op).prefix == 0xFE) {  // threads-proposal atomics (intrinsics.h)
+  if (wasm::info(instr.op).cls == wasm::OpcodeClass::Atomic) {  // threads-proposal atomics (intrinsics.h)
     k_.intrinsics->lower_atomic_instruction(f_, instr, stack_);
     return {};
   }
@@ -759,7 +736,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
       break;
     case Opcode::F32Add: case Opcode::F32Sub: case Opcode::F32Mul: case Opcode::F32Div:
     case Opcode::F64Add: case Opcode::F64Sub: case Opcode::F64Mul: case Opcode::F64Div: {
-      bool is64 = instr.op >= Opcode::F64Add;
+      bool is64 = wasm::info(instr.op).results[0] == wasm::ValType::F64;
       uint32_t type = is64 ? k_.t_f64() : k_.t_f32();
       Opcode base = is64 ? Opcode::F64Add : Opcode::F32Add;
       static constexpr Op kOps[] = {Op::OpFAdd, Op::OpFSub, Op::OpFMul, Op::OpFDiv};
@@ -828,16 +805,29 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::I64Extend16S: push(sign_extend(pop(), u64, 64, 16)); break;
     case Opcode::I64Extend32S: push(sign_extend(pop(), u64, 64, 32)); break;
     // --- SIMD: refused by build_call_graph before lowering ---
-#define WASM_OPCODE(name, text, prefix, code, imm, sig) WASMGPU_SIMD_CASE_##prefix(name)
-#define WASMGPU_SIMD_CASE_0x00(name)
-#define WASMGPU_SIMD_CASE_0xFC(name)
-#define WASMGPU_SIMD_CASE_0xFD(name) case Opcode::name:
-#define WASMGPU_SIMD_CASE_0xFE(name) case Opcode::name:  // lowered above
+#define WASM_OPCODE(name, text, prefix, code, imm, cls, typing, params, results, access, trap) \
+  WASMGPU_CASE_##cls(name)
+#define WASMGPU_CASE_Control(name)
+#define WASMGPU_CASE_Parametric(name)
+#define WASMGPU_CASE_Variable(name)
+#define WASMGPU_CASE_Table(name)
+#define WASMGPU_CASE_Reference(name)
+#define WASMGPU_CASE_Memory(name)
+#define WASMGPU_CASE_Numeric(name)
+#define WASMGPU_CASE_Comparison(name)
+#define WASMGPU_CASE_Vector(name) case Opcode::name:
+#define WASMGPU_CASE_Atomic(name) case Opcode::name:  // lowered above
 #include "wasm/opcodes.def"
-#undef WASMGPU_SIMD_CASE_0xFE
-#undef WASMGPU_SIMD_CASE_0xFD
-#undef WASMGPU_SIMD_CASE_0xFC
-#undef WASMGPU_SIMD_CASE_0x00
+#undef WASMGPU_CASE_Atomic
+#undef WASMGPU_CASE_Vector
+#undef WASMGPU_CASE_Comparison
+#undef WASMGPU_CASE_Numeric
+#undef WASMGPU_CASE_Memory
+#undef WASMGPU_CASE_Reference
+#undef WASMGPU_CASE_Table
+#undef WASMGPU_CASE_Variable
+#undef WASMGPU_CASE_Parametric
+#undef WASMGPU_CASE_Control
 #undef WASM_OPCODE
       return refuse("v128 is not supported yet");
   }

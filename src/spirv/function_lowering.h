@@ -18,6 +18,7 @@
 
 #include "spirv/kernel_context.h"
 #include "spirv/access_groups.h"
+#include "spirv/front_end_facts.h"
 #include "spirv/launch_proof_analysis.h"
 #include "spirv/pointer_provenance.h"
 #include "spirv/runtime_helpers.h"
@@ -32,7 +33,8 @@ class FunctionLowering {
   // For a member of a recursive component: instruction selection only, into
   // the component's shared function `shared` (recursive_component.h drives it).
   FunctionLowering(KernelContext& k, uint32_t function_index, FunctionBuilder& shared);
-  Status lower();
+  // `facts`: the front end's about the function (front_end_facts.h).
+  Status lower(const FunctionFacts& facts);
 
  private:
   friend class ComponentLowering;
@@ -182,18 +184,18 @@ class FunctionLowering {
   // Loops closed at their parent block's end (Frame::closes_sunk_loop).
   std::vector<Frame> sunk_loops_;
   uint32_t pending_var_ = 0;                // frame index a multi-level branch heads for
-  // Per instruction index: what pointer_provenance proved about memory
-  // access addresses (the kernel function only; empty elsewhere).
-  std::vector<PointerFact> pointer_facts_;
-  // The same facts with ranges made for each of kProvenWorkgroupSizes after
-  // the first (pointer_facts_ are made for that one), when the shader has
-  // shared memory (for the proofs of shared_proof()).
-  std::vector<std::vector<PointerFact>> range_facts_;
-  // Per instruction index: the index of the access the kernel's LaunchProof
-  // records there, -1 where none (launch_proof_analysis.h; the kernel
-  // function only).
-  std::vector<int32_t> launch_access_index_;
-  int32_t launch_access(size_t ip) const { return ip < launch_access_index_.size() ? launch_access_index_[ip] : -1; }
+  // What the front end knows of the function (front_end_facts.h): per
+  // instruction index, what pointer_provenance proved about memory access
+  // addresses (provenance), the same with ranges for each of
+  // kProvenWorkgroupSizes after the first (ranges, when the shader has
+  // shared memory, for the proofs of shared_proof()), the access the
+  // kernel's LaunchProof records there (-1 where none), and access groups.
+  // Empty for the members of a recursive component.
+  static inline const FunctionFacts kNoFacts{};
+  const FunctionFacts* facts_ = &kNoFacts;
+  int32_t launch_access(size_t ip) const {
+    return ip < facts_->launch_access_index.size() ? facts_->launch_access_index[ip] : -1;
+  }
   bool launch_recorded(size_t ip) const { return launch_access(ip) >= 0; }
   bool launch_recorded(std::span<const GroupMember> members) const {
     for (const GroupMember& m : members)
@@ -211,7 +213,6 @@ class FunctionLowering {
   // Groups of accesses done together (access_groups.h); the variable that
   // holds each issued load's value, by instruction index; the stores of the
   // current store group held back until its last member.
-  AccessGroups load_groups_, store_groups_;
   std::unordered_map<size_t, uint32_t> grouped_values_;
   std::vector<RuntimeHelpers::GroupedAccess> held_stores_;
   // The value of the load at current_ip_ when its group was issued (u32, or
@@ -222,7 +223,7 @@ class FunctionLowering {
   bool grouped_store(uint32_t ea, uint32_t value, uint32_t width);
   size_t current_ip_ = 0;
   const PointerFact* pointer_fact() const {
-    return current_ip_ < pointer_facts_.size() ? &pointer_facts_[current_ip_] : nullptr;
+    return current_ip_ < facts_->provenance.size() ? &facts_->provenance[current_ip_] : nullptr;
   }
 };
 

@@ -6,21 +6,20 @@
 namespace wasmgpu::spirv::testing {
 namespace {
 
-// One kernel applying every numeric opcode of the table (signature without
-// '*', no memory immediate) to locals of the right types.
+// One kernel applying every numeric opcode of the table (typed by the table,
+// not SIMD, no immediate) to locals of the right types.
 std::string every_numeric_opcode_wat() {
-  std::map<char, std::string> local = {{'i', "$i"}, {'l', "$l"}, {'f', "$f"}, {'d', "$d"}};
+  std::map<wasm::ValType, std::string> local = {
+      {wasm::ValType::I32, "$i"}, {wasm::ValType::I64, "$l"}, {wasm::ValType::F32, "$f"}, {wasm::ValType::F64, "$d"}};
   std::string body;
   for (uint32_t i = 0; i < wasm::kOpcodeCount; ++i) {
     const wasm::OpcodeInfo& op = wasm::info(wasm::Opcode(i));
-    if (op.prefix == 0xFD || op.signature == "*") continue;
+    if (op.cls == wasm::OpcodeClass::Vector || op.typed_by_hand) continue;
     if (op.immediate != wasm::ImmediateKind::None) continue;  // consts, memory: elsewhere
-    std::string_view sig = op.signature;
-    size_t colon = sig.find(':');
     std::string expr = "(" + std::string(op.text);
-    for (size_t p = 0; p < colon; ++p) expr += " (local.get " + local.at(sig[p]) + ")";
+    for (wasm::ValType param : op.params) expr += " (local.get " + local.at(param) + ")";
     expr += ")";
-    body += sig.size() > colon + 1 ? "(drop " + expr + ")\n" : expr + "\n";
+    body += !op.results.empty() ? "(drop " + expr + ")\n" : expr + "\n";
   }
   return "(module (func (export \"k\") (param $i i32) (param $l i64) (param $f f32) (param $d f64)\n" +
          body + "))";

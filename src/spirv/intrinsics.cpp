@@ -15,6 +15,7 @@
 #include "spirv/intrinsics.h"
 
 #include <array>
+#include <cassert>
 #include <functional>
 #include <string_view>
 
@@ -365,23 +366,31 @@ namespace {
 enum class ThreadAtomicKind : uint8_t { Load, Store, Add, Sub, And, Or, Xor, Exchange, CompareExchange };
 
 ThreadAtomicKind thread_atomic_kind(wasm::Opcode op) {
-  std::string_view text = wasm::info(op).text;
-  if (text.find(".load") != std::string_view::npos) return ThreadAtomicKind::Load;
-  if (text.find(".store") != std::string_view::npos) return ThreadAtomicKind::Store;
-  if (text.find(".cmpxchg") != std::string_view::npos) return ThreadAtomicKind::CompareExchange;
-  if (text.find(".xchg") != std::string_view::npos) return ThreadAtomicKind::Exchange;
-  if (text.find(".add") != std::string_view::npos) return ThreadAtomicKind::Add;
-  if (text.find(".sub") != std::string_view::npos) return ThreadAtomicKind::Sub;
-  if (text.find(".and") != std::string_view::npos) return ThreadAtomicKind::And;
-  if (text.find(".or") != std::string_view::npos) return ThreadAtomicKind::Or;
-  return ThreadAtomicKind::Xor;
+  switch (wasm::info(op).access.kind) {
+    case wasm::AccessKind::Load: return ThreadAtomicKind::Load;
+    case wasm::AccessKind::Store: return ThreadAtomicKind::Store;
+    case wasm::AccessKind::Add: return ThreadAtomicKind::Add;
+    case wasm::AccessKind::Sub: return ThreadAtomicKind::Sub;
+    case wasm::AccessKind::And: return ThreadAtomicKind::And;
+    case wasm::AccessKind::Or: return ThreadAtomicKind::Or;
+    case wasm::AccessKind::Xor: return ThreadAtomicKind::Xor;
+    case wasm::AccessKind::Exchange: return ThreadAtomicKind::Exchange;
+    case wasm::AccessKind::CompareExchange: return ThreadAtomicKind::CompareExchange;
+    case wasm::AccessKind::None: case wasm::AccessKind::Wait: case wasm::AccessKind::Notify: break;
+  }
+  assert(false && "not a threads-proposal load, store or read-modify-write");
+  return ThreadAtomicKind::Load;
 }
 
 size_t thread_atomic_operand_count(ThreadAtomicKind kind) {
   return kind == ThreadAtomicKind::Load ? 0 : kind == ThreadAtomicKind::CompareExchange ? 2 : 1;
 }
 
-bool is_i64_instruction(wasm::Opcode op) { return wasm::info(op).text.starts_with("i64"); }
+// Whether the value an atomic load, store or read-modify-write moves is an i64.
+bool is_i64_instruction(wasm::Opcode op) {
+  const wasm::OpcodeInfo& info = wasm::info(op);
+  return (info.results.empty() ? info.params[info.params.size() - 1] : info.results[0]) == wasm::ValType::I64;
+}
 
 }  // namespace
 
@@ -509,7 +518,7 @@ uint32_t Intrinsics::compare_exchange_loop(FunctionBuilder& f, uint32_t pointer,
 
 void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
   ModuleBuilder& b = k_.b;
-  const uint32_t width = wasm::atomic_access_bytes(op);
+  const uint32_t width = wasm::info(op).access.bytes;
   const bool is_i64 = is_i64_instruction(op);
   const ThreadAtomicKind kind = thread_atomic_kind(op);
   const uint32_t value_type = is_i64 ? k_.t_u64 : k_.t_u32;

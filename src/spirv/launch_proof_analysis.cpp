@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "spirv/intrinsics.h"
+#include "wasm/operand_flow.h"
 
 namespace wasmgpu::spirv {
 
@@ -15,15 +16,11 @@ using Relation = abi::ProofConstraint::Relation;
 
 constexpr uint32_t kUnknown = UINT32_MAX;
 
-// Bytes a plain load or store (0x28..0x3E) accesses; 0 for anything else.
+// Bytes a plain (not atomic, not SIMD) load or store accesses; 0 for anything else.
 uint32_t plain_access_width(Opcode op) {
   const wasm::OpcodeInfo& info = wasm::info(op);
-  if (info.prefix != 0 || info.code < 0x28 || info.code > 0x3E) return 0;
-  const std::string_view text = info.text;
-  if (text.find("8") != std::string_view::npos) return 1;
-  if (text.find("16") != std::string_view::npos) return 2;
-  if (text.find("32_") != std::string_view::npos || text.ends_with("32")) return 4;
-  return text.starts_with("i64") || text.starts_with("f64") ? 8 : 4;
+  if (info.cls != wasm::OpcodeClass::Memory) return 0;
+  return info.access.bytes;
 }
 
 Relation negated(Relation r) {
@@ -65,7 +62,6 @@ struct Value {
 struct Frame {
   Opcode kind = Opcode::Block;  // Block, Loop, If, or Nop for the function
   size_t else_index = 0, end_index = 0;
-  size_t height = 0, results = 0;
   size_t constraints = 0;             // active constraints on entry
   std::vector<uint32_t> entry;        // If: locals on entry (the else arm's start)
   std::vector<uint32_t> else_facts;   // If: the constraints the else arm starts with
@@ -77,11 +73,13 @@ struct Frame {
 
 class Analysis {
  public:
-  Analysis(const wasm::Module& module, uint32_t function_index, const std::vector<PointerFact>& facts)
+  Analysis(const wasm::Module& module, uint32_t function_index, const wasm::OperandFlow& flow,
+           const std::vector<PointerFact>& facts)
       : module_(module),
         function_(module.functions.at(function_index - module.imported_functions)),
         type_(module.function_type(function_index)),
-        facts_(facts) {}
+        facts_(facts),
+        flow_(flow) {}
 
   LaunchProofAnalysis run() {
     const std::vector<wasm::Instr>& body = function_.body;
@@ -93,6 +91,7 @@ class Analysis {
       else locals_.push_back(i == 0 ? node(Node::Op::Index) : node(Node::Op::Arg, uint32_t(i)));
     }
     for (wasm::ValType t : function_.locals) locals_.push_back(t == wasm::ValType::I32 ? constant(0) : kUnknown);
+    values_.assign(flow_.value_count(), Value{});
     Frame function_frame;
     function_frame.kind = Opcode::Nop;
     function_frame.end_index = function_frame.else_index = body.size() - 1;
@@ -103,6 +102,7 @@ class Analysis {
         const bool in_then = top.kind == Opcode::If && !top.seen_else && top.else_index != top.end_index;
         ip = in_then ? top.else_index : top.end_index;
       }
+      ip_ = ip;
       step(body[ip], ip);
     }
     return std::move(result_);
@@ -121,19 +121,12 @@ class Analysis {
     return result_.proof.nodes[n].value;
   }
 
-  Value pop() {
-    if (stack_.empty()) return {};
-    Value v = stack_.back();
-    stack_.pop_back();
-    return v;
-  }
-  void push(uint32_t n) { stack_.push_back(Value{n, -1}); }
-  void push_unknown(size_t count) {
-    for (size_t i = 0; i < count; ++i) push(kUnknown);
-  }
-  void pop_n(size_t count) {
-    for (size_t i = 0; i < count; ++i) pop();
-  }
+  // The current instruction's operand k (the deepest is 0) and results,
+  // as the operand flow names them.
+  const Value& operand(size_t k) const { return values_[flow_.operands(ip_)[k]]; }
+  size_t operand_count() const { return flow_.operands(ip_).size(); }
+  void set_result(Value v) { values_[flow_.results(ip_)[0]] = v; }
+  void set_result(uint32_t n) { set_result(Value{n, -1}); }
 
   static void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
     for (size_t i = 0; i < into.size(); ++i)
@@ -202,25 +195,25 @@ class Analysis {
   }
 
   void compare(Relation relation) {
-    Value b = pop(), a = pop();
-    stack_.push_back(Value{kUnknown, condition({Condition::Kind::Compare, relation, a.node, b.node})});
+    const Value a = operand(0), b = operand(1);
+    set_result(Value{kUnknown, condition({Condition::Kind::Compare, relation, a.node, b.node})});
   }
 
   void binary(Node::Op op) {
-    Value b = pop(), a = pop();
-    push(a.node == kUnknown || b.node == kUnknown ? kUnknown : node(op, a.node, b.node));
+    const Value a = operand(0), b = operand(1);
+    set_result(a.node == kUnknown || b.node == kUnknown ? kUnknown : node(op, a.node, b.node));
   }
 
   // An operation by a constant right operand (Shl, ShrU, And, DivU, RemU).
   void by_constant(Node::Op op) {
-    Value b = pop(), a = pop();
+    Value a = operand(0), b = operand(1);
     std::optional<int64_t> c = constant_of(b.node);
     if (!c && op == Node::Op::And && constant_of(a.node)) std::swap(a, b), c = constant_of(b.node);
-    if (a.node == kUnknown || !c) return push(kUnknown);
+    if (a.node == kUnknown || !c) return set_result(kUnknown);
     int64_t v = int64_t(uint32_t(*c));
     if (op == Node::Op::Shl || op == Node::Op::ShrU) v &= 31;
-    if ((op == Node::Op::DivU || op == Node::Op::RemU) && v == 0) return push(kUnknown);
-    push(node(op, a.node, 0, 0, v));
+    if ((op == Node::Op::DivU || op == Node::Op::RemU) && v == 0) return set_result(kUnknown);
+    set_result(node(op, a.node, 0, 0, v));
   }
 
   // A linear form of a node: coefficients of the nodes it adds up (those
@@ -383,10 +376,9 @@ class Analysis {
     return written;
   }
 
-  void record_access(const wasm::Instr& instr, size_t ip, uint32_t width, size_t operands) {
-    if (stack_.size() < operands) return;
+  void record_access(const wasm::Instr& instr, size_t ip, uint32_t width) {
     const PointerFact& fact = facts_[ip];
-    const uint32_t address = stack_[stack_.size() - operands].node;
+    const uint32_t address = operand(0).node;  // the first operand
     if (fact.base != PointerFact::Base::Param || fact.param == 0 || fact.param >= type_.params.size() ||
         type_.params[fact.param] != wasm::ValType::I32 || address == kUnknown)
       return;
@@ -399,14 +391,13 @@ class Analysis {
         {"global_id", Node::Op::GlobalId},           {"local_id", Node::Op::LocalId},
         {"workgroup_id", Node::Op::WorkgroupId},     {"workgroup_size", Node::Op::WorkgroupSize},
         {"workgroup_count", Node::Op::WorkgroupCount}};
-    if (import.name == "local_index" && callee.params.empty()) return push(node(Node::Op::LocalIndex));
+    if (import.name == "local_index" && callee.params.empty()) return set_result(node(Node::Op::LocalIndex));
     auto it = by_dimension.find(import.name);
     if (it != by_dimension.end() && callee.params.size() == 1) {
-      std::optional<int64_t> d = constant_of(pop().node);
-      return push(d ? node(it->second, uint32_t(std::min<int64_t>(uint32_t(*d), 3))) : kUnknown);
+      std::optional<int64_t> d = constant_of(operand(0).node);
+      return set_result(d ? node(it->second, uint32_t(std::min<int64_t>(uint32_t(*d), 3))) : kUnknown);
     }
-    pop_n(callee.params.size());
-    push_unknown(callee.results.size());
+    // Other intrinsics give values the proofs know nothing of.
   }
 
   void end_frame() {
@@ -418,9 +409,7 @@ class Analysis {
       // locals of that point: what the loop writes is unknown after it.
       for (size_t i = 0; i < locals_.size(); ++i)
         if (frame.written[i]) locals_[i] = kUnknown;
-      stack_.resize(std::min(stack_.size(), frame.height));
-      push_unknown(frame.results);
-      return;
+      return;  // the loop's results are unknown
     }
     if (reachable_) reach_label(frame);
     if (frame.kind == Opcode::If && !frame.seen_else) {
@@ -430,22 +419,18 @@ class Analysis {
     }
     reachable_ = frame.label_reached;
     if (reachable_) locals_ = std::move(frame.label);
-    stack_.resize(std::min(stack_.size(), frame.height));
-    push_unknown(frame.results);
+    // The construct's results are unknown: the values that meet there are not joined.
   }
 
   void step(const wasm::Instr& instr, size_t ip) {
     switch (instr.op) {
       case Opcode::Block: case Opcode::Loop: case Opcode::If: {
         int32_t cond = -1;
-        if (instr.op == Opcode::If) cond = as_condition(pop());
-        auto [params, results] = module_.block_arity(instr.block);
+        if (instr.op == Opcode::If) cond = as_condition(operand(operand_count() - 1));  // after the parameters
         Frame frame;
         frame.kind = instr.op;
         frame.else_index = instr.op == Opcode::If ? instr.imm0 : instr.imm1;
         frame.end_index = instr.imm1;
-        frame.height = stack_.size() >= params ? stack_.size() - params : 0;
-        frame.results = results;
         frame.constraints = active_.size();
         if (instr.op == Opcode::If) {
           frame.entry = locals_;
@@ -453,7 +438,11 @@ class Analysis {
           assume(cond, false, frame.else_facts);
           assume(cond, true, active_);
         }
-        if (instr.op == Opcode::Loop) frame.written = enter_loop(ip);
+        if (instr.op == Opcode::Loop) {
+          frame.written = enter_loop(ip);
+          // The parameters at the header: the values that entered.
+          for (size_t k = 0; k < flow_.results(ip).size(); ++k) values_[flow_.results(ip)[k]] = operand(k);
+        }
         frames_.push_back(std::move(frame));
         return;
       }
@@ -463,7 +452,6 @@ class Analysis {
         frame.seen_else = true;
         locals_ = frame.entry;
         active_ = frame.else_facts;
-        stack_.resize(std::min(stack_.size(), frame.height));
         reachable_ = true;
         return;
       }
@@ -475,44 +463,38 @@ class Analysis {
         return end_frame();
       case Opcode::Br: branch(instr.imm0); reachable_ = false; return;
       case Opcode::BrIf: {
-        const int32_t cond = as_condition(pop());
+        const int32_t cond = as_condition(operand(operand_count() - 1));
         branch(instr.imm0);
         // Past it, the condition failed, until the end of this construct.
         assume(cond, false, active_);
         return;
       }
       case Opcode::BrTable:
-        pop();
         for (uint32_t depth : function_.br_tables.at(instr.imm0)) branch(depth);
         reachable_ = false;
         return;
       case Opcode::Return: case Opcode::Unreachable: reachable_ = false; return;
       case Opcode::Nop: return;
-      case Opcode::Drop: pop(); return;
+      case Opcode::Drop: return;
       case Opcode::Select: case Opcode::SelectTyped: {
-        pop();
-        Value b = pop(), a = pop();
-        push(a.node == b.node ? a.node : kUnknown);
+        const Value a = operand(0), b = operand(1);
+        set_result(a.node == b.node ? a.node : kUnknown);
         return;
       }
-      case Opcode::LocalGet: push(locals_.at(instr.imm0)); return;
-      case Opcode::LocalSet: locals_.at(instr.imm0) = pop().node; return;
-      case Opcode::LocalTee: locals_.at(instr.imm0) = stack_.empty() ? kUnknown : stack_.back().node; return;
+      case Opcode::LocalGet: set_result(locals_.at(instr.imm0)); return;
+      case Opcode::LocalSet: locals_.at(instr.imm0) = operand(0).node; return;
+      case Opcode::LocalTee:
+        locals_.at(instr.imm0) = operand(0).node;
+        set_result(operand(0));  // the same value, a condition still
+        return;
       case Opcode::Call: {
         const wasm::FuncType& callee = module_.function_type(instr.imm0);
         const wasm::Import* import = module_.imported_function(instr.imm0);
         if (import && import->module == kIntrinsicModule) return intrinsic_call(*import, callee);
-        pop_n(callee.params.size());
-        push_unknown(callee.results.size());
-        return;
+        return;  // the results are unknown
       }
-      case Opcode::CallIndirect: {
-        const wasm::FuncType& callee = module_.types.at(instr.imm0);
-        pop_n(callee.params.size() + 1);
-        push_unknown(callee.results.size());
-        return;
-      }
-      case Opcode::I32Const: push(constant(int32_t(uint32_t(instr.imm64)))); return;
+      case Opcode::CallIndirect: return;
+      case Opcode::I32Const: set_result(constant(int32_t(uint32_t(instr.imm64)))); return;
       case Opcode::I32Add: return binary(Node::Op::Add);
       case Opcode::I32Sub: return binary(Node::Op::Sub);
       case Opcode::I32Mul: return binary(Node::Op::Mul);
@@ -521,29 +503,28 @@ class Analysis {
       case Opcode::I32DivU: return by_constant(Node::Op::DivU);
       case Opcode::I32RemU: return by_constant(Node::Op::RemU);
       case Opcode::I32And: case Opcode::I32Or: {
-        if (stack_.size() >= 2 && stack_.back().condition >= 0 && stack_[stack_.size() - 2].condition >= 0) {
-          Value b = pop(), a = pop();
+        const Value a = operand(0), b = operand(1);
+        if (a.condition >= 0 && b.condition >= 0) {
           const auto kind = instr.op == Opcode::I32And ? Condition::Kind::And : Condition::Kind::Or;
-          stack_.push_back(Value{kUnknown, condition({kind, Relation::Equal, uint32_t(a.condition),
-                                                      uint32_t(b.condition)})});
+          set_result(Value{kUnknown, condition({kind, Relation::Equal, uint32_t(a.condition), uint32_t(b.condition)})});
           return;
         }
         if (instr.op == Opcode::I32And) return by_constant(Node::Op::And);
         break;
       }
       case Opcode::I32Eqz: {
-        Value a = pop();
+        const Value a = operand(0);
         if (a.condition >= 0) {
           // eqz of a compare is the opposite compare; of an and / or,
           // nothing the constraints can say.
           const Condition c = conditions_[size_t(a.condition)];
           if (c.kind == Condition::Kind::Compare) {
-            stack_.push_back(Value{kUnknown, condition({c.kind, negated(c.relation), c.lhs, c.rhs})});
+            set_result(Value{kUnknown, condition({c.kind, negated(c.relation), c.lhs, c.rhs})});
             return;
           }
-          return push(kUnknown);
+          return set_result(kUnknown);
         }
-        stack_.push_back(Value{kUnknown, condition({Condition::Kind::Compare, Relation::Equal, a.node, constant(0)})});
+        set_result(Value{kUnknown, condition({Condition::Kind::Compare, Relation::Equal, a.node, constant(0)})});
         return;
       }
       case Opcode::I32LtU: return compare(Relation::Less);
@@ -554,14 +535,8 @@ class Analysis {
       case Opcode::I32Ne: return compare(Relation::NotEqual);
       default: break;
     }
-    const wasm::OpcodeInfo& info = wasm::info(instr.op);
-    const std::string_view sig = info.signature;
-    const size_t colon = sig.find(':');
-    const size_t operands = colon == std::string_view::npos ? 0 : colon;
-    const size_t results = colon == std::string_view::npos ? 0 : sig.size() - colon - 1;
-    if (uint32_t width = plain_access_width(instr.op)) record_access(instr, ip, width, operands);
-    pop_n(operands);
-    push_unknown(results);
+    // Everything else gives values the proofs know nothing of.
+    if (uint32_t width = plain_access_width(instr.op)) record_access(instr, ip, width);
   }
 
   const wasm::Module& module_;
@@ -572,7 +547,9 @@ class Analysis {
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, int64_t>, uint32_t> interned_;
   std::vector<Condition> conditions_;
   std::vector<uint32_t> locals_;
-  std::vector<Value> stack_;
+  const wasm::OperandFlow& flow_;
+  std::vector<Value> values_;  // by stack value (wasm/operand_flow.h)
+  size_t ip_ = 0;              // the instruction step() is at
   std::vector<Frame> frames_;
   std::vector<uint32_t> active_;  // constraints that hold here
   bool reachable_ = true;
@@ -581,8 +558,14 @@ class Analysis {
 }  // namespace
 
 LaunchProofAnalysis analyse_launch_proof(const wasm::Module& module, uint32_t function_index,
+                                         const wasm::OperandFlow& flow, const std::vector<PointerFact>& facts) {
+  return Analysis(module, function_index, flow, facts).run();
+}
+
+LaunchProofAnalysis analyse_launch_proof(const wasm::Module& module, uint32_t function_index,
                                          const std::vector<PointerFact>& facts) {
-  return Analysis(module, function_index, facts).run();
+  const wasm::Function& function = module.functions.at(function_index - module.imported_functions);
+  return analyse_launch_proof(module, function_index, wasm::OperandFlow::build(module, function), facts);
 }
 
 }  // namespace wasmgpu::spirv

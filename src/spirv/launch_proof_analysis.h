@@ -15,6 +15,7 @@
 #include "abi/launch_proof.h"
 #include "spirv/pointer_provenance.h"
 #include "wasm/module.h"
+#include "wasm/operand_flow.h"
 
 namespace wasmgpu::spirv {
 
@@ -31,5 +32,8 @@ struct LaunchProofAnalysis {
 // that parameter, when it is an i32 after the index.
 LaunchProofAnalysis analyse_launch_proof(const wasm::Module& module, uint32_t function_index,
                                          const std::vector<PointerFact>& facts);
+// The same, reading the function's operand flow (wasm/operand_flow.h) built once by the caller.
+LaunchProofAnalysis analyse_launch_proof(const wasm::Module& module, uint32_t function_index,
+                                         const wasm::OperandFlow& flow, const std::vector<PointerFact>& facts);
 
 }  // namespace wasmgpu::spirv

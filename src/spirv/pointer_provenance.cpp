@@ -4,10 +4,12 @@
 #include <array>
 #include <bit>
 #include <cassert>
+#include <span>
 #include <unordered_map>
 
 #include "spirv/intrinsics.h"
 #include "spirv/loop_induction.h"
+#include "wasm/operand_flow.h"
 #include "wasm/opcode.h"
 
 namespace wasmgpu::spirv {
@@ -57,7 +59,7 @@ Fact join(const Fact& a, const Fact& b) {
   return with_range(make(a.base, a.param, bits, a.residue), range_of(a).join(range_of(b)));
 }
 
-bool is_comparison(Opcode op) { return op >= Opcode::I32Eqz && op <= Opcode::F64Ge; }
+bool is_comparison(Opcode op) { return wasm::info(op).cls == wasm::OpcodeClass::Comparison; }
 
 // The values a load of fewer than 4 bytes can give.
 std::optional<ValueRange> loaded_range(Opcode op) {
@@ -173,23 +175,33 @@ Fact bitwise(Opcode op, const Fact& x, const Fact& y) {
 }
 
 // Whether an instruction uses its operands as numbers rather than as
-// addresses, told by its name.
-bool uses_operands_as_numbers(const wasm::OpcodeInfo& info) {
-  std::string_view text = info.text;
-  if (info.prefix != 0 || text.size() < 5 || (text.substr(0, 4) != "i32." && text.substr(0, 4) != "i64." &&
-                                               text.substr(0, 4) != "f32." && text.substr(0, 4) != "f64."))
-    return false;
-  text.remove_prefix(4);
-  for (std::string_view prefix : {"mul", "div", "rem", "sh", "rot", "and", "or", "xor", "lt", "gt", "le", "ge",
-                                  "extend_i32", "convert_i32"})
-    if (text.substr(0, prefix.size()) == prefix) return true;
-  return false;
+// addresses: products, quotients, shifts, bit operations, order comparisons
+// and widening conversions of i32.
+bool uses_operands_as_numbers(Opcode op) {
+  switch (op) {
+    case Opcode::I32LtS: case Opcode::I32LtU: case Opcode::I32GtS: case Opcode::I32GtU: case Opcode::I32LeS:
+    case Opcode::I32LeU: case Opcode::I32GeS: case Opcode::I32GeU: case Opcode::I64LtS: case Opcode::I64LtU:
+    case Opcode::I64GtS: case Opcode::I64GtU: case Opcode::I64LeS: case Opcode::I64LeU: case Opcode::I64GeS:
+    case Opcode::I64GeU: case Opcode::F32Lt: case Opcode::F32Gt: case Opcode::F32Le: case Opcode::F32Ge:
+    case Opcode::F64Lt: case Opcode::F64Gt: case Opcode::F64Le: case Opcode::F64Ge:
+    case Opcode::I32Mul: case Opcode::I32DivS: case Opcode::I32DivU: case Opcode::I32RemS: case Opcode::I32RemU:
+    case Opcode::I32And: case Opcode::I32Or: case Opcode::I32Xor: case Opcode::I32Shl: case Opcode::I32ShrS:
+    case Opcode::I32ShrU: case Opcode::I32Rotl: case Opcode::I32Rotr:
+    case Opcode::I64Mul: case Opcode::I64DivS: case Opcode::I64DivU: case Opcode::I64RemS: case Opcode::I64RemU:
+    case Opcode::I64And: case Opcode::I64Or: case Opcode::I64Xor: case Opcode::I64Shl: case Opcode::I64ShrS:
+    case Opcode::I64ShrU: case Opcode::I64Rotl: case Opcode::I64Rotr:
+    case Opcode::F32Mul: case Opcode::F32Div: case Opcode::F64Mul: case Opcode::F64Div:
+    case Opcode::I64ExtendI32S: case Opcode::I64ExtendI32U: case Opcode::F32ConvertI32S: case Opcode::F32ConvertI32U:
+    case Opcode::F64ConvertI32S: case Opcode::F64ConvertI32U:
+      return true;
+    default: return false;
+  }
 }
 
-// What the interpreter reads off an opcode's name and signature ("ii:i").
+// What the interpreter reads off an opcode's facts.
 struct OpcodeShape {
   bool numeric = false;        // uses_operands_as_numbers
-  uint8_t operands = 0;        // values it pops (0 for hand-typed signatures, "*")
+  uint8_t operands = 0;        // values it pops (0 for instructions typed by hand)
   uint8_t results = 0;         // values it pushes
   bool memory_access = false;  // a MemArg instruction with an address operand (the first one)
 };
@@ -201,48 +213,45 @@ const OpcodeShape& shape(Opcode op) {
     std::array<OpcodeShape, wasm::kOpcodeCount> table{};
     for (size_t i = 0; i < wasm::kOpcodeCount; ++i) {
       const wasm::OpcodeInfo& info = wasm::info(Opcode(i));
-      const std::string_view sig = info.signature;
-      const size_t colon = sig.find(':');
       OpcodeShape& shape = table[i];
-      shape.numeric = uses_operands_as_numbers(info);
-      shape.operands = uint8_t(colon == std::string_view::npos ? 0 : colon);
-      shape.results = uint8_t(colon == std::string_view::npos ? 0 : sig.size() - colon - 1);
+      shape.numeric = uses_operands_as_numbers(Opcode(i));
+      shape.operands = uint8_t(info.params.size());
+      shape.results = uint8_t(info.results.size());
       shape.memory_access = info.immediate == wasm::ImmediateKind::MemArg && shape.operands >= 1;
-      assert((!shape.numeric || colon != std::string_view::npos) && "numeric instructions have signatures");
     }
     return table;
   }();
   return shapes[size_t(op)];
 }
 
+// What the interpreter knows at a point of the code: the locals' facts.
+// Stack values have theirs by id (wasm/operand_flow.h); a label keeps the
+// facts of the values that branches carry to it.
 struct State {
   bool reachable = false;
   std::vector<Fact> locals;
-  std::vector<Fact> stack;
+  std::vector<Fact> carried;  // a label's: joined over the branches to it
 };
 
-// Joins `from` (its locals, and `values`) into `into` (a label's state).
-void join_into(State& into, const std::vector<Fact>& locals, const Fact* values, size_t count) {
+// Joins `locals` and the facts `values` into `into` (a label's state).
+void join_into(State& into, const std::vector<Fact>& locals, const std::vector<Fact>& values) {
   if (!into.reachable) {
     into.reachable = true;
     into.locals = locals;
-    into.stack.assign(values, values + count);
+    into.carried = values;
     return;
   }
   for (size_t i = 0; i < locals.size(); ++i) into.locals[i] = join(into.locals[i], locals[i]);
-  for (size_t i = 0; i < count; ++i) into.stack[i] = join(into.stack[i], values[i]);
+  for (size_t i = 0; i < values.size() && i < into.carried.size(); ++i) into.carried[i] = join(into.carried[i], values[i]);
 }
 
 struct Frame {
   Opcode kind = Opcode::Block;  // Block, Loop, If, or Nop for the function
   size_t start = 0, else_index = 0, end_index = 0;
-  size_t height = 0;  // operand stack height below the parameters
-  size_t params = 0, results = 0;
   bool seen_else = false;
-  State label;      // joined states of branches to the label (and, at end, fallthrough)
-  State else_entry; // If: the state the else arm starts from
-  State header;     // Loop: the state at the loop header
-  std::vector<Fact> below;  // the operand stack under the frame, which it cannot change
+  State label;       // joined states of branches to the label (and, at end, fallthrough)
+  State else_entry;  // If: the state the else arm starts from
+  State header;      // Loop: the state at the loop header (carried: its parameters' facts)
   int rounds = 0;
   // Loop: the ranges counted-loop variables take at the header
   // (loop_induction.h), by local; they replace what the back-edges bring.
@@ -251,13 +260,14 @@ struct Frame {
 
 class Interpreter {
  public:
-  Interpreter(const wasm::Module& module, uint32_t function_index, const ProvenanceOptions& options,
-              std::vector<bool> pointer_params, std::vector<bool> prefer = {})
+  Interpreter(const wasm::Module& module, uint32_t function_index, const wasm::OperandFlow& flow,
+              const ProvenanceOptions& options, std::vector<bool> pointer_params, std::vector<bool> prefer = {})
       : pointer_params_(std::move(pointer_params)),
         prefer_(std::move(prefer)),
         module_(module),
         function_(module.functions.at(function_index - module.imported_functions)),
         type_(module.function_type(function_index)),
+        flow_(flow),
         options_(options) {}
 
   // Parameters whose entry value some instruction used as a number
@@ -269,6 +279,7 @@ class Interpreter {
     numeric_.assign(type_.params.size(), false);
     facts_.assign(body.size(), unknown());
     recorded_.assign(body.size(), false);
+    values_.assign(flow_.value_count(), unknown());
     state_.reachable = true;
     state_.locals.reserve(type_.params.size() + function_.locals.size());
     for (size_t i = 0; i < type_.params.size(); ++i)
@@ -278,7 +289,6 @@ class Interpreter {
     Frame function_frame;
     function_frame.kind = Opcode::Nop;
     function_frame.end_index = function_frame.else_index = body.size() - 1;
-    function_frame.results = type_.results.size();
     frames_.push_back(std::move(function_frame));
     for (size_t ip = 0; ip < body.size() && !frames_.empty(); ++ip) {
       if (!state_.reachable) {
@@ -287,36 +297,42 @@ class Interpreter {
         bool in_then = top.kind == Opcode::If && !top.seen_else && top.else_index != top.end_index;
         ip = in_then ? top.else_index : top.end_index;
       }
+      ip_ = ip;
       ip = step(body[ip], ip);
     }
     return std::move(facts_);
   }
 
  private:
-  Fact pop() {
-    if (state_.stack.empty()) return unknown();  // cannot happen in validated code
-    Fact f = state_.stack.back();
-    state_.stack.pop_back();
-    return f;
+  // The current instruction's operands (the deepest is 0) and results, as
+  // the operand flow names them.
+  std::span<const wasm::ValueId> operand_ids() const { return flow_.operands(ip_); }
+  const Fact& operand(size_t k) const { return values_[operand_ids()[k]]; }
+  std::vector<Fact> facts_of(std::span<const wasm::ValueId> ids) const {
+    std::vector<Fact> facts;
+    facts.reserve(ids.size());
+    for (wasm::ValueId id : ids) facts.push_back(values_[id]);
+    return facts;
   }
-  void push(const Fact& f) {
-    state_.stack.push_back(f);
-    if (!options_.ranges) state_.stack.back().range = ValueRange::full();
+  void set(wasm::ValueId id, const Fact& f) {
+    values_[id] = f;
+    if (!options_.ranges) values_[id].range = ValueRange::full();
   }
-  void push_unknown(size_t n) { for (size_t i = 0; i < n; ++i) push(unknown()); }
-  void pop_n(size_t n) { for (size_t i = 0; i < n; ++i) pop(); }
+  void set_result(size_t k, const Fact& f) { set(flow_.results(ip_)[k], f); }
+  void set_results_unknown() {
+    for (wasm::ValueId id : flow_.results(ip_)) set(id, unknown());
+  }
 
   void record(size_t ip, const Fact& fact) {
     facts_[ip] = recorded_[ip] ? join(facts_[ip], fact) : fact;
     recorded_[ip] = true;
   }
 
-  void branch(uint32_t depth) {
+  // A branch to `depth` carrying the current instruction's first `count` operands.
+  void branch(uint32_t depth, size_t count) {
     Frame& target = frames_.at(frames_.size() - 1 - depth);
-    size_t arity = target.kind == Opcode::Loop ? target.params : target.results;
     if (target.kind == Opcode::Nop) return;  // a return: nothing joins there
-    arity = std::min(arity, state_.stack.size());
-    join_into(target.label, state_.locals, state_.stack.data() + state_.stack.size() - arity, arity);
+    join_into(target.label, state_.locals, facts_of(operand_ids().first(count)));
   }
 
   // Returns the index of the instruction processed last (a loop's end may
@@ -324,9 +340,8 @@ class Interpreter {
   size_t step(const wasm::Instr& instr, size_t ip) {
     const OpcodeShape& op = shape(instr.op);
     if (op.numeric) {
-      const size_t operands = std::min<size_t>(op.operands, state_.stack.size());
-      for (size_t k = 0; k < operands; ++k) {
-        const Fact& operand = state_.stack[state_.stack.size() - 1 - k];
+      for (wasm::ValueId id : operand_ids()) {
+        const Fact& operand = values_[id];
         if (operand.base == Base::Param && operand.param < numeric_.size()) numeric_[operand.param] = true;
       }
     }
@@ -334,131 +349,113 @@ class Interpreter {
       case Opcode::Block:
       case Opcode::Loop:
       case Opcode::If: {
-        if (instr.op == Opcode::If) pop();
-        auto [params, results] = module_.block_arity(instr.block);
         Frame& frame = frames_.emplace_back();
         frame.kind = instr.op;
         frame.start = ip;
         frame.else_index = instr.op == Opcode::If ? instr.imm0 : instr.imm1;
         frame.end_index = instr.imm1;
-        frame.params = params;
-        frame.results = results;
-        frame.height = state_.stack.size() >= params ? state_.stack.size() - params : 0;
-        frame.below.assign(state_.stack.begin(), state_.stack.begin() + frame.height);
         if (instr.op == Opcode::If) frame.else_entry = state_;
         if (instr.op == Opcode::Loop) {
           frame.header_ranges = counted_ranges(ip);
           for (const auto& [local, range] : frame.header_ranges) state_.locals[local] = with_range(state_.locals[local], range);
           frame.header = state_;
+          // The parameters at the header: what entered, joined with what
+          // the back-edges bring at the loop's end.
+          frame.header.carried = facts_of(operand_ids());
+          for (size_t k = 0; k < frame.header.carried.size(); ++k) set_result(k, frame.header.carried[k]);
         }
         return ip;
       }
       case Opcode::Else: {
         Frame& frame = frames_.back();
-        if (state_.reachable) branch_fallthrough(frame);
+        if (state_.reachable) join_into(frame.label, state_.locals, facts_of(operand_ids()));
         frame.seen_else = true;
         state_ = frame.else_entry;
         return ip;
       }
       case Opcode::End: return end(ip);
-      case Opcode::Br: branch(instr.imm0); state_.reachable = false; return ip;
-      case Opcode::BrIf: pop(); branch(instr.imm0); return ip;
+      case Opcode::Br: branch(instr.imm0, operand_ids().size()); state_.reachable = false; return ip;
+      case Opcode::BrIf: branch(instr.imm0, operand_ids().size() - 1); return ip;
       case Opcode::BrTable:
-        pop();
-        for (uint32_t depth : function_.br_tables.at(instr.imm0)) branch(depth);
+        for (uint32_t depth : function_.br_tables.at(instr.imm0)) branch(depth, operand_ids().size() - 1);
         state_.reachable = false;
         return ip;
       case Opcode::Return:
       case Opcode::Unreachable: state_.reachable = false; return ip;
-      case Opcode::Nop: return ip;
-      case Opcode::Drop: pop(); return ip;
+      case Opcode::Nop: case Opcode::Drop: return ip;
       case Opcode::Select:
-      case Opcode::SelectTyped: {
-        pop();
-        Fact b = pop(), a = pop();
-        push(join(a, b));
+      case Opcode::SelectTyped: set_result(0, join(operand(0), operand(1))); return ip;
+      case Opcode::LocalGet: set_result(0, state_.locals.at(instr.imm0)); return ip;
+      case Opcode::LocalSet: state_.locals.at(instr.imm0) = operand(0); return ip;
+      case Opcode::LocalTee:
+        state_.locals.at(instr.imm0) = operand(0);
+        set_result(0, operand(0));
         return ip;
-      }
-      case Opcode::LocalGet: push(state_.locals.at(instr.imm0)); return ip;
-      case Opcode::LocalSet: state_.locals.at(instr.imm0) = pop(); return ip;
-      case Opcode::LocalTee: state_.locals.at(instr.imm0) = state_.stack.empty() ? unknown() : state_.stack.back(); return ip;
       case Opcode::GlobalGet:
         if (options_.stack_pointer && instr.imm0 == *options_.stack_pointer)
-          push(make(Base::Stack, 0, options_.stack_pointer_aligned ? 4 : 0, 0));
+          set_result(0, make(Base::Stack, 0, options_.stack_pointer_aligned ? 4 : 0, 0));
         else
-          push(unknown());
+          set_result(0, unknown());
         return ip;
-      case Opcode::GlobalSet: record(ip, pop()); return ip;
+      case Opcode::GlobalSet: record(ip, operand(0)); return ip;
       case Opcode::Call: {
         const wasm::FuncType& callee = module_.function_type(instr.imm0);
         // An atomic intrinsic's address operand, recorded like a memory access's.
         const wasm::Import* import = module_.imported_function(instr.imm0);
         if (import && import->module == kIntrinsicModule && import->name.starts_with("atomic_") &&
-            !callee.params.empty() && state_.stack.size() >= callee.params.size())
-          record(ip, state_.stack[state_.stack.size() - callee.params.size()]);
-        pop_n(callee.params.size());
+            !callee.params.empty())
+          record(ip, operand(0));
         if (std::optional<ValueRange> range = intrinsic_range(instr.imm0))
-          push(number_in(*range));
+          set_result(0, number_in(*range));
         else
-          push_unknown(callee.results.size());
+          set_results_unknown();
         return ip;
       }
-      case Opcode::CallIndirect: {
-        const wasm::FuncType& callee = module_.types.at(instr.imm0);
-        pop_n(callee.params.size() + 1);
-        push_unknown(callee.results.size());
-        return ip;
-      }
-      case Opcode::TableGet: case Opcode::RefIsNull: pop(); push(unknown()); return ip;
-      case Opcode::TableSet: pop_n(2); return ip;
-      case Opcode::RefNull: case Opcode::RefFunc: push(unknown()); return ip;
-      case Opcode::TableGrow: pop_n(2); push(unknown()); return ip;
-      case Opcode::TableFill: pop_n(3); return ip;
-      case Opcode::I32Const: case Opcode::I64Const: push(absolute(instr.imm64)); return ip;
+      case Opcode::I32Const: case Opcode::I64Const: set_result(0, absolute(instr.imm64)); return ip;
       // Ranges speak of the low 32 bits, which i64 add, sub, mul, shl and
       // the bitwise operations compute as i32 ones would.
       case Opcode::I32Add: case Opcode::I64Add: {
-        Fact b = pop(), a = pop();
-        push(with_range(add(a, b, prefer_), range_of(a).add(range_of(b))));
+        const Fact a = operand(0), b = operand(1);
+        set_result(0, with_range(add(a, b, prefer_), range_of(a).add(range_of(b))));
         return ip;
       }
       case Opcode::I32Sub: case Opcode::I64Sub: {
-        Fact b = pop(), a = pop();
-        push(with_range(sub(a, b), range_of(a).sub(range_of(b))));
+        const Fact a = operand(0), b = operand(1);
+        set_result(0, with_range(sub(a, b), range_of(a).sub(range_of(b))));
         return ip;
       }
       case Opcode::I32Mul: case Opcode::I64Mul: {
-        Fact b = pop(), a = pop();
-        push(with_range(mul(a, b), range_of(a).mul(range_of(b))));
+        const Fact a = operand(0), b = operand(1);
+        set_result(0, with_range(mul(a, b), range_of(a).mul(range_of(b))));
         return ip;
       }
       case Opcode::I32Shl: case Opcode::I64Shl: {
-        Fact b = pop(), a = pop();
+        const Fact a = operand(0), b = operand(1);
         const bool wide = instr.op == Opcode::I64Shl;
         ValueRange range = range_of(a).shl(range_of(b));
         if (wide) {
           std::optional<uint32_t> count = range_of(b).as_constant();
           range = !count ? ValueRange::full() : (*count & 63) >= 32 ? ValueRange::constant(0) : range;
         }
-        push(with_range(shl(a, b, wide ? 64 : 32), range));
+        set_result(0, with_range(shl(a, b, wide ? 64 : 32), range));
         return ip;
       }
       case Opcode::I32ShrU: case Opcode::I64ShrU: case Opcode::I32ShrS: case Opcode::I64ShrS: {
-        Fact b = pop(), a = pop();
+        const Fact a = operand(0), b = operand(1);
         Fact result = shr(a, b, instr.op == Opcode::I64ShrU || instr.op == Opcode::I64ShrS ? 64 : 32);
         if (instr.op == Opcode::I32ShrU) result = with_range(result, range_of(a).shr_u(range_of(b)));
         if (instr.op == Opcode::I32ShrS) result = with_range(result, range_of(a).shr_s(range_of(b)));
-        push(result);
+        set_result(0, result);
         return ip;
       }
       case Opcode::I32DivU: case Opcode::I32RemU: {
-        Fact b = pop(), a = pop();
-        push(number_in(instr.op == Opcode::I32DivU ? range_of(a).div_u(range_of(b)) : range_of(a).rem_u(range_of(b))));
+        const Fact a = operand(0), b = operand(1);
+        set_result(0, number_in(instr.op == Opcode::I32DivU ? range_of(a).div_u(range_of(b)) : range_of(a).rem_u(range_of(b))));
         return ip;
       }
       case Opcode::I32And: case Opcode::I64And: case Opcode::I32Or: case Opcode::I64Or:
       case Opcode::I32Xor: case Opcode::I64Xor: {
-        Fact b = pop(), a = pop();
+        const Fact a = operand(0), b = operand(1);
         const ValueRange x = range_of(a), y = range_of(b);
         ValueRange range = instr.op == Opcode::I32And || instr.op == Opcode::I64And ? x.bit_and(y)
                            : instr.op == Opcode::I32Or || instr.op == Opcode::I64Or ? x.bit_or(y)
@@ -472,32 +469,27 @@ class Interpreter {
           };
           if (disjoint(a, y) || disjoint(b, x)) range = x.add(y);
         }
-        push(with_range(bitwise(instr.op, a, b), range));
+        set_result(0, with_range(bitwise(instr.op, a, b), range));
         return ip;
       }
       // The low 32 bits pass unchanged, which is all a fact speaks of.
-      case Opcode::I32WrapI64: case Opcode::I64ExtendI32U: case Opcode::I64ExtendI32S: return ip;
+      case Opcode::I32WrapI64: case Opcode::I64ExtendI32U: case Opcode::I64ExtendI32S:
+        set_result(0, operand(0));
+        return ip;
       default: break;
     }
-    // Everything else, by its signature: memory accesses record their
-    // address operand (the first one).
-    if (op.memory_access && state_.stack.size() >= op.operands)
-      record(ip, state_.stack[state_.stack.size() - op.operands]);
-    pop_n(op.operands);
+    // Everything else, by its facts: memory accesses record their address
+    // operand (the first one); comparisons give 0 or 1, narrow loads what
+    // their bytes hold, and the rest values nothing is known of.
+    if (op.memory_access) record(ip, operand(0));
     if (is_comparison(instr.op)) {
-      push(number_in(ValueRange::between(0, 1)));
+      set_result(0, number_in(ValueRange::between(0, 1)));
     } else if (std::optional<ValueRange> loaded = loaded_range(instr.op)) {
-      push(number_in(*loaded));
+      set_result(0, number_in(*loaded));
     } else {
-      push_unknown(op.results);
+      set_results_unknown();
     }
     return ip;
-  }
-
-  // Joins the current state into `frame`'s end, passing its results.
-  void branch_fallthrough(Frame& frame) {
-    size_t arity = std::min(frame.results, state_.stack.size());
-    join_into(frame.label, state_.locals, state_.stack.data() + state_.stack.size() - arity, arity);
   }
 
   size_t end(size_t ip) {
@@ -520,11 +512,10 @@ class Interpreter {
           changed = true;
         }
       }
-      size_t params_at = header.stack.size() - std::min(frame.params, header.stack.size());
-      for (size_t i = 0; i < frame.label.stack.size() && params_at + i < header.stack.size(); ++i) {
-        Fact j = join(header.stack[params_at + i], frame.label.stack[i]);
-        if (!(j == header.stack[params_at + i])) {
-          header.stack[params_at + i] = frame.rounds >= kWideningRounds ? unknown() : j;
+      for (size_t i = 0; i < frame.label.carried.size() && i < header.carried.size(); ++i) {
+        Fact j = join(header.carried[i], frame.label.carried[i]);
+        if (!(j == header.carried[i])) {
+          header.carried[i] = frame.rounds >= kWideningRounds ? unknown() : j;
           changed = true;
         }
       }
@@ -532,30 +523,25 @@ class Interpreter {
         frame.label = State{};
         ++frame.rounds;
         state_ = header;
+        state_.carried.clear();
+        std::span<const wasm::ValueId> params = flow_.results(frame.start);
+        for (size_t i = 0; i < params.size(); ++i) set(params[i], header.carried[i]);
         return frame.start;  // the loop's body runs again
       }
-      // Fixed point: the loop's end is reached by falling through only.
-      frames_.pop_back();
-      return ip;
     }
     if (frame.kind == Opcode::Loop) {
+      // Fixed point: the loop's end is reached by falling through only.
       frames_.pop_back();
+      pass_through(ip);
       return ip;
     }
     // Block, if, function: fallthrough and branches meet here.
     State merged = std::move(frame.label);
-    size_t arity = frame.results;
-    if (state_.reachable) {
-      size_t n = std::min(arity, state_.stack.size());
-      join_into(merged, state_.locals, state_.stack.data() + state_.stack.size() - n, n);
-    }
+    if (state_.reachable) join_into(merged, state_.locals, facts_of(operand_ids()));
     if (frame.kind == Opcode::If && !frame.seen_else && frame.else_entry.reachable) {
       // No else arm: the if's parameters pass through as its results.
-      State& e = frame.else_entry;
-      size_t n = std::min(arity, e.stack.size());
-      join_into(merged, e.locals, e.stack.data() + e.stack.size() - n, n);
+      join_into(merged, frame.else_entry.locals, facts_of(flow_.results(frame.start)));
     }
-    std::vector<Fact> below = std::move(frame.below);
     frames_.pop_back();
     if (!merged.reachable) {
       state_.reachable = false;
@@ -563,9 +549,15 @@ class Interpreter {
     }
     state_.reachable = true;
     state_.locals = std::move(merged.locals);
-    below.insert(below.end(), merged.stack.begin(), merged.stack.end());
-    state_.stack = std::move(below);
+    std::span<const wasm::ValueId> results = flow_.results(ip);
+    for (size_t i = 0; i < results.size() && i < merged.carried.size(); ++i) set(results[i], merged.carried[i]);
     return ip;
+  }
+
+  // A loop's results: the values that fall through its end.
+  void pass_through(size_t ip) {
+    std::span<const wasm::ValueId> from = flow_.operands(ip), to = flow_.results(ip);
+    for (size_t i = 0; i < from.size() && i < to.size(); ++i) values_[to[i]] = values_[from[i]];
   }
 
   static Fact absolute_unknown() { return make(Base::Absolute, 0, 0, 0); }
@@ -610,8 +602,11 @@ class Interpreter {
   const wasm::Module& module_;
   const wasm::Function& function_;
   const wasm::FuncType& type_;
+  const wasm::OperandFlow& flow_;
   ProvenanceOptions options_;
   State state_;
+  std::vector<Fact> values_;  // by stack value (wasm/operand_flow.h)
+  size_t ip_ = 0;             // the instruction step() is at
   std::vector<Frame> frames_;
   std::vector<Fact> facts_;
   std::vector<bool> recorded_;
@@ -633,6 +628,12 @@ uint32_t PointerFact::alignment(uint64_t offset, uint32_t limit) const {
 
 std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, uint32_t function_index,
                                                     const ProvenanceOptions& options) {
+  const wasm::Function& function = module.functions.at(function_index - module.imported_functions);
+  return analyse_pointer_provenance(module, function_index, wasm::OperandFlow::build(module, function), options);
+}
+
+std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, uint32_t function_index,
+                                                    const wasm::OperandFlow& flow, const ProvenanceOptions& options) {
   // Twice: first with every i32 parameter a possible pointer (except those
   // the caller knows are numbers); then a parameter that no access used as
   // its base but that some instruction used as a number (an index or a
@@ -644,7 +645,7 @@ std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, 
   for (size_t i = 0; i < type.params.size(); ++i)
     candidates[i] = type.params[i] == wasm::ValType::I32 &&
                     !(i < options.number_params.size() && options.number_params[i]);
-  Interpreter first_round(module, function_index, options, candidates);
+  Interpreter first_round(module, function_index, flow, options, candidates);
   std::vector<PointerFact> first = first_round.run();
   std::vector<bool> used(type.params.size(), false);
   const std::vector<wasm::Instr>& body = module.functions.at(function_index - module.imported_functions).body;
@@ -652,7 +653,7 @@ std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, 
     if (first[i].base == PointerFact::Base::Param && body[i].op != wasm::Opcode::GlobalSet) used.at(first[i].param) = true;
   std::vector<bool> pointers = candidates;
   for (size_t i = 0; i < pointers.size(); ++i) pointers[i] = candidates[i] && (used[i] || !first_round.numeric()[i]);
-  return Interpreter(module, function_index, options, pointers, used).run();
+  return Interpreter(module, function_index, flow, options, pointers, used).run();
 }
 
 bool stack_pointer_stays_aligned(const wasm::Module& module, const std::vector<uint32_t>& functions,

@@ -24,6 +24,7 @@
 
 #include "spirv/value_range.h"
 #include "wasm/module.h"
+#include "wasm/operand_flow.h"
 
 namespace wasmgpu::spirv {
 
@@ -73,6 +74,9 @@ struct ProvenanceOptions {
 // instruction and for dead code.
 std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, uint32_t function_index,
                                                     const ProvenanceOptions& options = {});
+// The same, reading the function's operand flow (wasm/operand_flow.h) built once by the caller.
+std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, uint32_t function_index,
+                                                    const wasm::OperandFlow& flow, const ProvenanceOptions& options);
 
 // Whether every global.set of the stack pointer in `functions` stores a value
 // that is a multiple of 16, given that the stack pointer always held one

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "wasm/operand_flow.h"
+
 namespace wasmgpu::spirv {
 namespace {
 
@@ -100,19 +102,19 @@ class FrameScanner {
   //   -O2, and a leaf function uses the memory without storing sp. A frame
   //   interior less an amount is an index into an object (`&a[k - i]`), which
   //   C keeps inside it.
-  FunctionStackUse scan(uint32_t function_index) {
+  FunctionStackUse scan(uint32_t function_index, const wasm::OperandFlow& flow) {
     const wasm::Function& function = module_.functions.at(function_index - module_.imported_functions);
     find_loop_assignments(function);
     loop_from_sp_.clear();
     for (;;) {
       loop_from_sp_grew_ = false;
-      FunctionStackUse use = scan_once(function_index);
+      FunctionStackUse use = scan_once(function_index, flow);
       if (!loop_from_sp_grew_) return use;
     }
   }
 
  private:
-  FunctionStackUse scan_once(uint32_t function_index) {
+  FunctionStackUse scan_once(uint32_t function_index, const wasm::OperandFlow& flow) {
     const wasm::Function& function = module_.functions.at(function_index - module_.imported_functions);
     const wasm::FuncType& type = module_.function_type(function_index);
     FunctionStackUse use;
@@ -122,9 +124,13 @@ class FrameScanner {
     PathState path{AbstractValue::stack_pointer(0), std::vector<AbstractValue>(local_count, AbstractValue::constant(0))};
     for (size_t i = 0; i < params; ++i) path.locals[i] = AbstractValue::unknown();
     AbstractValue& sp = path.sp;  // the current stack pointer
-    stack_.clear();
+    // What is known of each stack value (wasm/operand_flow.h), set where it is pushed.
+    std::vector<AbstractValue> values(flow.value_count(), AbstractValue::unknown());
+    size_t ip = 0;
+    auto operand = [&](size_t k) -> const AbstractValue& { return values[flow.operands(ip)[k]]; };
+    auto set_result = [&](size_t k, const AbstractValue& value) { values[flow.results(ip)[k]] = value; };
     frames_.clear();
-    frames_.push_back({0, 0, uint32_t(type.results.size()), false, 0, path, {}, false});
+    frames_.push_back({false, 0, path, {}, false});
     bool reachable = true;
     size_t loops = 0;  // open loops
 
@@ -150,21 +156,20 @@ class FrameScanner {
       return it == need_.end() ? uint64_t(0) : it->second;
     };
 
-    for (const wasm::Instr& instr : function.body) {
+    for (; ip < function.body.size(); ++ip) {
+      const wasm::Instr& instr = function.body[ip];
       switch (instr.op) {
-        case Opcode::I32Const: push(AbstractValue::constant(uint32_t(instr.imm64))); break;
+        case Opcode::I32Const: set_result(0, AbstractValue::constant(uint32_t(instr.imm64))); break;
         case Opcode::GlobalGet:
           if (instr.imm0 == sp_) {
             use.uses_stack_pointer = true;
             // Below an unknown stack pointer nothing can be bounded.
             if (!sp.is_sp() && reachable) use.bounded = false;
-            push(sp);
-          } else {
-            push(AbstractValue::unknown());
+            set_result(0, sp);
           }
           break;
         case Opcode::GlobalSet: {
-          AbstractValue value = pop();
+          AbstractValue value = operand(0);
           if (instr.imm0 != sp_) break;
           use.uses_stack_pointer = true;
           if (!reachable) break;
@@ -182,7 +187,7 @@ class FrameScanner {
         case Opcode::I32Add:
         case Opcode::I32Sub:
         case Opcode::I32And: {
-          AbstractValue b = pop(), a = pop();
+          const AbstractValue a = operand(0), b = operand(1);
           AbstractValue result = combine(instr.op, a, b);
           // The stack pointer less a run-time amount is an alloca or a VLA:
           // no bound. A difference of two addresses is a size, and an amount
@@ -195,24 +200,29 @@ class FrameScanner {
           // computes is part of its frame, whether or not it moves sp there:
           // leaf functions at -O0 use memory below sp without storing it.
           note_frame(result);
-          push(result);
+          set_result(0, result);
           break;
         }
         case Opcode::LocalGet:
-          push(instr.imm0 < local_count ? path.locals[instr.imm0] : AbstractValue::unknown());
+          if (instr.imm0 < local_count) set_result(0, path.locals[instr.imm0]);
           break;
-        case Opcode::LocalSet: assign_local(path, instr.imm0, pop()); break;
-        case Opcode::LocalTee: assign_local(path, instr.imm0, stack_.empty() ? AbstractValue{} : stack_.back()); break;
+        case Opcode::LocalSet: assign_local(path, instr.imm0, operand(0)); break;
+        case Opcode::LocalTee:
+          assign_local(path, instr.imm0, operand(0));
+          set_result(0, operand(0));
+          break;
         case Opcode::Block:
         case Opcode::Loop:
         case Opcode::If: {
-          if (instr.op == Opcode::If) pop();
-          auto [block_params, results] = module_.block_arity(instr.block);
           bool is_loop = instr.op == Opcode::Loop;
-          const uint32_t at = uint32_t(&instr - function.body.data());
-          if (is_loop) enter_loop(path, at);
-          frames_.push_back({stack_.size() >= block_params ? stack_.size() - block_params : 0, uint32_t(block_params),
-                             uint32_t(results), is_loop, at, path, {}, instr.op == Opcode::If});
+          const uint32_t at = uint32_t(ip);
+          if (is_loop) {
+            enter_loop(path, at);
+            // The parameters at the header: what entered (a back edge's
+            // values are not followed).
+            for (size_t k = 0; k < flow.results(ip).size(); ++k) set_result(k, operand(k));
+          }
+          frames_.push_back({is_loop, at, path, {}, instr.op == Opcode::If});
           if (is_loop) ++loops;
           break;
         }
@@ -224,7 +234,6 @@ class FrameScanner {
           frame.implicit_else = false;
           path = frame.entry;
           reachable = true;
-          stack_.resize(frame.height + frame.params);
           break;
         }
         case Opcode::End: {
@@ -239,7 +248,13 @@ class FrameScanner {
             if (merged) path = std::move(*merged);
           }
           reachable = true;
-          stack_.resize(frame.height + frame.results);
+          // The results: what falls through and what branches bring, joined.
+          for (size_t k = 0; k < flow.results(ip).size(); ++k) {
+            const wasm::ValueId result = flow.results(ip)[k];
+            std::optional<AbstractValue> joined;
+            for (wasm::ValueId in : flow.incoming(result)) joined = joined ? join(*joined, values[in]) : values[in];
+            values[result] = joined.value_or(AbstractValue::unknown());
+          }
           break;
         }
         case Opcode::Br:
@@ -247,11 +262,9 @@ class FrameScanner {
           reachable = false;
           break;
         case Opcode::BrIf:
-          pop();
           if (reachable) branch_to(instr.imm0);
           break;
         case Opcode::BrTable:
-          pop();
           if (reachable)
             for (uint32_t depth : function.br_tables.at(instr.imm0)) branch_to(depth);
           reachable = false;
@@ -263,59 +276,31 @@ class FrameScanner {
           // A constant argument in the stack region is (most likely) a pointer
           // to a frame that wasm-opt folded to a fixed address. Small numbers
           // are not: wasm-ld keeps the first 1 KiB free.
-          for (size_t i = 0; i < callee.params.size() && i < stack_.size(); ++i) {
-            const AbstractValue& arg = stack_[stack_.size() - 1 - i];
+          for (size_t i = 0; i < callee.params.size(); ++i) {
+            const AbstractValue& arg = operand(i);
             if (arg.kind == AbstractValue::Kind::Const && arg.value >= 1024) note_constant(uint64_t(arg.value));
           }
-          pop_n(callee.params.size());
           if (reachable && instr.imm0 >= module_.imported_functions) call_from_here(callee_need(instr.imm0));
-          for (size_t i = 0; i < callee.results.size(); ++i) push(AbstractValue::unknown());
           break;
         }
         case Opcode::CallIndirect: {
-          const wasm::FuncType& callee = module_.types.at(instr.imm0);
-          pop_n(callee.params.size() + 1);
           // Any function the call graph says this one may reach.
           uint64_t deepest = 0;
           if (function_index < graph_.callees.size())
             for (uint32_t target : graph_.callees[function_index]) deepest = std::max(deepest, callee_need(target));
           if (reachable) call_from_here(deepest);
-          for (size_t i = 0; i < callee.results.size(); ++i) push(AbstractValue::unknown());
           break;
         }
-        case Opcode::Drop: pop(); break;
         case Opcode::Select:
-        case Opcode::SelectTyped: {
-          pop();
-          AbstractValue b = pop(), a = pop();
-          push(join(a, b));
-          break;
-        }
-        // Table and reference instructions whose operands the opcode table
-        // does not list (their types depend on the table).
-        case Opcode::TableGet:
-        case Opcode::RefIsNull: pop(); push(AbstractValue::unknown()); break;
-        case Opcode::TableSet: pop_n(2); break;
-        case Opcode::TableGrow: pop_n(2); push(AbstractValue::unknown()); break;
-        case Opcode::TableFill: pop_n(3); break;
-        case Opcode::RefNull:
-        case Opcode::RefFunc: push(AbstractValue::unknown()); break;
+        case Opcode::SelectTyped: set_result(0, join(operand(0), operand(1))); break;
+        // Everything else gives values the analysis knows nothing of.
         default: {
           const wasm::OpcodeInfo& op = wasm::info(instr.op);
           if (op.immediate == wasm::ImmediateKind::MemArg) {
-            // The address operand is below the stored value for stores.
-            size_t address_depth = op.signature.size() >= 3 && op.signature[1] != ':' ? 2 : 1;
-            if (stack_.size() >= address_depth) {
-              const AbstractValue& address = stack_[stack_.size() - address_depth];
-              if (address.kind == AbstractValue::Kind::Const)
-                note_constant(uint64_t(address.value) + instr.imm1);
-            }
+            // The address operand is the first one.
+            const AbstractValue& address = operand(0);
+            if (address.kind == AbstractValue::Kind::Const) note_constant(uint64_t(address.value) + instr.imm1);
           }
-          std::string_view signature = op.signature;
-          size_t colon = signature.find(':');
-          if (colon == std::string_view::npos) break;  // control without operands: nop, ...
-          pop_n(colon);
-          for (size_t i = colon + 1; i < signature.size(); ++i) push(AbstractValue::unknown());
         }
       }
     }
@@ -356,16 +341,6 @@ class FrameScanner {
     if (address >= stack_lo_ && address < stack_hi_)
       lowest_constant_address = std::min<uint32_t>(lowest_constant_address.value_or(UINT32_MAX), uint32_t(address));
   }
-  void push(AbstractValue value) { stack_.push_back(value); }
-  AbstractValue pop() {
-    if (stack_.empty()) return AbstractValue::unknown();  // after br/return: polymorphic
-    AbstractValue value = stack_.back();
-    stack_.pop_back();
-    return value;
-  }
-  void pop_n(size_t n) {
-    for (size_t i = 0; i < n; ++i) pop();
-  }
 
   // What the walk knows at a point of the body: the stack pointer and every
   // local.
@@ -383,8 +358,6 @@ class FrameScanner {
   }
 
   struct ControlFrame {
-    size_t height;
-    uint32_t params, results;
     bool is_loop;
     uint32_t at;                         // the instruction that opened it
     PathState entry;                     // at the block, loop or if (after a loop's widening)
@@ -455,7 +428,6 @@ class FrameScanner {
   const CallGraph& graph_;
   const std::map<uint32_t, uint64_t>& need_;
   uint32_t sp_, stack_lo_, stack_hi_;
-  std::vector<AbstractValue> stack_;
   std::vector<ControlFrame> frames_;
   std::map<uint32_t, std::set<uint32_t>> loop_assigns_;  // loop instruction -> locals it assigns
   // (loop, local) -> the strongest kind from sp assigned to it in the loop
@@ -489,7 +461,8 @@ std::optional<uint32_t> find_stack_pointer(const wasm::Module& module) {
   return 0;
 }
 
-StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph) {
+StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph,
+                          const std::map<uint32_t, wasm::OperandFlow>* flows) {
   StackLayout layout;
   layout.stack_pointer = find_stack_pointer(module);
   if (!layout.stack_pointer) return layout;
@@ -520,7 +493,14 @@ StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph) {
   bool uses_stack_pointer = false;
   uint64_t deepest = 0;
   for (uint32_t function : graph.functions) {  // callees first
-    FunctionStackUse use = scanner.scan(function);
+    const wasm::OperandFlow* flow = nullptr;
+    if (flows) {
+      auto found = flows->find(function);
+      if (found != flows->end()) flow = &found->second;
+    }
+    std::optional<wasm::OperandFlow> built;
+    if (!flow) flow = &built.emplace(wasm::OperandFlow::build(module, module.functions.at(function - module.imported_functions)));
+    FunctionStackUse use = scanner.scan(function, *flow);
     uses_stack_pointer |= use.uses_stack_pointer;
     layout.bounded &= use.bounded;
     need[function] = use.need;

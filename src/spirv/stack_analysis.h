@@ -13,11 +13,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 
 #include "spirv/call_graph.h"
 #include "support/result.h"
 #include "wasm/module.h"
+#include "wasm/operand_flow.h"
 
 namespace wasmgpu::spirv {
 
@@ -46,7 +48,10 @@ inline constexpr uint32_t kDefaultStackSize = 65536;
 inline constexpr uint32_t kStackMargin = 16;
 
 // `graph` must list the kernel's reachable functions (build_call_graph).
-StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph);
+// `flows`, when given, holds the operand flow (wasm/operand_flow.h) of each
+// of them, built once by the caller; otherwise each is built here.
+StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph,
+                          const std::map<uint32_t, wasm::OperandFlow>* flows = nullptr);
 
 // The global that holds the shadow stack pointer, if the module has one.
 std::optional<uint32_t> find_stack_pointer(const wasm::Module& module);

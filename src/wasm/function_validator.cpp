@@ -1,6 +1,8 @@
 #include "wasm/function_validator.h"
 
 #include <array>
+#include <bit>
+#include <cassert>
 #include <string>
 
 namespace wasmgpu::wasm {
@@ -41,83 +43,30 @@ bool is_reference(Operand type) {
   return type == operand(ValType::FuncRef) || type == operand(ValType::ExternRef);
 }
 
-// The parsed form of an opcode's "params:results" signature.
-struct Signature {
-  std::vector<ValType> params;
-  std::vector<ValType> results;
-  bool by_hand = false;
-};
-
-ValType signature_letter_type(char letter) {
-  switch (letter) {
-    case 'i': return ValType::I32;
-    case 'l': return ValType::I64;
-    case 'f': return ValType::F32;
-    case 'd': return ValType::F64;
-    case 'v': return ValType::V128;
-  }
-  assert(false && "bad signature letter in opcodes.def");
-  return ValType::I32;
-}
-
-const Signature& signature(Opcode op) {
-  static const std::vector<Signature> table = [] {
-    std::vector<Signature> signatures(kOpcodeCount);
-    for (uint32_t i = 0; i < kOpcodeCount; ++i) {
-      std::string_view text = info(static_cast<Opcode>(i)).signature;
-      Signature& signature = signatures[i];
-      if (text == "*") {
-        signature.by_hand = true;
-        continue;
-      }
-      size_t colon = text.find(':');
-      assert(colon != std::string_view::npos);
-      for (char c : text.substr(0, colon)) signature.params.push_back(signature_letter_type(c));
-      for (char c : text.substr(colon + 1)) signature.results.push_back(signature_letter_type(c));
-    }
-    return signatures;
-  }();
-  return table[static_cast<size_t>(op)];
-}
-
 // log2 of the natural alignment (access width in bytes) of a memory access.
 uint32_t natural_alignment(Opcode op) {
-  switch (op) {
-    case Opcode::I32Load8S: case Opcode::I32Load8U: case Opcode::I64Load8S: case Opcode::I64Load8U:
-    case Opcode::I32Store8: case Opcode::I64Store8: case Opcode::V128Load8Splat:
-    case Opcode::V128Load8Lane: case Opcode::V128Store8Lane:
-      return 0;
-    case Opcode::I32Load16S: case Opcode::I32Load16U: case Opcode::I64Load16S:
-    case Opcode::I64Load16U: case Opcode::I32Store16: case Opcode::I64Store16:
-    case Opcode::V128Load16Splat: case Opcode::V128Load16Lane: case Opcode::V128Store16Lane:
-      return 1;
-    case Opcode::I32Load: case Opcode::F32Load: case Opcode::I64Load32S: case Opcode::I64Load32U:
-    case Opcode::I32Store: case Opcode::F32Store: case Opcode::I64Store32:
-    case Opcode::V128Load32Splat: case Opcode::V128Load32Zero: case Opcode::V128Load32Lane:
-    case Opcode::V128Store32Lane:
-      return 2;
-    case Opcode::I64Load: case Opcode::F64Load: case Opcode::I64Store: case Opcode::F64Store:
-    case Opcode::V128Load8x8S: case Opcode::V128Load8x8U: case Opcode::V128Load16x4S:
-    case Opcode::V128Load16x4U: case Opcode::V128Load32x2S: case Opcode::V128Load32x2U:
-    case Opcode::V128Load64Splat: case Opcode::V128Load64Zero: case Opcode::V128Load64Lane:
-    case Opcode::V128Store64Lane:
-      return 3;
-    case Opcode::V128Load: case Opcode::V128Store:
-      return 4;
-    default:
-      if (uint32_t bytes = atomic_access_bytes(op)) return bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3;
-      assert(false && "not a memory access");
-      return 0;
-  }
+  const uint32_t bytes = info(op).access.bytes;
+  assert(bytes != 0 && "not a memory access");
+  return uint32_t(std::countr_zero(bytes));
 }
 
-// Lane count of a SIMD instruction with a Lane immediate, from its shape prefix.
+// Lane count of a SIMD instruction with a Lane immediate (the lanes of its shape).
 uint32_t lane_count(Opcode op) {
-  std::string_view text = info(op).text;
-  if (text.starts_with("i8x16")) return 16;
-  if (text.starts_with("i16x8")) return 8;
-  if (text.starts_with("i32x4") || text.starts_with("f32x4")) return 4;
-  return 2;  // i64x2, f64x2
+  switch (op) {
+    case Opcode::I8x16ExtractLaneS: case Opcode::I8x16ExtractLaneU: case Opcode::I8x16ReplaceLane:
+      return 16;
+    case Opcode::I16x8ExtractLaneS: case Opcode::I16x8ExtractLaneU: case Opcode::I16x8ReplaceLane:
+      return 8;
+    case Opcode::I32x4ExtractLane: case Opcode::I32x4ReplaceLane: case Opcode::F32x4ExtractLane:
+    case Opcode::F32x4ReplaceLane:
+      return 4;
+    case Opcode::I64x2ExtractLane: case Opcode::I64x2ReplaceLane: case Opcode::F64x2ExtractLane:
+    case Opcode::F64x2ReplaceLane:
+      return 2;
+    default:
+      assert(false && "not a lane instruction");
+      return 0;
+  }
 }
 
 struct ControlFrame {
@@ -160,7 +109,8 @@ class FunctionValidator {
 
   void push(Operand type) { operands_.push_back(type); }
   void push(ValType type) { operands_.push_back(operand(type)); }
-  void push_all(const std::vector<ValType>& types) {
+  template <typename Types>  // std::vector<ValType> or ValTypes
+  void push_all(const Types& types) {
     for (ValType type : types) push(type);
   }
 
@@ -186,7 +136,8 @@ class FunctionValidator {
     return {};
   }
 
-  Status pop_all(const std::vector<ValType>& types) {
+  template <typename Types>
+  Status pop_all(const Types& types) {
     for (size_t i = types.size(); i-- > 0;) WASMGPU_TRY(pop(types[i]));
     return {};
   }
@@ -243,7 +194,7 @@ class FunctionValidator {
 
   Status check_mem_arg(const Instr& instr) {
     WASMGPU_TRY(require_memory());
-    if (info(instr.op).prefix == 0xFE) {  // threads proposal: exactly natural
+    if (info(instr.op).cls == OpcodeClass::Atomic) {  // threads proposal: exactly natural
       if (instr.imm0 != natural_alignment(instr.op)) return error("alignment must be equal to natural");
       return {};
     }
@@ -270,9 +221,9 @@ class FunctionValidator {
 
   Status validate_instr(const Instr& instr) {
     current_op_ = instr.op;
-    const Signature& sig = signature(instr.op);
+    const OpcodeInfo& facts = info(instr.op);
     // Immediate checks shared by signature-typed instructions.
-    switch (info(instr.op).immediate) {
+    switch (facts.immediate) {
       case ImmediateKind::MemArg: WASMGPU_TRY(check_mem_arg(instr)); break;
       case ImmediateKind::MemArgLane:
         WASMGPU_TRY(check_mem_arg(instr));
@@ -289,7 +240,7 @@ class FunctionValidator {
         break;
       default: break;
     }
-    if (!sig.by_hand) {
+    if (!facts.typed_by_hand) {
       switch (instr.op) {
         case Opcode::MemoryInit:
           WASMGPU_TRY(require_memory());
@@ -312,8 +263,8 @@ class FunctionValidator {
         }
         default: break;
       }
-      WASMGPU_TRY(pop_all(sig.params));
-      push_all(sig.results);
+      WASMGPU_TRY(pop_all(facts.params));
+      push_all(facts.results);
       return {};
     }
     return validate_by_hand(instr);

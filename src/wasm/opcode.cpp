@@ -1,40 +1,49 @@
 #include "wasm/opcode.h"
 
-#include <array>
 #include <unordered_map>
 
 namespace wasmgpu::wasm {
 namespace {
 
+// The words opcodes.def spells its facts with.
+constexpr ValType I32 = ValType::I32, I64 = ValType::I64, F32 = ValType::F32, F64 = ValType::F64, V128 = ValType::V128;
+constexpr Extend Full = Extend::Full, Zero = Extend::Zero, Sign = Extend::Sign;
+constexpr AccessKind Add = AccessKind::Add, Sub = AccessKind::Sub, And = AccessKind::And, Or = AccessKind::Or,
+                     Xor = AccessKind::Xor, Exchange = AccessKind::Exchange,
+                     CompareExchange = AccessKind::CompareExchange;
+constexpr bool Typed = false, ByHand = true;
+constexpr bool NoTrap = false, MayTrap = true;
+constexpr MemoryAccess NoAccess{};
+constexpr MemoryAccess Load(uint8_t bytes, Extend extend) { return {bytes, AccessKind::Load, extend}; }
+constexpr MemoryAccess Store(uint8_t bytes) { return {bytes, AccessKind::Store, Extend::Full}; }
+constexpr MemoryAccess Rmw(uint8_t bytes, AccessKind kind, Extend extend) { return {bytes, kind, extend}; }
+constexpr MemoryAccess Wait(uint8_t bytes) { return {bytes, AccessKind::Wait, Extend::Full}; }
+constexpr MemoryAccess Notify(uint8_t bytes) { return {bytes, AccessKind::Notify, Extend::Full}; }
+
+#define WASM_TYPE_LIST(...) \
+  ValTypes { __VA_ARGS__ }
 constexpr std::array<OpcodeInfo, kOpcodeCount> kInfos = {{
-#define WASM_OPCODE(name, text, prefix, code, imm, sig) \
-  OpcodeInfo{text, prefix, code, ImmediateKind::imm, sig},
+#define WASM_OPCODE(name, text, prefix, code, imm, cls, typing, params, results, access, trap) \
+  OpcodeInfo{text,                                                                             \
+             prefix,                                                                           \
+             code,                                                                             \
+             ImmediateKind::imm,                                                               \
+             OpcodeClass::cls,                                                                 \
+             typing,                                                                           \
+             WASM_TYPE_LIST params,                                                            \
+             WASM_TYPE_LIST results,                                                           \
+             access,                                                                           \
+             trap},
 #include "wasm/opcodes.def"
 #undef WASM_OPCODE
 }};
+#undef WASM_TYPE_LIST
 
 uint64_t encoding_key(uint8_t prefix, uint32_t code) { return (uint64_t(prefix) << 32) | code; }
 
 }  // namespace
 
 const OpcodeInfo& info(Opcode op) { return kInfos[static_cast<size_t>(op)]; }
-
-uint32_t atomic_access_bytes(Opcode op) {
-  const OpcodeInfo& i = info(op);
-  if (i.prefix != 0xFE || op == Opcode::AtomicFence) return 0;
-  std::string_view text = i.text;
-  if (text == "memory.atomic.notify" || text == "memory.atomic.wait32") return 4;
-  if (text == "memory.atomic.wait64") return 8;
-  // "i64.atomic.rmw16.add_u", "i32.atomic.load8_u", "i64.atomic.store32", "i32.atomic.rmw.add"
-  std::string_view rest = text.substr(text.find('.', 4) + 1);  // after "iNN.atomic."
-  size_t digits = rest.find_first_of("0123456789");
-  size_t end = rest.find_first_of("._", digits);
-  if (digits != std::string_view::npos) {
-    std::string_view bits = rest.substr(digits, end == std::string_view::npos ? end : end - digits);
-    return bits == "8" ? 1 : bits == "16" ? 2 : 4;
-  }
-  return text.starts_with("i64") ? 8 : 4;
-}
 
 std::optional<Opcode> lookup_opcode(uint8_t prefix, uint32_t code) {
   static const auto* table = [] {
