@@ -64,7 +64,7 @@ class RuntimeHelpers {
     const PointerFact* fact;  // of its address operand
     uint32_t ea = 0;          // stores: the member's effective address (u64)
     uint32_t value = 0;       //   and value (u32, or u64 for width 8)
-    int32_t proof_access = -1;  // loads: its index in KernelContext::launch_proof.accesses, -1 if none
+    int32_t proof_access = -1;  // loads: its index in ProofState::launch_proof.accesses, -1 if none
   };
   // Issues a group's loads at its first member, whose effective address is
   // `first_ea` (grouped_accesses.cpp): one range check and the loads, wide
@@ -113,7 +113,7 @@ class RuntimeHelpers {
   // Device address of wasm range [ea, ea + width) (u64; width a u32 value);
   // traps and returns from `f` when it is unmapped. For atomics.
   uint32_t device_address(FunctionBuilder& f, uint32_t ea, uint32_t width) { return translate(f, ea, width); }
-  // Sets KernelContext::memory_base_var to the module memory's device
+  // Sets AbiVariables::memory_base_var to the module memory's device
   // address; `main` calls it once the launch block and instance state are known.
   void set_memory_base(FunctionBuilder& f);
 
@@ -152,9 +152,9 @@ class RuntimeHelpers {
   // lies inside the argument's buffer (a bool), and its device address then.
   std::pair<uint32_t, uint32_t> parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea, uint32_t width);
   // The same for [ea + delta, ea + delta + span), a group's bytes: in 32-bit
-  // arithmetic when ea's parts (KernelContext::address_parts) allow.
+  // arithmetic when ea's parts (ProofState::address_parts) allow.
   // A check passes too where the access is proven at launch
-  // (KernelContext::launch_proven_access); region_compare is the compare alone.
+  // (ProofState::launch_proven_access); region_compare is the compare alone.
   std::pair<uint32_t, uint32_t> region_check(FunctionBuilder& f, uint32_t param, uint32_t ea, int64_t delta,
                                              uint64_t span);
   std::pair<uint32_t, uint32_t> region_compare(FunctionBuilder& f, uint32_t param, uint32_t ea, int64_t delta,
