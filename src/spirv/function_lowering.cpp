@@ -38,19 +38,6 @@ std::vector<uint32_t> param_types(KernelContext& k, const wasm::FuncType& type) 
   return types;
 }
 
-// Marks the memory access being lowered as proven at launch, or not, while
-// it lives (ProofState::launch_proven_access).
-class ProvenAtLaunch {
- public:
-  ProvenAtLaunch(KernelContext& k, bool proven) : k_(k) { k_.proofs.launch_proven_access = proven; }
-  ~ProvenAtLaunch() { k_.proofs.launch_proven_access = false; }
-  ProvenAtLaunch(const ProvenAtLaunch&) = delete;
-  ProvenAtLaunch& operator=(const ProvenAtLaunch&) = delete;
-
- private:
-  KernelContext& k_;
-};
-
 uint32_t f32_bits(float value) { return std::bit_cast<uint32_t>(value); }
 uint64_t f64_bits(double value) { return std::bit_cast<uint64_t>(value); }
 
@@ -398,10 +385,7 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
   uint32_t ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
   uint32_t raw = grouped_load(ea, width);  // u32, or u64 for width 8
-  if (raw == 0) {
-    ProvenAtLaunch proven(k_, launch_recorded(current_ip_));
-    raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1);
-  }
+  if (raw == 0) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
   switch (type) {
     case ValType::F32: push(op(Op::OpBitcast, k_.types.f32(), {raw})); return;
     case ValType::F64: push(op(Op::OpBitcast, k_.types.f64(), {raw})); return;
@@ -456,8 +440,7 @@ uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
       members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip], 0, 0,
                          launch_access(m.ip)});
     prove_group(ea, members, group.members);
-    ProvenAtLaunch proven(k_, launch_recorded(group.members));
-    std::vector<uint32_t> variables = k_.helpers->load_group(f_, ea, members);
+    std::vector<uint32_t> variables = k_.helpers->load_group(f_, ea, members, launch_recorded(group.members));
     for (size_t i = 0; i < variables.size(); ++i) grouped_values_[group.members[i].ip] = variables[i];
   }
   auto it = grouped_values_.find(current_ip_);
@@ -477,16 +460,11 @@ bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width
   held_stores_.push_back({width, m.delta, m.constant, function_.body[m.ip].imm1, &pointer_facts_[m.ip], ea, value});
   if (index + 1 < group.members.size()) return true;
   prove_group(held_stores_[0].ea, held_stores_, group.members);
-  bool grouped;
-  {
-    ProvenAtLaunch proven(k_, launch_recorded(group.members));
-    grouped = k_.helpers->store_group(f_, held_stores_);
-  }
+  const bool grouped = k_.helpers->store_group(f_, held_stores_, launch_recorded(group.members));
   if (!grouped)
     for (size_t i = 0; i < held_stores_.size(); ++i) {
       const RuntimeHelpers::GroupedAccess& s = held_stores_[i];
-      ProvenAtLaunch proven(k_, launch_recorded(group.members[i].ip));
-      k_.helpers->store(f_, s.ea, s.value, s.width, s.fact, s.offset);
+      k_.helpers->store(f_, s.ea, s.value, s.width, s.fact, s.offset, launch_recorded(group.members[i].ip));
     }
   held_stores_.clear();
   return true;
@@ -504,10 +482,8 @@ void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType t
       break;
     default: break;
   }
-  if (!grouped_store(ea, value, width)) {
-    ProvenAtLaunch proven(k_, launch_recorded(current_ip_));
-    k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1);
-  }
+  if (!grouped_store(ea, value, width))
+    k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
 uint32_t FunctionLowering::memory_pages() const {

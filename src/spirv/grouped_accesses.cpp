@@ -83,9 +83,9 @@ std::optional<RuntimeHelpers::GroupPlan> RuntimeHelpers::plan_group(std::span<co
 // the argument's buffer (Parameter) or the shared range, and the device
 // address (Parameter, u64) or shared byte offset (u32) of its first byte then.
 std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, const GroupPlan& plan,
-                                                          uint32_t first_ea) {
+                                                          uint32_t first_ea, bool proven_at_launch) {
   const uint64_t span = uint64_t(plan.hi - plan.lo);
-  if (!plan.shared) return region_check(f, plan.param, first_ea, plan.lo, span);
+  if (!plan.shared) return region_check(f, plan.param, first_ea, plan.lo, span, proven_at_launch);
   return shared_range_check(k_, f, first_ea, plan.lo, span);
 }
 
@@ -109,9 +109,10 @@ static uint32_t aligned16(FunctionBuilder& f, KernelContext& k, uint32_t address
 // access. SGEMM ran at 0.97-1.00 of its GLSL twin so, against 0.93 with the
 // vote in its staging loads (H200; docs/performance.md).
 uint32_t RuntimeHelpers::aligned_for_launch(FunctionBuilder& f, const GroupPlan& plan,
-                                            std::span<const GroupedAccess> members, int64_t delta, uint32_t address) {
+                                            std::span<const GroupedAccess> members, int64_t delta, uint32_t address,
+                                            bool proven_at_launch) {
   uint32_t vote = aligned16(f, k_, address);
-  if (!k_.proofs.launch_proven_access || plan.shared) return vote;
+  if (!proven_at_launch || plan.shared) return vote;
   for (const GroupedAccess& m : members) {
     if (m.delta != delta || m.proof_access < 0 || size_t(m.proof_access) >= k_.proofs.launch_proof.accesses.size()) continue;
     abi::ProofAccess& proof = k_.proofs.launch_proof.accesses[size_t(m.proof_access)];
@@ -181,13 +182,13 @@ uint32_t RuntimeHelpers::group_base_index(FunctionBuilder& f, const GroupPlan& p
 }
 
 std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t first_ea,
-                                                 std::span<const GroupedAccess> members) {
+                                                 std::span<const GroupedAccess> members, bool proven_at_launch) {
   std::optional<GroupPlan> plan = plan_group(members, /*stores=*/false);
   if (!plan) return {};
   ModuleBuilder& b = k_.b;
   const GroupedAccess& first = members[0];
   auto add64 = [&](uint32_t x, int64_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u64, {x, b.const_u64(uint64_t(c))}); };
-  auto [inside, at] = group_check(f, *plan, first_ea);
+  auto [inside, at] = group_check(f, *plan, first_ea, proven_at_launch);
   std::map<int64_t, uint32_t> value_at;  // delta -> u32 or u64 bits
   auto load_from = [&](uint32_t base) {
     for (const Chunk& c : chunks_of(k_, *plan, *first.fact, first.offset)) {
@@ -211,7 +212,7 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
       }
       uint32_t words[4];
       for (uint32_t& w : words) w = f.variable(k_.types.u32);
-      f.if_else(aligned_for_launch(f, *plan, members, c.delta, address), [&] {
+      f.if_else(aligned_for_launch(f, *plan, members, c.delta, address, proven_at_launch), [&] {
         std::vector<uint32_t> loaded = load_vector();
         for (uint32_t j = 0; j < 4; ++j) f.store(words[j], loaded[j]);
       }, [&] {
@@ -278,12 +279,13 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
   return variables;
 }
 
-bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAccess> members) {
+bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAccess> members,
+                                 bool proven_at_launch) {
   std::optional<GroupPlan> plan = plan_group(members, /*stores=*/true);
   if (!plan) return false;
   ModuleBuilder& b = k_.b;
   const GroupedAccess& first = members[0];
-  auto [inside, at] = group_check(f, *plan, first.ea);
+  auto [inside, at] = group_check(f, *plan, first.ea, proven_at_launch);
   std::map<int64_t, uint32_t> value_at;
   for (const GroupedAccess& m : members) value_at[m.delta] = m.value;
   // A trapped invocation writes nothing more: the general path checks that.

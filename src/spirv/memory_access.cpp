@@ -123,21 +123,21 @@ std::optional<AccessPath> RuntimeHelpers::parameter_path(const PointerFact* fact
 }
 
 std::pair<uint32_t, uint32_t> RuntimeHelpers::parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
-                                                              uint32_t width) {
-  return region_check(f, param, ea, 0, width);
+                                                              uint32_t width, bool proven_at_launch) {
+  return region_check(f, param, ea, 0, width, proven_at_launch);
 }
 
 std::pair<uint32_t, uint32_t> RuntimeHelpers::region_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
-                                                           int64_t delta, uint64_t span) {
-  auto [inside, address] = region_compare(f, param, ea, delta, span);
+                                                           int64_t delta, uint64_t span, bool proven_at_launch) {
+  auto [inside, address] = region_compare(f, param, ea, delta, span, proven_at_launch);
   // An access proven at launch passes whatever the compare says; the
   // driver folds the specialization constant (abi/launch_proof.h).
-  if (k_.proofs.launch_proven_access) inside = f.op(Op::OpLogicalOr, k_.types.bool_type, {k_.spec.param_proven(param), inside});
+  if (proven_at_launch) inside = f.op(Op::OpLogicalOr, k_.types.bool_type, {k_.spec.param_proven(param), inside});
   return {inside, address};
 }
 
 std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f, uint32_t param, uint32_t ea,
-                                                             int64_t delta, uint64_t span) {
+                                                             int64_t delta, uint64_t span, bool proven_at_launch) {
   ModuleBuilder& b = k_.b;
   const AbiVariables::ParamRegion& region = k_.abi.param_region(param);
   uint32_t wasm_base = f.load(k_.types.u64, region.wasm_base), size = f.load(k_.types.u64, region.size);
@@ -174,7 +174,7 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f,
     // stencil from 0.85 to 0.99 of its twin; checked accesses keep the
     // other form, which their compare needs anyway (reduce 0.97 with it,
     // 0.95 without; docs/performance.md).
-    if (k_.proofs.launch_proven_access) {
+    if (proven_at_launch) {
       uint32_t bias = f.op(Op::OpISub, k_.types.u64, {device, f.op(Op::OpUConvert, k_.types.u64, {c})});
       return {inside, f.op(Op::OpIAdd, k_.types.u64, {bias, f.op(Op::OpUConvert, k_.types.u64, {parts->second.operand})})};
     }
@@ -261,7 +261,7 @@ void RuntimeHelpers::indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t wi
 }
 
 uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact,
-                              uint64_t offset) {
+                              uint64_t offset, bool proven_at_launch) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
   AccessPath path = path_of(constant, width);
@@ -297,7 +297,7 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
     return f.load(type, result);
   }
   if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
-    auto [inside, address] = parameter_check(f, fact->param, ea, width);
+    auto [inside, address] = parameter_check(f, fact->param, ea, width, proven_at_launch);
     uint32_t result = f.variable(type);
     // An 8-byte access known only 4-aligned is two word accesses, with no
     // test (one known 8-aligned is on the typed Parameter path).
@@ -344,7 +344,7 @@ void RuntimeHelpers::store_translated(FunctionBuilder& f, uint32_t ea, uint32_t 
 }
 
 void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
-                           const PointerFact* fact, uint64_t offset) {
+                           const PointerFact* fact, uint64_t offset, bool proven_at_launch) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
   AccessPath path = path_of(constant, width);
@@ -365,7 +365,7 @@ void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint
     return;
   }
   if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
-    auto [inside, address] = parameter_check(f, fact->param, ea, width);
+    auto [inside, address] = parameter_check(f, fact->param, ea, width, proven_at_launch);
     // A trapped invocation writes nothing more: the general path checks that.
     uint32_t fast = f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)})});
     const bool words = path == AccessPath::ParameterUnaligned && width == 8 &&

@@ -28,12 +28,9 @@ struct ProofState {
   std::unordered_map<uint32_t, SharedProof> shared_proofs;
 
   // Accesses proven at launch (abi/launch_proof.h): the kernel function's
-  // recorded accesses, and whether the access being lowered is one of them
-  // (FunctionLowering sets it around the call of the memory helpers), so
-  // that its range check also passes where the parameter's bit of
-  // abi::kSpecProvenParams is set.
+  // recorded accesses. The memory helpers are told for each access whether
+  // it is one of them (RuntimeHelpers::load's `proven_at_launch`).
   abi::LaunchProof launch_proof;
-  bool launch_proven_access = false;
 
   // How the lowering built each run-time effective address (u64 id): the i32
   // operand plus the constant memarg offset, so that a check which provably
