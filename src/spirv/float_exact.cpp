@@ -335,7 +335,6 @@ void ExactFloat::emit_sqrt(uint32_t id, const Format& fmt) {
   FunctionBuilder f(k_.b, id, int_type, params);
   k_.b.name(id, fmt.width == 64 ? "wasmgpu_f64_sqrt" : "wasmgpu_f32_sqrt");
   Emit e{k_, f};
-  ModuleBuilder& b = k_.b;
   auto narrow = [&](uint32_t v) { return fmt.width == 64 ? v : e.to32(v); };
   uint32_t a = fmt.width == 64 ? f.param(0) : e.to64(f.param(0));
   Fields x = fields(e, fmt, a);
@@ -361,28 +360,24 @@ void ExactFloat::emit_sqrt(uint32_t id, const Format& fmt) {
   f.store(rem_var, e.u64(0));
   f.store(root_var, e.u64(0));
   f.store(i_var, e.u32(0));
-  uint32_t header = b.fresh_id(), body = b.fresh_id(), continue_target = b.fresh_id(), merge = b.fresh_id();
-  f.branch(header);
-  f.begin_block(header);
-  f.loop_merge(merge, continue_target);
-  f.branch(body);
-  f.begin_block(body);
-  uint32_t i = f.load(k_.types.u32, i_var);
-  f.if_else(e.test(Op::OpUGreaterThanEqual, i, e.u32(fmt.mant + 3)), [&] { f.branch(merge); });
-  uint32_t n = f.load(k_.types.u64, n_var);
-  uint32_t pair = e.and64(e.shr(n, e.u32(fmt.mant)), 3);
-  f.store(n_var, e.and64(e.shl(n, e.u32(2)), (uint64_t(1) << (fmt.mant + 2)) - 1));
-  uint32_t rem = e.op64(Op::OpBitwiseOr, e.shl(f.load(k_.types.u64, rem_var), e.u32(2)), pair);
-  uint32_t root = f.load(k_.types.u64, root_var);
-  uint32_t trial = e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(2)), e.u64(1));
-  uint32_t fits = e.test(Op::OpUGreaterThanEqual, rem, trial);
-  f.store(rem_var, e.sel(fits, e.op64(Op::OpISub, rem, trial), rem));
-  f.store(root_var, e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(1)), e.bool64(fits)));
-  f.branch(continue_target);
-  f.begin_block(continue_target, /*keep_open=*/true);
-  f.store(i_var, e.op32(Op::OpIAdd, f.load(k_.types.u32, i_var), e.u32(1)));
-  f.branch(header);
-  f.begin_block(merge);
+  f.loop(
+      [&](const FunctionBuilder::LoopBlocks& loop) {
+        uint32_t i = f.load(k_.types.u32, i_var);
+        f.if_else(e.test(Op::OpUGreaterThanEqual, i, e.u32(fmt.mant + 3)), [&] { f.branch(loop.merge); });
+        uint32_t n = f.load(k_.types.u64, n_var);
+        uint32_t pair = e.and64(e.shr(n, e.u32(fmt.mant)), 3);
+        f.store(n_var, e.and64(e.shl(n, e.u32(2)), (uint64_t(1) << (fmt.mant + 2)) - 1));
+        uint32_t rem = e.op64(Op::OpBitwiseOr, e.shl(f.load(k_.types.u64, rem_var), e.u32(2)), pair);
+        uint32_t root = f.load(k_.types.u64, root_var);
+        uint32_t trial = e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(2)), e.u64(1));
+        uint32_t fits = e.test(Op::OpUGreaterThanEqual, rem, trial);
+        f.store(rem_var, e.sel(fits, e.op64(Op::OpISub, rem, trial), rem));
+        f.store(root_var, e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(1)), e.bool64(fits)));
+      },
+      [&](const FunctionBuilder::LoopBlocks& loop) {
+        f.store(i_var, e.op32(Op::OpIAdd, f.load(k_.types.u32, i_var), e.u32(1)));
+        f.branch(loop.header);
+      });
   uint32_t sticky = e.test(Op::OpINotEqual, f.load(k_.types.u64, rem_var), e.u64(0));
   uint32_t half_exp = e.op32(Op::OpShiftRightArithmetic, exp, e.u32(1));
   uint32_t result = round_pack(e, fmt, e.u64(0), half_exp, f.load(k_.types.u64, root_var), fmt.mant + 2, sticky);

@@ -483,26 +483,18 @@ uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, 
 uint32_t Intrinsics::compare_exchange_loop(FunctionBuilder& f, uint32_t pointer, uint32_t scope,
                                            uint32_t load_semantics, uint32_t exchange_semantics,
                                            const std::function<uint32_t(uint32_t)>& update) {
-  ModuleBuilder& b = k_.b;
   const uint32_t u32 = k_.types.u32;
   uint32_t expected_var = f.variable(u32);
   f.store(expected_var, f.op(Op::OpAtomicLoad, u32, {pointer, scope, load_semantics}));
-  uint32_t header = b.fresh_id(), body = b.fresh_id(), continue_target = b.fresh_id(), merge = b.fresh_id();
-  f.branch(header);
-  f.begin_block(header);
-  f.loop_merge(merge, continue_target);
-  f.branch(body);
-  f.begin_block(body);
-  uint32_t expected = f.load(u32, expected_var);
-  uint32_t desired = update(expected);
-  // On failure the exchange only reads, so its semantics are the load's.
-  uint32_t seen = f.op(Op::OpAtomicCompareExchange, u32,
-                       {pointer, scope, exchange_semantics, load_semantics, desired, expected});
-  f.store(expected_var, seen);
-  f.branch_conditional(f.op(Op::OpIEqual, k_.types.bool_type, {seen, expected}), merge, continue_target);
-  f.begin_block(continue_target, /*keep_open=*/true);
-  f.branch(header);
-  f.begin_block(merge);
+  f.loop([&](const FunctionBuilder::LoopBlocks& loop) {
+    uint32_t expected = f.load(u32, expected_var);
+    uint32_t desired = update(expected);
+    // On failure the exchange only reads, so its semantics are the load's.
+    uint32_t seen = f.op(Op::OpAtomicCompareExchange, u32,
+                         {pointer, scope, exchange_semantics, load_semantics, desired, expected});
+    f.store(expected_var, seen);
+    f.branch_conditional(f.op(Op::OpIEqual, k_.types.bool_type, {seen, expected}), loop.merge, loop.continue_target);
+  });
   return f.load(u32, expected_var);
 }
 

@@ -451,28 +451,23 @@ void RuntimeHelpers::counted_loop(FunctionBuilder& f, uint32_t count,
   ModuleBuilder& b = k_.b;
   uint32_t counter = f.variable(k_.types.u64);
   f.store(counter, backwards ? count : b.const_u64(0));
-  uint32_t header = b.fresh_id(), check = b.fresh_id(), continue_target = b.fresh_id(),
-           merge = b.fresh_id();
-  f.branch(header);
-  f.begin_block(header);
-  f.loop_merge(merge, continue_target);
-  f.branch(check);
-  f.begin_block(check);
-  uint32_t i = f.load(k_.types.u64, counter);
-  if (backwards) {
-    f.if_else(f.op(Op::OpIEqual, k_.types.bool_type, {i, b.const_u64(0)}), [&] { f.branch(merge); });
-    i = f.op(Op::OpISub, k_.types.u64, {i, b.const_u64(1)});
-    f.store(counter, i);
-  } else {
-    f.if_else(f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {i, count}), [&] { f.branch(merge); });
-  }
-  body(i);
-  if (f.open()) f.branch(continue_target);
-  f.begin_block(continue_target, /*keep_open=*/true);
-  if (!backwards)
-    f.store(counter, f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, counter), b.const_u64(1)}));
-  f.branch(header);
-  f.begin_block(merge);
+  f.loop(
+      [&](const FunctionBuilder::LoopBlocks& loop) {
+        uint32_t i = f.load(k_.types.u64, counter);
+        if (backwards) {
+          f.if_else(f.op(Op::OpIEqual, k_.types.bool_type, {i, b.const_u64(0)}), [&] { f.branch(loop.merge); });
+          i = f.op(Op::OpISub, k_.types.u64, {i, b.const_u64(1)});
+          f.store(counter, i);
+        } else {
+          f.if_else(f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {i, count}), [&] { f.branch(loop.merge); });
+        }
+        body(i);
+      },
+      [&](const FunctionBuilder::LoopBlocks& loop) {
+        if (!backwards)
+          f.store(counter, f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, counter), b.const_u64(1)}));
+        f.branch(loop.header);
+      });
 }
 
 uint32_t RuntimeHelpers::load_at(FunctionBuilder& f, uint32_t address, uint32_t width, uint32_t alignment) {

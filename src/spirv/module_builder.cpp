@@ -411,6 +411,25 @@ void FunctionBuilder::if_else(uint32_t condition, const std::function<void()>& t
   begin_block(merge);
 }
 
+bool FunctionBuilder::loop(const std::function<void(const LoopBlocks&)>& body_fn,
+                           const std::function<void(const LoopBlocks&)>& continue_fn) {
+  const LoopBlocks blocks{module_.fresh_id(), module_.fresh_id(), module_.fresh_id(), module_.fresh_id()};
+  branch(blocks.header);
+  begin_block(blocks.header);
+  loop_merge(blocks.merge, blocks.continue_target);
+  branch(blocks.body);
+  begin_block(blocks.body);
+  body_fn(blocks);
+  if (open_) branch(blocks.continue_target);
+  // Kept open: a continue target branches back to its header even when unreached.
+  begin_block(blocks.continue_target, /*keep_open=*/true);
+  if (continue_fn)
+    continue_fn(blocks);
+  else
+    branch(blocks.header);
+  return begin_block(blocks.merge);
+}
+
 uint32_t FunctionBuilder::load(uint32_t type, uint32_t pointer) {
   return op(spv::Op::OpLoad, type, {pointer});
 }

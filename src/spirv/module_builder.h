@@ -213,6 +213,22 @@ class FunctionBuilder {
   void if_else(uint32_t condition, const std::function<void()>& then_fn,
                const std::function<void()>& else_fn = {});
 
+  // The blocks of a loop construct made by loop(), their ids allocated in
+  // this order before anything is emitted.
+  struct LoopBlocks {
+    uint32_t header, body, continue_target, merge;
+  };
+  // for (;;) { body_fn(); continue_fn(); } as a loop construct: the header
+  // (OpLoopMerge) branches to the body block, where `body_fn` emits code
+  // that may break (branch to `merge`) or continue (branch to
+  // `continue_target`); falling off its end continues. `continue_fn` emits
+  // the continue target's code, which must end in the back-edge to the
+  // header (possibly conditional, leaving to the merge); without it the
+  // continue target just branches back. Ends in the merge block and returns
+  // whether it is reachable.
+  bool loop(const std::function<void(const LoopBlocks&)>& body_fn,
+            const std::function<void(const LoopBlocks&)>& continue_fn = {});
+
   // Convenience loads/stores through memory operands.
   uint32_t load(uint32_t type, uint32_t pointer);
   void store(uint32_t pointer, uint32_t value);

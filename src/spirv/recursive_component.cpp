@@ -259,34 +259,34 @@ Result<uint32_t> ComponentLowering::lower() {
   f.store(depth_var_, b_.const_u32(0));
   f.store(sp_var_, b_.const_u32(0));
   for (size_t i = 0; i < max_params_; ++i) f.store(arg_vars_[i], f.param(i + 1));
-  uint32_t header = b_.fresh_id(), dispatch = b_.fresh_id(), continue_target = b_.fresh_id(),
-           exit = b_.fresh_id();
-  switch_merge_ = b_.fresh_id();
-  f.branch(header);
-  f.begin_block(header);
-  f.loop_merge(exit, continue_target);
-  f.branch(dispatch);
-  f.begin_block(dispatch);
-  std::vector<std::pair<uint32_t, uint32_t>> cases;
-  for (const State* s : by_number_) cases.emplace_back(s->number, s->label);
-  uint32_t current = f.load(k_.types.u32, state_var_);
-  f.selection_merge(switch_merge_);
-  f.switch_(current, switch_merge_, cases);
+  // The state machine: a loop whose body dispatches on the state.
+  Status lowered;
+  f.loop(
+      [&](const FunctionBuilder::LoopBlocks&) {
+        switch_merge_ = b_.fresh_id();
+        std::vector<std::pair<uint32_t, uint32_t>> cases;
+        for (const State* s : by_number_) cases.emplace_back(s->number, s->label);
+        uint32_t current = f.load(k_.types.u32, state_var_);
+        f.selection_merge(switch_merge_);
+        f.switch_(current, switch_merge_, cases);
 
-  for (uint32_t i = 0; i < members_.size(); ++i) WASMGPU_TRY(lower_member(i));
-  for (State* s : by_number_) {
-    if (s->emitted) continue;
-    f.begin_block(s->label);
-    f.branch(switch_merge_);
-  }
-  f.begin_block(switch_merge_);
-  f.branch(continue_target);
-  f.begin_block(continue_target, /*keep_open=*/true);
-  uint32_t running = f.op(Op::OpLogicalAnd, k_.types.bool_type,
-                          {f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)}),
-                           f.op(Op::OpINotEqual, k_.types.bool_type, {f.load(k_.types.u32, state_var_), b_.const_u32(kExit)})});
-  f.branch_conditional(running, header, exit);
-  f.begin_block(exit);
+        for (uint32_t i = 0; i < members_.size() && lowered.ok(); ++i) lowered = lower_member(i);
+        if (!lowered.ok()) return;  // nothing more is emitted that counts
+        for (State* s : by_number_) {
+          if (s->emitted) continue;
+          f.begin_block(s->label);
+          f.branch(switch_merge_);
+        }
+        f.begin_block(switch_merge_);
+      },
+      [&](const FunctionBuilder::LoopBlocks& loop) {
+        uint32_t running = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                                {f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)}),
+                                 f.op(Op::OpINotEqual, k_.types.bool_type,
+                                      {f.load(k_.types.u32, state_var_), b_.const_u32(kExit)})});
+        f.branch_conditional(running, loop.header, loop.merge);
+      });
+  WASMGPU_TRY(std::move(lowered));
   if (max_results_ == 0) {
     f.return_();
   } else if (max_results_ == 1) {
