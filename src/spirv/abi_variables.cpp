@@ -4,10 +4,10 @@
 
 namespace wasmgpu::spirv {
 
-uint32_t AbiVariables::builtin_input(spv::BuiltIn builtin, uint32_t type) {
+Id AbiVariables::builtin_input(spv::BuiltIn builtin, uint32_t type) {
   auto it = builtin_vars_.find(uint32_t(builtin));
-  if (it != builtin_vars_.end()) return it->second;
-  uint32_t var = b_.global_variable(b_.pointer_type(spv::StorageClass::Input, type), spv::StorageClass::Input);
+  if (it != builtin_vars_.end()) return Id(it->second);
+  const Id var = b_.global_variable(b_.pointer_type(spv::StorageClass::Input, type), spv::StorageClass::Input);
   b_.decorate(var, spv::Decoration::BuiltIn, {uint32_t(builtin)});
   builtin_vars_.emplace(uint32_t(builtin), var);
   return var;
@@ -17,7 +17,7 @@ const AbiVariables::ParamRegion& AbiVariables::param_region(uint32_t param) {
   auto it = param_regions_.find(param);
   if (it != param_regions_.end()) return it->second;
   auto var = [&](const std::string& name) {
-    uint32_t v =
+    const Id v =
         b_.global_variable(b_.pointer_type(spv::StorageClass::Private, types_.u64), spv::StorageClass::Private);
     b_.name(v, name);
     return v;

@@ -17,23 +17,23 @@ class AbiVariables {
   AbiVariables(ModuleBuilder& builder, const KernelTypes& types) : b_(builder), types_(types) {}
 
   // Private (per-invocation) variables, set by `main`.
-  uint32_t trapped_var = 0;           // bool: this invocation has trapped
-  uint32_t invocation_index_var = 0;  // u32: launch-wide invocation index, for trap records
-  uint32_t stack_slot_var = 0;        // u32: index of this invocation's stack slot
-  uint32_t launch_block_var = 0;      // u64: device address of the LaunchBlock
-  uint32_t trap_kind_var = 0;         // u32: kind of this invocation's first trap
-  uint32_t instance_state_var = 0;    // u64: device address of the InstanceState
-  uint32_t memory_base_var = 0;       // u64: device address of the module memory
-  uint32_t base_index_var = 0;        // u32: this dispatch's first invocation index
-  uint32_t invocation_count_var = 0;  // u32: invocations of the launch
+  Id trapped_var;           // bool: this invocation has trapped
+  Id invocation_index_var;  // u32: launch-wide invocation index, for trap records
+  Id stack_slot_var;        // u32: index of this invocation's stack slot
+  Id launch_block_var;      // u64: device address of the LaunchBlock
+  Id trap_kind_var;         // u32: kind of this invocation's first trap
+  Id instance_state_var;    // u64: device address of the InstanceState
+  Id memory_base_var;       // u64: device address of the module memory
+  Id base_index_var;        // u32: this dispatch's first invocation index
+  Id invocation_count_var;  // u32: invocations of the launch
   // The PushConstant block, declared by `main`: members launch_block,
   // base_index, count, memory_address, then the argument copy as 4-byte words.
-  uint32_t push_constants_var = 0;
+  Id push_constants_var;
   static constexpr uint32_t kPushMemoryAddressMember = 3;
   static constexpr uint32_t kPushHeaderMembers = 4;
 
   // An Input variable for a built-in (one per built-in).
-  uint32_t builtin_input(spv::BuiltIn builtin, uint32_t type);
+  Id builtin_input(spv::BuiltIn builtin, uint32_t type);
 
   // Private variables holding wasm globals (by global index).
   std::map<uint32_t, uint32_t> global_vars;
@@ -44,7 +44,7 @@ class AbiVariables {
   // index the Private u64 variables `main` fills from the LaunchBlock, made
   // when an access first asks for them.
   struct ParamRegion {
-    uint32_t wasm_base = 0, size = 0, device_address = 0;
+    Id wasm_base, size, device_address;
   };
   uint32_t kernel_function = UINT32_MAX;
   const ParamRegion& param_region(uint32_t param);

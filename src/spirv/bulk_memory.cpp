@@ -75,7 +75,7 @@ void RuntimeHelpers::emit_fill_bytes(uint32_t id) {
   return_if_trapped(f);  // a trapped invocation writes nothing more
   uint32_t address = f.param(0), byte = f.param(1);
   counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {f.param(2)}), [&](uint32_t i) {
-    uint32_t pointer = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {address, i}), k_.types.u8());
+    Id pointer = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {address, i}), k_.types.u8());
     f.store_aligned(pointer, byte, 1);
   });
   f.return_();
@@ -95,8 +95,8 @@ void RuntimeHelpers::emit_copy_bytes(uint32_t id) {
   uint32_t dest = f.param(0), source = f.param(1);
   uint32_t count = f.op(Op::OpUConvert, k_.types.u64, {f.param(2)});
   auto copy_byte = [&](uint32_t i) {
-    uint32_t from = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {source, i}), k_.types.u8());
-    uint32_t to = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), k_.types.u8());
+    Id from = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {source, i}), k_.types.u8());
+    Id to = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), k_.types.u8());
     f.store_aligned(to, f.load_aligned(k_.types.u8(), from, 1), 1);
   };
   f.if_else(f.param(3), [&] { counted_loop(f, count, copy_byte); },

@@ -65,7 +65,7 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   // (abi/launch_abi.h); 8-byte values there are read as two words.
   std::vector<uint32_t> members{k.types.u64, k.types.u32, k.types.u32, k.types.u64};
   members.resize(kPushHeaderMembers + kPushCopyWords, k.types.u32);
-  uint32_t push_block = b.unique_struct_type(members);
+  Id push_block = b.unique_struct_type(members);
   b.decorate(push_block, spv::Decoration::Block);
   b.member_decorate(push_block, 0, spv::Decoration::Offset, {abi::kPushLaunchBlock});
   b.member_decorate(push_block, 1, spv::Decoration::Offset, {abi::kPushBaseIndex});
@@ -145,7 +145,7 @@ uint32_t load_push_value(KernelContext& k, FunctionBuilder& f, uint32_t offset, 
 uint32_t load_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t offset, ValType type) {
   uint32_t address = f.op(Op::OpIAdd, k.types.u64, {base, k.b.const_u64(offset)});
   bool wide = type == ValType::I64 || type == ValType::F64;
-  uint32_t raw_type = wide ? k.types.u64 : k.types.u32;
+  Id raw_type = wide ? k.types.u64 : k.types.u32;
   uint32_t raw = f.load_aligned(raw_type, k.device_pointer(f, address, raw_type), wide ? 8 : 4);
   uint32_t value_type = k.types.value_type(type);
   return value_type == raw_type ? raw : f.op(Op::OpBitcast, value_type, {raw});
@@ -293,7 +293,7 @@ Status compile_shader(const wasm::Module& module, std::span<const uint32_t> root
   k.f64_subnormals_native = options.f64_subnormals_native;
 
   auto private_var = [&](uint32_t type, const char* name, uint32_t initializer = 0) {
-    uint32_t var = b.global_variable(b.pointer_type(spv::StorageClass::Private, type),
+    const Id var = b.global_variable(b.pointer_type(spv::StorageClass::Private, type),
                                      spv::StorageClass::Private, initializer);
     b.name(var, name);
     return var;

@@ -161,7 +161,7 @@ void FunctionLowering::compare(Op opcode, uint32_t) {
 
 void FunctionLowering::count_bits(Opcode opcode) {
   uint32_t x = pop();
-  uint32_t u32 = k_.types.u32;
+  Id u32 = k_.types.u32;
   auto clz32 = [&](uint32_t v) {  // FindUMsb(0) is -1, so 31 - msb gives 32
     return op(Op::OpISub, u32, {b_.const_u32(31), f_.glsl(GLSLstd450FindUMsb, u32, {v})});
   };
@@ -249,7 +249,7 @@ void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
   push(op(Op::OpISub, type, {lhs, op(Op::OpIMul, type, {quotient, safe_divisor})}));
 }
 
-void FunctionLowering::float_unary(Opcode opcode, uint32_t type, uint32_t bits) {
+void FunctionLowering::float_unary(Opcode opcode, Id type, uint32_t bits) {
   uint32_t x = pop();
   uint32_t int_type = bits == 64 ? k_.types.u64 : k_.types.u32;
   uint64_t sign = uint64_t(1) << (bits - 1);

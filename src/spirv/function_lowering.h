@@ -116,7 +116,7 @@ class FunctionLowering {
   void count_bits(wasm::Opcode op);
   void shift(wasm::Opcode op, uint32_t type, uint32_t bits);
   void divide(wasm::Opcode op, uint32_t type, uint32_t bits);
-  void float_unary(wasm::Opcode op, uint32_t type, uint32_t bits);
+  void float_unary(wasm::Opcode op, Id type, uint32_t bits);
   uint32_t is_nan_bits(uint32_t x, uint32_t bits);
   void float_min_max(bool is_min, uint32_t type, uint32_t bits);
   void truncate(wasm::Opcode op, uint32_t float_bits, uint32_t int_bits, bool is_signed, bool saturating);

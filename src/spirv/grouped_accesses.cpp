@@ -198,7 +198,7 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
         value_at[c.delta] = load_at(f, address, width, width);
         continue;
       }
-      uint32_t vector = b.vector_type(k_.types.u32, c.words);
+      Id vector = b.vector_type(k_.types.u32, c.words);
       auto load_vector = [&] {
         std::vector<uint32_t> words;
         uint32_t loaded = f.load_aligned(vector, k_.device_pointer(f, address, vector), 4 * c.words);

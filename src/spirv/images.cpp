@@ -48,7 +48,7 @@ void Images::declare() {
         spv::Capability::StorageImageArrayNonUniformIndexing, spv::Capability::SampledImageArrayNonUniformIndexing,
         spv::Capability::StorageImageReadWithoutFormat, spv::Capability::StorageImageWriteWithoutFormat})
     b.capability(c);
-  const uint32_t f32 = k_.types.f32();
+  const Id f32 = k_.types.f32();
   auto array_var = [&](uint32_t element, uint32_t binding, const char* name) {
     uint32_t type = b.runtime_array_type(element);
     uint32_t var = b.global_variable(b.pointer_type(spv::StorageClass::UniformConstant, type),
@@ -68,7 +68,7 @@ void Images::declare() {
   const uint32_t entries = b.runtime_array_type(uvec4);
   b.decorate(entries, spv::Decoration::ArrayStride, {abi::kHandleEntrySize});
   const uint32_t members[] = {entries};
-  const uint32_t block = b.unique_struct_type(members);
+  const Id block = b.unique_struct_type(members);
   b.decorate(block, spv::Decoration::Block);
   b.member_decorate(block, 0, spv::Decoration::Offset, {0});
   b.member_decorate(block, 0, spv::Decoration::NonWritable);
@@ -135,7 +135,7 @@ uint32_t Images::lower(FunctionBuilder& f, Op op, std::span<const uint32_t> args
 
 std::pair<uint32_t, uint32_t> Images::entry(FunctionBuilder& f, uint32_t handle, uint32_t mask, uint32_t required) {
   ModuleBuilder& b = k_.b;
-  const uint32_t u32 = k_.types.u32, uvec4 = b.vector_type(u32, 4);
+  const Id u32 = k_.types.u32, uvec4 = b.vector_type(u32, 4);
   uint32_t length = f.op(SpvOp::OpArrayLength, u32, {table_var_, 0});
   uint32_t in_range = f.op(SpvOp::OpULessThan, k_.types.bool_type, {handle, length});
   uint32_t safe = f.op(SpvOp::OpSelect, u32, {in_range, handle, b.const_u32(0)});
@@ -161,7 +161,8 @@ uint32_t Images::descriptor(FunctionBuilder& f, uint32_t var, uint32_t type, uin
 void Images::emit(uint32_t id, Op op) {
   ModuleBuilder& b = k_.b;
   RuntimeHelpers& h = *k_.helpers;
-  const uint32_t u32 = k_.types.u32, f32 = k_.types.f32(), vec4 = t_vec4();
+  const Id u32 = k_.types.u32, f32 = k_.types.f32();
+  const uint32_t vec4 = t_vec4();
   const bool three_d = is_3d(op);
   const uint32_t dims = three_d ? 3 : 2;
   const spv::Dim dim = three_d ? spv::Dim::Dim3D : spv::Dim::Dim2D;

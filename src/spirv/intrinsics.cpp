@@ -162,7 +162,7 @@ std::string import_call_problem(const wasm::Module& module, uint32_t caller, uin
 uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span<const uint32_t> args) {
   ModuleBuilder& b = k_.b;
   const Intrinsic& intrinsic = *find_intrinsic(*k_.module.imported_function(function_index));
-  const uint32_t u32 = k_.types.u32;
+  const Id u32 = k_.types.u32;
   auto subgroup_scope = [&] { return b.const_u32(uint32_t(spv::Scope::Subgroup)); };
   // Component args[0] of a uvec3; `outside` for dimensions > 2.
   auto dimension_of = [&](uint32_t vector, uint32_t outside) {

@@ -10,12 +10,12 @@ KernelContext::KernelContext(const wasm::Module& module, ModuleBuilder& builder,
       abi(builder, types),
       spec(builder, types) {}
 
-uint32_t KernelContext::device_pointer(FunctionBuilder& f, uint32_t address, uint32_t pointee) {
-  uint32_t pointer_type = b.pointer_type(spv::StorageClass::PhysicalStorageBuffer, pointee);
+Id KernelContext::device_pointer(FunctionBuilder& f, uint32_t address, uint32_t pointee) {
+  const Id pointer_type = b.pointer_type(spv::StorageClass::PhysicalStorageBuffer, pointee);
   return f.op(spv::Op::OpConvertUToPtr, pointer_type, {address});
 }
 
-uint32_t KernelContext::instance_pointer(FunctionBuilder& f, uint32_t offset, uint32_t type) {
+Id KernelContext::instance_pointer(FunctionBuilder& f, uint32_t offset, Id type) {
   uint32_t base = f.load(types.u64, abi.instance_state_var);
   uint32_t address = f.op(spv::Op::OpIAdd, types.u64, {base, b.const_u64(offset)});
   return device_pointer(f, address, type);

@@ -50,13 +50,13 @@ struct KernelContext {
   ProofState proofs;
 
   // A PhysicalStorageBuffer pointer to `pointee` at device address `address` (u64).
-  uint32_t device_pointer(class FunctionBuilder& f, uint32_t address, uint32_t pointee);
+  Id device_pointer(class FunctionBuilder& f, uint32_t address, uint32_t pointee);
 
   // Whether the shader keeps mutable/imported globals, the memory size and
   // the tables in the instance's InstanceState (instance_state.h); module-wide.
   bool instance_state = false;
   // A PhysicalStorageBuffer pointer to `type` at InstanceState + `offset` (u64).
-  uint32_t instance_pointer(class FunctionBuilder& f, uint32_t offset, uint32_t type);
+  Id instance_pointer(class FunctionBuilder& f, uint32_t offset, Id type);
   // Where everything lives in the InstanceState (tables, segments, globals).
   InstanceLayout layout;
   // The functions table slots may hold (table.h); null when the module's
@@ -65,8 +65,8 @@ struct KernelContext {
   const struct IndirectCallTargets* indirect_targets = nullptr;
 
   // The GPU programming model (intrinsics.h, workgroup_memory.h).
-  SharedMemory shared;                // workgroup-shared variables
-  bool uses_barriers = false;         // a reachable function calls wasmgpu.barrier
+  SharedMemory shared;         // workgroup-shared variables
+  bool uses_barriers = false;  // a reachable function calls wasmgpu.barrier
   class Intrinsics* intrinsics = nullptr;
   class Images* images = nullptr;  // the image imports (images.h)
 
@@ -82,10 +82,10 @@ struct KernelContext {
   RuntimeHelpers* helpers = nullptr;
   // Float lowering of the exact float mode (float_exact.h); null in fast mode.
   class ExactFloat* exact_float = nullptr;
-  bool subgroup_vote = false;  // CompileOptions::subgroup_vote
-  bool loop_exit_breaks = true;  // CompileOptions::loop_exit_breaks
+  bool subgroup_vote = false;         // CompileOptions::subgroup_vote
+  bool loop_exit_breaks = true;       // CompileOptions::loop_exit_breaks
   bool f64_subnormals_native = true;  // CompileOptions::f64_subnormals_native
-  bool uses_memory = false;  // any linear memory access (needs 8-bit storage)
+  bool uses_memory = false;           // any linear memory access (needs 8-bit storage)
   // How many access sites took each path (access_path.h).
   AccessPathCounts access_paths;
 };

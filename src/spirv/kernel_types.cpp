@@ -12,17 +12,17 @@ KernelTypes::KernelTypes(const wasm::Module& module, ModuleBuilder& builder, con
   u64 = b_.uint_type(64);
 }
 
-uint32_t KernelTypes::u8() { return b_.uint_type(8); }
-uint32_t KernelTypes::f32() { return b_.float_type(32); }
-uint32_t KernelTypes::f64() {
+Id KernelTypes::u8() { return b_.uint_type(8); }
+Id KernelTypes::f32() { return b_.float_type(32); }
+Id KernelTypes::f64() {
   uses_float64 = true;
   if (float64_function.empty() && current_function_ != UINT32_MAX)
     float64_function = module_.function_name(current_function_);
   return b_.float_type(64);
 }
-uint32_t KernelTypes::uvec3() { return b_.vector_type(u32, 3); }
+Id KernelTypes::uvec3() { return b_.vector_type(u32, 3); }
 
-uint32_t KernelTypes::value_type(wasm::ValType type) {
+Id KernelTypes::value_type(wasm::ValType type) {
   switch (type) {
     case wasm::ValType::I32: return u32;
     case wasm::ValType::I64: return u64;
@@ -36,7 +36,7 @@ uint32_t KernelTypes::value_type(wasm::ValType type) {
   return u32;
 }
 
-uint32_t KernelTypes::result_type(const std::vector<wasm::ValType>& results) {
+Id KernelTypes::result_type(const std::vector<wasm::ValType>& results) {
   if (results.empty()) return void_type;
   if (results.size() == 1) return value_type(results[0]);
   std::vector<uint32_t> members;

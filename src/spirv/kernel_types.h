@@ -18,14 +18,14 @@ class KernelTypes {
   // outside one), read when f64 is first asked for.
   KernelTypes(const wasm::Module& module, ModuleBuilder& builder, const uint32_t& current_function);
 
-  uint32_t void_type, bool_type, u32, u64;
-  uint32_t u8();
-  uint32_t f32();
+  Id void_type, bool_type, u32, u64;
+  Id u8();
+  Id f32();
   // Also records that the kernel needs shaderFloat64, and which function asked first.
-  uint32_t f64();
-  uint32_t uvec3();
-  uint32_t value_type(wasm::ValType type);                          // i32->u32, i64->u64, f32, f64
-  uint32_t result_type(const std::vector<wasm::ValType>& results);  // void, scalar or struct
+  Id f64();
+  Id uvec3();
+  Id value_type(wasm::ValType type);                          // i32->u32, i64->u64, f32, f64
+  Id result_type(const std::vector<wasm::ValType>& results);  // void, scalar or struct
 
   bool uses_float64 = false;
   std::string float64_function;  // first function that used f64

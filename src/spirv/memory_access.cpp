@@ -431,7 +431,7 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
   counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {count}), [&](uint32_t i) {
     uint32_t entry = f.op(Op::OpIAdd, k_.types.u64,
                           {regions, f.op(Op::OpIMul, k_.types.u64, {i, b.const_u64(abi::kRegionStride)})});
-    auto field = [&](uint32_t offset, uint32_t type, uint32_t width) {
+    auto field = [&](uint32_t offset, Id type, uint32_t width) {
       return f.load_aligned(type, k_.device_pointer(f, offset_address(k_, f, entry, offset), type), width);
     };
     uint32_t base = f.op(Op::OpUConvert, k_.types.u64, {field(abi::kRegionWasmBase, k_.types.u32, 4)});
@@ -471,7 +471,7 @@ void RuntimeHelpers::counted_loop(FunctionBuilder& f, uint32_t count,
 }
 
 uint32_t RuntimeHelpers::load_at(FunctionBuilder& f, uint32_t address, uint32_t width, uint32_t alignment) {
-  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
+  Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   if (alignment >= width && width >= 4)
     return f.load_aligned(type, k_.device_pointer(f, address, type), width);
   if (width == 8 && alignment >= 4) {
@@ -483,7 +483,7 @@ uint32_t RuntimeHelpers::load_at(FunctionBuilder& f, uint32_t address, uint32_t 
   }
   uint32_t value = 0;
   for (uint32_t i = 0; i < width; ++i) {
-    uint32_t byte_ptr = k_.device_pointer(f, offset_address(k_, f, address, i), k_.types.u8());
+    Id byte_ptr = k_.device_pointer(f, offset_address(k_, f, address, i), k_.types.u8());
     uint32_t byte = f.op(Op::OpUConvert, type, {f.load_aligned(k_.types.u8(), byte_ptr, 1)});
     if (i != 0) byte = f.op(Op::OpShiftLeftLogical, type, {byte, k_.b.const_u32(8 * i)});
     value = i == 0 ? byte : f.op(Op::OpBitwiseOr, type, {value, byte});

@@ -117,7 +117,7 @@ class ComponentLowering {
   void enter_state(uint32_t state_number, const std::vector<uint32_t>& shape);
   void end_case();
   void store_arguments(const std::vector<uint32_t>& args);
-  uint32_t stack_word(uint32_t index);
+  Id stack_word(uint32_t index);
   void push_words(uint32_t sp, uint32_t& offset, uint32_t value);
   uint32_t pop_words(uint32_t base, uint32_t& offset, uint32_t type);
   void emit_entry_wrappers(uint32_t machine);
@@ -246,7 +246,7 @@ Result<uint32_t> ComponentLowering::lower() {
   // never re-entered from outside while it runs (a function that could do so
   // would be a member), so one call stack per component suffices.
   slot_offset_ = k_.stack_slot_size;
-  auto launch_field = [&](uint32_t offset, uint32_t type, uint32_t alignment) {
+  auto launch_field = [&](uint32_t offset, Id type, uint32_t alignment) {
     uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), b_.const_u64(offset)});
     return f.load_aligned(type, k_.device_pointer(f, address, type), alignment);
   };
@@ -623,7 +623,7 @@ void ComponentLowering::store_arguments(const std::vector<uint32_t>& args) {
   for (size_t i = 0; i < args.size(); ++i) f_->store(arg_vars_[i], pack(k_, *f_, args[i]));
 }
 
-uint32_t ComponentLowering::stack_word(uint32_t index) {
+Id ComponentLowering::stack_word(uint32_t index) {
   FunctionBuilder& f = *f_;
   uint32_t offset = f.op(Op::OpIMul, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {index}), b_.const_u64(4)});
   return k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, frames_var_), offset}), k_.types.u32);

@@ -8,7 +8,7 @@
 
 namespace wasmgpu::spirv {
 
-uint32_t SpecConstants::workgroup_size() {
+Id SpecConstants::workgroup_size() {
   if (workgroup_size_id_ != 0) return workgroup_size_id_;
   uint32_t sizes[] = {b_.spec_const_u32(64, 0), b_.spec_const_u32(1, 1), b_.spec_const_u32(1, 2)};
   std::copy(std::begin(sizes), std::end(sizes), workgroup_size_components_);
@@ -17,22 +17,22 @@ uint32_t SpecConstants::workgroup_size() {
   return workgroup_size_id_;
 }
 
-uint32_t SpecConstants::workgroup_at_most(uint32_t invocations) {
+Id SpecConstants::workgroup_at_most(uint32_t invocations) {
   auto found = workgroup_at_most_ids_.find(invocations);
-  if (found != workgroup_at_most_ids_.end()) return found->second;
+  if (found != workgroup_at_most_ids_.end()) return Id(found->second);
   workgroup_size();
   const uint32_t* s = workgroup_size_components_;
   uint32_t xy_operands[] = {s[0], s[1]};
-  uint32_t xy = b_.spec_const_op(types_.u32, spv::Op::OpIMul, xy_operands);
+  const Id xy = b_.spec_const_op(types_.u32, spv::Op::OpIMul, xy_operands);
   uint32_t xyz_operands[] = {xy, s[2]};
-  uint32_t xyz = b_.spec_const_op(types_.u32, spv::Op::OpIMul, xyz_operands);
+  const Id xyz = b_.spec_const_op(types_.u32, spv::Op::OpIMul, xyz_operands);
   uint32_t compare[] = {xyz, b_.const_u32(invocations)};
-  uint32_t id = b_.spec_const_op(types_.bool_type, spv::Op::OpULessThanEqual, compare);
+  const Id id = b_.spec_const_op(types_.bool_type, spv::Op::OpULessThanEqual, compare);
   workgroup_at_most_ids_.emplace(invocations, id);
   return id;
 }
 
-uint32_t SpecConstants::index_dims() {
+Id SpecConstants::index_dims() {
   if (index_dims_id_ == 0) {
     index_dims_id_ = b_.spec_const_u32(3, abi::kSpecIndexDims);
     b_.name(index_dims_id_, "index_dims");
@@ -40,17 +40,17 @@ uint32_t SpecConstants::index_dims() {
   return index_dims_id_;
 }
 
-uint32_t SpecConstants::param_proven(uint32_t param) {
+Id SpecConstants::param_proven(uint32_t param) {
   auto found = param_proven_ids_.find(param);
-  if (found != param_proven_ids_.end()) return found->second;
+  if (found != param_proven_ids_.end()) return Id(found->second);
   if (proven_params_id_ == 0) {
     proven_params_id_ = b_.spec_const_u32(0, abi::kSpecProvenParams);
     b_.name(proven_params_id_, "proven_params");
   }
   uint32_t bit_operands[] = {proven_params_id_, b_.const_u32(param < 32 ? uint32_t(1) << param : 0)};
-  uint32_t bit = b_.spec_const_op(types_.u32, spv::Op::OpBitwiseAnd, bit_operands);
+  const Id bit = b_.spec_const_op(types_.u32, spv::Op::OpBitwiseAnd, bit_operands);
   uint32_t set_operands[] = {bit, b_.const_u32(0)};
-  uint32_t id = b_.spec_const_op(types_.bool_type, spv::Op::OpINotEqual, set_operands);
+  const Id id = b_.spec_const_op(types_.bool_type, spv::Op::OpINotEqual, set_operands);
   param_proven_ids_.emplace(param, id);
   return id;
 }

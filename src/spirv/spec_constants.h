@@ -16,24 +16,24 @@ class SpecConstants {
   SpecConstants(ModuleBuilder& builder, const KernelTypes& types) : b_(builder), types_(types) {}
 
   // The workgroup size as a composite of specialization constants 0, 1, 2.
-  uint32_t workgroup_size();
+  Id workgroup_size();
   // A bool: the workgroup has at most `invocations` invocations. True for
   // every launch the shared-range proofs (ProofState::shared_proofs) were
   // made for, so a driver folds the run-time checks they make redundant away.
-  uint32_t workgroup_at_most(uint32_t invocations);
+  Id workgroup_at_most(uint32_t invocations);
   // A bool: pointer parameter `param` is proven at launch (its bit of abi::kSpecProvenParams).
-  uint32_t param_proven(uint32_t param);
+  Id param_proven(uint32_t param);
   // abi::kSpecIndexDims.
-  uint32_t index_dims();
+  Id index_dims();
 
  private:
   ModuleBuilder& b_;
   const KernelTypes& types_;
-  uint32_t workgroup_size_id_ = 0;
+  Id workgroup_size_id_;
   uint32_t workgroup_size_components_[3] = {};
   std::map<uint32_t, uint32_t> workgroup_at_most_ids_;
-  uint32_t index_dims_id_ = 0;
-  uint32_t proven_params_id_ = 0;
+  Id index_dims_id_;
+  Id proven_params_id_;
   std::map<uint32_t, uint32_t> param_proven_ids_;
 };
 

@@ -93,7 +93,7 @@ Status FunctionLowering::table_init(uint32_t segment, uint32_t table) {
                       std::to_string(segment) + ", which does not exist");
   uint32_t count = pop(), source = pop(), dest = pop();
   // A dropped segment (every active one after instantiation) has no items left.
-  uint32_t dropped_pointer = k_.instance_pointer(f_, k_.layout.elem_dropped_offset + 4 * segment, k_.types.u32);
+  Id dropped_pointer = k_.instance_pointer(f_, k_.layout.elem_dropped_offset + 4 * segment, k_.types.u32);
   uint32_t dropped = op(Op::OpINotEqual, k_.types.bool_type, {f_.load_aligned(k_.types.u32, dropped_pointer, 4), b_.const_u32(0)});
   uint32_t items = uint32_t(k_.module.elements[segment].items.size());
   uint32_t size = op(Op::OpSelect, k_.types.u32, {dropped, b_.const_u32(0), b_.const_u32(items)});

@@ -42,7 +42,7 @@ void RuntimeHelpers::return_if_trapped(FunctionBuilder& f) {
 uint32_t RuntimeHelpers::launch_field(FunctionBuilder& f, uint32_t offset, uint32_t width) {
   uint32_t block = f.load(k_.types.u64, k_.abi.launch_block_var);
   uint32_t address = f.op(spv::Op::OpIAdd, k_.types.u64, {block, k_.b.const_u64(offset)});
-  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
+  Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   return f.load_aligned(type, k_.device_pointer(f, address, type), width);
 }
 

@@ -121,7 +121,7 @@ uint32_t shared_word_pointer_at(KernelContext& k, FunctionBuilder& f, uint32_t i
 uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width, uint32_t known_alignment) {
   uint32_t type = width == 8 ? k.types.u64 : k.types.u32;
   uint32_t result = f.variable(type);
-  auto words = [&] {
+  auto words = [&]() -> uint32_t {
     uint32_t low = f.load(k.types.u32, shared_word_pointer(k, f, ea));
     if (width == 4) return low;
     uint32_t high = f.load(k.types.u32, shared_word_pointer(k, f, plus(k, f, ea, 4)));
