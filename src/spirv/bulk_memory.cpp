@@ -22,16 +22,16 @@ void RuntimeHelpers::fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uin
   const AccessPath path = path_of(constant_dest, constant_count);
   k_.access_paths.add(path);
   if (path == AccessPath::Translated) {
-    call(f, k_.t_void, function_id(Helper::Fill), {dest, value, count});
+    call(f, k_.types.void_type, function_id(Helper::Fill), {dest, value, count});
     return;
   }
-  uint32_t dest64 = f.op(Op::OpUConvert, k_.t_u64, {dest});
+  uint32_t dest64 = f.op(Op::OpUConvert, k_.types.u64, {dest});
   auto fill_bytes = [&] {
-    call(f, k_.t_void, function_id(Helper::FillBytes),
-         {module_address(f, dest64), f.op(Op::OpUConvert, k_.t_u8(), {value}), count});
+    call(f, k_.types.void_type, function_id(Helper::FillBytes),
+         {module_address(f, dest64), f.op(Op::OpUConvert, k_.types.u8(), {value}), count});
   };
   if (path == AccessPath::Direct) return fill_bytes();
-  f.if_else(within_memory(f, dest64, f.op(Op::OpUConvert, k_.t_u64, {count})), fill_bytes,
+  f.if_else(within_memory(f, dest64, f.op(Op::OpUConvert, k_.types.u64, {count})), fill_bytes,
             [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
 }
 
@@ -42,19 +42,19 @@ void RuntimeHelpers::copy(FunctionBuilder& f, uint32_t dest, uint32_t source, ui
                                    path_of(k_.b.integer_constant(source), constant_count));
   k_.access_paths.add(path);
   if (path == AccessPath::Translated) {
-    call(f, k_.t_void, function_id(Helper::Copy), {dest, source, count});
+    call(f, k_.types.void_type, function_id(Helper::Copy), {dest, source, count});
     return;
   }
   // Both ranges are constants here, so the copy's direction is known.
   const uint64_t to = *k_.b.integer_constant(dest), from = *k_.b.integer_constant(source);
   uint32_t dest64 = k_.b.const_u64(to), source64 = k_.b.const_u64(from);
   auto copy_bytes = [&] {
-    call(f, k_.t_void, function_id(Helper::CopyBytes),
+    call(f, k_.types.void_type, function_id(Helper::CopyBytes),
          {module_address(f, dest64), module_address(f, source64), count, k_.b.const_bool(to <= from)});
   };
   if (path == AccessPath::Direct) return copy_bytes();
-  uint32_t count64 = f.op(Op::OpUConvert, k_.t_u64, {count});
-  uint32_t fits = f.op(Op::OpLogicalAnd, k_.t_bool, {within_memory(f, dest64, count64), within_memory(f, source64, count64)});
+  uint32_t count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
+  uint32_t fits = f.op(Op::OpLogicalAnd, k_.types.bool_type, {within_memory(f, dest64, count64), within_memory(f, source64, count64)});
   f.if_else(fits, copy_bytes, [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
 }
 
@@ -62,20 +62,20 @@ void RuntimeHelpers::memory_init(FunctionBuilder& f, uint32_t dest, uint32_t sou
                                  uint32_t segment_size, uint64_t segment_offset, uint32_t dropped_offset) {
   k_.uses_memory = true;
   k_.access_paths.add(AccessPath::Translated);
-  call(f, k_.t_void, function_id(Helper::Init),
+  call(f, k_.types.void_type, function_id(Helper::Init),
        {dest, source, count, k_.b.const_u32(segment_size), k_.b.const_u64(segment_offset),
         k_.b.const_u32(dropped_offset)});
 }
 
 // fill_bytes(address u64, byte u8, count u32): `count` bytes at a device address.
 void RuntimeHelpers::emit_fill_bytes(uint32_t id) {
-  uint32_t params[] = {k_.t_u64, k_.t_u8(), k_.t_u32};
-  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  uint32_t params[] = {k_.types.u64, k_.types.u8(), k_.types.u32};
+  FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.fill_bytes");
   return_if_trapped(f);  // a trapped invocation writes nothing more
   uint32_t address = f.param(0), byte = f.param(1);
-  counted_loop(f, f.op(Op::OpUConvert, k_.t_u64, {f.param(2)}), [&](uint32_t i) {
-    uint32_t pointer = k_.device_pointer(f, f.op(Op::OpIAdd, k_.t_u64, {address, i}), k_.t_u8());
+  counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {f.param(2)}), [&](uint32_t i) {
+    Id pointer = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {address, i}), k_.types.u8());
     f.store_aligned(pointer, byte, 1);
   });
   f.return_();
@@ -88,16 +88,16 @@ void RuntimeHelpers::emit_fill_bytes(uint32_t id) {
 // memmove. Callers pass the direction, a constant when they know it, so that
 // the driver drops the other loop.
 void RuntimeHelpers::emit_copy_bytes(uint32_t id) {
-  uint32_t params[] = {k_.t_u64, k_.t_u64, k_.t_u32, k_.t_bool};
-  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  uint32_t params[] = {k_.types.u64, k_.types.u64, k_.types.u32, k_.types.bool_type};
+  FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.copy_bytes");
   return_if_trapped(f);
   uint32_t dest = f.param(0), source = f.param(1);
-  uint32_t count = f.op(Op::OpUConvert, k_.t_u64, {f.param(2)});
+  uint32_t count = f.op(Op::OpUConvert, k_.types.u64, {f.param(2)});
   auto copy_byte = [&](uint32_t i) {
-    uint32_t from = k_.device_pointer(f, f.op(Op::OpIAdd, k_.t_u64, {source, i}), k_.t_u8());
-    uint32_t to = k_.device_pointer(f, f.op(Op::OpIAdd, k_.t_u64, {dest, i}), k_.t_u8());
-    f.store_aligned(to, f.load_aligned(k_.t_u8(), from, 1), 1);
+    Id from = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {source, i}), k_.types.u8());
+    Id to = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), k_.types.u8());
+    f.store_aligned(to, f.load_aligned(k_.types.u8(), from, 1), 1);
   };
   f.if_else(f.param(3), [&] { counted_loop(f, count, copy_byte); },
             [&] { counted_loop(f, count, copy_byte, /*backwards=*/true); });
@@ -106,37 +106,37 @@ void RuntimeHelpers::emit_copy_bytes(uint32_t id) {
 }
 
 void RuntimeHelpers::emit_fill(uint32_t id) {
-  uint32_t params[] = {k_.t_u32, k_.t_u32, k_.t_u32};
-  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  uint32_t params[] = {k_.types.u32, k_.types.u32, k_.types.u32};
+  FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.memory_fill");
   return_if_trapped(f);
-  uint32_t dest = f.op(Op::OpUConvert, k_.t_u64, {f.param(0)});
+  uint32_t dest = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
   uint32_t count = f.param(2);
   shared_bulk(f, {dest}, count, [&](uint32_t i) {
-    store_translated(f, f.op(Op::OpIAdd, k_.t_u64, {dest, i}), f.param(1), 1);
+    store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), f.param(1), 1);
   });
   uint32_t address = translate(f, dest, count);
-  call(f, k_.t_void, function_id(Helper::FillBytes),
-       {address, f.op(Op::OpUConvert, k_.t_u8(), {f.param(1)}), count});
+  call(f, k_.types.void_type, function_id(Helper::FillBytes),
+       {address, f.op(Op::OpUConvert, k_.types.u8(), {f.param(1)}), count});
   f.return_();
   f.finish();
 }
 
 void RuntimeHelpers::emit_copy(uint32_t id) {
-  uint32_t params[] = {k_.t_u32, k_.t_u32, k_.t_u32};
-  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  uint32_t params[] = {k_.types.u32, k_.types.u32, k_.types.u32};
+  FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.memory_copy");
   return_if_trapped(f);
   uint32_t count = f.param(2);
-  uint32_t from = f.op(Op::OpUConvert, k_.t_u64, {f.param(1)}), to = f.op(Op::OpUConvert, k_.t_u64, {f.param(0)});
+  uint32_t from = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)}), to = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
   shared_bulk(f, {to, from}, count, [&](uint32_t i) {
-    uint32_t byte = load_translated(f, f.op(Op::OpIAdd, k_.t_u64, {from, i}), 1);
-    store_translated(f, f.op(Op::OpIAdd, k_.t_u64, {to, i}), byte, 1);
-  }, f.op(Op::OpUGreaterThan, k_.t_bool, {to, from}));
+    uint32_t byte = load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {from, i}), 1);
+    store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {to, i}), byte, 1);
+  }, f.op(Op::OpUGreaterThan, k_.types.bool_type, {to, from}));
   uint32_t source = translate(f, from, count);
   uint32_t dest = translate(f, to, count);
-  call(f, k_.t_void, function_id(Helper::CopyBytes),
-       {dest, source, count, f.op(Op::OpULessThanEqual, k_.t_bool, {dest, source})});
+  call(f, k_.types.void_type, function_id(Helper::CopyBytes),
+       {dest, source, count, f.op(Op::OpULessThanEqual, k_.types.bool_type, {dest, source})});
   f.return_();
   f.finish();
 }
@@ -144,27 +144,27 @@ void RuntimeHelpers::emit_copy(uint32_t id) {
 // memory.init: the source range must lie in the segment (of size 0 once
 // dropped) and the destination in memory, both checked before any byte moves.
 void RuntimeHelpers::emit_init(uint32_t id) {
-  uint32_t params[] = {k_.t_u32, k_.t_u32, k_.t_u32, k_.t_u32, k_.t_u64, k_.t_u32};
-  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  uint32_t params[] = {k_.types.u32, k_.types.u32, k_.types.u32, k_.types.u32, k_.types.u64, k_.types.u32};
+  FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.memory_init");
   ModuleBuilder& b = k_.b;
   return_if_trapped(f);
   uint32_t count = f.param(2);
-  uint32_t count64 = f.op(Op::OpUConvert, k_.t_u64, {count});
-  uint32_t state = f.load(k_.t_u64, k_.instance_state_var);
-  uint32_t dropped_address = f.op(Op::OpIAdd, k_.t_u64, {state, f.op(Op::OpUConvert, k_.t_u64, {f.param(5)})});
-  uint32_t dropped = f.load_aligned(k_.t_u32, k_.device_pointer(f, dropped_address, k_.t_u32), 4);
-  uint32_t is_dropped = f.op(Op::OpINotEqual, k_.t_bool, {dropped, b.const_u32(0)});
-  uint32_t size = f.op(Op::OpSelect, k_.t_u64, {is_dropped, b.const_u64(0), f.op(Op::OpUConvert, k_.t_u64, {f.param(3)})});
-  uint32_t source = f.op(Op::OpUConvert, k_.t_u64, {f.param(1)});
-  uint32_t source_end = f.op(Op::OpIAdd, k_.t_u64, {source, count64});
-  f.if_else(f.op(Op::OpUGreaterThan, k_.t_bool, {source_end, size}),
+  uint32_t count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
+  uint32_t state = f.load(k_.types.u64, k_.abi.instance_state_var);
+  uint32_t dropped_address = f.op(Op::OpIAdd, k_.types.u64, {state, f.op(Op::OpUConvert, k_.types.u64, {f.param(5)})});
+  uint32_t dropped = f.load_aligned(k_.types.u32, k_.device_pointer(f, dropped_address, k_.types.u32), 4);
+  uint32_t is_dropped = f.op(Op::OpINotEqual, k_.types.bool_type, {dropped, b.const_u32(0)});
+  uint32_t size = f.op(Op::OpSelect, k_.types.u64, {is_dropped, b.const_u64(0), f.op(Op::OpUConvert, k_.types.u64, {f.param(3)})});
+  uint32_t source = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)});
+  uint32_t source_end = f.op(Op::OpIAdd, k_.types.u64, {source, count64});
+  f.if_else(f.op(Op::OpUGreaterThan, k_.types.bool_type, {source_end, size}),
             [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
-  uint32_t dest = translate(f, f.op(Op::OpUConvert, k_.t_u64, {f.param(0)}), count);
-  uint32_t segments = f.load_aligned(k_.t_u64, k_.instance_pointer(f, abi::kInstanceDataSegments, k_.t_u64), 8);
-  uint32_t from = f.op(Op::OpIAdd, k_.t_u64, {segments, f.op(Op::OpIAdd, k_.t_u64, {f.param(4), source})});
+  uint32_t dest = translate(f, f.op(Op::OpUConvert, k_.types.u64, {f.param(0)}), count);
+  uint32_t segments = f.load_aligned(k_.types.u64, k_.instance_pointer(f, abi::kInstanceDataSegments, k_.types.u64), 8);
+  uint32_t from = f.op(Op::OpIAdd, k_.types.u64, {segments, f.op(Op::OpIAdd, k_.types.u64, {f.param(4), source})});
   // Segment bytes and memory never overlap: either direction is right.
-  call(f, k_.t_void, function_id(Helper::CopyBytes), {dest, from, count, b.const_bool(true)});
+  call(f, k_.types.void_type, function_id(Helper::CopyBytes), {dest, from, count, b.const_bool(true)});
   f.return_();
   f.finish();
 }
@@ -177,16 +177,16 @@ void RuntimeHelpers::shared_bulk(FunctionBuilder& f, std::initializer_list<uint3
   if (k_.shared.variable == 0) return;
   uint32_t any = k_.b.const_bool(false);
   for (uint32_t start : starts)
-    any = f.op(Op::OpLogicalOr, k_.t_bool, {any, shared_overlaps(k_, f, start, count)});
+    any = f.op(Op::OpLogicalOr, k_.types.bool_type, {any, shared_overlaps(k_, f, start, count)});
   f.if_else(any, [&] {
     for (uint32_t start : starts) {
-      uint32_t end = f.op(Op::OpIAdd, k_.t_u64, {start, f.op(Op::OpUConvert, k_.t_u64, {count})});
-      uint32_t in_shared = f.op(Op::OpLogicalAnd, k_.t_bool,
-                                {f.op(Op::OpUGreaterThanEqual, k_.t_bool, {start, k_.b.const_u64(k_.shared.lo)}),
-                                 f.op(Op::OpULessThanEqual, k_.t_bool, {end, k_.b.const_u64(k_.shared.hi)})});
-      f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {in_shared}), [&] { translate(f, start, count); });
+      uint32_t end = f.op(Op::OpIAdd, k_.types.u64, {start, f.op(Op::OpUConvert, k_.types.u64, {count})});
+      uint32_t in_shared = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                                {f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {start, k_.b.const_u64(k_.shared.lo)}),
+                                 f.op(Op::OpULessThanEqual, k_.types.bool_type, {end, k_.b.const_u64(k_.shared.hi)})});
+      f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {in_shared}), [&] { translate(f, start, count); });
     }
-    uint32_t count64 = f.op(Op::OpUConvert, k_.t_u64, {count});
+    uint32_t count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
     if (backwards == 0) {
       counted_loop(f, count64, byte);
     } else {

@@ -23,16 +23,16 @@ Status FunctionLowering::call_indirect(const wasm::Instr& instr) {
 
 uint32_t FunctionLowering::resolve_element(uint32_t table, uint32_t element) {
   uint32_t record = table_address(table);
-  uint32_t function_var = f_.variable(k_.t_u32);
+  uint32_t function_var = f_.variable(k_.types.u32);
   f_.store(function_var, b_.const_u32(abi::kNullRef));
-  uint32_t in_bounds = op(Op::OpULessThan, k_.t_bool, {element, table_length(record)});
+  uint32_t in_bounds = op(Op::OpULessThan, k_.types.bool_type, {element, table_length(record)});
   f_.if_else(
       in_bounds,
-      [&] { f_.store(function_var, f_.load_aligned(k_.t_u32, k_.device_pointer(f_, slot_address(record, element), k_.t_u32), 4)); },
+      [&] { f_.store(function_var, f_.load_aligned(k_.types.u32, k_.device_pointer(f_, slot_address(record, element), k_.types.u32), 4)); },
       [&] { k_.helpers->trap(f_, abi::TrapKind::UndefinedElement); });
-  uint32_t function = f_.load(k_.t_u32, function_var);
+  uint32_t function = f_.load(k_.types.u32, function_var);
   // After an undefined element the index is null too; only the first trap counts.
-  f_.if_else(op(Op::OpIEqual, k_.t_bool, {function, b_.const_u32(abi::kNullRef)}),
+  f_.if_else(op(Op::OpIEqual, k_.types.bool_type, {function, b_.const_u32(abi::kNullRef)}),
              [&] { k_.helpers->trap(f_, abi::TrapKind::UninitializedElement); });
   return function;
 }
@@ -49,7 +49,7 @@ Status FunctionLowering::dispatch_indirect(uint32_t function, uint32_t type_inde
       return make_error("function " + k_.module.function_name(callee) + " was not compiled");
     std::vector<uint32_t> operands{id->second};
     operands.insert(operands.end(), args.begin(), args.end());
-    uint32_t result = f_.op(Op::OpFunctionCall, k_.result_type(expected.results), operands);
+    uint32_t result = f_.op(Op::OpFunctionCall, k_.types.result_type(expected.results), operands);
     if (expected.results.size() == 1) {
       f_.store(result_vars[0], result);
     } else {

@@ -35,13 +35,13 @@ bool is_kernel_scalar(ValType type) {
 
 // What `main` does once the ABI variables are set: given the invocation
 // index and the LaunchBlock address (u32, u64).
-constexpr uint32_t kPushHeaderMembers = KernelContext::kPushHeaderMembers;
+constexpr uint32_t kPushHeaderMembers = AbiVariables::kPushHeaderMembers;
 constexpr uint32_t kPushCopyWords = (abi::kPushConstantsSize - abi::kPushArgsCopy) / 4;
 
 // Member `member` of the push-constant block (declared by emit_main).
 uint32_t push_member(KernelContext& k, FunctionBuilder& f, uint32_t member, uint32_t type) {
   uint32_t pointer = f.op(Op::OpAccessChain, k.b.pointer_type(spv::StorageClass::PushConstant, type),
-                          {k.push_constants_var, k.b.const_u32(member)});
+                          {k.abi.push_constants_var, k.b.const_u32(member)});
   return f.load(type, pointer);
 }
 
@@ -56,17 +56,17 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   b.name(main_id, "main");
   b.entry_point(main_id, "main");
 
-  uint32_t uvec3 = k.t_uvec3();
-  uint32_t workgroup_size = k.workgroup_size_constant();
-  uint32_t global_id_var = k.builtin_input(spv::BuiltIn::GlobalInvocationId, uvec3);
+  uint32_t uvec3 = k.types.uvec3();
+  uint32_t workgroup_size = k.spec.workgroup_size();
+  uint32_t global_id_var = k.abi.builtin_input(spv::BuiltIn::GlobalInvocationId, uvec3);
   b.name(global_id_var, "gl_GlobalInvocationID");
-  uint32_t workgroups_var = k.builtin_input(spv::BuiltIn::NumWorkgroups, uvec3);
+  uint32_t workgroups_var = k.abi.builtin_input(spv::BuiltIn::NumWorkgroups, uvec3);
 
   // The header's four fields, then the argument copy as 4-byte words
   // (abi/launch_abi.h); 8-byte values there are read as two words.
-  std::vector<uint32_t> members{k.t_u64, k.t_u32, k.t_u32, k.t_u64};
-  members.resize(kPushHeaderMembers + kPushCopyWords, k.t_u32);
-  uint32_t push_block = b.unique_struct_type(members);
+  std::vector<uint32_t> members{k.types.u64, k.types.u32, k.types.u32, k.types.u64};
+  members.resize(kPushHeaderMembers + kPushCopyWords, k.types.u32);
+  Id push_block = b.unique_struct_type(members);
   b.decorate(push_block, spv::Decoration::Block);
   b.member_decorate(push_block, 0, spv::Decoration::Offset, {abi::kPushLaunchBlock});
   b.member_decorate(push_block, 1, spv::Decoration::Offset, {abi::kPushBaseIndex});
@@ -75,50 +75,50 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   for (uint32_t word = 0; word < kPushCopyWords; ++word)
     b.member_decorate(push_block, kPushHeaderMembers + word, spv::Decoration::Offset, {abi::kPushArgsCopy + 4 * word});
   b.name(push_block, "PushConstants");
-  k.push_constants_var = b.global_variable(b.pointer_type(spv::StorageClass::PushConstant, push_block),
+  k.abi.push_constants_var = b.global_variable(b.pointer_type(spv::StorageClass::PushConstant, push_block),
                                            spv::StorageClass::PushConstant);
 
-  FunctionBuilder f(b, main_id, k.t_void, {});
-  uint32_t launch_block = push_member(k, f, 0, k.t_u64);
-  uint32_t base_index = push_member(k, f, 1, k.t_u32);
-  uint32_t count = push_member(k, f, 2, k.t_u32);
+  FunctionBuilder f(b, main_id, k.types.void_type, {});
+  uint32_t launch_block = push_member(k, f, 0, k.types.u64);
+  uint32_t base_index = push_member(k, f, 1, k.types.u32);
+  uint32_t count = push_member(k, f, 2, k.types.u32);
   // The invocation index is the linearised global id (x fastest) plus the
   // dispatch's base: a 1-D launch is split into dispatches along x only. The
   // y and z terms are selected by specialization constants (abi::index_dims),
   // so that the driver drops them from launches whose y and z are always 0.
   uint32_t global_id = f.load(uvec3, global_id_var);
   uint32_t grid = f.op(Op::OpIMul, uvec3, {f.load(uvec3, workgroups_var), workgroup_size});
-  auto component = [&](uint32_t vector, uint32_t i) { return f.op(Op::OpCompositeExtract, k.t_u32, {vector, i}); };
-  uint32_t dims = k.index_dims();
+  auto component = [&](uint32_t vector, uint32_t i) { return f.op(Op::OpCompositeExtract, k.types.u32, {vector, i}); };
+  uint32_t dims = k.spec.index_dims();
   auto extends_over = [&](uint32_t d) {
     uint32_t operands[] = {dims, b.const_u32(d)};
-    return b.spec_const_op(k.t_bool, Op::OpUGreaterThanEqual, operands);
+    return b.spec_const_op(k.types.bool_type, Op::OpUGreaterThanEqual, operands);
   };
   auto term = [&](uint32_t d, uint32_t value) {
-    return f.op(Op::OpSelect, k.t_u32, {extends_over(d), value, b.const_u32(0)});
+    return f.op(Op::OpSelect, k.types.u32, {extends_over(d), value, b.const_u32(0)});
   };
-  uint32_t plane = f.op(Op::OpIMul, k.t_u32, {component(grid, 0), component(grid, 1)});
-  uint32_t y_term = term(2, f.op(Op::OpIMul, k.t_u32, {component(global_id, 1), component(grid, 0)}));
-  uint32_t z_term = term(3, f.op(Op::OpIMul, k.t_u32, {component(global_id, 2), plane}));
+  uint32_t plane = f.op(Op::OpIMul, k.types.u32, {component(grid, 0), component(grid, 1)});
+  uint32_t y_term = term(2, f.op(Op::OpIMul, k.types.u32, {component(global_id, 1), component(grid, 0)}));
+  uint32_t z_term = term(3, f.op(Op::OpIMul, k.types.u32, {component(global_id, 2), plane}));
   uint32_t global_x =
-      f.op(Op::OpIAdd, k.t_u32, {component(global_id, 0), f.op(Op::OpIAdd, k.t_u32, {y_term, z_term})});
-  uint32_t index = f.op(Op::OpIAdd, k.t_u32, {base_index, global_x});
+      f.op(Op::OpIAdd, k.types.u32, {component(global_id, 0), f.op(Op::OpIAdd, k.types.u32, {y_term, z_term})});
+  uint32_t index = f.op(Op::OpIAdd, k.types.u32, {base_index, global_x});
   // Invocations past the count exist only where abi::kSpecMayOverrun says so.
   uint32_t may_overrun = b.spec_const_u32(1, abi::kSpecMayOverrun);
   b.name(may_overrun, "may_overrun");
   uint32_t overrun_operands[] = {may_overrun, b.const_u32(0)};
-  uint32_t checks_count = b.spec_const_op(k.t_bool, Op::OpINotEqual, overrun_operands);
-  uint32_t past_count = f.op(Op::OpUGreaterThanEqual, k.t_bool, {index, count});
-  f.if_else(f.op(Op::OpLogicalAnd, k.t_bool, {checks_count, past_count}), [&] { f.return_(); });
+  uint32_t checks_count = b.spec_const_op(k.types.bool_type, Op::OpINotEqual, overrun_operands);
+  uint32_t past_count = f.op(Op::OpUGreaterThanEqual, k.types.bool_type, {index, count});
+  f.if_else(f.op(Op::OpLogicalAnd, k.types.bool_type, {checks_count, past_count}), [&] { f.return_(); });
 
-  f.store(k.launch_block_var, launch_block);
-  f.store(k.invocation_index_var, index);
-  f.store(k.stack_slot_var, global_x);
-  f.store(k.base_index_var, base_index);
-  f.store(k.invocation_count_var, count);
+  f.store(k.abi.launch_block_var, launch_block);
+  f.store(k.abi.invocation_index_var, index);
+  f.store(k.abi.stack_slot_var, global_x);
+  f.store(k.abi.base_index_var, base_index);
+  f.store(k.abi.invocation_count_var, count);
   if (k.instance_state) {
-    uint32_t address = f.op(Op::OpIAdd, k.t_u64, {launch_block, b.const_u64(abi::kLaunchInstanceState)});
-    f.store(k.instance_state_var, f.load_aligned(k.t_u64, k.device_pointer(f, address, k.t_u64), 8));
+    uint32_t address = f.op(Op::OpIAdd, k.types.u64, {launch_block, b.const_u64(abi::kLaunchInstanceState)});
+    f.store(k.abi.instance_state_var, f.load_aligned(k.types.u64, k.device_pointer(f, address, k.types.u64), 8));
   }
   k.helpers->set_memory_base(f);
   body(k, f, index, launch_block);
@@ -132,34 +132,34 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
 uint32_t load_push_value(KernelContext& k, FunctionBuilder& f, uint32_t offset, ValType type) {
   const uint32_t member = kPushHeaderMembers + (offset - abi::kPushArgsCopy) / 4;
   const bool wide = type == ValType::I64 || type == ValType::F64;
-  uint32_t raw = push_member(k, f, member, k.t_u32);
+  uint32_t raw = push_member(k, f, member, k.types.u32);
   if (wide) {
-    uint32_t high = f.op(Op::OpUConvert, k.t_u64, {push_member(k, f, member + 1, k.t_u32)});
-    high = f.op(Op::OpShiftLeftLogical, k.t_u64, {high, k.b.const_u32(32)});
-    raw = f.op(Op::OpBitwiseOr, k.t_u64, {f.op(Op::OpUConvert, k.t_u64, {raw}), high});
+    uint32_t high = f.op(Op::OpUConvert, k.types.u64, {push_member(k, f, member + 1, k.types.u32)});
+    high = f.op(Op::OpShiftLeftLogical, k.types.u64, {high, k.b.const_u32(32)});
+    raw = f.op(Op::OpBitwiseOr, k.types.u64, {f.op(Op::OpUConvert, k.types.u64, {raw}), high});
   }
-  uint32_t value_type = k.value_type(type);
-  return value_type == (wide ? k.t_u64 : k.t_u32) ? raw : f.op(Op::OpBitcast, value_type, {raw});
+  uint32_t value_type = k.types.value_type(type);
+  return value_type == (wide ? k.types.u64 : k.types.u32) ? raw : f.op(Op::OpBitcast, value_type, {raw});
 }
 
 // A value of `type` from the 8-byte slot at `base` + `offset` (i32/f32 in its low 4 bytes).
 uint32_t load_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t offset, ValType type) {
-  uint32_t address = f.op(Op::OpIAdd, k.t_u64, {base, k.b.const_u64(offset)});
+  uint32_t address = f.op(Op::OpIAdd, k.types.u64, {base, k.b.const_u64(offset)});
   bool wide = type == ValType::I64 || type == ValType::F64;
-  uint32_t raw_type = wide ? k.t_u64 : k.t_u32;
+  Id raw_type = wide ? k.types.u64 : k.types.u32;
   uint32_t raw = f.load_aligned(raw_type, k.device_pointer(f, address, raw_type), wide ? 8 : 4);
-  uint32_t value_type = k.value_type(type);
+  uint32_t value_type = k.types.value_type(type);
   return value_type == raw_type ? raw : f.op(Op::OpBitcast, value_type, {raw});
 }
 
 // Writes `value` of `type` to the whole 8-byte slot at `base` + `offset`.
 void store_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t offset, ValType type,
                 uint32_t value) {
-  uint32_t address = f.op(Op::OpIAdd, k.t_u64, {base, k.b.const_u64(offset)});
-  if (type == ValType::F32) value = f.op(Op::OpBitcast, k.t_u32, {value});
-  if (type == ValType::F64) value = f.op(Op::OpBitcast, k.t_u64, {value});
-  if (type == ValType::I32 || type == ValType::F32) value = f.op(Op::OpUConvert, k.t_u64, {value});
-  f.store_aligned(k.device_pointer(f, address, k.t_u64), value, 8);
+  uint32_t address = f.op(Op::OpIAdd, k.types.u64, {base, k.b.const_u64(offset)});
+  if (type == ValType::F32) value = f.op(Op::OpBitcast, k.types.u32, {value});
+  if (type == ValType::F64) value = f.op(Op::OpBitcast, k.types.u64, {value});
+  if (type == ValType::I32 || type == ValType::F32) value = f.op(Op::OpUConvert, k.types.u64, {value});
+  f.store_aligned(k.device_pointer(f, address, k.types.u64), value, 8);
 }
 
 void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_index, uint32_t index,
@@ -170,13 +170,13 @@ void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_inde
   // The ParamRegions the lowering asked for (abi/launch_abi.h): from the
   // push constants when they fit there, else from the LaunchBlock.
   const uint32_t arg_count = uint32_t(args.size());
-  for (const auto& [param, region] : k.param_regions) {
+  for (const auto& [param, region] : k.abi.param_regions()) {
     const std::optional<uint32_t> pushed = push.region[param - 1];
     uint32_t entry = abi::kLaunchHeaderSize + abi::kArgSlotSize * arg_count + abi::kParamRegionStride * (param - 1);
     auto field = [&](uint32_t var, uint32_t offset) {
       if (pushed) return f.store(var, load_push_value(k, f, *pushed + offset, ValType::I64));
-      uint32_t address = f.op(Op::OpIAdd, k.t_u64, {launch_block, k.b.const_u64(entry + offset)});
-      f.store(var, f.load_aligned(k.t_u64, k.device_pointer(f, address, k.t_u64), 8));
+      uint32_t address = f.op(Op::OpIAdd, k.types.u64, {launch_block, k.b.const_u64(entry + offset)});
+      f.store(var, f.load_aligned(k.types.u64, k.device_pointer(f, address, k.types.u64), 8));
     };
     field(region.wasm_base, abi::kParamRegionWasmBase);
     field(region.size, abi::kParamRegionSize);
@@ -191,7 +191,7 @@ void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_inde
     uint32_t offset = abi::kLaunchHeaderSize + abi::kArgSlotSize * uint32_t(i);
     operands.push_back(load_slot(k, f, launch_block, offset, args[i]));
   }
-  f.op(Op::OpFunctionCall, k.t_void, operands);
+  f.op(Op::OpFunctionCall, k.types.void_type, operands);
 }
 
 // The SPIR-V back end: the shader of the front end's `facts` about `module`.
@@ -294,30 +294,30 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.f64_subnormals_native = options.f64_subnormals_native;
 
   auto private_var = [&](uint32_t type, const char* name, uint32_t initializer = 0) {
-    uint32_t var = b.global_variable(b.pointer_type(spv::StorageClass::Private, type),
+    const Id var = b.global_variable(b.pointer_type(spv::StorageClass::Private, type),
                                      spv::StorageClass::Private, initializer);
     b.name(var, name);
     return var;
   };
-  k.trapped_var = private_var(k.t_bool, "trapped", b.const_bool(false));
-  k.invocation_index_var = private_var(k.t_u32, "invocation_index");
-  k.stack_slot_var = private_var(k.t_u32, "stack_slot");
-  k.launch_block_var = private_var(k.t_u64, "launch_block");
-  k.trap_kind_var = private_var(k.t_u32, "trap_kind", b.const_u32(0));
-  k.instance_state_var = private_var(k.t_u64, "instance_state", b.const_u64(0));
-  k.memory_base_var = private_var(k.t_u64, "memory_base", b.const_u64(0));
-  k.base_index_var = private_var(k.t_u32, "base_index");
-  k.invocation_count_var = private_var(k.t_u32, "invocation_count");
+  k.abi.trapped_var = private_var(k.types.bool_type, "trapped", b.const_bool(false));
+  k.abi.invocation_index_var = private_var(k.types.u32, "invocation_index");
+  k.abi.stack_slot_var = private_var(k.types.u32, "stack_slot");
+  k.abi.launch_block_var = private_var(k.types.u64, "launch_block");
+  k.abi.trap_kind_var = private_var(k.types.u32, "trap_kind", b.const_u32(0));
+  k.abi.instance_state_var = private_var(k.types.u64, "instance_state", b.const_u64(0));
+  k.abi.memory_base_var = private_var(k.types.u64, "memory_base", b.const_u64(0));
+  k.abi.base_index_var = private_var(k.types.u32, "base_index");
+  k.abi.invocation_count_var = private_var(k.types.u32, "invocation_count");
   WASMGPU_ASSIGN_OR_RETURN(k.shared, find_shared_memory(module));
   declare_shared_memory(k);
-  k.address_facts.initial_memory_bytes = initial_memory_bytes(module);
+  k.proofs.address_facts.initial_memory_bytes = initial_memory_bytes(module);
   if (stack.slot_size != 0) {
-    k.address_facts.stack_lo = stack.stack_lo;
-    k.address_facts.stack_hi = stack.stack_hi;
+    k.proofs.address_facts.stack_lo = stack.stack_lo;
+    k.proofs.address_facts.stack_hi = stack.stack_hi;
   }
   if (k.shared.variable != 0) {
-    k.address_facts.shared_lo = k.shared.lo;
-    k.address_facts.shared_hi = k.shared.hi;
+    k.proofs.address_facts.shared_lo = k.shared.lo;
+    k.proofs.address_facts.shared_hi = k.shared.hi;
   }
   Intrinsics intrinsics(k);
   k.intrinsics = &intrinsics;
@@ -325,13 +325,13 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.images = &images;
   if (stack.stack_pointer) {
     // Each invocation's stack pointer starts at the top of its own stack.
-    uint32_t sp = private_var(k.t_u32, "__stack_pointer", b.const_u32(stack.stack_hi));
-    k.global_vars.emplace(*stack.stack_pointer, sp);
+    uint32_t sp = private_var(k.types.u32, "__stack_pointer", b.const_u32(stack.stack_hi));
+    k.abi.global_vars.emplace(*stack.stack_pointer, sp);
   }
 
   // The kernel's parameters hold the launch's arguments (when it is not
   // re-entered recursively): accesses through them may take the Parameter paths.
-  if (facts.kernel_function) k.kernel_function = *facts.kernel_function;
+  if (facts.kernel_function) k.abi.kernel_function = *facts.kernel_function;
   for (uint32_t function : graph.functions) k.function_ids.emplace(function, b.fresh_id());
   std::set<uint32_t> lowered_components;
   for (uint32_t function : graph.functions) {
@@ -369,22 +369,22 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   if (preserve_specials) b.capability(spv::Capability::SignedZeroInfNanPreserve);
   b.capability(spv::Capability::RoundingModeRTE);
   for (uint32_t width : {32u, 64u}) {
-    if (width == 64 && !k.uses_float64) continue;
+    if (width == 64 && !k.types.uses_float64) continue;
     if (preserve_specials) b.execution_mode(main_id, spv::ExecutionMode::SignedZeroInfNanPreserve, {width});
     b.execution_mode(main_id, spv::ExecutionMode::RoundingModeRTE, {width});
   }
 
-  info.memory_bytes = k.address_facts.initial_memory_bytes;
+  info.memory_bytes = k.proofs.address_facts.initial_memory_bytes;
   info.memory_access_paths = k.access_paths;
-  info.launch_proof = std::move(k.launch_proof);
+  info.launch_proof = std::move(k.proofs.launch_proof);
   if (stack.slot_size != 0) {
     info.stack_hi = stack.stack_hi;
     info.stack_window_lo = stack.window_lo;
   }
   info.stack_slot_size = k.stack_slot_size;
   info.float_mode = options.float_mode;
-  info.uses_float64 = k.uses_float64;
-  info.float64_function = k.float64_function;
+  info.uses_float64 = k.types.uses_float64;
+  info.float64_function = k.types.float64_function;
   info.uses_int8_storage = k.uses_memory;
   info.uses_instance_state = k.instance_state;
   info.shared_memory_bytes = k.shared.hi - k.shared.lo;
@@ -431,18 +431,18 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     ModuleBuilder& b = k.b;
     auto arg = [&](uint32_t slot, uint32_t type) {
       return load_slot(k, f, launch_block, abi::kLaunchHeaderSize + abi::kArgSlotSize * slot,
-                       type == k.t_u64 ? ValType::I64 : ValType::I32);
+                       type == k.types.u64 ? ValType::I64 : ValType::I32);
     };
-    uint32_t records = arg(abi::kCallArgRecords, k.t_u64);
-    uint32_t results = arg(abi::kCallArgResults, k.t_u64);
-    uint32_t index64 = f.op(Op::OpUConvert, k.t_u64, {index});
+    uint32_t records = arg(abi::kCallArgRecords, k.types.u64);
+    uint32_t results = arg(abi::kCallArgResults, k.types.u64);
+    uint32_t index64 = f.op(Op::OpUConvert, k.types.u64, {index});
     auto record_of = [&](uint32_t base, uint32_t stride) {
-      uint32_t offset = f.op(Op::OpIMul, k.t_u64, {index64, f.op(Op::OpUConvert, k.t_u64, {stride})});
-      return f.op(Op::OpIAdd, k.t_u64, {base, offset});
+      uint32_t offset = f.op(Op::OpIMul, k.types.u64, {index64, f.op(Op::OpUConvert, k.types.u64, {stride})});
+      return f.op(Op::OpIAdd, k.types.u64, {base, offset});
     };
-    uint32_t record = record_of(records, arg(abi::kCallArgCallStride, k.t_u32));
-    uint32_t result_record = record_of(results, arg(abi::kCallArgResultStride, k.t_u32));
-    uint32_t function = f.load_aligned(k.t_u32, k.device_pointer(f, record, k.t_u32), 4);
+    uint32_t record = record_of(records, arg(abi::kCallArgCallStride, k.types.u32));
+    uint32_t result_record = record_of(results, arg(abi::kCallArgResultStride, k.types.u32));
+    uint32_t function = f.load_aligned(k.types.u32, k.device_pointer(f, record, k.types.u32), 4);
 
     uint32_t merge = b.fresh_id(), unknown = b.fresh_id();
     std::vector<std::pair<uint32_t, uint32_t>> cases;
@@ -456,13 +456,13 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
       for (size_t p = 0; p < call.params.size(); ++p)
         operands.push_back(load_slot(k, f, record, abi::kCallRecordParams + abi::kArgSlotSize * uint32_t(p),
                                      call.params[p]));
-      uint32_t value = f.op(Op::OpFunctionCall, k.result_type(call.results), operands);
-      uint32_t returned = f.op(Op::OpLogicalNot, k.t_bool, {k.helpers->trapped(f)});
+      uint32_t value = f.op(Op::OpFunctionCall, k.types.result_type(call.results), operands);
+      uint32_t returned = f.op(Op::OpLogicalNot, k.types.bool_type, {k.helpers->trapped(f)});
       f.if_else(returned, [&] {
         for (size_t r = 0; r < call.results.size(); ++r) {
           uint32_t v = call.results.size() == 1
                            ? value
-                           : f.op(Op::OpCompositeExtract, k.value_type(call.results[r]), {value, uint32_t(r)});
+                           : f.op(Op::OpCompositeExtract, k.types.value_type(call.results[r]), {value, uint32_t(r)});
           store_slot(k, f, result_record, abi::kResultRecordValues + abi::kArgSlotSize * uint32_t(r),
                      call.results[r], v);
         }
@@ -474,10 +474,10 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     k.helpers->trap(f, abi::TrapKind::Unreachable);
     f.branch(merge);
     f.begin_block(merge);
-    uint32_t trapped_status = f.op(Op::OpIAdd, k.t_u32, {f.load(k.t_u32, k.trap_kind_var), b.const_u32(abi::kCallTrapped)});
-    uint32_t status = f.op(Op::OpSelect, k.t_u32, {k.helpers->trapped(f), trapped_status, b.const_u32(abi::kCallReturned)});
-    f.store_aligned(k.device_pointer(f, result_record, k.t_u32), status, 4);
-    f.store_aligned(k.device_pointer(f, f.op(Op::OpIAdd, k.t_u64, {result_record, b.const_u64(4)}), k.t_u32),
+    uint32_t trapped_status = f.op(Op::OpIAdd, k.types.u32, {f.load(k.types.u32, k.abi.trap_kind_var), b.const_u32(abi::kCallTrapped)});
+    uint32_t status = f.op(Op::OpSelect, k.types.u32, {k.helpers->trapped(f), trapped_status, b.const_u32(abi::kCallReturned)});
+    f.store_aligned(k.device_pointer(f, result_record, k.types.u32), status, 4);
+    f.store_aligned(k.device_pointer(f, f.op(Op::OpIAdd, k.types.u64, {result_record, b.const_u64(4)}), k.types.u32),
                     b.const_u32(0), 4);
   };
   WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, std::nullopt));

@@ -120,7 +120,7 @@ void FunctionLowering::enter_frame(const wasm::Instr& instr, size_t index) {
   frame.construct = targeted_[index];
   frame.merges_into_parent = frame.kind == Frame::Kind::Loop && frame.construct && can_merge_into_parent(index, frames_.back());
   uint32_t condition = 0;
-  if (frame.kind == Frame::Kind::If) condition = nonzero(pop(), k_.t_u32);
+  if (frame.kind == Frame::Kind::If) condition = nonzero(pop(), k_.types.u32);
   frame.height = stack_.size() - frame.params.size();
   frame.param_values.assign(stack_.begin() + frame.height, stack_.end());
 
@@ -344,7 +344,7 @@ void FunctionLowering::dispatch_pending(size_t frame_index) {
   // Targets at `outer` are completed here; those beyond it (smaller frame
   // indices) are forwarded outwards below.
   assert(outer != 0);
-  uint32_t pending = f_.load(k_.t_u32, pending_var_);
+  uint32_t pending = f_.load(k_.types.u32, pending_var_);
   auto complete = [&] {
     f_.store(pending_var_, b_.const_u32(0));
     branch_to_frame_directly(outer);
@@ -356,9 +356,9 @@ void FunctionLowering::dispatch_pending(size_t frame_index) {
   };
   bool has_outer = targets.count(outer) != 0;
   bool has_beyond = *targets.begin() < outer;
-  f_.if_else(nonzero(pending, k_.t_u32), [&] {
+  f_.if_else(nonzero(pending, k_.types.u32), [&] {
     if (has_outer && has_beyond)
-      f_.if_else(op(spv::Op::OpIEqual, k_.t_bool, {pending, b_.const_u32(uint32_t(outer))}), complete,
+      f_.if_else(op(spv::Op::OpIEqual, k_.types.bool_type, {pending, b_.const_u32(uint32_t(outer))}), complete,
                  forward);
     else if (has_outer)
       complete();
@@ -396,7 +396,7 @@ void FunctionLowering::lower_br_table(const wasm::Instr& instr) {
   // picks an inner switch that holds that chunk's cases.
   std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> chunks;
   for (const auto& entry : cases) chunks[entry.first / kSelectorsPerChunk].push_back(entry);
-  uint32_t chunk = op(spv::Op::OpUDiv, k_.t_u32, {selector, b_.const_u32(kSelectorsPerChunk)});
+  uint32_t chunk = op(spv::Op::OpUDiv, k_.types.u32, {selector, b_.const_u32(kSelectorsPerChunk)});
   std::vector<std::pair<uint32_t, uint32_t>> chunk_labels;
   for (const auto& entry : chunks) chunk_labels.emplace_back(entry.first, b_.fresh_id());
   uint32_t merge = b_.fresh_id(), default_label = b_.fresh_id();

@@ -39,15 +39,15 @@ struct Emit {
   uint32_t u64(uint64_t v) { return b.const_u64(v); }
   uint32_t u32(uint32_t v) { return b.const_u32(v); }
   uint32_t op(Op o, uint32_t type, std::initializer_list<uint32_t> args) { return f.op(o, type, args); }
-  uint32_t op64(Op o, uint32_t a, uint32_t c) { return op(o, k.t_u64, {a, c}); }
-  uint32_t op32(Op o, uint32_t a, uint32_t c) { return op(o, k.t_u32, {a, c}); }
-  uint32_t test(Op o, uint32_t a, uint32_t c) { return op(o, k.t_bool, {a, c}); }
+  uint32_t op64(Op o, uint32_t a, uint32_t c) { return op(o, k.types.u64, {a, c}); }
+  uint32_t op32(Op o, uint32_t a, uint32_t c) { return op(o, k.types.u32, {a, c}); }
+  uint32_t test(Op o, uint32_t a, uint32_t c) { return op(o, k.types.bool_type, {a, c}); }
   uint32_t sel(uint32_t cond, uint32_t a, uint32_t c) { return op(Op::OpSelect, b.type_of(a), {cond, a, c}); }
   uint32_t any(uint32_t a, uint32_t c) { return test(Op::OpLogicalOr, a, c); }
   uint32_t all(uint32_t a, uint32_t c) { return test(Op::OpLogicalAnd, a, c); }
-  uint32_t no(uint32_t a) { return op(Op::OpLogicalNot, k.t_bool, {a}); }
-  uint32_t to64(uint32_t v) { return op(Op::OpUConvert, k.t_u64, {v}); }
-  uint32_t to32(uint32_t v) { return op(Op::OpUConvert, k.t_u32, {v}); }
+  uint32_t no(uint32_t a) { return op(Op::OpLogicalNot, k.types.bool_type, {a}); }
+  uint32_t to64(uint32_t v) { return op(Op::OpUConvert, k.types.u64, {v}); }
+  uint32_t to32(uint32_t v) { return op(Op::OpUConvert, k.types.u32, {v}); }
   uint32_t shl(uint32_t v, uint32_t n) { return op(Op::OpShiftLeftLogical, b.type_of(v), {v, n}); }
   uint32_t shr(uint32_t v, uint32_t n) { return op(Op::OpShiftRightLogical, b.type_of(v), {v, n}); }
   uint32_t and64(uint32_t v, uint64_t mask) { return op64(Op::OpBitwiseAnd, v, u64(mask)); }
@@ -55,8 +55,8 @@ struct Emit {
   // Index of the highest set bit of a nonzero u64 (u32).
   uint32_t msb64(uint32_t v) {
     uint32_t high = to32(shr(v, u32(32))), low = to32(v);
-    uint32_t high_msb = op32(Op::OpIAdd, f.glsl(GLSLstd450FindUMsb, k.t_u32, {high}), u32(32));
-    return sel(test(Op::OpINotEqual, high, u32(0)), high_msb, f.glsl(GLSLstd450FindUMsb, k.t_u32, {low}));
+    uint32_t high_msb = op32(Op::OpIAdd, f.glsl(GLSLstd450FindUMsb, k.types.u32, {high}), u32(32));
+    return sel(test(Op::OpINotEqual, high, u32(0)), high_msb, f.glsl(GLSLstd450FindUMsb, k.types.u32, {low}));
   }
 };
 
@@ -138,7 +138,7 @@ uint32_t ExactFloat::call(FunctionBuilder& f, Helper which, std::initializer_lis
   bool wide = which == Helper::F64Div || which == Helper::F64Sqrt || which == Helper::F64Add ||
               which == Helper::F64Sub || which == Helper::F64Mul;
   uint32_t function = helper(which);
-  return f.call(wide ? k_.t_u64 : k_.t_u32, function, args);
+  return f.call(wide ? k_.types.u64 : k_.types.u32, function, args);
 }
 
 void ExactFloat::emit_bodies() {
@@ -194,8 +194,8 @@ uint32_t ExactFloat::promote_bits(FunctionBuilder& f, uint32_t bits32) {
 // f32's normal range (|x| >= 2^-126, finite) use the device's conversion,
 // which RoundingModeRTE makes exact; the rest is done in integers.
 void ExactFloat::emit_demote(uint32_t id) {
-  uint32_t params[] = {k_.t_u64};
-  FunctionBuilder f(k_.b, id, k_.t_u32, params);
+  uint32_t params[] = {k_.types.u64};
+  FunctionBuilder f(k_.b, id, k_.types.u32, params);
   k_.b.name(id, "wasmgpu_f32_demote");
   Emit e{k_, f};
   uint32_t bits = f.param(0);
@@ -203,8 +203,8 @@ void ExactFloat::emit_demote(uint32_t id) {
   uint32_t in_normal_range = e.all(e.test(Op::OpUGreaterThanEqual, x.exp, e.u32(1023 - 126)),
                                    e.test(Op::OpULessThan, x.exp, e.u32(2047)));
   f.if_else(in_normal_range, [&] {
-    uint32_t narrowed = f.op(Op::OpFConvert, k_.t_f32(), {f.op(Op::OpBitcast, k_.t_f64(), {bits})});
-    f.return_value(f.op(Op::OpBitcast, k_.t_u32, {narrowed}));
+    uint32_t narrowed = f.op(Op::OpFConvert, k_.types.f32(), {f.op(Op::OpBitcast, k_.types.f64(), {bits})});
+    f.return_value(f.op(Op::OpBitcast, k_.types.u32, {narrowed}));
   });
   uint32_t nan = is_nan(e, kF64, x);
   uint32_t nan32 = e.op64(Op::OpBitwiseOr, e.shr(x.mant, e.u32(29)), e.u64(kF32.canonical_nan()));
@@ -248,12 +248,12 @@ static std::string arith_helper_name(Op op, int width) {
 // f32 + - *: both operands widened to f64 (natively unless one has a zero
 // exponent field), one native f64 operation, then demoted.
 void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
-  uint32_t params[] = {k_.t_u32, k_.t_u32};
-  FunctionBuilder f(k_.b, id, k_.t_u32, params);
+  uint32_t params[] = {k_.types.u32, k_.types.u32};
+  FunctionBuilder f(k_.b, id, k_.types.u32, params);
   k_.b.name(id, arith_helper_name(op, 32));
   Emit e{k_, f};
   uint32_t a = f.param(0), b = f.param(1);
-  uint32_t f64 = k_.t_f64();
+  uint32_t f64 = k_.types.f64();
   uint32_t wide_a = f.variable(f64), wide_b = f.variable(f64);
   auto exp_zero = [&](uint32_t v) {
     return e.test(Op::OpIEqual, e.op32(Op::OpBitwiseAnd, v, e.u32(0x7F80'0000u)), e.u32(0));
@@ -265,12 +265,12 @@ void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
         f.store(wide_b, f.op(Op::OpBitcast, f64, {promote_bits(f, b)}));
       },
       [&] {
-        f.store(wide_a, f.op(Op::OpFConvert, f64, {f.op(Op::OpBitcast, k_.t_f32(), {a})}));
-        f.store(wide_b, f.op(Op::OpFConvert, f64, {f.op(Op::OpBitcast, k_.t_f32(), {b})}));
+        f.store(wide_a, f.op(Op::OpFConvert, f64, {f.op(Op::OpBitcast, k_.types.f32(), {a})}));
+        f.store(wide_b, f.op(Op::OpFConvert, f64, {f.op(Op::OpBitcast, k_.types.f32(), {b})}));
       });
   uint32_t r = f.op(op, f64, {f.load(f64, wide_a), f.load(f64, wide_b)});
   k_.b.decorate(r, spv::Decoration::NoContraction);
-  uint32_t r_bits = f.op(Op::OpBitcast, k_.t_u64, {r});
+  uint32_t r_bits = f.op(Op::OpBitcast, k_.types.u64, {r});
   uint32_t narrowed = call(f, Helper::Demote, {r_bits});
   Fields fa = fields(e, kF32, e.to64(a)), fb = fields(e, kF32, e.to64(b));
   Fields fr = fields(e, kF64, r_bits);
@@ -284,7 +284,7 @@ void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
 // Division: special operands first, then long division of the significands
 // (u64 division in chunks), rounded once.
 void ExactFloat::emit_div(uint32_t id, const Format& fmt) {
-  uint32_t int_type = fmt.width == 64 ? k_.t_u64 : k_.t_u32;
+  uint32_t int_type = fmt.width == 64 ? k_.types.u64 : k_.types.u32;
   uint32_t params[] = {int_type, int_type};
   FunctionBuilder f(k_.b, id, int_type, params);
   k_.b.name(id, fmt.width == 64 ? "wasmgpu_f64_div" : "wasmgpu_f32_div");
@@ -330,12 +330,11 @@ void ExactFloat::emit_div(uint32_t id, const Format& fmt) {
 // Square root: digit-by-digit on the significand (two radicand bits per
 // step), rounded once with the remainder as sticky bit.
 void ExactFloat::emit_sqrt(uint32_t id, const Format& fmt) {
-  uint32_t int_type = fmt.width == 64 ? k_.t_u64 : k_.t_u32;
+  uint32_t int_type = fmt.width == 64 ? k_.types.u64 : k_.types.u32;
   uint32_t params[] = {int_type};
   FunctionBuilder f(k_.b, id, int_type, params);
   k_.b.name(id, fmt.width == 64 ? "wasmgpu_f64_sqrt" : "wasmgpu_f32_sqrt");
   Emit e{k_, f};
-  ModuleBuilder& b = k_.b;
   auto narrow = [&](uint32_t v) { return fmt.width == 64 ? v : e.to32(v); };
   uint32_t a = fmt.width == 64 ? f.param(0) : e.to64(f.param(0));
   Fields x = fields(e, fmt, a);
@@ -355,37 +354,33 @@ void ExactFloat::emit_sqrt(uint32_t id, const Format& fmt) {
   exp = e.op32(Op::OpISub, exp, e.sel(odd, e.u32(1), e.u32(0)));
   // The radicand is sig << (mant + 4) (< 2^(2 mant + 6)); its root has its
   // leading bit at mant + 2 and stands for 2^(exp / 2).
-  uint32_t n_var = f.variable(k_.t_u64), rem_var = f.variable(k_.t_u64), root_var = f.variable(k_.t_u64);
-  uint32_t i_var = f.variable(k_.t_u32);
+  uint32_t n_var = f.variable(k_.types.u64), rem_var = f.variable(k_.types.u64), root_var = f.variable(k_.types.u64);
+  uint32_t i_var = f.variable(k_.types.u32);
   f.store(n_var, sig);
   f.store(rem_var, e.u64(0));
   f.store(root_var, e.u64(0));
   f.store(i_var, e.u32(0));
-  uint32_t header = b.fresh_id(), body = b.fresh_id(), continue_target = b.fresh_id(), merge = b.fresh_id();
-  f.branch(header);
-  f.begin_block(header);
-  f.loop_merge(merge, continue_target);
-  f.branch(body);
-  f.begin_block(body);
-  uint32_t i = f.load(k_.t_u32, i_var);
-  f.if_else(e.test(Op::OpUGreaterThanEqual, i, e.u32(fmt.mant + 3)), [&] { f.branch(merge); });
-  uint32_t n = f.load(k_.t_u64, n_var);
-  uint32_t pair = e.and64(e.shr(n, e.u32(fmt.mant)), 3);
-  f.store(n_var, e.and64(e.shl(n, e.u32(2)), (uint64_t(1) << (fmt.mant + 2)) - 1));
-  uint32_t rem = e.op64(Op::OpBitwiseOr, e.shl(f.load(k_.t_u64, rem_var), e.u32(2)), pair);
-  uint32_t root = f.load(k_.t_u64, root_var);
-  uint32_t trial = e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(2)), e.u64(1));
-  uint32_t fits = e.test(Op::OpUGreaterThanEqual, rem, trial);
-  f.store(rem_var, e.sel(fits, e.op64(Op::OpISub, rem, trial), rem));
-  f.store(root_var, e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(1)), e.bool64(fits)));
-  f.branch(continue_target);
-  f.begin_block(continue_target, /*keep_open=*/true);
-  f.store(i_var, e.op32(Op::OpIAdd, f.load(k_.t_u32, i_var), e.u32(1)));
-  f.branch(header);
-  f.begin_block(merge);
-  uint32_t sticky = e.test(Op::OpINotEqual, f.load(k_.t_u64, rem_var), e.u64(0));
+  f.loop(
+      [&](const FunctionBuilder::LoopBlocks& loop) {
+        uint32_t i = f.load(k_.types.u32, i_var);
+        f.if_else(e.test(Op::OpUGreaterThanEqual, i, e.u32(fmt.mant + 3)), [&] { f.branch(loop.merge); });
+        uint32_t n = f.load(k_.types.u64, n_var);
+        uint32_t pair = e.and64(e.shr(n, e.u32(fmt.mant)), 3);
+        f.store(n_var, e.and64(e.shl(n, e.u32(2)), (uint64_t(1) << (fmt.mant + 2)) - 1));
+        uint32_t rem = e.op64(Op::OpBitwiseOr, e.shl(f.load(k_.types.u64, rem_var), e.u32(2)), pair);
+        uint32_t root = f.load(k_.types.u64, root_var);
+        uint32_t trial = e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(2)), e.u64(1));
+        uint32_t fits = e.test(Op::OpUGreaterThanEqual, rem, trial);
+        f.store(rem_var, e.sel(fits, e.op64(Op::OpISub, rem, trial), rem));
+        f.store(root_var, e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(1)), e.bool64(fits)));
+      },
+      [&](const FunctionBuilder::LoopBlocks& loop) {
+        f.store(i_var, e.op32(Op::OpIAdd, f.load(k_.types.u32, i_var), e.u32(1)));
+        f.branch(loop.header);
+      });
+  uint32_t sticky = e.test(Op::OpINotEqual, f.load(k_.types.u64, rem_var), e.u64(0));
   uint32_t half_exp = e.op32(Op::OpShiftRightArithmetic, exp, e.u32(1));
-  uint32_t result = round_pack(e, fmt, e.u64(0), half_exp, f.load(k_.t_u64, root_var), fmt.mant + 2, sticky);
+  uint32_t result = round_pack(e, fmt, e.u64(0), half_exp, f.load(k_.types.u64, root_var), fmt.mant + 2, sticky);
   f.return_value(narrow(result));
   f.finish();
 }
@@ -436,29 +431,29 @@ uint32_t ExactFloat::min_max(FunctionBuilder& f, bool is_min, const Format& fmt,
 // 2^-1022 for 2^-126; everything else takes the integer helper.
 uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t b) {
   Emit e{k_, f};
-  uint32_t r = f.op(op, k_.t_f64(), {a, b});
+  uint32_t r = f.op(op, k_.types.f64(), {a, b});
   k_.b.decorate(r, spv::Decoration::NoContraction);
-  uint32_t a_bits = f.op(Op::OpBitcast, k_.t_u64, {a}), b_bits = f.op(Op::OpBitcast, k_.t_u64, {b});
+  uint32_t a_bits = f.op(Op::OpBitcast, k_.types.u64, {a}), b_bits = f.op(Op::OpBitcast, k_.types.u64, {b});
   if (!k_.f64_subnormals_native) {
     const uint32_t smallest_normal = k_.b.const_f64_bits(uint64_t(1) << 52);
-    auto magnitude = [&](uint32_t v) { return f.glsl(GLSLstd450FAbs, k_.t_f64(), {v}); };
+    auto magnitude = [&](uint32_t v) { return f.glsl(GLSLstd450FAbs, k_.types.f64(), {v}); };
     uint32_t keep = e.test(Op::OpFOrdGreaterThanEqual, magnitude(r), smallest_normal);
     if (op != Op::OpFMul) {
       keep = e.all(keep, e.test(Op::OpFUnordGreaterThanEqual, magnitude(a), smallest_normal));
       keep = e.all(keep, e.test(Op::OpFUnordGreaterThanEqual, magnitude(b), smallest_normal));
     }
-    uint32_t bits = f.variable(k_.t_u64);
-    f.store(bits, f.op(Op::OpBitcast, k_.t_u64, {r}));
+    uint32_t bits = f.variable(k_.types.u64);
+    f.store(bits, f.op(Op::OpBitcast, k_.types.u64, {r}));
     Helper helper = op == Op::OpFAdd ? Helper::F64Add : op == Op::OpFSub ? Helper::F64Sub : Helper::F64Mul;
     f.if_else(e.no(keep), [&] { f.store(bits, call(f, helper, {a_bits, b_bits})); });
-    return f.op(Op::OpBitcast, k_.t_f64(), {f.load(k_.t_u64, bits)});
+    return f.op(Op::OpBitcast, k_.types.f64(), {f.load(k_.types.u64, bits)});
   }
   Fields x = fields(e, kF64, a_bits), y = fields(e, kF64, b_bits);
   uint32_t nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, is_nan(e, kF64, y));
-  uint32_t r_nan = f.op(Op::OpIsNan, k_.t_bool, {r});
-  uint32_t result = e.sel(r_nan, f.op(Op::OpBitcast, k_.t_f64(), {nan}), r);
+  uint32_t r_nan = f.op(Op::OpIsNan, k_.types.bool_type, {r});
+  uint32_t result = e.sel(r_nan, f.op(Op::OpBitcast, k_.types.f64(), {nan}), r);
   if (op == Op::OpFMul) return result;
-  uint32_t zero_sum = f.op(Op::OpBitcast, k_.t_f64(), {zero_sum_bits(e, op, a_bits, b_bits, 64)});
+  uint32_t zero_sum = f.op(Op::OpBitcast, k_.types.f64(), {zero_sum_bits(e, op, a_bits, b_bits, 64)});
   return e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum, result);
 }
 
@@ -471,8 +466,8 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
 // below it after the at most one-place left shift a difference can need
 // once operands are more than one place apart, so it decides only ties.
 void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
-  uint32_t params[] = {k_.t_u64, k_.t_u64};
-  FunctionBuilder f(k_.b, id, k_.t_u64, params);
+  uint32_t params[] = {k_.types.u64, k_.types.u64};
+  FunctionBuilder f(k_.b, id, k_.types.u64, params);
   k_.b.name(id, arith_helper_name(op, 64));
   Emit e{k_, f};
   uint32_t a = f.param(0), b = f.param(1);
@@ -578,7 +573,7 @@ void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
 // the operand stack's values of the run are replaced by the settled ones.
 // Nothing outside the run has seen a value of it until then.
 uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, uint32_t lhs, uint32_t rhs) {
-  uint32_t r = f.op(op, k_.t_f32(), {lhs, rhs});
+  uint32_t r = f.op(op, k_.types.f32(), {lhs, rhs});
   k_.b.decorate(r, spv::Decoration::NoContraction);
   if (op != Op::OpFMul) {
     // Known not subnormal while the run's test holds: its results and the
@@ -592,7 +587,7 @@ uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, uint32_t lhs, u
     if (!tested(rhs)) run_checks_.push_back({rhs, /*result=*/false});
   }
   run_checks_.push_back({r, /*result=*/true});
-  return f.op(Op::OpBitcast, k_.t_u32, {r});
+  return f.op(Op::OpBitcast, k_.types.u32, {r});
 }
 
 // Whether every value the run tests is what f32_arith_inline requires: one
@@ -608,7 +603,7 @@ uint32_t ExactFloat::run_test(FunctionBuilder& f) {
   uint32_t all = 0;
   for (const RunCheck& c : run_checks_) {
     uint32_t test = e.test(c.result ? Op::OpFOrdGreaterThanEqual : Op::OpFUnordGreaterThanEqual,
-                           f.glsl(GLSLstd450FAbs, k_.t_f32(), {c.value}), smallest_normal);
+                           f.glsl(GLSLstd450FAbs, k_.types.f32(), {c.value}), smallest_normal);
     all = all == 0 ? test : e.all(all, test);
   }
   return all;
@@ -640,21 +635,21 @@ void ExactFloat::settle(FunctionBuilder& f, std::vector<uint32_t>& stack) {
   Emit e{k_, f};
   std::vector<uint32_t> variables;
   for (const RunOp& r : run_) {
-    variables.push_back(f.variable(k_.t_u32));
+    variables.push_back(f.variable(k_.types.u32));
     f.store(variables.back(), r.native_bits);
   }
   f.if_else(e.no(run_test(f)), [&] {
     // An operand that is an earlier member's result is read as redone.
     auto input = [&](uint32_t value) {
       for (size_t j = 0; j < run_.size(); ++j)
-        if (run_[j].result == value) return f.load(k_.t_u32, variables[j]);
-      return f.op(Op::OpBitcast, k_.t_u32, {value});
+        if (run_[j].result == value) return f.load(k_.types.u32, variables[j]);
+      return f.op(Op::OpBitcast, k_.types.u32, {value});
     };
     for (size_t i = 0; i < run_.size(); ++i)
       f.store(variables[i], call(f, run_[i].helper, {input(run_[i].lhs), input(run_[i].rhs)}));
   });
   for (size_t i = 0; i < run_.size(); ++i) {
-    uint32_t settled = f.op(Op::OpBitcast, k_.t_f32(), {f.load(k_.t_u32, variables[i])});
+    uint32_t settled = f.op(Op::OpBitcast, k_.types.f32(), {f.load(k_.types.u32, variables[i])});
     for (uint32_t& value : stack)
       if (value == run_[i].result) value = settled;
   }
@@ -669,18 +664,18 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
     stack.pop_back();
     return v;
   };
-  auto bits32 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.t_u32, {v}); };
-  auto bits64 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.t_u64, {v}); };
+  auto bits32 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.types.u32, {v}); };
+  auto bits64 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.types.u64, {v}); };
   auto wide32 = [&](uint32_t v) { return e.to64(bits32(v)); };  // f32 bits in a u64
-  auto as_f32 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.t_f32(), {v}); };
-  auto as_f64 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.t_f64(), {v}); };
+  auto as_f32 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.types.f32(), {v}); };
+  auto as_f64 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.types.f64(), {v}); };
   auto f32_helper = [&](Helper h) {
-    k_.t_f64();  // exact f32 arithmetic goes through f64: names this function as an f64 user
+    k_.types.f64();  // exact f32 arithmetic goes through f64: names this function as an f64 user
     uint32_t rhs = pop(), lhs = pop();
     stack.push_back(as_f32(call(f, h, {bits32(lhs), bits32(rhs)})));
   };
   auto f32_arith = [&](Helper h, Op op) {
-    k_.t_f64();  // the helper (the slow path) computes in f64
+    k_.types.f64();  // the helper (the slow path) computes in f64
     if (run_.size() >= kMaxRun) settle(f, stack);
     uint32_t rhs = pop(), lhs = pop();
     uint32_t native = f32_arith_inline(f, op, lhs, rhs);

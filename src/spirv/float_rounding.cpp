@@ -41,12 +41,12 @@ uint32_t round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, 
   const bool wide = is_f64(opcode);
   const Rounding rounding = rounding_of(opcode);
   const uint32_t width = wide ? 64 : 32, mant = wide ? 52 : 23, bias = wide ? 1023 : 127;
-  const uint32_t int_type = wide ? k.t_u64 : k.t_u32;
-  const uint32_t float_type = wide ? k.t_f64() : k.t_f32();
+  const uint32_t int_type = wide ? k.types.u64 : k.types.u32;
+  const uint32_t float_type = wide ? k.types.f64() : k.types.f32();
   ModuleBuilder& b = k.b;
   auto c = [&](uint64_t v) { return wide ? b.const_u64(v) : b.const_u32(uint32_t(v)); };
   auto op = [&](Op o, uint32_t a, uint32_t d) { return f.op(o, int_type, {a, d}); };
-  auto test = [&](Op o, uint32_t a, uint32_t d) { return f.op(o, k.t_bool, {a, d}); };
+  auto test = [&](Op o, uint32_t a, uint32_t d) { return f.op(o, k.types.bool_type, {a, d}); };
   auto sel = [&](uint32_t cond, uint32_t a, uint32_t d) { return f.op(Op::OpSelect, b.type_of(a), {cond, a, d}); };
   auto all = [&](uint32_t a, uint32_t d) { return test(Op::OpLogicalAnd, a, d); };
   auto any = [&](uint32_t a, uint32_t d) { return test(Op::OpLogicalOr, a, d); };
@@ -66,7 +66,7 @@ uint32_t round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, 
   // |x| < 1.
   uint32_t small_result = signed_zero;
   switch (rounding) {
-    case Rounding::Ceil: small_result = sel(all(nonzero, f.op(Op::OpLogicalNot, k.t_bool, {negative})), c(one), signed_zero); break;
+    case Rounding::Ceil: small_result = sel(all(nonzero, f.op(Op::OpLogicalNot, k.types.bool_type, {negative})), c(one), signed_zero); break;
     case Rounding::Floor: small_result = sel(all(nonzero, negative), c(one | sign_bit), signed_zero); break;
     case Rounding::Trunc: break;
     case Rounding::Nearest:
@@ -87,7 +87,7 @@ uint32_t round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, 
   uint32_t has_fraction = test(Op::OpINotEqual, fraction, c(0));
   uint32_t up = 0;  // add one to the truncated magnitude
   switch (rounding) {
-    case Rounding::Ceil: up = all(has_fraction, f.op(Op::OpLogicalNot, k.t_bool, {negative})); break;
+    case Rounding::Ceil: up = all(has_fraction, f.op(Op::OpLogicalNot, k.types.bool_type, {negative})); break;
     case Rounding::Floor: up = all(has_fraction, negative); break;
     case Rounding::Trunc: break;
     case Rounding::Nearest: {

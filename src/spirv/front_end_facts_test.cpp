@@ -44,7 +44,7 @@ const std::vector<KernelFacts>& all_kernels() {
         EXPECT_TRUE(wasm::validate(*decoded).ok()) << name;
         const wasm::Module& module = modules.emplace(name, std::move(*decoded)).first->second;
         for (const wasm::Export& e : module.exports) {
-          if (e.kind != wasm::ExternalKind::Func || !kernel_signature_problem(module, e.name).empty()) continue;
+          if (e.kind != wasm::ExternalKind::Func || !check_kernel_signature(module, e.name).ok()) continue;
           uint32_t roots[] = {e.index};
           Result<FrontEndFacts> facts = analyse_module(module, roots, e.index);
           EXPECT_TRUE(facts.ok()) << name << " " << e.name << ": " << facts.error().message;

@@ -30,22 +30,9 @@ namespace {
 
 std::vector<uint32_t> param_types(KernelContext& k, const wasm::FuncType& type) {
   std::vector<uint32_t> types;
-  for (ValType t : type.params) types.push_back(k.value_type(t));
+  for (ValType t : type.params) types.push_back(k.types.value_type(t));
   return types;
 }
-
-// Marks the memory access being lowered as proven at launch, or not, while
-// it lives (KernelContext::launch_proven_access).
-class ProvenAtLaunch {
- public:
-  ProvenAtLaunch(KernelContext& k, bool proven) : k_(k) { k_.launch_proven_access = proven; }
-  ~ProvenAtLaunch() { k_.launch_proven_access = false; }
-  ProvenAtLaunch(const ProvenAtLaunch&) = delete;
-  ProvenAtLaunch& operator=(const ProvenAtLaunch&) = delete;
-
- private:
-  KernelContext& k_;
-};
 
 uint32_t f32_bits(float value) { return std::bit_cast<uint32_t>(value); }
 uint64_t f64_bits(double value) { return std::bit_cast<uint64_t>(value); }
@@ -58,7 +45,7 @@ FunctionLowering::FunctionLowering(KernelContext& k, uint32_t function_index)
       index_((k.current_function = function_index)),  // names f64 users, params included
       function_(k.module.functions.at(function_index - k.module.imported_functions)),
       type_(k.module.function_type(function_index)),
-      own_function_(std::in_place, k.b, k.function_ids.at(function_index), k.result_type(type_.results),
+      own_function_(std::in_place, k.b, k.function_ids.at(function_index), k.types.result_type(type_.results),
                     param_types(k, type_)),
       f_(*own_function_) {}
 
@@ -83,12 +70,12 @@ Status FunctionLowering::lower(const FunctionFacts& facts) {
     f_.store(var, i < type_.params.size() ? f_.param(i) : zero);
     locals_.push_back(var);
   }
-  pending_var_ = f_.variable(k_.t_u32);
+  pending_var_ = f_.variable(k_.types.u32);
   b_.name(pending_var_, "pending");
   f_.store(pending_var_, b_.const_u32(0));
   WASMGPU_TRY(find_branch_targets());
   facts_ = &facts;
-  if (index_ == k_.kernel_function && facts.launch_proof) k_.launch_proof = *facts.launch_proof;
+  if (index_ == k_.abi.kernel_function && facts.launch_proof) k_.proofs.launch_proof = *facts.launch_proof;
 
   const std::vector<wasm::Instr>& body = function_.body;
   Frame function_frame;
@@ -132,11 +119,11 @@ uint32_t FunctionLowering::float_op(Op op, uint32_t type, uint32_t a, uint32_t b
 }
 
 uint32_t FunctionLowering::bool_to_i32(uint32_t condition) {
-  return op(Op::OpSelect, k_.t_u32, {condition, b_.const_u32(1), b_.const_u32(0)});
+  return op(Op::OpSelect, k_.types.u32, {condition, b_.const_u32(1), b_.const_u32(0)});
 }
 
 uint32_t FunctionLowering::nonzero(uint32_t value, uint32_t type) {
-  return op(Op::OpINotEqual, k_.t_bool, {value, type == k_.t_u64 ? b_.const_u64(0) : b_.const_u32(0)});
+  return op(Op::OpINotEqual, k_.types.bool_type, {value, type == k_.types.u64 ? b_.const_u64(0) : b_.const_u32(0)});
 }
 
 void FunctionLowering::binary(Op opcode, uint32_t type) {
@@ -146,18 +133,18 @@ void FunctionLowering::binary(Op opcode, uint32_t type) {
 
 void FunctionLowering::compare(Op opcode, uint32_t) {
   uint32_t rhs = pop(), lhs = pop();
-  push(bool_to_i32(op(opcode, k_.t_bool, {lhs, rhs})));
+  push(bool_to_i32(op(opcode, k_.types.bool_type, {lhs, rhs})));
 }
 
 void FunctionLowering::count_bits(Opcode opcode) {
   uint32_t x = pop();
-  uint32_t u32 = k_.t_u32;
+  Id u32 = k_.types.u32;
   auto clz32 = [&](uint32_t v) {  // FindUMsb(0) is -1, so 31 - msb gives 32
     return op(Op::OpISub, u32, {b_.const_u32(31), f_.glsl(GLSLstd450FindUMsb, u32, {v})});
   };
   auto ctz32 = [&](uint32_t v) {
     uint32_t lsb = f_.glsl(GLSLstd450FindILsb, u32, {v});
-    return op(Op::OpSelect, u32, {op(Op::OpIEqual, k_.t_bool, {v, b_.const_u32(0)}), b_.const_u32(32), lsb});
+    return op(Op::OpSelect, u32, {op(Op::OpIEqual, k_.types.bool_type, {v, b_.const_u32(0)}), b_.const_u32(32), lsb});
   };
   auto popcnt32 = [&](uint32_t v) { return op(Op::OpBitCount, u32, {v}); };
   switch (opcode) {
@@ -168,19 +155,19 @@ void FunctionLowering::count_bits(Opcode opcode) {
   }
   // 64-bit: the bit instructions are 32-bit only in Vulkan, so split.
   uint32_t low = op(Op::OpUConvert, u32, {x});
-  uint32_t high = op(Op::OpUConvert, u32, {op(Op::OpShiftRightLogical, k_.t_u64, {x, b_.const_u32(32)})});
+  uint32_t high = op(Op::OpUConvert, u32, {op(Op::OpShiftRightLogical, k_.types.u64, {x, b_.const_u32(32)})});
   uint32_t result = 0;
   auto plus32 = [&](uint32_t v) { return op(Op::OpIAdd, u32, {v, b_.const_u32(32)}); };
   if (opcode == Opcode::I64Clz) {
-    uint32_t high_zero = op(Op::OpIEqual, k_.t_bool, {high, b_.const_u32(0)});
+    uint32_t high_zero = op(Op::OpIEqual, k_.types.bool_type, {high, b_.const_u32(0)});
     result = op(Op::OpSelect, u32, {high_zero, plus32(clz32(low)), clz32(high)});
   } else if (opcode == Opcode::I64Ctz) {
-    uint32_t low_zero = op(Op::OpIEqual, k_.t_bool, {low, b_.const_u32(0)});
+    uint32_t low_zero = op(Op::OpIEqual, k_.types.bool_type, {low, b_.const_u32(0)});
     result = op(Op::OpSelect, u32, {low_zero, plus32(ctz32(high)), ctz32(low)});
   } else {
     result = op(Op::OpIAdd, u32, {popcnt32(low), popcnt32(high)});
   }
-  push(op(Op::OpUConvert, k_.t_u64, {result}));
+  push(op(Op::OpUConvert, k_.types.u64, {result}));
 }
 
 void FunctionLowering::shift(Opcode opcode, uint32_t type, uint32_t bits) {
@@ -209,7 +196,7 @@ void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
   auto constant = [&](uint64_t v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
   uint64_t minus_one = bits == 64 ? ~uint64_t(0) : 0xFFFF'FFFFu;
   uint64_t int_min = uint64_t(1) << (bits - 1);
-  uint32_t zero_divisor = op(Op::OpIEqual, k_.t_bool, {rhs, constant(0)});
+  uint32_t zero_divisor = op(Op::OpIEqual, k_.types.bool_type, {rhs, constant(0)});
   f_.if_else(zero_divisor, [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerDivideByZero); });
   // The trapped invocation goes on (traps.cpp): divide by 1 instead of 0,
   // which some devices (lavapipe on a CPU) would fault on.
@@ -222,10 +209,10 @@ void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
     push(op(is_div ? Op::OpUDiv : Op::OpUMod, type, {lhs, rhs}));
     return;
   }
-  uint32_t divisor_minus_one = op(Op::OpIEqual, k_.t_bool, {rhs, constant(minus_one)});
+  uint32_t divisor_minus_one = op(Op::OpIEqual, k_.types.bool_type, {rhs, constant(minus_one)});
   if (is_div) {
-    uint32_t overflow = op(Op::OpLogicalAnd, k_.t_bool,
-                           {op(Op::OpIEqual, k_.t_bool, {lhs, constant(int_min)}), divisor_minus_one});
+    uint32_t overflow = op(Op::OpLogicalAnd, k_.types.bool_type,
+                           {op(Op::OpIEqual, k_.types.bool_type, {lhs, constant(int_min)}), divisor_minus_one});
     f_.if_else(overflow, [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerOverflow); });
     push(op(Op::OpSDiv, type, {lhs, op(Op::OpSelect, type, {overflow, constant(1), rhs})}));
     return;
@@ -239,9 +226,9 @@ void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
   push(op(Op::OpISub, type, {lhs, op(Op::OpIMul, type, {quotient, safe_divisor})}));
 }
 
-void FunctionLowering::float_unary(Opcode opcode, uint32_t type, uint32_t bits) {
+void FunctionLowering::float_unary(Opcode opcode, Id type, uint32_t bits) {
   uint32_t x = pop();
-  uint32_t int_type = bits == 64 ? k_.t_u64 : k_.t_u32;
+  uint32_t int_type = bits == 64 ? k_.types.u64 : k_.types.u32;
   uint64_t sign = uint64_t(1) << (bits - 1);
   auto constant = [&](uint64_t v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
   auto on_bits = [&](Op opcode, uint64_t mask) {
@@ -270,20 +257,20 @@ void FunctionLowering::float_unary(Opcode opcode, uint32_t type, uint32_t bits) 
 // that wasm defines in both modes.
 uint32_t FunctionLowering::is_nan_bits(uint32_t x, uint32_t bits) {
   const bool wide = bits == 64;
-  uint32_t int_type = wide ? k_.t_u64 : k_.t_u32;
+  uint32_t int_type = wide ? k_.types.u64 : k_.types.u32;
   uint32_t magnitude = op(Op::OpBitwiseAnd, int_type,
                           {op(Op::OpBitcast, int_type, {x}),
                            wide ? b_.const_u64(0x7FFF'FFFF'FFFF'FFFFull) : b_.const_u32(0x7FFF'FFFFu)});
   uint32_t infinity = wide ? b_.const_u64(0x7FF0'0000'0000'0000ull) : b_.const_u32(0x7F80'0000u);
-  return op(Op::OpUGreaterThan, k_.t_bool, {magnitude, infinity});
+  return op(Op::OpUGreaterThan, k_.types.bool_type, {magnitude, infinity});
 }
 
 void FunctionLowering::float_min_max(bool is_min, uint32_t type, uint32_t bits) {
   uint32_t rhs = pop(), lhs = pop();
-  uint32_t int_type = bits == 64 ? k_.t_u64 : k_.t_u32;
-  uint32_t either_nan = op(Op::OpLogicalOr, k_.t_bool, {is_nan_bits(lhs, bits), is_nan_bits(rhs, bits)});
-  uint32_t ordered = op(is_min ? Op::OpFOrdLessThan : Op::OpFOrdGreaterThan, k_.t_bool, {lhs, rhs});
-  uint32_t equal = op(Op::OpFOrdEqual, k_.t_bool, {lhs, rhs});
+  uint32_t int_type = bits == 64 ? k_.types.u64 : k_.types.u32;
+  uint32_t either_nan = op(Op::OpLogicalOr, k_.types.bool_type, {is_nan_bits(lhs, bits), is_nan_bits(rhs, bits)});
+  uint32_t ordered = op(is_min ? Op::OpFOrdLessThan : Op::OpFOrdGreaterThan, k_.types.bool_type, {lhs, rhs});
+  uint32_t equal = op(Op::OpFOrdEqual, k_.types.bool_type, {lhs, rhs});
   uint32_t result = op(Op::OpSelect, type, {ordered, lhs, rhs});
   // Equal operands differ at most in the sign of zero: min ORs the signs, max ANDs them.
   uint32_t merged = op(is_min ? Op::OpBitwiseOr : Op::OpBitwiseAnd, int_type,
@@ -300,27 +287,27 @@ void FunctionLowering::float_min_max(bool is_min, uint32_t type, uint32_t bits) 
 void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, bool is_signed,
                                 bool saturating) {
   uint32_t x = pop();
-  uint32_t float_type = float_bits == 64 ? k_.t_f64() : k_.t_f32();
-  uint32_t int_type = int_bits == 64 ? k_.t_u64 : k_.t_u32;
+  uint32_t float_type = float_bits == 64 ? k_.types.f64() : k_.types.f32();
+  uint32_t int_type = int_bits == 64 ? k_.types.u64 : k_.types.u32;
   auto float_const = [&](double v) {
     return float_bits == 64 ? b_.const_f64_bits(f64_bits(v)) : b_.const_f32_bits(f32_bits(float(v)));
   };
   auto int_const = [&](uint64_t v) { return int_bits == 64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
   double upper = std::ldexp(1.0, is_signed ? int(int_bits) - 1 : int(int_bits));
-  uint32_t below_upper = op(Op::OpFOrdLessThan, k_.t_bool, {x, float_const(upper)});
+  uint32_t below_upper = op(Op::OpFOrdLessThan, k_.types.bool_type, {x, float_const(upper)});
   uint32_t above_lower;
   if (!is_signed) {
-    above_lower = op(Op::OpFOrdGreaterThan, k_.t_bool, {x, float_const(-1.0)});
+    above_lower = op(Op::OpFOrdGreaterThan, k_.types.bool_type, {x, float_const(-1.0)});
   } else if (float_bits == 64 && int_bits == 32) {
-    above_lower = op(Op::OpFOrdGreaterThan, k_.t_bool, {x, float_const(-2147483649.0)});
+    above_lower = op(Op::OpFOrdGreaterThan, k_.types.bool_type, {x, float_const(-2147483649.0)});
   } else {
-    above_lower = op(Op::OpFOrdGreaterThanEqual, k_.t_bool, {x, float_const(-upper)});
+    above_lower = op(Op::OpFOrdGreaterThanEqual, k_.types.bool_type, {x, float_const(-upper)});
   }
-  uint32_t in_range = op(Op::OpLogicalAnd, k_.t_bool, {above_lower, below_upper});
+  uint32_t in_range = op(Op::OpLogicalAnd, k_.types.bool_type, {above_lower, below_upper});
   uint32_t is_nan = is_nan_bits(x, float_bits);
   if (!saturating) {
     f_.if_else(is_nan, [&] { k_.helpers->trap(f_, abi::TrapKind::InvalidConversionToInteger); }, [&] {
-      f_.if_else(op(Op::OpLogicalNot, k_.t_bool, {in_range}),
+      f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {in_range}),
                  [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerOverflow); });
     });
   }
@@ -330,7 +317,7 @@ void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, 
   // rounding instruction is trusted to make it -0 (float_rounding.h).
   uint32_t convertible = in_range;
   if (!is_signed)
-    convertible = op(Op::OpLogicalAnd, k_.t_bool, {in_range, op(Op::OpFOrdGreaterThan, k_.t_bool, {x, float_const(0.0)})});
+    convertible = op(Op::OpLogicalAnd, k_.types.bool_type, {in_range, op(Op::OpFOrdGreaterThan, k_.types.bool_type, {x, float_const(0.0)})});
   uint32_t safe = op(Op::OpSelect, float_type, {convertible, x, float_const(0.0)});
   uint32_t converted = is_signed ? op(Op::OpConvertFToS, int_type, {safe}) : op(Op::OpConvertFToU, int_type, {safe});
   if (!saturating) {
@@ -340,7 +327,7 @@ void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, 
   uint64_t max = is_signed ? (uint64_t(1) << (int_bits - 1)) - 1
                            : (int_bits == 64 ? ~uint64_t(0) : 0xFFFF'FFFFu);
   uint64_t min = is_signed ? uint64_t(1) << (int_bits - 1) : 0;
-  uint32_t negative = op(Op::OpFOrdLessThan, k_.t_bool, {x, float_const(0.0)});
+  uint32_t negative = op(Op::OpFOrdLessThan, k_.types.bool_type, {x, float_const(0.0)});
   uint32_t clamped = op(Op::OpSelect, int_type, {negative, int_const(min), int_const(max)});
   uint32_t result = op(Op::OpSelect, int_type, {in_range, converted, clamped});
   push(op(Op::OpSelect, int_type, {is_nan, int_const(0), result}));
@@ -357,16 +344,16 @@ uint32_t FunctionLowering::effective_address(const wasm::Instr& instr) {
   // to lie in the module memory (access_path.h).
   if (std::optional<uint64_t> constant = b_.integer_constant(operand))
     return b_.const_u64(*constant + instr.imm1);
-  uint32_t address = op(Op::OpUConvert, k_.t_u64, {operand});
-  if (instr.imm1 != 0) address = op(Op::OpIAdd, k_.t_u64, {address, b_.const_u64(instr.imm1)});
-  k_.address_parts[address] = {operand, uint32_t(instr.imm1)};
+  uint32_t address = op(Op::OpUConvert, k_.types.u64, {operand});
+  if (instr.imm1 != 0) address = op(Op::OpIAdd, k_.types.u64, {address, b_.const_u64(instr.imm1)});
+  k_.proofs.address_parts[address] = {operand, uint32_t(instr.imm1)};
   return address;
 }
 
 void FunctionLowering::note_shared_proof(uint32_t ea, const wasm::Instr& instr, uint32_t width) {
   if (b_.integer_constant(ea)) return;  // a constant needs no proof; its id is shared
   if (uint32_t invocations = shared_proof(current_ip_, instr.imm1, width)) {
-    k_.shared_proofs[ea] = {.lo = 0, .hi = int64_t(width), .invocations = invocations};
+    k_.proofs.shared_proofs[ea] = {.lo = 0, .hi = int64_t(width), .invocations = invocations};
     ++k_.access_paths.proven_shared;
   }
 }
@@ -375,24 +362,21 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
   uint32_t ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
   uint32_t raw = grouped_load(ea, width);  // u32, or u64 for width 8
-  if (raw == 0) {
-    ProvenAtLaunch proven(k_, launch_recorded(current_ip_));
-    raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1);
-  }
+  if (raw == 0) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
   switch (type) {
-    case ValType::F32: push(op(Op::OpBitcast, k_.t_f32(), {raw})); return;
-    case ValType::F64: push(op(Op::OpBitcast, k_.t_f64(), {raw})); return;
+    case ValType::F32: push(op(Op::OpBitcast, k_.types.f32(), {raw})); return;
+    case ValType::F64: push(op(Op::OpBitcast, k_.types.f64(), {raw})); return;
     case ValType::I32:
-      push(is_signed && width < 4 ? sign_extend(raw, k_.t_u32, 32, width * 8) : raw);
+      push(is_signed && width < 4 ? sign_extend(raw, k_.types.u32, 32, width * 8) : raw);
       return;
     case ValType::I64:
       if (width == 8) {
         push(raw);
       } else if (is_signed) {
-        if (width < 4) raw = sign_extend(raw, k_.t_u32, 32, width * 8);
-        push(op(Op::OpSConvert, k_.t_u64, {raw}));
+        if (width < 4) raw = sign_extend(raw, k_.types.u32, 32, width * 8);
+        push(op(Op::OpSConvert, k_.types.u64, {raw}));
       } else {
-        push(op(Op::OpUConvert, k_.t_u64, {raw}));
+        push(op(Op::OpUConvert, k_.types.u64, {raw}));
       }
       return;
     default: assert(false);
@@ -416,7 +400,7 @@ uint32_t FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t wid
 
 void FunctionLowering::prove_group(uint32_t first_ea, std::span<const RuntimeHelpers::GroupedAccess> members,
                                    std::span<const GroupMember> positions) {
-  KernelContext::SharedProof proof{.lo = INT64_MAX, .hi = INT64_MIN, .invocations = UINT32_MAX};
+  ProofState::SharedProof proof{.lo = INT64_MAX, .hi = INT64_MIN, .invocations = UINT32_MAX};
   for (size_t i = 0; i < members.size(); ++i) {
     const uint32_t invocations = shared_proof(positions[i].ip, members[i].offset, members[i].width);
     if (invocations == 0) return;
@@ -424,7 +408,7 @@ void FunctionLowering::prove_group(uint32_t first_ea, std::span<const RuntimeHel
     proof.lo = std::min(proof.lo, members[i].delta);
     proof.hi = std::max(proof.hi, members[i].delta + int64_t(members[i].width));
   }
-  k_.shared_proofs[first_ea] = proof;
+  k_.proofs.shared_proofs[first_ea] = proof;
 }
 
 uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
@@ -436,12 +420,11 @@ uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
       members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &facts_->provenance[m.ip], 0, 0,
                          launch_access(m.ip)});
     prove_group(ea, members, group.members);
-    ProvenAtLaunch proven(k_, launch_recorded(group.members));
-    std::vector<uint32_t> variables = k_.helpers->load_group(f_, ea, members);
+    std::vector<uint32_t> variables = k_.helpers->load_group(f_, ea, members, launch_recorded(group.members));
     for (size_t i = 0; i < variables.size(); ++i) grouped_values_[group.members[i].ip] = variables[i];
   }
   auto it = grouped_values_.find(current_ip_);
-  return it == grouped_values_.end() ? 0 : f_.load(width == 8 ? k_.t_u64 : k_.t_u32, it->second);
+  return it == grouped_values_.end() ? 0 : f_.load(width == 8 ? k_.types.u64 : k_.types.u32, it->second);
 }
 
 bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width) {
@@ -457,16 +440,11 @@ bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width
   held_stores_.push_back({width, m.delta, m.constant, function_.body[m.ip].imm1, &facts_->provenance[m.ip], ea, value});
   if (index + 1 < group.members.size()) return true;
   prove_group(held_stores_[0].ea, held_stores_, group.members);
-  bool grouped;
-  {
-    ProvenAtLaunch proven(k_, launch_recorded(group.members));
-    grouped = k_.helpers->store_group(f_, held_stores_);
-  }
+  const bool grouped = k_.helpers->store_group(f_, held_stores_, launch_recorded(group.members));
   if (!grouped)
     for (size_t i = 0; i < held_stores_.size(); ++i) {
       const RuntimeHelpers::GroupedAccess& s = held_stores_[i];
-      ProvenAtLaunch proven(k_, launch_recorded(group.members[i].ip));
-      k_.helpers->store(f_, s.ea, s.value, s.width, s.fact, s.offset);
+      k_.helpers->store(f_, s.ea, s.value, s.width, s.fact, s.offset, launch_recorded(group.members[i].ip));
     }
   held_stores_.clear();
   return true;
@@ -477,17 +455,15 @@ void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType t
   uint32_t ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
   switch (type) {
-    case ValType::F32: value = op(Op::OpBitcast, k_.t_u32, {value}); break;
-    case ValType::F64: value = op(Op::OpBitcast, k_.t_u64, {value}); break;
+    case ValType::F32: value = op(Op::OpBitcast, k_.types.u32, {value}); break;
+    case ValType::F64: value = op(Op::OpBitcast, k_.types.u64, {value}); break;
     case ValType::I64:
-      if (width < 8) value = op(Op::OpUConvert, k_.t_u32, {value});
+      if (width < 8) value = op(Op::OpUConvert, k_.types.u32, {value});
       break;
     default: break;
   }
-  if (!grouped_store(ea, value, width)) {
-    ProvenAtLaunch proven(k_, launch_recorded(current_ip_));
-    k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1);
-  }
+  if (!grouped_store(ea, value, width))
+    k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
 uint32_t FunctionLowering::memory_pages() const {
@@ -508,7 +484,7 @@ Status FunctionLowering::call(uint32_t function_index) {
     // call): proven to be an aligned word in the shared range.
     if (uint32_t invocations = shared_proof(current_ip_, 0, 4);
         invocations != 0 && !args.empty() && facts_->provenance.at(current_ip_).alignment(0) >= 4) {
-      k_.shared_proofs[args[0]] = {.lo = 0, .hi = 4, .invocations = invocations};
+      k_.proofs.shared_proofs[args[0]] = {.lo = 0, .hi = 4, .invocations = invocations};
       ++k_.access_paths.proven_shared;
     }
     uint32_t result = k_.intrinsics->lower_call(f_, function_index, args);
@@ -520,7 +496,7 @@ Status FunctionLowering::call(uint32_t function_index) {
     return make_error("function " + k_.module.function_name(function_index) + " was not compiled");
   size_t first = stack_.size() - callee.params.size();
   // No early return when the callee trapped (traps.cpp): the caller winds down too.
-  uint32_t result = f_.call(k_.result_type(callee.results), it->second,
+  uint32_t result = f_.call(k_.types.result_type(callee.results), it->second,
                             std::span<const uint32_t>(stack_).subspan(first));
   stack_.resize(first);
   if (callee.results.size() == 1) {
@@ -533,8 +509,8 @@ Status FunctionLowering::call(uint32_t function_index) {
 }
 
 Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
-  auto it = k_.global_vars.find(global_index);
-  if (it != k_.global_vars.end()) return it->second;
+  auto it = k_.abi.global_vars.find(global_index);
+  if (it != k_.abi.global_vars.end()) return it->second;
   // Globals are Private: every invocation starts from the initial value and
   // its writes are its own. Globals shared by all invocations of a launch
   // (mutable globals other than the stack pointer) are not modelled yet.
@@ -560,12 +536,12 @@ Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
                                     spv::StorageClass::Private, value);
   std::string name = k_.module.global_name(global_index);
   b_.name(var, name.empty() ? "global" + std::to_string(global_index) : name);
-  k_.global_vars.emplace(global_index, var);
+  k_.abi.global_vars.emplace(global_index, var);
   return var;
 }
 
 Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t index) {
-  const uint32_t u32 = k_.t_u32, u64 = k_.t_u64;
+  const uint32_t u32 = k_.types.u32, u64 = k_.types.u64;
   auto refuse = [&](const char* why) {
     return make_error("function " + k_.module.function_name(index_) + " uses " +
                       std::string(wasm::info(instr.op).text) + " (" + why + ")");
@@ -590,8 +566,8 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::BrIf: {
       uint32_t condition = nonzero(pop(), u32);
       if (branches_back_directly(instr.imm0)) {
-        uint32_t running = op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f_)});
-        f_.if_else(op(Op::OpLogicalAnd, k_.t_bool, {condition, running}), [&] { branch_to(instr.imm0, true); });
+        uint32_t running = op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)});
+        f_.if_else(op(Op::OpLogicalAnd, k_.types.bool_type, {condition, running}), [&] { branch_to(instr.imm0, true); });
       } else {
         f_.if_else(condition, [&] { branch_to(instr.imm0); });
       }
@@ -625,7 +601,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::TableSize: table_size(instr.imm0); break;
     case Opcode::TableFill: table_fill(instr.imm0); break;
     case Opcode::RefNull: push(b_.const_u32(abi::kNullRef)); break;
-    case Opcode::RefIsNull: push(bool_to_i32(op(Op::OpIEqual, k_.t_bool, {pop(), b_.const_u32(abi::kNullRef)}))); break;
+    case Opcode::RefIsNull: push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u32(abi::kNullRef)}))); break;
     case Opcode::RefFunc: push(b_.const_u32(instr.imm0)); break;
     // --- memory ---
     case Opcode::I32Load: load(instr, 4, false, ValType::I32); break;
@@ -660,7 +636,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
       // Growth always fails (allowed by the spec): the runtime maps a fixed
       // memory. Growing by 0 succeeds and returns the size, as engines do.
       uint32_t delta = pop();
-      uint32_t zero = op(Op::OpIEqual, k_.t_bool, {delta, b_.const_u32(0)});
+      uint32_t zero = op(Op::OpIEqual, k_.types.bool_type, {delta, b_.const_u32(0)});
       push(op(Op::OpSelect, u32, {zero, b_.const_u32(memory_pages()), b_.const_u32(0xFFFF'FFFFu)}));
       break;
     }
@@ -682,8 +658,8 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::F32Const: push(float_constant(32, instr.imm64)); break;
     case Opcode::F64Const: push(float_constant(64, instr.imm64)); break;
     // --- comparisons ---
-    case Opcode::I32Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.t_bool, {pop(), b_.const_u32(0)}))); break;
-    case Opcode::I64Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.t_bool, {pop(), b_.const_u64(0)}))); break;
+    case Opcode::I32Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u32(0)}))); break;
+    case Opcode::I64Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u64(0)}))); break;
     case Opcode::I32Eq: case Opcode::I64Eq: compare(Op::OpIEqual, 0); break;
     case Opcode::I32Ne: case Opcode::I64Ne: compare(Op::OpINotEqual, 0); break;
     case Opcode::I32LtS: case Opcode::I64LtS: compare(Op::OpSLessThan, 0); break;
@@ -728,30 +704,30 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     // --- float arithmetic ---
     case Opcode::F32Abs: case Opcode::F32Neg: case Opcode::F32Ceil: case Opcode::F32Floor:
     case Opcode::F32Trunc: case Opcode::F32Nearest: case Opcode::F32Sqrt:
-      float_unary(instr.op, k_.t_f32(), 32);
+      float_unary(instr.op, k_.types.f32(), 32);
       break;
     case Opcode::F64Abs: case Opcode::F64Neg: case Opcode::F64Ceil: case Opcode::F64Floor:
     case Opcode::F64Trunc: case Opcode::F64Nearest: case Opcode::F64Sqrt:
-      float_unary(instr.op, k_.t_f64(), 64);
+      float_unary(instr.op, k_.types.f64(), 64);
       break;
     case Opcode::F32Add: case Opcode::F32Sub: case Opcode::F32Mul: case Opcode::F32Div:
     case Opcode::F64Add: case Opcode::F64Sub: case Opcode::F64Mul: case Opcode::F64Div: {
       bool is64 = wasm::info(instr.op).results[0] == wasm::ValType::F64;
-      uint32_t type = is64 ? k_.t_f64() : k_.t_f32();
+      uint32_t type = is64 ? k_.types.f64() : k_.types.f32();
       Opcode base = is64 ? Opcode::F64Add : Opcode::F32Add;
       static constexpr Op kOps[] = {Op::OpFAdd, Op::OpFSub, Op::OpFMul, Op::OpFDiv};
       uint32_t rhs = pop(), lhs = pop();
       push(float_op(kOps[size_t(instr.op) - size_t(base)], type, lhs, rhs));
       break;
     }
-    case Opcode::F32Min: float_min_max(true, k_.t_f32(), 32); break;
-    case Opcode::F32Max: float_min_max(false, k_.t_f32(), 32); break;
-    case Opcode::F64Min: float_min_max(true, k_.t_f64(), 64); break;
-    case Opcode::F64Max: float_min_max(false, k_.t_f64(), 64); break;
+    case Opcode::F32Min: float_min_max(true, k_.types.f32(), 32); break;
+    case Opcode::F32Max: float_min_max(false, k_.types.f32(), 32); break;
+    case Opcode::F64Min: float_min_max(true, k_.types.f64(), 64); break;
+    case Opcode::F64Max: float_min_max(false, k_.types.f64(), 64); break;
     case Opcode::F32Copysign:
     case Opcode::F64Copysign: {
       bool is64 = instr.op == Opcode::F64Copysign;
-      uint32_t type = is64 ? k_.t_f64() : k_.t_f32(), int_type = is64 ? u64 : u32;
+      uint32_t type = is64 ? k_.types.f64() : k_.types.f32(), int_type = is64 ? u64 : u32;
       uint64_t sign = is64 ? uint64_t(1) << 63 : uint64_t(1) << 31;
       auto constant = [&](uint64_t v) { return is64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
       uint32_t rhs = op(Op::OpBitcast, int_type, {pop()});
@@ -782,23 +758,23 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::I64ExtendI32S: push(op(Op::OpSConvert, u64, {pop()})); break;
     case Opcode::I64ExtendI32U: push(op(Op::OpUConvert, u64, {pop()})); break;
     case Opcode::F32ConvertI32S: case Opcode::F32ConvertI64S:
-      push(op(Op::OpConvertSToF, k_.t_f32(), {pop()}));
+      push(op(Op::OpConvertSToF, k_.types.f32(), {pop()}));
       break;
     case Opcode::F32ConvertI32U: case Opcode::F32ConvertI64U:
-      push(op(Op::OpConvertUToF, k_.t_f32(), {pop()}));
+      push(op(Op::OpConvertUToF, k_.types.f32(), {pop()}));
       break;
     case Opcode::F64ConvertI32S: case Opcode::F64ConvertI64S:
-      push(op(Op::OpConvertSToF, k_.t_f64(), {pop()}));
+      push(op(Op::OpConvertSToF, k_.types.f64(), {pop()}));
       break;
     case Opcode::F64ConvertI32U: case Opcode::F64ConvertI64U:
-      push(op(Op::OpConvertUToF, k_.t_f64(), {pop()}));
+      push(op(Op::OpConvertUToF, k_.types.f64(), {pop()}));
       break;
-    case Opcode::F32DemoteF64: push(op(Op::OpFConvert, k_.t_f32(), {pop()})); break;
-    case Opcode::F64PromoteF32: push(op(Op::OpFConvert, k_.t_f64(), {pop()})); break;
+    case Opcode::F32DemoteF64: push(op(Op::OpFConvert, k_.types.f32(), {pop()})); break;
+    case Opcode::F64PromoteF32: push(op(Op::OpFConvert, k_.types.f64(), {pop()})); break;
     case Opcode::I32ReinterpretF32: push(op(Op::OpBitcast, u32, {pop()})); break;
     case Opcode::I64ReinterpretF64: push(op(Op::OpBitcast, u64, {pop()})); break;
-    case Opcode::F32ReinterpretI32: push(op(Op::OpBitcast, k_.t_f32(), {pop()})); break;
-    case Opcode::F64ReinterpretI64: push(op(Op::OpBitcast, k_.t_f64(), {pop()})); break;
+    case Opcode::F32ReinterpretI32: push(op(Op::OpBitcast, k_.types.f32(), {pop()})); break;
+    case Opcode::F64ReinterpretI64: push(op(Op::OpBitcast, k_.types.f64(), {pop()})); break;
     case Opcode::I32Extend8S: push(sign_extend(pop(), u32, 32, 8)); break;
     case Opcode::I32Extend16S: push(sign_extend(pop(), u32, 32, 16)); break;
     case Opcode::I64Extend8S: push(sign_extend(pop(), u64, 64, 8)); break;
@@ -841,12 +817,12 @@ uint32_t FunctionLowering::float_constant(int width, uint64_t bits) {
   if (width == 32) {
     uint32_t b = uint32_t(bits);
     bool signalling_nan = (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0 && !(b & 0x00400000u);
-    return signalling_nan ? op(Op::OpBitcast, k_.t_f32(), {b_.const_u32(b)}) : b_.const_f32_bits(b);
+    return signalling_nan ? op(Op::OpBitcast, k_.types.f32(), {b_.const_u32(b)}) : b_.const_f32_bits(b);
   }
-  k_.t_f64();
+  k_.types.f64();
   bool signalling_nan = (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
                         (bits & 0x000fffffffffffffull) != 0 && !(bits & 0x0008000000000000ull);
-  return signalling_nan ? op(Op::OpBitcast, k_.t_f64(), {b_.const_u64(bits)}) : b_.const_f64_bits(bits);
+  return signalling_nan ? op(Op::OpBitcast, k_.types.f64(), {b_.const_u64(bits)}) : b_.const_f64_bits(bits);
 }
 
 }  // namespace wasmgpu::spirv

@@ -107,7 +107,7 @@ class FunctionLowering {
   Status lower_instruction(const wasm::Instr& instr, size_t index);
   uint32_t pop();
   void push(uint32_t value) { stack_.push_back(value); }
-  uint32_t type_of(wasm::ValType type) { return k_.value_type(type); }
+  uint32_t type_of(wasm::ValType type) { return k_.types.value_type(type); }
   uint32_t op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands);
   uint32_t float_constant(int width, uint64_t bits);
   uint32_t float_op(spv::Op op, uint32_t type, uint32_t a, uint32_t b);
@@ -118,7 +118,7 @@ class FunctionLowering {
   void count_bits(wasm::Opcode op);
   void shift(wasm::Opcode op, uint32_t type, uint32_t bits);
   void divide(wasm::Opcode op, uint32_t type, uint32_t bits);
-  void float_unary(wasm::Opcode op, uint32_t type, uint32_t bits);
+  void float_unary(wasm::Opcode op, Id type, uint32_t bits);
   uint32_t is_nan_bits(uint32_t x, uint32_t bits);
   void float_min_max(bool is_min, uint32_t type, uint32_t bits);
   void truncate(wasm::Opcode op, uint32_t float_bits, uint32_t int_bits, bool is_signed, bool saturating);

@@ -83,9 +83,9 @@ std::optional<RuntimeHelpers::GroupPlan> RuntimeHelpers::plan_group(std::span<co
 // the argument's buffer (Parameter) or the shared range, and the device
 // address (Parameter, u64) or shared byte offset (u32) of its first byte then.
 std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, const GroupPlan& plan,
-                                                          uint32_t first_ea) {
+                                                          uint32_t first_ea, bool proven_at_launch) {
   const uint64_t span = uint64_t(plan.hi - plan.lo);
-  if (!plan.shared) return region_check(f, plan.param, first_ea, plan.lo, span);
+  if (!plan.shared) return region_check(f, plan.param, first_ea, plan.lo, span, proven_at_launch);
   return shared_range_check(k_, f, first_ea, plan.lo, span);
 }
 
@@ -95,11 +95,11 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, co
 // less than 16 bytes (`p = src + 4 * i`) it takes the word path together
 // rather than both paths one after the other.
 static uint32_t aligned16(FunctionBuilder& f, KernelContext& k, uint32_t address) {
-  uint32_t low = f.op(Op::OpUConvert, k.t_u32, {address});
-  uint32_t rest = f.op(Op::OpBitwiseAnd, k.t_u32, {low, k.b.const_u32(15)});
-  uint32_t aligned = f.op(Op::OpIEqual, k.t_bool, {rest, k.b.const_u32(0)});
+  uint32_t low = f.op(Op::OpUConvert, k.types.u32, {address});
+  uint32_t rest = f.op(Op::OpBitwiseAnd, k.types.u32, {low, k.b.const_u32(15)});
+  uint32_t aligned = f.op(Op::OpIEqual, k.types.bool_type, {rest, k.b.const_u32(0)});
   k.b.capability(spv::Capability::GroupNonUniformVote);
-  return f.op(Op::OpGroupNonUniformAll, k.t_bool, {k.b.const_u32(uint32_t(spv::Scope::Subgroup)), aligned});
+  return f.op(Op::OpGroupNonUniformAll, k.types.bool_type, {k.b.const_u32(uint32_t(spv::Scope::Subgroup)), aligned});
 }
 
 // As aligned16, for a chunk of a group of loads at `delta`: where the member
@@ -109,15 +109,16 @@ static uint32_t aligned16(FunctionBuilder& f, KernelContext& k, uint32_t address
 // access. SGEMM ran at 0.97-1.00 of its GLSL twin so, against 0.93 with the
 // vote in its staging loads (H200; docs/performance.md).
 uint32_t RuntimeHelpers::aligned_for_launch(FunctionBuilder& f, const GroupPlan& plan,
-                                            std::span<const GroupedAccess> members, int64_t delta, uint32_t address) {
+                                            std::span<const GroupedAccess> members, int64_t delta, uint32_t address,
+                                            bool proven_at_launch) {
   uint32_t vote = aligned16(f, k_, address);
-  if (!k_.launch_proven_access || plan.shared) return vote;
+  if (!proven_at_launch || plan.shared) return vote;
   for (const GroupedAccess& m : members) {
-    if (m.delta != delta || m.proof_access < 0 || size_t(m.proof_access) >= k_.launch_proof.accesses.size()) continue;
-    abi::ProofAccess& proof = k_.launch_proof.accesses[size_t(m.proof_access)];
+    if (m.delta != delta || m.proof_access < 0 || size_t(m.proof_access) >= k_.proofs.launch_proof.accesses.size()) continue;
+    abi::ProofAccess& proof = k_.proofs.launch_proof.accesses[size_t(m.proof_access)];
     if (proof.param != plan.param) return vote;
     proof.align = 16;
-    return f.op(Op::OpLogicalOr, k_.t_bool, {k_.param_proven(plan.param), vote});
+    return f.op(Op::OpLogicalOr, k_.types.bool_type, {k_.spec.param_proven(plan.param), vote});
   }
   return vote;
 }
@@ -174,20 +175,20 @@ static std::vector<Chunk> chunks_of(KernelContext& k, const RuntimeHelpers::Grou
 uint32_t RuntimeHelpers::group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
                                           uint64_t first_offset, uint32_t offset) {
   ModuleBuilder& b = k_.b;
-  uint32_t words = f.op(Op::OpShiftRightLogical, k_.t_u32, {offset, b.const_u32(2)});
+  uint32_t words = f.op(Op::OpShiftRightLogical, k_.types.u32, {offset, b.const_u32(2)});
   if (first.alignment(first_offset + uint64_t(plan.lo)) >= 16 && k_.shared.lo % 16 == 0)
-    return f.op(Op::OpBitwiseAnd, k_.t_u32, {words, b.const_u32(~3u)});
+    return f.op(Op::OpBitwiseAnd, k_.types.u32, {words, b.const_u32(~3u)});
   return words;
 }
 
 std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t first_ea,
-                                                 std::span<const GroupedAccess> members) {
+                                                 std::span<const GroupedAccess> members, bool proven_at_launch) {
   std::optional<GroupPlan> plan = plan_group(members, /*stores=*/false);
   if (!plan) return {};
   ModuleBuilder& b = k_.b;
   const GroupedAccess& first = members[0];
-  auto add64 = [&](uint32_t x, int64_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.t_u64, {x, b.const_u64(uint64_t(c))}); };
-  auto [inside, at] = group_check(f, *plan, first_ea);
+  auto add64 = [&](uint32_t x, int64_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u64, {x, b.const_u64(uint64_t(c))}); };
+  auto [inside, at] = group_check(f, *plan, first_ea, proven_at_launch);
   std::map<int64_t, uint32_t> value_at;  // delta -> u32 or u64 bits
   auto load_from = [&](uint32_t base) {
     for (const Chunk& c : chunks_of(k_, *plan, *first.fact, first.offset)) {
@@ -197,11 +198,11 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
         value_at[c.delta] = load_at(f, address, width, width);
         continue;
       }
-      uint32_t vector = b.vector_type(k_.t_u32, c.words);
+      Id vector = b.vector_type(k_.types.u32, c.words);
       auto load_vector = [&] {
         std::vector<uint32_t> words;
         uint32_t loaded = f.load_aligned(vector, k_.device_pointer(f, address, vector), 4 * c.words);
-        for (uint32_t j = 0; j < c.words; ++j) words.push_back(f.op(Op::OpCompositeExtract, k_.t_u32, {loaded, j}));
+        for (uint32_t j = 0; j < c.words; ++j) words.push_back(f.op(Op::OpCompositeExtract, k_.types.u32, {loaded, j}));
         return words;
       };
       if (!c.when_aligned) {
@@ -210,18 +211,18 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
         continue;
       }
       uint32_t words[4];
-      for (uint32_t& w : words) w = f.variable(k_.t_u32);
-      f.if_else(aligned_for_launch(f, *plan, members, c.delta, address), [&] {
+      for (uint32_t& w : words) w = f.variable(k_.types.u32);
+      f.if_else(aligned_for_launch(f, *plan, members, c.delta, address, proven_at_launch), [&] {
         std::vector<uint32_t> loaded = load_vector();
         for (uint32_t j = 0; j < 4; ++j) f.store(words[j], loaded[j]);
       }, [&] {
         for (uint32_t j = 0; j < 4; ++j) f.store(words[j], load_at(f, add64(address, 4 * j), 4, 4));
       });
-      for (uint32_t j = 0; j < 4; ++j) value_at[c.delta + 4 * j] = f.load(k_.t_u32, words[j]);
+      for (uint32_t j = 0; j < 4; ++j) value_at[c.delta + 4 * j] = f.load(k_.types.u32, words[j]);
     }
   };
   std::vector<uint32_t> variables;
-  for (const GroupedAccess& m : members) variables.push_back(f.variable(m.width == 8 ? k_.t_u64 : k_.t_u32));
+  for (const GroupedAccess& m : members) variables.push_back(f.variable(m.width == 8 ? k_.types.u64 : k_.types.u32));
   auto keep_values = [&] {
     for (size_t i = 0; i < members.size(); ++i) f.store(variables[i], value_at.at(members[i].delta));
   };
@@ -229,11 +230,11 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
     // The address each member has in place: u32(first address - first
     // offset + constant) + offset (access_groups.h), which is exact even
     // where the grouped sum would wrap.
-    auto add32 = [&](uint32_t x, uint32_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.t_u32, {x, b.const_u32(c)}); };
-    uint32_t first_address = add32(f.op(Op::OpUConvert, k_.t_u32, {first_ea}), uint32_t(-first.offset));
+    auto add32 = [&](uint32_t x, uint32_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u32, {x, b.const_u32(c)}); };
+    uint32_t first_address = add32(f.op(Op::OpUConvert, k_.types.u32, {first_ea}), uint32_t(-first.offset));
     for (size_t i = 0; i < members.size(); ++i) {
       const GroupedAccess& m = members[i];
-      uint32_t ea = add64(f.op(Op::OpUConvert, k_.t_u64, {add32(first_address, m.constant)}), int64_t(m.offset));
+      uint32_t ea = add64(f.op(Op::OpUConvert, k_.types.u64, {add32(first_address, m.constant)}), int64_t(m.offset));
       if (!plan->shared) {
         f.store(variables[i], load_translated(f, ea, m.width));
         continue;
@@ -258,42 +259,43 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
     // At the LaunchBlock (mapped, 16-aligned, at least kLaunchBlockMinSize
     // bytes) when the check fails: one select for the group.
     static_assert(kMaxAccessGroupSpan <= abi::kLaunchBlockMinSize);
-    load_from(f.op(Op::OpSelect, k_.t_u64, {inside, at, f.load(k_.t_u64, k_.launch_block_var)}));
+    load_from(f.op(Op::OpSelect, k_.types.u64, {inside, at, f.load(k_.types.u64, k_.abi.launch_block_var)}));
   } else {
-    uint32_t safe = f.op(Op::OpSelect, k_.t_u32, {inside, at, b.const_u32(0)});
+    uint32_t safe = f.op(Op::OpSelect, k_.types.u32, {inside, at, b.const_u32(0)});
     uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, safe);
     for (int64_t d : plan->deltas) {
-      uint32_t low = f.load(k_.t_u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)));
+      uint32_t low = f.load(k_.types.u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)));
       if (plan->width_at.at(d) == 4) {
         value_at[d] = low;
         continue;
       }
-      uint32_t high = f.load(k_.t_u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)));
-      high = f.op(Op::OpShiftLeftLogical, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {high}), b.const_u32(32)});
-      value_at[d] = f.op(Op::OpBitwiseOr, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {low}), high});
+      uint32_t high = f.load(k_.types.u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)));
+      high = f.op(Op::OpShiftLeftLogical, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {high}), b.const_u32(32)});
+      value_at[d] = f.op(Op::OpBitwiseOr, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {low}), high});
     }
   }
   keep_values();
-  f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {inside}), general);
+  f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {inside}), general);
   return variables;
 }
 
-bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAccess> members) {
+bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAccess> members,
+                                 bool proven_at_launch) {
   std::optional<GroupPlan> plan = plan_group(members, /*stores=*/true);
   if (!plan) return false;
   ModuleBuilder& b = k_.b;
   const GroupedAccess& first = members[0];
-  auto [inside, at] = group_check(f, *plan, first.ea);
+  auto [inside, at] = group_check(f, *plan, first.ea, proven_at_launch);
   std::map<int64_t, uint32_t> value_at;
   for (const GroupedAccess& m : members) value_at[m.delta] = m.value;
   // A trapped invocation writes nothing more: the general path checks that.
-  uint32_t fast = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)})});
+  uint32_t fast = f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)})});
   f.if_else(fast, [&] {
     if (!plan->shared) {
       for (const Chunk& c : chunks_of(k_, *plan, *first.fact, first.offset)) {
         uint32_t address = c.delta == plan->lo
                                ? at
-                               : f.op(Op::OpIAdd, k_.t_u64, {at, b.const_u64(uint64_t(c.delta - plan->lo))});
+                               : f.op(Op::OpIAdd, k_.types.u64, {at, b.const_u64(uint64_t(c.delta - plan->lo))});
         if (c.words <= 1) {
           const uint32_t width = c.words == 0 ? 8 : 4;
           store_at(f, address, value_at.at(c.delta), width, width);
@@ -301,7 +303,7 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
         }
         std::vector<uint32_t> parts;
         for (uint32_t j = 0; j < c.words; ++j) parts.push_back(value_at.at(c.delta + 4 * j));
-        uint32_t vector = b.vector_type(k_.t_u32, c.words);
+        uint32_t vector = b.vector_type(k_.types.u32, c.words);
         auto store_vector = [&] {
           f.store_aligned(k_.device_pointer(f, address, vector), f.op(Op::OpCompositeConstruct, vector, parts),
                           4 * c.words);
@@ -312,7 +314,7 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
         }
         f.if_else(aligned16(f, k_, address), store_vector, [&] {
           for (uint32_t j = 0; j < 4; ++j) {
-            uint32_t word = j == 0 ? address : f.op(Op::OpIAdd, k_.t_u64, {address, b.const_u64(4 * j)});
+            uint32_t word = j == 0 ? address : f.op(Op::OpIAdd, k_.types.u64, {address, b.const_u64(4 * j)});
             store_at(f, word, parts[j], 4, 4);
           }
         });
@@ -326,9 +328,9 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
         f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), value);
         continue;
       }
-      f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), f.op(Op::OpUConvert, k_.t_u32, {value}));
+      f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), f.op(Op::OpUConvert, k_.types.u32, {value}));
       f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)),
-              f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpShiftRightLogical, k_.t_u64, {value, b.const_u32(32)})}));
+              f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpShiftRightLogical, k_.types.u64, {value, b.const_u32(32)})}));
     }
   }, [&] {
     for (const GroupedAccess& m : members) store_translated(f, m.ea, m.value, m.width);

@@ -38,7 +38,7 @@ const char* helper_name(Images::Op op) {
 
 }  // namespace
 
-uint32_t Images::t_vec4() { return k_.b.vector_type(k_.t_f32(), 4); }
+uint32_t Images::t_vec4() { return k_.b.vector_type(k_.types.f32(), 4); }
 
 void Images::declare() {
   if (table_var_ != 0) return;
@@ -48,7 +48,7 @@ void Images::declare() {
         spv::Capability::StorageImageArrayNonUniformIndexing, spv::Capability::SampledImageArrayNonUniformIndexing,
         spv::Capability::StorageImageReadWithoutFormat, spv::Capability::StorageImageWriteWithoutFormat})
     b.capability(c);
-  const uint32_t f32 = k_.t_f32();
+  const Id f32 = k_.types.f32();
   auto array_var = [&](uint32_t element, uint32_t binding, const char* name) {
     uint32_t type = b.runtime_array_type(element);
     uint32_t var = b.global_variable(b.pointer_type(spv::StorageClass::UniformConstant, type),
@@ -64,11 +64,11 @@ void Images::declare() {
   sampled_3d_ = array_var(b.image_type(f32, spv::Dim::Dim3D, 1), abi::kBindingSampledImage3D, "sampled_images_3d");
   sampler_ = array_var(b.sampler_type(), abi::kBindingSampler, "samplers");
 
-  const uint32_t uvec4 = b.vector_type(k_.t_u32, 4);
+  const uint32_t uvec4 = b.vector_type(k_.types.u32, 4);
   const uint32_t entries = b.runtime_array_type(uvec4);
   b.decorate(entries, spv::Decoration::ArrayStride, {abi::kHandleEntrySize});
   const uint32_t members[] = {entries};
-  const uint32_t block = b.unique_struct_type(members);
+  const Id block = b.unique_struct_type(members);
   b.decorate(block, spv::Decoration::Block);
   b.member_decorate(block, 0, spv::Decoration::Offset, {0});
   b.member_decorate(block, 0, spv::Decoration::NonWritable);
@@ -109,11 +109,11 @@ uint32_t Images::lower(FunctionBuilder& f, Op op, std::span<const uint32_t> args
   // Writes the vec4 `texel` to the 16 bytes at wasm address `out` (u32).
   auto store_texel = [&](uint32_t out, uint32_t texel) {
     std::optional<uint64_t> constant = b.integer_constant(out);
-    uint32_t base = constant ? 0 : f.op(SpvOp::OpUConvert, k_.t_u64, {out});
+    uint32_t base = constant ? 0 : f.op(SpvOp::OpUConvert, k_.types.u64, {out});
     for (uint32_t c = 0; c < 4; ++c) {
       uint32_t ea = constant ? b.const_u64(*constant + 4 * c)
-                             : (c == 0 ? base : f.op(SpvOp::OpIAdd, k_.t_u64, {base, b.const_u64(4 * c)}));
-      uint32_t bits = f.op(SpvOp::OpBitcast, k_.t_u32, {f.op(SpvOp::OpCompositeExtract, k_.t_f32(), {texel, c})});
+                             : (c == 0 ? base : f.op(SpvOp::OpIAdd, k_.types.u64, {base, b.const_u64(4 * c)}));
+      uint32_t bits = f.op(SpvOp::OpBitcast, k_.types.u32, {f.op(SpvOp::OpCompositeExtract, k_.types.f32(), {texel, c})});
       k_.helpers->store(f, ea, bits, 4);
     }
   };
@@ -126,27 +126,27 @@ uint32_t Images::lower(FunctionBuilder& f, Op op, std::span<const uint32_t> args
       return 0;
     case Op::Store2D:
     case Op::Store3D:
-      call(k_.t_void, args);
+      call(k_.types.void_type, args);
       return 0;
-    case Op::Size: return call(k_.t_u32, args);
+    case Op::Size: return call(k_.types.u32, args);
   }
   return 0;
 }
 
 std::pair<uint32_t, uint32_t> Images::entry(FunctionBuilder& f, uint32_t handle, uint32_t mask, uint32_t required) {
   ModuleBuilder& b = k_.b;
-  const uint32_t u32 = k_.t_u32, uvec4 = b.vector_type(u32, 4);
+  const Id u32 = k_.types.u32, uvec4 = b.vector_type(u32, 4);
   uint32_t length = f.op(SpvOp::OpArrayLength, u32, {table_var_, 0});
-  uint32_t in_range = f.op(SpvOp::OpULessThan, k_.t_bool, {handle, length});
+  uint32_t in_range = f.op(SpvOp::OpULessThan, k_.types.bool_type, {handle, length});
   uint32_t safe = f.op(SpvOp::OpSelect, u32, {in_range, handle, b.const_u32(0)});
   uint32_t pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::StorageBuffer, uvec4),
                           {table_var_, b.const_u32(0), safe});
   uint32_t value = f.load(uvec4, pointer);
   uint32_t flags = f.op(SpvOp::OpCompositeExtract, u32, {value, 3});
   uint32_t masked = f.op(SpvOp::OpBitwiseAnd, u32, {flags, b.const_u32(mask)});
-  uint32_t kind_ok = required == 0 ? f.op(SpvOp::OpINotEqual, k_.t_bool, {masked, b.const_u32(0)})
-                                   : f.op(SpvOp::OpIEqual, k_.t_bool, {masked, b.const_u32(required)});
-  return {value, f.op(SpvOp::OpLogicalAnd, k_.t_bool, {in_range, kind_ok})};
+  uint32_t kind_ok = required == 0 ? f.op(SpvOp::OpINotEqual, k_.types.bool_type, {masked, b.const_u32(0)})
+                                   : f.op(SpvOp::OpIEqual, k_.types.bool_type, {masked, b.const_u32(required)});
+  return {value, f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {in_range, kind_ok})};
 }
 
 uint32_t Images::descriptor(FunctionBuilder& f, uint32_t var, uint32_t type, uint32_t handle) {
@@ -161,7 +161,8 @@ uint32_t Images::descriptor(FunctionBuilder& f, uint32_t var, uint32_t type, uin
 void Images::emit(uint32_t id, Op op) {
   ModuleBuilder& b = k_.b;
   RuntimeHelpers& h = *k_.helpers;
-  const uint32_t u32 = k_.t_u32, f32 = k_.t_f32(), vec4 = t_vec4();
+  const Id u32 = k_.types.u32, f32 = k_.types.f32();
+  const uint32_t vec4 = t_vec4();
   const bool three_d = is_3d(op);
   const uint32_t dims = three_d ? 3 : 2;
   const spv::Dim dim = three_d ? spv::Dim::Dim3D : spv::Dim::Dim2D;
@@ -176,7 +177,7 @@ void Images::emit(uint32_t id, Op op) {
     case Op::Store3D:
       params.assign(1 + dims, u32);
       params.insert(params.end(), 4, f32);
-      result = k_.t_void;
+      result = k_.types.void_type;
       break;
     case Op::Sample2D:
     case Op::Sample3D:
@@ -192,14 +193,14 @@ void Images::emit(uint32_t id, Op op) {
   b.name(id, helper_name(op));
   const uint32_t handle = f.param(0);
   auto trap_unless = [&](uint32_t ok, abi::TrapKind kind) {
-    f.if_else(f.op(SpvOp::OpLogicalNot, k_.t_bool, {ok}), [&] { h.trap_and_return(f, kind); });
+    f.if_else(f.op(SpvOp::OpLogicalNot, k_.types.bool_type, {ok}), [&] { h.trap_and_return(f, kind); });
   };
 
   if (op == Op::Size) {
     auto [value, ok] = entry(f, handle, abi::kHandleStorage | abi::kHandleSampled, 0);
     trap_unless(ok, abi::TrapKind::InvalidHandle);
     uint32_t dimension = f.param(1);
-    uint32_t inside = f.op(SpvOp::OpULessThan, k_.t_bool, {dimension, b.const_u32(3)});
+    uint32_t inside = f.op(SpvOp::OpULessThan, k_.types.bool_type, {dimension, b.const_u32(3)});
     uint32_t safe = f.op(SpvOp::OpSelect, u32, {inside, dimension, b.const_u32(0)});
     uint32_t size = f.op(SpvOp::OpVectorExtractDynamic, u32, {value, safe});
     f.return_value(f.op(SpvOp::OpSelect, u32, {inside, size, b.const_u32(1)}));
@@ -213,7 +214,7 @@ void Images::emit(uint32_t id, Op op) {
     auto [sampler_entry, sampler_ok] = entry(f, f.param(1), abi::kHandleSampler, abi::kHandleSampler);
     (void)image_entry;
     (void)sampler_entry;
-    trap_unless(f.op(SpvOp::OpLogicalAnd, k_.t_bool, {image_ok, sampler_ok}), abi::TrapKind::InvalidHandle);
+    trap_unless(f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {image_ok, sampler_ok}), abi::TrapKind::InvalidHandle);
     uint32_t image_type = b.image_type(f32, dim, 1);
     uint32_t image = descriptor(f, three_d ? sampled_3d_ : sampled_2d_, image_type, handle);
     uint32_t sampler = descriptor(f, sampler_, b.sampler_type(), f.param(1));
@@ -239,8 +240,8 @@ void Images::emit(uint32_t id, Op op) {
   for (uint32_t i = 0; i < dims; ++i) {
     uint32_t c = f.param(1 + i);
     coords.push_back(c);
-    uint32_t below = f.op(SpvOp::OpULessThan, k_.t_bool, {c, f.op(SpvOp::OpCompositeExtract, u32, {value, i})});
-    inside = inside ? f.op(SpvOp::OpLogicalAnd, k_.t_bool, {inside, below}) : below;
+    uint32_t below = f.op(SpvOp::OpULessThan, k_.types.bool_type, {c, f.op(SpvOp::OpCompositeExtract, u32, {value, i})});
+    inside = inside ? f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {inside, below}) : below;
   }
   trap_unless(inside, abi::TrapKind::ImageOutOfBounds);
   uint32_t image_type = b.image_type(f32, dim, 2);

@@ -30,7 +30,7 @@ Status FunctionLowering::global_get(uint32_t global_index) {
     return {};
   }
   bool wide = type == ValType::I64 || type == ValType::F64;
-  uint32_t raw_type = wide ? k_.t_u64 : k_.t_u32;
+  Id raw_type = wide ? k_.types.u64 : k_.types.u32;
   uint32_t offset = abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * global_index;
   uint32_t raw = f_.load_aligned(raw_type, k_.instance_pointer(f_, offset, raw_type), wide ? 8 : 4);
   uint32_t value_type = type_of(type);
@@ -47,10 +47,10 @@ Status FunctionLowering::global_set(uint32_t global_index) {
     return {};
   }
   bool wide = type == ValType::I64 || type == ValType::F64;
-  uint32_t raw_type = wide ? k_.t_u64 : k_.t_u32;
+  Id raw_type = wide ? k_.types.u64 : k_.types.u32;
   if (type == ValType::F32 || type == ValType::F64) value = op(Op::OpBitcast, raw_type, {value});
   uint32_t offset = abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * global_index;
-  f_.if_else(op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f_)}), [&] {
+  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}), [&] {
     f_.store_aligned(k_.instance_pointer(f_, offset, raw_type), value, wide ? 8 : 4);
   });
   return {};
@@ -61,24 +61,24 @@ void FunctionLowering::memory_size() {
     push(b_.const_u32(memory_pages()));
     return;
   }
-  push(f_.load_aligned(k_.t_u32, k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.t_u32), 4));
+  push(f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32), 4));
 }
 
 void FunctionLowering::memory_grow() {
   // Succeeds when the new size fits the limit (declared max and reserve):
   // the reserve is allocated up front, so growing only moves the size.
-  uint32_t delta = op(Op::OpUConvert, k_.t_u64, {pop()});
-  uint32_t pages_pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.t_u32);
-  uint32_t old_pages = f_.load_aligned(k_.t_u32, pages_pointer, 4);
-  uint32_t limit = f_.load_aligned(k_.t_u32, k_.instance_pointer(f_, abi::kInstanceMemoryLimitPages, k_.t_u32), 4);
-  uint32_t new_pages = op(Op::OpIAdd, k_.t_u64, {op(Op::OpUConvert, k_.t_u64, {old_pages}), delta});
-  uint32_t fits = op(Op::OpULessThanEqual, k_.t_bool, {new_pages, op(Op::OpUConvert, k_.t_u64, {limit})});
-  uint32_t ok = op(Op::OpLogicalAnd, k_.t_bool, {fits, op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f_)})});
+  uint32_t delta = op(Op::OpUConvert, k_.types.u64, {pop()});
+  Id pages_pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32);
+  uint32_t old_pages = f_.load_aligned(k_.types.u32, pages_pointer, 4);
+  uint32_t limit = f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, abi::kInstanceMemoryLimitPages, k_.types.u32), 4);
+  uint32_t new_pages = op(Op::OpIAdd, k_.types.u64, {op(Op::OpUConvert, k_.types.u64, {old_pages}), delta});
+  uint32_t fits = op(Op::OpULessThanEqual, k_.types.bool_type, {new_pages, op(Op::OpUConvert, k_.types.u64, {limit})});
+  uint32_t ok = op(Op::OpLogicalAnd, k_.types.bool_type, {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
   f_.if_else(ok, [&] {
-    uint32_t pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.t_u32);
-    f_.store_aligned(pointer, op(Op::OpUConvert, k_.t_u32, {new_pages}), 4);
+    Id pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32);
+    f_.store_aligned(pointer, op(Op::OpUConvert, k_.types.u32, {new_pages}), 4);
   });
-  push(op(Op::OpSelect, k_.t_u32, {ok, old_pages, b_.const_u32(0xFFFF'FFFFu)}));
+  push(op(Op::OpSelect, k_.types.u32, {ok, old_pages, b_.const_u32(0xFFFF'FFFFu)}));
 }
 
 Status FunctionLowering::memory_init(uint32_t segment) {
@@ -97,8 +97,8 @@ Status FunctionLowering::data_drop(uint32_t segment) {
     return make_error("function " + k_.module.function_name(index_) + " uses data.drop of data segment " +
                       std::to_string(segment) + ", which does not exist");
   uint32_t offset = k_.layout.data_dropped_offset + 4 * segment;
-  f_.if_else(op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f_)}), [&] {
-    f_.store_aligned(k_.instance_pointer(f_, offset, k_.t_u32), b_.const_u32(1), 4);
+  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}), [&] {
+    f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), b_.const_u32(1), 4);
   });
   return {};
 }

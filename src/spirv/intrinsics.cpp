@@ -164,47 +164,47 @@ Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t f
 uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span<const uint32_t> args) {
   ModuleBuilder& b = k_.b;
   const Intrinsic& intrinsic = *find_intrinsic(*k_.module.imported_function(function_index));
-  const uint32_t u32 = k_.t_u32;
+  const Id u32 = k_.types.u32;
   auto subgroup_scope = [&] { return b.const_u32(uint32_t(spv::Scope::Subgroup)); };
   // Component args[0] of a uvec3; `outside` for dimensions > 2.
   auto dimension_of = [&](uint32_t vector, uint32_t outside) {
     uint32_t dimension = args[0];
-    uint32_t inside = f.op(Op::OpULessThan, k_.t_bool, {dimension, b.const_u32(3)});
+    uint32_t inside = f.op(Op::OpULessThan, k_.types.bool_type, {dimension, b.const_u32(3)});
     uint32_t safe = f.op(Op::OpSelect, u32, {inside, dimension, b.const_u32(0)});
     uint32_t value = f.op(Op::OpVectorExtractDynamic, u32, {vector, safe});
     return f.op(Op::OpSelect, u32, {inside, value, b.const_u32(outside)});
   };
   auto builtin_vector = [&](spv::BuiltIn builtin) {
-    return f.load(k_.t_uvec3(), k_.builtin_input(builtin, k_.t_uvec3()));
+    return f.load(k_.types.uvec3(), k_.abi.builtin_input(builtin, k_.types.uvec3()));
   };
-  auto builtin_scalar = [&](spv::BuiltIn builtin) { return f.load(u32, k_.builtin_input(builtin, u32)); };
-  auto is_x = [&] { return f.op(Op::OpIEqual, k_.t_bool, {args[0], b.const_u32(0)}); };
+  auto builtin_scalar = [&](spv::BuiltIn builtin) { return f.load(u32, k_.abi.builtin_input(builtin, u32)); };
+  auto is_x = [&] { return f.op(Op::OpIEqual, k_.types.bool_type, {args[0], b.const_u32(0)}); };
   auto group_arith = [&](Op op, spv::GroupOperation operation) {
     b.capability(spv::Capability::GroupNonUniformArithmetic);
     uint32_t type = b.type_of(args[0]);
     return f.op(op, type, {subgroup_scope(), uint32_t(operation), args[0]});
   };
   auto float_or_int = [&](Op float_op, Op int_op) {
-    return b.type_of(args[0]) == k_.t_f32() ? float_op : int_op;
+    return b.type_of(args[0]) == k_.types.f32() ? float_op : int_op;
   };
 
   switch (intrinsic.kind) {
     case Kind::GlobalId: {
       uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::GlobalInvocationId), 0);
-      uint32_t base = f.op(Op::OpSelect, u32, {is_x(), f.load(u32, k_.base_index_var), b.const_u32(0)});
+      uint32_t base = f.op(Op::OpSelect, u32, {is_x(), f.load(u32, k_.abi.base_index_var), b.const_u32(0)});
       return f.op(Op::OpIAdd, u32, {value, base});
     }
     case Kind::LocalId: return dimension_of(builtin_vector(spv::BuiltIn::LocalInvocationId), 0);
     case Kind::WorkgroupId: {
       uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::WorkgroupId), 0);
-      uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.workgroup_size_constant(), 0});
-      uint32_t base = f.op(Op::OpUDiv, u32, {f.load(u32, k_.base_index_var), size_x});
+      uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.spec.workgroup_size(), 0});
+      uint32_t base = f.op(Op::OpUDiv, u32, {f.load(u32, k_.abi.base_index_var), size_x});
       base = f.op(Op::OpSelect, u32, {is_x(), base, b.const_u32(0)});
       return f.op(Op::OpIAdd, u32, {value, base});
     }
     case Kind::WorkgroupSize: {
       // OpVectorExtractDynamic needs a non-constant vector: copy it.
-      uint32_t vector = f.op(Op::OpCopyObject, k_.t_uvec3(), {k_.workgroup_size_constant()});
+      uint32_t vector = f.op(Op::OpCopyObject, k_.types.uvec3(), {k_.spec.workgroup_size()});
       return dimension_of(vector, 1);
     }
     case Kind::WorkgroupCount: {
@@ -212,15 +212,15 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       // the whole launch (count rounded up to workgroups). Only a launch
       // over x alone (abi::index_dims 1): a grid's count spans y and z too.
       uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::NumWorkgroups), 1);
-      uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.workgroup_size_constant(), 0});
-      uint32_t count = f.load(u32, k_.invocation_count_var);
+      uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.spec.workgroup_size(), 0});
+      uint32_t count = f.load(u32, k_.abi.invocation_count_var);
       uint32_t launch_x = f.op(Op::OpUDiv, u32,
                                {f.op(Op::OpIAdd, u32, {count, f.op(Op::OpISub, u32, {size_x, b.const_u32(1)})}), size_x});
-      uint32_t dims_operands[] = {k_.index_dims(), b.const_u32(1)};
-      uint32_t over_x = b.spec_const_op(k_.t_bool, Op::OpIEqual, dims_operands);
-      uint32_t one_d = f.op(Op::OpLogicalAnd, k_.t_bool,
-                            {f.op(Op::OpLogicalAnd, k_.t_bool, {is_x(), over_x}),
-                             f.op(Op::OpUGreaterThan, k_.t_bool, {launch_x, value})});
+      uint32_t dims_operands[] = {k_.spec.index_dims(), b.const_u32(1)};
+      uint32_t over_x = b.spec_const_op(k_.types.bool_type, Op::OpIEqual, dims_operands);
+      uint32_t one_d = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                            {f.op(Op::OpLogicalAnd, k_.types.bool_type, {is_x(), over_x}),
+                             f.op(Op::OpUGreaterThan, k_.types.bool_type, {launch_x, value})});
       return f.op(Op::OpSelect, u32, {one_d, launch_x, value});
     }
     case Kind::LocalIndex: return builtin_scalar(spv::BuiltIn::LocalInvocationIndex);
@@ -264,20 +264,20 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       return f.op(Op::OpGroupNonUniformShuffle, b.type_of(args[0]), {subgroup_scope(), args[0], args[1]});
     case Kind::Ballot: {
       b.capability(spv::Capability::GroupNonUniformBallot);
-      uint32_t predicate = f.op(Op::OpINotEqual, k_.t_bool, {args[0], b.const_u32(0)});
+      uint32_t predicate = f.op(Op::OpINotEqual, k_.types.bool_type, {args[0], b.const_u32(0)});
       uint32_t uvec4 = b.vector_type(u32, 4);
       uint32_t ballot = f.op(Op::OpGroupNonUniformBallot, uvec4, {subgroup_scope(), predicate});
-      uint32_t low = f.op(Op::OpUConvert, k_.t_u64, {f.op(Op::OpCompositeExtract, u32, {ballot, 0})});
-      uint32_t high = f.op(Op::OpUConvert, k_.t_u64, {f.op(Op::OpCompositeExtract, u32, {ballot, 1})});
-      high = f.op(Op::OpShiftLeftLogical, k_.t_u64, {high, b.const_u32(32)});
-      return f.op(Op::OpBitwiseOr, k_.t_u64, {low, high});
+      uint32_t low = f.op(Op::OpUConvert, k_.types.u64, {f.op(Op::OpCompositeExtract, u32, {ballot, 0})});
+      uint32_t high = f.op(Op::OpUConvert, k_.types.u64, {f.op(Op::OpCompositeExtract, u32, {ballot, 1})});
+      high = f.op(Op::OpShiftLeftLogical, k_.types.u64, {high, b.const_u32(32)});
+      return f.op(Op::OpBitwiseOr, k_.types.u64, {low, high});
     }
     case Kind::All:
     case Kind::Any: {
       b.capability(spv::Capability::GroupNonUniformVote);
-      uint32_t predicate = f.op(Op::OpINotEqual, k_.t_bool, {args[0], b.const_u32(0)});
+      uint32_t predicate = f.op(Op::OpINotEqual, k_.types.bool_type, {args[0], b.const_u32(0)});
       uint32_t vote = f.op(intrinsic.kind == Kind::All ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
-                           k_.t_bool, {subgroup_scope(), predicate});
+                           k_.types.bool_type, {subgroup_scope(), predicate});
       return f.op(Op::OpSelect, u32, {vote, b.const_u32(1), b.const_u32(0)});
     }
     case Kind::Add:
@@ -297,8 +297,8 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
     case Kind::MaxF: return group_arith(Op::OpGroupNonUniformFMax, spv::GroupOperation::Reduce);
     case Kind::Atomic: {
       AtomicOp atomic = AtomicOp(intrinsic.atomic_op);
-      uint32_t result_type = atomic == AtomicOp::AddF32 ? k_.t_f32() : u32;
-      std::vector<uint32_t> operands{atomic_helper(atomic), f.op(Op::OpUConvert, k_.t_u64, {args[0]})};
+      uint32_t result_type = atomic == AtomicOp::AddF32 ? k_.types.f32() : u32;
+      std::vector<uint32_t> operands{atomic_helper(atomic), f.op(Op::OpUConvert, k_.types.u64, {args[0]})};
       for (size_t i = 1; i < args.size(); ++i) operands.push_back(args[i]);
       k_.uses_memory = true;
       if (k_.shared.variable == 0) return f.op(Op::OpFunctionCall, result_type, operands);
@@ -307,17 +307,17 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       // invocation that has trapped).
       ModuleBuilder& b = k_.b;
       auto [inside, relative] = shared_range_check32(k_, f, args[0], 0, 4);
-      uint32_t aligned = f.op(Op::OpIEqual, k_.t_bool, {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
+      uint32_t aligned = f.op(Op::OpIEqual, k_.types.bool_type, {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
       // An address proven an aligned shared word (FunctionLowering::call).
-      uint32_t fast = unless_proven(k_, f, f.op(Op::OpLogicalAnd, k_.t_bool, {inside, aligned}), args[0], 0, 4);
-      fast = f.op(Op::OpLogicalAnd, k_.t_bool, {fast, f.op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f)})});
+      uint32_t fast = unless_proven(k_, f, f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, aligned}), args[0], 0, 4);
+      fast = f.op(Op::OpLogicalAnd, k_.types.bool_type, {fast, f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)})});
       uint32_t result = f.variable(result_type);
       f.if_else(fast, [&] {
         uint32_t pointer = shared_word_pointer_at(k_, f, f.op(Op::OpShiftRightLogical, u32, {relative, b.const_u32(2)}));
         const bool exchange = atomic == AtomicOp::CompareExchange;  // wasm order: (address, expected, replacement)
         uint32_t bits = atomic_on(f, atomic, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)),
                                   exchange ? args[2] : args[1], exchange ? args[1] : 0);
-        f.store(result, atomic == AtomicOp::AddF32 ? f.op(Op::OpBitcast, k_.t_f32(), {bits}) : bits);
+        f.store(result, atomic == AtomicOp::AddF32 ? f.op(Op::OpBitcast, k_.types.f32(), {bits}) : bits);
       }, [&] { f.store(result, f.op(Op::OpFunctionCall, result_type, operands)); });
       return f.load(result_type, result);
     }
@@ -411,8 +411,8 @@ void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr&
   stack.resize(stack.size() - count);
   uint32_t address = stack.back();
   stack.pop_back();
-  uint32_t ea = f.op(Op::OpUConvert, k_.t_u64, {address});
-  if (instr.imm1 != 0) ea = f.op(Op::OpIAdd, k_.t_u64, {ea, b.const_u64(instr.imm1)});
+  uint32_t ea = f.op(Op::OpUConvert, k_.types.u64, {address});
+  if (instr.imm1 != 0) ea = f.op(Op::OpIAdd, k_.types.u64, {ea, b.const_u64(instr.imm1)});
 
   auto [it, inserted] = thread_atomic_ids_.emplace(instr.op, 0);
   if (inserted) {
@@ -423,10 +423,10 @@ void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr&
   std::vector<uint32_t> call{it->second, ea};
   call.insert(call.end(), operands.begin(), operands.end());
   if (kind == ThreadAtomicKind::Store) {
-    f.op(Op::OpFunctionCall, k_.t_void, call);
+    f.op(Op::OpFunctionCall, k_.types.void_type, call);
     return;
   }
-  stack.push_back(f.op(Op::OpFunctionCall, is_i64_instruction(instr.op) ? k_.t_u64 : k_.t_u32, call));
+  stack.push_back(f.op(Op::OpFunctionCall, is_i64_instruction(instr.op) ? k_.types.u64 : k_.types.u32, call));
 }
 
 uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, uint32_t pointer,
@@ -434,7 +434,7 @@ uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, 
                                            uint32_t shift, std::span<const uint32_t> operands) {
   ModuleBuilder& b = k_.b;
   ThreadAtomicKind kind = thread_atomic_kind(op);
-  const uint32_t word = width == 8 ? k_.t_u64 : k_.t_u32;
+  const uint32_t word = width == 8 ? k_.types.u64 : k_.types.u32;
   const uint32_t scope = b.const_u32(uint32_t(scope_value));
   const uint32_t acquire = b.const_u32(uint32_t(spv::MemorySemanticsMask::Acquire) | storage_semantics);
   const uint32_t release = b.const_u32(uint32_t(spv::MemorySemanticsMask::Release) | storage_semantics);
@@ -457,7 +457,7 @@ uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, 
     return 0;
   }
   // 8 or 16 bits of a u32 word.
-  const uint32_t u32 = k_.t_u32;
+  const uint32_t u32 = k_.types.u32;
   const uint32_t mask = b.const_u32(width == 1 ? 0xFFu : 0xFFFFu);
   auto extract = [&](uint32_t bits) {
     return f.op(Op::OpBitwiseAnd, u32, {f.op(Op::OpShiftRightLogical, u32, {bits, shift}), mask});
@@ -477,7 +477,7 @@ uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, 
       case ThreadAtomicKind::CompareExchange: {
         // The expected value is wrapped to the access width; a failed compare
         // writes the old value back (no visible change).
-        uint32_t equal = f.op(Op::OpIEqual, k_.t_bool, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
+        uint32_t equal = f.op(Op::OpIEqual, k_.types.bool_type, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
         value = f.op(Op::OpSelect, u32, {equal, operands[1], old});
         break;
       }
@@ -493,26 +493,18 @@ uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, 
 uint32_t Intrinsics::compare_exchange_loop(FunctionBuilder& f, uint32_t pointer, uint32_t scope,
                                            uint32_t load_semantics, uint32_t exchange_semantics,
                                            const std::function<uint32_t(uint32_t)>& update) {
-  ModuleBuilder& b = k_.b;
-  const uint32_t u32 = k_.t_u32;
+  const uint32_t u32 = k_.types.u32;
   uint32_t expected_var = f.variable(u32);
   f.store(expected_var, f.op(Op::OpAtomicLoad, u32, {pointer, scope, load_semantics}));
-  uint32_t header = b.fresh_id(), body = b.fresh_id(), continue_target = b.fresh_id(), merge = b.fresh_id();
-  f.branch(header);
-  f.begin_block(header);
-  f.loop_merge(merge, continue_target);
-  f.branch(body);
-  f.begin_block(body);
-  uint32_t expected = f.load(u32, expected_var);
-  uint32_t desired = update(expected);
-  // On failure the exchange only reads, so its semantics are the load's.
-  uint32_t seen = f.op(Op::OpAtomicCompareExchange, u32,
-                       {pointer, scope, exchange_semantics, load_semantics, desired, expected});
-  f.store(expected_var, seen);
-  f.branch_conditional(f.op(Op::OpIEqual, k_.t_bool, {seen, expected}), merge, continue_target);
-  f.begin_block(continue_target, /*keep_open=*/true);
-  f.branch(header);
-  f.begin_block(merge);
+  f.loop([&](const FunctionBuilder::LoopBlocks& loop) {
+    uint32_t expected = f.load(u32, expected_var);
+    uint32_t desired = update(expected);
+    // On failure the exchange only reads, so its semantics are the load's.
+    uint32_t seen = f.op(Op::OpAtomicCompareExchange, u32,
+                         {pointer, scope, exchange_semantics, load_semantics, desired, expected});
+    f.store(expected_var, seen);
+    f.branch_conditional(f.op(Op::OpIEqual, k_.types.bool_type, {seen, expected}), loop.merge, loop.continue_target);
+  });
   return f.load(u32, expected_var);
 }
 
@@ -521,11 +513,11 @@ void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
   const uint32_t width = wasm::info(op).access.bytes;
   const bool is_i64 = is_i64_instruction(op);
   const ThreadAtomicKind kind = thread_atomic_kind(op);
-  const uint32_t value_type = is_i64 ? k_.t_u64 : k_.t_u32;
-  std::vector<uint32_t> params{k_.t_u64};
+  const uint32_t value_type = is_i64 ? k_.types.u64 : k_.types.u32;
+  std::vector<uint32_t> params{k_.types.u64};
   for (size_t i = 0; i < thread_atomic_operand_count(kind); ++i) params.push_back(value_type);
   const bool returns = kind != ThreadAtomicKind::Store;
-  FunctionBuilder f(b, id, returns ? value_type : k_.t_void, params);
+  FunctionBuilder f(b, id, returns ? value_type : k_.types.void_type, params);
   b.name(id, "wasmgpu." + std::string(wasm::info(op).text));
   if (width == 8) b.capability(spv::Capability::Int64Atomics);
   RuntimeHelpers& helpers = *k_.helpers;
@@ -535,7 +527,7 @@ void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
   std::vector<uint32_t> operands;
   for (size_t i = 1; i < params.size(); ++i) {
     uint32_t operand = f.param(uint32_t(i));
-    if (is_i64 && width < 8) operand = f.op(Op::OpUConvert, k_.t_u32, {operand});
+    if (is_i64 && width < 8) operand = f.op(Op::OpUConvert, k_.types.u32, {operand});
     operands.push_back(operand);
   }
   auto finish = [&](uint32_t result) {
@@ -543,18 +535,18 @@ void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
       f.return_default();
       return;
     }
-    if (is_i64 && width < 8) result = f.op(Op::OpUConvert, k_.t_u64, {result});
+    if (is_i64 && width < 8) result = f.op(Op::OpUConvert, k_.types.u64, {result});
     f.return_value(result);
   };
   if (width > 1) {
-    uint32_t misaligned = f.op(Op::OpINotEqual, k_.t_bool,
-                               {f.op(Op::OpBitwiseAnd, k_.t_u64, {ea, b.const_u64(width - 1)}), b.const_u64(0)});
+    uint32_t misaligned = f.op(Op::OpINotEqual, k_.types.bool_type,
+                               {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(width - 1)}), b.const_u64(0)});
     f.if_else(misaligned, [&] { helpers.trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
   }
   uint32_t shift = 0;
   if (width < 4) {
-    shift = f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpBitwiseAnd, k_.t_u64, {ea, b.const_u64(3)})});
-    shift = f.op(Op::OpShiftLeftLogical, k_.t_u32, {shift, b.const_u32(3)});
+    shift = f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(3)})});
+    shift = f.op(Op::OpShiftLeftLogical, k_.types.u32, {shift, b.const_u32(3)});
   }
   if (k_.shared.variable != 0) {
     uint32_t inside = shared_contains(k_, f, ea, width);
@@ -569,8 +561,8 @@ void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
     });
   }
   uint32_t address = helpers.device_address(f, ea, b.const_u32(width));
-  if (width < 4) address = f.op(Op::OpBitwiseAnd, k_.t_u64, {address, b.const_u64(~uint64_t(3))});
-  uint32_t pointer = k_.device_pointer(f, address, width == 8 ? k_.t_u64 : k_.t_u32);
+  if (width < 4) address = f.op(Op::OpBitwiseAnd, k_.types.u64, {address, b.const_u64(~uint64_t(3))});
+  uint32_t pointer = k_.device_pointer(f, address, width == 8 ? k_.types.u64 : k_.types.u32);
   finish(thread_atomic_on_word(f, op, pointer, spv::Scope::Device,
                                uint32_t(spv::MemorySemanticsMask::UniformMemory), width, shift, operands));
   f.finish();
@@ -579,7 +571,7 @@ void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
 uint32_t Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, uint32_t pointer, uint32_t scope,
                                uint32_t value, uint32_t comparator) {
   ModuleBuilder& b = k_.b;
-  const uint32_t u32 = k_.t_u32;
+  const uint32_t u32 = k_.types.u32;
   uint32_t relaxed = b.const_u32(0);
   auto rmw = [&](Op opcode) { return f.op(opcode, u32, {pointer, scope, relaxed, value}); };
   switch (op) {
@@ -598,7 +590,7 @@ uint32_t Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, uint32_t pointer
     case AtomicOp::AddF32: {
       // Compare-exchange loop on the bits: portable, no float-atomic feature needed.
       return compare_exchange_loop(f, pointer, scope, relaxed, relaxed, [&](uint32_t expected) {
-        uint32_t sum = f.op(Op::OpFAdd, k_.t_f32(), {f.op(Op::OpBitcast, k_.t_f32(), {expected}), value});
+        uint32_t sum = f.op(Op::OpFAdd, k_.types.f32(), {f.op(Op::OpBitcast, k_.types.f32(), {expected}), value});
         b.decorate(sum, spv::Decoration::NoContraction);
         return f.op(Op::OpBitcast, u32, {sum});
       });
@@ -611,11 +603,11 @@ uint32_t Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, uint32_t pointer
 // compare_exchange(ea, expected, desired) follows wasm's cmpxchg operand order.
 void Intrinsics::emit_atomic(uint32_t id, AtomicOp op) {
   ModuleBuilder& b = k_.b;
-  const uint32_t u32 = k_.t_u32;
+  const uint32_t u32 = k_.types.u32;
   bool is_float = op == AtomicOp::AddF32;
-  std::vector<uint32_t> params{k_.t_u64, is_float ? k_.t_f32() : u32};
+  std::vector<uint32_t> params{k_.types.u64, is_float ? k_.types.f32() : u32};
   if (op == AtomicOp::CompareExchange) params.push_back(u32);
-  FunctionBuilder f(b, id, is_float ? k_.t_f32() : u32, params);
+  FunctionBuilder f(b, id, is_float ? k_.types.f32() : u32, params);
   b.name(id, "wasmgpu.atomic" + std::to_string(int(op)));
   RuntimeHelpers& helpers = *k_.helpers;
   helpers.return_if_trapped(f);  // a trapped invocation touches no memory
@@ -625,9 +617,9 @@ void Intrinsics::emit_atomic(uint32_t id, AtomicOp op) {
     comparator = f.param(1);
     value = f.param(2);
   }
-  auto result = [&](uint32_t bits) { return is_float ? f.op(Op::OpBitcast, k_.t_f32(), {bits}) : bits; };
-  uint32_t misaligned = f.op(Op::OpINotEqual, k_.t_bool,
-                             {f.op(Op::OpBitwiseAnd, k_.t_u64, {ea, b.const_u64(3)}), b.const_u64(0)});
+  auto result = [&](uint32_t bits) { return is_float ? f.op(Op::OpBitcast, k_.types.f32(), {bits}) : bits; };
+  uint32_t misaligned = f.op(Op::OpINotEqual, k_.types.bool_type,
+                             {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(3)}), b.const_u64(0)});
   f.if_else(misaligned, [&] { helpers.trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
   if (k_.shared.variable != 0) {
     uint32_t inside = shared_contains(k_, f, ea, 4);

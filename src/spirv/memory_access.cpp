@@ -57,63 +57,63 @@ uint32_t constant_alignment(uint64_t ea) {
 
 // (address & (alignment - 1)) == 0 for a u64 device address.
 uint32_t is_aligned(KernelContext& k, FunctionBuilder& f, uint32_t address, uint32_t alignment) {
-  uint32_t low = f.op(Op::OpBitwiseAnd, k.t_u64, {address, k.b.const_u64(alignment - 1)});
-  return f.op(Op::OpIEqual, k.t_bool, {low, k.b.const_u64(0)});
+  uint32_t low = f.op(Op::OpBitwiseAnd, k.types.u64, {address, k.b.const_u64(alignment - 1)});
+  return f.op(Op::OpIEqual, k.types.bool_type, {low, k.b.const_u64(0)});
 }
 
 uint32_t offset_address(KernelContext& k, FunctionBuilder& f, uint32_t address, uint32_t offset) {
   if (offset == 0) return address;
-  return f.op(Op::OpIAdd, k.t_u64, {address, k.b.const_u64(offset)});
+  return f.op(Op::OpIAdd, k.types.u64, {address, k.b.const_u64(offset)});
 }
 }  // namespace
 
 uint32_t RuntimeHelpers::translate(FunctionBuilder& f, uint32_t ea, uint32_t width) {
-  uint32_t address = call(f, k_.t_u64, function_id(Helper::Translate), {ea, width});
+  uint32_t address = call(f, k_.types.u64, function_id(Helper::Translate), {ea, width});
   return_if_trapped(f);
   return address;
 }
 
 AccessPath RuntimeHelpers::path_of(std::optional<uint64_t> start, std::optional<uint64_t> size) {
-  return access_path(k_.address_facts, start, size);
+  return access_path(k_.proofs.address_facts, start, size);
 }
 
 uint32_t RuntimeHelpers::module_address(FunctionBuilder& f, uint32_t ea) {
-  return f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, k_.memory_base_var), ea});
+  return f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.memory_base_var), ea});
 }
 
 uint32_t RuntimeHelpers::current_memory_bytes(FunctionBuilder& f) {
   if (!k_.instance_state || memory_reserve_bytes(k_.module) == 0)
-    return k_.b.const_u64(k_.address_facts.initial_memory_bytes);
-  uint32_t pages = f.load_aligned(k_.t_u32, k_.instance_pointer(f, abi::kInstanceMemoryPages, k_.t_u32), 4);
-  return f.op(Op::OpIMul, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {pages}), k_.b.const_u64(abi::kPageSize)});
+    return k_.b.const_u64(k_.proofs.address_facts.initial_memory_bytes);
+  uint32_t pages = f.load_aligned(k_.types.u32, k_.instance_pointer(f, abi::kInstanceMemoryPages, k_.types.u32), 4);
+  return f.op(Op::OpIMul, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {pages}), k_.b.const_u64(abi::kPageSize)});
 }
 
 uint32_t RuntimeHelpers::within_memory(FunctionBuilder& f, uint32_t start, uint32_t size) {
-  uint32_t end = f.op(Op::OpIAdd, k_.t_u64, {start, size});
-  return f.op(Op::OpULessThanEqual, k_.t_bool, {end, current_memory_bytes(f)});
+  uint32_t end = f.op(Op::OpIAdd, k_.types.u64, {start, size});
+  return f.op(Op::OpULessThanEqual, k_.types.bool_type, {end, current_memory_bytes(f)});
 }
 
 void RuntimeHelpers::set_memory_base(FunctionBuilder& f) {
   uint32_t base = 0;
   if (k_.instance_state && memory_reserve_bytes(k_.module) > 0) {
-    base = f.load_aligned(k_.t_u64, k_.instance_pointer(f, abi::kInstanceMemoryAddress, k_.t_u64), 8);
-  } else if (k_.address_facts.initial_memory_bytes > 0) {
+    base = f.load_aligned(k_.types.u64, k_.instance_pointer(f, abi::kInstanceMemoryAddress, k_.types.u64), 8);
+  } else if (k_.proofs.address_facts.initial_memory_bytes > 0) {
     // Pushed by the runtime (abi/launch_abi.h): no load through the LaunchBlock.
-    uint32_t pointer = f.op(Op::OpAccessChain, k_.b.pointer_type(spv::StorageClass::PushConstant, k_.t_u64),
-                            {k_.push_constants_var, k_.b.const_u32(KernelContext::kPushMemoryAddressMember)});
-    base = f.load(k_.t_u64, pointer);
+    uint32_t pointer = f.op(Op::OpAccessChain, k_.b.pointer_type(spv::StorageClass::PushConstant, k_.types.u64),
+                            {k_.abi.push_constants_var, k_.b.const_u32(AbiVariables::kPushMemoryAddressMember)});
+    base = f.load(k_.types.u64, pointer);
   } else {
     return;  // no module memory: no access takes a module-memory path
   }
-  f.store(k_.memory_base_var, base);
+  f.store(k_.abi.memory_base_var, base);
 }
 
 std::optional<AccessPath> RuntimeHelpers::parameter_path(const PointerFact* fact, uint64_t offset, uint32_t width) {
-  if (!fact || fact->base != PointerFact::Base::Param || k_.kernel_function == UINT32_MAX ||
-      k_.current_function != k_.kernel_function)
+  if (!fact || fact->base != PointerFact::Base::Param || k_.abi.kernel_function == UINT32_MAX ||
+      k_.current_function != k_.abi.kernel_function)
     return std::nullopt;
   // Parameter 0 is the invocation index; only i32 parameters carry addresses.
-  const wasm::FuncType& type = k_.module.function_type(k_.kernel_function);
+  const wasm::FuncType& type = k_.module.function_type(k_.abi.kernel_function);
   if (fact->param == 0 || fact->param >= type.params.size() || type.params[fact->param] != wasm::ValType::I32)
     return std::nullopt;
   // The argument is 16-aligned whenever its ParamRegion is set (launch_abi.h).
@@ -123,28 +123,28 @@ std::optional<AccessPath> RuntimeHelpers::parameter_path(const PointerFact* fact
 }
 
 std::pair<uint32_t, uint32_t> RuntimeHelpers::parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
-                                                              uint32_t width) {
-  return region_check(f, param, ea, 0, width);
+                                                              uint32_t width, bool proven_at_launch) {
+  return region_check(f, param, ea, 0, width, proven_at_launch);
 }
 
 std::pair<uint32_t, uint32_t> RuntimeHelpers::region_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
-                                                           int64_t delta, uint64_t span) {
-  auto [inside, address] = region_compare(f, param, ea, delta, span);
+                                                           int64_t delta, uint64_t span, bool proven_at_launch) {
+  auto [inside, address] = region_compare(f, param, ea, delta, span, proven_at_launch);
   // An access proven at launch passes whatever the compare says; the
   // driver folds the specialization constant (abi/launch_proof.h).
-  if (k_.launch_proven_access) inside = f.op(Op::OpLogicalOr, k_.t_bool, {k_.param_proven(param), inside});
+  if (proven_at_launch) inside = f.op(Op::OpLogicalOr, k_.types.bool_type, {k_.spec.param_proven(param), inside});
   return {inside, address};
 }
 
 std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f, uint32_t param, uint32_t ea,
-                                                             int64_t delta, uint64_t span) {
+                                                             int64_t delta, uint64_t span, bool proven_at_launch) {
   ModuleBuilder& b = k_.b;
-  const KernelContext::ParamRegion& region = k_.param_region(param);
-  uint32_t wasm_base = f.load(k_.t_u64, region.wasm_base), size = f.load(k_.t_u64, region.size);
-  uint32_t device = f.load(k_.t_u64, region.device_address);
-  auto parts = k_.address_parts.find(ea);
-  const int64_t offset = parts == k_.address_parts.end() ? -1 : int64_t(parts->second.offset) + delta;
-  if (parts != k_.address_parts.end() && offset > -int64_t(span) && offset < int64_t(abi::kBufferAddressBase)) {
+  const AbiVariables::ParamRegion& region = k_.abi.param_region(param);
+  uint32_t wasm_base = f.load(k_.types.u64, region.wasm_base), size = f.load(k_.types.u64, region.size);
+  uint32_t device = f.load(k_.types.u64, region.device_address);
+  auto parts = k_.proofs.address_parts.find(ea);
+  const int64_t offset = parts == k_.proofs.address_parts.end() ? -1 : int64_t(parts->second.offset) + delta;
+  if (parts != k_.proofs.address_parts.end() && offset > -int64_t(span) && offset < int64_t(abi::kBufferAddressBase)) {
     // In 32 bits, where ea + delta = operand + offset. A region is present
     // when wasm_base < 2^32 (kNoParamRegion is 2^40), and then
     // kBufferAddressBase <= wasm_base and wasm_base + size <= 2^32
@@ -155,18 +155,18 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f,
     // ea + delta - wasm_base when operand >= c; otherwise it is at least
     // 2^32 - c >= size + offset > size - span (offset > -span), as a 64-bit
     // compare would find. Half the instructions of the 64-bit form.
-    uint32_t base32 = f.op(Op::OpUConvert, k_.t_u32, {wasm_base});
-    uint32_t present = f.op(Op::OpIEqual, k_.t_bool,
-                            {f.op(Op::OpShiftRightLogical, k_.t_u64, {wasm_base, b.const_u32(32)}), b.const_u64(0)});
-    uint32_t size32 = f.op(Op::OpUConvert, k_.t_u32, {size});
-    uint32_t c = offset == 0 ? base32 : f.op(Op::OpISub, k_.t_u32, {base32, b.const_u32(uint32_t(offset))});
-    uint32_t relative = f.op(Op::OpISub, k_.t_u32, {parts->second.operand, c});
-    uint32_t within = f.op(Op::OpULessThanEqual, k_.t_bool,
-                           {relative, f.op(Op::OpISub, k_.t_u32, {size32, b.const_u32(uint32_t(span))})});
-    uint32_t inside = f.op(Op::OpLogicalAnd, k_.t_bool, {present, within});
+    uint32_t base32 = f.op(Op::OpUConvert, k_.types.u32, {wasm_base});
+    uint32_t present = f.op(Op::OpIEqual, k_.types.bool_type,
+                            {f.op(Op::OpShiftRightLogical, k_.types.u64, {wasm_base, b.const_u32(32)}), b.const_u64(0)});
+    uint32_t size32 = f.op(Op::OpUConvert, k_.types.u32, {size});
+    uint32_t c = offset == 0 ? base32 : f.op(Op::OpISub, k_.types.u32, {base32, b.const_u32(uint32_t(offset))});
+    uint32_t relative = f.op(Op::OpISub, k_.types.u32, {parts->second.operand, c});
+    uint32_t within = f.op(Op::OpULessThanEqual, k_.types.bool_type,
+                           {relative, f.op(Op::OpISub, k_.types.u32, {size32, b.const_u32(uint32_t(span))})});
+    uint32_t inside = f.op(Op::OpLogicalAnd, k_.types.bool_type, {present, within});
     if (span > abi::kParamRegionMinSize)  // size >= kParamRegionMinSize always; a wider span may not fit
-      inside = f.op(Op::OpLogicalAnd, k_.t_bool,
-                    {inside, f.op(Op::OpUGreaterThanEqual, k_.t_bool, {size32, b.const_u32(uint32_t(span))})});
+      inside = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                    {inside, f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {size32, b.const_u32(uint32_t(span))})});
     // An access proven at launch computes device + (operand - c) as
     // (device - c) + operand: the bias is uniform, so the access adds it to
     // the 32-bit operand in its own address (NVIDIA's [R.U32 + UR]) and
@@ -174,41 +174,41 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f,
     // stencil from 0.85 to 0.99 of its twin; checked accesses keep the
     // other form, which their compare needs anyway (reduce 0.97 with it,
     // 0.95 without; docs/performance.md).
-    if (k_.launch_proven_access) {
-      uint32_t bias = f.op(Op::OpISub, k_.t_u64, {device, f.op(Op::OpUConvert, k_.t_u64, {c})});
-      return {inside, f.op(Op::OpIAdd, k_.t_u64, {bias, f.op(Op::OpUConvert, k_.t_u64, {parts->second.operand})})};
+    if (proven_at_launch) {
+      uint32_t bias = f.op(Op::OpISub, k_.types.u64, {device, f.op(Op::OpUConvert, k_.types.u64, {c})});
+      return {inside, f.op(Op::OpIAdd, k_.types.u64, {bias, f.op(Op::OpUConvert, k_.types.u64, {parts->second.operand})})};
     }
-    uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {device, f.op(Op::OpUConvert, k_.t_u64, {relative})});
+    uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {device, f.op(Op::OpUConvert, k_.types.u64, {relative})});
     return {inside, address};
   }
   // ea + delta - wasm_base <= size - span, with size >= span (size >=
   // kParamRegionMinSize >= width always; a group may be wider than its
   // buffer); an address below the base wraps to a huge offset.
-  uint32_t start = delta == 0 ? ea : f.op(Op::OpIAdd, k_.t_u64, {ea, b.const_u64(uint64_t(delta))});
-  uint32_t relative = f.op(Op::OpISub, k_.t_u64, {start, wasm_base});
-  uint32_t limit = f.op(Op::OpISub, k_.t_u64, {size, b.const_u64(span)});
-  uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool, {relative, limit});
+  uint32_t start = delta == 0 ? ea : f.op(Op::OpIAdd, k_.types.u64, {ea, b.const_u64(uint64_t(delta))});
+  uint32_t relative = f.op(Op::OpISub, k_.types.u64, {start, wasm_base});
+  uint32_t limit = f.op(Op::OpISub, k_.types.u64, {size, b.const_u64(span)});
+  uint32_t inside = f.op(Op::OpULessThanEqual, k_.types.bool_type, {relative, limit});
   if (span > abi::kParamRegionMinSize)
-    inside = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, f.op(Op::OpUGreaterThanEqual, k_.t_bool, {size, b.const_u64(span)})});
-  uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {device, relative});
+    inside = f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {size, b.const_u64(span)})});
+  uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {device, relative});
   return {inside, address};
 }
 
 uint32_t RuntimeHelpers::load_device(FunctionBuilder& f, uint32_t address, uint32_t width, AccessPath path) {
   if (path == AccessPath::Parameter) return load_at(f, address, width, width);
   if (width < 4) return load_at(f, address, width, 1);
-  return call(f, width == 8 ? k_.t_u64 : k_.t_u32, function_id(Helper::LoadDevice, width), {address});
+  return call(f, width == 8 ? k_.types.u64 : k_.types.u32, function_id(Helper::LoadDevice, width), {address});
 }
 
 void RuntimeHelpers::store_device(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width,
                                   AccessPath path) {
   if (path == AccessPath::Parameter) return store_at(f, address, value, width, width);
   if (width < 4) return store_at(f, address, value, width, 1);
-  call(f, k_.t_void, function_id(Helper::StoreDevice, width), {address, value});
+  call(f, k_.types.void_type, function_id(Helper::StoreDevice, width), {address, value});
 }
 
 std::optional<std::pair<uint64_t, uint64_t>> RuntimeHelpers::indexed_module_range() {
-  const AddressFacts& facts = k_.address_facts;
+  const AddressFacts& facts = k_.proofs.address_facts;
   std::vector<std::pair<uint64_t, uint64_t>> pieces{
       {0, std::min<uint64_t>(facts.initial_memory_bytes, abi::kBufferAddressBase)}};
   for (auto [lo, hi] : {std::pair{facts.stack_lo, facts.stack_hi}, std::pair{facts.shared_lo, facts.shared_hi}}) {
@@ -244,8 +244,8 @@ void RuntimeHelpers::indexed_module_or_general(FunctionBuilder& f, uint32_t ea, 
                                                const std::function<void()>& general) {
   std::optional<std::pair<uint64_t, uint64_t>> range = indexed_module_range();
   if (!range) return general();
-  uint32_t offset = f.op(Op::OpISub, k_.t_u64, {ea, k_.b.const_u64(range->first)});
-  uint32_t inside = f.op(Op::OpULessThanEqual, k_.t_bool,
+  uint32_t offset = f.op(Op::OpISub, k_.types.u64, {ea, k_.b.const_u64(range->first)});
+  uint32_t inside = f.op(Op::OpULessThanEqual, k_.types.bool_type,
                          {offset, k_.b.const_u64(range->second - range->first - width)});
   f.if_else(inside, module, general);
 }
@@ -261,14 +261,14 @@ void RuntimeHelpers::indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t wi
 }
 
 uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact,
-                              uint64_t offset) {
+                              uint64_t offset, bool proven_at_launch) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
   AccessPath path = path_of(constant, width);
   if (path == AccessPath::Translated) path = parameter_path(fact, offset, width).value_or(path);
   if (path == AccessPath::Translated) path = indexed_path(fact, offset, width, constant).value_or(path);
   k_.access_paths.add(path);
-  const uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  const uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
   if (path == AccessPath::Indexed || path == AccessPath::IndexedUnaligned) {
     const uint32_t alignment = fact->alignment(offset);
     uint32_t result = f.variable(type);
@@ -278,7 +278,7 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
       // shared range.
       auto [inside, value] = shared_load_speculative(k_, f, ea, width);
       f.store(result, value);
-      f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {inside}), [&] {
+      f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {inside}), [&] {
         indexed_module_or_general(
             f, ea, width,
             [&] { f.store(result, load_device(f, module_address(f, ea), width,
@@ -297,7 +297,7 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
     return f.load(type, result);
   }
   if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
-    auto [inside, address] = parameter_check(f, fact->param, ea, width);
+    auto [inside, address] = parameter_check(f, fact->param, ea, width, proven_at_launch);
     uint32_t result = f.variable(type);
     // An 8-byte access known only 4-aligned is two word accesses, with no
     // test (one known 8-aligned is on the typed Parameter path).
@@ -336,15 +336,15 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
 }
 
 uint32_t RuntimeHelpers::load_translated(FunctionBuilder& f, uint32_t ea, uint32_t width) {
-  return call(f, width == 8 ? k_.t_u64 : k_.t_u32, function_id(Helper::Load, width), {ea});
+  return call(f, width == 8 ? k_.types.u64 : k_.types.u32, function_id(Helper::Load, width), {ea});
 }
 
 void RuntimeHelpers::store_translated(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width) {
-  call(f, k_.t_void, function_id(Helper::Store, width), {ea, value});
+  call(f, k_.types.void_type, function_id(Helper::Store, width), {ea, value});
 }
 
 void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
-                           const PointerFact* fact, uint64_t offset) {
+                           const PointerFact* fact, uint64_t offset, bool proven_at_launch) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
   AccessPath path = path_of(constant, width);
@@ -355,7 +355,7 @@ void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint
   if (path == AccessPath::Indexed || path == AccessPath::IndexedUnaligned) {
     const uint32_t alignment = fact->alignment(offset);
     // A trapped invocation writes nothing more.
-    f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)}), [&] {
+    f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)}), [&] {
       indexed_access(f, ea, width, [&] { shared_store(k_, f, ea, value, width, alignment); },
                      [&] { store_device(f, module_address(f, ea), value, width,
                                         path == AccessPath::Indexed ? AccessPath::Parameter
@@ -365,9 +365,9 @@ void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint
     return;
   }
   if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
-    auto [inside, address] = parameter_check(f, fact->param, ea, width);
+    auto [inside, address] = parameter_check(f, fact->param, ea, width, proven_at_launch);
     // A trapped invocation writes nothing more: the general path checks that.
-    uint32_t fast = f.op(Op::OpLogicalAnd, k_.t_bool, {inside, f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)})});
+    uint32_t fast = f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)})});
     const bool words = path == AccessPath::ParameterUnaligned && width == 8 &&
                        fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
     f.if_else(fast, [&] { words ? store_at(f, address, value, 8, 4) : store_device(f, address, value, width, path); },
@@ -376,7 +376,7 @@ void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint
   }
   auto write = [&] { store_at(f, module_address(f, ea), value, width, constant_alignment(*constant)); };
   // A trapped invocation writes nothing more.
-  f.if_else(f.op(Op::OpLogicalNot, k_.t_bool, {trapped(f)}), [&] {
+  f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)}), [&] {
     if (path == AccessPath::Direct) write();
     else f.if_else(within_memory(f, ea, k_.b.const_u64(width)), write,
                    [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
@@ -384,17 +384,17 @@ void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint
 }
 
 void RuntimeHelpers::emit_translate(uint32_t id) {
-  uint32_t params[] = {k_.t_u64, k_.t_u32};
-  FunctionBuilder f(k_.b, id, k_.t_u64, params);
+  uint32_t params[] = {k_.types.u64, k_.types.u32};
+  FunctionBuilder f(k_.b, id, k_.types.u64, params);
   k_.b.name(id, "wasmgpu.translate");
   ModuleBuilder& b = k_.b;
   uint32_t ea = f.param(0);
-  uint32_t size = f.op(Op::OpUConvert, k_.t_u64, {f.param(1)});
-  uint32_t end = f.op(Op::OpIAdd, k_.t_u64, {ea, size});
-  auto ge = [&](uint32_t x, uint32_t y) { return f.op(Op::OpUGreaterThanEqual, k_.t_bool, {x, y}); };
-  auto le = [&](uint32_t x, uint32_t y) { return f.op(Op::OpULessThanEqual, k_.t_bool, {x, y}); };
-  auto lt = [&](uint32_t x, uint32_t y) { return f.op(Op::OpULessThan, k_.t_bool, {x, y}); };
-  auto both = [&](uint32_t x, uint32_t y) { return f.op(Op::OpLogicalAnd, k_.t_bool, {x, y}); };
+  uint32_t size = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)});
+  uint32_t end = f.op(Op::OpIAdd, k_.types.u64, {ea, size});
+  auto ge = [&](uint32_t x, uint32_t y) { return f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {x, y}); };
+  auto le = [&](uint32_t x, uint32_t y) { return f.op(Op::OpULessThanEqual, k_.types.bool_type, {x, y}); };
+  auto lt = [&](uint32_t x, uint32_t y) { return f.op(Op::OpULessThan, k_.types.bool_type, {x, y}); };
+  auto both = [&](uint32_t x, uint32_t y) { return f.op(Op::OpLogicalAnd, k_.types.bool_type, {x, y}); };
 
   const StackLayout& stack = k_.stack;
   if (stack.slot_size != 0) {
@@ -402,10 +402,10 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
     uint32_t inside = both(ge(ea, window_lo), le(end, stack_hi));
     f.if_else(inside, [&] {
       uint32_t base = launch_field(f, abi::kLaunchStackBase, 8);
-      uint32_t slot = f.op(Op::OpUConvert, k_.t_u64, {f.load(k_.t_u32, k_.stack_slot_var)});
-      uint32_t slot_offset = f.op(Op::OpIMul, k_.t_u64, {slot, b.const_u64(k_.stack_slot_size)});
-      uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {base, slot_offset});
-      address = f.op(Op::OpIAdd, k_.t_u64, {address, f.op(Op::OpISub, k_.t_u64, {ea, window_lo})});
+      uint32_t slot = f.op(Op::OpUConvert, k_.types.u64, {f.load(k_.types.u32, k_.abi.stack_slot_var)});
+      uint32_t slot_offset = f.op(Op::OpIMul, k_.types.u64, {slot, b.const_u64(k_.stack_slot_size)});
+      uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {base, slot_offset});
+      address = f.op(Op::OpIAdd, k_.types.u64, {address, f.op(Op::OpISub, k_.types.u64, {ea, window_lo})});
       f.return_value(address);
     });
     // Below the window but inside the stack region: the stack overflowed.
@@ -414,7 +414,7 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
       f.if_else(overflow, [&] { trap_and_return(f, abi::TrapKind::StackOverflow); });
     }
     // Straddling the window's edges.
-    uint32_t straddles = both(lt(ea, stack_hi), f.op(Op::OpUGreaterThan, k_.t_bool, {end, window_lo}));
+    uint32_t straddles = both(lt(ea, stack_hi), f.op(Op::OpUGreaterThan, k_.types.bool_type, {end, window_lo}));
     f.if_else(straddles, [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
   }
 
@@ -426,20 +426,20 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
   });
 
   uint32_t count = launch_field(f, abi::kLaunchRegionCount, 4);
-  uint32_t regions = f.op(Op::OpUConvert, k_.t_u64, {launch_field(f, abi::kLaunchRegionsOffset, 4)});
-  regions = f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, k_.launch_block_var), regions});
-  counted_loop(f, f.op(Op::OpUConvert, k_.t_u64, {count}), [&](uint32_t i) {
-    uint32_t entry = f.op(Op::OpIAdd, k_.t_u64,
-                          {regions, f.op(Op::OpIMul, k_.t_u64, {i, b.const_u64(abi::kRegionStride)})});
-    auto field = [&](uint32_t offset, uint32_t type, uint32_t width) {
+  uint32_t regions = f.op(Op::OpUConvert, k_.types.u64, {launch_field(f, abi::kLaunchRegionsOffset, 4)});
+  regions = f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), regions});
+  counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {count}), [&](uint32_t i) {
+    uint32_t entry = f.op(Op::OpIAdd, k_.types.u64,
+                          {regions, f.op(Op::OpIMul, k_.types.u64, {i, b.const_u64(abi::kRegionStride)})});
+    auto field = [&](uint32_t offset, Id type, uint32_t width) {
       return f.load_aligned(type, k_.device_pointer(f, offset_address(k_, f, entry, offset), type), width);
     };
-    uint32_t base = f.op(Op::OpUConvert, k_.t_u64, {field(abi::kRegionWasmBase, k_.t_u32, 4)});
-    uint32_t region_size = f.op(Op::OpUConvert, k_.t_u64, {field(abi::kRegionSize, k_.t_u32, 4)});
-    uint32_t inside = both(ge(ea, base), le(end, f.op(Op::OpIAdd, k_.t_u64, {base, region_size})));
+    uint32_t base = f.op(Op::OpUConvert, k_.types.u64, {field(abi::kRegionWasmBase, k_.types.u32, 4)});
+    uint32_t region_size = f.op(Op::OpUConvert, k_.types.u64, {field(abi::kRegionSize, k_.types.u32, 4)});
+    uint32_t inside = both(ge(ea, base), le(end, f.op(Op::OpIAdd, k_.types.u64, {base, region_size})));
     f.if_else(inside, [&] {
-      uint32_t device = field(abi::kRegionDeviceAddress, k_.t_u64, 8);
-      f.return_value(f.op(Op::OpIAdd, k_.t_u64, {device, f.op(Op::OpISub, k_.t_u64, {ea, base})}));
+      uint32_t device = field(abi::kRegionDeviceAddress, k_.types.u64, 8);
+      f.return_value(f.op(Op::OpIAdd, k_.types.u64, {device, f.op(Op::OpISub, k_.types.u64, {ea, base})}));
     });
   });
   trap_and_return(f, abi::TrapKind::MemoryOutOfBounds);
@@ -449,47 +449,42 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
 void RuntimeHelpers::counted_loop(FunctionBuilder& f, uint32_t count,
                                   const std::function<void(uint32_t)>& body, bool backwards) {
   ModuleBuilder& b = k_.b;
-  uint32_t counter = f.variable(k_.t_u64);
+  uint32_t counter = f.variable(k_.types.u64);
   f.store(counter, backwards ? count : b.const_u64(0));
-  uint32_t header = b.fresh_id(), check = b.fresh_id(), continue_target = b.fresh_id(),
-           merge = b.fresh_id();
-  f.branch(header);
-  f.begin_block(header);
-  f.loop_merge(merge, continue_target);
-  f.branch(check);
-  f.begin_block(check);
-  uint32_t i = f.load(k_.t_u64, counter);
-  if (backwards) {
-    f.if_else(f.op(Op::OpIEqual, k_.t_bool, {i, b.const_u64(0)}), [&] { f.branch(merge); });
-    i = f.op(Op::OpISub, k_.t_u64, {i, b.const_u64(1)});
-    f.store(counter, i);
-  } else {
-    f.if_else(f.op(Op::OpUGreaterThanEqual, k_.t_bool, {i, count}), [&] { f.branch(merge); });
-  }
-  body(i);
-  if (f.open()) f.branch(continue_target);
-  f.begin_block(continue_target, /*keep_open=*/true);
-  if (!backwards)
-    f.store(counter, f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, counter), b.const_u64(1)}));
-  f.branch(header);
-  f.begin_block(merge);
+  f.loop(
+      [&](const FunctionBuilder::LoopBlocks& loop) {
+        uint32_t i = f.load(k_.types.u64, counter);
+        if (backwards) {
+          f.if_else(f.op(Op::OpIEqual, k_.types.bool_type, {i, b.const_u64(0)}), [&] { f.branch(loop.merge); });
+          i = f.op(Op::OpISub, k_.types.u64, {i, b.const_u64(1)});
+          f.store(counter, i);
+        } else {
+          f.if_else(f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {i, count}), [&] { f.branch(loop.merge); });
+        }
+        body(i);
+      },
+      [&](const FunctionBuilder::LoopBlocks& loop) {
+        if (!backwards)
+          f.store(counter, f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, counter), b.const_u64(1)}));
+        f.branch(loop.header);
+      });
 }
 
 uint32_t RuntimeHelpers::load_at(FunctionBuilder& f, uint32_t address, uint32_t width, uint32_t alignment) {
-  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   if (alignment >= width && width >= 4)
     return f.load_aligned(type, k_.device_pointer(f, address, type), width);
   if (width == 8 && alignment >= 4) {
-    uint32_t low = f.load_aligned(k_.t_u32, k_.device_pointer(f, address, k_.t_u32), 4);
-    uint32_t high = f.load_aligned(k_.t_u32, k_.device_pointer(f, offset_address(k_, f, address, 4), k_.t_u32), 4);
-    low = f.op(Op::OpUConvert, k_.t_u64, {low});
-    high = f.op(Op::OpShiftLeftLogical, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {high}), k_.b.const_u32(32)});
-    return f.op(Op::OpBitwiseOr, k_.t_u64, {low, high});
+    uint32_t low = f.load_aligned(k_.types.u32, k_.device_pointer(f, address, k_.types.u32), 4);
+    uint32_t high = f.load_aligned(k_.types.u32, k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), 4);
+    low = f.op(Op::OpUConvert, k_.types.u64, {low});
+    high = f.op(Op::OpShiftLeftLogical, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {high}), k_.b.const_u32(32)});
+    return f.op(Op::OpBitwiseOr, k_.types.u64, {low, high});
   }
   uint32_t value = 0;
   for (uint32_t i = 0; i < width; ++i) {
-    uint32_t byte_ptr = k_.device_pointer(f, offset_address(k_, f, address, i), k_.t_u8());
-    uint32_t byte = f.op(Op::OpUConvert, type, {f.load_aligned(k_.t_u8(), byte_ptr, 1)});
+    Id byte_ptr = k_.device_pointer(f, offset_address(k_, f, address, i), k_.types.u8());
+    uint32_t byte = f.op(Op::OpUConvert, type, {f.load_aligned(k_.types.u8(), byte_ptr, 1)});
     if (i != 0) byte = f.op(Op::OpShiftLeftLogical, type, {byte, k_.b.const_u32(8 * i)});
     value = i == 0 ? byte : f.op(Op::OpBitwiseOr, type, {value, byte});
   }
@@ -498,22 +493,22 @@ uint32_t RuntimeHelpers::load_at(FunctionBuilder& f, uint32_t address, uint32_t 
 
 void RuntimeHelpers::store_at(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width,
                               uint32_t alignment) {
-  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
   if (alignment >= width && width >= 4) {
     f.store_aligned(k_.device_pointer(f, address, type), value, width);
     return;
   }
   if (width == 8 && alignment >= 4) {
-    uint32_t low = f.op(Op::OpUConvert, k_.t_u32, {value});
-    uint32_t high = f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpShiftRightLogical, k_.t_u64, {value, k_.b.const_u32(32)})});
-    f.store_aligned(k_.device_pointer(f, address, k_.t_u32), low, 4);
-    f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, 4), k_.t_u32), high, 4);
+    uint32_t low = f.op(Op::OpUConvert, k_.types.u32, {value});
+    uint32_t high = f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpShiftRightLogical, k_.types.u64, {value, k_.b.const_u32(32)})});
+    f.store_aligned(k_.device_pointer(f, address, k_.types.u32), low, 4);
+    f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), high, 4);
     return;
   }
   for (uint32_t i = 0; i < width; ++i) {
     uint32_t shifted = i == 0 ? value : f.op(Op::OpShiftRightLogical, type, {value, k_.b.const_u32(8 * i)});
-    uint32_t byte = f.op(Op::OpUConvert, k_.t_u8(), {shifted});
-    f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, i), k_.t_u8()), byte, 1);
+    uint32_t byte = f.op(Op::OpUConvert, k_.types.u8(), {shifted});
+    f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, i), k_.types.u8()), byte, 1);
   }
 }
 
@@ -543,8 +538,8 @@ void RuntimeHelpers::store_by_alignment_and_return(FunctionBuilder& f, uint32_t 
 }
 
 void RuntimeHelpers::emit_load(uint32_t id, uint32_t width) {
-  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
-  uint32_t params[] = {k_.t_u64};
+  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
+  uint32_t params[] = {k_.types.u64};
   FunctionBuilder f(k_.b, id, type, params);
   k_.b.name(id, "wasmgpu.load" + std::to_string(width * 8));
   shared_access(f, f.param(0), width, [&] { f.return_value(shared_load(k_, f, f.param(0), width)); });
@@ -553,9 +548,9 @@ void RuntimeHelpers::emit_load(uint32_t id, uint32_t width) {
 }
 
 void RuntimeHelpers::emit_store(uint32_t id, uint32_t width) {
-  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
-  uint32_t params[] = {k_.t_u64, type};
-  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
+  uint32_t params[] = {k_.types.u64, type};
+  FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.store" + std::to_string(width * 8));
   return_if_trapped(f);  // a trapped invocation writes nothing more
   uint32_t value = f.param(1);
@@ -570,8 +565,8 @@ void RuntimeHelpers::emit_store(uint32_t id, uint32_t width) {
 // The device access of the ParameterUnaligned path: typed when the address
 // turns out aligned, else in pieces (as the general helpers do).
 void RuntimeHelpers::emit_load_device(uint32_t id, uint32_t width) {
-  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
-  uint32_t params[] = {k_.t_u64};
+  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
+  uint32_t params[] = {k_.types.u64};
   FunctionBuilder f(k_.b, id, type, params);
   k_.b.name(id, "wasmgpu.load_device" + std::to_string(width * 8));
   return_load_by_alignment(f, f.param(0), width);
@@ -579,9 +574,9 @@ void RuntimeHelpers::emit_load_device(uint32_t id, uint32_t width) {
 }
 
 void RuntimeHelpers::emit_store_device(uint32_t id, uint32_t width) {
-  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
-  uint32_t params[] = {k_.t_u64, type};
-  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
+  uint32_t params[] = {k_.types.u64, type};
+  FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.store_device" + std::to_string(width * 8));
   store_by_alignment_and_return(f, f.param(0), f.param(1), width);
   f.finish();

@@ -35,9 +35,9 @@ void append_with_string(Words& out, spv::Op op, std::initializer_list<uint32_t> 
 }
 }  // namespace
 
-uint32_t ModuleBuilder::glsl_std_450() {
+Id ModuleBuilder::glsl_std_450() {
   if (glsl_ == 0) glsl_ = fresh_id();
-  return glsl_;
+  return Id(glsl_);
 }
 
 void ModuleBuilder::entry_point(uint32_t function, std::string_view name) {
@@ -71,7 +71,7 @@ void ModuleBuilder::decorate(uint32_t id, spv::Decoration decoration,
   append_instruction(annotations_, spv::Op::OpDecorate, {id, uint32_t(decoration)}, literals);
 }
 
-void ModuleBuilder::member_decorate(uint32_t struct_type, uint32_t member,
+void ModuleBuilder::member_decorate(Id struct_type, uint32_t member,
                                     spv::Decoration decoration,
                                     std::initializer_list<uint32_t> literals) {
   append_instruction(annotations_, spv::Op::OpMemberDecorate, {struct_type, member, uint32_t(decoration)},
@@ -85,12 +85,13 @@ size_t ModuleBuilder::WordsHash::operator()(const Words& words) const noexcept {
   return size_t(hash);
 }
 
-uint32_t ModuleBuilder::dedup(spv::Op op, std::span<const uint32_t> operands, bool has_type) {
+Id ModuleBuilder::dedup(spv::Op op, std::span<const uint32_t> operands, bool has_type) {
   dedup_key_.assign(1, uint32_t(op));
   dedup_key_.insert(dedup_key_.end(), operands.begin(), operands.end());
   auto [it, inserted] = dedup_.try_emplace(dedup_key_, 0);
-  if (!inserted) return it->second;
-  uint32_t id = it->second = fresh_id();
+  if (!inserted) return Id(it->second);
+  const Id id = fresh_id();
+  it->second = id;
   // Types put the result id first; constants put the type first.
   if (has_type) {
     set_type(id, operands[0]);
@@ -101,8 +102,8 @@ uint32_t ModuleBuilder::dedup(spv::Op op, std::span<const uint32_t> operands, bo
   return id;
 }
 
-uint32_t ModuleBuilder::void_type() { return dedup(spv::Op::OpTypeVoid, {}, false); }
-uint32_t ModuleBuilder::bool_type() { return dedup(spv::Op::OpTypeBool, {}, false); }
+Id ModuleBuilder::void_type() { return dedup(spv::Op::OpTypeVoid, {}, false); }
+Id ModuleBuilder::bool_type() { return dedup(spv::Op::OpTypeBool, {}, false); }
 
 namespace {
 // The slot for a scalar type of `width` bits (8, 16, 32 or 64) in an array
@@ -118,64 +119,64 @@ uint32_t* width_slot(std::array<uint32_t, 4>& slots, uint32_t width) {
 }
 }  // namespace
 
-uint32_t ModuleBuilder::uint_type(uint32_t width) {
+Id ModuleBuilder::uint_type(uint32_t width) {
   uint32_t* declared = width_slot(uint_types_, width);
-  if (declared && *declared) return *declared;
+  if (declared && *declared) return Id(*declared);
   if (width == 64) capability(spv::Capability::Int64);
   if (width == 8) capability(spv::Capability::Int8);
-  uint32_t id = dedup(spv::Op::OpTypeInt, {width, 0}, false);
+  const Id id = dedup(spv::Op::OpTypeInt, {width, 0}, false);
   if (declared) *declared = id;
   return id;
 }
 
-uint32_t ModuleBuilder::float_type(uint32_t width) {
+Id ModuleBuilder::float_type(uint32_t width) {
   uint32_t* declared = width_slot(float_types_, width);
-  if (declared && *declared) return *declared;
+  if (declared && *declared) return Id(*declared);
   if (width == 64) capability(spv::Capability::Float64);
-  uint32_t id = dedup(spv::Op::OpTypeFloat, {width}, false);
+  const Id id = dedup(spv::Op::OpTypeFloat, {width}, false);
   if (declared) *declared = id;
   return id;
 }
 
-uint32_t ModuleBuilder::vector_type(uint32_t component, uint32_t count) {
+Id ModuleBuilder::vector_type(Id component, uint32_t count) {
   return dedup(spv::Op::OpTypeVector, {component, count}, false);
 }
 
-uint32_t ModuleBuilder::array_type(uint32_t element, uint32_t length_constant) {
+Id ModuleBuilder::array_type(Id element, Id length_constant) {
   return dedup(spv::Op::OpTypeArray, {element, length_constant}, false);
 }
 
-uint32_t ModuleBuilder::runtime_array_type(uint32_t element) {
+Id ModuleBuilder::runtime_array_type(uint32_t element) {
   return dedup(spv::Op::OpTypeRuntimeArray, {element}, false);
 }
 
-uint32_t ModuleBuilder::image_type(uint32_t sampled_type, spv::Dim dim, uint32_t sampled) {
+Id ModuleBuilder::image_type(Id sampled_type, spv::Dim dim, uint32_t sampled) {
   return dedup(spv::Op::OpTypeImage,
                {sampled_type, uint32_t(dim), 0, 0, 0, sampled, uint32_t(spv::ImageFormat::Unknown)}, false);
 }
 
-uint32_t ModuleBuilder::sampler_type() { return dedup(spv::Op::OpTypeSampler, {}, false); }
+Id ModuleBuilder::sampler_type() { return dedup(spv::Op::OpTypeSampler, {}, false); }
 
-uint32_t ModuleBuilder::sampled_image_type(uint32_t image_type) {
+Id ModuleBuilder::sampled_image_type(uint32_t image_type) {
   return dedup(spv::Op::OpTypeSampledImage, {image_type}, false);
 }
 
-uint32_t ModuleBuilder::pointer_type(spv::StorageClass storage, uint32_t pointee) {
+Id ModuleBuilder::pointer_type(spv::StorageClass storage, uint32_t pointee) {
   return dedup(spv::Op::OpTypePointer, {uint32_t(storage), pointee}, false);
 }
 
-uint32_t ModuleBuilder::function_type(uint32_t result, std::span<const uint32_t> params) {
+Id ModuleBuilder::function_type(uint32_t result, std::span<const uint32_t> params) {
   std::vector<uint32_t> operands{result};
   operands.insert(operands.end(), params.begin(), params.end());
   return dedup(spv::Op::OpTypeFunction, operands, false);
 }
 
-uint32_t ModuleBuilder::struct_type(std::span<const uint32_t> members) {
+Id ModuleBuilder::struct_type(std::span<const uint32_t> members) {
   return dedup(spv::Op::OpTypeStruct, members, false);
 }
 
-uint32_t ModuleBuilder::unique_struct_type(std::span<const uint32_t> members) {
-  uint32_t id = fresh_id();
+Id ModuleBuilder::unique_struct_type(std::span<const uint32_t> members) {
+  const Id id = fresh_id();
   append_instruction(types_and_globals_, spv::Op::OpTypeStruct, {id}, members);
   return id;
 }
@@ -184,10 +185,11 @@ size_t ModuleBuilder::ScalarConstantHash::operator()(const ScalarConstant& c) co
   return std::hash<uint64_t>()(c.bits * 0x9e3779b97f4a7c15ull ^ c.type);
 }
 
-uint32_t ModuleBuilder::scalar_constant(uint32_t type, uint32_t width, uint64_t bits, bool is_integer) {
+Id ModuleBuilder::scalar_constant(uint32_t type, uint32_t width, uint64_t bits, bool is_integer) {
   auto [it, inserted] = scalar_constants_.try_emplace(ScalarConstant{type, bits}, 0);
-  if (!inserted) return it->second;
-  uint32_t id = it->second = fresh_id();
+  if (!inserted) return Id(it->second);
+  const Id id = fresh_id();
+  it->second = id;
   set_type(id, type);
   if (width == 64)
     append_instruction(types_and_globals_, spv::Op::OpConstant, {type, id, uint32_t(bits), uint32_t(bits >> 32)});
@@ -197,9 +199,9 @@ uint32_t ModuleBuilder::scalar_constant(uint32_t type, uint32_t width, uint64_t 
   return id;
 }
 
-uint32_t ModuleBuilder::const_u32(uint32_t value) { return scalar_constant(uint_type(32), 32, value, true); }
+Id ModuleBuilder::const_u32(uint32_t value) { return scalar_constant(uint_type(32), 32, value, true); }
 
-uint32_t ModuleBuilder::const_u64(uint64_t value) { return scalar_constant(uint_type(64), 64, value, true); }
+Id ModuleBuilder::const_u64(uint64_t value) { return scalar_constant(uint_type(64), 64, value, true); }
 
 std::optional<uint64_t> ModuleBuilder::integer_constant(uint32_t id) const {
   auto it = integer_constants_.find(id);
@@ -207,44 +209,43 @@ std::optional<uint64_t> ModuleBuilder::integer_constant(uint32_t id) const {
   return it->second;
 }
 
-uint32_t ModuleBuilder::const_u8(uint8_t value) {
+Id ModuleBuilder::const_u8(uint8_t value) {
   return dedup(spv::Op::OpConstant, {uint_type(8), value}, true);
 }
 
-uint32_t ModuleBuilder::const_f32_bits(uint32_t bits) { return scalar_constant(float_type(32), 32, bits, false); }
+Id ModuleBuilder::const_f32_bits(uint32_t bits) { return scalar_constant(float_type(32), 32, bits, false); }
 
-uint32_t ModuleBuilder::const_f64_bits(uint64_t bits) { return scalar_constant(float_type(64), 64, bits, false); }
+Id ModuleBuilder::const_f64_bits(uint64_t bits) { return scalar_constant(float_type(64), 64, bits, false); }
 
-uint32_t ModuleBuilder::const_bool(bool value) {
+Id ModuleBuilder::const_bool(bool value) {
   return dedup(value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, {bool_type()}, true);
 }
 
-uint32_t ModuleBuilder::const_null(uint32_t type) {
+Id ModuleBuilder::const_null(uint32_t type) {
   return dedup(spv::Op::OpConstantNull, {type}, true);
 }
 
-uint32_t ModuleBuilder::spec_const_u32(uint32_t default_value, uint32_t spec_id) {
-  uint32_t id = fresh_id();
+Id ModuleBuilder::spec_const_u32(uint32_t default_value, uint32_t spec_id) {
+  const Id id = fresh_id();
   append_instruction(types_and_globals_, spv::Op::OpSpecConstant, {uint_type(32), id, default_value});
   decorate(id, spv::Decoration::SpecId, {spec_id});
   return id;
 }
 
-uint32_t ModuleBuilder::spec_const_composite(uint32_t type, std::span<const uint32_t> constituents) {
-  uint32_t id = fresh_id();
+Id ModuleBuilder::spec_const_composite(uint32_t type, std::span<const uint32_t> constituents) {
+  const Id id = fresh_id();
   append_instruction(types_and_globals_, spv::Op::OpSpecConstantComposite, {type, id}, constituents);
   return id;
 }
 
-uint32_t ModuleBuilder::spec_const_op(uint32_t type, spv::Op op, std::span<const uint32_t> operands) {
-  uint32_t id = fresh_id();
+Id ModuleBuilder::spec_const_op(uint32_t type, spv::Op op, std::span<const uint32_t> operands) {
+  const Id id = fresh_id();
   append_instruction(types_and_globals_, spv::Op::OpSpecConstantOp, {type, id, uint32_t(op)}, operands);
   return id;
 }
 
-uint32_t ModuleBuilder::global_variable(uint32_t pointer_type, spv::StorageClass storage,
-                                        uint32_t initializer) {
-  uint32_t id = fresh_id();
+Id ModuleBuilder::global_variable(uint32_t pointer_type, spv::StorageClass storage, uint32_t initializer) {
+  const Id id = fresh_id();
   if (initializer)
     append_instruction(types_and_globals_, spv::Op::OpVariable,
                        {pointer_type, id, uint32_t(storage), initializer});
@@ -254,13 +255,13 @@ uint32_t ModuleBuilder::global_variable(uint32_t pointer_type, spv::StorageClass
   return id;
 }
 
-uint32_t ModuleBuilder::type_of(uint32_t id) const {
+Id ModuleBuilder::type_of(uint32_t id) const {
   size_t page = id / kTypesPerPage;
   uint32_t type = page < result_type_pages_.size() && result_type_pages_[page]
                       ? (*result_type_pages_[page])[id % kTypesPerPage]
                       : 0;
   assert(type != 0 && "id without a recorded type");
-  return type;
+  return Id(type);
 }
 
 Words ModuleBuilder::assemble() const {
@@ -300,8 +301,8 @@ FunctionBuilder::FunctionBuilder(ModuleBuilder& module, uint32_t id, uint32_t re
   entry_label_ = module.fresh_id();
 }
 
-uint32_t FunctionBuilder::variable(uint32_t value_type) {
-  uint32_t id = module_.fresh_id();
+Id FunctionBuilder::variable(uint32_t value_type) {
+  const Id id = module_.fresh_id();
   uint32_t pointer = module_.pointer_type(spv::StorageClass::Function, value_type);
   append_instruction(variables_, spv::Op::OpVariable, {pointer, id, uint32_t(spv::StorageClass::Function)});
   return id;
@@ -316,15 +317,15 @@ bool FunctionBuilder::begin_block(uint32_t label, bool keep_open) {
   return reachable;
 }
 
-uint32_t FunctionBuilder::op(spv::Op op, uint32_t type, std::span<const uint32_t> operands) {
+Id FunctionBuilder::op(spv::Op op, uint32_t type, std::span<const uint32_t> operands) {
   assert(open_);
-  uint32_t id = module_.fresh_id();
+  const Id id = module_.fresh_id();
   append_instruction(body_, op, {type, id}, operands);
   module_.set_type(id, type);
   return id;
 }
 
-uint32_t FunctionBuilder::op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands) {
+Id FunctionBuilder::op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands) {
   return this->op(op, type, std::span<const uint32_t>(operands.begin(), operands.size()));
 }
 
@@ -337,19 +338,19 @@ void FunctionBuilder::op_void(spv::Op op, std::initializer_list<uint32_t> operan
   op_void(op, std::span<const uint32_t>(operands.begin(), operands.size()));
 }
 
-uint32_t FunctionBuilder::glsl(uint32_t instruction, uint32_t type,
+Id FunctionBuilder::glsl(uint32_t instruction, Id type,
                                std::initializer_list<uint32_t> operands) {
   assert(open_);
   uint32_t set = module_.glsl_std_450();  // its id first, on first use: ids follow the order of asking
-  uint32_t id = module_.fresh_id();
+  const Id id = module_.fresh_id();
   append_instruction(body_, spv::Op::OpExtInst, {type, id, set, instruction}, operands);
   module_.set_type(id, type);
   return id;
 }
 
-uint32_t FunctionBuilder::call(uint32_t result_type, uint32_t function, std::span<const uint32_t> args) {
+Id FunctionBuilder::call(uint32_t result_type, uint32_t function, std::span<const uint32_t> args) {
   assert(open_);
-  uint32_t id = module_.fresh_id();
+  const Id id = module_.fresh_id();
   append_instruction(body_, spv::Op::OpFunctionCall, {result_type, id, function}, args);
   module_.set_type(id, result_type);
   return id;
@@ -424,7 +425,26 @@ void FunctionBuilder::if_else(uint32_t condition, const std::function<void()>& t
   begin_block(merge);
 }
 
-uint32_t FunctionBuilder::load(uint32_t type, uint32_t pointer) {
+bool FunctionBuilder::loop(const std::function<void(const LoopBlocks&)>& body_fn,
+                           const std::function<void(const LoopBlocks&)>& continue_fn) {
+  const LoopBlocks blocks{module_.fresh_id(), module_.fresh_id(), module_.fresh_id(), module_.fresh_id()};
+  branch(blocks.header);
+  begin_block(blocks.header);
+  loop_merge(blocks.merge, blocks.continue_target);
+  branch(blocks.body);
+  begin_block(blocks.body);
+  body_fn(blocks);
+  if (open_) branch(blocks.continue_target);
+  // Kept open: a continue target branches back to its header even when unreached.
+  begin_block(blocks.continue_target, /*keep_open=*/true);
+  if (continue_fn)
+    continue_fn(blocks);
+  else
+    branch(blocks.header);
+  return begin_block(blocks.merge);
+}
+
+Id FunctionBuilder::load(uint32_t type, uint32_t pointer) {
   return op(spv::Op::OpLoad, type, {pointer});
 }
 
@@ -432,11 +452,11 @@ void FunctionBuilder::store(uint32_t pointer, uint32_t value) {
   op_void(spv::Op::OpStore, {pointer, value});
 }
 
-uint32_t FunctionBuilder::load_aligned(uint32_t type, uint32_t pointer, uint32_t alignment) {
+Id FunctionBuilder::load_aligned(Id type, Id pointer, uint32_t alignment) {
   return op(spv::Op::OpLoad, type, {pointer, uint32_t(spv::MemoryAccessMask::Aligned), alignment});
 }
 
-void FunctionBuilder::store_aligned(uint32_t pointer, uint32_t value, uint32_t alignment) {
+void FunctionBuilder::store_aligned(Id pointer, uint32_t value, uint32_t alignment) {
   op_void(spv::Op::OpStore, {pointer, value, uint32_t(spv::MemoryAccessMask::Aligned), alignment});
 }
 

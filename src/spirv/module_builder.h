@@ -2,6 +2,10 @@
 // types and constants, keeps the logical sections apart and assembles them in
 // the order the SPIR-V spec requires. FunctionBuilder: the body of one
 // function, with the block bookkeeping structured control flow needs.
+// Both hand out ids as Id (id.h); the parameters that sit beside a count, a
+// width, a member index, an alignment or an instruction number take Id, so
+// the two cannot be swapped. Operand lists and the other parameters take ids
+// as numbers.
 #pragma once
 
 #include <array>
@@ -21,6 +25,8 @@
 
 #include <spirv/unified1/spirv.hpp11>
 
+#include "spirv/id.h"
+
 namespace wasmgpu::spirv {
 
 using Words = std::vector<uint32_t>;
@@ -39,63 +45,63 @@ void append_string(Words& out, std::string_view text);
 
 class ModuleBuilder {
  public:
-  uint32_t fresh_id() { return next_id_++; }
+  Id fresh_id() { return Id(next_id_++); }
 
   void capability(spv::Capability capability) { capabilities_.insert(capability); }
-  uint32_t glsl_std_450();  // the GLSL.std.450 extended instruction set
+  Id glsl_std_450();  // the GLSL.std.450 extended instruction set
 
   void entry_point(uint32_t function, std::string_view name);  // GLCompute
   void execution_mode(uint32_t function, spv::ExecutionMode mode,
                       std::initializer_list<uint32_t> literals);
   void name(uint32_t id, std::string_view text);
   void decorate(uint32_t id, spv::Decoration decoration, std::initializer_list<uint32_t> literals = {});
-  void member_decorate(uint32_t struct_type, uint32_t member, spv::Decoration decoration,
+  void member_decorate(Id struct_type, uint32_t member, spv::Decoration decoration,
                        std::initializer_list<uint32_t> literals = {});
 
   // Types (deduplicated).
-  uint32_t void_type();
-  uint32_t bool_type();
-  uint32_t uint_type(uint32_t width);  // unsigned: wasm integers carry no sign
-  uint32_t float_type(uint32_t width);
-  uint32_t vector_type(uint32_t component, uint32_t count);
-  uint32_t array_type(uint32_t element, uint32_t length_constant);
-  uint32_t runtime_array_type(uint32_t element);
+  Id void_type();
+  Id bool_type();
+  Id uint_type(uint32_t width);  // unsigned: wasm integers carry no sign
+  Id float_type(uint32_t width);
+  Id vector_type(Id component, uint32_t count);
+  Id array_type(Id element, Id length_constant);
+  Id runtime_array_type(uint32_t element);
   // OpTypeImage of `sampled_type` with `dim`, not depth, arrayed or
   // multisampled; `sampled` 1 (used with a sampler) or 2 (storage), format Unknown.
-  uint32_t image_type(uint32_t sampled_type, spv::Dim dim, uint32_t sampled);
-  uint32_t sampler_type();
-  uint32_t sampled_image_type(uint32_t image_type);
-  uint32_t pointer_type(spv::StorageClass storage, uint32_t pointee);
-  uint32_t function_type(uint32_t result, std::span<const uint32_t> params);
-  uint32_t struct_type(std::span<const uint32_t> members);
+  Id image_type(Id sampled_type, spv::Dim dim, uint32_t sampled);
+  Id sampler_type();
+  Id sampled_image_type(uint32_t image_type);
+  Id pointer_type(spv::StorageClass storage, uint32_t pointee);
+  Id function_type(uint32_t result, std::span<const uint32_t> params);
+  Id struct_type(std::span<const uint32_t> members);
   // A struct that is never shared with another use (it gets decorations).
-  uint32_t unique_struct_type(std::span<const uint32_t> members);
+  Id unique_struct_type(std::span<const uint32_t> members);
 
   // Constants (deduplicated).
-  uint32_t const_u32(uint32_t value);
-  uint32_t const_u64(uint64_t value);
+  Id const_u32(uint32_t value);
+  Id const_u64(uint64_t value);
   // The value of an id made by const_u32 or const_u64; nullopt for any other id.
   std::optional<uint64_t> integer_constant(uint32_t id) const;
-  uint32_t const_u8(uint8_t value);
-  uint32_t const_f32_bits(uint32_t bits);
-  uint32_t const_f64_bits(uint64_t bits);
-  uint32_t const_bool(bool value);
-  uint32_t const_null(uint32_t type);
-  uint32_t spec_const_u32(uint32_t default_value, uint32_t spec_id);
-  uint32_t spec_const_composite(uint32_t type, std::span<const uint32_t> constituents);
+  Id const_u8(uint8_t value);
+  Id const_f32_bits(uint32_t bits);
+  Id const_f64_bits(uint64_t bits);
+  Id const_bool(bool value);
+  Id const_null(uint32_t type);
+  Id spec_const_u32(uint32_t default_value, uint32_t spec_id);
+  Id spec_const_composite(uint32_t type, std::span<const uint32_t> constituents);
   // OpSpecConstantOp: `op` applied to constant or specialization constant
   // operands, evaluated when the pipeline is specialised.
-  uint32_t spec_const_op(uint32_t type, spv::Op op, std::span<const uint32_t> operands);
+  Id spec_const_op(uint32_t type, spv::Op op, std::span<const uint32_t> operands);
 
   // A module-scope variable; listed in the entry point's interface.
-  uint32_t global_variable(uint32_t pointer_type, spv::StorageClass storage, uint32_t initializer = 0);
+  Id global_variable(uint32_t pointer_type, spv::StorageClass storage, uint32_t initializer = 0);
 
   // Completed functions, in order; a function may come in several pieces.
   // Kept apart until assemble(), which copies each word once.
   void add_function_words(Words words) { functions_.push_back(std::move(words)); }
 
   // The type of a constant or instruction result made through this builder.
-  uint32_t type_of(uint32_t id) const;
+  Id type_of(uint32_t id) const;
   void set_type(uint32_t id, uint32_t type) {
     size_t page = id / kTypesPerPage;
     if (page >= result_type_pages_.size()) result_type_pages_.resize(page + 1);
@@ -109,8 +115,8 @@ class ModuleBuilder {
  private:
   // The id of the type or constant `op` with these operands (the result id
   // left out), declared on first use.
-  uint32_t dedup(spv::Op op, std::span<const uint32_t> operands_without_result, bool has_type);
-  uint32_t dedup(spv::Op op, std::initializer_list<uint32_t> operands_without_result, bool has_type) {
+  Id dedup(spv::Op op, std::span<const uint32_t> operands_without_result, bool has_type);
+  Id dedup(spv::Op op, std::initializer_list<uint32_t> operands_without_result, bool has_type) {
     return dedup(op, std::span<const uint32_t>(operands_without_result.begin(), operands_without_result.size()),
                  has_type);
   }
@@ -121,7 +127,7 @@ class ModuleBuilder {
 
   // The OpConstant of a 32- or 64-bit scalar `type` with value `bits`,
   // declared on first use (integer ones also in integer_constants_).
-  uint32_t scalar_constant(uint32_t type, uint32_t width, uint64_t bits, bool is_integer);
+  Id scalar_constant(uint32_t type, uint32_t width, uint64_t bits, bool is_integer);
   struct ScalarConstant {
     uint32_t type;
     uint64_t bits;
@@ -169,12 +175,12 @@ class FunctionBuilder {
                   std::span<const uint32_t> param_types);
 
   ModuleBuilder& module() { return module_; }
-  uint32_t id() const { return id_; }
-  uint32_t result_type() const { return result_type_; }
-  uint32_t param(size_t index) const { return params_.at(index); }
+  Id id() const { return Id(id_); }
+  Id result_type() const { return Id(result_type_); }
+  Id param(size_t index) const { return Id(params_.at(index)); }
 
   // A Function-storage variable (declared in the entry block).
-  uint32_t variable(uint32_t value_type);
+  Id variable(uint32_t value_type);
 
   // Starts block `label`. Returns whether it is reachable; an unreachable block
   // gets OpUnreachable and leaves nothing open, unless `keep_open` (continue
@@ -184,14 +190,14 @@ class FunctionBuilder {
   bool was_targeted(uint32_t label) const { return targeted_.contains(label); }
 
   // Instructions with a result (returns the result id) and without.
-  uint32_t op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands);
-  uint32_t op(spv::Op op, uint32_t type, std::span<const uint32_t> operands);
+  Id op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands);
+  Id op(spv::Op op, uint32_t type, std::span<const uint32_t> operands);
   void op_void(spv::Op op, std::initializer_list<uint32_t> operands);
   void op_void(spv::Op op, std::span<const uint32_t> operands);
-  uint32_t glsl(uint32_t instruction, uint32_t type, std::initializer_list<uint32_t> operands);
+  Id glsl(uint32_t instruction, Id type, std::initializer_list<uint32_t> operands);
   // OpFunctionCall of `function` with `args`.
-  uint32_t call(uint32_t result_type, uint32_t function, std::span<const uint32_t> args);
-  uint32_t call(uint32_t result_type, uint32_t function, std::initializer_list<uint32_t> args) {
+  Id call(uint32_t result_type, uint32_t function, std::span<const uint32_t> args);
+  Id call(uint32_t result_type, uint32_t function, std::initializer_list<uint32_t> args) {
     return call(result_type, function, std::span<const uint32_t>(args.begin(), args.size()));
   }
 
@@ -213,11 +219,27 @@ class FunctionBuilder {
   void if_else(uint32_t condition, const std::function<void()>& then_fn,
                const std::function<void()>& else_fn = {});
 
+  // The blocks of a loop construct made by loop(), their ids allocated in
+  // this order before anything is emitted.
+  struct LoopBlocks {
+    Id header, body, continue_target, merge;
+  };
+  // for (;;) { body_fn(); continue_fn(); } as a loop construct: the header
+  // (OpLoopMerge) branches to the body block, where `body_fn` emits code
+  // that may break (branch to `merge`) or continue (branch to
+  // `continue_target`); falling off its end continues. `continue_fn` emits
+  // the continue target's code, which must end in the back-edge to the
+  // header (possibly conditional, leaving to the merge); without it the
+  // continue target just branches back. Ends in the merge block and returns
+  // whether it is reachable.
+  bool loop(const std::function<void(const LoopBlocks&)>& body_fn,
+            const std::function<void(const LoopBlocks&)>& continue_fn = {});
+
   // Convenience loads/stores through memory operands.
-  uint32_t load(uint32_t type, uint32_t pointer);
+  Id load(uint32_t type, uint32_t pointer);
   void store(uint32_t pointer, uint32_t value);
-  uint32_t load_aligned(uint32_t type, uint32_t pointer, uint32_t alignment);
-  void store_aligned(uint32_t pointer, uint32_t value, uint32_t alignment);
+  Id load_aligned(Id type, Id pointer, uint32_t alignment);
+  void store_aligned(Id pointer, uint32_t value, uint32_t alignment);
 
   // Completes the function and hands its words to the module.
   void finish();

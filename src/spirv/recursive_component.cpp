@@ -50,20 +50,20 @@ constexpr uint32_t kExit = 0xFFFF'FFFFu;  // no case: the switch's default
 // Bits of a wasm value in a u64 register (i32/f32 in the low half).
 uint32_t pack(KernelContext& k, FunctionBuilder& f, uint32_t value) {
   uint32_t type = k.b.type_of(value);
-  if (type == k.t_u64) return value;
-  if (type == k.t_u32) return f.op(Op::OpUConvert, k.t_u64, {value});
-  if (type == k.b.float_type(32)) return f.op(Op::OpUConvert, k.t_u64, {f.op(Op::OpBitcast, k.t_u32, {value})});
-  return f.op(Op::OpBitcast, k.t_u64, {value});  // f64
+  if (type == k.types.u64) return value;
+  if (type == k.types.u32) return f.op(Op::OpUConvert, k.types.u64, {value});
+  if (type == k.b.float_type(32)) return f.op(Op::OpUConvert, k.types.u64, {f.op(Op::OpBitcast, k.types.u32, {value})});
+  return f.op(Op::OpBitcast, k.types.u64, {value});  // f64
 }
 
 uint32_t unpack(KernelContext& k, FunctionBuilder& f, uint32_t bits, uint32_t type) {
-  if (type == k.t_u64) return bits;
+  if (type == k.types.u64) return bits;
   if (type == k.b.float_type(64)) return f.op(Op::OpBitcast, type, {bits});
-  uint32_t low = f.op(Op::OpUConvert, k.t_u32, {bits});
-  return type == k.t_u32 ? low : f.op(Op::OpBitcast, type, {low});
+  uint32_t low = f.op(Op::OpUConvert, k.types.u32, {bits});
+  return type == k.types.u32 ? low : f.op(Op::OpBitcast, type, {low});
 }
 
-bool is_wide(KernelContext& k, uint32_t type) { return type == k.t_u64 || type == k.b.float_type(64); }
+bool is_wide(KernelContext& k, uint32_t type) { return type == k.types.u64 || type == k.b.float_type(64); }
 
 }  // namespace
 
@@ -117,7 +117,7 @@ class ComponentLowering {
   void enter_state(uint32_t state_number, const std::vector<uint32_t>& shape);
   void end_case();
   void store_arguments(const std::vector<uint32_t>& args);
-  uint32_t stack_word(uint32_t index);
+  Id stack_word(uint32_t index);
   void push_words(uint32_t sp, uint32_t& offset, uint32_t value);
   uint32_t pop_words(uint32_t base, uint32_t& offset, uint32_t type);
   void emit_entry_wrappers(uint32_t machine);
@@ -165,9 +165,9 @@ bool ComponentLowering::reaches_member(const wasm::Instr& instr) const {
 }
 
 uint32_t ComponentLowering::machine_result_type() {
-  if (max_results_ == 0) return k_.t_void;
-  if (max_results_ == 1) return k_.t_u64;
-  std::vector<uint32_t> members(max_results_, k_.t_u64);
+  if (max_results_ == 0) return k_.types.void_type;
+  if (max_results_ == 1) return k_.types.u64;
+  std::vector<uint32_t> members(max_results_, k_.types.u64);
   return b_.struct_type(members);
 }
 
@@ -210,8 +210,8 @@ void ComponentLowering::plan_states(uint32_t member) {
 
 Result<uint32_t> ComponentLowering::lower() {
   uint32_t machine = b_.fresh_id();
-  std::vector<uint32_t> params(1 + max_params_, k_.t_u64);
-  params[0] = k_.t_u32;
+  std::vector<uint32_t> params(1 + max_params_, k_.types.u64);
+  params[0] = k_.types.u32;
   f_.emplace(b_, machine, machine_result_type(), params);
   FunctionBuilder& f = *f_;
   b_.name(machine, "recursion:" + k_.module.function_name(members_.front()));
@@ -222,7 +222,7 @@ Result<uint32_t> ComponentLowering::lower() {
     lowering->local_types_ = lowering->type_.params;
     const std::vector<wasm::ValType>& locals = lowering->function_.locals;
     lowering->local_types_.insert(lowering->local_types_.end(), locals.begin(), locals.end());
-    for (wasm::ValType type : lowering->local_types_) lowering->locals_.push_back(f.variable(k_.value_type(type)));
+    for (wasm::ValType type : lowering->local_types_) lowering->locals_.push_back(f.variable(k_.types.value_type(type)));
     members_lowering_.push_back(std::move(lowering));
   }
   // Entry states first, so that member i enters at state i.
@@ -234,66 +234,66 @@ Result<uint32_t> ComponentLowering::lower() {
   }
   for (uint32_t i = 0; i < members_.size(); ++i) plan_states(i);
 
-  state_var_ = f.variable(k_.t_u32);
-  depth_var_ = f.variable(k_.t_u32);
-  sp_var_ = f.variable(k_.t_u32);
-  for (size_t i = 0; i < max_params_; ++i) arg_vars_.push_back(f.variable(k_.t_u64));
-  for (size_t i = 0; i < max_results_; ++i) result_vars_.push_back(f.variable(k_.t_u64));
-  frames_var_ = f.variable(k_.t_u64);
+  state_var_ = f.variable(k_.types.u32);
+  depth_var_ = f.variable(k_.types.u32);
+  sp_var_ = f.variable(k_.types.u32);
+  for (size_t i = 0; i < max_params_; ++i) arg_vars_.push_back(f.variable(k_.types.u64));
+  for (size_t i = 0; i < max_results_; ++i) result_vars_.push_back(f.variable(k_.types.u64));
+  frames_var_ = f.variable(k_.types.u64);
 
   // The call stack lives in the invocation's stack slot, after the shadow
   // stack and the call stacks of components lowered before. A component is
   // never re-entered from outside while it runs (a function that could do so
   // would be a member), so one call stack per component suffices.
   slot_offset_ = k_.stack_slot_size;
-  auto launch_field = [&](uint32_t offset, uint32_t type, uint32_t alignment) {
-    uint32_t address = f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, k_.launch_block_var), b_.const_u64(offset)});
+  auto launch_field = [&](uint32_t offset, Id type, uint32_t alignment) {
+    uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), b_.const_u64(offset)});
     return f.load_aligned(type, k_.device_pointer(f, address, type), alignment);
   };
-  uint32_t slot_size = f.op(Op::OpUConvert, k_.t_u64, {launch_field(abi::kLaunchStackSlotSize, k_.t_u32, 4)});
-  uint32_t slot = f.op(Op::OpUConvert, k_.t_u64, {f.load(k_.t_u32, k_.stack_slot_var)});
-  uint32_t frames = f.op(Op::OpIAdd, k_.t_u64,
-                         {launch_field(abi::kLaunchStackBase, k_.t_u64, 8), f.op(Op::OpIMul, k_.t_u64, {slot, slot_size})});
-  f.store(frames_var_, f.op(Op::OpIAdd, k_.t_u64, {frames, b_.const_u64(slot_offset_)}));
+  uint32_t slot_size = f.op(Op::OpUConvert, k_.types.u64, {launch_field(abi::kLaunchStackSlotSize, k_.types.u32, 4)});
+  uint32_t slot = f.op(Op::OpUConvert, k_.types.u64, {f.load(k_.types.u32, k_.abi.stack_slot_var)});
+  uint32_t frames = f.op(Op::OpIAdd, k_.types.u64,
+                         {launch_field(abi::kLaunchStackBase, k_.types.u64, 8), f.op(Op::OpIMul, k_.types.u64, {slot, slot_size})});
+  f.store(frames_var_, f.op(Op::OpIAdd, k_.types.u64, {frames, b_.const_u64(slot_offset_)}));
   f.store(state_var_, f.param(0));
   f.store(depth_var_, b_.const_u32(0));
   f.store(sp_var_, b_.const_u32(0));
   for (size_t i = 0; i < max_params_; ++i) f.store(arg_vars_[i], f.param(i + 1));
-  uint32_t header = b_.fresh_id(), dispatch = b_.fresh_id(), continue_target = b_.fresh_id(),
-           exit = b_.fresh_id();
-  switch_merge_ = b_.fresh_id();
-  f.branch(header);
-  f.begin_block(header);
-  f.loop_merge(exit, continue_target);
-  f.branch(dispatch);
-  f.begin_block(dispatch);
-  std::vector<std::pair<uint32_t, uint32_t>> cases;
-  for (const State* s : by_number_) cases.emplace_back(s->number, s->label);
-  uint32_t current = f.load(k_.t_u32, state_var_);
-  f.selection_merge(switch_merge_);
-  f.switch_(current, switch_merge_, cases);
+  // The state machine: a loop whose body dispatches on the state.
+  Status lowered;
+  f.loop(
+      [&](const FunctionBuilder::LoopBlocks&) {
+        switch_merge_ = b_.fresh_id();
+        std::vector<std::pair<uint32_t, uint32_t>> cases;
+        for (const State* s : by_number_) cases.emplace_back(s->number, s->label);
+        uint32_t current = f.load(k_.types.u32, state_var_);
+        f.selection_merge(switch_merge_);
+        f.switch_(current, switch_merge_, cases);
 
-  for (uint32_t i = 0; i < members_.size(); ++i) WASMGPU_TRY(lower_member(i));
-  for (State* s : by_number_) {
-    if (s->emitted) continue;
-    f.begin_block(s->label);
-    f.branch(switch_merge_);
-  }
-  f.begin_block(switch_merge_);
-  f.branch(continue_target);
-  f.begin_block(continue_target, /*keep_open=*/true);
-  uint32_t running = f.op(Op::OpLogicalAnd, k_.t_bool,
-                          {f.op(Op::OpLogicalNot, k_.t_bool, {k_.helpers->trapped(f)}),
-                           f.op(Op::OpINotEqual, k_.t_bool, {f.load(k_.t_u32, state_var_), b_.const_u32(kExit)})});
-  f.branch_conditional(running, header, exit);
-  f.begin_block(exit);
+        for (uint32_t i = 0; i < members_.size() && lowered.ok(); ++i) lowered = lower_member(i);
+        if (!lowered.ok()) return;  // nothing more is emitted that counts
+        for (State* s : by_number_) {
+          if (s->emitted) continue;
+          f.begin_block(s->label);
+          f.branch(switch_merge_);
+        }
+        f.begin_block(switch_merge_);
+      },
+      [&](const FunctionBuilder::LoopBlocks& loop) {
+        uint32_t running = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                                {f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)}),
+                                 f.op(Op::OpINotEqual, k_.types.bool_type,
+                                      {f.load(k_.types.u32, state_var_), b_.const_u32(kExit)})});
+        f.branch_conditional(running, loop.header, loop.merge);
+      });
+  WASMGPU_TRY(std::move(lowered));
   if (max_results_ == 0) {
     f.return_();
   } else if (max_results_ == 1) {
-    f.return_value(f.load(k_.t_u64, result_vars_[0]));
+    f.return_value(f.load(k_.types.u64, result_vars_[0]));
   } else {
     std::vector<uint32_t> values;
-    for (uint32_t var : result_vars_) values.push_back(f.load(k_.t_u64, var));
+    for (uint32_t var : result_vars_) values.push_back(f.load(k_.types.u64, var));
     f.return_value(f.op(Op::OpCompositeConstruct, f.result_type(), values));
   }
 
@@ -316,8 +316,8 @@ void ComponentLowering::emit_entry_wrappers(uint32_t machine) {
   for (uint32_t i = 0; i < members_.size(); ++i) {
     const wasm::FuncType& type = k_.module.function_type(members_[i]);
     std::vector<uint32_t> params;
-    for (wasm::ValType t : type.params) params.push_back(k_.value_type(t));
-    FunctionBuilder w(b_, k_.function_ids.at(members_[i]), k_.result_type(type.results), params);
+    for (wasm::ValType t : type.params) params.push_back(k_.types.value_type(t));
+    FunctionBuilder w(b_, k_.function_ids.at(members_[i]), k_.types.result_type(type.results), params);
     b_.name(w.id(), k_.module.function_name(members_[i]));
     std::vector<uint32_t> operands{machine, b_.const_u32(i)};
     for (size_t p = 0; p < max_params_; ++p)
@@ -325,8 +325,8 @@ void ComponentLowering::emit_entry_wrappers(uint32_t machine) {
     uint32_t result = w.op(Op::OpFunctionCall, machine_type, operands);
     std::vector<uint32_t> values;
     for (size_t r = 0; r < type.results.size(); ++r) {
-      uint32_t bits = max_results_ == 1 ? result : w.op(Op::OpCompositeExtract, k_.t_u64, {result, uint32_t(r)});
-      values.push_back(unpack(k_, w, bits, k_.value_type(type.results[r])));
+      uint32_t bits = max_results_ == 1 ? result : w.op(Op::OpCompositeExtract, k_.types.u64, {result, uint32_t(r)});
+      values.push_back(unpack(k_, w, bits, k_.types.value_type(type.results[r])));
     }
     if (values.empty())
       w.return_();
@@ -384,8 +384,8 @@ Status ComponentLowering::lower_member(uint32_t member) {
   enter_state(member, {});
   // Parameters from the argument registers; other locals start at zero.
   for (size_t i = 0; i < fl.locals_.size(); ++i) {
-    uint32_t type = k_.value_type(fl.local_types_[i]);
-    f.store(fl.locals_[i], i < fl.type_.params.size() ? unpack(k_, f, f.load(k_.t_u64, arg_vars_[i]), type)
+    uint32_t type = k_.types.value_type(fl.local_types_[i]);
+    f.store(fl.locals_[i], i < fl.type_.params.size() ? unpack(k_, f, f.load(k_.types.u64, arg_vars_[i]), type)
                                                        : b_.const_null(type));
   }
   const std::vector<wasm::Instr>& body = fl.function_.body;
@@ -424,7 +424,7 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
       end_case();
       return {};
     case Opcode::BrIf: {
-      uint32_t condition = fl.nonzero(fl.pop(), k_.t_u32);
+      uint32_t condition = fl.nonzero(fl.pop(), k_.types.u32);
       uint32_t next = state(ip, Role::Continue);
       std::vector<uint32_t> stack = fl.stack_;
       f.if_else(condition, [&] { branch(instr.imm0); }, [&] { transition(next, stack); });
@@ -472,11 +472,11 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
           }
           std::vector<uint32_t> operands{k_.function_ids.at(callee)};
           operands.insert(operands.end(), args.begin(), args.end());
-          uint32_t result = f.op(Op::OpFunctionCall, k_.result_type(expected.results), operands);
+          uint32_t result = f.op(Op::OpFunctionCall, k_.types.result_type(expected.results), operands);
           for (size_t r = 0; r < expected.results.size(); ++r) {
             uint32_t value = expected.results.size() == 1
                                  ? result
-                                 : f.op(Op::OpCompositeExtract, k_.value_type(expected.results[r]),
+                                 : f.op(Op::OpCompositeExtract, k_.types.value_type(expected.results[r]),
                                         {result, uint32_t(r)});
             f.store(result_vars_[r], pack(k_, f, value));
           }
@@ -498,7 +498,7 @@ void ComponentLowering::enter_label(const wasm::Instr& instr, size_t ip) {
   label.end_index = instr.imm1;
   std::tie(label.params, label.results) = fl.block_signature(instr.block);
   label.targeted = fl.targeted_[ip];
-  uint32_t condition = label.kind == Label::Kind::If ? fl.nonzero(fl.pop(), k_.t_u32) : 0;
+  uint32_t condition = label.kind == Label::Kind::If ? fl.nonzero(fl.pop(), k_.types.u32) : 0;
   std::vector<uint32_t> stack = fl.stack_;
   label.below = types_of(std::vector<uint32_t>(stack.begin(), stack.end() - label.params.size()));
   labels_.push_back(label);
@@ -510,7 +510,7 @@ void ComponentLowering::enter_label(const wasm::Instr& instr, size_t ip) {
   } else if (label.kind == Label::Kind::If) {
     uint32_t then_state = state(ip, Role::IfThen), else_state = state(ip, Role::IfElse);
     transition(then_state, stack);
-    f_->store(state_var_, f_->op(Op::OpSelect, k_.t_u32,
+    f_->store(state_var_, f_->op(Op::OpSelect, k_.types.u32,
                                  {condition, b_.const_u32(then_state), b_.const_u32(else_state)}));
     end_case();
     enter_state(then_state, types_of(stack));
@@ -526,14 +526,14 @@ void ComponentLowering::lower_else() {
   }
   label.seen_else = true;
   std::vector<uint32_t> shape = label.below;
-  for (wasm::ValType t : label.params) shape.push_back(k_.value_type(t));
+  for (wasm::ValType t : label.params) shape.push_back(k_.types.value_type(t));
   enter_state(state(label.instr, Role::IfElse), shape);
 }
 
 void ComponentLowering::lower_end() {
   Label& label = labels_.back();
   std::vector<uint32_t> shape = label.below;
-  for (wasm::ValType t : label.results) shape.push_back(k_.value_type(t));
+  for (wasm::ValType t : label.results) shape.push_back(k_.types.value_type(t));
   switch (label.kind) {
     case Label::Kind::Function:
       if (live_) {
@@ -609,12 +609,12 @@ void ComponentLowering::return_from_member() {
   const std::vector<uint32_t>& stack = fl_->stack_;
   size_t count = fl_->type_.results.size();
   for (size_t i = 0; i < count; ++i) f.store(result_vars_[i], pack(k_, f, stack[stack.size() - count + i]));
-  uint32_t outermost = f.op(Op::OpIEqual, k_.t_bool, {f.load(k_.t_u32, depth_var_), b_.const_u32(0)});
-  uint32_t sp = f.load(k_.t_u32, sp_var_);
-  uint32_t top = f.op(Op::OpSelect, k_.t_u32,
-                      {outermost, b_.const_u32(0), f.op(Op::OpISub, k_.t_u32, {sp, b_.const_u32(1)})});
-  uint32_t resume = f.load_aligned(k_.t_u32, stack_word(top), 4);
-  f.store(state_var_, f.op(Op::OpSelect, k_.t_u32, {outermost, b_.const_u32(kExit), resume}));
+  uint32_t outermost = f.op(Op::OpIEqual, k_.types.bool_type, {f.load(k_.types.u32, depth_var_), b_.const_u32(0)});
+  uint32_t sp = f.load(k_.types.u32, sp_var_);
+  uint32_t top = f.op(Op::OpSelect, k_.types.u32,
+                      {outermost, b_.const_u32(0), f.op(Op::OpISub, k_.types.u32, {sp, b_.const_u32(1)})});
+  uint32_t resume = f.load_aligned(k_.types.u32, stack_word(top), 4);
+  f.store(state_var_, f.op(Op::OpSelect, k_.types.u32, {outermost, b_.const_u32(kExit), resume}));
 }
 
 // --- calls into the component ---
@@ -623,41 +623,41 @@ void ComponentLowering::store_arguments(const std::vector<uint32_t>& args) {
   for (size_t i = 0; i < args.size(); ++i) f_->store(arg_vars_[i], pack(k_, *f_, args[i]));
 }
 
-uint32_t ComponentLowering::stack_word(uint32_t index) {
+Id ComponentLowering::stack_word(uint32_t index) {
   FunctionBuilder& f = *f_;
-  uint32_t offset = f.op(Op::OpIMul, k_.t_u64, {f.op(Op::OpUConvert, k_.t_u64, {index}), b_.const_u64(4)});
-  return k_.device_pointer(f, f.op(Op::OpIAdd, k_.t_u64, {f.load(k_.t_u64, frames_var_), offset}), k_.t_u32);
+  uint32_t offset = f.op(Op::OpIMul, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {index}), b_.const_u64(4)});
+  return k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, frames_var_), offset}), k_.types.u32);
 }
 
 void ComponentLowering::push_words(uint32_t sp, uint32_t& offset, uint32_t value) {
   FunctionBuilder& f = *f_;
   uint32_t type = b_.type_of(value);
   auto put = [&](uint32_t word) {
-    f.store_aligned(stack_word(f.op(Op::OpIAdd, k_.t_u32, {sp, b_.const_u32(offset++)})), word, 4);
+    f.store_aligned(stack_word(f.op(Op::OpIAdd, k_.types.u32, {sp, b_.const_u32(offset++)})), word, 4);
   };
   if (!is_wide(k_, type)) {
-    put(type == k_.t_u32 ? value : f.op(Op::OpBitcast, k_.t_u32, {value}));
+    put(type == k_.types.u32 ? value : f.op(Op::OpBitcast, k_.types.u32, {value}));
     return;
   }
-  uint32_t bits = type == k_.t_u64 ? value : f.op(Op::OpBitcast, k_.t_u64, {value});
-  put(f.op(Op::OpUConvert, k_.t_u32, {bits}));
-  put(f.op(Op::OpUConvert, k_.t_u32, {f.op(Op::OpShiftRightLogical, k_.t_u64, {bits, b_.const_u32(32)})}));
+  uint32_t bits = type == k_.types.u64 ? value : f.op(Op::OpBitcast, k_.types.u64, {value});
+  put(f.op(Op::OpUConvert, k_.types.u32, {bits}));
+  put(f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpShiftRightLogical, k_.types.u64, {bits, b_.const_u32(32)})}));
 }
 
 uint32_t ComponentLowering::pop_words(uint32_t base, uint32_t& offset, uint32_t type) {
   FunctionBuilder& f = *f_;
   auto get = [&] {
-    return f.load_aligned(k_.t_u32, stack_word(f.op(Op::OpIAdd, k_.t_u32, {base, b_.const_u32(offset++)})), 4);
+    return f.load_aligned(k_.types.u32, stack_word(f.op(Op::OpIAdd, k_.types.u32, {base, b_.const_u32(offset++)})), 4);
   };
   if (!is_wide(k_, type)) {
     uint32_t word = get();
-    return type == k_.t_u32 ? word : f.op(Op::OpBitcast, type, {word});
+    return type == k_.types.u32 ? word : f.op(Op::OpBitcast, type, {word});
   }
-  uint32_t low = f.op(Op::OpUConvert, k_.t_u64, {get()});
-  uint32_t high = f.op(Op::OpUConvert, k_.t_u64, {get()});
-  uint32_t bits = f.op(Op::OpBitwiseOr, k_.t_u64,
-                       {low, f.op(Op::OpShiftLeftLogical, k_.t_u64, {high, b_.const_u32(32)})});
-  return type == k_.t_u64 ? bits : f.op(Op::OpBitcast, type, {bits});
+  uint32_t low = f.op(Op::OpUConvert, k_.types.u64, {get()});
+  uint32_t high = f.op(Op::OpUConvert, k_.types.u64, {get()});
+  uint32_t bits = f.op(Op::OpBitwiseOr, k_.types.u64,
+                       {low, f.op(Op::OpShiftLeftLogical, k_.types.u64, {high, b_.const_u32(32)})});
+  return type == k_.types.u64 ? bits : f.op(Op::OpBitcast, type, {bits});
 }
 
 // Pops the arguments, pushes a frame (locals, the operand stack under the
@@ -676,8 +676,8 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
   uint32_t resume = state(ip, Role::Resume);
   uint32_t frame_words = 0;
   Status status;
-  uint32_t depth = f.load(k_.t_u32, depth_var_);
-  uint32_t full = f.op(Op::OpUGreaterThanEqual, k_.t_bool, {depth, b_.const_u32(max_depth_)});
+  uint32_t depth = f.load(k_.types.u32, depth_var_);
+  uint32_t full = f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {depth, b_.const_u32(max_depth_)});
   f.if_else(
       full,
       [&] {
@@ -685,13 +685,13 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
         f.store(state_var_, b_.const_u32(kExit));
       },
       [&] {
-        uint32_t sp = f.load(k_.t_u32, sp_var_);
+        uint32_t sp = f.load(k_.types.u32, sp_var_);
         for (size_t i = 0; i < fl.locals_.size(); ++i)
-          push_words(sp, frame_words, f.load(k_.value_type(fl.local_types_[i]), fl.locals_[i]));
+          push_words(sp, frame_words, f.load(k_.types.value_type(fl.local_types_[i]), fl.locals_[i]));
         for (uint32_t value : below) push_words(sp, frame_words, value);
         push_words(sp, frame_words, b_.const_u32(resume));
-        f.store(sp_var_, f.op(Op::OpIAdd, k_.t_u32, {sp, b_.const_u32(frame_words)}));
-        f.store(depth_var_, f.op(Op::OpIAdd, k_.t_u32, {depth, b_.const_u32(1)}));
+        f.store(sp_var_, f.op(Op::OpIAdd, k_.types.u32, {sp, b_.const_u32(frame_words)}));
+        f.store(depth_var_, f.op(Op::OpIAdd, k_.types.u32, {depth, b_.const_u32(1)}));
         f.store(state_var_, b_.const_u32(resume));
         status = dispatch(args);
       });
@@ -700,17 +700,17 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
   end_case();
 
   enter_state(resume, {});
-  uint32_t base = f.op(Op::OpISub, k_.t_u32, {f.load(k_.t_u32, sp_var_), b_.const_u32(frame_words)});
+  uint32_t base = f.op(Op::OpISub, k_.types.u32, {f.load(k_.types.u32, sp_var_), b_.const_u32(frame_words)});
   f.store(sp_var_, base);
-  f.store(depth_var_, f.op(Op::OpISub, k_.t_u32, {f.load(k_.t_u32, depth_var_), b_.const_u32(1)}));
+  f.store(depth_var_, f.op(Op::OpISub, k_.types.u32, {f.load(k_.types.u32, depth_var_), b_.const_u32(1)}));
   uint32_t offset = 0;
   for (size_t i = 0; i < fl.locals_.size(); ++i) {
-    uint32_t type = k_.value_type(fl.local_types_[i]);
+    uint32_t type = k_.types.value_type(fl.local_types_[i]);
     f.store(fl.locals_[i], pop_words(base, offset, type));
   }
   for (uint32_t type : below_types) fl.stack_.push_back(pop_words(base, offset, type));
   for (size_t r = 0; r < results.size(); ++r)
-    fl.push(unpack(k_, f, f.load(k_.t_u64, result_vars_[r]), k_.value_type(results[r])));
+    fl.push(unpack(k_, f, f.load(k_.types.u64, result_vars_[r]), k_.types.value_type(results[r])));
   return {};
 }
 

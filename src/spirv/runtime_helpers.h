@@ -53,8 +53,11 @@ class RuntimeHelpers {
   // `fact`, when given, is what pointer_provenance proved about the access's
   // i32 address operand in the kernel function (ea = address + `offset`):
   // an address derived from a pointer parameter takes the Parameter paths.
+  // `proven_at_launch`: the access is one the kernel's LaunchProof records
+  // (ProofState::launch_proof), so that its range check also passes where
+  // the parameter's bit of abi::kSpecProvenParams is set.
   uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact = nullptr,
-                uint64_t offset = 0);
+                uint64_t offset = 0, bool proven_at_launch = false);
   // A member of a group of accesses (access_groups.h).
   struct GroupedAccess {
     uint32_t width;           // 4 or 8
@@ -64,20 +67,22 @@ class RuntimeHelpers {
     const PointerFact* fact;  // of its address operand
     uint32_t ea = 0;          // stores: the member's effective address (u64)
     uint32_t value = 0;       //   and value (u32, or u64 for width 8)
-    int32_t proof_access = -1;  // loads: its index in KernelContext::launch_proof.accesses, -1 if none
+    int32_t proof_access = -1;  // loads: its index in ProofState::launch_proof.accesses, -1 if none
   };
   // Issues a group's loads at its first member, whose effective address is
   // `first_ea` (grouped_accesses.cpp): one range check and the loads, wide
   // where they are contiguous and aligned, and each member's general path
   // when the check fails. Returns, per member, a Function variable holding
   // its value (u32, or u64 for width 8); empty when the members cannot share
-  // a path, and then each is to be loaded on its own.
-  std::vector<uint32_t> load_group(FunctionBuilder& f, uint32_t first_ea, std::span<const GroupedAccess> members);
+  // a path, and then each is to be loaded on its own. `proven_at_launch`:
+  // every member is recorded in the LaunchProof (as for load()).
+  std::vector<uint32_t> load_group(FunctionBuilder& f, uint32_t first_ea, std::span<const GroupedAccess> members,
+                                   bool proven_at_launch);
   // Does a group's stores (at its last member): one range check, then the
   // stores, wide where they are contiguous and aligned, or each member's
   // general path in order. Returns false, emitting nothing, when the members
   // cannot share a path; then each is to be stored on its own, in order.
-  bool store_group(FunctionBuilder& f, std::span<const GroupedAccess> members);
+  bool store_group(FunctionBuilder& f, std::span<const GroupedAccess> members, bool proven_at_launch);
   // What the members of a group have in common, when they can share a path.
   struct GroupPlan {
     bool shared = false;            // the shared-memory path, else Parameter
@@ -88,7 +93,7 @@ class RuntimeHelpers {
   };
   // Stores the low `width` bytes of `value` (u32, or u64 for width 8).
   void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
-             const PointerFact* fact = nullptr, uint64_t offset = 0);
+             const PointerFact* fact = nullptr, uint64_t offset = 0, bool proven_at_launch = false);
   // memory.fill / memory.copy (all operands u32), with wasm's bounds checks.
   void fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uint32_t count);
   void copy(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count);
@@ -113,7 +118,7 @@ class RuntimeHelpers {
   // Device address of wasm range [ea, ea + width) (u64; width a u32 value);
   // traps and returns from `f` when it is unmapped. For atomics.
   uint32_t device_address(FunctionBuilder& f, uint32_t ea, uint32_t width) { return translate(f, ea, width); }
-  // Sets KernelContext::memory_base_var to the module memory's device
+  // Sets AbiVariables::memory_base_var to the module memory's device
   // address; `main` calls it once the launch block and instance state are known.
   void set_memory_base(FunctionBuilder& f);
 
@@ -150,15 +155,17 @@ class RuntimeHelpers {
   std::optional<AccessPath> parameter_path(const PointerFact* fact, uint64_t offset, uint32_t width);
   // For an access [ea, ea + width) from pointer parameter `param`: whether it
   // lies inside the argument's buffer (a bool), and its device address then.
-  std::pair<uint32_t, uint32_t> parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea, uint32_t width);
+  std::pair<uint32_t, uint32_t> parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea, uint32_t width,
+                                                bool proven_at_launch);
   // The same for [ea + delta, ea + delta + span), a group's bytes: in 32-bit
-  // arithmetic when ea's parts (KernelContext::address_parts) allow.
-  // A check passes too where the access is proven at launch
-  // (KernelContext::launch_proven_access); region_compare is the compare alone.
+  // arithmetic when ea's parts (ProofState::address_parts) allow.
+  // A check passes too where the access is `proven_at_launch` (as for
+  // load()); region_compare is the compare alone, whose address it changes
+  // the form of.
   std::pair<uint32_t, uint32_t> region_check(FunctionBuilder& f, uint32_t param, uint32_t ea, int64_t delta,
-                                             uint64_t span);
+                                             uint64_t span, bool proven_at_launch);
   std::pair<uint32_t, uint32_t> region_compare(FunctionBuilder& f, uint32_t param, uint32_t ea, int64_t delta,
-                                               uint64_t span);
+                                               uint64_t span, bool proven_at_launch);
   // The Indexed path an access with this fact may take, if any.
   std::optional<AccessPath> indexed_path(const PointerFact* fact, uint64_t offset, uint32_t width,
                                          std::optional<uint64_t> constant);
@@ -196,13 +203,15 @@ class RuntimeHelpers {
 
   // Grouped accesses (grouped_accesses.cpp).
   std::optional<GroupPlan> plan_group(std::span<const GroupedAccess> members, bool stores);
-  std::pair<uint32_t, uint32_t> group_check(FunctionBuilder& f, const GroupPlan& plan, uint32_t first_ea);
+  std::pair<uint32_t, uint32_t> group_check(FunctionBuilder& f, const GroupPlan& plan, uint32_t first_ea,
+                                            bool proven_at_launch);
   uint32_t group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
                             uint64_t first_offset, uint32_t offset);
   // Whether a load group's four words at `delta` (device address `address`)
-  // take one 16-byte access: the launch's proof or a subgroup vote.
+  // take one 16-byte access: the launch's proof (where the group is
+  // `proven_at_launch`) or a subgroup vote.
   uint32_t aligned_for_launch(FunctionBuilder& f, const GroupPlan& plan, std::span<const GroupedAccess> members,
-                              int64_t delta, uint32_t address);
+                              int64_t delta, uint32_t address, bool proven_at_launch);
 
   // Workgroup-shared memory paths of the load/store and fill/copy helpers.
   void shared_access(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& inside);

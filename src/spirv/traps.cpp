@@ -24,7 +24,7 @@ uint32_t RuntimeHelpers::call(FunctionBuilder& f, uint32_t result_type, uint32_t
 }
 
 void RuntimeHelpers::trap(FunctionBuilder& f, abi::TrapKind kind) {
-  call(f, k_.t_void, function_id(Helper::Trap), {k_.b.const_u32(uint32_t(kind))});
+  call(f, k_.types.void_type, function_id(Helper::Trap), {k_.b.const_u32(uint32_t(kind))});
 }
 
 void RuntimeHelpers::trap_and_return(FunctionBuilder& f, abi::TrapKind kind) {
@@ -32,40 +32,40 @@ void RuntimeHelpers::trap_and_return(FunctionBuilder& f, abi::TrapKind kind) {
   f.return_default();
 }
 
-uint32_t RuntimeHelpers::trapped(FunctionBuilder& f) { return f.load(k_.t_bool, k_.trapped_var); }
+uint32_t RuntimeHelpers::trapped(FunctionBuilder& f) { return f.load(k_.types.bool_type, k_.abi.trapped_var); }
 
 void RuntimeHelpers::return_if_trapped(FunctionBuilder& f) {
-  uint32_t trapped = f.load(k_.t_bool, k_.trapped_var);
+  uint32_t trapped = f.load(k_.types.bool_type, k_.abi.trapped_var);
   f.if_else(trapped, [&] { f.return_default(); });
 }
 
 uint32_t RuntimeHelpers::launch_field(FunctionBuilder& f, uint32_t offset, uint32_t width) {
-  uint32_t block = f.load(k_.t_u64, k_.launch_block_var);
-  uint32_t address = f.op(spv::Op::OpIAdd, k_.t_u64, {block, k_.b.const_u64(offset)});
-  uint32_t type = width == 8 ? k_.t_u64 : k_.t_u32;
+  uint32_t block = f.load(k_.types.u64, k_.abi.launch_block_var);
+  uint32_t address = f.op(spv::Op::OpIAdd, k_.types.u64, {block, k_.b.const_u64(offset)});
+  Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   return f.load_aligned(type, k_.device_pointer(f, address, type), width);
 }
 
 void RuntimeHelpers::emit_trap(uint32_t id) {
-  uint32_t params[] = {k_.t_u32};
-  FunctionBuilder f(k_.b, id, k_.t_void, params);
+  uint32_t params[] = {k_.types.u32};
+  FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.trap");
   uint32_t kind = f.param(0);
   return_if_trapped(f);  // only the first trap of an invocation counts
-  f.store(k_.trap_kind_var, kind);
+  f.store(k_.abi.trap_kind_var, kind);
   uint32_t record = launch_field(f, abi::kLaunchTrapRecord, 8);
   uint32_t device_scope = k_.b.const_u32(uint32_t(spv::Scope::Device));
   uint32_t relaxed = k_.b.const_u32(0);
-  uint32_t count_ptr = k_.device_pointer(f, record, k_.t_u32);
-  f.op(spv::Op::OpAtomicIAdd, k_.t_u32, {count_ptr, device_scope, relaxed, k_.b.const_u32(1)});
-  uint32_t kind_offset = f.op(spv::Op::OpIMul, k_.t_u32, {kind, k_.b.const_u32(4)});
-  kind_offset = f.op(spv::Op::OpIAdd, k_.t_u32, {kind_offset, k_.b.const_u32(abi::kTrapLowestIndex)});
+  uint32_t count_ptr = k_.device_pointer(f, record, k_.types.u32);
+  f.op(spv::Op::OpAtomicIAdd, k_.types.u32, {count_ptr, device_scope, relaxed, k_.b.const_u32(1)});
+  uint32_t kind_offset = f.op(spv::Op::OpIMul, k_.types.u32, {kind, k_.b.const_u32(4)});
+  kind_offset = f.op(spv::Op::OpIAdd, k_.types.u32, {kind_offset, k_.b.const_u32(abi::kTrapLowestIndex)});
   uint32_t lowest_address =
-      f.op(spv::Op::OpIAdd, k_.t_u64, {record, f.op(spv::Op::OpUConvert, k_.t_u64, {kind_offset})});
-  uint32_t index = f.load(k_.t_u32, k_.invocation_index_var);
-  f.op(spv::Op::OpAtomicUMin, k_.t_u32,
-       {k_.device_pointer(f, lowest_address, k_.t_u32), device_scope, relaxed, index});
-  f.store(k_.trapped_var, k_.b.const_bool(true));
+      f.op(spv::Op::OpIAdd, k_.types.u64, {record, f.op(spv::Op::OpUConvert, k_.types.u64, {kind_offset})});
+  uint32_t index = f.load(k_.types.u32, k_.abi.invocation_index_var);
+  f.op(spv::Op::OpAtomicUMin, k_.types.u32,
+       {k_.device_pointer(f, lowest_address, k_.types.u32), device_scope, relaxed, index});
+  f.store(k_.abi.trapped_var, k_.b.const_bool(true));
   f.return_();
   f.finish();
 }

@@ -33,7 +33,7 @@ uint32_t shared_overlaps(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint
 // {inside, offset} for [ea + delta, ea + delta + span) (ea u64, span at most
 // the range's size): whether it lies inside the shared range, and the byte
 // offset of its start there (u32, meaningful when inside). In 32 bits when
-// ea is an i32 operand plus an offset (KernelContext::address_parts) that
+// ea is an i32 operand plus an offset (ProofState::address_parts) that
 // allows it (shared_range_check32).
 std::pair<uint32_t, uint32_t> shared_range_check(KernelContext& k, FunctionBuilder& f, uint32_t ea, int64_t delta,
                                                  uint64_t span);
@@ -44,7 +44,7 @@ std::pair<uint32_t, uint32_t> shared_range_check(KernelContext& k, FunctionBuild
 // at least 2^32 - lo, past the range: a 64-bit compare's answer in 32 bits.
 std::pair<uint32_t, uint32_t> shared_range_check32(KernelContext& k, FunctionBuilder& f, uint32_t operand,
                                                    uint64_t offset, uint64_t span);
-// `inside`, or true where a proof (KernelContext::shared_proofs) for the id
+// `inside`, or true where a proof (ProofState::shared_proofs) for the id
 // `ea` covers [ea + delta, ea + delta + span) under the launch's workgroup
 // size: a specialization constant, so the driver drops the run-time test.
 uint32_t unless_proven(KernelContext& k, FunctionBuilder& f, uint32_t inside, uint32_t ea, int64_t delta,

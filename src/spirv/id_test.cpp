@@ -1,0 +1,57 @@
+#include "spirv/id.h"
+
+#include <cstdint>
+#include <type_traits>
+
+#include <gtest/gtest.h>
+
+#include "spirv/module_builder.h"
+
+namespace wasmgpu::spirv {
+namespace {
+
+// A number becomes an id only when asked to: counts, widths and literals do
+// not slip into id parameters.
+static_assert(!std::is_convertible_v<uint32_t, Id>);
+static_assert(std::is_constructible_v<Id, uint32_t>);
+// The builder's signatures that mix ids with numbers take the ids typed:
+// each concept says whether the call compiles with an argument of type T
+// where the id goes.
+template <typename T>
+concept VectorOf = requires(ModuleBuilder& b, T component) { b.vector_type(component, 4u); };
+template <typename T>
+concept ArrayWithLength = requires(ModuleBuilder& b, Id element, T length) { b.array_type(element, length); };
+template <typename T>
+concept MemberDecorationOf =
+    requires(ModuleBuilder& b, T type) { b.member_decorate(type, 0u, spv::Decoration::Offset); };
+template <typename T>
+concept ImageOf = requires(ModuleBuilder& b, T sampled) { b.image_type(sampled, spv::Dim::Dim2D, 1u); };
+template <typename T>
+concept AlignedLoadFrom = requires(FunctionBuilder& f, Id type, T pointer) { f.load_aligned(type, pointer, 4u); };
+template <typename T>
+concept AlignedStoreTo =
+    requires(FunctionBuilder& f, T pointer, uint32_t value) { f.store_aligned(pointer, value, 4u); };
+static_assert(VectorOf<Id> && !VectorOf<uint32_t>);
+static_assert(ArrayWithLength<Id> && !ArrayWithLength<uint32_t>);
+static_assert(MemberDecorationOf<Id> && !MemberDecorationOf<uint32_t>);
+static_assert(ImageOf<Id> && !ImageOf<uint32_t>);
+static_assert(AlignedLoadFrom<Id> && !AlignedLoadFrom<uint32_t>);
+static_assert(AlignedStoreTo<Id> && !AlignedStoreTo<uint32_t>);
+
+TEST(Id, CarriesItsNumberIntoInstructionWords) {
+  ModuleBuilder b;
+  const Id u32 = b.uint_type(32);
+  const Id vector = b.vector_type(u32, 3);
+  EXPECT_NE(u32.value(), 0u);
+  EXPECT_NE(vector.value(), u32.value());
+  EXPECT_EQ(b.vector_type(u32, 3), vector);  // deduplicated by the words it is built from
+  Words words;
+  append_instruction(words, spv::Op::OpTypeVector, {vector, u32, 3});
+  ASSERT_EQ(words.size(), 4u);
+  EXPECT_EQ(words[1], vector.value());
+  EXPECT_EQ(words[2], u32.value());
+  EXPECT_EQ(Id().value(), 0u);
+}
+
+}  // namespace
+}  // namespace wasmgpu::spirv
