@@ -176,7 +176,8 @@ Result<std::unique_ptr<BackendBuffer>> FakeDevice::create_buffer(uint64_t bytes)
 }
 
 Result<std::unique_ptr<BackendImage>> FakeDevice::create_image(const ImageDesc& desc) {
-  if (desc.width == 0 || desc.height == 0 || desc.depth == 0) return make_error("sizes must be at least 1");
+  if (desc.width == 0 || desc.height == 0 || desc.depth == 0)
+    return make_error(ErrorCode::InvalidArgument, "sizes must be at least 1");
   return std::unique_ptr<BackendImage>(std::make_unique<FakeImage>(desc));
 }
 
