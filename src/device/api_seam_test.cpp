@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "api/test_support.h"
 #include "device/fake/fake_device.h"
 #include "support/environment.h"
 #include "wasmgpu/wasmgpu.hpp"
@@ -18,16 +19,7 @@ namespace {
 using device::BackendArg;
 using device::fake::fake_log;
 
-template <class F>
-Exception expect_exception(F&& body) {
-  try {
-    body();
-  } catch (const Exception& e) {
-    return e;
-  }
-  ADD_FAILURE() << "threw nothing";
-  return Exception(ErrorKind::Vulkan, "<nothing thrown>");
-}
+using wasmgpu::testing::expect_exception;
 
 std::string kernels_path() { return std::string(WASMGPU_API_KERNELS_DIR) + "/kernels.wasm"; }
 
