@@ -11,7 +11,8 @@ std::string cache_report(const runtime::CacheStats& s) {
                       s.spirv_compiles, 1e3 * s.spirv_compile_seconds, s.spirv_cache_hits,
                       1e3 * s.spirv_cache_read_seconds);
   if (s.spirv_cache_corrupt > 0) text += fmt::format(" ({} damaged entries ignored)", s.spirv_cache_corrupt);
-  text += fmt::format("; pipelines: {} created", s.pipelines_created);
+  text += fmt::format("; pipelines: {} created ({:.1f} ms in the driver)", s.pipelines_created,
+                      1e3 * s.pipeline_create_seconds);
   if (s.pipeline_feedback) text += fmt::format(", {} found in the pipeline cache", s.pipeline_cache_hits);
   if (!s.directory.empty())
     text += fmt::format(" ({} bytes of pipeline cache loaded{})", s.pipeline_cache_loaded_bytes,

@@ -52,6 +52,10 @@ struct CacheStats {
   bool pipeline_cache_rejected = false;  // a file was there but failed a check
   uint64_t pipeline_cache_saves = 0;
   uint64_t pipelines_created = 0;
+  // Wall time in the driver creating those pipelines, with the warm-up
+  // dispatch that makes drivers which compile at the first dispatch
+  // (lavapipe) compile then: where a big kernel's time goes.
+  double pipeline_create_seconds = 0;
   // Pipelines the driver reports it found in the pipeline cache
   // (VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT);
   // meaningful only when `pipeline_feedback` is true (Vulkan 1.3 devices).

@@ -1,6 +1,7 @@
 #include "runtime/kernel.h"
 
 #include <array>
+#include <chrono>
 
 #include "abi/launch_abi.h"
 #include "abi/image_abi.h"
@@ -193,6 +194,7 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, ui
   feedback_info.pPipelineStageCreationFeedbacks = &stage_feedback;
   if (device_->pipeline_feedback) pipeline_info.pNext = &feedback_info;
   VkPipeline pipeline = VK_NULL_HANDLE;
+  const auto started = std::chrono::steady_clock::now();
   WASMGPU_TRY(device_->check(
       "vkCreateComputePipelines for kernel '" + info_.export_name + "'",
       device_->vk.vkCreateComputePipelines(device_->device, device_->pipeline_cache.handle(), 1,
@@ -220,6 +222,8 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, ui
     const std::array<uint8_t, abi::kPushConstantsSize> push{};
     device_->vk.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, abi::kPushConstantsSize, push.data());
   }));
+  device_->cache_stats.pipeline_create_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return pipeline;
 }
 

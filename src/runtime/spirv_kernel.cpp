@@ -1,5 +1,6 @@
 #include "runtime/spirv_kernel.h"
 
+#include <chrono>
 #include <algorithm>
 #include <cstring>
 #include <set>
@@ -558,6 +559,7 @@ Result<VkPipeline> SpirvKernel::pipeline(const std::array<uint32_t, 3>& size,
   info.layout = state_->pipeline_layout;
   info.flags = pipeline_statistics_flags(d);
   VkPipeline pipeline = VK_NULL_HANDLE;
+  const auto started = std::chrono::steady_clock::now();
   WASMGPU_TRY(d.check("vkCreateComputePipelines for kernel '" + iface.name + "'",
                       d.vk.vkCreateComputePipelines(d.device, d.pipeline_cache.handle(), 1, &info, nullptr,
                                                     &pipeline)));
@@ -565,6 +567,8 @@ Result<VkPipeline> SpirvKernel::pipeline(const std::array<uint32_t, 3>& size,
   print_pipeline_statistics(d, pipeline, iface.name);
   // The persisted pipeline cache (docs/caching.md) serves foreign SPIR-V too.
   ++d.cache_stats.pipelines_created;
+  d.cache_stats.pipeline_create_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   d.pipeline_cache.pipeline_created();
   return pipeline;
 }
