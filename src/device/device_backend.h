@@ -17,7 +17,7 @@
 #include "device/device_description.h"
 #include "spirv/compiler.h"
 #include "support/result.h"
-#include "wasmgpu/interface.hpp"
+#include "interface/kernel_interface.h"
 
 namespace wasmgpu::device {
 
