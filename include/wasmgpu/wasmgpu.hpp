@@ -16,6 +16,7 @@
 
 #include "wasmgpu/argument.hpp"
 #include "wasmgpu/buffer.hpp"
+#include "wasmgpu/call.hpp"
 #include "wasmgpu/command_buffer.hpp"
 #include "wasmgpu/device.hpp"
 #include "wasmgpu/error.hpp"

@@ -189,6 +189,28 @@ void Device::wait_idle() {
   device.collect();
 }
 
+CacheStats Device::cache_stats() const {
+  const device::CacheStats s = live(impl_).backend->cache_stats();
+  CacheStats out;
+  out.directory = s.directory;
+  out.disabled_reason = s.disabled_reason;
+  out.spirv_compiles = s.spirv_compiles;
+  out.spirv_cache_hits = s.spirv_cache_hits;
+  out.spirv_cache_corrupt = s.spirv_cache_corrupt;
+  out.spirv_compile_seconds = s.spirv_compile_seconds;
+  out.spirv_cache_read_seconds = s.spirv_cache_read_seconds;
+  out.cache_write_failures = s.cache_write_failures;
+  out.last_write_failure = s.last_write_failure;
+  out.pipeline_cache_loaded_bytes = s.pipeline_cache_loaded_bytes;
+  out.pipeline_cache_rejected = s.pipeline_cache_rejected;
+  out.pipelines_created = s.pipelines_created;
+  out.pipeline_cache_hits = s.pipeline_cache_hits;
+  out.pipeline_feedback = s.pipeline_feedback;
+  return out;
+}
+
+void Device::save_caches() { live(impl_).backend->save_caches(); }
+
 CommandBuffer Device::command_buffer() {
   DeviceImpl& device = live(impl_);
   return CommandBuffer(impl_, device.new_command_buffer());

@@ -96,14 +96,14 @@ bool matches(const ExpectedValue& expected, const runtime::Value& actual) {
 std::string expected_text(const ExpectedValue& e) {
   if (e.kind == ExpectedValue::Kind::CanonicalNan) return e.type_name + ":nan:canonical";
   if (e.kind == ExpectedValue::Kind::ArithmeticNan) return e.type_name + ":nan:arithmetic";
-  return e.type_name + ":" + format_value(runtime::Value{e.type, e.bits});
+  return e.type_name + ":" + format_value(wasm_value(e.type, e.bits));
 }
 
 std::string value_list(const std::vector<runtime::Value>& values) {
   std::string text;
   for (const runtime::Value& v : values) {
     if (!text.empty()) text += ' ';
-    text += std::string(wasm::to_string(v.type)) + ":" + format_value(v);
+    text += std::string(wasm::to_string(v.type)) + ":" + format_value(wasm_value(v.type, v.bits));
   }
   return text.empty() ? "()" : text;
 }
@@ -447,7 +447,7 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
   if (!created_instance) fail(created_instance.error().to_string());
   runtime::DeviceOptions device_options;
   device_options.name = args.device;
-  device_options.cache = args.cache.cache;
+  device_options.cache.enabled = args.cache.cache;
   auto created_device = runtime::Device::create(*created_instance, device_options);
   if (!created_device) fail(created_device.error().to_string());
   // Never destroyed: this runs in a child process that ends with _exit, and
@@ -602,7 +602,9 @@ void run_spectest(const SpecArgs& args) {
     fmt::print("\n");
   }
   if (args.cache.verbose) {
-    const auto directory = runtime::resolve_cache_directory(args.cache.cache);
+    runtime::CacheOptions cache_options;
+    cache_options.enabled = args.cache.cache;
+    const auto directory = runtime::resolve_cache_directory(cache_options);
     fmt::print(stderr,
                "{}: {} compiled to SPIR-V ({:.1f} s), {} from cache ({:.1f} s reading the cache); "
                "pipelines: {} created, {} found in the pipeline cache\n",

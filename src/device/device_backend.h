@@ -14,6 +14,7 @@
 #include "device/backend_kernel.h"
 #include "device/backend_module.h"
 #include "device/backend_sampler.h"
+#include "device/cache_stats.h"
 #include "device/device_description.h"
 #include "spirv/compiler.h"
 #include "support/result.h"
@@ -44,6 +45,12 @@ class DeviceBackend {
   virtual uint64_t recording_generation() const = 0;
   // How long a direct kernel call waits for its launch.
   virtual std::chrono::nanoseconds default_launch_timeout() const = 0;
+
+  // What the on-disk caches did since the device was opened (zeros for a
+  // device without caches), and writing them out now rather than when the
+  // device closes.
+  virtual CacheStats cache_stats() const { return {}; }
+  virtual void save_caches() {}
 };
 
 }  // namespace wasmgpu::device

@@ -112,4 +112,24 @@ uint64_t VulkanDevice::recording_generation() const { return device_.state().map
 
 std::chrono::nanoseconds VulkanDevice::default_launch_timeout() const { return runtime::default_launch_timeout(); }
 
+device::CacheStats VulkanDevice::cache_stats() const {
+  const runtime::CacheStats& s = device_.cache_stats();
+  device::CacheStats out;
+  out.directory = s.directory;
+  out.disabled_reason = s.disabled_reason;
+  out.spirv_compiles = s.spirv_compiles;
+  out.spirv_cache_hits = s.spirv_cache_hits;
+  out.spirv_cache_corrupt = s.spirv_cache_corrupt;
+  out.spirv_compile_seconds = s.spirv_compile_seconds;
+  out.spirv_cache_read_seconds = s.spirv_cache_read_seconds;
+  out.cache_write_failures = s.cache_write_failures;
+  out.last_write_failure = s.last_write_failure;
+  out.pipeline_cache_loaded_bytes = s.pipeline_cache_loaded_bytes;
+  out.pipeline_cache_rejected = s.pipeline_cache_rejected;
+  out.pipelines_created = s.pipelines_created;
+  out.pipeline_cache_hits = s.pipeline_cache_hits;
+  out.pipeline_feedback = s.pipeline_feedback;
+  return out;
+}
+
 }  // namespace wasmgpu::vulkan

@@ -25,6 +25,8 @@ class VulkanDevice : public device::DeviceBackend {
   Result<std::unique_ptr<device::BackendCommandList>> create_command_list() override;
   uint64_t recording_generation() const override;
   std::chrono::nanoseconds default_launch_timeout() const override;
+  device::CacheStats cache_stats() const override;
+  void save_caches() override { device_.save_caches(); }
 
   // The runtime device underneath, for tests that act on it directly (a
   // simulated device loss).
