@@ -13,8 +13,7 @@ set(REMAINING
   bench/harness/wasm_kernel.h
   bench/harness/workload.cpp
   bench/harness/workload.h
-  src/cli/command_selftest.cpp
-  src/cli/command_spectest.cpp)
+  src/cli/command_selftest.cpp)
 
 file(GLOB_RECURSE sources RELATIVE "${ROOT}"
   "${ROOT}/src/cli/*.h" "${ROOT}/src/cli/*.cpp" "${ROOT}/bench/harness/*.h" "${ROOT}/bench/harness/*.cpp")

@@ -51,6 +51,17 @@ struct CallResult {
   std::vector<Value> values;
 };
 
+// What calling an export takes and may do (Module::function_info).
+struct FunctionInfo {
+  std::vector<ScalarType> params;
+  std::vector<ScalarType> results;
+  // Whether a call may write memory or globals, grow memory or drop a data
+  // segment (a conservative analysis of everything it may call). Calls
+  // without side effects cannot observe each other, so one launch may hold
+  // many of them in any order.
+  bool has_side_effects = true;
+};
+
 // One call of a batch of calls of several exports (Module::call).
 struct Call {
   std::string function;

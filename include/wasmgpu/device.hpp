@@ -17,6 +17,7 @@
 // thread-safe: use each Device and its children from one thread at a time.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -122,6 +123,15 @@ struct CacheStats {
   bool pipeline_feedback = false;
 };
 
+// Where devices opened with `options` keep their on-disk caches (options
+// and environment as Device::open reads them), or, when caching is off,
+// why. Opens no device.
+struct CacheLocation {
+  std::string directory;  // empty when caching is off
+  std::string disabled_reason;
+};
+CacheLocation cache_location(const DeviceOptions& options = {});
+
 // Whether the process-wide instance runs under validation, every message the
 // validation layer reported so far (warnings and errors), and clearing them
 // (tests check that their work left none).
@@ -185,6 +195,11 @@ class Device {
 
   // Waits until every submission of this device has finished.
   void wait_idle();
+
+  // Waits up to `timeout` for everything the device runs, also work that a
+  // call or launch left running when it timed out (the device takes new
+  // work again once it has finished). Throws Timeout when it has not.
+  void wait_idle(std::chrono::nanoseconds timeout);
 
   // What the on-disk caches did for this Device so far, and writing the
   // pipeline cache now (it is written when the Device closes; a program

@@ -47,6 +47,10 @@ struct ModuleOptions {
   // Calls that may be active at once in one recursive cycle of functions;
   // one more traps. 0: the compiler's default (docs/compiler.md, "Recursion").
   uint32_t max_call_depth = 0;
+  // The values of the module's imported globals (bits, i32 and f32 in the
+  // low 32 bits), in import order: a module that imports globals needs one
+  // per import (the wasm spec tests' `spectest` module, for one).
+  std::vector<uint64_t> imported_globals;
 };
 
 // A kernel of a Module: a reference to it, copyable, keeping its Module (and
@@ -113,6 +117,11 @@ class Module {
   // SPIR-V module.
   std::vector<CallResult> call(std::string_view function, std::span<const std::vector<Value>> tuples,
                                std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
+  // What calling `function` takes and may do; throws NotFound for an
+  // unknown export, Compile naming why an export cannot be called (a
+  // parameter or result that is not a number, a construct the compiler
+  // refuses), Unsupported for a SPIR-V module.
+  FunctionInfo function_info(std::string_view function);
   // The same for calls of several exports, in one launch.
   std::vector<CallResult> call(std::span<const Call> calls,
                                std::optional<std::chrono::nanoseconds> timeout = std::nullopt);

@@ -118,6 +118,16 @@ DefaultDevice default_device() {
   return out;
 }
 
+CacheLocation cache_location(const DeviceOptions& options) {
+  CacheLocation out;
+  Result<std::string> directory = detail::available_platform().cache_directory(options.cache, options.cache_directory);
+  if (directory.ok())
+    out.directory = directory.value();
+  else
+    out.disabled_reason = directory.error().message;
+  return out;
+}
+
 bool validation_enabled() { return detail::available_platform().validation_enabled(); }
 std::vector<std::string> validation_messages() { return detail::available_platform().validation_messages(); }
 void clear_validation_messages() { detail::available_platform().clear_validation_messages(); }
@@ -207,6 +217,20 @@ CacheStats Device::cache_stats() const {
   out.pipeline_cache_hits = s.pipeline_cache_hits;
   out.pipeline_feedback = s.pipeline_feedback;
   return out;
+}
+
+void Device::wait_idle(std::chrono::nanoseconds timeout) {
+  DeviceImpl& device = live(impl_);
+  // A year stands for "forever" (nanoseconds::max() would overflow the clock).
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24 * 365));
+  auto left = [&] {
+    return std::max<std::chrono::nanoseconds>(std::chrono::nanoseconds(0), deadline - std::chrono::steady_clock::now());
+  };
+  for (auto& submission : device.in_flight)
+    if (!submission->poll(left())) detail::raise(ErrorKind::Timeout, "the device's work did not finish in time");
+  device.collect();
+  detail::check(device.backend->wait(left()), ErrorKind::Timeout);
 }
 
 void Device::save_caches() { live(impl_).backend->save_caches(); }

@@ -145,6 +145,18 @@ std::vector<CallResult> Module::call(std::string_view function, std::span<const 
   return call(calls, timeout);
 }
 
+FunctionInfo Module::function_info(std::string_view function) {
+  ModuleImpl& module = live(impl_);
+  if (!module.wasm)
+    detail::raise(ErrorKind::Unsupported, "a SPIR-V module has no exported functions to call (only kernels)");
+  const spirv::CallInfo* info = detail::check(module.wasm->call_info(function), ErrorKind::Compile);
+  FunctionInfo out;
+  for (wasm::ValType type : info->params) out.params.push_back(scalar_type(type));
+  for (wasm::ValType type : info->results) out.results.push_back(scalar_type(type));
+  out.has_side_effects = info->has_side_effects;
+  return out;
+}
+
 std::vector<CallResult> Module::call(std::span<const Call> calls, std::optional<std::chrono::nanoseconds> timeout) {
   ModuleImpl& module = live(impl_);
   if (!module.wasm)
@@ -186,7 +198,10 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
                                                                             : spirv::FloatMode::Exact;
   if (options.max_call_depth) compile.max_call_depth = options.max_call_depth;
   std::unique_ptr<device::BackendModule> module =
-      detail::check(impl_->backend->load_wasm(bytes, compile), ErrorKind::Compile);
+      detail::check(options.imported_globals.empty()
+                        ? impl_->backend->load_wasm(bytes, compile)
+                        : impl_->backend->load_wasm_with_globals(bytes, compile, options.imported_globals),
+                    ErrorKind::Compile);
   auto impl = std::make_shared<ModuleImpl>();
   impl->device = impl_.get();
   impl->source = KernelSource::Wasm;

@@ -9,6 +9,7 @@
 
 #include "device/backend_kernel.h"
 #include "device/function_call.h"
+#include "spirv/compiler.h"
 #include "support/result.h"
 #include "wasm/kernel_metadata.h"
 #include "wasm/module.h"
@@ -26,6 +27,12 @@ class BackendModule {
   // call's results or trap. Fails without running anything on an export
   // that cannot be called or arguments of the wrong count or types. Devices
   // without vectorised calls fail with Unsupported.
+  // The compiled facts of a callable export (parameter and result types,
+  // side effects); the reason when it cannot be called.
+  virtual Result<const spirv::CallInfo*> call_info(std::string_view name) {
+    (void)name;
+    return make_error(ErrorCode::Unsupported, "this device cannot call exported functions");
+  }
   virtual Result<std::vector<CallResult>> call(std::span<const CallRequest> calls,
                                                std::chrono::nanoseconds timeout) {
     (void)calls, (void)timeout;

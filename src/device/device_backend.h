@@ -35,6 +35,15 @@ class DeviceBackend {
   // Decodes, validates and instantiates a wasm module.
   virtual Result<std::unique_ptr<BackendModule>> load_wasm(std::span<const uint8_t> bytes,
                                                            const spirv::CompileOptions& options) = 0;
+  // The same for a module that imports globals, with their values (bits, in
+  // import order). Devices that cannot take them refuse such modules.
+  virtual Result<std::unique_ptr<BackendModule>> load_wasm_with_globals(std::span<const uint8_t> bytes,
+                                                                        const spirv::CompileOptions& options,
+                                                                        std::span<const uint64_t> imported_globals) {
+    if (!imported_globals.empty())
+      return make_error(ErrorCode::Unsupported, "this device cannot take values of imported globals");
+    return load_wasm(bytes, options);
+  }
   // The entry point `interface.name` of a foreign SPIR-V module.
   virtual Result<std::unique_ptr<BackendKernel>> create_spirv_kernel(std::span<const uint32_t> words,
                                                                      const KernelInterface& interface) = 0;
@@ -51,6 +60,12 @@ class DeviceBackend {
   // device closes.
   virtual CacheStats cache_stats() const { return {}; }
   virtual void save_caches() {}
+  // Waits up to `timeout` for work the device still runs outside any
+  // command list (a call that timed out); an error when it is still busy.
+  virtual Status wait(std::chrono::nanoseconds timeout) {
+    (void)timeout;
+    return {};
+  }
 };
 
 }  // namespace wasmgpu::device

@@ -98,6 +98,14 @@ Result<std::unique_ptr<device::BackendModule>> VulkanDevice::load_wasm(std::span
   return std::unique_ptr<device::BackendModule>(std::make_unique<VulkanModule>(std::move(module)));
 }
 
+Result<std::unique_ptr<device::BackendModule>> VulkanDevice::load_wasm_with_globals(
+    std::span<const uint8_t> bytes, const spirv::CompileOptions& options, std::span<const uint64_t> imported_globals) {
+  WASMGPU_ASSIGN_OR_RETURN(
+      runtime::Module module,
+      runtime::Module::load(device_, bytes, options, imported_globals));
+  return std::unique_ptr<device::BackendModule>(std::make_unique<VulkanModule>(std::move(module)));
+}
+
 Result<std::unique_ptr<device::BackendKernel>> VulkanDevice::create_spirv_kernel(std::span<const uint32_t> words,
                                                                                  const KernelInterface& interface) {
   return vulkan::create_spirv_kernel(device_.state(), words, interface);

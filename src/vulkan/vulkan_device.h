@@ -20,6 +20,9 @@ class VulkanDevice : public device::DeviceBackend {
   Result<std::unique_ptr<device::BackendSampler>> create_sampler(const device::SamplerDesc& desc) override;
   Result<std::unique_ptr<device::BackendModule>> load_wasm(std::span<const uint8_t> bytes,
                                                            const spirv::CompileOptions& options) override;
+  Result<std::unique_ptr<device::BackendModule>> load_wasm_with_globals(
+      std::span<const uint8_t> bytes, const spirv::CompileOptions& options,
+      std::span<const uint64_t> imported_globals) override;
   Result<std::unique_ptr<device::BackendKernel>> create_spirv_kernel(std::span<const uint32_t> words,
                                                                      const KernelInterface& interface) override;
   Result<std::unique_ptr<device::BackendCommandList>> create_command_list() override;
@@ -27,6 +30,7 @@ class VulkanDevice : public device::DeviceBackend {
   std::chrono::nanoseconds default_launch_timeout() const override;
   device::CacheStats cache_stats() const override;
   void save_caches() override { device_.save_caches(); }
+  Status wait(std::chrono::nanoseconds timeout) override { return device_.wait(timeout); }
 
   // The runtime device underneath, for tests that act on it directly (a
   // simulated device loss).

@@ -1,6 +1,7 @@
 // The Vulkan devices of the process-wide instance: the default platform of
 // the public API.
 #include "device/device_platform.h"
+#include "runtime/disk_cache.h"
 #include "runtime/instance.h"
 #include "vulkan/vulkan_device.h"
 
@@ -36,6 +37,14 @@ class VulkanPlatform : public device::DevicePlatform {
     runtime_options.cache.directory = options.cache_directory;
     WASMGPU_ASSIGN_OR_RETURN(runtime::Device device, runtime::Device::create(instance(), runtime_options));
     return std::unique_ptr<device::DeviceBackend>(std::make_unique<VulkanDevice>(std::move(device)));
+  }
+
+  Result<std::string> cache_directory(bool cache, const std::optional<std::string>& directory) override {
+    runtime::CacheOptions options;
+    options.enabled = cache;
+    options.directory = directory;
+    WASMGPU_ASSIGN_OR_RETURN(std::filesystem::path path, runtime::resolve_cache_directory(options));
+    return path.string();
   }
 
   bool validation_enabled() override { return instance().validation_enabled(); }
