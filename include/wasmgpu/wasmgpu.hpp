@@ -24,3 +24,4 @@
 #include "wasmgpu/interface.hpp"
 #include "wasmgpu/launch.hpp"
 #include "wasmgpu/module.hpp"
+#include "wasmgpu/selftest.hpp"

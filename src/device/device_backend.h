@@ -16,6 +16,7 @@
 #include "device/backend_sampler.h"
 #include "device/cache_stats.h"
 #include "device/device_description.h"
+#include "device/selftest_report.h"
 #include "spirv/compiler.h"
 #include "support/result.h"
 #include "interface/kernel_interface.h"
@@ -60,6 +61,12 @@ class DeviceBackend {
   // device closes.
   virtual CacheStats cache_stats() const { return {}; }
   virtual void save_caches() {}
+  // Runs the device self-test (docs/selftest.md) and caches its raw
+  // results for the device's later kernels.
+  virtual Result<SelftestReport> selftest(const SelftestOptions& options) {
+    (void)options;
+    return make_error(ErrorCode::Unsupported, "this device has no self-test");
+  }
   // Waits up to `timeout` for work the device still runs outside any
   // command list (a call that timed out); an error when it is still busy.
   virtual Status wait(std::chrono::nanoseconds timeout) {

@@ -41,6 +41,15 @@ class DevicePlatform {
     return make_error(ErrorCode::Unsupported, "this platform keeps no caches");
   }
 
+  // The self-test's properties replaced by wrong raw results (the test hook
+  // WASMGPU_PROBE_FORCE); an error naming a property there is not.
+  virtual Result<std::vector<std::string>> selftest_force_from_environment() {
+    return std::vector<std::string>{};
+  }
+  // The host's machine and processor features ("x86_64: fpu vme ..."), which
+  // key the self-test's cached results.
+  virtual std::string host_cpu_features() { return "unknown"; }
+
   // Validation of the platform's API use (Vulkan: the validation layer).
   virtual bool validation_enabled() = 0;
   virtual std::vector<std::string> validation_messages() = 0;

@@ -1,6 +1,7 @@
 // A Vulkan device behind the device interface.
 #include "vulkan/vulkan_device.h"
 
+#include "probe/device_probe.h"
 #include "runtime/device_state.h"
 #include "runtime/launch.h"
 #include "runtime/module.h"
@@ -119,6 +120,20 @@ Result<std::unique_ptr<device::BackendCommandList>> VulkanDevice::create_command
 uint64_t VulkanDevice::recording_generation() const { return device_.state().mapping_generation; }
 
 std::chrono::nanoseconds VulkanDevice::default_launch_timeout() const { return runtime::default_launch_timeout(); }
+
+Result<device::SelftestReport> VulkanDevice::selftest(const device::SelftestOptions& options) {
+  probe::ProbeOptions probe_options;
+  probe_options.force = options.force;
+  probe_options.progress = options.progress;
+  WASMGPU_ASSIGN_OR_RETURN(probe::ProbeReport report, probe::run_device_probe(device_, probe_options));
+  device::SelftestReport out;
+  out.cache = report.cache;
+  out.raw_float_controls = report.raw_float_controls;
+  for (const probe::ProbeLine& l : report.lines)
+    out.lines.push_back(device::SelftestLine{l.property, l.raw, probe::to_string(l.handling), l.how, l.correct,
+                                             l.cases, l.forced, l.raw_detail, l.wasm_detail});
+  return out;
+}
 
 device::CacheStats VulkanDevice::cache_stats() const {
   const runtime::CacheStats& s = device_.cache_stats();

@@ -30,6 +30,7 @@ class VulkanDevice : public device::DeviceBackend {
   std::chrono::nanoseconds default_launch_timeout() const override;
   device::CacheStats cache_stats() const override;
   void save_caches() override { device_.save_caches(); }
+  Result<device::SelftestReport> selftest(const device::SelftestOptions& options) override;
   Status wait(std::chrono::nanoseconds timeout) override { return device_.wait(timeout); }
 
   // The runtime device underneath, for tests that act on it directly (a

@@ -1,7 +1,9 @@
 // The Vulkan devices of the process-wide instance: the default platform of
 // the public API.
 #include "device/device_platform.h"
+#include "probe/device_probe.h"
 #include "runtime/disk_cache.h"
+#include "runtime/host_cpu.h"
 #include "runtime/instance.h"
 #include "vulkan/vulkan_device.h"
 
@@ -46,6 +48,11 @@ class VulkanPlatform : public device::DevicePlatform {
     WASMGPU_ASSIGN_OR_RETURN(std::filesystem::path path, runtime::resolve_cache_directory(options));
     return path.string();
   }
+
+  Result<std::vector<std::string>> selftest_force_from_environment() override {
+    return probe::probe_force_from_environment();
+  }
+  std::string host_cpu_features() override { return runtime::host_cpu_features(); }
 
   bool validation_enabled() override { return instance().validation_enabled(); }
   std::vector<std::string> validation_messages() override { return instance().validation_messages(); }
