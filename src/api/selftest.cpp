@@ -16,8 +16,8 @@ SelftestReport selftest(Device& device, const SelftestOptions& options) {
   out.cache = report.cache;
   out.raw_float_controls = report.raw_float_controls;
   for (const device::SelftestLine& l : report.lines)
-    out.lines.push_back(SelftestLine{l.property, l.raw, l.handling, l.how, l.correct, l.cases, l.forced,
-                                     l.raw_detail, l.wasm_detail});
+    out.lines.push_back(
+        SelftestLine{l.property, l.raw, l.handling, l.how, l.correct, l.cases, l.forced, l.raw_detail, l.wasm_detail});
   return out;
 }
 
