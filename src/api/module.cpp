@@ -169,9 +169,9 @@ std::vector<CallResult> Module::call(std::span<const Call> calls, std::optional<
     requests.push_back(std::move(request));
   }
   device_->collect();
-  std::vector<device::CallResult> results = detail::check(
-      module.wasm->call(requests, timeout.value_or(device_->backend->default_launch_timeout())),
-      ErrorKind::InvalidArgument);
+  std::vector<device::CallResult> results =
+      detail::check(module.wasm->call(requests, timeout.value_or(device_->backend->default_launch_timeout())),
+                    ErrorKind::InvalidArgument);
   std::vector<CallResult> out;
   out.reserve(results.size());
   for (const device::CallResult& result : results) {

@@ -33,8 +33,7 @@ class BackendModule {
     (void)name;
     return make_error(ErrorCode::Unsupported, "this device cannot call exported functions");
   }
-  virtual Result<std::vector<CallResult>> call(std::span<const CallRequest> calls,
-                                               std::chrono::nanoseconds timeout) {
+  virtual Result<std::vector<CallResult>> call(std::span<const CallRequest> calls, std::chrono::nanoseconds timeout) {
     (void)calls, (void)timeout;
     return make_error(ErrorCode::Unsupported, "this device cannot call exported functions");
   }

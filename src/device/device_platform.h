@@ -43,9 +43,7 @@ class DevicePlatform {
 
   // The self-test's properties replaced by wrong raw results (the test hook
   // WASMGPU_PROBE_FORCE); an error naming a property there is not.
-  virtual Result<std::vector<std::string>> selftest_force_from_environment() {
-    return std::vector<std::string>{};
-  }
+  virtual Result<std::vector<std::string>> selftest_force_from_environment() { return std::vector<std::string>{}; }
   // The host's machine and processor features ("x86_64: fpu vme ..."), which
   // key the self-test's cached results.
   virtual std::string host_cpu_features() { return "unknown"; }

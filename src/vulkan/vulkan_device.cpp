@@ -101,9 +101,7 @@ Result<std::unique_ptr<device::BackendModule>> VulkanDevice::load_wasm(std::span
 
 Result<std::unique_ptr<device::BackendModule>> VulkanDevice::load_wasm_with_globals(
     std::span<const uint8_t> bytes, const spirv::CompileOptions& options, std::span<const uint64_t> imported_globals) {
-  WASMGPU_ASSIGN_OR_RETURN(
-      runtime::Module module,
-      runtime::Module::load(device_, bytes, options, imported_globals));
+  WASMGPU_ASSIGN_OR_RETURN(runtime::Module module, runtime::Module::load(device_, bytes, options, imported_globals));
   return std::unique_ptr<device::BackendModule>(std::make_unique<VulkanModule>(std::move(module)));
 }
 
@@ -130,8 +128,8 @@ Result<device::SelftestReport> VulkanDevice::selftest(const device::SelftestOpti
   out.cache = report.cache;
   out.raw_float_controls = report.raw_float_controls;
   for (const probe::ProbeLine& l : report.lines)
-    out.lines.push_back(device::SelftestLine{l.property, l.raw, probe::to_string(l.handling), l.how, l.correct,
-                                             l.cases, l.forced, l.raw_detail, l.wasm_detail});
+    out.lines.push_back(device::SelftestLine{l.property, l.raw, probe::to_string(l.handling), l.how, l.correct, l.cases,
+                                             l.forced, l.raw_detail, l.wasm_detail});
   return out;
 }
 

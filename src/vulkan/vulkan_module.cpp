@@ -70,7 +70,7 @@ Result<device::BackendKernel*> VulkanModule::kernel(std::string_view name) {
 }
 
 Result<std::vector<device::CallResult>> VulkanModule::call(std::span<const device::CallRequest> calls,
-                                                            std::chrono::nanoseconds timeout) {
+                                                           std::chrono::nanoseconds timeout) {
   std::vector<runtime::CallRequest> requests;
   requests.reserve(calls.size());
   for (const device::CallRequest& call : calls) {
