@@ -12,14 +12,7 @@ set(REMAINING
   bench/harness/staging.h
   bench/harness/wasm_kernel.h
   bench/harness/workload.cpp
-  bench/harness/workload.h
-  src/cli/cache_options.h
-  src/cli/cli_support.h
-  src/cli/command_call.cpp
-  src/cli/command_run.cpp
-  src/cli/command_selftest.cpp
-  src/cli/command_spectest.cpp
-  src/cli/value_text.h)
+  bench/harness/workload.h)
 
 file(GLOB_RECURSE sources RELATIVE "${ROOT}"
   "${ROOT}/src/cli/*.h" "${ROOT}/src/cli/*.cpp" "${ROOT}/bench/harness/*.h" "${ROOT}/bench/harness/*.cpp")

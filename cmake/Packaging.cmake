@@ -17,7 +17,8 @@ add_library(wasmgpu_library SHARED ${wasmgpu_api_sources})
 get_target_property(wasmgpu_api_links wasmgpu_api_core LINK_LIBRARIES)
 target_link_libraries(wasmgpu_library PRIVATE ${wasmgpu_api_links} wasmgpu_vulkan)
 target_include_directories(wasmgpu_library
-  PUBLIC "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>" "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>"
+  PUBLIC "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>" "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>"
+         "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>"
   PRIVATE "${PROJECT_SOURCE_DIR}/src")
 target_compile_features(wasmgpu_library PUBLIC cxx_std_20)
 target_link_options(wasmgpu_library PRIVATE "LINKER:--exclude-libs,ALL" "LINKER:--no-undefined")
@@ -38,6 +39,9 @@ install(TARGETS wasmgpu_library EXPORT wasmgpuTargets
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(FILES include/wasmgpu.h DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(DIRECTORY include/wasmgpu DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" FILES_MATCHING PATTERN "*.hpp")
+# The interface types, which <wasmgpu/interface.hpp> includes by a path
+# relative to itself (in the source tree they are internal: src/interface).
+install(FILES src/interface/kernel_interface.h DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/wasmgpu/interface")
 
 set(wasmgpu_cmake_dir "${CMAKE_INSTALL_LIBDIR}/cmake/wasmgpu")
 install(EXPORT wasmgpuTargets NAMESPACE wasmgpu:: DESTINATION "${wasmgpu_cmake_dir}")

@@ -10,7 +10,7 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 prefix="$scratch/prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in include/wasmgpu.h include/wasmgpu/wasmgpu.hpp lib/libwasmgpu.so \
+for f in include/wasmgpu.h include/wasmgpu/wasmgpu.hpp include/wasmgpu/interface/kernel_interface.h lib/libwasmgpu.so \
          lib/cmake/wasmgpu/wasmgpuConfig.cmake lib/pkgconfig/wasmgpu.pc; do
   test -e "$prefix/$f" || { echo "missing after install: $f"; exit 1; }
 done

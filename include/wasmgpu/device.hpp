@@ -17,6 +17,7 @@
 // thread-safe: use each Device and its children from one thread at a time.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -93,6 +94,47 @@ struct DeviceOptions {
   std::optional<std::string> cache_directory;
 };
 
+// What a Device's on-disk caches did since it was opened (docs/caching.md).
+struct CacheStats {
+  // The cache directory; empty when caching is off, and then
+  // `disabled_reason` says why.
+  std::string directory;
+  std::string disabled_reason;
+  // wasm-to-SPIR-V compilations run (kernels, call shaders, the survey of a
+  // module's callable exports) and those found in the cache; entries that
+  // failed a check (ignored and rewritten); the wall time compiling, and
+  // reading and checking cache entries.
+  uint64_t spirv_compiles = 0;
+  uint64_t spirv_cache_hits = 0;
+  uint64_t spirv_cache_corrupt = 0;
+  double spirv_compile_seconds = 0;
+  double spirv_cache_read_seconds = 0;
+  // Writes that failed (read-only or full disk): the work goes on uncached.
+  uint64_t cache_write_failures = 0;
+  std::string last_write_failure;
+  // The driver's pipeline cache: bytes loaded when the device was opened (0:
+  // none, or a stale or damaged file, then `pipeline_cache_rejected`), the
+  // pipelines created, and those the driver found in the cache (known only
+  // when `pipeline_feedback`, on Vulkan 1.3 devices).
+  uint64_t pipeline_cache_loaded_bytes = 0;
+  bool pipeline_cache_rejected = false;
+  uint64_t pipelines_created = 0;
+  // Seconds in the driver creating those pipelines (with the warm-up dispatch
+  // where the driver compiles at the first dispatch): a big kernel's cost.
+  double pipeline_create_seconds = 0;
+  uint64_t pipeline_cache_hits = 0;
+  bool pipeline_feedback = false;
+};
+
+// Where devices opened with `options` keep their on-disk caches (options
+// and environment as Device::open reads them), or, when caching is off,
+// why. Opens no device.
+struct CacheLocation {
+  std::string directory;  // empty when caching is off
+  std::string disabled_reason;
+};
+CacheLocation cache_location(const DeviceOptions& options = {});
+
 // Whether the process-wide instance runs under validation, every message the
 // validation layer reported so far (warnings and errors), and clearing them
 // (tests check that their work left none).
@@ -156,6 +198,17 @@ class Device {
 
   // Waits until every submission of this device has finished.
   void wait_idle();
+
+  // Waits up to `timeout` for everything the device runs, also work that a
+  // call or launch left running when it timed out (the device takes new
+  // work again once it has finished). Throws Timeout when it has not.
+  void wait_idle(std::chrono::nanoseconds timeout);
+
+  // What the on-disk caches did for this Device so far, and writing the
+  // pipeline cache now (it is written when the Device closes; a program
+  // that ends without closing it saves here).
+  CacheStats cache_stats() const;
+  void save_caches();
 
  private:
   friend struct detail::Access;

@@ -10,14 +10,17 @@
 // same bytes on two Devices gives two independent modules.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "wasmgpu/argument.hpp"
+#include "wasmgpu/call.hpp"
 #include "wasmgpu/error.hpp"
 #include "wasmgpu/interface.hpp"
 #include "wasmgpu/launch.hpp"
@@ -44,6 +47,10 @@ struct ModuleOptions {
   // Calls that may be active at once in one recursive cycle of functions;
   // one more traps. 0: the compiler's default (docs/compiler.md, "Recursion").
   uint32_t max_call_depth = 0;
+  // The values of the module's imported globals (bits, i32 and f32 in the
+  // low 32 bits), in import order: a module that imports globals needs one
+  // per import (the wasm spec tests' `spectest` module, for one).
+  std::vector<uint64_t> imported_globals;
 };
 
 // A kernel of a Module: a reference to it, copyable, keeping its Module (and
@@ -67,6 +74,9 @@ class Kernel {
   }
   // The same with a dynamic list of arguments.
   void launch(Launch launch, std::span<const Argument> args) const;
+  // The same, waiting up to `timeout` for the kernel to run (instead of
+  // WASMGPU_LAUNCH_TIMEOUT); Timeout when it runs longer.
+  void launch(Launch launch, std::span<const Argument> args, std::chrono::nanoseconds timeout) const;
 
  private:
   friend class Module;
@@ -97,6 +107,24 @@ class Module {
   // The interfaces of every kernel: for wasm, each exported function whose
   // first parameter is an i32 invocation index and which returns nothing.
   std::vector<KernelInterface> kernels() const;
+
+  // Calls the exported function `function` once per tuple of `tuples`, all
+  // in one launch (call.hpp), and waits up to `timeout` (default:
+  // WASMGPU_LAUNCH_TIMEOUT, else 60 s) for it. Returns one result per tuple,
+  // in tuple order. Runs nothing and throws NotFound for an unknown export,
+  // InvalidArgument for arguments of the wrong count or types, Compile for
+  // an export the compiler refuses; Timeout, DeviceLost; Unsupported for a
+  // SPIR-V module.
+  std::vector<CallResult> call(std::string_view function, std::span<const std::vector<Value>> tuples,
+                               std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
+  // What calling `function` takes and may do; throws NotFound for an
+  // unknown export, Compile naming why an export cannot be called (a
+  // parameter or result that is not a number, a construct the compiler
+  // refuses), Unsupported for a SPIR-V module.
+  FunctionInfo function_info(std::string_view function);
+  // The same for calls of several exports, in one launch.
+  std::vector<CallResult> call(std::span<const Call> calls,
+                               std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
 
  private:
   friend class Device;

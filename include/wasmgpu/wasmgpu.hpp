@@ -16,6 +16,7 @@
 
 #include "wasmgpu/argument.hpp"
 #include "wasmgpu/buffer.hpp"
+#include "wasmgpu/call.hpp"
 #include "wasmgpu/command_buffer.hpp"
 #include "wasmgpu/device.hpp"
 #include "wasmgpu/error.hpp"
@@ -23,3 +24,4 @@
 #include "wasmgpu/interface.hpp"
 #include "wasmgpu/launch.hpp"
 #include "wasmgpu/module.hpp"
+#include "wasmgpu/selftest.hpp"

@@ -118,6 +118,16 @@ DefaultDevice default_device() {
   return out;
 }
 
+CacheLocation cache_location(const DeviceOptions& options) {
+  CacheLocation out;
+  Result<std::string> directory = detail::available_platform().cache_directory(options.cache, options.cache_directory);
+  if (directory.ok())
+    out.directory = directory.value();
+  else
+    out.disabled_reason = directory.error().message;
+  return out;
+}
+
 bool validation_enabled() { return detail::available_platform().validation_enabled(); }
 std::vector<std::string> validation_messages() { return detail::available_platform().validation_messages(); }
 void clear_validation_messages() { detail::available_platform().clear_validation_messages(); }
@@ -188,6 +198,43 @@ void Device::wait_idle() {
   for (auto& submission : device.in_flight) submission->poll(std::chrono::nanoseconds::max());
   device.collect();
 }
+
+CacheStats Device::cache_stats() const {
+  const device::CacheStats s = live(impl_).backend->cache_stats();
+  CacheStats out;
+  out.directory = s.directory;
+  out.disabled_reason = s.disabled_reason;
+  out.spirv_compiles = s.spirv_compiles;
+  out.spirv_cache_hits = s.spirv_cache_hits;
+  out.spirv_cache_corrupt = s.spirv_cache_corrupt;
+  out.spirv_compile_seconds = s.spirv_compile_seconds;
+  out.spirv_cache_read_seconds = s.spirv_cache_read_seconds;
+  out.cache_write_failures = s.cache_write_failures;
+  out.last_write_failure = s.last_write_failure;
+  out.pipeline_cache_loaded_bytes = s.pipeline_cache_loaded_bytes;
+  out.pipeline_cache_rejected = s.pipeline_cache_rejected;
+  out.pipelines_created = s.pipelines_created;
+  out.pipeline_create_seconds = s.pipeline_create_seconds;
+  out.pipeline_cache_hits = s.pipeline_cache_hits;
+  out.pipeline_feedback = s.pipeline_feedback;
+  return out;
+}
+
+void Device::wait_idle(std::chrono::nanoseconds timeout) {
+  DeviceImpl& device = live(impl_);
+  // A year stands for "forever" (nanoseconds::max() would overflow the clock).
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::min<std::chrono::nanoseconds>(timeout, std::chrono::hours(24 * 365));
+  auto left = [&] {
+    return std::max<std::chrono::nanoseconds>(std::chrono::nanoseconds(0), deadline - std::chrono::steady_clock::now());
+  };
+  for (auto& submission : device.in_flight)
+    if (!submission->poll(left())) detail::raise(ErrorKind::Timeout, "the device's work did not finish in time");
+  device.collect();
+  detail::check(device.backend->wait(left()), ErrorKind::Timeout);
+}
+
+void Device::save_caches() { live(impl_).backend->save_caches(); }
 
 CommandBuffer Device::command_buffer() {
   DeviceImpl& device = live(impl_);

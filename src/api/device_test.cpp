@@ -47,6 +47,28 @@ TEST_F(ApiDevice, EnumeratesAndOpensByIndexNameAndDefault) {
   }
 }
 
+TEST_F(ApiDevice, CacheStatsCountCompilesAndPipelinesWithTheCacheOff) {
+  DeviceOptions options;
+  options.cache = false;
+  Device device = Device::open(options);
+  const CacheStats before = device.cache_stats();
+  EXPECT_TRUE(before.directory.empty());
+  EXPECT_FALSE(before.disabled_reason.empty());
+  EXPECT_EQ(before.spirv_compiles, 0u);
+  EXPECT_EQ(before.pipelines_created, 0u);
+  Module module = device.load_file(testing::kernel_path("kernels"));
+  Buffer<int> counts = device.buffer<int>(4);
+  module.kernel("read_counters")(4, counts);
+  const CacheStats after = device.cache_stats();
+  EXPECT_GE(after.spirv_compiles, 1u);
+  EXPECT_GT(after.spirv_compile_seconds, 0.0);
+  EXPECT_EQ(after.spirv_cache_hits, 0u);
+  EXPECT_GE(after.pipelines_created, 1u);
+  EXPECT_EQ(after.pipeline_cache_loaded_bytes, 0u);
+  device.save_caches();  // nothing to write with the cache off
+  EXPECT_EQ(device.cache_stats().cache_write_failures, 0u);
+}
+
 TEST_F(ApiDevice, UnknownDevicesAreNotFound) {
   Exception by_index = expect_exception([] { Device::open(4000); });
   EXPECT_EQ(by_index.kind(), ErrorKind::NotFound);

@@ -295,6 +295,7 @@ struct Access {
   static const std::shared_ptr<DeviceImpl>& device(const BufferBase& b) { return b.device_; }
   static const std::shared_ptr<KernelImpl>& kernel(const Kernel& k) { return k.impl_; }
   static const std::shared_ptr<DeviceImpl>& device(const Kernel& k) { return k.device_; }
+  static const std::shared_ptr<DeviceImpl>& device(const Device& d) { return d.impl_; }
   static const std::shared_ptr<CommandBufferImpl>& commands(const CommandBuffer& c) { return c.impl_; }
   static Submission submission(std::shared_ptr<DeviceImpl> device, std::shared_ptr<SubmissionState> state) {
     return Submission(std::move(device), std::move(state));

@@ -63,6 +63,10 @@ const KernelInterface& Kernel::interface() const { return impl_->interface(); }
 const std::string& Kernel::name() const { return impl_->interface().name; }
 
 void Kernel::launch(Launch shape, std::span<const Argument> args) const {
+  launch(shape, args, device_->backend->default_launch_timeout());
+}
+
+void Kernel::launch(Launch shape, std::span<const Argument> args, std::chrono::nanoseconds timeout) const {
   DeviceImpl& device = *device_;
   device.collect();
   // One command buffer kept for these calls; a new one while it still runs
@@ -80,7 +84,7 @@ void Kernel::launch(Launch shape, std::span<const Argument> args) const {
   commands.launches = 1;
   std::shared_ptr<detail::SubmissionState> submission = commands.submit();
   submission->direct = true;
-  detail::Access::submission(device_, std::move(submission)).wait(device.backend->default_launch_timeout());
+  detail::Access::submission(device_, std::move(submission)).wait(timeout);
 }
 
 // ------------------------------------------------------------------ Module
@@ -106,6 +110,80 @@ Kernel Module::kernel(std::string_view name) {
 
 std::vector<KernelInterface> Module::kernels() const { return live(impl_).interfaces; }
 
+// ------------------------------------------------------------------ calls
+
+namespace {
+
+wasm::ValType wasm_type(ScalarType type) {
+  switch (type) {
+    case ScalarType::I32:
+    case ScalarType::U32: return wasm::ValType::I32;
+    case ScalarType::I64:
+    case ScalarType::U64: return wasm::ValType::I64;
+    case ScalarType::F32: return wasm::ValType::F32;
+    case ScalarType::F64: return wasm::ValType::F64;
+  }
+  return wasm::ValType::I32;
+}
+
+ScalarType scalar_type(wasm::ValType type) {
+  switch (type) {
+    case wasm::ValType::I64: return ScalarType::I64;
+    case wasm::ValType::F32: return ScalarType::F32;
+    case wasm::ValType::F64: return ScalarType::F64;
+    default: return ScalarType::I32;
+  }
+}
+
+}  // namespace
+
+std::vector<CallResult> Module::call(std::string_view function, std::span<const std::vector<Value>> tuples,
+                                     std::optional<std::chrono::nanoseconds> timeout) {
+  std::vector<Call> calls;
+  calls.reserve(tuples.size());
+  for (const std::vector<Value>& args : tuples) calls.push_back(Call{std::string(function), args});
+  return call(calls, timeout);
+}
+
+FunctionInfo Module::function_info(std::string_view function) {
+  ModuleImpl& module = live(impl_);
+  if (!module.wasm)
+    detail::raise(ErrorKind::Unsupported, "a SPIR-V module has no exported functions to call (only kernels)");
+  const spirv::CallInfo* info = detail::check(module.wasm->call_info(function), ErrorKind::Compile);
+  FunctionInfo out;
+  for (wasm::ValType type : info->params) out.params.push_back(scalar_type(type));
+  for (wasm::ValType type : info->results) out.results.push_back(scalar_type(type));
+  out.has_side_effects = info->has_side_effects;
+  return out;
+}
+
+std::vector<CallResult> Module::call(std::span<const Call> calls, std::optional<std::chrono::nanoseconds> timeout) {
+  ModuleImpl& module = live(impl_);
+  if (!module.wasm)
+    detail::raise(ErrorKind::Unsupported, "a SPIR-V module has no exported functions to call (only kernels)");
+  std::vector<device::CallRequest> requests;
+  requests.reserve(calls.size());
+  for (const Call& call : calls) {
+    device::CallRequest request{call.function, {}};
+    for (const Value& v : call.args) request.args.push_back(device::CallValue{wasm_type(v.type), v.bits});
+    requests.push_back(std::move(request));
+  }
+  device_->collect();
+  std::vector<device::CallResult> results =
+      detail::check(module.wasm->call(requests, timeout.value_or(device_->backend->default_launch_timeout())),
+                    ErrorKind::InvalidArgument);
+  std::vector<CallResult> out;
+  out.reserve(results.size());
+  for (const device::CallResult& result : results) {
+    CallResult converted;
+    converted.trapped = result.trapped;
+    if (result.trapped) converted.trap = abi::to_string(result.trap);
+    for (const device::CallValue& v : result.values) converted.values.push_back(Value{scalar_type(v.type), v.bits});
+    out.push_back(std::move(converted));
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ loading
 
 Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options) {
@@ -120,7 +198,10 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
                                                                             : spirv::FloatMode::Exact;
   if (options.max_call_depth) compile.max_call_depth = options.max_call_depth;
   std::unique_ptr<device::BackendModule> module =
-      detail::check(impl_->backend->load_wasm(bytes, compile), ErrorKind::Compile);
+      detail::check(options.imported_globals.empty()
+                        ? impl_->backend->load_wasm(bytes, compile)
+                        : impl_->backend->load_wasm_with_globals(bytes, compile, options.imported_globals),
+                    ErrorKind::Compile);
   auto impl = std::make_shared<ModuleImpl>();
   impl->device = impl_.get();
   impl->source = KernelSource::Wasm;

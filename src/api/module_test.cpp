@@ -180,6 +180,18 @@ TEST_F(ApiTest, TrapsThrowTrapError) {
   EXPECT_EQ(buffer.read()[0], 100);
 }
 
+TEST_F(ApiTest, LaunchWithItsOwnTimeoutRunsAndTrapsAsTheDirectCall) {
+  Buffer<int> buffer = device->upload(std::vector<int>{2, 0, 5, 0});
+  Kernel divide = module->kernel("divide");
+  const Argument args[] = {Argument(buffer), Argument(10)};
+  Exception trap = expect_exception([&] { divide.launch(4, args, std::chrono::seconds(60)); });
+  EXPECT_EQ(trap.kind(), ErrorKind::Trap);
+  EXPECT_STREQ(trap.what(), "kernel 'divide' trapped: integer divide by zero at invocation 1 (2 invocations trapped)");
+  buffer.write(std::vector<int>{2, 1, 5, 10});
+  divide.launch(4, args, std::chrono::seconds(60));
+  EXPECT_EQ(buffer.read(), (std::vector<int>{5, 10, 2, 1}));
+}
+
 // A launch larger than its buffers: the accesses past the end trap (out of
 // bounds), they never touch other memory.
 TEST_F(ApiTest, LaunchBeyondTheBufferTraps) {

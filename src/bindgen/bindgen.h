@@ -4,7 +4,7 @@
 // a wrong type or count does not compile. docs/bindgen.md shows the output.
 #pragma once
 
-#include <wasmgpu/interface.hpp>
+#include "interface/kernel_interface.h"
 
 #include <string>
 #include <vector>

@@ -4,7 +4,7 @@
 
 namespace wasmgpu::cli {
 
-std::string cache_report(const runtime::CacheStats& s) {
+std::string cache_report(const CacheStats& s) {
   std::string text = s.directory.empty() ? "cache off (" + s.disabled_reason + ")"
                                          : "cache " + s.directory;
   text += fmt::format(": {} compiled to SPIR-V ({:.1f} ms), {} from cache ({:.1f} ms reading the cache)",

@@ -1,5 +1,7 @@
 #include "cli/cli_support.h"
 
+#include <fmt/core.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -36,26 +38,41 @@ wasm::Module load_module_or_fail(const std::string& path) {
 }
 
 LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
-                                    const spirv::CompileOptions& options,
-                                    const runtime::CacheOptions& cache) {
-  auto instance = runtime::Instance::create();
-  if (!instance) fail(instance.error().to_string());
-  runtime::DeviceOptions device_options;
+                                    const spirv::CompileOptions& options, bool cache) {
+  DeviceOptions device_options;
   device_options.name = device;
   device_options.cache = cache;
-  auto opened = runtime::Device::create(*instance, device_options);
-  if (!opened) fail(opened.error().to_string());
+  std::optional<Device> opened;
+  try {
+    opened.emplace(Device::open(device_options));
+  } catch (const Exception& e) {
+    fail(e.what());
+  }
   auto bytes = read_file(path);
   if (!bytes) fail(bytes.error().to_string());
-  auto module = runtime::Module::load(*opened, *bytes, options);
-  if (!module) fail(path + ": " + module.error().to_string());
-  return LoadedModule{std::move(instance).value(), std::move(opened).value(), std::move(module).value()};
+  try {
+    Module module = opened->load(*bytes, module_options(options));
+    return LoadedModule{std::move(*opened), std::move(module)};
+  } catch (const Exception& e) {
+    fail(path + ": " + e.what());
+  }
 }
 
-runtime::LaunchOptions launch_options_with_timeout(double seconds) {
-  runtime::LaunchOptions options;
-  options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(seconds));
-  return options;
+ModuleOptions module_options(const spirv::CompileOptions& options) {
+  ModuleOptions out;
+  out.float_mode =
+      options.float_mode == spirv::FloatMode::Fast ? ModuleOptions::FloatMode::Fast : ModuleOptions::FloatMode::Exact;
+  out.max_call_depth = options.max_call_depth;
+  return out;
+}
+
+std::chrono::nanoseconds timeout_of(double seconds) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(seconds));
+}
+
+void fail_on_validation_messages() {
+  const size_t messages = validation_messages().size();
+  if (messages > 0) fail(fmt::format("the Vulkan validation layer reported {} message(s)", messages));
 }
 
 std::string signature_text(const wasm::FuncType& type) {

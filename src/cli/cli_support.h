@@ -8,12 +8,11 @@
 #include <chrono>
 #include <optional>
 
-#include "runtime/device.h"
-#include "runtime/instance.h"
-#include "runtime/module.h"
 #include "spirv/compiler.h"
 #include "support/result.h"
 #include "wasm/module.h"
+#include "wasmgpu/device.hpp"
+#include "wasmgpu/module.hpp"
 
 namespace wasmgpu::cli {
 
@@ -33,23 +32,27 @@ Status write_file(const std::string& path, const void* data, size_t size);
 // Reads, decodes and validates a wasm module, or fails with a one-line error.
 wasm::Module load_module_or_fail(const std::string& path);
 
-// A wasm module loaded on a device, with the Instance and Device it needs
-// (members are destroyed in reverse order: module, device, instance).
+// A wasm module loaded on a device (through the public API).
 struct LoadedModule {
-  runtime::Instance instance;
-  runtime::Device device;
-  runtime::Module module;
+  Device device;
+  Module module;
 };
 
 // Opens the device (`device`: an index or part of a name; default: the
 // WASMGPU_DEVICE / discrete-first choice) and loads `path` on it, or fails
-// with a one-line error.
+// with a one-line error. `cache`: DeviceOptions::cache.
 LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
-                                    const spirv::CompileOptions& options,
-                                    const runtime::CacheOptions& cache = {});
+                                    const spirv::CompileOptions& options, bool cache = true);
 
-// Launch options waiting `seconds` for the device.
-runtime::LaunchOptions launch_options_with_timeout(double seconds);
+// The public API's options for the compiler options the CLI's flags set.
+ModuleOptions module_options(const spirv::CompileOptions& options);
+
+// `seconds` as a wait's timeout.
+std::chrono::nanoseconds timeout_of(double seconds);
+
+// Fails with "the Vulkan validation layer reported N message(s)" when it
+// reported any (WASMGPU_VALIDATION=1).
+void fail_on_validation_messages();
 
 // "(i32, f32) -> (i64)"
 std::string signature_text(const wasm::FuncType& type);

@@ -12,9 +12,7 @@
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
 #include "cli/value_text.h"
-#include "runtime/device.h"
-#include "runtime/instance.h"
-#include "runtime/module.h"
+#include "wasmgpu/device.hpp"
 
 namespace wasmgpu::cli {
 namespace {
@@ -30,13 +28,13 @@ struct CallArgs {
   CacheCliOptions cache;
 };
 
-std::vector<runtime::Value> parse_tuple(const std::vector<std::string>& words,
+std::vector<Value> parse_tuple(const std::vector<std::string>& words,
                                         const wasm::FuncType& type, const std::string& where) {
   if (words.size() != type.params.size())
     fail(fmt::format("{}: the function takes {} argument{} {}, got {}", where,
                      type.params.size(), type.params.size() == 1 ? "" : "s", signature_text(type),
                      words.size()));
-  std::vector<runtime::Value> values;
+  std::vector<Value> values;
   for (size_t i = 0; i < words.size(); ++i) {
     auto value = parse_value(words[i], type.params[i]);
     if (!value)
@@ -53,7 +51,7 @@ void run_call(const CallArgs& args) {
   if (!exported) fail(fmt::format("{}: no exported function named '{}'", args.input, args.function));
   const wasm::FuncType& type = parsed.function_type(exported->index);
 
-  std::vector<std::vector<runtime::Value>> tuples;
+  std::vector<std::vector<Value>> tuples;
   if (args.tuples_file) {
     if (!args.args.empty()) fail("give the arguments either on the command line or with --tuples, not both");
     std::ifstream in(*args.tuples_file);
@@ -74,17 +72,21 @@ void run_call(const CallArgs& args) {
   }
 
   LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache);
-  auto results = loaded.module.call(args.function, tuples, launch_options_with_timeout(args.timeout_seconds));
-  if (!results) fail(args.input + ": " + results.error().to_string());
+  std::vector<CallResult> results;
+  try {
+    results = loaded.module.call(args.function, tuples, timeout_of(args.timeout_seconds));
+  } catch (const Exception& e) {
+    fail(args.input + ": " + e.what());
+  }
   size_t trapped = 0;
-  for (const runtime::CallResult& result : *results) {
+  for (const CallResult& result : results) {
     if (result.trapped) {
       ++trapped;
-      fmt::print("trap: {}\n", abi::to_string(result.trap));
+      fmt::print("trap: {}\n", result.trap);
       continue;
     }
     std::string line;
-    for (const runtime::Value& value : result.values) {
+    for (const Value& value : result.values) {
       if (!line.empty()) line += ' ';
       line += format_value(value);
     }
@@ -92,9 +94,8 @@ void run_call(const CallArgs& args) {
   }
   std::fflush(stdout);
   if (args.cache.verbose) fmt::print(stderr, "{}\n", cache_report(loaded.device.cache_stats()));
-  if (!loaded.instance.validation_messages().empty())
-    fail(fmt::format("the Vulkan validation layer reported {} message(s)", loaded.instance.validation_messages().size()));
-  if (trapped > 0) fail(fmt::format("{} of {} call{} trapped", trapped, results->size(), results->size() == 1 ? "" : "s"));
+  fail_on_validation_messages();
+  if (trapped > 0) fail(fmt::format("{} of {} call{} trapped", trapped, results.size(), results.size() == 1 ? "" : "s"));
 }
 
 }  // namespace

@@ -14,10 +14,8 @@
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
-#include "runtime/device.h"
-#include "runtime/instance.h"
-#include "runtime/module.h"
 #include "spirv/compiler.h"
+#include "wasmgpu/device.hpp"
 
 namespace wasmgpu::cli {
 namespace {
@@ -136,27 +134,27 @@ bool parse_float(const std::string& text, T& out) {
   return true;
 }
 
-runtime::Arg parse_scalar(const std::string& text, wasm::ValType type, size_t position) {
-  auto bad = [&](const char* what) -> runtime::Arg {
+Argument parse_scalar(const std::string& text, wasm::ValType type, size_t position) {
+  auto bad = [&](const char* what) -> Argument {
     fail(fmt::format("argument {} ('{}'): expected {} for a parameter of type {}", position, text, what,
                      wasm::to_string(type)));
   };
   switch (type) {
     case wasm::ValType::I32: {
       int32_t v;
-      return parse_integer(text, v) ? runtime::Arg(v) : bad("a 32-bit integer or a buffer (in:, inout:, out:, zeros:)");
+      return parse_integer(text, v) ? Argument(v) : bad("a 32-bit integer or a buffer (in:, inout:, out:, zeros:)");
     }
     case wasm::ValType::I64: {
       int64_t v;
-      return parse_integer(text, v) ? runtime::Arg(v) : bad("a 64-bit integer");
+      return parse_integer(text, v) ? Argument(v) : bad("a 64-bit integer");
     }
     case wasm::ValType::F32: {
       float v;
-      return parse_float(text, v) ? runtime::Arg(v) : bad("a number");
+      return parse_float(text, v) ? Argument(v) : bad("a number");
     }
     case wasm::ValType::F64: {
       double v;
-      return parse_float(text, v) ? runtime::Arg(v) : bad("a number");
+      return parse_float(text, v) ? Argument(v) : bad("a number");
     }
     default:
       return bad("a value");
@@ -212,52 +210,59 @@ void run_kernel(const RunArgs& args) {
   }
 
   LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache);
-  runtime::Device* device = &loaded.device;
-  auto kernel = loaded.module.kernel(args.kernel);
-  if (!kernel) fail(args.input + ": " + kernel.error().to_string());
+  Device& device = loaded.device;
+  std::optional<Kernel> kernel;
+  try {
+    kernel.emplace(loaded.module.kernel(args.kernel));
+  } catch (const Exception& e) {
+    fail(args.input + ": " + e.what());
+  }
 
-  std::vector<runtime::Buffer> buffers;
+  // Arguments refer to the buffers: reserved, so that none moves.
+  std::vector<BufferBase> buffers;
   buffers.reserve(expected);
-  std::vector<runtime::Arg> launch_args;
+  std::vector<Argument> launch_args;
   std::vector<size_t> buffer_of_arg(expected, SIZE_MAX);
   for (size_t i = 0; i < expected; ++i) {
     if (!buffer_args[i]) continue;
-    auto buffer = device->create_buffer(buffer_args[i]->size);
-    if (!buffer) fail(fmt::format("argument {}: {}", i + 1, buffer.error().to_string()));
-    Status filled = initial[i].empty() ? buffer->fill(0) : buffer->write(initial[i].data(), initial[i].size());
-    if (!filled) fail(fmt::format("argument {}: {}", i + 1, filled.error().to_string()));
-    buffer_of_arg[i] = buffers.size();
-    buffers.push_back(std::move(buffer).value());
+    try {
+      BufferBase buffer = device.buffer_bytes(buffer_args[i]->size);
+      if (!initial[i].empty()) buffer.write_bytes(std::as_bytes(std::span<const uint8_t>(initial[i])));
+      buffer_of_arg[i] = buffers.size();
+      buffers.push_back(std::move(buffer));
+    } catch (const Exception& e) {
+      fail(fmt::format("argument {}: {}", i + 1, e.what()));
+    }
   }
   for (size_t i = 0; i < expected; ++i)
-    launch_args.push_back(buffer_args[i] ? runtime::Arg(buffers[buffer_of_arg[i]])
+    launch_args.push_back(buffer_args[i] ? Argument(buffers[buffer_of_arg[i]])
                                          : parse_scalar(args.args[i], params[i + 1], i + 1));
 
-  const runtime::LaunchOptions options = launch_options_with_timeout(args.timeout_seconds);
+  const Launch launch = use_grid ? Launch::grid(grid, size) : Launch::invocations(uint32_t(args.n), size[0]);
   auto start = std::chrono::steady_clock::now();
-  Status launched = use_grid ? (*kernel)->launch(runtime::Grid{grid[0], grid[1], grid[2]},
-                                                 runtime::WorkgroupSize{size[0], size[1], size[2]}, launch_args,
-                                                 options)
-                             : (*kernel)->launch(uint32_t(args.n), size[0], launch_args, options);
+  try {
+    kernel->launch(launch, launch_args, timeout_of(args.timeout_seconds));
+  } catch (const Exception& e) {
+    fail(e.what());
+  }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (!launched) fail(launched.error().to_string());
 
   for (size_t i = 0; i < expected; ++i) {
     if (!buffer_args[i] || !buffer_args[i]->write_to) continue;
-    const runtime::Buffer& buffer = buffers[buffer_of_arg[i]];
-    std::vector<uint8_t> data(buffer.size());
-    if (Status read = buffer.read(data.data(), data.size()); !read)
-      fail(fmt::format("argument {}: {}", i + 1, read.error().to_string()));
+    std::vector<std::byte> data;
+    try {
+      data = buffers[buffer_of_arg[i]].read_bytes();
+    } catch (const Exception& e) {
+      fail(fmt::format("argument {}: {}", i + 1, e.what()));
+    }
     if (Status written = write_file(*buffer_args[i]->write_to, data.data(), data.size()); !written)
       fail(written.error().to_string());
   }
   std::string shape = use_grid ? fmt::format("a grid of {}x{}x{} workgroups", grid[0], grid[1], grid[2])
                                : fmt::format("{} invocations", args.n);
-  fmt::print(stderr, "ran {} over {} on {} in {:.3f} ms\n", args.kernel, shape, device->info().name, ms);
-  if (args.cache.verbose) fmt::print(stderr, "{}\n", cache_report(device->cache_stats()));
-  if (!loaded.instance.validation_messages().empty())
-    fail(fmt::format("the Vulkan validation layer reported {} message(s)",
-                     loaded.instance.validation_messages().size()));
+  fmt::print(stderr, "ran {} over {} on {} in {:.3f} ms\n", args.kernel, shape, device.info().name, ms);
+  if (args.cache.verbose) fmt::print(stderr, "{}\n", cache_report(device.cache_stats()));
+  fail_on_validation_messages();
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// wasmgpu selftest: the device probe (probe/device_probe.h) with its report.
+// wasmgpu selftest: the device self-test (wasmgpu/selftest.hpp) with its report.
 #include <fmt/core.h>
 
 #include <chrono>
@@ -6,20 +6,20 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
-#include "probe/device_probe.h"
-#include "runtime/host_cpu.h"
 #include "support/sha256.h"
+#include "wasmgpu/device.hpp"
+#include "wasmgpu/selftest.hpp"
 
 namespace wasmgpu::cli {
 namespace {
 
-struct SelftestOptions {
+struct SelftestArgs {
   std::optional<std::string> device;
   bool quiet = false;
 };
 
-void print_line(const probe::ProbeLine& l) {
-  const char* result = l.handling == probe::Handling::Absent ? "-" : l.correct ? "right" : "WRONG";
+void print_line(const SelftestLine& l) {
+  const char* result = l.handling == "absent" ? "-" : l.correct ? "right" : "WRONG";
   std::string note;
   if (!l.how.empty()) note = "(" + l.how + ")";
   auto add = [&](const std::string& part) {
@@ -30,42 +30,44 @@ void print_line(const probe::ProbeLine& l) {
   add(l.raw_detail);
   add(l.wasm_detail);
   if (l.forced) add("raw forced by WASMGPU_PROBE_FORCE");
-  fmt::print("{:<18} {:<8} {:<8} {:<6} {:>5}  {}\n", l.property, l.raw, probe::to_string(l.handling), result,
-             l.cases, note);
+  fmt::print("{:<18} {:<8} {:<8} {:<6} {:>5}  {}\n", l.property, l.raw, l.handling, result, l.cases, note);
 }
 
-void run_selftest(const SelftestOptions& options) {
+void run_selftest(const SelftestArgs& options) {
   const auto start = std::chrono::steady_clock::now();
-  auto force = probe::probe_force_from_environment();
-  if (!force) fail(force.error().to_string());
-  auto instance = runtime::Instance::create();
-  if (!instance) fail(instance.error().to_string());
-  runtime::DeviceOptions device_options;
-  device_options.name = options.device;
-  auto device = runtime::Device::create(*instance, device_options);
-  if (!device) fail(device.error().to_string());
-  const runtime::DeviceInfo& info = device->info();
-  const std::string cpu = runtime::host_cpu_features();
-  fmt::print("device {} ({}{}{}), host CPU features {}\n", info.name, info.driver_name,
-             info.driver_info.empty() ? "" : " ", info.driver_info, to_hex(sha256(cpu)).substr(0, 16));
+  wasmgpu::SelftestOptions probe_options;
+  std::optional<Device> device;
+  try {
+    probe_options.force = selftest_force_from_environment();
+    DeviceOptions device_options;
+    device_options.name = options.device;
+    device.emplace(Device::open(device_options));
+  } catch (const Exception& e) {
+    fail(e.what());
+  }
+  const DeviceInfo& info = device->info();
+  const std::string cpu = host_cpu_features();
+  fmt::print("device {} ({}), host CPU features {}\n", info.name, info.driver, to_hex(sha256(cpu)).substr(0, 16));
 
-  probe::ProbeOptions probe_options;
-  probe_options.force = *force;
   if (!options.quiet)
     probe_options.progress = [](const std::string& text) { fmt::print(stderr, "selftest: {}\n", text); };
-  auto report = probe::run_device_probe(*device, probe_options);
-  if (!report) fail("device probe: " + report.error().to_string());
+  std::optional<SelftestReport> report;
+  try {
+    report.emplace(selftest(*device, probe_options));
+  } catch (const Exception& e) {
+    fail(std::string("device probe: ") + e.what());
+  }
 
   auto controls = [](bool on) { return on ? "with exact mode's float controls" : "plain (the device lacks exact mode's float controls)"; };
   fmt::print("raw f32 shader {}, raw f64 shader {}\n", controls(report->raw_float_controls[0]),
              controls(report->raw_float_controls[1]));
   fmt::print("{:<18} {:<8} {:<8} {:<6} {:>5}  {}\n", "property", "raw", "wasmgpu", "result", "cases", "notes");
   size_t wrong_raw = 0, routed_around = 0;
-  for (const probe::ProbeLine& l : report->lines) {
+  for (const SelftestLine& l : report->lines) {
     print_line(l);
     const bool raw_wrong = l.raw == "wrong" || l.raw == "flushed";
     wrong_raw += raw_wrong;
-    routed_around += raw_wrong && l.correct && l.handling != probe::Handling::Native;
+    routed_around += raw_wrong && l.correct && l.handling != "native";
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print("probe results: {}\n", report->cache);
@@ -81,7 +83,7 @@ void run_selftest(const SelftestOptions& options) {
 }  // namespace
 
 void add_selftest_command(CLI::App& app) {
-  auto options = std::make_shared<SelftestOptions>();
+  auto options = std::make_shared<SelftestArgs>();
   CLI::App* cmd = app.add_subcommand("selftest", "Probe the device's instructions and check wasmgpu's results");
   cmd->footer(
       "Runs each edge case twice: through the device's raw instruction (a GLSL shader; float ones\n"

@@ -20,11 +20,8 @@
 #include "cli/commands.h"
 #include "cli/spectest_script.h"
 #include "cli/value_text.h"
-#include "runtime/device.h"
-#include "runtime/disk_cache.h"
-#include "runtime/instance.h"
-#include "runtime/module.h"
 #include "wasm/decoder.h"
+#include "wasmgpu/device.hpp"
 
 namespace wasmgpu::cli {
 namespace {
@@ -61,27 +58,29 @@ std::optional<uint64_t> spectest_global(const std::string& name) {
   return std::nullopt;
 }
 
-// The trap kind an assert_trap message names.
-std::optional<abi::TrapKind> trap_kind_for(const std::string& text) {
-  using K = abi::TrapKind;
-  auto starts = [&](const char* prefix) { return text.rfind(prefix, 0) == 0; };
-  if (starts("unreachable")) return K::Unreachable;
-  if (starts("out of bounds memory access")) return K::MemoryOutOfBounds;
-  if (starts("integer divide by zero")) return K::IntegerDivideByZero;
-  if (starts("integer overflow")) return K::IntegerOverflow;
-  if (starts("invalid conversion to integer")) return K::InvalidConversionToInteger;
-  if (starts("call stack exhausted")) return K::CallStackExhausted;
-  if (starts("indirect call type mismatch")) return K::IndirectCallTypeMismatch;
-  if (starts("undefined element")) return K::UndefinedElement;
-  if (starts("out of bounds table access")) return K::TableOutOfBounds;
-  if (starts("uninitialized element")) return K::UninitializedElement;
+// The trap an assert_trap message names, as CallResult::trap names it.
+std::optional<std::string> trap_named_by(const std::string& text) {
+  static const std::pair<const char*, const char*> traps[] = {
+      {"unreachable", "unreachable executed"},
+      {"out of bounds memory access", "out of bounds memory access"},
+      {"integer divide by zero", "integer divide by zero"},
+      {"integer overflow", "integer overflow"},
+      {"invalid conversion to integer", "invalid conversion to integer"},
+      {"call stack exhausted", "call stack exhausted"},
+      {"indirect call type mismatch", "indirect call type mismatch"},
+      {"undefined element", "undefined element"},
+      {"out of bounds table access", "out of bounds table access"},
+      {"uninitialized element", "uninitialized element"},
+  };
+  for (const auto& [prefix, trap] : traps)
+    if (text.rfind(prefix, 0) == 0) return std::string(trap);
   return std::nullopt;
 }
 
 std::string one_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-bool matches(const ExpectedValue& expected, const runtime::Value& actual) {
-  if (expected.type != actual.type) return false;
+bool matches(const ExpectedValue& expected, const Value& actual) {
+  if (expected.type != wasm_type(actual.type)) return false;
   const bool is_f32 = expected.type == wasm::ValType::F32;
   const uint64_t quiet_nan = is_f32 ? 0x7FC0'0000ull : 0x7FF8'0000'0000'0000ull;
   const uint64_t magnitude = is_f32 ? 0x7FFF'FFFFull : 0x7FFF'FFFF'FFFF'FFFFull;
@@ -96,21 +95,21 @@ bool matches(const ExpectedValue& expected, const runtime::Value& actual) {
 std::string expected_text(const ExpectedValue& e) {
   if (e.kind == ExpectedValue::Kind::CanonicalNan) return e.type_name + ":nan:canonical";
   if (e.kind == ExpectedValue::Kind::ArithmeticNan) return e.type_name + ":nan:arithmetic";
-  return e.type_name + ":" + format_value(runtime::Value{e.type, e.bits});
+  return e.type_name + ":" + format_value(wasm_value(e.type, e.bits));
 }
 
-std::string value_list(const std::vector<runtime::Value>& values) {
+std::string value_list(const std::vector<Value>& values) {
   std::string text;
-  for (const runtime::Value& v : values) {
+  for (const Value& v : values) {
     if (!text.empty()) text += ' ';
-    text += std::string(wasm::to_string(v.type)) + ":" + format_value(v);
+    text += std::string(type_name(v)) + ":" + format_value(v);
   }
   return text.empty() ? "()" : text;
 }
 
 // One module instance of a script.
 struct ScriptInstance {
-  std::optional<runtime::Module> module;
+  std::optional<Module> module;
   std::string skip_reason;  // its assertions are skipped, for this reason
   std::string load_error;   // it failed to load: its assertions fail
 };
@@ -150,7 +149,7 @@ std::string first_line(const std::string& path) {
 
 class ScriptRunner {
  public:
-  ScriptRunner(runtime::Device& device, const SpecArgs& args, const std::set<std::string>& deviations,
+  ScriptRunner(Device& device, const SpecArgs& args, const std::set<std::string>& deviations,
                std::chrono::steady_clock::time_point deadline)
       : device_(device), args_(args), deviations_(deviations), deadline_(deadline) {}
 
@@ -185,7 +184,7 @@ class ScriptRunner {
  private:
   struct Pending {
     const ScriptCommand* cmd;
-    const spirv::CallInfo* info;
+    bool pure;
   };
 
   std::string where(const ScriptCommand& cmd) const { return name_ + ":" + std::to_string(cmd.line); }
@@ -271,13 +270,13 @@ class ScriptRunner {
       instance->skip_reason = "has a start function (not run by wasmgpu)";
       return;
     }
-    auto module = runtime::Module::load(device_, *bytes, args_.compile_options, globals);
-    if (!module) {
-      instance->load_error = "module at line " + std::to_string(cmd.line) + " failed to load: " +
-                             module.error().to_string();
-      return;
+    ModuleOptions options = module_options(args_.compile_options);
+    options.imported_globals = std::move(globals);
+    try {
+      instance->module.emplace(device_.load(*bytes, options));
+    } catch (const Exception& e) {
+      instance->load_error = "module at line " + std::to_string(cmd.line) + " failed to load: " + e.what();
     }
-    instance->module.emplace(std::move(module).value());
   }
 
   void check_rejected(const ScriptCommand& cmd) {
@@ -311,9 +310,12 @@ class ScriptRunner {
     if (cmd.type == ScriptCommand::Type::AssertReturn)
       for (const ExpectedValue& v : cmd.expected)
         if (!v.supported) return skip(cmd, v.type_name + " values are not supported");
-    auto info = instance->module->call_info(cmd.action.field);
-    if (!info) return failure(cmd, call_text(cmd) + ": " + one_line(info.error().to_string()));
-    const bool pure = !(*info)->has_side_effects;
+    bool pure = false;
+    try {
+      pure = !instance->module->function_info(cmd.action.field).has_side_effects;
+    } catch (const Exception& e) {
+      return failure(cmd, call_text(cmd) + ": " + one_line(e.what()));
+    }
     // One launch runs consecutive side-effect-free calls of one export: each
     // export then gets a small call shader of its own, which lavapipe builds
     // much faster than one holding several (call_indirect.wast from a cold
@@ -321,7 +323,7 @@ class ScriptRunner {
     if (!pending_.empty() && (!pure || batch_instance_ != instance.get() ||
                               pending_.back().cmd->action.field != cmd.action.field))
       flush();
-    pending_.push_back(Pending{&cmd, *info});
+    pending_.push_back(Pending{&cmd, pure});
     batch_instance_ = instance.get();
     if (!pure) flush();
   }
@@ -329,27 +331,25 @@ class ScriptRunner {
   // Runs the pending calls in one launch and checks them.
   void flush() {
     if (pending_.empty()) return;
-    std::vector<runtime::CallRequest> requests;
+    std::vector<Call> requests;
     for (const Pending& p : pending_) {
-      runtime::CallRequest request{p.cmd->action.field, {}};
-      for (const ExpectedValue& v : p.cmd->action.args) request.args.push_back(runtime::Value{v.type, v.bits});
+      Call request{p.cmd->action.field, {}};
+      for (const ExpectedValue& v : p.cmd->action.args) request.args.push_back(wasm_value(v.type, v.bits));
       requests.push_back(std::move(request));
     }
     ScriptInstance* instance = batch_instance_;
     std::vector<Pending> pending = std::move(pending_);
     pending_.clear();
     pending_.clear();
-    runtime::LaunchOptions options;
-    options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::duration<double>(args_.launch_timeout));
-    auto results = instance->module->call(requests, options);
-    if (!results) {
-      for (const Pending& p : pending)
-        failure(*p.cmd, call_text(*p.cmd) + ": " + one_line(results.error().to_string()));
+    std::vector<CallResult> results;
+    try {
+      results = instance->module->call(requests, timeout_of(args_.launch_timeout));
+    } catch (const Exception& e) {
+      for (const Pending& p : pending) failure(*p.cmd, call_text(*p.cmd) + ": " + one_line(e.what()));
       wait_for_device();
       return;
     }
-    for (size_t i = 0; i < pending.size(); ++i) check(*pending[i].cmd, (*results)[i]);
+    for (size_t i = 0; i < pending.size(); ++i) check(*pending[i].cmd, results[i]);
   }
 
   // After a launch that timed out (a slow pipeline compile, or a call that
@@ -359,24 +359,26 @@ class ScriptRunner {
   void wait_for_device() {
     const auto left = deadline_ - std::chrono::steady_clock::now();
     if (left <= std::chrono::steady_clock::duration::zero()) return;
-    (void)device_.wait(std::chrono::duration_cast<std::chrono::nanoseconds>(left));
+    try {
+      device_.wait_idle(std::chrono::duration_cast<std::chrono::nanoseconds>(left));
+    } catch (const Exception&) {
+      // Still busy at the deadline: the later commands fail on their own.
+    }
   }
 
-  void check(const ScriptCommand& cmd, const runtime::CallResult& result) {
+  void check(const ScriptCommand& cmd, const CallResult& result) {
     using T = ScriptCommand::Type;
     if (cmd.type == T::AssertTrap || cmd.type == T::AssertExhaustion) {
-      const auto kind = cmd.type == T::AssertExhaustion ? std::optional(abi::TrapKind::CallStackExhausted)
-                                                          : trap_kind_for(cmd.text);
+      const auto kind = cmd.type == T::AssertExhaustion ? trap_named_by("call stack exhausted")
+                                                          : trap_named_by(cmd.text);
       if (!result.trapped)
         return failure(cmd, call_text(cmd) + ": expected trap \"" + cmd.text + "\", returned " +
                                 value_list(result.values));
       if (!kind || *kind != result.trap)
-        return failure(cmd, call_text(cmd) + ": expected trap \"" + cmd.text + "\", trapped: " +
-                                abi::to_string(result.trap));
+        return failure(cmd, call_text(cmd) + ": expected trap \"" + cmd.text + "\", trapped: " + result.trap);
       return pass(cmd);
     }
-    if (result.trapped)
-      return failure(cmd, call_text(cmd) + ": trapped: " + abi::to_string(result.trap));
+    if (result.trapped) return failure(cmd, call_text(cmd) + ": trapped: " + result.trap);
     if (cmd.type == T::Action) return;
     bool ok = result.values.size() == cmd.expected.size();
     for (size_t i = 0; ok && i < cmd.expected.size(); ++i) ok = matches(cmd.expected[i], result.values[i]);
@@ -387,7 +389,7 @@ class ScriptRunner {
                      value_list(result.values));
   }
 
-  runtime::Device& device_;
+  Device& device_;
   const SpecArgs& args_;
   const std::set<std::string>& deviations_;
   const std::chrono::steady_clock::time_point deadline_;
@@ -443,17 +445,17 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
     outcome.failed = 1;
     return outcome;
   }
-  auto created_instance = runtime::Instance::create();
-  if (!created_instance) fail(created_instance.error().to_string());
-  runtime::DeviceOptions device_options;
+  DeviceOptions device_options;
   device_options.name = args.device;
   device_options.cache = args.cache.cache;
-  auto created_device = runtime::Device::create(*created_instance, device_options);
-  if (!created_device) fail(created_device.error().to_string());
   // Never destroyed: this runs in a child process that ends with _exit, and
-  // ~Device would wait for a launch that timed out.
-  auto* instance = new runtime::Instance(std::move(created_instance).value());
-  auto* device = new runtime::Device(std::move(created_device).value());
+  // closing the Device would wait for a launch that timed out.
+  Device* device = nullptr;
+  try {
+    device = new Device(Device::open(device_options));
+  } catch (const Exception& e) {
+    fail(e.what());
+  }
   // Leaves a tenth of the script's time for reporting after waiting on a
   // timed-out launch (run_file_isolated kills the script at file_timeout).
   const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -476,7 +478,7 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
   if (report.failed > report.details.size())
     fmt::print("  ... {} more failure(s) (raise --max-details to see them)\n",
                report.failed - report.details.size());
-  const size_t messages = instance->validation_messages().size();
+  const size_t messages = validation_messages().size();
   if (messages > 0) {
     fmt::print("  {}: the Vulkan validation layer reported {} message(s)\n", name, messages);
     ++report.failed;
@@ -484,7 +486,7 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
   // The Device is never destroyed (see above), so its pipeline cache is
   // saved here.
   device->save_caches();
-  const runtime::CacheStats& cache = device->cache_stats();
+  const CacheStats cache = device->cache_stats();
   outcome.compiles = cache.spirv_compiles;
   outcome.cache_hits = cache.spirv_cache_hits;
   outcome.pipelines = cache.pipelines_created;
@@ -602,11 +604,14 @@ void run_spectest(const SpecArgs& args) {
     fmt::print("\n");
   }
   if (args.cache.verbose) {
-    const auto directory = runtime::resolve_cache_directory(args.cache.cache);
+    DeviceOptions cache_options;
+    cache_options.cache = args.cache.cache;
+    const CacheLocation location = cache_location(cache_options);
     fmt::print(stderr,
                "{}: {} compiled to SPIR-V ({:.1f} s), {} from cache ({:.1f} s reading the cache); "
                "pipelines: {} created, {} found in the pipeline cache\n",
-               directory ? "cache " + directory->string() : "cache off (" + directory.error().message + ")",
+               location.directory.empty() ? "cache off (" + location.disabled_reason + ")"
+                                          : "cache " + location.directory,
                cache_totals.compiles, cache_totals.compile_seconds, cache_totals.cache_hits,
                cache_totals.cache_read_seconds, cache_totals.pipelines, cache_totals.pipeline_cache_hits);
   }

@@ -93,27 +93,27 @@ std::string format_float(U bits, int mantissa) {
 
 }  // namespace
 
-std::optional<runtime::Value> parse_value(std::string_view text, wasm::ValType type) {
+std::optional<Value> parse_value(std::string_view text, wasm::ValType type) {
   switch (type) {
     case wasm::ValType::I32:
-      if (auto v = parse_int(text, 32)) return runtime::Value{type, *v};
+      if (auto v = parse_int(text, 32)) return wasm_value(type, *v);
       return std::nullopt;
     case wasm::ValType::I64:
-      if (auto v = parse_int(text, 64)) return runtime::Value{type, *v};
+      if (auto v = parse_int(text, 64)) return wasm_value(type, *v);
       return std::nullopt;
     case wasm::ValType::F32:
-      if (auto v = parse_float_bits(text, true)) return runtime::Value{type, *v};
+      if (auto v = parse_float_bits(text, true)) return wasm_value(type, *v);
       return std::nullopt;
     case wasm::ValType::F64:
-      if (auto v = parse_float_bits(text, false)) return runtime::Value{type, *v};
+      if (auto v = parse_float_bits(text, false)) return wasm_value(type, *v);
       return std::nullopt;
     default:
       return std::nullopt;
   }
 }
 
-std::string format_value(const runtime::Value& value) {
-  switch (value.type) {
+std::string format_value(const Value& value) {
+  switch (wasm_type(value.type)) {
     case wasm::ValType::I32: return std::to_string(int32_t(uint32_t(value.bits)));
     case wasm::ValType::I64: return std::to_string(int64_t(value.bits));
     case wasm::ValType::F32: return format_float<float, uint32_t>(uint32_t(value.bits), 23);
@@ -121,5 +121,26 @@ std::string format_value(const runtime::Value& value) {
     default: return "?";
   }
 }
+
+Value wasm_value(wasm::ValType type, uint64_t bits) {
+  switch (type) {
+    case wasm::ValType::I64: return Value{ScalarType::I64, bits};
+    case wasm::ValType::F32: return Value{ScalarType::F32, bits};
+    case wasm::ValType::F64: return Value{ScalarType::F64, bits};
+    default: return Value{ScalarType::I32, bits};
+  }
+}
+
+wasm::ValType wasm_type(ScalarType type) {
+  switch (type) {
+    case ScalarType::I64:
+    case ScalarType::U64: return wasm::ValType::I64;
+    case ScalarType::F32: return wasm::ValType::F32;
+    case ScalarType::F64: return wasm::ValType::F64;
+    default: return wasm::ValType::I32;
+  }
+}
+
+const char* type_name(const Value& value) { return wasm::to_string(wasm_type(value.type)); }
 
 }  // namespace wasmgpu::cli

@@ -14,10 +14,12 @@
 #include "device/backend_kernel.h"
 #include "device/backend_module.h"
 #include "device/backend_sampler.h"
+#include "device/cache_stats.h"
 #include "device/device_description.h"
+#include "device/selftest_report.h"
 #include "spirv/compiler.h"
 #include "support/result.h"
-#include "wasmgpu/interface.hpp"
+#include "interface/kernel_interface.h"
 
 namespace wasmgpu::device {
 
@@ -34,6 +36,15 @@ class DeviceBackend {
   // Decodes, validates and instantiates a wasm module.
   virtual Result<std::unique_ptr<BackendModule>> load_wasm(std::span<const uint8_t> bytes,
                                                            const spirv::CompileOptions& options) = 0;
+  // The same for a module that imports globals, with their values (bits, in
+  // import order). Devices that cannot take them refuse such modules.
+  virtual Result<std::unique_ptr<BackendModule>> load_wasm_with_globals(std::span<const uint8_t> bytes,
+                                                                        const spirv::CompileOptions& options,
+                                                                        std::span<const uint64_t> imported_globals) {
+    if (!imported_globals.empty())
+      return make_error(ErrorCode::Unsupported, "this device cannot take values of imported globals");
+    return load_wasm(bytes, options);
+  }
   // The entry point `interface.name` of a foreign SPIR-V module.
   virtual Result<std::unique_ptr<BackendKernel>> create_spirv_kernel(std::span<const uint32_t> words,
                                                                      const KernelInterface& interface) = 0;
@@ -44,6 +55,24 @@ class DeviceBackend {
   virtual uint64_t recording_generation() const = 0;
   // How long a direct kernel call waits for its launch.
   virtual std::chrono::nanoseconds default_launch_timeout() const = 0;
+
+  // What the on-disk caches did since the device was opened (zeros for a
+  // device without caches), and writing them out now rather than when the
+  // device closes.
+  virtual CacheStats cache_stats() const { return {}; }
+  virtual void save_caches() {}
+  // Runs the device self-test (docs/selftest.md) and caches its raw
+  // results for the device's later kernels.
+  virtual Result<SelftestReport> selftest(const SelftestOptions& options) {
+    (void)options;
+    return make_error(ErrorCode::Unsupported, "this device has no self-test");
+  }
+  // Waits up to `timeout` for work the device still runs outside any
+  // command list (a call that timed out); an error when it is still busy.
+  virtual Status wait(std::chrono::nanoseconds timeout) {
+    (void)timeout;
+    return {};
+  }
 };
 
 }  // namespace wasmgpu::device

@@ -34,6 +34,20 @@ class DevicePlatform {
   virtual std::string describe_devices() = 0;
   virtual Result<std::unique_ptr<DeviceBackend>> open(const OpenOptions& options) = 0;
 
+  // The directory of the on-disk caches for devices opened with these
+  // options (and the environment), or an error saying why caching is off.
+  virtual Result<std::string> cache_directory(bool cache, const std::optional<std::string>& directory) {
+    (void)cache, (void)directory;
+    return make_error(ErrorCode::Unsupported, "this platform keeps no caches");
+  }
+
+  // The self-test's properties replaced by wrong raw results (the test hook
+  // WASMGPU_PROBE_FORCE); an error naming a property there is not.
+  virtual Result<std::vector<std::string>> selftest_force_from_environment() { return std::vector<std::string>{}; }
+  // The host's machine and processor features ("x86_64: fpu vme ..."), which
+  // key the self-test's cached results.
+  virtual std::string host_cpu_features() { return "unknown"; }
+
   // Validation of the platform's API use (Vulkan: the validation layer).
   virtual bool validation_enabled() = 0;
   virtual std::vector<std::string> validation_messages() = 0;

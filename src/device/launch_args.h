@@ -7,7 +7,7 @@
 #include <optional>
 #include <span>
 
-#include "wasmgpu/interface.hpp"
+#include "interface/kernel_interface.h"
 
 namespace wasmgpu::device {
 

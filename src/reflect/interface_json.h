@@ -2,7 +2,7 @@
 // schema), and what tools read.
 #pragma once
 
-#include <wasmgpu/interface.hpp>
+#include "interface/kernel_interface.h"
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 // binding), then push-constant members by offset.
 #pragma once
 
-#include <wasmgpu/interface.hpp>
+#include "interface/kernel_interface.h"
 
 #include <cstdint>
 #include <span>

@@ -3,7 +3,7 @@
 // "wasmgpu.kernels" metadata (WASMGPU_DEFINE_KERNEL) where the module has it.
 #pragma once
 
-#include <wasmgpu/interface.hpp>
+#include "interface/kernel_interface.h"
 
 #include <vector>
 

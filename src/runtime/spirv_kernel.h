@@ -33,7 +33,7 @@
 
 #include <volk.h>
 
-#include <wasmgpu/interface.hpp>
+#include "interface/kernel_interface.h"
 
 #include <array>
 #include <chrono>

@@ -1,6 +1,7 @@
 // A Vulkan device behind the device interface.
 #include "vulkan/vulkan_device.h"
 
+#include "probe/device_probe.h"
 #include "runtime/device_state.h"
 #include "runtime/launch.h"
 #include "runtime/module.h"
@@ -98,6 +99,12 @@ Result<std::unique_ptr<device::BackendModule>> VulkanDevice::load_wasm(std::span
   return std::unique_ptr<device::BackendModule>(std::make_unique<VulkanModule>(std::move(module)));
 }
 
+Result<std::unique_ptr<device::BackendModule>> VulkanDevice::load_wasm_with_globals(
+    std::span<const uint8_t> bytes, const spirv::CompileOptions& options, std::span<const uint64_t> imported_globals) {
+  WASMGPU_ASSIGN_OR_RETURN(runtime::Module module, runtime::Module::load(device_, bytes, options, imported_globals));
+  return std::unique_ptr<device::BackendModule>(std::make_unique<VulkanModule>(std::move(module)));
+}
+
 Result<std::unique_ptr<device::BackendKernel>> VulkanDevice::create_spirv_kernel(std::span<const uint32_t> words,
                                                                                  const KernelInterface& interface) {
   return vulkan::create_spirv_kernel(device_.state(), words, interface);
@@ -111,5 +118,39 @@ Result<std::unique_ptr<device::BackendCommandList>> VulkanDevice::create_command
 uint64_t VulkanDevice::recording_generation() const { return device_.state().mapping_generation; }
 
 std::chrono::nanoseconds VulkanDevice::default_launch_timeout() const { return runtime::default_launch_timeout(); }
+
+Result<device::SelftestReport> VulkanDevice::selftest(const device::SelftestOptions& options) {
+  probe::ProbeOptions probe_options;
+  probe_options.force = options.force;
+  probe_options.progress = options.progress;
+  WASMGPU_ASSIGN_OR_RETURN(probe::ProbeReport report, probe::run_device_probe(device_, probe_options));
+  device::SelftestReport out;
+  out.cache = report.cache;
+  out.raw_float_controls = report.raw_float_controls;
+  for (const probe::ProbeLine& l : report.lines)
+    out.lines.push_back(device::SelftestLine{l.property, l.raw, probe::to_string(l.handling), l.how, l.correct, l.cases,
+                                             l.forced, l.raw_detail, l.wasm_detail});
+  return out;
+}
+
+device::CacheStats VulkanDevice::cache_stats() const {
+  const runtime::CacheStats& s = device_.cache_stats();
+  device::CacheStats out;
+  out.directory = s.directory;
+  out.disabled_reason = s.disabled_reason;
+  out.spirv_compiles = s.spirv_compiles;
+  out.spirv_cache_hits = s.spirv_cache_hits;
+  out.spirv_cache_corrupt = s.spirv_cache_corrupt;
+  out.spirv_compile_seconds = s.spirv_compile_seconds;
+  out.spirv_cache_read_seconds = s.spirv_cache_read_seconds;
+  out.cache_write_failures = s.cache_write_failures;
+  out.last_write_failure = s.last_write_failure;
+  out.pipeline_cache_loaded_bytes = s.pipeline_cache_loaded_bytes;
+  out.pipeline_cache_rejected = s.pipeline_cache_rejected;
+  out.pipelines_created = s.pipelines_created;
+  out.pipeline_cache_hits = s.pipeline_cache_hits;
+  out.pipeline_feedback = s.pipeline_feedback;
+  return out;
+}
 
 }  // namespace wasmgpu::vulkan

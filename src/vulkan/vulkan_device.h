@@ -20,11 +20,18 @@ class VulkanDevice : public device::DeviceBackend {
   Result<std::unique_ptr<device::BackendSampler>> create_sampler(const device::SamplerDesc& desc) override;
   Result<std::unique_ptr<device::BackendModule>> load_wasm(std::span<const uint8_t> bytes,
                                                            const spirv::CompileOptions& options) override;
+  Result<std::unique_ptr<device::BackendModule>> load_wasm_with_globals(
+      std::span<const uint8_t> bytes, const spirv::CompileOptions& options,
+      std::span<const uint64_t> imported_globals) override;
   Result<std::unique_ptr<device::BackendKernel>> create_spirv_kernel(std::span<const uint32_t> words,
                                                                      const KernelInterface& interface) override;
   Result<std::unique_ptr<device::BackendCommandList>> create_command_list() override;
   uint64_t recording_generation() const override;
   std::chrono::nanoseconds default_launch_timeout() const override;
+  device::CacheStats cache_stats() const override;
+  void save_caches() override { device_.save_caches(); }
+  Result<device::SelftestReport> selftest(const device::SelftestOptions& options) override;
+  Status wait(std::chrono::nanoseconds timeout) override { return device_.wait(timeout); }
 
   // The runtime device underneath, for tests that act on it directly (a
   // simulated device loss).

@@ -69,4 +69,26 @@ Result<device::BackendKernel*> VulkanModule::kernel(std::string_view name) {
   return kernels_.emplace(std::string(name), std::move(kernel)).first->second.get();
 }
 
+Result<std::vector<device::CallResult>> VulkanModule::call(std::span<const device::CallRequest> calls,
+                                                           std::chrono::nanoseconds timeout) {
+  std::vector<runtime::CallRequest> requests;
+  requests.reserve(calls.size());
+  for (const device::CallRequest& call : calls) {
+    runtime::CallRequest request{call.export_name, {}};
+    for (const device::CallValue& v : call.args) request.args.push_back(runtime::Value{v.type, v.bits});
+    requests.push_back(std::move(request));
+  }
+  runtime::LaunchOptions options;
+  options.timeout = timeout;
+  WASMGPU_ASSIGN_OR_RETURN(std::vector<runtime::CallResult> results, module_.call(requests, options));
+  std::vector<device::CallResult> out;
+  out.reserve(results.size());
+  for (const runtime::CallResult& result : results) {
+    device::CallResult converted{result.trapped, result.trap, {}};
+    for (const runtime::Value& v : result.values) converted.values.push_back(device::CallValue{v.type, v.bits});
+    out.push_back(std::move(converted));
+  }
+  return out;
+}
+
 }  // namespace wasmgpu::vulkan

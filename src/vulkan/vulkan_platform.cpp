@@ -1,6 +1,9 @@
 // The Vulkan devices of the process-wide instance: the default platform of
 // the public API.
 #include "device/device_platform.h"
+#include "probe/device_probe.h"
+#include "runtime/disk_cache.h"
+#include "runtime/host_cpu.h"
 #include "runtime/instance.h"
 #include "vulkan/vulkan_device.h"
 
@@ -37,6 +40,19 @@ class VulkanPlatform : public device::DevicePlatform {
     WASMGPU_ASSIGN_OR_RETURN(runtime::Device device, runtime::Device::create(instance(), runtime_options));
     return std::unique_ptr<device::DeviceBackend>(std::make_unique<VulkanDevice>(std::move(device)));
   }
+
+  Result<std::string> cache_directory(bool cache, const std::optional<std::string>& directory) override {
+    runtime::CacheOptions options;
+    options.enabled = cache;
+    options.directory = directory;
+    WASMGPU_ASSIGN_OR_RETURN(std::filesystem::path path, runtime::resolve_cache_directory(options));
+    return path.string();
+  }
+
+  Result<std::vector<std::string>> selftest_force_from_environment() override {
+    return probe::probe_force_from_environment();
+  }
+  std::string host_cpu_features() override { return runtime::host_cpu_features(); }
 
   bool validation_enabled() override { return instance().validation_enabled(); }
   std::vector<std::string> validation_messages() override { return instance().validation_messages(); }

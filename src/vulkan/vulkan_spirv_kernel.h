@@ -7,7 +7,7 @@
 
 #include "device/backend_kernel.h"
 #include "runtime/device_state.h"
-#include "wasmgpu/interface.hpp"
+#include "interface/kernel_interface.h"
 
 namespace wasmgpu::vulkan {
 

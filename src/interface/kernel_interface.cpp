@@ -1,6 +1,6 @@
-// Names of the public interface enums (include/wasmgpu/interface.hpp), shared
-// by `wasmgpu reflect`, bindgen and error messages.
-#include <wasmgpu/interface.hpp>
+// Names of the interface enums, shared by `wasmgpu reflect`, bindgen and
+// error messages.
+#include "interface/kernel_interface.h"
 
 namespace wasmgpu {
 
