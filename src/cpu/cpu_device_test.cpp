@@ -182,6 +182,17 @@ TEST_P(CpuDevice, ControlFlowAndStackFramesMatchNative) {
     for (uint32_t i = 0; i < n; ++i) control_flow(int(i), in.data(), native.data());
     EXPECT_EQ(first_difference(out.read(), native), -1);
   }
+  {
+    // Structs by value, 1 and 2 KiB arrays, locals passed down three calls:
+    // the shadow stack in each worker's private slot.
+    Module module = device.load_file(e2e_kernel("stack_frames", GetParam()));
+    Buffer<uint32_t> ib = device.upload(in);
+    Buffer<uint32_t> out = device.buffer<uint32_t>(size_t(n) * 6);
+    module.kernel("frames")(n, ib, out);
+    std::vector<uint32_t> native(size_t(n) * 6);
+    for (uint32_t i = 0; i < n; ++i) frames(int(i), in.data(), native.data());
+    EXPECT_EQ(first_difference(out.read(), native), -1);
+  }
 }
 
 // The float edge cases exact mode decides (NaNs of every kind, subnormals,
