@@ -15,7 +15,7 @@ get_target_property(wasmgpu_api_source_dir wasmgpu_api_core SOURCE_DIR)
 list(TRANSFORM wasmgpu_api_sources PREPEND "${wasmgpu_api_source_dir}/" REGEX "^[^/]")
 add_library(wasmgpu_library SHARED ${wasmgpu_api_sources})
 get_target_property(wasmgpu_api_links wasmgpu_api_core LINK_LIBRARIES)
-target_link_libraries(wasmgpu_library PRIVATE ${wasmgpu_api_links} wasmgpu_vulkan)
+target_link_libraries(wasmgpu_library PRIVATE ${wasmgpu_api_links} wasmgpu_vulkan ${wasmgpu_cpu_device})
 target_include_directories(wasmgpu_library
   PUBLIC "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>" "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>"
          "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>"

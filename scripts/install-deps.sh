@@ -38,7 +38,7 @@ fi
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
-  clang-19 lld-19 clang-format-19 libclang-rt-19-dev
+  clang-19 lld-19 clang-format-19 libclang-rt-19-dev llvm-19-dev
   libvulkan-dev libvulkan-volk-dev vulkan-validationlayers vulkan-tools
   spirv-headers spirv-tools libspirv-cross-c-shared-dev glslang-tools glslang-dev
   wabt binaryen wasi-libc csmith python3

@@ -72,15 +72,22 @@ std::vector<DeviceInfo> devices();
 // message lists the devices). Throws as devices() does.
 struct DefaultDevice {
   std::optional<uint32_t> index;
-  std::string reason;  // when there is no index
+  bool cpu = false;    // WASMGPU_DEVICE=cpu: the cpu device below (no index)
+  std::string reason;  // when there is neither
 };
 DefaultDevice default_device();
+
+// The native cpu device (docs/cpu-device.md): wasm kernels compiled to host
+// code, run on WASMGPU_CPU_THREADS threads (default: every core). Opened by
+// the name "cpu" (DeviceOptions::name, WASMGPU_DEVICE=cpu); not one of
+// devices(). nullopt when this build has no cpu device (no LLVM 19).
+std::optional<DeviceInfo> cpu_device();
 
 struct DeviceOptions {
   // This index of devices(); wins over `name` and the environment.
   std::optional<uint32_t> index;
   // An index or a case-insensitive substring of the device name, like
-  // WASMGPU_DEVICE; used when `index` is not set.
+  // WASMGPU_DEVICE; used when `index` is not set. "cpu" opens the cpu device.
   std::optional<std::string> name;
   // Without index or name: honour WASMGPU_DEVICE, else choose by type
   // (discrete, integrated, virtual GPU, then CPU).

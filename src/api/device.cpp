@@ -1,6 +1,7 @@
 // Device, the process-wide instance, and device enumeration.
 #include "wasmgpu/device.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -105,11 +106,44 @@ std::vector<DeviceInfo> devices() {
   return out;
 }
 
+namespace {
+
+// Whether `spec` names the cpu device rather than a Vulkan one.
+bool names_cpu(const std::optional<std::string>& spec) {
+  if (!spec || spec->size() != 3) return false;
+  std::string lower = *spec;
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "cpu";
+}
+
+Device open_cpu(const DeviceOptions& options) {
+  device::DevicePlatform* platform = device::cpu_platform();
+  if (!platform)
+    detail::raise(ErrorKind::Unsupported, "this build of wasmgpu has no cpu device (it needs LLVM 19: llvm-19-dev)");
+  device::OpenOptions open_options;
+  open_options.use_environment = options.use_environment;
+  open_options.cache = options.cache;
+  open_options.cache_directory = options.cache_directory;
+  return detail::Access::open(detail::check(platform->open(open_options), ErrorKind::Unsupported));
+}
+
+}  // namespace
+
+std::optional<DeviceInfo> cpu_device() {
+  device::DevicePlatform* platform = device::cpu_platform();
+  if (!platform) return std::nullopt;
+  return detail::public_info(platform->devices().front());
+}
+
 DefaultDevice default_device() {
-  device::DevicePlatform& platform = detail::available_platform();
   std::optional<std::string> spec;
   spec = environment::device();
   DefaultDevice out;
+  if (names_cpu(spec) && device::cpu_platform()) {
+    out.cpu = true;
+    return out;
+  }
+  device::DevicePlatform& platform = detail::available_platform();
   Result<uint32_t> chosen = platform.choose(spec);
   if (chosen.ok())
     out.index = chosen.value();
@@ -141,6 +175,11 @@ Device Device::open(uint32_t index) {
 }
 
 Device Device::open(const DeviceOptions& options) {
+  if (!options.index) {
+    std::optional<std::string> spec = options.name;
+    if (!spec && options.use_environment) spec = environment::device();
+    if (names_cpu(spec)) return open_cpu(options);
+  }
   device::DevicePlatform& platform = detail::available_platform();
   const std::vector<device::DeviceDescription>& all = platform.devices();
   if (options.index) {

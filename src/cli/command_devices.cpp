@@ -45,7 +45,9 @@ void run_devices(bool verbose) {
                  d.float64 ? "yes" : "no", d.int64 ? "yes" : "no", d.descriptor_indexing ? "yes" : "no");
     }
   }
-  if (chosen)
+  if (const std::optional<DeviceInfo> cpu = cpu_device())
+    fmt::print("{:<3} {:<2}{:<36} {:<14} {}\n", "cpu", choice.cpu ? "*" : "", cpu->name, cpu->type, cpu->driver);
+  if (chosen || choice.cpu)
     fmt::print("* default device{}\n", env ? fmt::format(" (WASMGPU_DEVICE={})", *env) : "");
   else
     fmt::print("no default device: {}\n", choice.reason);

@@ -58,4 +58,9 @@ class DevicePlatform {
 // program links (src/vulkan for wasmgpu_api; a double in the seam's tests).
 DevicePlatform& default_platform();
 
+// The native cpu device's platform (src/cpu), opened by the name "cpu"; null
+// where the program was built without it (src/device/no_cpu) or links a
+// double. Defined once per program, like default_platform().
+DevicePlatform* cpu_platform();
+
 }  // namespace wasmgpu::device

@@ -94,6 +94,11 @@ std::optional<unsigned> bench_threads() {
   return text ? parse_count(*text, 1024) : std::nullopt;
 }
 
+std::optional<unsigned> cpu_threads() {
+  const std::optional<std::string> text = get_nonempty("WASMGPU_CPU_THREADS");
+  return text ? parse_count(*text, 1024) : std::nullopt;
+}
+
 bool bench_trace() { return flag("WASMGPU_BENCH_TRACE"); }
 
 std::optional<std::string> xdg_cache_home() {

@@ -63,6 +63,8 @@ std::optional<std::string> cache_directory();
 std::optional<std::string> cache_max_size();
 // WASMGPU_BENCH_THREADS: host threads of the bench (1..1024).
 std::optional<unsigned> bench_threads();
+// WASMGPU_CPU_THREADS: worker threads of the cpu device (1..1024).
+std::optional<unsigned> cpu_threads();
 // WASMGPU_BENCH_TRACE: a flag; the bench's phase times on stderr.
 bool bench_trace();
 

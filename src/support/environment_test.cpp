@@ -122,6 +122,14 @@ TEST(EnvironmentVariables, AreReadAtEachCall) {
     EXPECT_EQ(bench_threads(), 3u);
   }
   {
+    ScopedVariable threads("WASMGPU_CPU_THREADS", "5000");
+    EXPECT_EQ(cpu_threads(), 1024u);
+  }
+  {
+    ScopedVariable threads("WASMGPU_CPU_THREADS", "0");
+    EXPECT_EQ(cpu_threads(), std::nullopt);
+  }
+  {
     ScopedVariable drivers("VK_DRIVER_FILES", "/x.json");
     EXPECT_NE(vulkan_loader_settings().find("\nVK_DRIVER_FILES=/x.json"), std::string::npos);
   }

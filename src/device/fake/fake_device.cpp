@@ -239,4 +239,6 @@ DevicePlatform& default_platform() {
   return platform;
 }
 
+DevicePlatform* cpu_platform() { return nullptr; }
+
 }  // namespace wasmgpu::device

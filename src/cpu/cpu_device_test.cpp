@@ -1,0 +1,443 @@
+// The cpu device through the public API: the e2e kernels against the same C
+// compiled natively, every kernel's output bytes against lavapipe (the
+// Vulkan device) in exact mode, float edge cases, traps, refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <random>
+
+#include "cpu/address_space.h"
+#include "support/environment.h"
+#include "wasmgpu/wasmgpu.hpp"
+
+extern "C" {
+void integer_ops(int i, const uint32_t* a32, const uint64_t* a64, uint64_t* out);
+void float_ops(int i, const float* f, const double* d, const int32_t* n, uint64_t* out);
+void control_flow(int i, const uint32_t* in, uint32_t* out);
+void frames(int i, const uint32_t* in, uint32_t* out);
+}
+
+namespace wasmgpu {
+namespace {
+
+std::string e2e_kernel(const std::string& name, const std::string& opt) {
+  return std::string(WASMGPU_TEST_DATA_DIR) + "/kernels/" + name + "." + opt + ".wasm";
+}
+std::string bench_kernel(const std::string& name) {
+  return std::string(WASMGPU_TEST_DATA_DIR) + "/../bench/" + name + ".wasm";
+}
+std::string example_kernel(const std::string& name) {
+  return std::string(WASMGPU_TEST_DATA_DIR) + "/../examples/" + name + ".wasm";
+}
+
+Device open_cpu() {
+  DeviceOptions options;
+  options.name = "cpu";
+  return Device::open(options);
+}
+
+// The Vulkan device the suite runs on (lavapipe here), never the cpu device.
+Device open_vulkan() {
+  DeviceOptions options;
+  options.use_environment = false;
+  return Device::open(options);
+}
+
+template <class T>
+std::vector<T> random_values(size_t count, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> out(count);
+  for (auto& v : out) {
+    uint64_t bits = rng();
+    std::memcpy(&v, &bits, sizeof(T));
+  }
+  return out;
+}
+
+// Finite values whose products stay finite, as the e2e test uses.
+std::vector<float> test_floats(size_t count, uint32_t seed) {
+  static const float kEdges[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f,  -0.5f,           1.5f,
+                                 2.5f, -2.5f, 3.0f, 1e6f,  -1e6f, 1.17549435e-38f, 3.0e38f};
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> wide(-1e6f, 1e6f), narrow(-8.0f, 8.0f);
+  std::vector<float> values(count);
+  for (auto& v : values) {
+    uint32_t r = rng();
+    v = r % 5 == 0 ? kEdges[(r >> 8) % std::size(kEdges)] : r % 5 == 1 ? narrow(rng) : wide(rng);
+  }
+  for (size_t i = 0; i + 1 < values.size(); i += 2)
+    if (std::fabs(values[i]) > 1e7f) values[i + 1] = 0.5f;
+  return values;
+}
+
+std::vector<double> test_doubles(size_t count, uint32_t seed) {
+  static const double kEdges[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 4.5, 1e12, -1e12, 2.2250738585072014e-308};
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> wide(-1e12, 1e12), narrow(-8.0, 8.0);
+  std::vector<double> values(count);
+  for (auto& v : values) {
+    uint64_t r = rng();
+    v = r % 5 == 0 ? kEdges[(r >> 8) % std::size(kEdges)] : r % 5 == 1 ? narrow(rng) : wide(rng);
+  }
+  return values;
+}
+
+// The index of the first difference, or -1.
+template <class T>
+long first_difference(const std::vector<T>& a, const std::vector<T>& b) {
+  if (a.size() != b.size()) return 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) return long(i);
+  return -1;
+}
+
+class CpuDevice : public ::testing::TestWithParam<const char*> {};
+
+TEST(CpuDeviceInfo, OpensByNameAndListsItsThreads) {
+  Device device = open_cpu();
+  EXPECT_EQ(device.info().name, "cpu");
+  EXPECT_EQ(device.info().type, "CPU");
+  EXPECT_NE(device.info().driver.find("thread"), std::string::npos) << device.info().driver;
+  ASSERT_TRUE(cpu_device().has_value());
+  EXPECT_EQ(cpu_device()->name, "cpu");
+  DeviceOptions upper;
+  upper.name = "CPU";
+  EXPECT_EQ(Device::open(upper).info().name, "cpu");
+}
+
+TEST(CpuDeviceInfo, BuffersStartZeroedAndRoundTrip) {
+  Device device = open_cpu();
+  Buffer<uint32_t> buffer = device.buffer<uint32_t>(100000);
+  EXPECT_EQ(buffer.read(), std::vector<uint32_t>(100000, 0));
+  std::vector<uint32_t> values = random_values<uint32_t>(100000, 1);
+  buffer.write(std::span<const uint32_t>(values));
+  EXPECT_EQ(buffer.read(), values);
+}
+
+TEST(CpuAddressSpace, BuffersGetAlignedGuardedAddressesAndPageOwners) {
+  Result<cpu::AddressSpace*> created = cpu::AddressSpace::create();
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  std::unique_ptr<cpu::AddressSpace> space(created.value());
+  const uint64_t a = space->allocate(100).value(), b = space->allocate(70000).value();
+  EXPECT_EQ(a, 0x1000'0000u);
+  EXPECT_EQ(a % 0x10000, 0u);
+  EXPECT_GE(b, a + 0x10000 + 0x10000);  // a's rounded size, then its guard
+  EXPECT_EQ(space->page_end()[a >> 16], a + 100);
+  EXPECT_EQ(space->page_end()[(b >> 16) + 1], b + 70000);
+  EXPECT_EQ(space->page_end()[(a >> 16) + 1], 0u);  // the guard
+  space->host(b)[69999] = 7;
+  space->release(b);
+  EXPECT_EQ(space->page_end()[b >> 16], 0u);
+  const uint64_t again = space->allocate(70000).value();
+  EXPECT_EQ(again, b);
+  EXPECT_EQ(space->host(again)[69999], 0);  // fresh pages
+}
+
+TEST_P(CpuDevice, IntegerOpsMatchNative) {
+  constexpr uint32_t n = 512, per_item = 48;
+  std::vector<uint32_t> a32 = random_values<uint32_t>(2 * n, 1);
+  std::vector<uint64_t> a64 = random_values<uint64_t>(2 * n, 2);
+  Device device = open_cpu();
+  Module module = device.load_file(e2e_kernel("integer_ops", GetParam()));
+  Buffer<uint32_t> b32 = device.upload(a32);
+  Buffer<uint64_t> b64 = device.upload(a64);
+  Buffer<uint64_t> out = device.buffer<uint64_t>(size_t(n) * per_item);
+  module.kernel("integer_ops")(Launch::invocations(n, 64), b32, b64, out);
+  std::vector<uint64_t> native(size_t(n) * per_item);
+  for (uint32_t i = 0; i < n; ++i) integer_ops(int(i), a32.data(), a64.data(), native.data());
+  EXPECT_EQ(first_difference(out.read(), native), -1);
+}
+
+TEST_P(CpuDevice, FloatOpsMatchNative) {
+  constexpr uint32_t n = 512, per_item = 32;
+  std::vector<float> f = test_floats(2 * n, 3);
+  std::vector<double> d = test_doubles(2 * n, 4);
+  std::vector<int32_t> k = random_values<int32_t>(n, 5);
+  Device device = open_cpu();
+  Module module = device.load_file(e2e_kernel("float_ops", GetParam()));
+  Buffer<float> fb = device.upload(f);
+  Buffer<double> db = device.upload(d);
+  Buffer<int32_t> kb = device.upload(k);
+  Buffer<uint64_t> out = device.buffer<uint64_t>(size_t(n) * per_item);
+  module.kernel("float_ops")(Launch::invocations(n, 32), fb, db, kb, out);
+  std::vector<uint64_t> native(size_t(n) * per_item);
+  for (uint32_t i = 0; i < n; ++i) float_ops(int(i), f.data(), d.data(), k.data(), native.data());
+  EXPECT_EQ(first_difference(out.read(), native), -1);
+}
+
+TEST_P(CpuDevice, ControlFlowAndStackFramesMatchNative) {
+  constexpr uint32_t n = 1000;
+  std::vector<uint32_t> in = random_values<uint32_t>(n, 6);
+  Device device = open_cpu();
+  {
+    Module module = device.load_file(e2e_kernel("control_flow", GetParam()));
+    Buffer<uint32_t> ib = device.upload(in);
+    Buffer<uint32_t> out = device.buffer<uint32_t>(size_t(n) * 6);
+    module.kernel("control_flow")(n, ib, out);
+    std::vector<uint32_t> native(size_t(n) * 6);
+    for (uint32_t i = 0; i < n; ++i) control_flow(int(i), in.data(), native.data());
+    EXPECT_EQ(first_difference(out.read(), native), -1);
+  }
+  {
+    // Structs by value, 1 and 2 KiB arrays, locals passed down three calls:
+    // the shadow stack in each worker's private slot.
+    Module module = device.load_file(e2e_kernel("stack_frames", GetParam()));
+    Buffer<uint32_t> ib = device.upload(in);
+    Buffer<uint32_t> out = device.buffer<uint32_t>(size_t(n) * 6);
+    module.kernel("frames")(n, ib, out);
+    std::vector<uint32_t> native(size_t(n) * 6);
+    for (uint32_t i = 0; i < n; ++i) frames(int(i), in.data(), native.data());
+    EXPECT_EQ(first_difference(out.read(), native), -1);
+  }
+}
+
+// The float edge cases exact mode decides (NaNs of every kind, subnormals,
+// infinities, ties): the cpu device's bits are lavapipe's bits.
+TEST(CpuDeviceFloats, FloatEdgeCasesGiveLavapipesBits) {
+  static const uint32_t kF32[] = {0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x00800000, 0x7F7FFFFF, 0x7F800000,
+                                  0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001, 0xFF812345, 0x3F800000, 0xBFC00000,
+                                  0x40200000, 0x4B000001, 0x3EFFFFFF, 0xCF000000, 0x00400000, 0x80000003};
+  static const uint64_t kF64[] = {0x0,
+                                  0x8000000000000000,
+                                  0x1,
+                                  0x800FFFFFFFFFFFFF,
+                                  0x0010000000000000,
+                                  0x7FEFFFFFFFFFFFFF,
+                                  0x7FF0000000000000,
+                                  0xFFF0000000000000,
+                                  0x7FF8000000000000,
+                                  0xFFF8000000000001,
+                                  0x7FF0000000000001,
+                                  0x3FF0000000000000,
+                                  0xC004000000000000,
+                                  0x4330000000000001,
+                                  0x41E0000000000000,
+                                  0xC3E0000000000000,
+                                  0x3CA0000000000000};
+  constexpr uint32_t per_item = 24;
+  // Every pair of edge values.
+  std::vector<uint32_t> f;
+  std::vector<uint64_t> d;
+  for (uint32_t x : kF32)
+    for (uint32_t y : kF32) f.insert(f.end(), {x, y});
+  for (size_t i = 0; i < f.size() / 2; ++i) {
+    const size_t x = i % std::size(kF64), y = (i / std::size(kF64)) % std::size(kF64);
+    d.insert(d.end(), {kF64[x], kF64[y]});
+  }
+  const uint32_t n = uint32_t(f.size() / 2);
+  auto run = [&](Device device) {
+    Module module = device.load_file(std::string(WASMGPU_CPU_KERNELS_DIR) + "/float_edges.wasm");
+    Buffer<uint32_t> fb = device.upload(f);
+    Buffer<uint64_t> db = device.upload(d);
+    Buffer<uint64_t> out = device.buffer<uint64_t>(size_t(n) * per_item);
+    module.kernel("float_edges")(n, fb, db, out);
+    return out.read();
+  };
+  const std::vector<uint64_t> cpu = run(open_cpu()), lavapipe = run(open_vulkan());
+  const long diff = first_difference(cpu, lavapipe);
+  EXPECT_EQ(diff, -1) << "item " << diff / per_item << " result " << diff % per_item << ": cpu " << std::hex
+                      << cpu[diff < 0 ? 0 : diff] << " lavapipe " << lavapipe[diff < 0 ? 0 : diff];
+  // Some of wasm's rules, as bits: the canonical NaN from 0/0, -0 < +0 in min.
+  EXPECT_EQ(cpu[0 * per_item + 3], 0x7FC00000u);  // 0 / 0
+  EXPECT_EQ(cpu[1 * per_item + 5], 0x80000000u);  // min(+0, -0)
+}
+
+INSTANTIATE_TEST_SUITE_P(OptLevels, CpuDevice, ::testing::Values("O0", "O2"),
+                         [](const auto& info) { return std::string(info.param); });
+
+TEST(CpuDeviceTraps, DivisionByZeroAndOverflowReportInvocationAndCount) {
+  Device device = open_cpu();
+  Module module = device.load_file(e2e_kernel("traps", "O2"));
+  std::vector<int32_t> num(100, 7), den(100, 1);
+  den[42] = 0;
+  den[77] = 0;
+  Buffer<int32_t> nb = device.upload(num), db = device.upload(den), out = device.buffer<int32_t>(100);
+  try {
+    module.kernel("divide")(100, nb, db, out);
+    ADD_FAILURE() << "no trap";
+  } catch (const TrapError& trap) {
+    EXPECT_EQ(trap.invocation(), 42u);
+    EXPECT_EQ(trap.trapped_invocations(), 2u);
+    EXPECT_EQ(trap.trap(), "integer divide by zero");
+  }
+  std::vector<int32_t> min_num(100, 5), minus_one(100, 2);
+  min_num[9] = std::numeric_limits<int32_t>::min();
+  minus_one[9] = -1;
+  nb.write(std::span<const int32_t>(min_num));
+  db.write(std::span<const int32_t>(minus_one));
+  try {
+    module.kernel("divide")(100, nb, db, out);
+    ADD_FAILURE() << "no trap";
+  } catch (const TrapError& trap) {
+    EXPECT_EQ(trap.invocation(), 9u);
+    EXPECT_EQ(trap.trapped_invocations(), 1u);
+    EXPECT_EQ(trap.trap(), "integer overflow");
+  }
+  EXPECT_EQ(out.read()[10], 2);  // the other invocations ran: 5 / 2
+}
+
+TEST(CpuDeviceTraps, AccessesOutsideEveryBufferTrapWithoutTouchingMemory) {
+  Device device = open_cpu();
+  Module module = device.load_file(e2e_kernel("traps", "O2"));
+  Buffer<uint32_t> data = device.upload(std::vector<uint32_t>{11, 22, 33, 44});
+  Buffer<uint32_t> out = device.buffer<uint32_t>(6);
+  // The kernel reads *(uint32_t*)address: inside the buffer (twice), past
+  // its end, at the top of the space, below the buffers but past the module
+  // memory, and straddling the buffer's end.
+  Buffer<uint32_t> addresses = device.buffer<uint32_t>(6);
+  const uint32_t base = 0x1000'0000u;  // the first buffer of a fresh device
+  addresses.write(std::vector<uint32_t>{base, base + 12, base + 16, 0xFFFF'FFF0u, 0x0F00'0000u, base + 13});
+  try {
+    module.kernel("read_at")(6, addresses, out);
+    ADD_FAILURE() << "no trap";
+  } catch (const TrapError& trap) {
+    EXPECT_EQ(trap.trap(), "out of bounds memory access");
+    EXPECT_EQ(trap.invocation(), 2u);
+    EXPECT_EQ(trap.trapped_invocations(), 4u);
+  }
+  const std::vector<uint32_t> read = out.read();
+  EXPECT_EQ(read[0], 11u);
+  EXPECT_EQ(read[1], 44u);
+}
+
+TEST(CpuDeviceTraps, UnreachableTrapsOnlyTheInvocationsThatReachIt) {
+  Device device = open_cpu();
+  Module module = device.load_file(e2e_kernel("traps", "O0"));
+  std::vector<uint32_t> flags(300, 0);
+  flags[200] = flags[250] = flags[299] = 1;
+  Buffer<uint32_t> fb = device.upload(flags), out = device.buffer<uint32_t>(300);
+  try {
+    module.kernel("trap_when")(300, fb, out);
+    ADD_FAILURE() << "no trap";
+  } catch (const TrapError& trap) {
+    EXPECT_EQ(trap.trap(), "unreachable executed");
+    EXPECT_EQ(trap.invocation(), 200u);
+    EXPECT_EQ(trap.trapped_invocations(), 3u);
+  }
+}
+
+TEST(CpuDeviceRefusals, WhatItCannotRunYetIsRefusedNamingFunctionAndReason) {
+  Device device = open_cpu();
+  Module histogram = device.load_file(example_kernel("histogram"));
+  try {
+    (void)histogram.kernel("histogram");
+    ADD_FAILURE() << "histogram was accepted";
+  } catch (const Exception& e) {
+    // Kernels a device cannot compile are Compile errors, on every device.
+    EXPECT_EQ(e.kind(), ErrorKind::Compile) << e.what();
+    EXPECT_NE(std::string(e.what()).find("kernel 'histogram'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+  }
+  Module recursion = device.load_file(e2e_kernel("recursion", "O2"));
+  try {
+    (void)recursion.kernel("recursion");
+    ADD_FAILURE() << "recursion was accepted";
+  } catch (const Exception& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Compile) << e.what();
+    EXPECT_NE(std::string(e.what()).find("function 'fib' is recursive"), std::string::npos) << e.what();
+  }
+  Exception image = [&] {
+    try {
+      (void)device.image_2d(4, 4, ImageFormat::Rgba32F);
+    } catch (const Exception& e) {
+      return e;
+    }
+    return Exception(ErrorKind::Vulkan, "no exception");
+  }();
+  EXPECT_EQ(image.kind(), ErrorKind::Unsupported) << image.what();
+}
+
+// Examples and bench-style kernels: the cpu device's output bytes equal
+// lavapipe's in exact mode.
+template <class Run>
+void expect_same_on_both(Run&& run) {
+  std::vector<uint8_t> cpu = run(open_cpu());
+  std::vector<uint8_t> lavapipe = run(open_vulkan());
+  ASSERT_FALSE(cpu.empty());
+  EXPECT_EQ(first_difference(cpu, lavapipe), -1);
+}
+
+template <class T>
+std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
+  std::vector<uint8_t> out(values.size() * sizeof(T));
+  std::memcpy(out.data(), values.data(), out.size());
+  return out;
+}
+
+TEST(CpuDeviceMatchesLavapipe, Saxpy) {
+  const std::vector<float> x = test_floats(10000, 1), y = test_floats(10000, 2);
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(example_kernel("saxpy"));
+    Buffer<float> xb = device.upload(x), yb = device.upload(y);
+    module.kernel("saxpy")(10000, 2.5f, xb, yb);
+    return bytes_of(yb.read());
+  });
+}
+
+TEST(CpuDeviceMatchesLavapipe, Mandelbrot) {
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(example_kernel("mandelbrot"));
+    const int width = 96, height = 64;
+    Buffer<uint32_t> rgba = device.buffer<uint32_t>(width * height);
+    module.kernel("mandelbrot")(width * height, rgba, width, height, 200, 3.0f / width);
+    return bytes_of(rgba.read());
+  });
+}
+
+TEST(CpuDeviceMatchesLavapipe, BenchTriadStencilJacobiAndExpF64) {
+  const std::vector<float> b = test_floats(5000, 3), c = test_floats(5000, 4);
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(bench_kernel("triad"));
+    Buffer<float> ab = device.buffer<float>(5000), bb = device.upload(b), cb = device.upload(c);
+    module.kernel("triad")(5000, ab, bb, cb, 0.75f, 4990u);
+    return bytes_of(ab.read());
+  });
+  const std::vector<float> field = test_floats(64 * 48, 9);
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(bench_kernel("stencil"));
+    Buffer<float> in = device.upload(field), out = device.buffer<float>(64 * 48);
+    module.kernel("stencil")(Launch::grid({8, 6, 1}, {8, 8, 1}), in, out, 64u, 48u);
+    return bytes_of(out.read());
+  });
+  const std::vector<float> grid = test_floats(40 * 24, 5);
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(example_kernel("jacobi"));
+    Buffer<float> in = device.upload(grid), out = device.buffer<float>(40 * 24);
+    module.kernel("jacobi_step")(Launch::grid({5, 3, 1}, {8, 8, 1}), in, out, 40u, 24u);
+    return bytes_of(out.read());
+  });
+  const std::vector<double> x = test_doubles(1000, 6);
+  std::vector<double> small(x.size());
+  for (size_t i = 0; i < x.size(); ++i) small[i] = std::fmod(x[i], 4.0);
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(example_kernel("double_precision"));
+    Buffer<double> xb = device.upload(small), y = device.buffer<double>(2000);  // two results each
+    Buffer<int64_t> bits = device.buffer<int64_t>(1000);
+    module.kernel("exp_taylor")(1000, xb, y, bits);
+    std::vector<uint8_t> out = bytes_of(y.read());
+    std::vector<uint8_t> more = bytes_of(bits.read());
+    out.insert(out.end(), more.begin(), more.end());
+    return out;
+  });
+}
+
+TEST(CpuDeviceMatchesLavapipe, CommandBuffersRunInOrder) {
+  const std::vector<float> x = test_floats(4096, 7), y = test_floats(4096, 8);
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(example_kernel("saxpy"));
+    Kernel saxpy = module.kernel("saxpy");
+    Buffer<float> xb = device.upload(x), yb = device.upload(y);
+    CommandBuffer commands = device.command_buffer();
+    commands.launch(saxpy, 4096, 2.0f, xb, yb);
+    commands.launch(saxpy, 4096, 3.0f, yb, xb);
+    commands.submit().wait(std::chrono::seconds(60));
+    return bytes_of(xb.read());
+  });
+}
+
+}  // namespace
+}  // namespace wasmgpu

@@ -1,0 +1,960 @@
+// wasm -> LLVM IR for the cpu device. Every defined function becomes an
+// internal LLVM function (InvocationState*, params...) -> results; a trap
+// stores its kind in the state and returns at once, and every caller returns
+// after a call that trapped. The entry point loops over one row of
+// invocations (cpu/kernel_abi.h).
+#include "cpu/ir_lowering.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "abi/launch_abi.h"
+#include "cpu/kernel_abi.h"
+#include "cpu/kernel_support.h"
+
+namespace wasmgpu::cpu {
+
+namespace {
+
+using wasm::Opcode;
+using wasm::ValType;
+
+// The state every function of one lowering shares.
+struct ModuleLowering {
+  const wasm::Module& module;
+  const spirv::FrontEndFacts& facts;
+  spirv::FloatMode float_mode;
+  llvm::Module& out;
+  llvm::LLVMContext& context;
+  std::map<uint32_t, llvm::Function*> functions;  // by function index
+  uint64_t memory_bytes = 0;
+  uint32_t memory_pages = 0;
+
+  llvm::Type* type_of(ValType type) {
+    switch (type) {
+      case ValType::I32: return llvm::Type::getInt32Ty(context);
+      case ValType::I64: return llvm::Type::getInt64Ty(context);
+      case ValType::F32: return llvm::Type::getFloatTy(context);
+      case ValType::F64: return llvm::Type::getDoubleTy(context);
+      default: return llvm::Type::getInt64Ty(context);  // refused earlier
+    }
+  }
+  llvm::Type* results_type(const std::vector<ValType>& results) {
+    if (results.empty()) return llvm::Type::getVoidTy(context);
+    if (results.size() == 1) return type_of(results[0]);
+    std::vector<llvm::Type*> members;
+    for (ValType t : results) members.push_back(type_of(t));
+    return llvm::StructType::get(context, members);
+  }
+  llvm::Function* declare(uint32_t index) {
+    const wasm::FuncType& type = module.function_type(index);
+    std::vector<llvm::Type*> params{llvm::PointerType::get(context, 0)};
+    for (ValType t : type.params) params.push_back(type_of(t));
+    auto* fn_type = llvm::FunctionType::get(results_type(type.results), params, false);
+    auto* fn = llvm::Function::Create(fn_type, llvm::Function::InternalLinkage, "wasm_f" + std::to_string(index), out);
+    functions[index] = fn;
+    return fn;
+  }
+};
+
+// A block, loop or if being lowered.
+struct Frame {
+  enum class Kind { Block, Loop, If, Function } kind = Kind::Block;
+  llvm::BasicBlock* end = nullptr;         // where the frame continues; results' phis there
+  llvm::BasicBlock* header = nullptr;      // Loop: the branch target; params' phis there
+  llvm::BasicBlock* else_block = nullptr;  // If: the false arm (until `else`)
+  std::vector<llvm::PHINode*> end_phis, header_phis;
+  std::vector<ValType> params, results;
+  size_t height = 0;                    // operand stack height below the params
+  std::vector<llvm::Value*> if_params;  // If: the params, for the else arm
+  bool has_else = false;
+  bool end_reached = false;  // some branch or fall-through goes to `end`
+};
+
+class FunctionLowering {
+ public:
+  FunctionLowering(ModuleLowering& m, uint32_t index)
+      : m_(m),
+        index_(index),
+        fn_(m.functions.at(index)),
+        b_(m.context),
+        body_(m.module.functions[index - m.module.imported_functions]) {}
+
+  void lower();
+
+ private:
+  using Value = llvm::Value;
+
+  llvm::Type* i8() { return b_.getInt8Ty(); }
+  llvm::Type* i32() { return b_.getInt32Ty(); }
+  llvm::Type* i64() { return b_.getInt64Ty(); }
+  llvm::Type* f32() { return b_.getFloatTy(); }
+  llvm::Type* f64() { return b_.getDoubleTy(); }
+  llvm::Type* ptr() { return b_.getPtrTy(); }
+  bool exact() const { return m_.float_mode == spirv::FloatMode::Exact; }
+
+  Value* pop() {
+    Value* v = stack_.back();
+    stack_.pop_back();
+    return v;
+  }
+  void push(Value* v) { stack_.push_back(v); }
+
+  Value* field(Value* base, uint32_t offset, llvm::Type* type) {
+    return b_.CreateLoad(type, b_.CreateConstInBoundsGEP1_64(i8(), base, offset));
+  }
+  Value* state_field_ptr(uint32_t offset) { return b_.CreateConstInBoundsGEP1_64(i8(), state_, offset); }
+  Value* launch() { return field(state_, kStateLaunch, ptr()); }
+
+  // Records trap `kind` in the state and leaves the function.
+  void trap_if(Value* condition, abi::TrapKind kind) {
+    llvm::BasicBlock* trap = llvm::BasicBlock::Create(m_.context, "trap", fn_);
+    llvm::BasicBlock* cont = llvm::BasicBlock::Create(m_.context, "ok", fn_);
+    b_.CreateCondBr(condition, trap, cont, weights_unlikely());
+    b_.SetInsertPoint(trap);
+    b_.CreateStore(b_.getInt32(uint32_t(kind) + 1), state_field_ptr(kStateTrap));
+    return_default();
+    b_.SetInsertPoint(cont);
+  }
+  llvm::MDNode* weights_unlikely() { return llvm::MDBuilder(m_.context).createBranchWeights(1, 1 << 20); }
+  void return_default() {
+    llvm::Type* type = fn_->getReturnType();
+    if (type->isVoidTy())
+      b_.CreateRetVoid();
+    else
+      b_.CreateRet(llvm::Constant::getNullValue(type));
+  }
+
+  // The host address of [ea, ea + width) (ea: i64), or a trap
+  // (docs/memory-model.md, "How an access is translated").
+  Value* translate(Value* ea, uint32_t width);
+  void lower_load(const wasm::Instr& instr);
+  void lower_store(const wasm::Instr& instr);
+  void lower_call(uint32_t callee);
+  Value* intrinsic(CpuIntrinsic which, std::span<Value* const> args);
+
+  // Control flow.
+  Frame& label(uint32_t depth) { return frames_[frames_.size() - 1 - depth]; }
+  // Adds the top values (the label's arity) as incoming values of a branch
+  // from the current block to the frame's target.
+  void branch_to(Frame& target);
+  // The fall-through at a frame's end (or an if's else): to its end block.
+  void fall_through(Frame& frame);
+  void add_incoming(Frame& target, llvm::BasicBlock* from);
+  void begin_frame(Frame::Kind kind, const wasm::BlockType& type);
+  void end_frame();
+  void else_frame();
+  // After br, br_table, return, unreachable: the rest of the frame is dead.
+  void go_dead() { dead_ = true; }
+
+  bool lower_numeric(const wasm::Instr& instr);
+  Value* nan_fix(Value* result, Value* a, Value* b);
+  Value* float_bits(Value* v) { return b_.CreateBitCast(v, v->getType()->isFloatTy() ? i32() : i64()); }
+  Value* min_max(Value* a, Value* b, bool is_min);
+  Value* trunc_checked(Value* x, bool is_signed, unsigned bits);
+  Value* convert_nan(Value* result, Value* operand);
+
+  ModuleLowering& m_;
+  uint32_t index_;
+  llvm::Function* fn_;
+  llvm::IRBuilder<> b_;
+  const wasm::Function& body_;
+  Value* state_ = nullptr;
+  std::vector<llvm::AllocaInst*> locals_;
+  std::vector<ValType> local_types_;
+  std::vector<Value*> stack_;
+  std::vector<Frame> frames_;
+  bool dead_ = false;
+  uint32_t dead_depth_ = 0;  // blocks opened inside dead code
+};
+
+void FunctionLowering::lower() {
+  llvm::BasicBlock* entry = llvm::BasicBlock::Create(m_.context, "entry", fn_);
+  b_.SetInsertPoint(entry);
+  state_ = fn_->getArg(0);
+  const wasm::FuncType& type = m_.module.function_type(index_);
+  local_types_ = type.params;
+  local_types_.insert(local_types_.end(), body_.locals.begin(), body_.locals.end());
+  for (size_t i = 0; i < local_types_.size(); ++i) {
+    llvm::AllocaInst* slot = b_.CreateAlloca(m_.type_of(local_types_[i]));
+    locals_.push_back(slot);
+    b_.CreateStore(i < type.params.size() ? static_cast<Value*>(fn_->getArg(unsigned(i + 1)))
+                                          : llvm::Constant::getNullValue(m_.type_of(local_types_[i])),
+                   slot);
+  }
+  Frame function;
+  function.kind = Frame::Kind::Function;
+  function.results = type.results;
+  function.end = llvm::BasicBlock::Create(m_.context, "return", fn_);
+  {
+    llvm::IRBuilder<>::InsertPointGuard guard(b_);
+    b_.SetInsertPoint(function.end);
+    for (ValType t : function.results) function.end_phis.push_back(b_.CreatePHI(m_.type_of(t), 2));
+  }
+  frames_.push_back(std::move(function));
+
+  for (const wasm::Instr& instr : body_.body) {
+    if (dead_) {
+      const Opcode op = instr.op;
+      if (op == Opcode::Block || op == Opcode::Loop || op == Opcode::If) {
+        ++dead_depth_;
+        continue;
+      }
+      if (op == Opcode::End && dead_depth_ > 0) {
+        --dead_depth_;
+        continue;
+      }
+      if (op != Opcode::End && !(op == Opcode::Else && dead_depth_ == 0)) continue;
+    }
+    switch (instr.op) {
+      case Opcode::Nop: break;
+      case Opcode::Unreachable:
+        b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::Unreachable) + 1), state_field_ptr(kStateTrap));
+        return_default();
+        go_dead();
+        break;
+      case Opcode::Block: begin_frame(Frame::Kind::Block, instr.block); break;
+      case Opcode::Loop: begin_frame(Frame::Kind::Loop, instr.block); break;
+      case Opcode::If: begin_frame(Frame::Kind::If, instr.block); break;
+      case Opcode::Else: else_frame(); break;
+      case Opcode::End: end_frame(); break;
+      case Opcode::Br:
+        branch_to(label(instr.imm0));
+        go_dead();
+        break;
+      case Opcode::BrIf: {
+        Value* condition = b_.CreateICmpNE(pop(), b_.getInt32(0));
+        llvm::BasicBlock* taken = llvm::BasicBlock::Create(m_.context, "br_if", fn_);
+        llvm::BasicBlock* cont = llvm::BasicBlock::Create(m_.context, "br_if_not", fn_);
+        b_.CreateCondBr(condition, taken, cont);
+        b_.SetInsertPoint(taken);
+        branch_to(label(instr.imm0));
+        b_.SetInsertPoint(cont);
+        break;
+      }
+      case Opcode::BrTable: {
+        const std::vector<uint32_t>& targets = body_.br_tables[instr.imm0];
+        Value* selector = pop();
+        llvm::BasicBlock* from = b_.GetInsertBlock();
+        std::vector<llvm::BasicBlock*> arms;
+        for (size_t i = 0; i < targets.size(); ++i) {
+          arms.push_back(llvm::BasicBlock::Create(m_.context, "br_table", fn_));
+          b_.SetInsertPoint(arms.back());
+          branch_to(label(targets[i]));
+        }
+        b_.SetInsertPoint(from);
+        llvm::SwitchInst* sw = b_.CreateSwitch(selector, arms.back(), unsigned(targets.size() - 1));
+        for (size_t i = 0; i + 1 < targets.size(); ++i) sw->addCase(b_.getInt32(uint32_t(i)), arms[i]);
+        go_dead();
+        break;
+      }
+      case Opcode::Return:
+        branch_to(frames_.front());
+        go_dead();
+        break;
+      case Opcode::Call: lower_call(instr.imm0); break;
+      case Opcode::Drop: pop(); break;
+      case Opcode::Select:
+      case Opcode::SelectTyped: {
+        Value* condition = b_.CreateICmpNE(pop(), b_.getInt32(0));
+        Value* if_false = pop();
+        Value* if_true = pop();
+        push(b_.CreateSelect(condition, if_true, if_false));
+        break;
+      }
+      case Opcode::LocalGet: push(b_.CreateLoad(m_.type_of(local_types_[instr.imm0]), locals_[instr.imm0])); break;
+      case Opcode::LocalSet: b_.CreateStore(pop(), locals_[instr.imm0]); break;
+      case Opcode::LocalTee: b_.CreateStore(stack_.back(), locals_[instr.imm0]); break;
+      case Opcode::GlobalGet: {
+        if (instr.imm0 == m_.facts.stack.stack_pointer) {
+          push(b_.CreateLoad(i32(), state_field_ptr(kStateStackPointer)));
+          break;
+        }
+        const wasm::Global& global = m_.module.globals[instr.imm0 - m_.module.imported_globals];
+        const wasm::Instr& init = global.init.instrs[0];
+        llvm::Type* type = m_.type_of(global.type.type);
+        if (init.op == Opcode::I32Const || init.op == Opcode::F32Const)
+          push(b_.CreateBitCast(b_.getInt32(uint32_t(init.imm64)), type));
+        else
+          push(b_.CreateBitCast(b_.getInt64(init.imm64), type));
+        break;
+      }
+      case Opcode::GlobalSet: b_.CreateStore(pop(), state_field_ptr(kStateStackPointer)); break;
+      case Opcode::MemorySize: push(b_.getInt32(m_.memory_pages)); break;
+      default: {
+        const wasm::OpcodeInfo& info = wasm::info(instr.op);
+        if (info.access.kind == wasm::AccessKind::Load) {
+          lower_load(instr);
+        } else if (info.access.kind == wasm::AccessKind::Store) {
+          lower_store(instr);
+        } else if (!lower_numeric(instr)) {
+          // check_cpu_support refuses everything else first.
+          b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::Unreachable) + 1), state_field_ptr(kStateTrap));
+          return_default();
+          go_dead();
+        }
+      }
+    }
+  }
+}
+
+void FunctionLowering::add_incoming(Frame& target, llvm::BasicBlock* from) {
+  const bool loop = target.kind == Frame::Kind::Loop;
+  std::vector<llvm::PHINode*>& phis = loop ? target.header_phis : target.end_phis;
+  const size_t arity = phis.size();
+  for (size_t i = 0; i < arity; ++i) phis[i]->addIncoming(stack_[stack_.size() - arity + i], from);
+  if (!loop) target.end_reached = true;
+}
+
+void FunctionLowering::fall_through(Frame& frame) {
+  const size_t arity = frame.end_phis.size();
+  for (size_t i = 0; i < arity; ++i)
+    frame.end_phis[i]->addIncoming(stack_[stack_.size() - arity + i], b_.GetInsertBlock());
+  frame.end_reached = true;
+  b_.CreateBr(frame.end);
+}
+
+void FunctionLowering::branch_to(Frame& target) {
+  add_incoming(target, b_.GetInsertBlock());
+  b_.CreateBr(target.kind == Frame::Kind::Loop ? target.header : target.end);
+}
+
+void FunctionLowering::begin_frame(Frame::Kind kind, const wasm::BlockType& type) {
+  Frame frame;
+  frame.kind = kind;
+  if (type.kind == wasm::BlockType::Kind::Value) {
+    frame.results = {type.value};
+  } else if (type.kind == wasm::BlockType::Kind::TypeIndex) {
+    frame.params = m_.module.types[type.type_index].params;
+    frame.results = m_.module.types[type.type_index].results;
+  }
+  Value* condition = kind == Frame::Kind::If ? b_.CreateICmpNE(pop(), b_.getInt32(0)) : nullptr;
+  frame.height = stack_.size() - frame.params.size();
+  frame.end = llvm::BasicBlock::Create(m_.context, "end", fn_);
+  {
+    llvm::IRBuilder<>::InsertPointGuard guard(b_);
+    b_.SetInsertPoint(frame.end);
+    for (ValType t : frame.results) frame.end_phis.push_back(b_.CreatePHI(m_.type_of(t), 2));
+  }
+  if (kind == Frame::Kind::Loop) {
+    frame.header = llvm::BasicBlock::Create(m_.context, "loop", fn_);
+    llvm::BasicBlock* from = b_.GetInsertBlock();
+    b_.CreateBr(frame.header);
+    b_.SetInsertPoint(frame.header);
+    for (size_t i = 0; i < frame.params.size(); ++i) {
+      llvm::PHINode* phi = b_.CreatePHI(m_.type_of(frame.params[i]), 2);
+      phi->addIncoming(stack_[frame.height + i], from);
+      stack_[frame.height + i] = phi;
+      frame.header_phis.push_back(phi);
+    }
+  } else if (kind == Frame::Kind::If) {
+    llvm::BasicBlock* then_block = llvm::BasicBlock::Create(m_.context, "then", fn_);
+    frame.else_block = llvm::BasicBlock::Create(m_.context, "else", fn_);
+    frame.if_params.assign(stack_.begin() + long(frame.height), stack_.end());
+    b_.CreateCondBr(condition, then_block, frame.else_block);
+    b_.SetInsertPoint(then_block);
+  }
+  frames_.push_back(std::move(frame));
+}
+
+void FunctionLowering::else_frame() {
+  Frame& frame = frames_.back();
+  if (dead_ && !b_.GetInsertBlock()->getTerminator()) b_.CreateUnreachable();
+  if (!dead_) fall_through(frame);
+  dead_ = false;
+  frame.has_else = true;
+  stack_.resize(frame.height);
+  stack_.insert(stack_.end(), frame.if_params.begin(), frame.if_params.end());
+  b_.SetInsertPoint(frame.else_block);
+}
+
+void FunctionLowering::end_frame() {
+  Frame& frame = frames_.back();
+  if (dead_ && !b_.GetInsertBlock()->getTerminator()) b_.CreateUnreachable();
+  if (!dead_) fall_through(frame);
+  if (frame.kind == Frame::Kind::If && !frame.has_else) {
+    // The missing else arm passes the params on as results.
+    b_.SetInsertPoint(frame.else_block);
+    stack_.resize(frame.height);
+    stack_.insert(stack_.end(), frame.if_params.begin(), frame.if_params.end());
+    fall_through(frame);
+  }
+  dead_ = false;
+  stack_.resize(frame.height);
+  b_.SetInsertPoint(frame.end);
+  if (!frame.end_reached) {
+    // No way in: the code after the frame is dead too.
+    for (llvm::PHINode* phi : frame.end_phis) phi->eraseFromParent();
+    b_.CreateUnreachable();
+    go_dead();
+  } else {
+    for (llvm::PHINode* phi : frame.end_phis) push(phi);
+  }
+  const bool function_end = frame.kind == Frame::Kind::Function;
+  std::vector<ValType> results = frame.results;
+  frames_.pop_back();
+  if (!function_end) {
+    if (dead_) {
+      // Keep the dead state for the enclosing frame, in a fresh block.
+      b_.SetInsertPoint(llvm::BasicBlock::Create(m_.context, "dead", fn_));
+    }
+    return;
+  }
+  if (dead_) return;
+  llvm::Type* type = fn_->getReturnType();
+  if (results.empty()) {
+    b_.CreateRetVoid();
+  } else if (results.size() == 1) {
+    b_.CreateRet(pop());
+  } else {
+    Value* aggregate = llvm::UndefValue::get(type);
+    for (size_t i = 0; i < results.size(); ++i)
+      aggregate = b_.CreateInsertValue(aggregate, stack_[stack_.size() - results.size() + i], unsigned(i));
+    b_.CreateRet(aggregate);
+  }
+}
+
+void FunctionLowering::lower_call(uint32_t callee) {
+  const wasm::FuncType& type = m_.module.function_type(callee);
+  std::vector<Value*> args(stack_.end() - long(type.params.size()), stack_.end());
+  stack_.resize(stack_.size() - type.params.size());
+  if (std::optional<CpuIntrinsic> which = cpu_intrinsic(m_.module, callee)) {
+    push(intrinsic(*which, args));
+    return;
+  }
+  args.insert(args.begin(), state_);
+  Value* result = b_.CreateCall(m_.functions.at(callee), args);
+  Value* trapped = b_.CreateICmpNE(b_.CreateLoad(i32(), state_field_ptr(kStateTrap)), b_.getInt32(0));
+  llvm::BasicBlock* leave = llvm::BasicBlock::Create(m_.context, "trapped", fn_);
+  llvm::BasicBlock* cont = llvm::BasicBlock::Create(m_.context, "returned", fn_);
+  b_.CreateCondBr(trapped, leave, cont, weights_unlikely());
+  b_.SetInsertPoint(leave);
+  return_default();
+  b_.SetInsertPoint(cont);
+  if (type.results.size() == 1) {
+    push(result);
+  } else {
+    for (unsigned i = 0; i < type.results.size(); ++i) push(b_.CreateExtractValue(result, i));
+  }
+}
+
+FunctionLowering::Value* FunctionLowering::intrinsic(CpuIntrinsic which, std::span<Value* const> args) {
+  Value* l = launch();
+  auto vector_field = [&](uint32_t offset, Value* dimension) {
+    Value* safe = b_.CreateSelect(b_.CreateICmpULT(dimension, b_.getInt32(3)), dimension, b_.getInt32(0));
+    Value* address = b_.CreateInBoundsGEP(i32(), b_.CreateConstInBoundsGEP1_64(i8(), l, offset), safe);
+    return b_.CreateLoad(i32(), address);
+  };
+  auto size = [&](uint32_t d) { return field(l, kLaunchWorkgroupSize + 4 * d, i32()); };
+  // Global ids from the running invocation's index and the row the state
+  // describes (cpu/kernel_abi.h).
+  auto global = [&](uint32_t d) -> Value* {
+    if (d == 1) return b_.CreateLoad(i32(), state_field_ptr(kStateGlobalY));
+    if (d == 2) return b_.CreateLoad(i32(), state_field_ptr(kStateGlobalZ));
+    return b_.CreateSub(b_.CreateLoad(i32(), state_field_ptr(kStateInvocation)),
+                        b_.CreateLoad(i32(), state_field_ptr(kStateRowBase)));
+  };
+  auto per_dimension = [&](Value* dimension, Value* outside, const std::function<Value*(uint32_t)>& of) {
+    Value* result = outside;
+    for (uint32_t d = 0; d < 3; ++d)
+      result = b_.CreateSelect(b_.CreateICmpEQ(dimension, b_.getInt32(d)), of(d), result);
+    return result;
+  };
+  switch (which) {
+    case CpuIntrinsic::GlobalId: return per_dimension(args[0], b_.getInt32(0), global);
+    case CpuIntrinsic::LocalId:
+      return per_dimension(args[0], b_.getInt32(0), [&](uint32_t d) { return b_.CreateURem(global(d), size(d)); });
+    case CpuIntrinsic::WorkgroupId:
+      return per_dimension(args[0], b_.getInt32(0), [&](uint32_t d) { return b_.CreateUDiv(global(d), size(d)); });
+    case CpuIntrinsic::WorkgroupSize:
+      return b_.CreateSelect(b_.CreateICmpULT(args[0], b_.getInt32(3)), vector_field(kLaunchWorkgroupSize, args[0]),
+                             b_.getInt32(1));
+    case CpuIntrinsic::WorkgroupCount:
+      return b_.CreateSelect(b_.CreateICmpULT(args[0], b_.getInt32(3)), vector_field(kLaunchWorkgroups, args[0]),
+                             b_.getInt32(1));
+    case CpuIntrinsic::LocalIndex: {
+      Value* x = b_.CreateURem(global(0), size(0));
+      Value* y = b_.CreateURem(global(1), size(1));
+      Value* z = b_.CreateURem(global(2), size(2));
+      return b_.CreateAdd(x, b_.CreateMul(size(0), b_.CreateAdd(y, b_.CreateMul(size(1), z))));
+    }
+  }
+  return b_.getInt32(0);
+}
+
+FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) {
+  const spirv::StackLayout& stack = m_.facts.stack;
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(m_.context, "translated", fn_);
+  llvm::BasicBlock* oob = llvm::BasicBlock::Create(m_.context, "out_of_bounds", fn_);
+  std::vector<std::pair<Value*, llvm::BasicBlock*>> results;
+  auto next = [&](Value* condition, const char* name) {
+    llvm::BasicBlock* yes = llvm::BasicBlock::Create(m_.context, name, fn_);
+    llvm::BasicBlock* no = llvm::BasicBlock::Create(m_.context, "next", fn_);
+    b_.CreateCondBr(condition, yes, no);
+    b_.SetInsertPoint(yes);
+    return no;
+  };
+  if (stack.slot_size > 0 && stack.stack_hi - stack.window_lo >= width) {
+    // 1. The invocation's stack window; below it in the stack region: overflow.
+    Value* offset = b_.CreateSub(ea, b_.getInt64(stack.window_lo));
+    llvm::BasicBlock* no =
+        next(b_.CreateICmpULE(offset, b_.getInt64(stack.stack_hi - stack.window_lo - width)), "stack");
+    results.push_back({b_.CreateInBoundsGEP(i8(), field(state_, kStateStackSlot, ptr()), offset), b_.GetInsertBlock()});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(no);
+    if (stack.window_lo > stack.stack_lo) {
+      Value* below = b_.CreateSub(ea, b_.getInt64(stack.stack_lo));
+      llvm::BasicBlock* rest = next(b_.CreateICmpULT(below, b_.getInt64(stack.window_lo - stack.stack_lo)), "overflow");
+      b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::StackOverflow) + 1), state_field_ptr(kStateTrap));
+      return_default();
+      b_.SetInsertPoint(rest);
+    }
+  }
+  Value* l = launch();
+  Value* end = b_.CreateAdd(ea, b_.getInt64(width));
+  if (m_.memory_bytes > 0) {
+    // 2. Module memory below the buffers.
+    llvm::BasicBlock* buffers = next(b_.CreateICmpULT(ea, b_.getInt64(abi::kBufferAddressBase)), "module_memory");
+    llvm::BasicBlock* inside = llvm::BasicBlock::Create(m_.context, "in_memory", fn_);
+    b_.CreateCondBr(b_.CreateICmpULE(end, b_.getInt64(m_.memory_bytes)), inside, oob);
+    b_.SetInsertPoint(inside);
+    results.push_back({b_.CreateInBoundsGEP(i8(), field(l, kLaunchMemoryBase, ptr()), ea), inside});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(buffers);
+  }
+  // 3. A buffer: the page's owner ends at or after the access's end.
+  Value* page = b_.CreateLShr(ea, b_.getInt64(kPageShift));
+  llvm::BasicBlock* in_space = llvm::BasicBlock::Create(m_.context, "in_space", fn_);
+  b_.CreateCondBr(b_.CreateICmpULT(page, b_.getInt64(kPageCount)), in_space, oob);
+  b_.SetInsertPoint(in_space);
+  Value* page_end = b_.CreateLoad(i64(), b_.CreateInBoundsGEP(i64(), field(l, kLaunchPageEnd, ptr()), page));
+  llvm::BasicBlock* inside = llvm::BasicBlock::Create(m_.context, "in_buffer", fn_);
+  b_.CreateCondBr(b_.CreateICmpULE(end, page_end), inside, oob);
+  b_.SetInsertPoint(inside);
+  results.push_back({b_.CreateInBoundsGEP(i8(), field(l, kLaunchBufferBase, ptr()), ea), inside});
+  b_.CreateBr(done);
+  // 4. Nothing there.
+  b_.SetInsertPoint(oob);
+  b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::MemoryOutOfBounds) + 1), state_field_ptr(kStateTrap));
+  return_default();
+  b_.SetInsertPoint(done);
+  llvm::PHINode* host = b_.CreatePHI(ptr(), unsigned(results.size()));
+  for (auto& [value, from] : results) host->addIncoming(value, from);
+  return host;
+}
+
+void FunctionLowering::lower_load(const wasm::Instr& instr) {
+  const wasm::OpcodeInfo& info = wasm::info(instr.op);
+  Value* ea = b_.CreateAdd(b_.CreateZExt(pop(), i64()), b_.getInt64(instr.imm1));
+  Value* host = translate(ea, info.access.bytes);
+  llvm::Type* raw_type = b_.getIntNTy(8 * info.access.bytes);
+  Value* raw = b_.CreateAlignedLoad(raw_type, host, llvm::MaybeAlign(1));
+  llvm::Type* result = m_.type_of(info.results[0]);
+  llvm::Type* wide = result->isFloatTy() ? i32() : result->isDoubleTy() ? i64() : result;
+  if (raw_type != wide)
+    raw = info.access.extend == wasm::Extend::Sign ? b_.CreateSExt(raw, wide) : b_.CreateZExt(raw, wide);
+  push(b_.CreateBitCast(raw, result));
+}
+
+void FunctionLowering::lower_store(const wasm::Instr& instr) {
+  const wasm::OpcodeInfo& info = wasm::info(instr.op);
+  Value* value = pop();
+  Value* ea = b_.CreateAdd(b_.CreateZExt(pop(), i64()), b_.getInt64(instr.imm1));
+  Value* host = translate(ea, info.access.bytes);
+  if (value->getType()->isFloatingPointTy()) value = float_bits(value);
+  llvm::Type* raw_type = b_.getIntNTy(8 * info.access.bytes);
+  if (value->getType() != raw_type) value = b_.CreateTrunc(value, raw_type);
+  b_.CreateAlignedStore(value, host, llvm::MaybeAlign(1));
+}
+
+// wasm's NaN result in exact mode (docs/float-modes.md): the first NaN
+// operand quieted, else the canonical NaN; other results as they are.
+FunctionLowering::Value* FunctionLowering::nan_fix(Value* result, Value* a, Value* b) {
+  if (!exact()) return result;
+  llvm::Type* type = result->getType();
+  const bool single = type->isFloatTy();
+  Value* quiet = single ? b_.getInt32(0x0040'0000u) : b_.getInt64(uint64_t(1) << 51);
+  Value* canonical = single ? b_.getInt32(0x7FC0'0000u) : b_.getInt64(0x7FF8'0000'0000'0000ull);
+  Value* bits = canonical;
+  if (b) bits = b_.CreateSelect(b_.CreateFCmpUNO(b, b), b_.CreateOr(float_bits(b), quiet), bits);
+  bits = b_.CreateSelect(b_.CreateFCmpUNO(a, a), b_.CreateOr(float_bits(a), quiet), bits);
+  return b_.CreateSelect(b_.CreateFCmpUNO(result, result), b_.CreateBitCast(bits, type), result);
+}
+
+// min/max on the integer order of the bits, in which -0 < +0; NaNs as nan_fix.
+FunctionLowering::Value* FunctionLowering::min_max(Value* a, Value* b, bool is_min) {
+  llvm::Type* type = a->getType();
+  const bool single = type->isFloatTy();
+  const unsigned bits = single ? 32 : 64;
+  auto key = [&](Value* v) {
+    Value* raw = float_bits(v);
+    Value* negative = b_.CreateICmpSLT(raw, llvm::ConstantInt::get(raw->getType(), 0));
+    Value* sign = llvm::ConstantInt::get(raw->getType(), llvm::APInt::getSignMask(bits));
+    return b_.CreateSelect(negative, b_.CreateNot(raw), b_.CreateOr(raw, sign));
+  };
+  Value* a_first = is_min ? b_.CreateICmpULT(key(a), key(b)) : b_.CreateICmpUGT(key(a), key(b));
+  Value* result = b_.CreateSelect(a_first, a, b);
+  Value* any_nan = b_.CreateFCmpUNO(a, b);
+  Value* quiet_nan = nan_fix(llvm::ConstantFP::getNaN(type), a, b);
+  if (!exact()) quiet_nan = b_.CreateFAdd(a, b);
+  return b_.CreateSelect(any_nan, quiet_nan, result);
+}
+
+// A NaN result of promote/demote: the operand's payload, quieted.
+FunctionLowering::Value* FunctionLowering::convert_nan(Value* result, Value* operand) {
+  if (!exact()) return result;
+  Value* bits = float_bits(operand);
+  Value* nan_bits = nullptr;
+  if (result->getType()->isDoubleTy()) {
+    Value* wide = b_.CreateZExt(bits, i64());
+    Value* sign = b_.CreateShl(b_.CreateLShr(wide, 31), 63);
+    Value* payload = b_.CreateShl(b_.CreateAnd(wide, b_.getInt64(0x007F'FFFF)), 29);
+    nan_bits = b_.CreateOr(b_.CreateOr(sign, payload), b_.getInt64(0x7FF8'0000'0000'0000ull));
+  } else {
+    Value* sign = b_.CreateShl(b_.CreateTrunc(b_.CreateLShr(bits, 63), i32()), 31);
+    Value* payload =
+        b_.CreateTrunc(b_.CreateLShr(b_.CreateAnd(bits, b_.getInt64(0x000F'FFFF'FFFF'FFFFull)), 29), i32());
+    nan_bits = b_.CreateOr(b_.CreateOr(sign, payload), b_.getInt32(0x7FC0'0000u));
+  }
+  return b_.CreateSelect(b_.CreateFCmpUNO(operand, operand), b_.CreateBitCast(nan_bits, result->getType()), result);
+}
+
+// A trapping float-to-integer conversion: NaN is an invalid conversion, a
+// value whose truncation does not fit an overflow.
+FunctionLowering::Value* FunctionLowering::trunc_checked(Value* x, bool is_signed, unsigned bits) {
+  llvm::Type* type = x->getType();
+  const bool single = type->isFloatTy();
+  trap_if(b_.CreateFCmpUNO(x, x), abi::TrapKind::InvalidConversionToInteger);
+  auto constant = [&](double v) { return llvm::ConstantFP::get(type, v); };
+  Value* fits = nullptr;
+  if (is_signed) {
+    const double low = -std::ldexp(1.0, int(bits) - 1);
+    // low - 1 is exactly representable only in f64 for 32-bit results.
+    Value* above = !single && bits == 32 ? b_.CreateFCmpOGT(x, constant(low - 1)) : b_.CreateFCmpOGE(x, constant(low));
+    fits = b_.CreateAnd(above, b_.CreateFCmpOLT(x, constant(std::ldexp(1.0, int(bits) - 1))));
+  } else {
+    fits = b_.CreateAnd(b_.CreateFCmpOGT(x, constant(-1.0)), b_.CreateFCmpOLT(x, constant(std::ldexp(1.0, int(bits)))));
+  }
+  trap_if(b_.CreateNot(fits), abi::TrapKind::IntegerOverflow);
+  llvm::Type* result = b_.getIntNTy(bits);
+  return is_signed ? b_.CreateFPToSI(x, result) : b_.CreateFPToUI(x, result);
+}
+
+bool FunctionLowering::lower_numeric(const wasm::Instr& instr) {
+  const Opcode op = instr.op;
+  auto binary = [&](auto&& make) {
+    Value* rhs = pop();
+    Value* lhs = pop();
+    push(make(lhs, rhs));
+  };
+  auto unary = [&](auto&& make) { push(make(pop())); };
+  auto compare = [&](llvm::CmpInst::Predicate predicate) {
+    binary([&](Value* a, Value* c) { return b_.CreateZExt(b_.CreateCmp(predicate, a, c), i32()); });
+  };
+  auto int_intrinsic = [&](llvm::Intrinsic::ID id, bool flag) {
+    unary([&](Value* a) {
+      if (id == llvm::Intrinsic::ctpop) return static_cast<Value*>(b_.CreateUnaryIntrinsic(id, a));
+      return static_cast<Value*>(b_.CreateBinaryIntrinsic(id, a, b_.getFalse()));
+    });
+    (void)flag;
+  };
+  auto shift = [&](auto&& make) {
+    binary([&](Value* a, Value* c) {
+      const unsigned width = a->getType()->getIntegerBitWidth();
+      return make(a, b_.CreateAnd(c, llvm::ConstantInt::get(a->getType(), width - 1)));
+    });
+  };
+  auto rotate = [&](llvm::Intrinsic::ID id) {
+    binary([&](Value* a, Value* c) { return static_cast<Value*>(b_.CreateIntrinsic(id, {a->getType()}, {a, a, c})); });
+  };
+  auto division = [&](bool is_signed, bool remainder) {
+    binary([&](Value* a, Value* d) {
+      llvm::Type* type = a->getType();
+      trap_if(b_.CreateICmpEQ(d, llvm::ConstantInt::get(type, 0)), abi::TrapKind::IntegerDivideByZero);
+      if (!is_signed) return remainder ? b_.CreateURem(a, d) : b_.CreateUDiv(a, d);
+      const unsigned width = type->getIntegerBitWidth();
+      Value* minus_one = b_.CreateICmpEQ(d, llvm::ConstantInt::getSigned(type, -1));
+      Value* overflow = b_.CreateAnd(
+          minus_one, b_.CreateICmpEQ(a, llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(width))));
+      if (!remainder) {
+        trap_if(overflow, abi::TrapKind::IntegerOverflow);
+        return b_.CreateSDiv(a, d);
+      }
+      // x rem -1 is 0; the divisor 1 keeps srem defined for INT_MIN.
+      Value* safe = b_.CreateSelect(minus_one, llvm::ConstantInt::get(type, 1), d);
+      return b_.CreateSelect(minus_one, llvm::ConstantInt::get(type, 0), b_.CreateSRem(a, safe));
+    });
+  };
+  auto arith = [&](llvm::Instruction::BinaryOps kind) {
+    binary([&](Value* a, Value* c) {
+      Value* r = b_.CreateBinOp(kind, a, c);
+      if (!exact()) {
+        llvm::FastMathFlags flags;
+        flags.setAllowContract(true);
+        llvm::cast<llvm::Instruction>(r)->setFastMathFlags(flags);
+      }
+      return nan_fix(r, a, c);
+    });
+  };
+  auto float_unary_intrinsic = [&](llvm::Intrinsic::ID id) {
+    unary([&](Value* a) { return nan_fix(b_.CreateUnaryIntrinsic(id, a), a, nullptr); });
+  };
+  auto sign_bits = [&](Value* a, bool clear, bool flip) {
+    Value* raw = float_bits(a);
+    const unsigned width = raw->getType()->getIntegerBitWidth();
+    llvm::Constant* sign = llvm::ConstantInt::get(raw->getType(), llvm::APInt::getSignMask(width));
+    Value* out = clear ? b_.CreateAnd(raw, b_.CreateNot(sign)) : flip ? b_.CreateXor(raw, sign) : raw;
+    return b_.CreateBitCast(out, a->getType());
+  };
+  auto extend_from = [&](unsigned bits) {
+    unary([&](Value* a) { return b_.CreateSExt(b_.CreateTrunc(a, b_.getIntNTy(bits)), a->getType()); });
+  };
+  auto saturate = [&](bool is_signed, llvm::Type* result) {
+    unary([&](Value* a) {
+      return static_cast<Value*>(b_.CreateIntrinsic(
+          is_signed ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat, {result, a->getType()}, {a}));
+    });
+  };
+  using P = llvm::CmpInst::Predicate;
+  using B = llvm::Instruction::BinaryOps;
+  namespace I = llvm::Intrinsic;
+  switch (op) {
+    case Opcode::I32Const: push(b_.getInt32(uint32_t(instr.imm64))); return true;
+    case Opcode::I64Const: push(b_.getInt64(instr.imm64)); return true;
+    case Opcode::F32Const: push(b_.CreateBitCast(b_.getInt32(uint32_t(instr.imm64)), f32())); return true;
+    case Opcode::F64Const: push(b_.CreateBitCast(b_.getInt64(instr.imm64), f64())); return true;
+    case Opcode::I32Eqz:
+      unary([&](Value* a) { return b_.CreateZExt(b_.CreateICmpEQ(a, b_.getInt32(0)), i32()); });
+      return true;
+    case Opcode::I64Eqz:
+      unary([&](Value* a) { return b_.CreateZExt(b_.CreateICmpEQ(a, b_.getInt64(0)), i32()); });
+      return true;
+    case Opcode::I32Eq:
+    case Opcode::I64Eq: compare(P::ICMP_EQ); return true;
+    case Opcode::I32Ne:
+    case Opcode::I64Ne: compare(P::ICMP_NE); return true;
+    case Opcode::I32LtS:
+    case Opcode::I64LtS: compare(P::ICMP_SLT); return true;
+    case Opcode::I32LtU:
+    case Opcode::I64LtU: compare(P::ICMP_ULT); return true;
+    case Opcode::I32GtS:
+    case Opcode::I64GtS: compare(P::ICMP_SGT); return true;
+    case Opcode::I32GtU:
+    case Opcode::I64GtU: compare(P::ICMP_UGT); return true;
+    case Opcode::I32LeS:
+    case Opcode::I64LeS: compare(P::ICMP_SLE); return true;
+    case Opcode::I32LeU:
+    case Opcode::I64LeU: compare(P::ICMP_ULE); return true;
+    case Opcode::I32GeS:
+    case Opcode::I64GeS: compare(P::ICMP_SGE); return true;
+    case Opcode::I32GeU:
+    case Opcode::I64GeU: compare(P::ICMP_UGE); return true;
+    // IEEE comparisons are wasm's: no flushing on the CPU (MXCSR is set by the device).
+    case Opcode::F32Eq:
+    case Opcode::F64Eq: compare(P::FCMP_OEQ); return true;
+    case Opcode::F32Ne:
+    case Opcode::F64Ne: compare(P::FCMP_UNE); return true;
+    case Opcode::F32Lt:
+    case Opcode::F64Lt: compare(P::FCMP_OLT); return true;
+    case Opcode::F32Gt:
+    case Opcode::F64Gt: compare(P::FCMP_OGT); return true;
+    case Opcode::F32Le:
+    case Opcode::F64Le: compare(P::FCMP_OLE); return true;
+    case Opcode::F32Ge:
+    case Opcode::F64Ge: compare(P::FCMP_OGE); return true;
+    case Opcode::I32Clz:
+    case Opcode::I64Clz: int_intrinsic(I::ctlz, false); return true;
+    case Opcode::I32Ctz:
+    case Opcode::I64Ctz: int_intrinsic(I::cttz, false); return true;
+    case Opcode::I32Popcnt:
+    case Opcode::I64Popcnt: int_intrinsic(I::ctpop, false); return true;
+    case Opcode::I32Add:
+    case Opcode::I64Add: binary([&](Value* a, Value* c) { return b_.CreateAdd(a, c); }); return true;
+    case Opcode::I32Sub:
+    case Opcode::I64Sub: binary([&](Value* a, Value* c) { return b_.CreateSub(a, c); }); return true;
+    case Opcode::I32Mul:
+    case Opcode::I64Mul: binary([&](Value* a, Value* c) { return b_.CreateMul(a, c); }); return true;
+    case Opcode::I32DivS:
+    case Opcode::I64DivS: division(true, false); return true;
+    case Opcode::I32DivU:
+    case Opcode::I64DivU: division(false, false); return true;
+    case Opcode::I32RemS:
+    case Opcode::I64RemS: division(true, true); return true;
+    case Opcode::I32RemU:
+    case Opcode::I64RemU: division(false, true); return true;
+    case Opcode::I32And:
+    case Opcode::I64And: binary([&](Value* a, Value* c) { return b_.CreateAnd(a, c); }); return true;
+    case Opcode::I32Or:
+    case Opcode::I64Or: binary([&](Value* a, Value* c) { return b_.CreateOr(a, c); }); return true;
+    case Opcode::I32Xor:
+    case Opcode::I64Xor: binary([&](Value* a, Value* c) { return b_.CreateXor(a, c); }); return true;
+    case Opcode::I32Shl:
+    case Opcode::I64Shl: shift([&](Value* a, Value* c) { return b_.CreateShl(a, c); }); return true;
+    case Opcode::I32ShrS:
+    case Opcode::I64ShrS: shift([&](Value* a, Value* c) { return b_.CreateAShr(a, c); }); return true;
+    case Opcode::I32ShrU:
+    case Opcode::I64ShrU: shift([&](Value* a, Value* c) { return b_.CreateLShr(a, c); }); return true;
+    case Opcode::I32Rotl:
+    case Opcode::I64Rotl: rotate(I::fshl); return true;
+    case Opcode::I32Rotr:
+    case Opcode::I64Rotr: rotate(I::fshr); return true;
+    case Opcode::F32Abs:
+    case Opcode::F64Abs: unary([&](Value* a) { return sign_bits(a, true, false); }); return true;
+    case Opcode::F32Neg:
+    case Opcode::F64Neg: unary([&](Value* a) { return sign_bits(a, false, true); }); return true;
+    case Opcode::F32Copysign:
+    case Opcode::F64Copysign:
+      binary([&](Value* a, Value* c) {
+        Value* magnitude = float_bits(sign_bits(a, true, false));
+        Value* sign = float_bits(c);
+        const unsigned width = sign->getType()->getIntegerBitWidth();
+        sign = b_.CreateAnd(sign, llvm::ConstantInt::get(sign->getType(), llvm::APInt::getSignMask(width)));
+        return b_.CreateBitCast(b_.CreateOr(magnitude, sign), a->getType());
+      });
+      return true;
+    case Opcode::F32Ceil:
+    case Opcode::F64Ceil: float_unary_intrinsic(I::ceil); return true;
+    case Opcode::F32Floor:
+    case Opcode::F64Floor: float_unary_intrinsic(I::floor); return true;
+    case Opcode::F32Trunc:
+    case Opcode::F64Trunc: float_unary_intrinsic(I::trunc); return true;
+    case Opcode::F32Nearest:
+    case Opcode::F64Nearest: float_unary_intrinsic(I::roundeven); return true;
+    case Opcode::F32Sqrt:
+    case Opcode::F64Sqrt: float_unary_intrinsic(I::sqrt); return true;
+    case Opcode::F32Add:
+    case Opcode::F64Add: arith(B::FAdd); return true;
+    case Opcode::F32Sub:
+    case Opcode::F64Sub: arith(B::FSub); return true;
+    case Opcode::F32Mul:
+    case Opcode::F64Mul: arith(B::FMul); return true;
+    case Opcode::F32Div:
+    case Opcode::F64Div: arith(B::FDiv); return true;
+    case Opcode::F32Min:
+    case Opcode::F64Min: binary([&](Value* a, Value* c) { return min_max(a, c, true); }); return true;
+    case Opcode::F32Max:
+    case Opcode::F64Max: binary([&](Value* a, Value* c) { return min_max(a, c, false); }); return true;
+    case Opcode::I32WrapI64: unary([&](Value* a) { return b_.CreateTrunc(a, i32()); }); return true;
+    case Opcode::I64ExtendI32S: unary([&](Value* a) { return b_.CreateSExt(a, i64()); }); return true;
+    case Opcode::I64ExtendI32U: unary([&](Value* a) { return b_.CreateZExt(a, i64()); }); return true;
+    case Opcode::I32TruncF32S:
+    case Opcode::I32TruncF64S: unary([&](Value* a) { return trunc_checked(a, true, 32); }); return true;
+    case Opcode::I32TruncF32U:
+    case Opcode::I32TruncF64U: unary([&](Value* a) { return trunc_checked(a, false, 32); }); return true;
+    case Opcode::I64TruncF32S:
+    case Opcode::I64TruncF64S: unary([&](Value* a) { return trunc_checked(a, true, 64); }); return true;
+    case Opcode::I64TruncF32U:
+    case Opcode::I64TruncF64U: unary([&](Value* a) { return trunc_checked(a, false, 64); }); return true;
+    case Opcode::I32TruncSatF32S:
+    case Opcode::I32TruncSatF64S: saturate(true, i32()); return true;
+    case Opcode::I32TruncSatF32U:
+    case Opcode::I32TruncSatF64U: saturate(false, i32()); return true;
+    case Opcode::I64TruncSatF32S:
+    case Opcode::I64TruncSatF64S: saturate(true, i64()); return true;
+    case Opcode::I64TruncSatF32U:
+    case Opcode::I64TruncSatF64U: saturate(false, i64()); return true;
+    case Opcode::F32ConvertI32S:
+    case Opcode::F32ConvertI64S: unary([&](Value* a) { return b_.CreateSIToFP(a, f32()); }); return true;
+    case Opcode::F32ConvertI32U:
+    case Opcode::F32ConvertI64U: unary([&](Value* a) { return b_.CreateUIToFP(a, f32()); }); return true;
+    case Opcode::F64ConvertI32S:
+    case Opcode::F64ConvertI64S: unary([&](Value* a) { return b_.CreateSIToFP(a, f64()); }); return true;
+    case Opcode::F64ConvertI32U:
+    case Opcode::F64ConvertI64U: unary([&](Value* a) { return b_.CreateUIToFP(a, f64()); }); return true;
+    case Opcode::F32DemoteF64: unary([&](Value* a) { return convert_nan(b_.CreateFPTrunc(a, f32()), a); }); return true;
+    case Opcode::F64PromoteF32: unary([&](Value* a) { return convert_nan(b_.CreateFPExt(a, f64()), a); }); return true;
+    case Opcode::I32ReinterpretF32: unary([&](Value* a) { return b_.CreateBitCast(a, i32()); }); return true;
+    case Opcode::I64ReinterpretF64: unary([&](Value* a) { return b_.CreateBitCast(a, i64()); }); return true;
+    case Opcode::F32ReinterpretI32: unary([&](Value* a) { return b_.CreateBitCast(a, f32()); }); return true;
+    case Opcode::F64ReinterpretI64: unary([&](Value* a) { return b_.CreateBitCast(a, f64()); }); return true;
+    case Opcode::I32Extend8S:
+    case Opcode::I64Extend8S: extend_from(8); return true;
+    case Opcode::I32Extend16S:
+    case Opcode::I64Extend16S: extend_from(16); return true;
+    case Opcode::I64Extend32S: extend_from(32); return true;
+    default: return false;
+  }
+}
+
+// The entry point: for each invocation of [begin, end), a fresh stack
+// pointer and trap, the kernel's call with the launch's arguments, and a
+// report of its trap.
+void emit_entry(ModuleLowering& m, uint32_t kernel) {
+  llvm::LLVMContext& c = m.context;
+  llvm::IRBuilder<> b(c);
+  llvm::Type* i32 = b.getInt32Ty();
+  auto* type = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), i32, i32}, false);
+  auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, kEntrySymbol, m.out);
+  llvm::Value* state = fn->getArg(0);
+  llvm::BasicBlock* entry = llvm::BasicBlock::Create(c, "entry", fn);
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(c, "invocation", fn);
+  llvm::BasicBlock* trapped = llvm::BasicBlock::Create(c, "trapped", fn);
+  llvm::BasicBlock* next = llvm::BasicBlock::Create(c, "next", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(c, "done", fn);
+  b.SetInsertPoint(entry);
+  auto state_field = [&](uint32_t offset) { return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), state, offset); };
+  llvm::Value* launch = b.CreateLoad(b.getPtrTy(), state_field(kStateLaunch));
+  llvm::Value* args_base = b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), launch, kLaunchArgs));
+  const wasm::FuncType& kernel_type = m.module.function_type(kernel);
+  std::vector<llvm::Value*> args{state, nullptr};
+  for (size_t i = 1; i < kernel_type.params.size(); ++i) {
+    llvm::Value* slot = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), args_base, i - 1);
+    args.push_back(b.CreateLoad(m.type_of(kernel_type.params[i]), slot));
+  }
+  b.CreateCondBr(b.CreateICmpULT(fn->getArg(1), fn->getArg(2)), loop, done);
+  b.SetInsertPoint(loop);
+  llvm::PHINode* index = b.CreatePHI(i32, 2);
+  index->addIncoming(fn->getArg(1), entry);
+  b.CreateStore(b.getInt32(0), state_field(kStateTrap));
+  b.CreateStore(b.getInt32(m.facts.stack.stack_hi), state_field(kStateStackPointer));
+  b.CreateStore(index, state_field(kStateInvocation));
+  args[1] = index;
+  b.CreateCall(m.functions.at(kernel), args);
+  llvm::Value* trap = b.CreateLoad(i32, state_field(kStateTrap));
+  b.CreateCondBr(b.CreateICmpNE(trap, b.getInt32(0)), trapped, next);
+  b.SetInsertPoint(trapped);
+  llvm::Value* record =
+      b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), launch, kLaunchRecordTrap));
+  auto* record_type = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), i32, i32}, false);
+  b.CreateCall(record_type, record, {state, index, b.CreateSub(trap, b.getInt32(1))});
+  b.CreateBr(next);
+  b.SetInsertPoint(next);
+  llvm::Value* following = b.CreateAdd(index, b.getInt32(1));
+  index->addIncoming(following, next);
+  b.CreateCondBr(b.CreateICmpULT(following, fn->getArg(2)), loop, done);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+}
+
+}  // namespace
+
+Status lower_kernel(const wasm::Module& module, const spirv::FrontEndFacts& facts, spirv::FloatMode float_mode,
+                    llvm::Module& out) {
+  if (!facts.kernel_function) return make_error(ErrorCode::Internal, "cpu lowering: no kernel function");
+  ModuleLowering m{module, facts, float_mode, out, out.getContext(), {}, 0, 0};
+  if (!module.memories.empty()) {
+    m.memory_pages = uint32_t(module.memories[0].limits.min);
+    m.memory_bytes = uint64_t(m.memory_pages) * abi::kPageSize;
+  }
+  for (uint32_t function : facts.graph.functions)
+    if (function >= module.imported_functions) m.declare(function);
+  for (uint32_t function : facts.graph.functions)
+    if (function >= module.imported_functions) FunctionLowering(m, function).lower();
+  emit_entry(m, *facts.kernel_function);
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  if (llvm::verifyModule(out, &stream))
+    return make_error(ErrorCode::Internal, "cpu lowering produced invalid LLVM IR: " + stream.str());
+  return {};
+}
+
+}  // namespace wasmgpu::cpu

@@ -1,0 +1,70 @@
+// The contract between native kernels (cpu/ir_lowering.cpp) and the cpu
+// device that runs them: what one launch and one worker thread hand the
+// compiled code. Plain structs read at fixed byte offsets by the generated
+// code; the static_asserts keep both sides in step.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace wasmgpu::cpu {
+
+struct InvocationState;
+
+// What every worker of one launch shares (read-only while it runs).
+struct LaunchContext {
+  uint8_t* memory_base = nullptr;  // host address of the module memory's wasm address 0
+  uint64_t memory_size = 0;        // bytes of module memory: [0, memory_size) is mapped
+  uint8_t* buffer_base = nullptr;  // host address of wasm address 0 in the buffer range
+  // Per 64 KiB page of the 32-bit space: the wasm address where the buffer
+  // owning the page ends, 0 where no buffer does (address_space.h).
+  const uint64_t* page_end = nullptr;
+  const uint64_t* args = nullptr;  // kernel arguments after the index, one 8-byte slot each
+  // Called once per trapping invocation (the device records count and lowest index).
+  void (*record_trap)(InvocationState* state, uint32_t invocation, uint32_t kind) = nullptr;
+  uint32_t count = 0;  // invocations of the launch
+  uint32_t workgroup_size[3] = {1, 1, 1};
+  uint32_t workgroups[3] = {1, 1, 1};  // of the whole launch
+};
+
+// One worker's state while it runs invocations.
+struct InvocationState {
+  const LaunchContext* launch = nullptr;
+  uint8_t* stack_slot = nullptr;  // the running invocation's shadow stack window
+  void* owner = nullptr;          // the device's per-launch record (record_trap's)
+  uint32_t trap = 0;              // 1 + abi::TrapKind of the running invocation, 0 none
+  uint32_t stack_pointer = 0;     // __stack_pointer, private per invocation
+  uint32_t invocation = 0;        // the running invocation's index
+  uint32_t row_base = 0;          // invocation index of global x = 0 in this row
+  uint32_t global_y = 0, global_z = 0;
+};
+
+// Byte offsets the generated code uses.
+inline constexpr uint32_t kLaunchMemoryBase = offsetof(LaunchContext, memory_base);
+inline constexpr uint32_t kLaunchMemorySize = offsetof(LaunchContext, memory_size);
+inline constexpr uint32_t kLaunchBufferBase = offsetof(LaunchContext, buffer_base);
+inline constexpr uint32_t kLaunchPageEnd = offsetof(LaunchContext, page_end);
+inline constexpr uint32_t kLaunchArgs = offsetof(LaunchContext, args);
+inline constexpr uint32_t kLaunchRecordTrap = offsetof(LaunchContext, record_trap);
+inline constexpr uint32_t kLaunchCount = offsetof(LaunchContext, count);
+inline constexpr uint32_t kLaunchWorkgroupSize = offsetof(LaunchContext, workgroup_size);
+inline constexpr uint32_t kLaunchWorkgroups = offsetof(LaunchContext, workgroups);
+inline constexpr uint32_t kStateLaunch = offsetof(InvocationState, launch);
+inline constexpr uint32_t kStateStackSlot = offsetof(InvocationState, stack_slot);
+inline constexpr uint32_t kStateTrap = offsetof(InvocationState, trap);
+inline constexpr uint32_t kStateStackPointer = offsetof(InvocationState, stack_pointer);
+inline constexpr uint32_t kStateInvocation = offsetof(InvocationState, invocation);
+inline constexpr uint32_t kStateRowBase = offsetof(InvocationState, row_base);
+inline constexpr uint32_t kStateGlobalY = offsetof(InvocationState, global_y);
+inline constexpr uint32_t kStateGlobalZ = offsetof(InvocationState, global_z);
+
+// The 32-bit wasm address space in pages of the buffer allocator's alignment.
+inline constexpr uint32_t kPageShift = 16;
+inline constexpr uint64_t kPageCount = uint64_t(1) << (32 - kPageShift);
+
+// The compiled entry point: runs invocations [begin, end) of one row (the
+// same global y and z, set in `state` with row_base), each with a fresh
+// stack pointer, and reports each trap through LaunchContext::record_trap.
+using KernelEntry = void (*)(InvocationState* state, uint32_t begin, uint32_t end);
+
+}  // namespace wasmgpu::cpu

@@ -1,0 +1,110 @@
+#include "cpu/kernel_support.h"
+
+#include <string>
+
+#include "spirv/workgroup_memory.h"
+
+namespace wasmgpu::cpu {
+
+namespace {
+
+using wasm::Opcode;
+
+Error refuse(const wasm::Module& module, std::string_view kernel, uint32_t function, const std::string& why) {
+  return make_error(ErrorCode::Unsupported, "the cpu device cannot run kernel '" + std::string(kernel) +
+                                                "' yet: " + "function '" + module.function_name(function) + "' " + why +
+                                                " (docs/cpu-device.md lists what it runs)");
+}
+
+// Why one instruction cannot run on the cpu device yet, or empty.
+std::string unsupported_instruction(const wasm::Module& module, const wasm::Instr& instr,
+                                    std::optional<uint32_t> stack_pointer) {
+  const wasm::OpcodeInfo& info = wasm::info(instr.op);
+  switch (info.cls) {
+    case wasm::OpcodeClass::Vector: return "uses SIMD (" + std::string(info.text) + ")";
+    case wasm::OpcodeClass::Atomic: return "uses atomics (" + std::string(info.text) + ")";
+    case wasm::OpcodeClass::Table: return "uses tables (" + std::string(info.text) + ")";
+    case wasm::OpcodeClass::Reference: return "uses references (" + std::string(info.text) + ")";
+    default: break;
+  }
+  switch (instr.op) {
+    case Opcode::CallIndirect: return "uses call_indirect";
+    case Opcode::MemoryGrow:
+    case Opcode::MemoryInit:
+    case Opcode::DataDrop: return "uses " + std::string(info.text) + " (module instance state)";
+    case Opcode::MemoryFill:
+    case Opcode::MemoryCopy: return "uses bulk memory (" + std::string(info.text) + ")";
+    case Opcode::GlobalGet:
+    case Opcode::GlobalSet: {
+      if (instr.imm0 == stack_pointer) return "";
+      if (module.imported_global(instr.imm0)) return "reads an imported global";
+      if (module.global_type(instr.imm0).is_mutable) return "uses a mutable global (module instance state)";
+      return "";
+    }
+    case Opcode::Call:
+      if (instr.imm0 < module.imported_functions && !cpu_intrinsic(module, instr.imm0)) {
+        const wasm::Import* import = module.imported_function(instr.imm0);
+        return "calls the import '" + import->module + "." + import->name +
+               "' (barriers, subgroups, atomics and images are not on the cpu device yet)";
+      }
+      return "";
+    default: return "";
+  }
+}
+
+// A global's initial value is a constant the lowering can fold.
+bool constant_init(const wasm::Global& global) {
+  if (global.init.instrs.size() != 2) return false;
+  const Opcode op = global.init.instrs[0].op;
+  return op == Opcode::I32Const || op == Opcode::I64Const || op == Opcode::F32Const || op == Opcode::F64Const;
+}
+
+}  // namespace
+
+std::optional<CpuIntrinsic> cpu_intrinsic(const wasm::Module& module, uint32_t function_index) {
+  const wasm::Import* import = module.imported_function(function_index);
+  if (!import || import->module != "wasmgpu") return std::nullopt;
+  const wasm::FuncType& type = module.function_type(function_index);
+  const bool takes_dimension = type.params == std::vector<wasm::ValType>{wasm::ValType::I32};
+  const bool returns_i32 = type.results == std::vector<wasm::ValType>{wasm::ValType::I32};
+  if (!returns_i32) return std::nullopt;
+  if (takes_dimension) {
+    if (import->name == "global_id") return CpuIntrinsic::GlobalId;
+    if (import->name == "local_id") return CpuIntrinsic::LocalId;
+    if (import->name == "workgroup_id") return CpuIntrinsic::WorkgroupId;
+    if (import->name == "workgroup_size") return CpuIntrinsic::WorkgroupSize;
+    if (import->name == "workgroup_count") return CpuIntrinsic::WorkgroupCount;
+  }
+  if (type.params.empty() && import->name == "local_index") return CpuIntrinsic::LocalIndex;
+  return std::nullopt;
+}
+
+Status check_cpu_support(const wasm::Module& module, const spirv::FrontEndFacts& facts, std::string_view export_name) {
+  const uint32_t kernel = facts.kernel_function.value_or(0);
+  if (!facts.graph.recursive_components.empty())
+    return refuse(module, export_name, facts.graph.recursive_components.front().front(),
+                  "is recursive (call stacks are not on the cpu device yet)");
+  Result<spirv::SharedMemory> shared = spirv::find_shared_memory(module);
+  if (!shared.ok()) return shared.error();
+  if (shared.value().hi > shared.value().lo)
+    return refuse(module, export_name, kernel, "is in a module with workgroup-shared memory (WASMGPU_SHARED)");
+  for (const wasm::Global& global : module.globals)
+    if (!constant_init(global))
+      return refuse(module, export_name, kernel, "is in a module with a global set from another");
+  for (const wasm::DataSegment& segment : module.data)
+    if (segment.mode == wasm::DataSegment::Mode::Active &&
+        (segment.offset.instrs.empty() || segment.offset.instrs[0].op != Opcode::I32Const))
+      return refuse(module, export_name, kernel, "is in a module with a data segment at a computed offset");
+  if (module.total_memories() > 0 && module.imported_memories > 0)
+    return refuse(module, export_name, kernel, "is in a module that imports its memory");
+  for (uint32_t function : facts.graph.functions) {
+    if (function < module.imported_functions) continue;
+    for (const wasm::Instr& instr : module.functions[function - module.imported_functions].body) {
+      const std::string why = unsupported_instruction(module, instr, facts.stack.stack_pointer);
+      if (!why.empty()) return refuse(module, export_name, function, why);
+    }
+  }
+  return {};
+}
+
+}  // namespace wasmgpu::cpu
