@@ -4,7 +4,7 @@
 
 namespace wasmgpu::spirv {
 
-Id AbiVariables::builtin_input(spv::BuiltIn builtin, uint32_t type) {
+Id AbiVariables::builtin_input(spv::BuiltIn builtin, Id type) {
   auto it = builtin_vars_.find(uint32_t(builtin));
   if (it != builtin_vars_.end()) return Id(it->second);
   const Id var = b_.global_variable(b_.pointer_type(spv::StorageClass::Input, type), spv::StorageClass::Input);

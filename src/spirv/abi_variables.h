@@ -33,7 +33,7 @@ class AbiVariables {
   static constexpr uint32_t kPushHeaderMembers = 4;
 
   // An Input variable for a built-in (one per built-in).
-  Id builtin_input(spv::BuiltIn builtin, uint32_t type);
+  Id builtin_input(spv::BuiltIn builtin, Id type);
 
   // Private variables holding wasm globals (by global index).
   std::map<uint32_t, uint32_t> global_vars;

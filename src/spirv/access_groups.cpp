@@ -34,60 +34,129 @@ bool is_pure_numeric(Opcode op) {
 
 bool reads_local(const Instr& i) { return i.op == Opcode::LocalGet || i.op == Opcode::LocalTee; }
 
-// Values an instruction pops and pushes, for the instructions an operand of
-// a grouped store may be computed by (no trap, no memory access other than a
-// load, which `loads` tells); nullopt for every other instruction.
-std::optional<std::pair<int, int>> operand_stack_effect(const Instr& instr, bool& loads) {
+// Whether an operand of a grouped store may be computed by the instruction:
+// it neither traps nor touches memory other than by a load, which `loads`
+// tells.
+bool pure_operand_code(const Instr& instr, bool& loads) {
   if (is_plain_load(instr.op)) {
     loads = true;
-    return std::pair{1, 1};
+    return true;
   }
   switch (instr.op) {
     case Opcode::LocalGet: case Opcode::GlobalGet: case Opcode::I32Const: case Opcode::I64Const:
-    case Opcode::F32Const: case Opcode::F64Const:
-      return std::pair{0, 1};
-    case Opcode::LocalTee: return std::pair{1, 1};
-    case Opcode::Select: case Opcode::SelectTyped: return std::pair{3, 1};
-    default: break;
+    case Opcode::F32Const: case Opcode::F64Const: case Opcode::LocalTee: case Opcode::Select:
+    case Opcode::SelectTyped:
+      return true;
+    default: return is_pure_numeric(instr.op);
   }
-  if (!is_pure_numeric(instr.op)) return std::nullopt;
-  const wasm::OpcodeInfo& info = wasm::info(instr.op);
-  return std::pair{int(info.params.size()), int(info.results.size())};
 }
 
-// The first instruction of the code that ends just before `end` and pushes
-// `count` values, when it is made of operand_stack_effect's instructions;
-// `loads` tells whether a load is among them.
-std::optional<size_t> operands_start(const std::vector<Instr>& body, size_t end, int count, bool& loads) {
-  int needed = count;
-  for (size_t i = end; i-- > 0;) {
-    std::optional<std::pair<int, int>> effect = operand_stack_effect(body[i], loads);
-    if (!effect || effect->second > needed) return std::nullopt;
-    needed += effect->first - effect->second;
-    if (needed == 0) return i;
+// Where each local is written (local.set, local.tee), in code order.
+class LocalWrites {
+ public:
+  explicit LocalWrites(const std::vector<Instr>& body) {
+    for (size_t ip = 0; ip < body.size(); ++ip)
+      if (body[ip].op == Opcode::LocalSet || body[ip].op == Opcode::LocalTee) writes_[body[ip].imm0].push_back(ip);
   }
-  return std::nullopt;
-}
+  // Whether an instruction in [from, to) writes `local`.
+  bool in(uint32_t local, size_t from, size_t to) const {
+    auto it = writes_.find(local);
+    if (it == writes_.end()) return false;
+    auto first = std::lower_bound(it->second.begin(), it->second.end(), from);
+    return first != it->second.end() && *first < to;
+  }
 
-bool writes_local(const std::vector<Instr>& body, size_t from, size_t to, uint32_t local) {
-  for (size_t i = from; i < to; ++i)
-    if ((body[i].op == Opcode::LocalSet || body[i].op == Opcode::LocalTee) && body[i].imm0 == local) return true;
-  return false;
-}
+ private:
+  std::map<uint32_t, std::vector<size_t>> writes_;
+};
 
-// What a read of a local holds, where some earlier `local.get R; i32.const
-// C; i32.add; local.set|tee X` still tells: X = root + constant, the root a
-// local whose value has not changed since (clang keeps `p + 4`, `p + 8`,
-// `p + 12` of a loop's pointer `p` in locals of their own, set before the
-// loop). Facts made inside a block, loop or if end with it, and a loop
-// starts without those about locals it writes (its back edge may bring
-// other values). Per instruction index: set at the `local.get`s it covers.
+// A local's value as another local's (the root) plus a constant.
 struct LocalAlias {
   uint32_t root;
   int32_t constant;
 };
-std::vector<std::optional<LocalAlias>> local_aliases(const std::vector<Instr>& body) {
-  std::vector<std::optional<LocalAlias>> at(body.size());
+
+// What the analysis reads of one function: its body, its operand flow
+// (wasm/operand_flow.h), where locals are written, and what each read of a
+// local holds (local_aliases).
+struct Code {
+  Code(const std::vector<Instr>& body, const wasm::OperandFlow& flow) : body(body), flow(flow), writes(body) {}
+  const std::vector<Instr>& body;
+  const wasm::OperandFlow& flow;
+  LocalWrites writes;
+  std::vector<std::optional<LocalAlias>> aliases;  // per instruction index: set at local.get and local.tee
+
+  // The instruction that produces operand k of body[ip], when it is an
+  // instruction's result (not a join, not dead code's unknown value).
+  std::optional<size_t> producer(size_t ip, size_t k) const {
+    std::optional<uint32_t> p = flow.producer(ip, k);
+    return p ? std::optional<size_t>(*p) : std::nullopt;
+  }
+  // The value that the local.get or local.tee at `read` produces, as root
+  // plus constant (an alias counts as its root, unless that root is
+  // `not_root`), provided that the root is not written after the read and
+  // before `use`: then the root still holds there what it held at the read.
+  std::optional<LocalAlias> local_value(size_t read, size_t use, uint32_t not_root = UINT32_MAX) const {
+    const uint32_t local = body[read].imm0;
+    LocalAlias value{local, 0};
+    if (aliases[read] && aliases[read]->root != not_root) value = *aliases[read];
+    if (writes.in(value.root, read + 1, use)) return std::nullopt;
+    return value;
+  }
+  // Operand k of body[ip] as a local's value plus a constant: a read of the
+  // local, or an i32.add of such a read and an i32.const (either operand
+  // first, wherever the code computes them).
+  std::optional<LocalAlias> local_plus_constant(size_t ip, size_t k, uint32_t not_root = UINT32_MAX) const {
+    std::optional<size_t> p = producer(ip, k);
+    if (!p) return std::nullopt;
+    if (reads_local(body[*p])) return local_value(*p, ip, not_root);
+    if (body[*p].op != Opcode::I32Add) return std::nullopt;
+    for (size_t c = 0; c < 2; ++c) {
+      std::optional<size_t> constant = producer(*p, c), read = producer(*p, 1 - c);
+      if (!constant || !read || body[*constant].op != Opcode::I32Const || !reads_local(body[*read])) continue;
+      std::optional<LocalAlias> value = local_value(*read, ip, not_root);
+      if (!value) return std::nullopt;
+      return LocalAlias{value->root, int32_t(uint32_t(value->constant) + uint32_t(body[*constant].imm64))};
+    }
+    return std::nullopt;
+  }
+  // The first instruction of the code that computes operand k of body[ip],
+  // when that code ends at `end` - 1, fills [first, end) and is made of
+  // pure_operand_code's instructions alone; `loads` tells whether a load is
+  // among them.
+  std::optional<size_t> operand_code_start(size_t ip, size_t k, size_t end, bool& loads) const {
+    std::optional<size_t> root = producer(ip, k);
+    if (!root || *root + 1 != end) return std::nullopt;
+    size_t first = *root, count = 0;
+    std::vector<size_t> pending{*root};
+    while (!pending.empty()) {
+      const size_t at = pending.back();
+      pending.pop_back();
+      if (!pure_operand_code(body[at], loads)) return std::nullopt;
+      ++count;
+      first = std::min(first, at);
+      for (size_t i = 0; i < flow.operands(at).size(); ++i) {
+        std::optional<size_t> p = producer(at, i);
+        if (!p) return std::nullopt;
+        pending.push_back(*p);
+      }
+    }
+    if (end - first != count) return std::nullopt;  // other code lies between
+    return first;
+  }
+};
+
+// What each read of a local holds, where some earlier `local.set|tee X` of
+// a local's value plus a constant (Code::local_plus_constant) still tells:
+// X = root + constant, the root a local whose value has not changed since
+// (clang keeps `p + 4`, `p + 8`, `p + 12` of a loop's pointer `p` in locals
+// of their own, set before the loop). Facts made inside a block, loop or if
+// end with it, and a loop starts without those about locals it writes (its
+// back edge may bring other values). Set in code.aliases at the
+// `local.get`s it covers, and at each `local.tee` for the value it leaves.
+void local_aliases(Code& code) {
+  const std::vector<Instr>& body = code.body;
+  code.aliases.assign(body.size(), std::nullopt);
   std::map<uint32_t, LocalAlias> facts;  // by aliased local
   struct Construct {
     size_t start;
@@ -97,9 +166,7 @@ std::vector<std::optional<LocalAlias>> local_aliases(const std::vector<Instr>& b
   auto forget = [&](std::map<uint32_t, LocalAlias>& in, uint32_t local) {
     std::erase_if(in, [&](const auto& fact) { return fact.first == local || fact.second.root == local; });
   };
-  // Where each local is written, in order, and where each construct ends:
-  // whether a construct writes a local is then a binary search.
-  std::map<uint32_t, std::vector<size_t>> writes;
+  // Where each construct ends.
   std::vector<size_t> end_of(body.size(), body.size());
   {
     std::vector<size_t> starts;
@@ -110,19 +177,12 @@ std::vector<std::optional<LocalAlias>> local_aliases(const std::vector<Instr>& b
         end_of[starts.back()] = ip;
         starts.pop_back();
       }
-      if (op == Opcode::LocalSet || op == Opcode::LocalTee) writes[body[ip].imm0].push_back(ip);
     }
   }
-  auto written_in = [&](uint32_t local, size_t from, size_t to) {
-    auto it = writes.find(local);
-    if (it == writes.end()) return false;
-    auto first = std::lower_bound(it->second.begin(), it->second.end(), from);
-    return first != it->second.end() && *first <= to;
-  };
   // Drops the facts that a write of their local or root in [from, to] may break.
   auto forget_written = [&](size_t from, size_t to) {
     std::erase_if(facts, [&](const auto& fact) {
-      return written_in(fact.first, from, to) || written_in(fact.second.root, from, to);
+      return code.writes.in(fact.first, from, to + 1) || code.writes.in(fact.second.root, from, to + 1);
     });
   };
   for (size_t ip = 0; ip < body.size(); ++ip) {
@@ -145,29 +205,34 @@ std::vector<std::optional<LocalAlias>> local_aliases(const std::vector<Instr>& b
         break;
       case Opcode::LocalGet: {
         auto it = facts.find(instr.imm0);
-        if (it != facts.end()) at[ip] = it->second;
+        if (it != facts.end()) code.aliases[ip] = it->second;
         break;
       }
       case Opcode::LocalSet: case Opcode::LocalTee: {
         const uint32_t local = instr.imm0;
         forget(facts, local);
-        if (ip >= 3 && body[ip - 1].op == Opcode::I32Add && body[ip - 2].op == Opcode::I32Const &&
-            reads_local(body[ip - 3]) && body[ip - 3].imm0 != local) {
-          auto from = facts.find(body[ip - 3].imm0);
-          LocalAlias base = from != facts.end() ? from->second : LocalAlias{body[ip - 3].imm0, 0};
-          facts[local] = {base.root, int32_t(uint32_t(base.constant) + uint32_t(body[ip - 2].imm64))};
+        // The stored value as a read of another local plus a constant, that
+        // read's alias counting as its root unless the root is the local
+        // written here.
+        std::optional<size_t> sum = code.producer(ip, 0);
+        std::optional<LocalAlias> value;
+        if (sum && body[*sum].op == Opcode::I32Add) value = code.local_plus_constant(ip, 0, local);
+        if (value && value->root != local) facts[local] = *value;
+        if (instr.op == Opcode::LocalTee) {
+          auto it = facts.find(local);
+          if (it != facts.end()) code.aliases[ip] = it->second;
         }
         break;
       }
       default: break;
     }
   }
-  return at;
 }
 
-// The address of the load at `ip` as the sum of one or two locals'
-// values plus a constant, when it has one of the shapes find_load_groups
-// accepts; a local that is an alias (local_aliases) counts as its root.
+// The address operand of the access at `ip` as the sum of one or two
+// locals' values plus a constant, when it has one of the shapes
+// find_load_groups accepts; a local that is an alias (local_aliases) counts
+// as its root.
 struct Address {
   uint32_t local;
   uint32_t other = kNoLocal;  // the second local of a sum, the larger index
@@ -175,45 +240,18 @@ struct Address {
   static constexpr uint32_t kNoLocal = UINT32_MAX;
   bool same_locals(const Address& a) const { return local == a.local && other == a.other; }
 };
-std::optional<Address> address_of(const std::vector<Instr>& body, const std::vector<std::optional<LocalAlias>>& aliases,
-                                  size_t ip) {
-  auto resolved = [&](size_t read) {
-    if (body[read].op == Opcode::LocalGet && aliases[read]) return *aliases[read];
-    return LocalAlias{body[read].imm0, 0};
-  };
-  if (ip >= 1 && reads_local(body[ip - 1])) {
-    LocalAlias a = resolved(ip - 1);
-    return Address{a.root, Address::kNoLocal, a.constant};
-  }
-  if (ip < 3 || body[ip - 1].op != Opcode::I32Add) return std::nullopt;
-  const Instr& x = body[ip - 3];
-  const Instr& y = body[ip - 2];
-  if (reads_local(x) && y.op == Opcode::I32Const) {
-    LocalAlias a = resolved(ip - 3);
-    return Address{a.root, Address::kNoLocal, int32_t(uint32_t(a.constant) + uint32_t(y.imm64))};
-  }
-  if (x.op == Opcode::I32Const && reads_local(y)) {
-    LocalAlias a = resolved(ip - 2);
-    return Address{a.root, Address::kNoLocal, int32_t(uint32_t(a.constant) + uint32_t(x.imm64))};
-  }
-  if (!reads_local(y)) return std::nullopt;
-  // local + local: `local.get P; local.get Q; i32.add`, or `local.get P;
-  // <pure code>; local.tee Q; i32.add`.
-  size_t p_read = ip - 3;
-  if (y.op == Opcode::LocalTee) {
-    bool loads = false;
-    std::optional<size_t> start = operands_start(body, ip - 2, 1, loads);
-    if (!start || *start == 0 || loads) return std::nullopt;
-    p_read = *start - 1;
-  }
-  if (body[p_read].op != Opcode::LocalGet) return std::nullopt;
-  LocalAlias p = resolved(p_read), q = resolved(ip - 2);
-  // P's value must still be what it was when read: the tee's operand may
-  // not write P or its root (the group's later members read them anew).
-  if (writes_local(body, p_read + 1, ip - 2, body[p_read].imm0) || writes_local(body, p_read + 1, ip - 2, p.root))
-    return std::nullopt;
-  if (p.root == q.root) return std::nullopt;
-  return Address{std::min(p.root, q.root), std::max(p.root, q.root), int32_t(uint32_t(p.constant) + uint32_t(q.constant))};
+std::optional<Address> address_of(const Code& code, size_t ip) {
+  if (std::optional<LocalAlias> a = code.local_plus_constant(ip, 0))
+    return Address{a->root, Address::kNoLocal, a->constant};
+  // local + local.
+  std::optional<size_t> sum = code.producer(ip, 0);
+  if (!sum || code.body[*sum].op != Opcode::I32Add) return std::nullopt;
+  std::optional<size_t> x = code.producer(*sum, 0), y = code.producer(*sum, 1);
+  if (!x || !y || !reads_local(code.body[*x]) || !reads_local(code.body[*y])) return std::nullopt;
+  std::optional<LocalAlias> p = code.local_value(*x, ip), q = code.local_value(*y, ip);
+  if (!p || !q || p->root == q->root) return std::nullopt;
+  return Address{std::min(p->root, q->root), std::max(p->root, q->root),
+                 int32_t(uint32_t(p->constant) + uint32_t(q->constant))};
 }
 
 // A group being built: the membership rules shared by loads and stores.
@@ -263,10 +301,11 @@ uint32_t group_store_width(Opcode op) {
 }
 }  // namespace
 
-AccessGroups find_load_groups(const std::vector<Instr>& body) {
+AccessGroups find_load_groups(const std::vector<Instr>& body, const wasm::OperandFlow& flow) {
   AccessGroups result;
   result.group_of.assign(body.size(), -1);
-  const std::vector<std::optional<LocalAlias>> aliases = local_aliases(body);
+  Code code(body, flow);
+  local_aliases(code);
   std::map<std::pair<uint32_t, uint32_t>, OpenGroup> open;  // by the address's locals
   auto close_all = [&] {
     for (auto& [local, group] : open) group.close(result);
@@ -275,7 +314,7 @@ AccessGroups find_load_groups(const std::vector<Instr>& body) {
   for (size_t ip = 0; ip < body.size(); ++ip) {
     const Instr& instr = body[ip];
     if (uint32_t width = group_load_width(instr.op)) {
-      std::optional<Address> address = address_of(body, aliases, ip);
+      std::optional<Address> address = address_of(code, ip);
       if (!address) continue;
       const std::pair key{address->local, address->other};
       auto it = open.find(key);
@@ -314,10 +353,11 @@ AccessGroups find_load_groups(const std::vector<Instr>& body) {
   return result;
 }
 
-AccessGroups find_store_groups(const std::vector<Instr>& body) {
+AccessGroups find_store_groups(const std::vector<Instr>& body, const wasm::OperandFlow& flow) {
   AccessGroups result;
   result.group_of.assign(body.size(), -1);
-  const std::vector<std::optional<LocalAlias>> aliases = local_aliases(body);
+  Code code(body, flow);
+  local_aliases(code);
   std::optional<OpenGroup> open;
   std::optional<Address> open_address;  // the first member's
   size_t next_start = 0;  // where the open group's next member's operands must start
@@ -332,14 +372,15 @@ AccessGroups find_store_groups(const std::vector<Instr>& body) {
     // first member's operands may load (they run before any member is
     // stored); a later member's may not.
     bool loads = false;
-    std::optional<size_t> value_start = operands_start(body, ip, 1, loads);
-    std::optional<size_t> address_start = value_start ? operands_start(body, *value_start, 1, loads) : std::nullopt;
-    std::optional<Address> address = value_start ? address_of(body, aliases, *value_start) : std::nullopt;
+    std::optional<size_t> value_start = code.operand_code_start(ip, 1, ip, loads);
+    std::optional<size_t> address_start =
+        value_start ? code.operand_code_start(ip, 0, *value_start, loads) : std::nullopt;
+    std::optional<Address> address = address_start ? address_of(code, ip) : std::nullopt;
     auto writes_address_local = [&](size_t from) {
-      return writes_local(body, from, ip, address->local) ||
-             (address->other != Address::kNoLocal && writes_local(body, from, ip, address->other));
+      return code.writes.in(address->local, from, ip) ||
+             (address->other != Address::kNoLocal && code.writes.in(address->other, from, ip));
     };
-    if (!address_start || !address || writes_address_local(*value_start)) {
+    if (!address) {
       close();
       continue;
     }

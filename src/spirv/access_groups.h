@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "wasm/module.h"
+#include "wasm/operand_flow.h"
 
 namespace wasmgpu::spirv {
 
@@ -45,18 +46,22 @@ struct AccessGroups {
   std::vector<int32_t> group_of;    // per instruction index: index into groups, or -1
 };
 
-// Addresses a member may take: `local.get|tee L` or `local.get|tee L;
-// i32.const C; i32.add` (either operand order), plus the access's offset O.
+// Addresses a member may take, as the operand flow `flow` (wasm/operand_flow.h)
+// of `body` tells what computes the address operand, wherever in the code that
+// is: a read of a local L (local.get, local.tee), or L + i32.const C by an
+// i32.add (either operand order), plus the access's offset O; or the sum of
+// two locals' values. A local that holds another's value plus a constant
+// (set from such a sum, and not written since) counts as that local.
 // Members of one group have the same C (offsets differ) or all have O = 0
 // (constants differ): either way a member's address is the first member's
 // plus a constant, without wrapping, whenever that sum lies below 2^32, which
 // the grouped range check establishes. In general, a member's effective
 // address is u32(first member's address - its O + constant) + O. Spans are at
 // most kMaxAccessGroupSpan bytes.
-AccessGroups find_load_groups(const std::vector<wasm::Instr>& body);
-// Stores that follow one another directly: each store's address and value
-// operands start right after the previous store.
-AccessGroups find_store_groups(const std::vector<wasm::Instr>& body);
+AccessGroups find_load_groups(const std::vector<wasm::Instr>& body, const wasm::OperandFlow& flow);
+// Stores that follow one another directly: the code between two stores is
+// the later one's address and value operands, computed there.
+AccessGroups find_store_groups(const std::vector<wasm::Instr>& body, const wasm::OperandFlow& flow);
 
 inline constexpr int64_t kMaxAccessGroupSpan = 256;
 

@@ -17,8 +17,9 @@ std::vector<Members> groups_of(std::string_view wat, bool stores = false) {
     ADD_FAILURE() << module.error().to_string();
     return {};
   }
-  const auto& body = module->functions.at(0).body;
-  AccessGroups found = stores ? find_store_groups(body) : find_load_groups(body);
+  const wasm::Function& function = module->functions.at(0);
+  const wasm::OperandFlow flow = wasm::OperandFlow::build(*module, function);
+  AccessGroups found = stores ? find_store_groups(function.body, flow) : find_load_groups(function.body, flow);
   std::vector<Members> result;
   for (const AccessGroup& g : found.groups) {
     Members members;
@@ -157,6 +158,63 @@ TEST(LoadGroups, AnAliasHoldsOnlyWhereEveryPathKeptIt) {
   EXPECT_EQ(groups[0], (Members{{0, 4}, {4, 4}}));  // p and q = p + 4, before the loop
 }
 
+// The address's parts are found by what computes each operand (the operand
+// flow), not by where they stand: here other code lies between the base and
+// its constant, and the constant comes first in the second sum.
+TEST(LoadGroups, TheAddressIsFoundWhereverItsOperandsAreComputed) {
+  auto groups = groups_of(R"((module (memory 1)
+    (func (param $p i32) (param $q i32) (result i32)
+      (local $s i32)
+      local.get $p
+      local.get $q        ;; unrelated code between p and its constant
+      local.set $s
+      i32.const 4
+      i32.add
+      i32.load
+      i32.const 8
+      local.get $s
+      local.set $s
+      local.get $p
+      i32.add
+      i32.load
+      i32.add
+      local.get $p
+      i32.load
+      i32.add)))");
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0], (Members{{0, 4}, {4, 4}, {-4, 4}}));  // p + 4, p + 8, p
+}
+
+// A tee of a local's value plus a constant leaves that value: the load
+// through the tee, the load through the teed local and one through its
+// base are one group.
+TEST(LoadGroups, ATeeOfABasePlusAConstantGroupsWithItsBase) {
+  auto groups = groups_of(R"((module (memory 1)
+    (func (param $p i32) (result i32)
+      (local $a i32)
+      (i32.add (i32.load (local.tee $a (i32.add (local.get $p) (i32.const 8))))
+        (i32.add (i32.load (local.get $p)) (i32.load (i32.add (local.get $a) (i32.const 4))))))))");
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0], (Members{{0, 4}, {-8, 4}, {4, 4}}));  // p + 8, p, p + 12
+}
+
+// The base read before a write of it: the first load's address is p's old
+// value plus 4, the second load reads the new p.
+TEST(LoadGroups, ABaseWrittenBetweenItsReadAndTheAccessDoesNotGroup) {
+  auto groups = groups_of(R"((module (memory 1)
+    (func (param $p i32) (result i32)
+      local.get $p
+      i32.const 64
+      local.set $p
+      i32.const 4
+      i32.add
+      i32.load
+      local.get $p
+      i32.load
+      i32.add)))");
+  EXPECT_TRUE(groups.empty());
+}
+
 TEST(StoreGroups, StoresThatFollowOneAnotherGroup) {
   // A struct written back field by field, the first address through a tee
   // and the values computed in between.
@@ -174,6 +232,20 @@ TEST(StoreGroups, StoresThatFollowOneAnotherGroup) {
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0], (Members{{0, 4}, {-4, 4}, {-8, 4}, {-12, 4}}));
   EXPECT_EQ(groups[1], (Members{{0, 8}, {8, 8}}));
+}
+
+// The first store's address is a tee of p + 16: the later stores, through
+// the teed local and through p + 16 written the other way round, relate to
+// it through p.
+TEST(StoreGroups, AStoreThroughATeeOfABasePlusAConstantLeadsTheRun) {
+  auto groups = groups_of(R"((module (memory 1)
+    (func (param $p i32)
+      (local $a i32)
+      (i32.store (local.tee $a (i32.add (local.get $p) (i32.const 16))) (i32.const 1))
+      (i32.store offset=4 (local.get $a) (i32.const 2))
+      (i32.store offset=8 (i32.add (i32.const 16) (local.get $p)) (i32.const 3)))))", /*stores=*/true);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0], (Members{{0, 4}, {4, 4}, {8, 4}}));
 }
 
 TEST(StoreGroups, LoadsOrWritesOfTheBaseBetweenStoresEndTheRun) {

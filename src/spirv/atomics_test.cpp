@@ -1,5 +1,5 @@
 // Threads-proposal atomics (0xFE) in kernels: every instruction compiles to
-// valid SPIR-V, on device and shared memory; wait/notify are refused.
+// valid SPIR-V, on device and shared memory; wait is refused.
 #include "spirv/test_util.h"
 #include "wasm/opcode.h"
 
@@ -8,15 +8,14 @@ namespace {
 
 const std::string kHeader = std::string("-I") + WASMGPU_INCLUDE_DIR;
 
-// Every 0xFE instruction but wait/notify, applied to the address in $p.
+// Every 0xFE instruction but wait, applied to the address in $p.
 std::string every_atomic_wat() {
   std::string body;
   for (uint32_t i = 0; i < wasm::kOpcodeCount; ++i) {
     wasm::Opcode op = wasm::Opcode(i);
     const wasm::OpcodeInfo& info = wasm::info(op);
     const wasm::AccessKind kind = info.access.kind;
-    if (info.cls != wasm::OpcodeClass::Atomic || kind == wasm::AccessKind::Wait || kind == wasm::AccessKind::Notify)
-      continue;
+    if (info.cls != wasm::OpcodeClass::Atomic || kind == wasm::AccessKind::Wait) continue;
     if (op == wasm::Opcode::AtomicFence) {
       body += "(atomic.fence)\n";
       continue;
@@ -36,7 +35,7 @@ TEST(Atomics, EveryThreadsInstructionValidates) {
   std::string text = disassembly(k);
   for (const char* expected : {"OpAtomicLoad", "OpAtomicStore", "OpAtomicIAdd", "OpAtomicISub", "OpAtomicAnd",
                                "OpAtomicOr", "OpAtomicXor", "OpAtomicExchange", "OpAtomicCompareExchange",
-                               "OpMemoryBarrier", "Int64Atomics"})
+                               "OpMemoryBarrier", "Int64Atomics", "wasmgpu.memory.atomic.notify"})
     EXPECT_NE(text.find(expected), std::string::npos) << expected;
 }
 
@@ -93,16 +92,30 @@ std::string wait_notify_error(const std::string& instruction) {
     (func (export "k") (param i32) (drop (call $helper (local.get 0))))))"), "k");
 }
 
-TEST(Atomics, RefusesWaitAndNotifyNamingInstructionAndFunction) {
+TEST(Atomics, RefusesWaitNamingInstructionAndFunction) {
   std::string error = wait_notify_error("(i32.const 0) (i64.const -1) (memory.atomic.wait32)");
   EXPECT_NE(error.find("function helper uses memory.atomic.wait32 (a GPU invocation cannot block"),
             std::string::npos) << error;
   error = wait_notify_error("(i64.const 0) (i64.const -1) (memory.atomic.wait64)");
   EXPECT_NE(error.find("function helper uses memory.atomic.wait64 (a GPU invocation cannot block"),
             std::string::npos) << error;
-  error = wait_notify_error("(i32.const 1) (memory.atomic.notify)");
-  EXPECT_NE(error.find("function helper uses memory.atomic.notify (a GPU invocation cannot block"),
-            std::string::npos) << error;
+}
+
+// No invocation can wait, so memory.atomic.notify wakes none: its helper
+// returns 0 after the alignment and bounds checks (a trap), on shared and
+// device memory alike.
+TEST(Atomics, NotifyChecksItsAddressAndWakesNone) {
+  const std::string wat = R"((module (memory 1 1 shared)
+    (func $helper (param i32) (result i32) (memory.atomic.notify offset=4 (local.get 0) (i32.const 1)))
+    (func (export "k") (param i32) (drop (call $helper (local.get 0))))))";
+  CompiledKernel k = compile_wat(wat);
+  std::string text = disassembly(k);
+  size_t helper = text.find("%wasmgpu_memory_atomic_notify = OpFunction %uint");
+  ASSERT_NE(helper, std::string::npos) << text;
+  std::string body = text.substr(helper, text.find("OpFunctionEnd", helper) - helper);
+  EXPECT_NE(body.find("OpReturnValue %uint_0"), std::string::npos) << body;
+  EXPECT_NE(body.find("OpBitwiseAnd %ulong"), std::string::npos) << body;  // the alignment check
+  EXPECT_EQ(body.find("OpAtomic"), std::string::npos) << body;             // no memory is touched
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "spirv/intrinsics.h"
+#include "spirv/lowerable.h"
 #include "spirv/table.h"
 
 namespace wasmgpu::spirv {
@@ -54,11 +55,7 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
 
   for (const wasm::Instr& instr : function.body) {
     const wasm::OpcodeInfo& op = wasm::info(instr.op);
-    if (op.cls == wasm::OpcodeClass::Vector) return refuse("uses v128 (SIMD instruction " + std::string(op.text) + ")");
-    if (instr.op == Opcode::MemoryAtomicWait32 || instr.op == Opcode::MemoryAtomicWait64 ||
-        instr.op == Opcode::MemoryAtomicNotify)
-      return refuse("uses " + std::string(op.text) +
-                    " (a GPU invocation cannot block or wake another; use wasmgpu_barrier or atomics)");
+    if (std::optional<std::string> why = unlowerable_instruction(op)) return refuse("uses " + *why);
     switch (instr.op) {
       case Opcode::Block:
       case Opcode::Loop:

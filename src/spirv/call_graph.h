@@ -31,8 +31,9 @@ struct CallGraph {
   bool is_recursive(uint32_t function) const { return component_of.count(function) != 0; }
 };
 
-// Builds the call graph from `roots` (defined functions) and refuses imports
-// and v128; recursive components are listed, not refused.
+// Builds the call graph from `roots` (defined functions) and refuses imports,
+// v128 types and the instructions the back end cannot lower
+// (spirv/lowerable.h); recursive components are listed, not refused.
 // call_indirect reaches every function of matching type among `targets`
 // (table.h); call_indirect and table instructions are refused when it is null.
 Result<CallGraph> build_call_graph(const wasm::Module& module, std::span<const uint32_t> roots,

@@ -39,7 +39,7 @@ constexpr uint32_t kPushHeaderMembers = AbiVariables::kPushHeaderMembers;
 constexpr uint32_t kPushCopyWords = (abi::kPushConstantsSize - abi::kPushArgsCopy) / 4;
 
 // Member `member` of the push-constant block (declared by emit_main).
-uint32_t push_member(KernelContext& k, FunctionBuilder& f, uint32_t member, uint32_t type) {
+uint32_t push_member(KernelContext& k, FunctionBuilder& f, uint32_t member, Id type) {
   uint32_t pointer = f.op(Op::OpAccessChain, k.b.pointer_type(spv::StorageClass::PushConstant, type),
                           {k.abi.push_constants_var, k.b.const_u32(member)});
   return f.load(type, pointer);
@@ -56,7 +56,7 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   b.name(main_id, "main");
   b.entry_point(main_id, "main");
 
-  uint32_t uvec3 = k.types.uvec3();
+  const Id uvec3 = k.types.uvec3();
   uint32_t workgroup_size = k.spec.workgroup_size();
   uint32_t global_id_var = k.abi.builtin_input(spv::BuiltIn::GlobalInvocationId, uvec3);
   b.name(global_id_var, "gl_GlobalInvocationID");
@@ -293,7 +293,7 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.loop_exit_breaks = options.loop_exit_breaks;
   k.f64_subnormals_native = options.f64_subnormals_native;
 
-  auto private_var = [&](uint32_t type, const char* name, uint32_t initializer = 0) {
+  auto private_var = [&](Id type, const char* name, uint32_t initializer = 0) {
     const Id var = b.global_variable(b.pointer_type(spv::StorageClass::Private, type),
                                      spv::StorageClass::Private, initializer);
     b.name(var, name);

@@ -253,7 +253,7 @@ void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
   k_.b.name(id, arith_helper_name(op, 32));
   Emit e{k_, f};
   uint32_t a = f.param(0), b = f.param(1);
-  uint32_t f64 = k_.types.f64();
+  const Id f64 = k_.types.f64();
   uint32_t wide_a = f.variable(f64), wide_b = f.variable(f64);
   auto exp_zero = [&](uint32_t v) {
     return e.test(Op::OpIEqual, e.op32(Op::OpBitwiseAnd, v, e.u32(0x7F80'0000u)), e.u32(0));

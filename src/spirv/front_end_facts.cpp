@@ -30,8 +30,8 @@ FunctionFacts analyse_function(const wasm::Module& module, const FrontEndFacts& 
     result.launch_proof = std::move(analysis.proof);
     result.launch_access_index = std::move(analysis.access_index);
   }
-  result.load_groups = find_load_groups(function.body);
-  result.store_groups = find_store_groups(function.body);
+  result.load_groups = find_load_groups(function.body, result.flow);
+  result.store_groups = find_store_groups(function.body, result.flow);
   return result;
 }
 

@@ -63,7 +63,7 @@ Status FunctionLowering::lower(const FunctionFacts& facts) {
   local_types_ = type_.params;
   local_types_.insert(local_types_.end(), function_.locals.begin(), function_.locals.end());
   for (size_t i = 0; i < local_types_.size(); ++i) {
-    uint32_t type = type_of(local_types_[i]);
+    const Id type = type_of(local_types_[i]);
     uint32_t var = f_.variable(type);
     bool is_reference = local_types_[i] == ValType::FuncRef || local_types_[i] == ValType::ExternRef;
     uint32_t zero = is_reference ? b_.const_u32(abi::kNullRef) : b_.const_null(type);
@@ -517,7 +517,7 @@ Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
   if (global_index < k_.module.imported_globals || global_index >= k_.module.total_globals())
     return make_error("global " + std::to_string(global_index) + " is imported or out of range");
   const wasm::Global& global = k_.module.globals[global_index - k_.module.imported_globals];
-  uint32_t type = type_of(global.type.type);
+  const Id type = type_of(global.type.type);
   if (global.init.instrs.empty()) return make_error("global " + std::to_string(global_index) + " has no initializer");
   const wasm::Instr& init = global.init.instrs[0];
   uint32_t value = 0;

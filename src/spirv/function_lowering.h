@@ -107,7 +107,7 @@ class FunctionLowering {
   Status lower_instruction(const wasm::Instr& instr, size_t index);
   uint32_t pop();
   void push(uint32_t value) { stack_.push_back(value); }
-  uint32_t type_of(wasm::ValType type) { return k_.types.value_type(type); }
+  Id type_of(wasm::ValType type) { return k_.types.value_type(type); }
   uint32_t op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands);
   uint32_t float_constant(int width, uint64_t bits);
   uint32_t float_op(spv::Op op, uint32_t type, uint32_t a, uint32_t b);

@@ -303,7 +303,7 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
         }
         std::vector<uint32_t> parts;
         for (uint32_t j = 0; j < c.words; ++j) parts.push_back(value_at.at(c.delta + 4 * j));
-        uint32_t vector = b.vector_type(k_.types.u32, c.words);
+        const Id vector = b.vector_type(k_.types.u32, c.words);
         auto store_vector = [&] {
           f.store_aligned(k_.device_pointer(f, address, vector), f.op(Op::OpCompositeConstruct, vector, parts),
                           4 * c.words);

@@ -31,6 +31,18 @@ concept AlignedLoadFrom = requires(FunctionBuilder& f, Id type, T pointer) { f.l
 template <typename T>
 concept AlignedStoreTo =
     requires(FunctionBuilder& f, T pointer, uint32_t value) { f.store_aligned(pointer, value, 4u); };
+template <typename T>
+concept PointerTo = requires(ModuleBuilder& b, T pointee) { b.pointer_type(spv::StorageClass::Function, pointee); };
+template <typename T>
+concept NullOf = requires(ModuleBuilder& b, T type) { b.const_null(type); };
+template <typename T>
+concept RuntimeArrayOf = requires(ModuleBuilder& b, T element) { b.runtime_array_type(element); };
+template <typename T>
+concept VariableOf = requires(FunctionBuilder& f, T type) { f.variable(type); };
+static_assert(PointerTo<Id> && !PointerTo<uint32_t>);
+static_assert(NullOf<Id> && !NullOf<uint32_t>);
+static_assert(RuntimeArrayOf<Id> && !RuntimeArrayOf<uint32_t>);
+static_assert(VariableOf<Id> && !VariableOf<uint32_t>);
 static_assert(VectorOf<Id> && !VectorOf<uint32_t>);
 static_assert(ArrayWithLength<Id> && !ArrayWithLength<uint32_t>);
 static_assert(MemberDecorationOf<Id> && !MemberDecorationOf<uint32_t>);

@@ -49,8 +49,8 @@ void Images::declare() {
         spv::Capability::StorageImageReadWithoutFormat, spv::Capability::StorageImageWriteWithoutFormat})
     b.capability(c);
   const Id f32 = k_.types.f32();
-  auto array_var = [&](uint32_t element, uint32_t binding, const char* name) {
-    uint32_t type = b.runtime_array_type(element);
+  auto array_var = [&](Id element, uint32_t binding, const char* name) {
+    const Id type = b.runtime_array_type(element);
     uint32_t var = b.global_variable(b.pointer_type(spv::StorageClass::UniformConstant, type),
                                      spv::StorageClass::UniformConstant);
     b.decorate(var, spv::Decoration::DescriptorSet, {abi::kImageSet});
@@ -64,7 +64,7 @@ void Images::declare() {
   sampled_3d_ = array_var(b.image_type(f32, spv::Dim::Dim3D, 1), abi::kBindingSampledImage3D, "sampled_images_3d");
   sampler_ = array_var(b.sampler_type(), abi::kBindingSampler, "samplers");
 
-  const uint32_t uvec4 = b.vector_type(k_.types.u32, 4);
+  const Id uvec4 = b.vector_type(k_.types.u32, 4);
   const uint32_t entries = b.runtime_array_type(uvec4);
   b.decorate(entries, spv::Decoration::ArrayStride, {abi::kHandleEntrySize});
   const uint32_t members[] = {entries};
@@ -149,7 +149,7 @@ std::pair<uint32_t, uint32_t> Images::entry(FunctionBuilder& f, uint32_t handle,
   return {value, f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {in_range, kind_ok})};
 }
 
-uint32_t Images::descriptor(FunctionBuilder& f, uint32_t var, uint32_t type, uint32_t handle) {
+uint32_t Images::descriptor(FunctionBuilder& f, uint32_t var, Id type, uint32_t handle) {
   ModuleBuilder& b = k_.b;
   uint32_t pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::UniformConstant, type), {var, handle});
   b.decorate(pointer, spv::Decoration::NonUniform);
@@ -215,7 +215,7 @@ void Images::emit(uint32_t id, Op op) {
     (void)image_entry;
     (void)sampler_entry;
     trap_unless(f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {image_ok, sampler_ok}), abi::TrapKind::InvalidHandle);
-    uint32_t image_type = b.image_type(f32, dim, 1);
+    const Id image_type = b.image_type(f32, dim, 1);
     uint32_t image = descriptor(f, three_d ? sampled_3d_ : sampled_2d_, image_type, handle);
     uint32_t sampler = descriptor(f, sampler_, b.sampler_type(), f.param(1));
     uint32_t combined = f.op(SpvOp::OpSampledImage, b.sampled_image_type(image_type), {image, sampler});
@@ -244,7 +244,7 @@ void Images::emit(uint32_t id, Op op) {
     inside = inside ? f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {inside, below}) : below;
   }
   trap_unless(inside, abi::TrapKind::ImageOutOfBounds);
-  uint32_t image_type = b.image_type(f32, dim, 2);
+  const Id image_type = b.image_type(f32, dim, 2);
   uint32_t image = descriptor(f, three_d ? storage_3d_ : storage_2d_, image_type, handle);
   uint32_t coord = f.op(SpvOp::OpCompositeConstruct, b.vector_type(u32, dims), coords);
   if (store) {

@@ -42,7 +42,7 @@ class Images {
   // its flags, masked with `mask`, equal `required` (bool).
   std::pair<uint32_t, uint32_t> entry(FunctionBuilder& f, uint32_t handle, uint32_t mask, uint32_t required);
   // The descriptor at `handle` of array variable `var` with element `type`, loaded, NonUniform.
-  uint32_t descriptor(FunctionBuilder& f, uint32_t var, uint32_t type, uint32_t handle);
+  uint32_t descriptor(FunctionBuilder& f, uint32_t var, Id type, uint32_t handle);
   uint32_t t_vec4();
 
   KernelContext& k_;

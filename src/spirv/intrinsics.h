@@ -34,8 +34,8 @@ class Intrinsics {
   uint32_t lower_call(FunctionBuilder& f, uint32_t function_index, std::span<const uint32_t> args);
 
   // Lowers a threads-proposal (0xFE) instruction `instr`: pops its operands
-  // from `stack` and pushes its result. memory.atomic.wait/notify never get
-  // here (build_call_graph refuses them).
+  // from `stack` and pushes its result. memory.atomic.wait32/64 never get
+  // here (spirv/lowerable.h; build_call_graph refuses them).
   void lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr& instr, std::vector<uint32_t>& stack);
 
   // Emits the atomic helper functions asked for so far.

@@ -10,7 +10,7 @@ KernelContext::KernelContext(const wasm::Module& module, ModuleBuilder& builder,
       abi(builder, types),
       spec(builder, types) {}
 
-Id KernelContext::device_pointer(FunctionBuilder& f, uint32_t address, uint32_t pointee) {
+Id KernelContext::device_pointer(FunctionBuilder& f, uint32_t address, Id pointee) {
   const Id pointer_type = b.pointer_type(spv::StorageClass::PhysicalStorageBuffer, pointee);
   return f.op(spv::Op::OpConvertUToPtr, pointer_type, {address});
 }

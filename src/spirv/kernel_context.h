@@ -50,7 +50,7 @@ struct KernelContext {
   ProofState proofs;
 
   // A PhysicalStorageBuffer pointer to `pointee` at device address `address` (u64).
-  Id device_pointer(class FunctionBuilder& f, uint32_t address, uint32_t pointee);
+  Id device_pointer(class FunctionBuilder& f, uint32_t address, Id pointee);
 
   // Whether the shader keeps mutable/imported globals, the memory size and
   // the tables in the instance's InstanceState (instance_state.h); module-wide.

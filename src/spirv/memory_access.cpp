@@ -268,7 +268,7 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
   if (path == AccessPath::Translated) path = parameter_path(fact, offset, width).value_or(path);
   if (path == AccessPath::Translated) path = indexed_path(fact, offset, width, constant).value_or(path);
   k_.access_paths.add(path);
-  const uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
+  const Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   if (path == AccessPath::Indexed || path == AccessPath::IndexedUnaligned) {
     const uint32_t alignment = fact->alignment(offset);
     uint32_t result = f.variable(type);
@@ -493,7 +493,7 @@ uint32_t RuntimeHelpers::load_at(FunctionBuilder& f, uint32_t address, uint32_t 
 
 void RuntimeHelpers::store_at(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width,
                               uint32_t alignment) {
-  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
+  const Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   if (alignment >= width && width >= 4) {
     f.store_aligned(k_.device_pointer(f, address, type), value, width);
     return;

@@ -146,7 +146,7 @@ Id ModuleBuilder::array_type(Id element, Id length_constant) {
   return dedup(spv::Op::OpTypeArray, {element, length_constant}, false);
 }
 
-Id ModuleBuilder::runtime_array_type(uint32_t element) {
+Id ModuleBuilder::runtime_array_type(Id element) {
   return dedup(spv::Op::OpTypeRuntimeArray, {element}, false);
 }
 
@@ -161,7 +161,7 @@ Id ModuleBuilder::sampled_image_type(uint32_t image_type) {
   return dedup(spv::Op::OpTypeSampledImage, {image_type}, false);
 }
 
-Id ModuleBuilder::pointer_type(spv::StorageClass storage, uint32_t pointee) {
+Id ModuleBuilder::pointer_type(spv::StorageClass storage, Id pointee) {
   return dedup(spv::Op::OpTypePointer, {uint32_t(storage), pointee}, false);
 }
 
@@ -185,7 +185,7 @@ size_t ModuleBuilder::ScalarConstantHash::operator()(const ScalarConstant& c) co
   return std::hash<uint64_t>()(c.bits * 0x9e3779b97f4a7c15ull ^ c.type);
 }
 
-Id ModuleBuilder::scalar_constant(uint32_t type, uint32_t width, uint64_t bits, bool is_integer) {
+Id ModuleBuilder::scalar_constant(Id type, uint32_t width, uint64_t bits, bool is_integer) {
   auto [it, inserted] = scalar_constants_.try_emplace(ScalarConstant{type, bits}, 0);
   if (!inserted) return Id(it->second);
   const Id id = fresh_id();
@@ -221,7 +221,7 @@ Id ModuleBuilder::const_bool(bool value) {
   return dedup(value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, {bool_type()}, true);
 }
 
-Id ModuleBuilder::const_null(uint32_t type) {
+Id ModuleBuilder::const_null(Id type) {
   return dedup(spv::Op::OpConstantNull, {type}, true);
 }
 
@@ -301,7 +301,7 @@ FunctionBuilder::FunctionBuilder(ModuleBuilder& module, uint32_t id, uint32_t re
   entry_label_ = module.fresh_id();
 }
 
-Id FunctionBuilder::variable(uint32_t value_type) {
+Id FunctionBuilder::variable(Id value_type) {
   const Id id = module_.fresh_id();
   uint32_t pointer = module_.pointer_type(spv::StorageClass::Function, value_type);
   append_instruction(variables_, spv::Op::OpVariable, {pointer, id, uint32_t(spv::StorageClass::Function)});
@@ -394,7 +394,7 @@ void FunctionBuilder::return_default() {
   if (result_type_ == module_.void_type())
     return_();
   else
-    return_value(module_.const_null(result_type_));
+    return_value(module_.const_null(result_type()));
 }
 
 void FunctionBuilder::unreachable() { terminate(spv::Op::OpUnreachable, {}); }

@@ -65,13 +65,13 @@ class ModuleBuilder {
   Id float_type(uint32_t width);
   Id vector_type(Id component, uint32_t count);
   Id array_type(Id element, Id length_constant);
-  Id runtime_array_type(uint32_t element);
+  Id runtime_array_type(Id element);
   // OpTypeImage of `sampled_type` with `dim`, not depth, arrayed or
   // multisampled; `sampled` 1 (used with a sampler) or 2 (storage), format Unknown.
   Id image_type(Id sampled_type, spv::Dim dim, uint32_t sampled);
   Id sampler_type();
   Id sampled_image_type(uint32_t image_type);
-  Id pointer_type(spv::StorageClass storage, uint32_t pointee);
+  Id pointer_type(spv::StorageClass storage, Id pointee);
   Id function_type(uint32_t result, std::span<const uint32_t> params);
   Id struct_type(std::span<const uint32_t> members);
   // A struct that is never shared with another use (it gets decorations).
@@ -86,7 +86,7 @@ class ModuleBuilder {
   Id const_f32_bits(uint32_t bits);
   Id const_f64_bits(uint64_t bits);
   Id const_bool(bool value);
-  Id const_null(uint32_t type);
+  Id const_null(Id type);
   Id spec_const_u32(uint32_t default_value, uint32_t spec_id);
   Id spec_const_composite(uint32_t type, std::span<const uint32_t> constituents);
   // OpSpecConstantOp: `op` applied to constant or specialization constant
@@ -127,7 +127,7 @@ class ModuleBuilder {
 
   // The OpConstant of a 32- or 64-bit scalar `type` with value `bits`,
   // declared on first use (integer ones also in integer_constants_).
-  Id scalar_constant(uint32_t type, uint32_t width, uint64_t bits, bool is_integer);
+  Id scalar_constant(Id type, uint32_t width, uint64_t bits, bool is_integer);
   struct ScalarConstant {
     uint32_t type;
     uint64_t bits;
@@ -180,7 +180,7 @@ class FunctionBuilder {
   Id param(size_t index) const { return Id(params_.at(index)); }
 
   // A Function-storage variable (declared in the entry block).
-  Id variable(uint32_t value_type);
+  Id variable(Id value_type);
 
   // Starts block `label`. Returns whether it is reachable; an unreachable block
   // gets OpUnreachable and leaves nothing open, unless `keep_open` (continue

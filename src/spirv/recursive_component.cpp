@@ -348,7 +348,7 @@ std::vector<uint32_t> ComponentLowering::types_of(const std::vector<uint32_t>& v
 
 uint32_t ComponentLowering::slot(size_t height, uint32_t type) {
   auto [it, inserted] = slots_.emplace(std::pair(height, type), 0);
-  if (inserted) it->second = f_->variable(type);
+  if (inserted) it->second = f_->variable(Id(type));
   return it->second;
 }
 
@@ -384,7 +384,7 @@ Status ComponentLowering::lower_member(uint32_t member) {
   enter_state(member, {});
   // Parameters from the argument registers; other locals start at zero.
   for (size_t i = 0; i < fl.locals_.size(); ++i) {
-    uint32_t type = k_.types.value_type(fl.local_types_[i]);
+    const Id type = k_.types.value_type(fl.local_types_[i]);
     f.store(fl.locals_[i], i < fl.type_.params.size() ? unpack(k_, f, f.load(k_.types.u64, arg_vars_[i]), type)
                                                        : b_.const_null(type));
   }
@@ -705,7 +705,7 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
   f.store(depth_var_, f.op(Op::OpISub, k_.types.u32, {f.load(k_.types.u32, depth_var_), b_.const_u32(1)}));
   uint32_t offset = 0;
   for (size_t i = 0; i < fl.locals_.size(); ++i) {
-    uint32_t type = k_.types.value_type(fl.local_types_[i]);
+    const Id type = k_.types.value_type(fl.local_types_[i]);
     f.store(fl.locals_[i], pop_words(base, offset, type));
   }
   for (uint32_t type : below_types) fl.stack_.push_back(pop_words(base, offset, type));

@@ -81,7 +81,7 @@ void declare_shared_memory(KernelContext& k) {
   if (k.shared.hi == k.shared.lo) return;
   ModuleBuilder& b = k.b;
   uint32_t words = (k.shared.hi - k.shared.lo) / 4;
-  uint32_t array = b.array_type(k.types.u32, b.const_u32(words));
+  const Id array = b.array_type(k.types.u32, b.const_u32(words));
   k.shared.variable = b.global_variable(b.pointer_type(spv::StorageClass::Workgroup, array),
                                         spv::StorageClass::Workgroup);
   b.name(k.shared.variable, "wasmgpu_shared");
@@ -119,7 +119,7 @@ uint32_t shared_word_pointer_at(KernelContext& k, FunctionBuilder& f, uint32_t i
 }
 
 uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width, uint32_t known_alignment) {
-  uint32_t type = width == 8 ? k.types.u64 : k.types.u32;
+  const Id type = width == 8 ? k.types.u64 : k.types.u32;
   uint32_t result = f.variable(type);
   auto words = [&]() -> uint32_t {
     uint32_t low = f.load(k.types.u32, shared_word_pointer(k, f, ea));

@@ -57,6 +57,20 @@ TEST_P(Atomics, MisalignedAtomicTraps) {
   EXPECT_NE(launched.error().message.find("1 invocation"), std::string::npos) << launched.error().message;
 }
 
+// memory.atomic.notify wakes no one (nothing can wait on the GPU) and
+// returns 0; a misaligned address traps as any atomic's does.
+TEST_P(Atomics, NotifyWakesNoneAndMisalignedNotifyTraps) {
+  runtime::Buffer p = buffer(4 * 64 + 8), woken = buffer_with(std::vector<uint32_t>(64, 0xFFFFFFFFu));
+  Status launched = kernel("atomics", "atomic_notify").launch(64, 64, {p, woken, 0});
+  ASSERT_TRUE(launched.ok()) << launched.error().message;
+  EXPECT_EQ(read<uint32_t>(woken, 64), std::vector<uint32_t>(64, 0));
+
+  launched = kernel("atomics", "atomic_notify").launch(64, 64, {p, woken, 1});
+  ASSERT_FALSE(launched.ok());
+  EXPECT_NE(launched.error().message.find("out of bounds memory access at invocation 5"), std::string::npos)
+      << launched.error().message;
+}
+
 INSTANTIATE_TEST_SUITE_P(OptLevels, Atomics, ::testing::ValuesIn(kOptLevels),
                          [](const auto& info) { return std::string(info.param); });
 

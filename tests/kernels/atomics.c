@@ -45,3 +45,15 @@ void atomic_histogram(int index, const unsigned *values, unsigned n, _Atomic uns
 WASMGPU_KERNEL(misaligned_atomic) void misaligned_atomic(int index, char *p) {
   atomic_fetch_add((_Atomic int *)(p + 4 * index + (index == 5)), 1);
 }
+
+/* memory.atomic.notify (clang's builtin; wasm only, the host build leaves the
+ * body empty): no invocation can wait, so it wakes none and returns 0, after
+ * its address's checks; invocation 5's address is misaligned when `skew`. */
+WASMGPU_KERNEL(atomic_notify) void atomic_notify(int index, int *p, unsigned *woken, int skew) {
+#ifdef __wasm__
+  int *at = (int *)((char *)(p + index) + (skew && index == 5));
+  woken[index] = __builtin_wasm_memory_atomic_notify(at, 1);
+#else
+  (void)index, (void)p, (void)woken, (void)skew;
+#endif
+}
