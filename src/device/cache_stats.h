@@ -20,6 +20,7 @@ struct CacheStats {
   uint64_t pipeline_cache_loaded_bytes = 0;
   bool pipeline_cache_rejected = false;
   uint64_t pipelines_created = 0;
+  double pipeline_create_seconds = 0;  // in the driver, warm-up included
   uint64_t pipeline_cache_hits = 0;
   bool pipeline_feedback = false;
 };

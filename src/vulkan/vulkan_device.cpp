@@ -148,6 +148,7 @@ device::CacheStats VulkanDevice::cache_stats() const {
   out.pipeline_cache_loaded_bytes = s.pipeline_cache_loaded_bytes;
   out.pipeline_cache_rejected = s.pipeline_cache_rejected;
   out.pipelines_created = s.pipelines_created;
+  out.pipeline_create_seconds = s.pipeline_create_seconds;
   out.pipeline_cache_hits = s.pipeline_cache_hits;
   out.pipeline_feedback = s.pipeline_feedback;
   return out;
