@@ -68,6 +68,12 @@ class Kernel {
   // The same with a dynamic list of arguments.
   void launch(Launch launch, std::span<const Argument> args) const;
 
+  // The workgroup size `launch` would get now, and why: the launch's own
+  // size, the shader's, the device heuristic's or the autotuner's
+  // (docs/host-api.md, "Launch shapes"). A grid gets its size as launch.hpp
+  // says. Asking changes nothing.
+  LaunchChoice launch_shape(const Launch& launch) const;
+
  private:
   friend class Module;
   friend struct detail::Access;

@@ -6,7 +6,10 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string_view>
+#include <vector>
 
 #include "device/backend_buffer.h"
 #include "device/backend_command_list.h"
@@ -17,6 +20,7 @@
 #include "device/device_description.h"
 #include "spirv/compiler.h"
 #include "support/result.h"
+#include "support/sha256.h"
 #include "wasmgpu/interface.hpp"
 
 namespace wasmgpu::device {
@@ -44,6 +48,16 @@ class DeviceBackend {
   virtual uint64_t recording_generation() const = 0;
   // How long a direct kernel call waits for its launch.
   virtual std::chrono::nanoseconds default_launch_timeout() const = 0;
+
+  // Small entries the API keeps in the device's on-disk cache
+  // (docs/caching.md; autotuned launch shapes), one per key in `folder`:
+  // nullopt when absent, failing its checks, or when caching is off. A
+  // failed write is ignored: callers go on without the cache. A device
+  // without a cache keeps nothing.
+  virtual std::optional<std::vector<uint8_t>> read_cached(std::string_view, const Sha256Digest&) {
+    return std::nullopt;
+  }
+  virtual void write_cached(std::string_view, const Sha256Digest&, std::span<const uint8_t>) {}
 };
 
 }  // namespace wasmgpu::device

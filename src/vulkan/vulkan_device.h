@@ -25,6 +25,8 @@ class VulkanDevice : public device::DeviceBackend {
   Result<std::unique_ptr<device::BackendCommandList>> create_command_list() override;
   uint64_t recording_generation() const override;
   std::chrono::nanoseconds default_launch_timeout() const override;
+  std::optional<std::vector<uint8_t>> read_cached(std::string_view folder, const Sha256Digest& key) override;
+  void write_cached(std::string_view folder, const Sha256Digest& key, std::span<const uint8_t> payload) override;
 
   // The runtime device underneath, for tests that act on it directly (a
   // simulated device loss).
