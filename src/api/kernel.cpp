@@ -116,9 +116,10 @@ LaunchChoice KernelImpl::choose(DeviceImpl& device, const Launch& launch, std::o
   if (launch.groups) {
     // A grid's invocation count depends on the size: 64, as launch.hpp says.
     choice.source = LaunchChoice::Source::Heuristic;
-    choice.workgroup_size[0] = std::min(64u, description.max_workgroup_invocations ? description.max_workgroup_invocations : 64u);
-    choice.reason = std::to_string(choice.workgroup_size[0]) + " in x (a grid's default, never chosen for the device); " +
-                    tunable_text;
+    choice.workgroup_size[0] =
+        std::min(64u, description.max_workgroup_invocations ? description.max_workgroup_invocations : 64u);
+    choice.reason = std::to_string(choice.workgroup_size[0]) +
+                    " in x (a grid's default, never chosen for the device); " + tunable_text;
     return choice;
   }
   HeuristicSize heuristic = heuristic_workgroup_size(description, other_dims);
@@ -156,13 +157,15 @@ LaunchChoice KernelImpl::choose(DeviceImpl& device, const Launch& launch, std::o
                                  std::to_string(uint64_t(1) << (2 * klass + 2)) + ")";
   if (pick.tuning) {
     choice.source = LaunchChoice::Source::Tuning;
-    choice.reason = std::to_string(pick.size) + " (autotuning " + class_text + ": this launch times a candidate; the heuristic gives " +
-                    std::to_string(heuristic.size) + ", " + heuristic.reason + "); " + tunable_text;
+    choice.reason = std::to_string(pick.size) + " (autotuning " + class_text +
+                    ": this launch times a candidate; the heuristic gives " + std::to_string(heuristic.size) + ", " +
+                    heuristic.reason + "); " + tunable_text;
     if (tuning) *tuning = key;
   } else {
     choice.source = LaunchChoice::Source::Tuned;
-    choice.reason = std::to_string(pick.size) + " (autotuned for " + class_text + " on this device and driver; the heuristic gives " +
-                    std::to_string(heuristic.size) + ", " + heuristic.reason + "); " + tunable_text;
+    choice.reason = std::to_string(pick.size) + " (autotuned for " + class_text +
+                    " on this device and driver; the heuristic gives " + std::to_string(heuristic.size) + ", " +
+                    heuristic.reason + "); " + tunable_text;
   }
   return choice;
 }

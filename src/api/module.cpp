@@ -88,8 +88,7 @@ void Kernel::launch(Launch shape, std::span<const Argument> args) const {
   // launch, not a repetition.
   const std::chrono::nanoseconds start = tuning ? device.tuner->clock() : std::chrono::nanoseconds(0);
   detail::Access::submission(device_, std::move(submission)).wait(device.backend->default_launch_timeout());
-  if (tuning)
-    device.tuner->report(*tuning, choice.workgroup_size[0], shape.n, device.tuner->clock() - start);
+  if (tuning) device.tuner->report(*tuning, choice.workgroup_size[0], shape.n, device.tuner->clock() - start);
 }
 
 LaunchChoice Kernel::launch_shape(const Launch& launch) const { return impl_->choose(*device_, launch, nullptr); }
@@ -140,8 +139,8 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
   if (environment::autotune()) {
     Sha256 identity;
     identity.update(bytes);
-    const std::string options_text = std::string(options.float_mode == ModuleOptions::FloatMode::Fast ? "fast" : "exact") +
-                                     " " + std::to_string(options.max_call_depth);
+    const char* mode = options.float_mode == ModuleOptions::FloatMode::Fast ? "fast" : "exact";
+    const std::string options_text = std::string(mode) + " " + std::to_string(options.max_call_depth);
     identity.update(options_text);
     impl->identity = identity.finish();
   }
