@@ -1,9 +1,11 @@
-# The environment every test runs in: validation on, and the on-disk caches
+# The environment every test runs in: validation on, the launch-shape
+# autotuner off (launches get the device heuristic's size, deterministically;
+# the autotuner's own tests turn it on), and the on-disk caches
 # (docs/caching.md) in the build tree, so that tests never read or write the
 # user's cache. The cache persists between test runs of one build tree;
 # tests that need a cold cache make their own directory or turn it off.
 set(WASMGPU_TEST_CACHE_DIR "${PROJECT_BINARY_DIR}/test-cache")
-set(WASMGPU_TEST_ENVIRONMENT "WASMGPU_VALIDATION=1" "WASMGPU_CACHE_DIR=${WASMGPU_TEST_CACHE_DIR}")
+set(WASMGPU_TEST_ENVIRONMENT "WASMGPU_VALIDATION=1" "WASMGPU_AUTOTUNE=0" "WASMGPU_CACHE_DIR=${WASMGPU_TEST_CACHE_DIR}")
 
 # gtest_discover_tests for a test executable, with WASMGPU_TEST_ENVIRONMENT
 # plus a long launch timeout (lavapipe compiles pipelines inside the first

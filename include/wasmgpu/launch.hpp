@@ -1,6 +1,6 @@
 // The shape of a launch: how many invocations, in which workgroups.
 //
-//   kernel(n, ...)                                   // n invocations, 1-D, default workgroup size
+//   kernel(n, ...)                                   // n invocations, 1-D, a size chosen for the device
 //   kernel(Launch::invocations(n, 256), ...)         // workgroups of 256
 //   kernel(Launch::grid({64, 64, 1}, {8, 8, 1}), ...) // 64x64 workgroups of 8x8
 //
@@ -26,8 +26,10 @@ struct Launch {
   // 1-D: invocations 0..n-1 (the kernel's own bounds check is not needed).
   uint32_t n = 0;
   // Invocations per workgroup; 0 in a dimension: the shader's own size there
-  // (SPIR-V), or the default: 64 in x (less where the device allows less),
-  // 1 in y and z.
+  // (SPIR-V). A 1-D launch with 0 in x gets a size chosen for the device
+  // (LaunchChoice below, docs/host-api.md "Launch shapes"); a grid with 0 in
+  // x gets 64 there (less where the device allows less), 1 in y and z: its
+  // invocation count depends on the size, so it is never chosen for it.
   std::array<uint32_t, 3> workgroup_size = {0, 0, 0};
   // Set for a grid: workgroups in x, y, z.
   std::optional<std::array<uint32_t, 3>> groups;
@@ -61,5 +63,27 @@ struct Launch {
     return uint32_t(value);
   }
 };
+
+// The workgroup size a 1-D launch gets, and why (Kernel::launch_shape).
+struct LaunchChoice {
+  enum class Source {
+    User,       // the launch set it
+    Kernel,     // the shader fixes it (SPIR-V LocalSize of constants)
+    Heuristic,  // chosen from the device's vendor, type and limits
+    Tuning,     // the autotuner times this size on this launch
+    Tuned,      // the autotuner's winner for this kernel, device and size class
+  };
+  std::array<uint32_t, 3> workgroup_size = {0, 0, 0};
+  Source source = Source::Heuristic;
+  // Whether the kernel's results cannot depend on the workgroup size, so
+  // that the autotuner may choose it; `reason` says why or why not.
+  bool tunable = false;
+  // One line: "256 (heuristic: discrete GPU of vendor 0x10de); not tuned:
+  // calls wasmgpu.local_id".
+  std::string reason;
+};
+
+// "user", "kernel", "heuristic", "tuning", "tuned"
+const char* to_string(LaunchChoice::Source source);
 
 }  // namespace wasmgpu

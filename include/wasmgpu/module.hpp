@@ -78,6 +78,12 @@ class Kernel {
   // WASMGPU_LAUNCH_TIMEOUT); Timeout when it runs longer.
   void launch(Launch launch, std::span<const Argument> args, std::chrono::nanoseconds timeout) const;
 
+  // The workgroup size `launch` would get now, and why: the launch's own
+  // size, the shader's, the device heuristic's or the autotuner's
+  // (docs/host-api.md, "Launch shapes"). A grid gets its size as launch.hpp
+  // says. Asking changes nothing.
+  LaunchChoice launch_shape(const Launch& launch) const;
+
  private:
   friend class Module;
   friend struct detail::Access;

@@ -340,7 +340,9 @@ LaunchId CommandBuffer::launch_dynamic(const Kernel& kernel, Launch shape, std::
   command.type = detail::Command::Type::Launch;
   command.kernel = k;
   command.module = std::shared_ptr<detail::ModuleImpl>(k, k->module());
-  command.launch = k->bind(device, shape, args);
+  // Recorded launches are not timed: they get the autotuner's winner where
+  // there is one, else the heuristic.
+  command.launch = k->bind(device, detail::KernelImpl::with_choice(shape, k->choose(device, shape, nullptr)), args);
   k->check(command.launch);
   command.launch_index = impl.launches;
   command.auto_barrier = impl.auto_barriers;

@@ -60,6 +60,7 @@ std::string device_label(const DeviceImpl& device) {
 
 DeviceImpl::DeviceImpl(std::unique_ptr<device::DeviceBackend> b) : backend(std::move(b)), serial(next_serial()) {
   info = public_info(backend->description());
+  tuner = std::make_unique<LaunchTuner>(*backend);
 }
 
 Device Access::open(std::unique_ptr<device::DeviceBackend> backend) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "api/launch_shape.h"
 #include "device/device_backend.h"
 #include "device/device_platform.h"
 #include "support/result.h"
@@ -168,12 +169,22 @@ class KernelImpl {
   // Wasm kernels without metadata take buffers for any i32 parameter.
   bool buffer_fits_scalar(const Param& param) const;
 
+  // The workgroup size `launch` gets (launch_shape.h). With `tuning` set, a
+  // launch of a tunable kernel may be the autotuner's timing of a candidate:
+  // then *tuning holds its key, and the caller reports its time.
+  LaunchChoice choose(DeviceImpl& device, const Launch& launch, std::optional<Sha256Digest>* tuning);
+  // `launch` with the chosen size filled in (unchanged where the user set it).
+  static Launch with_choice(const Launch& launch, const LaunchChoice& choice);
+
  private:
   // The arguments as the device takes them (pointing into `launch`).
   std::vector<device::BackendArg> device_args(const BoundLaunch& launch) const;
 
+  const SizeDependence& size_dependence();
+
   ModuleImpl* module_;
   KernelInterface interface_;
+  std::optional<SizeDependence> size_dependence_;  // computed on first use
   std::unique_ptr<device::BackendKernel> owned_;
   device::BackendKernel* backend_ = nullptr;
   bool has_metadata_ = false;
@@ -185,6 +196,9 @@ struct ModuleImpl {
   std::unique_ptr<device::BackendModule> wasm;  // wasm modules
   std::vector<uint32_t> spirv;                  // SPIR-V modules: the words
   std::vector<KernelInterface> interfaces;
+  // What the module's code is (its bytes and compile options), for the
+  // autotuner's keys; unset when the autotuner was off at load.
+  std::optional<Sha256Digest> identity;
   std::map<std::string, std::unique_ptr<KernelImpl>, std::less<>> kernels;  // created on first use
 };
 
@@ -279,6 +293,7 @@ struct DeviceImpl {
   uint32_t serial = 0;  // 1, 2, ...: which Device::open of the process
   std::vector<std::shared_ptr<SubmissionState>> in_flight;
   std::shared_ptr<CommandBufferImpl> direct;  // reused by Kernel calls
+  std::unique_ptr<LaunchTuner> tuner;         // over `backend`
 
   explicit DeviceImpl(std::unique_ptr<device::DeviceBackend> backend);
   ~DeviceImpl();

@@ -7,6 +7,7 @@
 #include "api/impl.h"
 #include "reflect/spirv_reflect.h"
 #include "reflect/wasm_interface.h"
+#include "support/environment.h"
 #include "wasmgpu/device.hpp"
 
 namespace wasmgpu {
@@ -78,14 +79,23 @@ void Kernel::launch(Launch shape, std::span<const Argument> args, std::chrono::n
   command.type = detail::Command::Type::Launch;
   command.module = std::shared_ptr<ModuleImpl>(impl_, impl_->module());
   command.kernel = impl_;
-  command.launch = impl_->bind(device, shape, args);
+  std::optional<Sha256Digest> tuning;
+  const LaunchChoice choice = impl_->choose(device, shape, &tuning);
+  command.launch = impl_->bind(device, detail::KernelImpl::with_choice(shape, choice), args);
   impl_->check(command.launch);
   commands.commands.push_back(std::move(command));
   commands.launches = 1;
   std::shared_ptr<detail::SubmissionState> submission = commands.submit();
   submission->direct = true;
+  // A tuning launch is timed from its submission (recording and pipeline
+  // warm-ups are behind it) until it has finished, once: it is the user's
+  // launch, not a repetition.
+  const std::chrono::nanoseconds start = tuning ? device.tuner->clock() : std::chrono::nanoseconds(0);
   detail::Access::submission(device_, std::move(submission)).wait(timeout);
+  if (tuning) device.tuner->report(*tuning, choice.workgroup_size[0], shape.n, device.tuner->clock() - start);
 }
+
+LaunchChoice Kernel::launch_shape(const Launch& launch) const { return impl_->choose(*device_, launch, nullptr); }
 
 // ------------------------------------------------------------------ Module
 
@@ -207,6 +217,14 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
   impl->source = KernelSource::Wasm;
   impl->interfaces = detail::check(reflect::wasm_interfaces(module->wasm()), ErrorKind::Compile);
   impl->wasm = std::move(module);
+  if (environment::autotune()) {
+    Sha256 identity;
+    identity.update(bytes);
+    const char* mode = options.float_mode == ModuleOptions::FloatMode::Fast ? "fast" : "exact";
+    const std::string options_text = std::string(mode) + " " + std::to_string(options.max_call_depth);
+    identity.update(options_text);
+    impl->identity = identity.finish();
+  }
   return Module(impl_, std::move(impl));
 }
 

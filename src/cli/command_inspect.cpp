@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "api/launch_shape.h"
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
@@ -12,6 +13,8 @@
 
 namespace wasmgpu::cli {
 namespace {
+
+namespace api_internal = wasmgpu::detail;
 
 void print_memory(const wasm::Module& module) {
   for (const wasm::Import& import : module.imports)
@@ -112,6 +115,11 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
     fmt::print(")\n");
     print_access_paths(info.memory_access_paths);
     print_launch_proof(info.launch_proof);
+    // Launches without a workgroup size (docs/host-api.md, "Launch shapes").
+    const api_internal::SizeDependence dependence = api_internal::wasm_size_dependence(module, e.name);
+    fmt::print("    launch shape without a size: {}: {}\n",
+               dependence.depends ? "the device heuristic's" : "autotuned (results cannot depend on it)",
+               dependence.reason);
   }
 }
 

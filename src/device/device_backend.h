@@ -6,7 +6,10 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string_view>
+#include <vector>
 
 #include "device/backend_buffer.h"
 #include "device/backend_command_list.h"
@@ -20,6 +23,7 @@
 #include "spirv/compiler.h"
 #include "support/result.h"
 #include "interface/kernel_interface.h"
+#include "support/sha256.h"
 
 namespace wasmgpu::device {
 
@@ -56,23 +60,8 @@ class DeviceBackend {
   // How long a direct kernel call waits for its launch.
   virtual std::chrono::nanoseconds default_launch_timeout() const = 0;
 
-  // What the on-disk caches did since the device was opened (zeros for a
-  // device without caches), and writing them out now rather than when the
-  // device closes.
-  virtual CacheStats cache_stats() const { return {}; }
-  virtual void save_caches() {}
-  // Runs the device self-test (docs/selftest.md) and caches its raw
-  // results for the device's later kernels.
-  virtual Result<SelftestReport> selftest(const SelftestOptions& options) {
-    (void)options;
-    return make_error(ErrorCode::Unsupported, "this device has no self-test");
-  }
-  // Waits up to `timeout` for work the device still runs outside any
-  // command list (a call that timed out); an error when it is still busy.
-  virtual Status wait(std::chrono::nanoseconds timeout) {
-    (void)timeout;
-    return {};
-  }
+#include "interface/kernel_interface.h"
+#include "support/sha256.h"
 };
 
 }  // namespace wasmgpu::device

@@ -16,6 +16,7 @@ struct DeviceDescription {
   bool float64 = false;  // f64 kernels can run (once opened: enabled)
   uint64_t max_buffer_bytes = 0;
   uint32_t max_workgroup_invocations = 0;
+  uint32_t max_workgroup_size_x = 0;  // maxComputeWorkGroupSize[0]; 0: not reported
   uint64_t device_local_memory_bytes = 0;
   uint32_t max_workgroup_count_x = 0;
   uint32_t max_shared_memory_bytes = 0;

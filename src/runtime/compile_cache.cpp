@@ -260,6 +260,7 @@ const char* kind_name(CacheEntryKind kind) {
     case CacheEntryKind::CallCatalogue: return "catalogue";
     case CacheEntryKind::PipelineCache: return "pipelines";
     case CacheEntryKind::DeviceProbe: return "probe";
+    case CacheEntryKind::ApiEntry: return "api";
   }
   return "?";
 }

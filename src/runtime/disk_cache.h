@@ -35,6 +35,7 @@ enum class CacheEntryKind : uint32_t {
   CallCatalogue = 3,   // the callable exports of a module
   PipelineCache = 4,   // vkGetPipelineCacheData output
   DeviceProbe = 5,     // device probe results (device_probe_cache.h)
+  ApiEntry = 6,        // the public API's own entries (autotuned launch shapes, api/launch_shape.h)
 };
 
 // The directory CacheOptions and the environment choose, or an error saying

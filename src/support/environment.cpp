@@ -99,6 +99,11 @@ std::optional<unsigned> cpu_threads() {
   return text ? parse_count(*text, 1024) : std::nullopt;
 }
 
+bool autotune() {
+  std::optional<std::string> text = get("WASMGPU_AUTOTUNE");
+  return !(text && parse_off(*text));
+}
+
 bool bench_trace() { return flag("WASMGPU_BENCH_TRACE"); }
 
 std::optional<std::string> xdg_cache_home() {

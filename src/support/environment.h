@@ -61,6 +61,10 @@ std::optional<std::string> cache_setting();
 std::optional<std::string> cache_directory();
 // WASMGPU_CACHE_MAX_SIZE: the cache's size bound, unparsed ("512M"; non-empty).
 std::optional<std::string> cache_max_size();
+// WASMGPU_AUTOTUNE: false when it turns the launch-shape autotuner off ("0",
+// "off", "false", "no"): launches without a workgroup size get the device
+// heuristic only, deterministically.
+bool autotune();
 // WASMGPU_BENCH_THREADS: host threads of the bench (1..1024).
 std::optional<unsigned> bench_threads();
 // WASMGPU_CPU_THREADS: worker threads of the cpu device (1..1024).

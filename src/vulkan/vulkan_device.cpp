@@ -40,6 +40,7 @@ device::DeviceDescription describe(const runtime::DeviceInfo& info) {
   out.max_buffer_bytes =
       info.limits.max_buffer_size ? info.limits.max_buffer_size : info.limits.max_memory_allocation_size;
   out.max_workgroup_invocations = info.limits.max_workgroup_invocations;
+  out.max_workgroup_size_x = info.limits.max_workgroup_size[0];
   out.device_local_memory_bytes = info.device_local_memory_bytes;
   out.max_workgroup_count_x = info.limits.max_workgroup_count[0];
   out.max_shared_memory_bytes = info.limits.max_shared_memory_bytes;
@@ -152,6 +153,20 @@ device::CacheStats VulkanDevice::cache_stats() const {
   out.pipeline_cache_hits = s.pipeline_cache_hits;
   out.pipeline_feedback = s.pipeline_feedback;
   return out;
+}
+
+std::optional<std::vector<uint8_t>> VulkanDevice::read_cached(std::string_view folder, const Sha256Digest& key) {
+  const std::shared_ptr<runtime::DiskCache>& cache = device_.state().disk_cache;
+  if (!cache) return std::nullopt;
+  runtime::DiskCache::ReadResult read =
+      cache->read(folder, to_hex(key) + ".bin", runtime::CacheEntryKind::ApiEntry, key);
+  if (read.status != runtime::DiskCache::ReadStatus::Hit) return std::nullopt;
+  return std::move(read.payload);
+}
+
+void VulkanDevice::write_cached(std::string_view folder, const Sha256Digest& key, std::span<const uint8_t> payload) {
+  if (const std::shared_ptr<runtime::DiskCache>& cache = device_.state().disk_cache)
+    (void)cache->write(folder, to_hex(key) + ".bin", runtime::CacheEntryKind::ApiEntry, key, payload);
 }
 
 }  // namespace wasmgpu::vulkan

@@ -32,6 +32,8 @@ class VulkanDevice : public device::DeviceBackend {
   void save_caches() override { device_.save_caches(); }
   Result<device::SelftestReport> selftest(const device::SelftestOptions& options) override;
   Status wait(std::chrono::nanoseconds timeout) override { return device_.wait(timeout); }
+  std::optional<std::vector<uint8_t>> read_cached(std::string_view folder, const Sha256Digest& key) override;
+  void write_cached(std::string_view folder, const Sha256Digest& key, std::span<const uint8_t> payload) override;
 
   // The runtime device underneath, for tests that act on it directly (a
   // simulated device loss).

@@ -96,6 +96,11 @@ TEST_F(Cli, InspectTellsKernelsFromOtherExports) {
   EXPECT_NE(result.output.find("func divide (i32, i32, i32, i32) -> ()"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("kernel: runnable"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("memory memory"), std::string::npos) << result.output;
+  // divide reads no workgroup or subgroup id: launches without a size may be autotuned.
+  EXPECT_NE(result.output.find("launch shape without a size: autotuned (results cannot depend on it): uses no local, "
+                               "workgroup or subgroup id, barrier or shared memory"),
+            std::string::npos)
+      << result.output;
 }
 
 TEST_F(Cli, CompileWritesValidSpirv) {

@@ -161,6 +161,7 @@ DeviceDescription description(uint32_t index, std::string name, std::string unus
   d.api_version = "0.0.0";
   d.max_buffer_bytes = 1 << 20;
   d.max_workgroup_invocations = 256;
+  d.max_workgroup_size_x = 256;
   d.unusable_reason = std::move(unusable_reason);
   d.summary = std::to_string(index) + " " + d.name + " (fake)";
   return d;
@@ -195,6 +196,16 @@ Result<std::unique_ptr<BackendModule>> FakeDevice::load_wasm(std::span<const uin
 Result<std::unique_ptr<BackendKernel>> FakeDevice::create_spirv_kernel(std::span<const uint32_t>,
                                                                        const KernelInterface& interface) {
   return std::unique_ptr<BackendKernel>(std::make_unique<FakeKernel>(interface.name));
+}
+
+std::optional<std::vector<uint8_t>> FakeDevice::read_cached(std::string_view folder, const Sha256Digest& key) {
+  auto it = fake_log().cache.find({std::string(folder), key});
+  if (it == fake_log().cache.end()) return std::nullopt;
+  return it->second;
+}
+
+void FakeDevice::write_cached(std::string_view folder, const Sha256Digest& key, std::span<const uint8_t> payload) {
+  fake_log().cache[{std::string(folder), key}] = std::vector<uint8_t>(payload.begin(), payload.end());
 }
 
 Result<std::unique_ptr<BackendCommandList>> FakeDevice::create_command_list() {

@@ -4,8 +4,10 @@
 // Vulkan (device_seam_tests), and it shows what reached the device.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device/device_backend.h"
@@ -26,6 +28,9 @@ struct FakeLog {
   std::vector<FakeLaunch> launches;  // in submission order
   uint32_t submits = 0;
   uint32_t buffers_created = 0;
+  // The device cache (DeviceBackend::read_cached), by folder and key: kept
+  // across devices, as a disk cache is; tests clear it with the log.
+  std::map<std::pair<std::string, Sha256Digest>, std::vector<uint8_t>> cache;
 };
 FakeLog& fake_log();
 
@@ -45,6 +50,8 @@ class FakeDevice : public DeviceBackend {
   Result<std::unique_ptr<BackendCommandList>> create_command_list() override;
   uint64_t recording_generation() const override { return 0; }
   std::chrono::nanoseconds default_launch_timeout() const override { return std::chrono::seconds(1); }
+  std::optional<std::vector<uint8_t>> read_cached(std::string_view folder, const Sha256Digest& key) override;
+  void write_cached(std::string_view folder, const Sha256Digest& key, std::span<const uint8_t> payload) override;
 
  private:
   DeviceDescription description_;
