@@ -60,8 +60,32 @@ class DeviceBackend {
   // How long a direct kernel call waits for its launch.
   virtual std::chrono::nanoseconds default_launch_timeout() const = 0;
 
-#include "interface/kernel_interface.h"
-#include "support/sha256.h"
+  // What the on-disk caches did since the device was opened (zeros for a
+  // device without caches), and writing them out now rather than when the
+  // device closes.
+  virtual CacheStats cache_stats() const { return {}; }
+  virtual void save_caches() {}
+  // Runs the device self-test (docs/selftest.md) and caches its raw
+  // results for the device's later kernels.
+  virtual Result<SelftestReport> selftest(const SelftestOptions& options) {
+    (void)options;
+    return make_error(ErrorCode::Unsupported, "this device has no self-test");
+  }
+  // Waits up to `timeout` for work the device still runs outside any
+  // command list (a call that timed out); an error when it is still busy.
+  virtual Status wait(std::chrono::nanoseconds timeout) {
+    (void)timeout;
+    return {};
+  }
+  // Small entries the API keeps in the device's on-disk cache
+  // (docs/caching.md; autotuned launch shapes), one per key in `folder`:
+  // nullopt when absent, failing its checks, or when caching is off. A
+  // failed write is ignored: callers go on without the cache. A device
+  // without a cache keeps nothing.
+  virtual std::optional<std::vector<uint8_t>> read_cached(std::string_view, const Sha256Digest&) {
+    return std::nullopt;
+  }
+  virtual void write_cached(std::string_view, const Sha256Digest&, std::span<const uint8_t>) {}
 };
 
 }  // namespace wasmgpu::device
