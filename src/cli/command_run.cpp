@@ -279,7 +279,8 @@ void add_run_command(CLI::App& app) {
       "  zeros:SIZE                   SIZE zero bytes of scratch, not saved\n"
       "Buffers are raw little-endian data; a buffer passes its address to an i32 parameter.\n"
       "A trap is reported with its kind, the lowest trapping invocation and how many trapped.\n"
-      "Launch shape: --n N runs invocations 0..N-1 (1-D, workgroups of --workgroup-size X);\n"
+      "Launch shape: --n N runs invocations 0..N-1 (1-D, workgroups of --workgroup-size X or of a\n"
+      "size chosen for the device);\n"
       "--grid X[,Y[,Z]] runs that many workgroups of --workgroup-size X[,Y[,Z]] invocations,\n"
       "all of them (the kernel checks its own bounds; wasmgpu_global_id(d) gives coordinates).\n"
       "Sizes are checked against the device's workgroup size, count and invocation limits.\n"
@@ -290,7 +291,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("args", args->args, "Kernel arguments (see below)");
   cmd->add_option("--n", args->n, "Number of invocations (1-D launch; exclusive with --grid)");
   cmd->add_option("--grid", args->grid, "Workgroups per dimension, X[,Y[,Z]] (exclusive with --n)");
-  cmd->add_option("--workgroup-size", args->workgroup_size, "Invocations per workgroup, X[,Y[,Z]] (default 64)");
+  cmd->add_option("--workgroup-size", args->workgroup_size,
+                  "Invocations per workgroup, X[,Y[,Z]] (default: a size chosen for the device for --n "
+                  "(docs/host-api.md, \"Launch shapes\"), 64 for --grid)");
   cmd->add_option("--device", args->device, "Device index or part of its name (default: WASMGPU_DEVICE, else a discrete GPU first)");
   cmd->add_option("--timeout", args->timeout_seconds, "Seconds to wait for the kernel")->check(CLI::PositiveNumber);
   cmd->positionals_at_end(false);
