@@ -8,6 +8,7 @@
 #include "runtime/instance.h"
 #include "runtime/test_support.h"
 #include "support/environment.h"
+#include "support/scoped_variable.h"
 
 namespace wasmgpu::runtime {
 namespace {
@@ -88,27 +89,7 @@ TEST(UnusableReason, NamesEveryMissingRequiredFeature) {
   EXPECT_EQ(unusable_reason(VK_API_VERSION_1_2, features), "");  // f64 is per kernel
 }
 
-// Restores an environment variable when it goes out of scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (std::optional<std::string> old = environment::get(name)) old_ = *old;
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using ScopedEnv = environment::ScopedVariable;
 
 TEST(Instance, EnumeratesDevicesWithLimitsAndFeatures) {
   auto instance = Instance::create();

@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include "support/environment.h"
+#include "support/scoped_variable.h"
 
 namespace wasmgpu::runtime {
 namespace {
@@ -30,24 +31,7 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
-// Sets an environment variable for one scope, restoring the old value.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> old;
-  ScopedEnv(std::string n, const char* value) : name(std::move(n)) {
-    old = environment::get(name.c_str());
-    if (value)
-      setenv(name.c_str(), value, 1);
-    else
-      unsetenv(name.c_str());
-  }
-  ~ScopedEnv() {
-    if (old)
-      setenv(name.c_str(), old->c_str(), 1);
-    else
-      unsetenv(name.c_str());
-  }
-};
+using ScopedEnv = environment::ScopedVariable;
 
 // The directory chosen, or "off: " and why.
 std::string resolved(const CacheOptions& options) {

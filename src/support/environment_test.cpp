@@ -1,4 +1,5 @@
 #include "support/environment.h"
+#include "support/scoped_variable.h"
 
 #include <gtest/gtest.h>
 
@@ -9,26 +10,6 @@ namespace {
 
 using std::chrono::nanoseconds;
 
-// Sets (or, with nullptr, unsets) a variable for one scope, restoring it after.
-class ScopedVariable {
- public:
-  ScopedVariable(const char* name, const char* value) : name_(name), old_(get(name)) {
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedVariable() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 TEST(EnvironmentParsing, Flags) {
   EXPECT_TRUE(parse_flag("1"));
