@@ -42,6 +42,7 @@ class Reflector {
   std::string type_name(spvc_type_id id);
   std::string base_type_name(spvc_type type, spvc_type_id id);
   StructLayout layout_of(spvc_type_id id);
+  bool explicitly_laid_out(spvc_type type);
   std::string binding_name(const spvc_reflected_resource& resource);
   Status add_descriptors(spvc_resources resources, KernelInterface& kernel);
   Status add_push_constants(spvc_resources resources, KernelInterface& kernel);
@@ -126,13 +127,34 @@ std::string Reflector::type_name(spvc_type_id id) {
   return name;
 }
 
+// SPIRV-Cross computes sizes from Offset and ArrayStride decorations and
+// dereferences a missing one. spirv-val lets a struct reached only through a
+// physical pointer go without them (found by fuzzing), so sizes are asked for
+// only where every member, nested structs included, carries its layout.
+bool Reflector::explicitly_laid_out(spvc_type type) {
+  const spvc_type_id base = spvc_type_get_base_type_id(type);
+  const unsigned count = spvc_type_get_num_member_types(type);
+  for (unsigned i = 0; i < count; ++i) {
+    if (!spvc_compiler_has_member_decoration(compiler_, base, i, SpvDecorationOffset)) return false;
+    const spvc_type_id member_id = spvc_type_get_member_type(type, i);
+    spvc_type member_type = spvc_compiler_get_type_handle(compiler_, member_id);
+    if (spvc_type_get_num_array_dimensions(member_type) > 0 &&
+        !spvc_compiler_has_decoration(compiler_, member_id, SpvDecorationArrayStride))
+      return false;
+    if (spvc_type_get_basetype(member_type) == SPVC_BASETYPE_STRUCT && !explicitly_laid_out(member_type))
+      return false;
+  }
+  return true;
+}
+
 StructLayout Reflector::layout_of(spvc_type_id id) {
   spvc_type type = spvc_compiler_get_type_handle(compiler_, id);
   const spvc_type_id base = spvc_type_get_base_type_id(type);
   StructLayout layout;
   layout.name = base_type_name(type, id);
+  const bool laid_out = explicitly_laid_out(type);
   size_t size = 0;
-  if (spvc_compiler_get_declared_struct_size(compiler_, type, &size) == SPVC_SUCCESS)
+  if (laid_out && spvc_compiler_get_declared_struct_size(compiler_, type, &size) == SPVC_SUCCESS)
     layout.size = uint32_t(size);
   const unsigned count = spvc_type_get_num_member_types(type);
   for (unsigned i = 0; i < count; ++i) {
@@ -142,16 +164,18 @@ StructLayout Reflector::layout_of(spvc_type_id id) {
     const spvc_type_id member_id = spvc_type_get_member_type(type, i);
     spvc_type member_type = spvc_compiler_get_type_handle(compiler_, member_id);
     member.type = type_name(member_id);
-    unsigned offset = 0;
-    spvc_compiler_type_struct_member_offset(compiler_, type, i, &offset);
-    member.offset = offset;
-    size_t member_size = 0;
-    spvc_compiler_get_declared_struct_member_size(compiler_, type, i, &member_size);
-    member.size = uint32_t(member_size);
-    if (spvc_type_get_num_array_dimensions(member_type) > 0) {
-      unsigned stride = 0;
-      spvc_compiler_type_struct_member_array_stride(compiler_, type, i, &stride);
-      member.array_stride = stride;
+    if (laid_out) {
+      unsigned offset = 0;
+      spvc_compiler_type_struct_member_offset(compiler_, type, i, &offset);
+      member.offset = offset;
+      size_t member_size = 0;
+      spvc_compiler_get_declared_struct_member_size(compiler_, type, i, &member_size);
+      member.size = uint32_t(member_size);
+      if (spvc_type_get_num_array_dimensions(member_type) > 0) {
+        unsigned stride = 0;
+        spvc_compiler_type_struct_member_array_stride(compiler_, type, i, &stride);
+        member.array_stride = stride;
+      }
     }
     if (spvc_type_get_basetype(member_type) == SPVC_BASETYPE_STRUCT) {
       const spvc_type_id nested = spvc_type_get_base_type_id(member_type);
