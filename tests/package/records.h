@@ -8,6 +8,9 @@ struct record {
 };
 
 #ifdef __cplusplus
-extern "C"
+extern "C" {
 #endif
-    struct record scaled(struct record r, float factor);
+struct record scaled(struct record r, float factor);
+#ifdef __cplusplus
+}
+#endif
