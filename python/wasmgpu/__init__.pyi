@@ -41,8 +41,8 @@ class Launch:
     """A launch shape other than a plain invocation count."""
 
     n: int
-    workgroup_size: tuple[int, int, int]
-    groups: tuple[int, int, int] | None
+    workgroup_size: list[int]  # 3 sizes; 0: the device's or the shader's choice
+    groups: list[int] | None  # workgroups in x, y, z for a grid
     @staticmethod
     def invocations(n: int, workgroup_size: int = 0) -> Launch: ...
     @staticmethod
