@@ -280,9 +280,13 @@ std::shared_ptr<Device> open_device(const py::object& which) {
   throw py::type_error("wasmgpu: Device() takes a device index (int), part of a device name (str), or nothing");
 }
 
-PyModule load(const std::shared_ptr<Device>& device, const py::object& source, bool fast_math) {
+PyModule load(const std::shared_ptr<Device>& device, const py::object& source, const std::string& float_mode) {
   ModuleOptions options;
-  if (fast_math) options.float_mode = ModuleOptions::FloatMode::Fast;
+  if (float_mode == "fast")
+    options.float_mode = ModuleOptions::FloatMode::Fast;
+  else if (float_mode != "exact")
+    throw py::value_error("wasmgpu: float_mode is 'exact' (wasm's bits on every device) or 'fast', not '" + float_mode +
+                          "'");
   if (py::isinstance<py::bytes>(source) || py::isinstance<py::bytearray>(source) ||
       py::isinstance<py::memoryview>(source)) {
     HostBytes host = contiguous_bytes(py::reinterpret_borrow<py::buffer>(source));
@@ -396,7 +400,7 @@ PYBIND11_MODULE(_core, m) {
   py::class_<Device, std::shared_ptr<Device>>(m, "Device")
       .def(py::init(&open_device), py::arg("which") = py::none())
       .def_property_readonly("info", &Device::info, py::return_value_policy::reference_internal)
-      .def("load", &load, py::arg("source"), py::arg("fast_math") = false)
+      .def("load", &load, py::arg("source"), py::arg("float_mode") = "exact")
       .def(
           "buffer",
           [](Device& d, size_t count, const py::object& dtype) {

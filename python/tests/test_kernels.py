@@ -41,6 +41,16 @@ def test_modules_load_from_bytes(device, kernel_dir):
     assert params[1]["element_type"] == "float" and not params[1]["writable"] and params[2]["writable"]
 
 
+def test_float_mode_is_checked(device, kernel_dir):
+    fast = device.load(kernel_dir / "saxpy.wasm", float_mode="fast").kernel("saxpy")
+    x = np.arange(16, dtype=np.float32)
+    y = np.zeros(16, dtype=np.float32)
+    fast(16, 2.0, x, y)  # 2 * x + 0 is exact in any float mode
+    np.testing.assert_array_equal(y, 2 * x)
+    with pytest.raises(ValueError, match="float_mode"):
+        device.load(kernel_dir / "saxpy.wasm", float_mode="approximate")
+
+
 def test_histogram_example_matches_numpy(device, kernel_dir):
     histogram = device.load(kernel_dir / "histogram.wasm").kernel("histogram")
     data = ((np.arange(10_000, dtype=np.uint32) * 2654435761) >> 24).astype(np.uint8)

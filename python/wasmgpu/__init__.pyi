@@ -84,8 +84,11 @@ class Device:
         """None: WASMGPU_DEVICE, else the preferred device; an index of devices(); or part of a name ("cpu": the cpu device)."""
     @property
     def info(self) -> DeviceInfo: ...
-    def load(self, source: str | os.PathLike[str] | bytes | bytearray | memoryview, fast_math: bool = False) -> Module:
-        """A wasm or SPIR-V module from a file path or from its bytes."""
+    def load(
+        self, source: str | os.PathLike[str] | bytes | bytearray | memoryview, float_mode: str = "exact"
+    ) -> Module:
+        """A wasm or SPIR-V module from a file path or from its bytes. float_mode: "exact" (wasm's
+        bits on every device) or "fast" (the device's own float instructions; docs/float-modes.md)."""
     def buffer(self, count: int, dtype: Any = np.float32) -> Buffer:
         """A zero-filled buffer of `count` elements."""
     def upload(self, data: Any) -> Buffer:
