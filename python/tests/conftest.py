@@ -37,6 +37,10 @@ def kernel_dir(tmp_path_factory):
     cli = wasmgpu_cli()
     for name, source in SOURCES.items():
         subprocess.run([cli, "cc", str(source), "-O2", "-o", str(out / f"{name}.wasm")], check=True)
+    glslang = shutil.which("glslangValidator")
+    if glslang:  # Debian's glslang-tools, which the main build needs too
+        subprocess.run([glslang, "--quiet", "-V", "--target-env", "vulkan1.2", "-o", str(out / "glsl_saxpy.spv"),
+                        str(ROOT / "src" / "reflect" / "fixtures" / "saxpy.comp")], check=True)
     return out
 
 

@@ -41,6 +41,19 @@ def test_modules_load_from_bytes(device, kernel_dir):
     assert params[1]["element_type"] == "float" and not params[1]["writable"] and params[2]["writable"]
 
 
+def test_glsl_kernel_from_spirv(device, kernel_dir):
+    path = kernel_dir / "glsl_saxpy.spv"
+    if not path.exists():
+        pytest.skip("no glslangValidator to compile the GLSL kernel")
+    saxpy = device.load(path).kernel("main")
+    assert [(p["name"], p["kind"], p["writable"]) for p in saxpy.params] == [
+        ("xs", "buffer", False), ("ys", "buffer", True), ("n", "scalar", False), ("a", "scalar", False)]
+    x = np.arange(300, dtype=np.float32)
+    y = np.full(300, 0.5, dtype=np.float32)
+    saxpy(300, x, y, 300, 4.0)  # bindings, then push constants
+    np.testing.assert_array_equal(y, np.float32(4.0) * x + np.float32(0.5))  # exact: small integers and halves
+
+
 def test_float_mode_is_checked(device, kernel_dir):
     fast = device.load(kernel_dir / "saxpy.wasm", float_mode="fast").kernel("saxpy")
     x = np.arange(16, dtype=np.float32)
