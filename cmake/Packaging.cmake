@@ -1,6 +1,7 @@
 # `cmake --install`: the CLI, the kernel-side header wasmgpu.h, the host
 # library libwasmgpu.so with its public headers (include/wasmgpu/*.hpp), a
-# CMake package (find_package(wasmgpu) -> wasmgpu::wasmgpu) and a pkg-config
+# CMake package (find_package(wasmgpu) -> wasmgpu::wasmgpu, and
+# wasmgpu_add_kernel() from cmake/wasmgpuKernel.cmake) and a pkg-config
 # file (wasmgpu.pc).
 #
 # The shared library is the public API (src/api) linked with its Vulkan
@@ -46,10 +47,11 @@ install(FILES src/interface/kernel_interface.h DESTINATION "${CMAKE_INSTALL_INCL
 set(wasmgpu_cmake_dir "${CMAKE_INSTALL_LIBDIR}/cmake/wasmgpu")
 install(EXPORT wasmgpuTargets NAMESPACE wasmgpu:: DESTINATION "${wasmgpu_cmake_dir}")
 configure_package_config_file(cmake/wasmgpuConfig.cmake.in "${PROJECT_BINARY_DIR}/wasmgpuConfig.cmake"
-  INSTALL_DESTINATION "${wasmgpu_cmake_dir}" PATH_VARS CMAKE_INSTALL_INCLUDEDIR)
+  INSTALL_DESTINATION "${wasmgpu_cmake_dir}" PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR)
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/wasmgpuConfigVersion.cmake"
   COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/wasmgpuConfig.cmake" "${PROJECT_BINARY_DIR}/wasmgpuConfigVersion.cmake"
+              cmake/wasmgpuKernel.cmake
   DESTINATION "${wasmgpu_cmake_dir}")
 configure_file(cmake/wasmgpu.pc.in "${PROJECT_BINARY_DIR}/wasmgpu.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/wasmgpu.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")

@@ -42,9 +42,11 @@ PACKAGES=(
   libvulkan-dev libvulkan-volk-dev vulkan-validationlayers vulkan-tools
   spirv-headers spirv-tools libspirv-cross-c-shared-dev glslang-tools glslang-dev
   wabt binaryen wasi-libc csmith python3
+  python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev libfmt-dev
 )
-BACKPORTS_PACKAGES=(mesa-vulkan-drivers)
+# scikit-build-core (the Python package's build backend) needs backports' python3-packaging.
+BACKPORTS_PACKAGES=(mesa-vulkan-drivers python3-scikit-build-core)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -56,6 +58,7 @@ case "$mesa_version" in
   2[5-9].*|[3-9][0-9].*) ;;
   *) missing_bp=1 ;;
 esac
+dpkg-query -W -f='${Status}' python3-scikit-build-core 2>/dev/null | grep -q "install ok installed" || missing_bp=1
 
 if [ ${#missing[@]} -eq 0 ] && [ -z "${missing_bp:-}" ]; then
   echo "install-deps: all packages present"
@@ -71,6 +74,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 if [ -n "${missing_bp:-}" ]; then
-  echo "install-deps: installing mesa-vulkan-drivers from bookworm-backports"
+  echo "install-deps: installing ${BACKPORTS_PACKAGES[*]} from bookworm-backports"
   $SUDO apt-get install -y -q --no-install-recommends -t bookworm-backports "${BACKPORTS_PACKAGES[@]}"
 fi

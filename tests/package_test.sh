@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build into a scratch prefix and builds tests/package, a small
 # project outside the tree, against the installed CMake package only, then
-# runs it on the Vulkan device; also compiles a program through pkg-config.
+# runs it on the Vulkan device (its kernels built by the installed
+# wasmgpu_add_kernel); also compiles a program through pkg-config.
 # Usage: package_test.sh BUILD_DIR
 set -euo pipefail
 build="$1"
@@ -11,7 +12,7 @@ trap 'rm -rf "$scratch"' EXIT
 prefix="$scratch/prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in include/wasmgpu.h include/wasmgpu/wasmgpu.hpp include/wasmgpu/interface/kernel_interface.h lib/libwasmgpu.so \
-         lib/cmake/wasmgpu/wasmgpuConfig.cmake lib/pkgconfig/wasmgpu.pc; do
+         lib/cmake/wasmgpu/wasmgpuConfig.cmake lib/cmake/wasmgpu/wasmgpuKernel.cmake lib/pkgconfig/wasmgpu.pc; do
   test -e "$prefix/$f" || { echo "missing after install: $f"; exit 1; }
 done
 # Only the public API is exported: no SPIRV-Tools, volk or internal symbols.

@@ -15,5 +15,6 @@ void add_reflect_command(CLI::App& app);
 void add_bindgen_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_selftest_command(CLI::App& app);
+void add_cc_command(CLI::App& app);
 
 }  // namespace wasmgpu::cli

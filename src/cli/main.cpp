@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   CLI::App app{"wasmgpu: compile WebAssembly kernels to SPIR-V and run them on Vulkan devices"};
   app.require_subcommand(1);
   app.footer("Run `wasmgpu COMMAND --help` for a command's options.");
+  wasmgpu::cli::add_cc_command(app);
   wasmgpu::cli::add_devices_command(app);
   wasmgpu::cli::add_compile_command(app);
   wasmgpu::cli::add_inspect_command(app);

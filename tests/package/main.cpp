@@ -2,7 +2,8 @@
 // (a wasm kernel), a two-step reduction (wasm), a GLSL kernel bound by
 // reflection and a two-pass image blur (wasm, image handles), recorded into
 // ONE command buffer with the barriers the library inserts between dependent
-// launches; results checked against the CPU.
+// launches; then a kernel of C and C++ that copies structs (records.c);
+// results checked against the CPU.
 // Usage: package_user KERNEL_DIR
 #include <wasmgpu/wasmgpu.hpp>
 
@@ -11,6 +12,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <vector>
+
+#include "records.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -107,6 +110,28 @@ int main(int argc, char** argv) {
     }
     std::printf("saxpy, reduction (sum %.6g), GLSL normalize and a 2-pass image blur in one command buffer: correct\n",
                 double(got_total));
+
+    // wasmgpu_add_kernel's C and C++ module, found through its target property.
+    constexpr int records = 9;
+    std::vector<record> in(records);
+    for (int r = 0; r < records; ++r) {
+      for (int v = 0; v < 24; ++v) in[r].values[v] = float(r * 24 + v) * 0.5f;
+      in[r].tag = r;
+    }
+    auto in_buf = device.upload(in);
+    auto out_buf = device.buffer<record>(records);
+    device.load_file(RECORDS_WASM).kernel("rotate_records")(records, records, in_buf, out_buf);
+    const std::vector<record> out = out_buf.read();
+    for (int r = 0; r < records; ++r) {
+      const record& from = in[(r + 1) % records];
+      bool same = out[r].tag == from.tag + 1000;
+      for (int v = 0; v < 24; ++v) same = same && out[r].values[v] == from.values[v] * 2.0f;
+      if (!same) {
+        std::fprintf(stderr, "rotate_records: record %d differs from the CPU's\n", r);
+        return 1;
+      }
+    }
+    std::printf("records (C and C++, struct copies through memcpy) from wasmgpu_add_kernel: correct\n");
   } catch (const wasmgpu::Exception& e) {
     std::fprintf(stderr, "wasmgpu error (%s): %s\n", wasmgpu::to_string(e.kind()), e.what());
     return 1;

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# CTest: `wasmgpu cc` builds kernels that the plain compile line cannot, and
+# they run. Usage: cc_test.sh WASMGPU CLANG WASM_LD
+# - a C kernel whose struct copy clang turns into a call of memcpy: linked
+#   without libc it fails (undefined memcpy); `wasmgpu cc` links the kernels'
+#   libc, and the kernel copies every byte;
+# - a C++ kernel (a class template), compiled with -c and linked from its
+#   object, its sums checked;
+# - --print-flags, flags passed through to clang, and the errors for a
+#   missing clang or wasi-libc.
+set -euo pipefail
+wasmgpu=$1 clang=$2 wasm_ld=$3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+fail() { echo "cc_test: $*" >&2; exit 1; }
+
+cat > copy.c <<'KERNEL'
+#include <wasmgpu.h>
+struct particle { float position[3], velocity[3], mass; int id[25]; };
+WASMGPU_DEFINE_KERNEL(copy_particles, WASMGPU_VALUE(int, i), WASMGPU_CONST_PTR(struct particle, in),
+                      WASMGPU_PTR(struct particle, out)) {
+  out[i] = in[i];
+}
+KERNEL
+# The first line of the old guide: no libc, so the struct copy does not link.
+"$clang" --target=wasm32 -nostdlib -ffreestanding -O2 -I "$(dirname "$0")/../../include" -c copy.c -o plain.o
+if "$wasm_ld" --no-entry plain.o -o plain.wasm 2>plain.err; then fail "copy.c linked without libc: no memcpy call to test"; fi
+grep -q "undefined symbol: memcpy" plain.err || fail "expected an undefined memcpy: $(cat plain.err)"
+
+"$wasmgpu" cc copy.c -o copy.wasm
+inspect=$("$wasmgpu" inspect copy.wasm)
+grep -q "param 1: const struct particle \* in (struct particle: 128 bytes, align 4)" <<<"$inspect" ||
+  fail "the kernel metadata is missing: $inspect"
+grep -q "func copy_particles (i32, i32, i32) -> ()" <<<"$inspect" || fail "copy_particles is not exported as itself: $inspect"
+python3 -c "import os; open('particles.bin', 'wb').write(bytes((i * 37 + 11) % 256 for i in range(5 * 128)))"
+"$wasmgpu" run copy.wasm copy_particles --n 5 in:particles.bin out:copied.bin:640
+cmp particles.bin copied.bin || fail "copy_particles did not copy every byte"
+
+cat > pairs.cpp <<'KERNEL'
+#include <wasmgpu.h>
+namespace {
+template <class T>
+struct Pair {
+  T a, b;
+  T weighted(T w) const { return a * w + b; }
+};
+}  // namespace
+WASMGPU_DEFINE_KERNEL(weigh_pairs, WASMGPU_VALUE(int, i), WASMGPU_VALUE(float, w), WASMGPU_CONST_PTR(float, in),
+                      WASMGPU_PTR(float, out)) {
+  Pair<float> p{in[2 * i], in[2 * i + 1]};
+  out[i] = p.weighted(w) + float(SCALE);
+}
+KERNEL
+"$wasmgpu" cc -c pairs.cpp -O1 -DSCALE=100 -std=c++20 -o pairs.o
+test -f pairs.o || fail "-c wrote no object"
+"$wasmgpu" cc pairs.o -o pairs.wasm
+python3 -c "import struct; open('in.bin', 'wb').write(struct.pack('<16f', *[float(i * i) for i in range(16)]))"
+"$wasmgpu" run pairs.wasm weigh_pairs --n 8 3.0 in:in.bin out:out.bin:32
+python3 - <<'CHECK'
+import struct
+values = struct.unpack('<16f', open('in.bin', 'rb').read())
+got = struct.unpack('<8f', open('out.bin', 'rb').read())
+want = tuple(values[2 * i] * 3.0 + values[2 * i + 1] + 100.0 for i in range(8))
+assert got == want, f"weigh_pairs: got {got}, want {want}"
+CHECK
+
+flags=$("$wasmgpu" cc --print-flags)
+grep -q -- "--target=wasm32" <<<"$flags" || fail "--print-flags: no target: $flags"
+grep -q -- "-idirafter [^ ]*wasm32-wasi" <<<"$flags" || fail "--print-flags: no wasi include: $flags"
+# shellcheck disable=SC2086
+"$clang" $flags -O2 -c copy.c -o flags.o
+"$wasmgpu" cc flags.o -o flags.wasm
+"$wasmgpu" inspect flags.wasm | grep -q "kernel: runnable" || fail "the --print-flags object did not link to a kernel"
+
+expect_error() {  # expect_error TEXT COMMAND...: fails, and standard error says TEXT
+  local text=$1
+  shift
+  if "$@" 2>err.txt; then fail "$* succeeded"; fi
+  grep -qF -- "$text" err.txt || fail "$*: expected '$text' in: $(cat err.txt)"
+}
+expect_error "install Debian's wasi-libc package" "$wasmgpu" cc --wasi-sysroot "$dir/none" copy.c
+expect_error "Debian's clang-19 package" "$wasmgpu" cc --clang "$dir/none/clang-19" copy.c
+expect_error "Debian's lld-19 package" "$wasmgpu" cc --wasm-ld "$dir/none/wasm-ld-19" copy.c
+expect_error "missing.c: no such file" "$wasmgpu" cc missing.c
+printf 'int broken = ;\n' > broken.c
+expect_error "broken.c:1:14: error: expected expression" "$wasmgpu" cc broken.c
+grep -q "clang-19 failed (exit status 1)" err.txt || fail "no exit status line: $(cat err.txt)"
+"$wasmgpu" cc --help | grep -q -- "--print-flags" || fail "--help does not list --print-flags"
+echo "cc_test: ok"
