@@ -52,8 +52,9 @@ struct RawVulkan::State {
 #define WASMGPU_RAW_FN(name) PFN_##name name = nullptr;
 #define WASMGPU_RAW_DEVICE_FUNCTIONS(X)                                                                             \
   X(vkDestroyDevice)                                                                                                \
-  X(vkGetDeviceQueue) X(vkCreateBuffer) X(vkDestroyBuffer) X(vkGetBufferMemoryRequirements) X(vkAllocateMemory)     \
-      X(vkFreeMemory) X(vkBindBufferMemory) X(vkMapMemory) X(vkGetBufferDeviceAddress) X(vkCreateShaderModule)      \
+  X(vkGetDeviceQueue)                                                                                               \
+  X(vkCreateBuffer) X(vkDestroyBuffer) X(vkGetBufferMemoryRequirements) X(vkAllocateMemory) X(vkFreeMemory)         \
+      X(vkBindBufferMemory) X(vkMapMemory) X(vkGetBufferDeviceAddress) X(vkCreateShaderModule)                      \
           X(vkDestroyShaderModule) X(vkCreatePipelineLayout) X(vkDestroyPipelineLayout) X(vkCreateComputePipelines) \
               X(vkDestroyPipeline) X(vkCreateCommandPool) X(vkDestroyCommandPool) X(vkAllocateCommandBuffers)       \
                   X(vkResetCommandBuffer) X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdBindPipeline)        \

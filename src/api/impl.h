@@ -273,7 +273,7 @@ struct CommandBufferImpl {
   bool auto_barriers = true;
   bool gpu_timing = false;       // set_gpu_timing
   bool recorded_timing = false;  // the recording in gpu->list has timestamps
-  bool submitted = false;  // commands fixed until reset()
+  bool submitted = false;        // commands fixed until reset()
   uint32_t launches = 0;
   std::shared_ptr<GpuState> gpu;
   // The recording in gpu->cmd: valid while `recorded_generation` equals the

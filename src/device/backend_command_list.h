@@ -27,9 +27,7 @@ class BackendCommandList {
   // once the submission has finished, elapsed_seconds() is the device time
   // from the first to the second. Devices without timestamps refuse
   // (Unsupported) at start_timing().
-  virtual Status start_timing() {
-    return make_error(ErrorCode::Unsupported, "this device has no GPU timestamps");
-  }
+  virtual Status start_timing() { return make_error(ErrorCode::Unsupported, "this device has no GPU timestamps"); }
   virtual void stop_timing() {}
   virtual Result<double> elapsed_seconds() {
     return make_error(ErrorCode::Unsupported, "this device has no GPU timestamps");

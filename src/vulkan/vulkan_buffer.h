@@ -11,8 +11,7 @@ namespace wasmgpu::vulkan {
 
 class VulkanBuffer : public device::BackendBuffer {
  public:
-  explicit VulkanBuffer(runtime::Buffer buffer, bool staging = false)
-      : buffer_(std::move(buffer)), staging_(staging) {}
+  explicit VulkanBuffer(runtime::Buffer buffer, bool staging = false) : buffer_(std::move(buffer)), staging_(staging) {}
   uint64_t size() const override { return buffer_.size(); }
   Status read(void* out, uint64_t bytes, uint64_t offset) const override { return buffer_.read(out, bytes, offset); }
   Status write(const void* data, uint64_t bytes, uint64_t offset) override {
@@ -25,9 +24,7 @@ class VulkanBuffer : public device::BackendBuffer {
   }
   // Only staging buffers hand out their mapping: a device buffer's may be
   // write-combined memory the host reads slowly, or absent.
-  std::byte* host_data() override {
-    return staging_ ? static_cast<std::byte*>(buffer_.mapped_data()) : nullptr;
-  }
+  std::byte* host_data() override { return staging_ ? static_cast<std::byte*>(buffer_.mapped_data()) : nullptr; }
   runtime::Buffer& buffer() { return buffer_; }
 
  private:

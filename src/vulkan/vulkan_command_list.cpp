@@ -94,7 +94,8 @@ Status VulkanCommandList::start_timing() {
     info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
     info.queryCount = 2;
-    WASMGPU_TRY(state_.check("vkCreateQueryPool", state_.vk.vkCreateQueryPool(state_.device, &info, nullptr, &queries_)));
+    WASMGPU_TRY(
+        state_.check("vkCreateQueryPool", state_.vk.vkCreateQueryPool(state_.device, &info, nullptr, &queries_)));
   }
   state_.vk.vkCmdResetQueryPool(cmd_, queries_, 0, 2);
   state_.vk.vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
@@ -109,10 +110,10 @@ void VulkanCommandList::stop_timing() {
 Result<double> VulkanCommandList::elapsed_seconds() {
   if (!timed_) return make_error(ErrorCode::InvalidArgument, "the recording has no timestamps");
   uint64_t stamps[2] = {};
-  WASMGPU_TRY(state_.check("vkGetQueryPoolResults",
-                           state_.vk.vkGetQueryPoolResults(state_.device, queries_, 0, 2, sizeof stamps, stamps,
-                                                           sizeof(uint64_t),
-                                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT)));
+  WASMGPU_TRY(state_.check(
+      "vkGetQueryPoolResults",
+      state_.vk.vkGetQueryPoolResults(state_.device, queries_, 0, 2, sizeof stamps, stamps, sizeof(uint64_t),
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT)));
   const uint64_t ticks = (stamps[1] - stamps[0]) & timestamp_mask_;
   return double(ticks) * timestamp_period_ns_ * 1e-9;
 }

@@ -53,7 +53,8 @@ class Reduce final : public Workload {
   void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
   KernelSet& kernels() override { return kernels_; }
   std::string no_default_reason() const override {
-    return "its workgroups of 256 share a tree in workgroup memory (local and workgroup ids, barriers): a user gives the size";
+    return "its workgroups of 256 share a tree in workgroup memory (local and workgroup ids, barriers): a user gives "
+           "the size";
   }
   void reset(Gpu& gpu) override { fill(gpu, *partial_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
