@@ -13,7 +13,9 @@
 //   result workload=NAME ms=<median ms per run> verified=1 [library_ms=<cuBLAS>]
 //
 // For --workload launch, --size is the number of back-to-back launches of a
-// one-block kernel and ms is the time of all of them.
+// one-block kernel and ms is the time of all of them. For --workload sync,
+// --size synchronous calls (cudaLaunchKernel + cudaDeviceSynchronize each),
+// ms the host-clock time of all of them.
 //
 // The host side (inputs, references, checks) runs on all cores with the
 // harness's parallel_for (bench/harness/parallel_for.h): the same inputs and
@@ -28,6 +30,7 @@
 #include <cstring>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -531,6 +534,34 @@ static void run_launch(const Args& args) {
   report(args, time_runs(args, all));
 }
 
+// The synchronous call: --size calls of one bump launch, each a
+// cudaLaunchKernel followed by cudaDeviceSynchronize, timed on the host's
+// clock (host overhead included, as the bench's sync row times kernel(...)
+// and a raw Vulkan submit-and-wait); ms is the median of --runs samples of
+// all the calls.
+static void run_sync(const Args& args) {
+  const unsigned calls = unsigned(args.size);
+  DeviceArray<unsigned> counter(1);
+  CHECK(cudaMemset(counter.p, 0, 4));
+  void* kernel_args[] = {&counter.p};
+  auto call = [&] {
+    CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(&bump), dim3(1), dim3(64), kernel_args, 0, nullptr));
+    CHECK(cudaDeviceSynchronize());
+  };
+  call();  // warm-up
+  std::vector<double> samples;
+  for (unsigned r = 0; r < args.runs; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    for (unsigned i = 0; i < calls; ++i) call();
+    samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  CHECK(cudaGetLastError());
+  if (counter.download()[0] != 1 + calls * args.runs) fail("sync: the counter is wrong");
+  std::sort(samples.begin(), samples.end());
+  const size_t n = samples.size();
+  report(args, n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]));
+}
+
 static int run(int argc, char** argv) {
   Args args;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -553,6 +584,7 @@ static int run(int argc, char** argv) {
   else if (w == "histogram") run_histogram(args);
   else if (w == "particles") run_particles(args);
   else if (w == "launch") run_launch(args);
+  else if (w == "sync") run_sync(args);
   else fail("unknown workload '" + w + "'");
   return 0;
 }

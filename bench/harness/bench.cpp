@@ -15,12 +15,12 @@
 #include "harness/cuda_runner.h"
 #include "harness/embedded.h"
 #include "harness/gpu.h"
+#include "harness/raw_vulkan.h"
 #include "harness/report.h"
 #include "harness/trace.h"
 #include "harness/wasm_kernel.h"
 #include "harness/workload.h"
 #include "harness/workloads/workloads.h"
-#include "runtime/device_state.h"
 #include "spirv/compiler.h"
 #include "wasm/decoder.h"
 
@@ -43,11 +43,11 @@ void log(const Options& options, const std::string& line) {
 }
 
 // `iters` runs of `record`, each after a barrier on the one before.
-Recorder repeated(Gpu& gpu, const Recorder& record, uint64_t iters) {
-  return [&gpu, record, iters](VkCommandBuffer cmd) {
+Recorder repeated(const Recorder& record, uint64_t iters) {
+  return [record, iters](CommandBuffer& commands) {
     for (uint64_t i = 0; i < iters; ++i) {
-      if (i) gpu.barrier(cmd);
-      record(cmd);
+      if (i) commands.barrier();
+      record(commands);
     }
   };
 }
@@ -59,12 +59,9 @@ double copy_bandwidth(Gpu& gpu, const Options& options) {
   const uint64_t cap = std::min<uint64_t>(memory_budget(gpu) / 2, 1ull << 30);
   uint64_t iters = 1;
   for (;;) {
-    runtime::Buffer src = make_buffer(gpu, bytes), dst = make_buffer(gpu, bytes);
+    BufferBase src = make_buffer(gpu, bytes), dst = make_buffer(gpu, bytes);
     fill(gpu, src, 0x3f800000u);
-    VkBufferCopy region{0, 0, bytes};
-    Recorder copy = [&](VkCommandBuffer cmd) {
-      gpu.vk().vkCmdCopyBuffer(cmd, src.handle(), dst.handle(), 1, &region);
-    };
+    Recorder copy = [&](CommandBuffer& commands) { commands.copy(src, dst); };
     gpu.run(copy);  // warm-up
     double ms = gpu.time_ms(copy);
     if (!options.quick && ms < options.min_ms && bytes < cap) {
@@ -74,13 +71,13 @@ double copy_bandwidth(Gpu& gpu, const Options& options) {
     if (!options.quick) iters = std::max<uint64_t>(1, uint64_t(std::ceil(options.min_ms / std::max(ms, 1e-3))));
     std::vector<double> samples;
     for (int r = 0; r < (options.quick ? 1 : options.runs); ++r)
-      samples.push_back(gpu.time_ms(repeated(gpu, copy, iters)) / double(iters));
+      samples.push_back(gpu.time_ms(repeated(copy, iters)) / double(iters));
     std::vector<uint32_t> check(1024);
     download(dst, check.data(), check.size() * 4);
     for (uint32_t word : check)
-      if (word != 0x3f800000u) throw std::runtime_error("vkCmdCopyBuffer did not copy the buffer");
+      if (word != 0x3f800000u) throw std::runtime_error("CommandBuffer::copy did not copy the buffer");
     const double ms_per = median(samples);
-    log(options, fmt::format("copy: vkCmdCopyBuffer of {} MiB x {}: {:.3f} ms", bytes >> 20, iters, ms_per));
+    log(options, fmt::format("copy: CommandBuffer::copy (vkCmdCopyBuffer) of {} MiB x {}: {:.3f} ms", bytes >> 20, iters, ms_per));
     return 2.0 * double(bytes) / (ms_per * 1e6);
   }
 }
@@ -100,7 +97,7 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
     w.setup(gpu, size, capacity);
   };
   setup();
-  auto record = [&](Variant v) -> Recorder { return [&w, v](VkCommandBuffer cmd) { w.record(cmd, v); }; };
+  auto record = [&](Variant v) -> Recorder { return [&w, v](CommandBuffer& commands) { w.record(commands, v); }; };
   uint64_t iters = 1;
   if (!options.quick) {
     // Calibration with the GLSL twin: grow the problem until one run takes
@@ -121,9 +118,9 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
         auto runs_for = [&](double target) {
           return std::clamp<uint64_t>(uint64_t(std::ceil(target / std::max(ms, 1e-3))), 1, 1024);
         };
-        gpu.run(repeated(gpu, glsl, runs_for(sustained)));
+        gpu.run(repeated(glsl, runs_for(sustained)));
         const uint64_t k = runs_for(options.min_ms);
-        ms = std::min(ms, gpu.time_ms(repeated(gpu, glsl, k)) / double(k));
+        ms = std::min(ms, gpu.time_ms(repeated(glsl, k)) / double(k));
       }
       if (trace_enabled()) std::fprintf(stderr, "trace: %s: size %llu: %.3f ms per run\n", w.name(),
                                         (unsigned long long)size, ms);
@@ -142,10 +139,20 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
   }
   std::vector<Variant> variants;
   for (Variant v : kVariants) {
-    if (std::string why = w.skip_reason(gpu, v); !why.empty())
+    std::string why = w.skip_reason(gpu, v);
+    if (why.empty() && v == Variant::WasmDefault && !w.kernels().has_default()) why = w.no_default_reason();
+    if (!why.empty())
       log(options, fmt::format("{}: {} skipped: {}", w.name(), to_string(v), why));
     else
       variants.push_back(v);
+  }
+  // The default launch: the size kernel(n, ...) gets at this size, after
+  // the calls that let the autotuner time its candidates (not measured).
+  if (std::find(variants.begin(), variants.end(), Variant::WasmDefault) != variants.end()) {
+    TracePhase phase(w.name(), "default launch shape");
+    const LaunchChoice choice = w.kernels().settle_default();
+    log(options, fmt::format("{}: default launch: workgroups of {} ({}, {})", w.name(), choice.workgroup_size[0],
+                             to_string(choice.source), choice.reason));
   }
   // Every variant is verified before anything is timed.
   for (Variant v : variants) {
@@ -165,7 +172,7 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
     TracePhase phase(w.name(), fmt::format("timed runs ({} x {} variants x {} iterations)", runs, variants.size(),
                                            iters));
     for (int r = 0; r < runs; ++r)
-      for (Variant v : variants) samples[v].push_back(gpu.time_ms(repeated(gpu, record(v), iters)) / double(iters));
+      for (Variant v : variants) samples[v].push_back(gpu.time_ms(repeated(record(v), iters)) / double(iters));
   }
 
   Row row;
@@ -193,17 +200,17 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
 
 Row launch_overhead(Gpu& gpu, const Options& options, const CudaRunner* cuda) {
   const unsigned launches = options.quick ? std::min(options.launches, 1000u) : options.launches;
-  runtime::Buffer counter = make_buffer(gpu, 16);
-  WasmKernel wasm(gpu, embedded("bump.wasm"), "bump", spirv::FloatMode::Fast);
+  BufferBase counter = make_buffer(gpu, 16);
+  WasmKernel wasm(gpu, embedded("bump.wasm"), "bump", ModuleOptions::FloatMode::Fast);
   WasmLaunch launch = wasm.prepare({1, 1, 1}, {64, 1, 1}, {counter});
-  VkPipeline raw = gpu.twin_pipeline(embedded("bump.plain.spv"), "bump.plain.spv");
   const uint64_t address = counter.device_address();
-  Recorder wasm_launch = [&](VkCommandBuffer cmd) { launch.record(cmd); };
-  Recorder raw_launch = [&](VkCommandBuffer cmd) { gpu.dispatch_twin(cmd, raw, &address, 8, 1); };
+  TwinLaunch raw = Gpu::twin_launch(gpu.twin(embedded("bump.plain.spv")), &address, 8, {1, 1, 1});
+  Recorder wasm_launch = [&](CommandBuffer& commands) { launch.record(commands); };
+  Recorder raw_launch = [&](CommandBuffer& commands) { raw.record(commands); };
   std::vector<double> wasm_us, raw_us;
   auto one = [&](const Recorder& record, std::vector<double>& out, const char* what) {
     fill(gpu, counter, 0);
-    out.push_back(gpu.time_ms(repeated(gpu, record, launches)) * 1000.0 / launches);
+    out.push_back(gpu.time_ms(repeated(record, launches)) * 1000.0 / launches);
     uint32_t value = 0;
     download(counter, &value, 4);
     if (value != launches)
@@ -227,6 +234,52 @@ Row launch_overhead(Gpu& gpu, const Options& options, const CudaRunner* cuda) {
   log(options, fmt::format("launch: {} dependent launches, verified", launches));
   if (cuda) row.cuda = cuda->run("launch", fmt::format("--size {}", launches), 1, options.quick ? 1 : options.runs).ms *
                        1000.0 / launches;
+  return row;
+}
+
+// ------------------------------------------------------------ synchronous call
+
+// The user's synchronous call end to end, on the host's clock: bump(1,
+// counter), which checks its arguments, records a command buffer, submits it
+// and waits (and reads the trap record), against a raw Vulkan submit-and-wait
+// of the same dispatch (the bump twin on a device of its own: record,
+// submit, wait for the fence) and, with --cuda, cudaLaunchKernel +
+// cudaDeviceSynchronize. Medians of `runs` samples of `calls` calls each.
+Row sync_call(Gpu& gpu, const Options& options, const CudaRunner* cuda) {
+  const unsigned calls = options.quick ? 20 : 2000;
+  const int runs = options.quick ? 1 : options.runs;
+  BufferBase counter = make_buffer(gpu, 16);
+  WasmKernel wasm(gpu, embedded("bump.wasm"), "bump", ModuleOptions::FloatMode::Fast);
+  const Kernel& bump = wasm.kernel();
+  RawVulkan raw(gpu.info(), embedded("bump.plain.spv"));
+  auto us_per_call = [&](const auto& call) {
+    const auto start = std::chrono::steady_clock::now();
+    for (unsigned i = 0; i < calls; ++i) call();
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / calls;
+  };
+  auto wasm_call = [&] { bump(1u, counter); };
+  auto raw_call = [&] { raw.call(); };
+  wasm_call(), raw_call();  // warm-up: pipelines
+  std::vector<double> wasm_us, raw_us;
+  for (int r = 0; r < runs; ++r) {
+    raw_us.push_back(us_per_call(raw_call));
+    wasm_us.push_back(us_per_call(wasm_call));
+  }
+  const uint32_t expected = 1 + uint32_t(runs) * calls;
+  uint32_t value = 0;
+  download(counter, &value, 4);
+  if (value != expected || raw.counter() != expected)
+    throw std::runtime_error(fmt::format("sync: the counters read {} (kernel call) and {} (raw Vulkan) after {} calls",
+                                         value, raw.counter(), expected));
+  Row row;
+  row.workload = "sync";
+  row.size = fmt::format("{} calls", calls);
+  row.unit = "us/call";
+  row.lower_is_better = true;
+  row.value[Variant::Glsl] = median(raw_us);
+  row.value[Variant::WasmFast] = median(wasm_us);
+  log(options, fmt::format("sync: {} synchronous calls each, verified", calls));
+  if (cuda) row.cuda = cuda->run("sync", fmt::format("--size {}", calls), 1, runs).ms * 1000.0 / calls;
   return row;
 }
 
@@ -288,24 +341,9 @@ void run(const Options& options) {
   std::optional<TracePhase> open_phase(std::in_place, "bench", "open the device");
   Gpu gpu(options.device);
   open_phase.reset();
-  if (trace_enabled()) {
-    const VkPhysicalDeviceMemoryProperties& m = gpu.device().state().memory_properties;
-    for (uint32_t i = 0; i < m.memoryTypeCount; ++i) {
-      const VkMemoryPropertyFlags f = m.memoryTypes[i].propertyFlags;
-      std::fprintf(stderr, "trace: memory type %u: heap %u (%llu MiB)%s%s%s%s\n", i, m.memoryTypes[i].heapIndex,
-                   (unsigned long long)(m.memoryHeaps[m.memoryTypes[i].heapIndex].size >> 20),
-                   f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT ? " device-local" : "",
-                   f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT ? " host-visible" : "",
-                   f & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT ? " host-coherent" : "",
-                   f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT ? " host-cached" : "");
-    }
-    runtime::Buffer probe = make_buffer(gpu, 1 << 20);
-    std::fprintf(stderr, "trace: device buffers are %s\n",
-                 probe.host_mapped() ? "host-mapped (read and written with memcpy)" : "copied through staging");
-  }
-  const runtime::DeviceInfo& info = gpu.device().info();
+  const DeviceInfo& info = gpu.info();
   Report report;
-  report.device = fmt::format("{} ({})", info.name, info.driver_info.empty() ? info.driver_name : info.driver_info);
+  report.device = fmt::format("{} ({})", info.name, info.driver);
   std::unique_ptr<CudaRunner> cuda;
   if (options.cuda) cuda = std::make_unique<CudaRunner>(*options.cuda);
   log(options, "device: " + report.device);
@@ -325,13 +363,17 @@ void run(const Options& options) {
     TracePhase phase("launch", "total");
     report.rows.push_back(launch_overhead(gpu, options, cuda.get()));
   }
+  if (wanted(options, "sync")) {
+    TracePhase phase("sync", "total");
+    report.rows.push_back(sync_call(gpu, options, cuda.get()));
+  }
   if (wanted(options, "compile")) {
     TracePhase phase("compile", "total");
     report.rows.push_back(compile_time(options));
   }
-  if (!gpu.device().validation_messages().empty())
-    throw std::runtime_error(fmt::format("the Vulkan validation layer reported {} message(s)",
-                                         gpu.device().validation_messages().size()));
+  if (const std::vector<std::string> messages = validation_messages(); !messages.empty())
+    throw std::runtime_error(fmt::format("the Vulkan validation layer reported {} message(s), the first: {}",
+                                         messages.size(), messages.front()));
   print(report, options.tsv);
 }
 

@@ -1,7 +1,9 @@
 // `wasmgpu bench`: every workload as a wasm kernel (fast and exact float
-// modes) against its GLSL twins (plain and `precise`) and, where given, its
-// CUDA twins, verified and then timed with GPU timestamps; plus the device's
-// copy bandwidth, launch overhead and the compiler's throughput.
+// modes, and as kernel(n, ...) launches it with no workgroup size) against
+// its GLSL twins (plain and `precise`) and, where given, its CUDA twins,
+// verified and then timed with GPU timestamps; plus the device's copy
+// bandwidth, launch overhead, a synchronous call's cost and the compiler's
+// throughput. Everything goes through the public API (include/wasmgpu/).
 #pragma once
 
 #include <optional>
@@ -16,7 +18,7 @@ struct Options {
   bool tsv = false;
   // A device index or part of its name (default: WASMGPU_DEVICE, else discrete first).
   std::optional<std::string> device;
-  // Run only these workloads (names as in the table; also "copy", "launch", "compile").
+  // Run only these workloads (names as in the table; also "copy", "launch", "sync", "compile").
   std::vector<std::string> only;
   // Timed runs per variant, interleaved; the median is reported.
   int runs = 5;

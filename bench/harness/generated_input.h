@@ -12,13 +12,12 @@
 #include "harness/gpu.h"
 #include "harness/parallel_for.h"
 #include "harness/staging.h"
-#include "runtime/buffer.h"
 
 namespace wasmgpu::bench {
 
 // Writes gen(i) (a T) for i in [0, count) to the start of `buffer`.
 template <class T, class Gen>
-void upload_generated(Gpu& gpu, runtime::Buffer& buffer, uint64_t count, const Gen& gen) {
+void upload_generated(Gpu& gpu, BufferBase& buffer, uint64_t count, const Gen& gen) {
   Staging& staging = gpu.staging();
   const uint64_t per_copy = staging.capacity() / sizeof(T);
   T* chunk = reinterpret_cast<T*>(staging.data());

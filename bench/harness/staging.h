@@ -1,51 +1,48 @@
 // The bench's own staging buffer for its large transfers. Device buffers may
 // be host-mapped write-combined memory (resizable BAR on a discrete GPU),
 // which the CPU reads uncached, slowly, and writes from one thread at a time
-// through runtime::Buffer; so the bench has the GPU copy (vkCmdCopyBuffer,
-// many ranges at once) between device buffers and this host-cached buffer in
-// system memory, which its threads write inputs into and read outputs from.
-// Without a host-visible memory type of its own it falls back to
-// runtime::Buffer::write and read.
+// through Buffer::write_bytes; so the bench has the GPU copy
+// (CommandBuffer::copy, many ranges at once) between device buffers and a
+// StagingBuffer in host-cached memory, which its threads write inputs into
+// and read outputs from. On a device without staging buffers it falls back
+// to BufferBase::write_bytes and read_bytes.
 #pragma once
-
-#include <volk.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "harness/gpu.h"
 #include "harness/parallel_for.h"
-#include "runtime/buffer.h"
 
 namespace wasmgpu::bench {
+
+// One range of a download: `size` bytes from `src_offset` in the device
+// buffer to `dst_offset` in the staging memory.
+struct CopyRegion {
+  uint64_t src_offset = 0, dst_offset = 0, size = 0;
+};
 
 class Staging {
  public:
   explicit Staging(Gpu& gpu, uint64_t capacity = 64ull << 20);
-  ~Staging();
-  Staging(const Staging&) = delete;
-  Staging& operator=(const Staging&) = delete;
 
   uint64_t capacity() const { return capacity_; }
   // The host memory: write here, then upload(); read here after download().
-  uint8_t* data() { return mapped_ ? mapped_ : fallback_.data(); }
+  uint8_t* data() { return buffer_ ? reinterpret_cast<uint8_t*>(buffer_->data().data()) : fallback_.data(); }
   // Copies the first `bytes` of data() to `buffer` at `offset`.
-  void upload(runtime::Buffer& buffer, uint64_t offset, uint64_t bytes);
-  // Copies each region (srcOffset in `buffer`, dstOffset in data(), within
-  // capacity()) and returns data().
-  const uint8_t* download(const runtime::Buffer& buffer, std::span<const VkBufferCopy> regions);
-  const uint8_t* download(const runtime::Buffer& buffer, uint64_t offset, uint64_t bytes);
+  void upload(BufferBase& buffer, uint64_t offset, uint64_t bytes);
+  // Copies each region (within capacity()) and returns data().
+  const uint8_t* download(const BufferBase& buffer, std::span<const CopyRegion> regions);
+  const uint8_t* download(const BufferBase& buffer, uint64_t offset, uint64_t bytes);
 
  private:
   Gpu& gpu_;
   uint64_t capacity_;
-  VkBuffer buffer_ = VK_NULL_HANDLE;
-  VkDeviceMemory memory_ = VK_NULL_HANDLE;
-  uint8_t* mapped_ = nullptr;
-  bool coherent_ = true;
-  std::vector<uint8_t> fallback_;  // without a memory type of its own
+  std::optional<StagingBuffer> buffer_;
+  std::vector<uint8_t> fallback_;  // without a staging buffer
 };
 
 // Calls check(first, values, count) on consecutive chunks of the `count`
@@ -53,7 +50,7 @@ class Staging {
 // first wrong chunk's exception wins), copying them through the staging
 // buffer 64 MiB at a time: no host copy of the whole buffer.
 template <class T, class Check>
-void check_elements(Gpu& gpu, const runtime::Buffer& buffer, uint64_t count, const Check& check) {
+void check_elements(Gpu& gpu, const BufferBase& buffer, uint64_t count, const Check& check) {
   Staging& staging = gpu.staging();
   const uint64_t per_copy = staging.capacity() / sizeof(T);
   for (uint64_t first = 0; first < count; first += per_copy) {
@@ -66,10 +63,10 @@ void check_elements(Gpu& gpu, const runtime::Buffer& buffer, uint64_t count, con
 // The elements of `buffer` (of T) at `indices`, through the staging buffer;
 // runs of consecutive indices are copied as one range.
 template <class T>
-std::vector<T> download_elements(Gpu& gpu, const runtime::Buffer& buffer, std::span<const uint64_t> indices) {
+std::vector<T> download_elements(Gpu& gpu, const BufferBase& buffer, std::span<const uint64_t> indices) {
   Staging& staging = gpu.staging();
   std::vector<T> out(indices.size());
-  std::vector<VkBufferCopy> regions;
+  std::vector<CopyRegion> regions;
   size_t done = 0;  // elements of `out` filled
   while (done < indices.size()) {
     regions.clear();

@@ -1,52 +1,45 @@
-// A wasm kernel of the bench, loaded in one float mode, whose launches are
-// recorded (runtime::Kernel::record) into the bench's command buffer between
-// its timestamps.
+// A wasm kernel of the bench, loaded in one float mode through the public
+// API, whose launches are recorded into the bench's command buffers between
+// their timestamps.
 #pragma once
 
-#include <volk.h>
-
-#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "harness/gpu.h"
-#include "runtime/grid.h"
-#include "runtime/launch.h"
-#include "runtime/module.h"
-#include "runtime/recorded_launch.h"
-#include "spirv/float_mode.h"
 
 namespace wasmgpu::bench {
 
-// One launch with its shape and arguments fixed, recorded as often as needed.
-// Recording writes a LaunchBlock into the Gpu's arena; the Gpu checks the
-// trap record after the submission's wait.
+// One launch with its shape and arguments fixed, recorded as often as
+// needed; each recording's trap record is checked when its submission is
+// waited for (Submission::wait throws TrapError).
 class WasmLaunch {
  public:
-  WasmLaunch(Gpu& gpu, runtime::Kernel& kernel, runtime::LaunchShape shape, std::vector<runtime::Arg> args);
-  // Without a barrier before: the bench orders launches itself (Gpu::barrier).
-  void record(VkCommandBuffer cmd);
+  WasmLaunch(const Kernel& kernel, Launch shape, std::vector<Argument> args);
+  // Without a barrier before: the bench orders launches itself.
+  void record(CommandBuffer& commands) const;
+  const Launch& shape() const { return shape_; }
+  const std::vector<Argument>& args() const { return args_; }
 
  private:
-  Gpu& gpu_;
-  runtime::Kernel& kernel_;
-  runtime::LaunchShape shape_;
-  std::vector<runtime::Arg> args_;
+  const Kernel& kernel_;
+  Launch shape_;
+  std::vector<Argument> args_;
 };
 
 class WasmKernel {
  public:
   // Loads `wasm` and compiles `export_name` in `mode` (throws on failure).
-  WasmKernel(Gpu& gpu, std::span<const uint8_t> wasm, std::string export_name, spirv::FloatMode mode);
+  WasmKernel(Gpu& gpu, std::span<const uint8_t> wasm, const std::string& export_name, ModuleOptions::FloatMode mode);
 
-  WasmLaunch prepare(runtime::Grid grid, runtime::WorkgroupSize size, std::vector<runtime::Arg> args);
-  const runtime::Kernel& kernel() const { return *kernel_; }
+  // A launch of a grid of `groups` workgroups of `size`.
+  WasmLaunch prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size, std::vector<Argument> args) const;
+  const Kernel& kernel() const { return kernel_; }
 
  private:
-  Gpu& gpu_;
-  runtime::Module module_;
-  runtime::Kernel* kernel_ = nullptr;
+  Module module_;
+  Kernel kernel_;
 };
 
 }  // namespace wasmgpu::bench

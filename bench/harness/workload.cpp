@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "harness/embedded.h"
-#include "runtime/device_state.h"
 
 namespace wasmgpu::bench {
 
@@ -18,68 +17,74 @@ const char* to_string(Variant variant) {
     case Variant::WasmFast: return "wasm";
     case Variant::GlslPrecise: return "glsl-precise";
     case Variant::WasmExact: return "exact";
+    case Variant::WasmDefault: return "default";
   }
   return "?";
 }
 
 KernelSet::KernelSet(Gpu& gpu, const std::string& name)
-    : gpu_(gpu),
-      fast_(gpu, embedded(name + ".wasm"), name, spirv::FloatMode::Fast),
-      exact_(gpu, embedded(name + ".wasm"), name, spirv::FloatMode::Exact) {
-  plain_ = gpu.twin_pipeline(embedded(name + ".plain.spv"), name + ".plain.spv");
-  precise_ = gpu.twin_pipeline(embedded(name + ".precise.spv"), name + ".precise.spv");
+    : fast_(gpu, embedded(name + ".wasm"), name, ModuleOptions::FloatMode::Fast),
+      exact_(gpu, embedded(name + ".wasm"), name, ModuleOptions::FloatMode::Exact) {
+  plain_ = &gpu.twin(embedded(name + ".plain.spv"));
+  precise_ = &gpu.twin(embedded(name + ".precise.spv"));
 }
 
-void KernelSet::prepare(runtime::Grid groups, runtime::WorkgroupSize size, std::vector<runtime::Arg> wasm_args,
-                        const void* push, uint32_t push_size) {
-  if (push_size > kTwinPushBytes) throw std::logic_error("twin push constants too large");
-  groups_ = groups;
-  fast_launch_.reset(), exact_launch_.reset();
+void KernelSet::prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size,
+                        std::vector<Argument> wasm_args, const void* push, uint32_t push_size) {
+  fast_launch_.reset(), exact_launch_.reset(), default_launch_.reset();
   fast_launch_.emplace(fast_.prepare(groups, size, wasm_args));
   exact_launch_.emplace(exact_.prepare(groups, size, wasm_args));
-  push_.assign(static_cast<const uint8_t*>(push), static_cast<const uint8_t*>(push) + push_size);
+  plain_launch_.emplace(Gpu::twin_launch(*plain_, push, push_size, groups));
+  precise_launch_.emplace(Gpu::twin_launch(*precise_, push, push_size, groups));
 }
 
-void KernelSet::record(VkCommandBuffer cmd, Variant variant) {
+void KernelSet::prepare_default(uint32_t n, std::vector<Argument> wasm_args) {
+  default_launch_.emplace(fast_.kernel(), Launch(n), std::move(wasm_args));
+}
+
+LaunchChoice KernelSet::settle_default() {
+  if (!default_launch_) throw std::logic_error("settle_default without a default launch");
+  const Kernel& kernel = fast_.kernel();
+  const Launch& shape = default_launch_->shape();
+  // At most one call per candidate size (the powers of two from 64 to 1024
+  // and the heuristic's), with margin.
+  for (int call = 0; call < 16 && kernel.launch_shape(shape).source == LaunchChoice::Source::Tuning; ++call)
+    kernel.launch(shape, default_launch_->args());
+  return kernel.launch_shape(shape);
+}
+
+void KernelSet::record(CommandBuffer& commands, Variant variant) const {
   switch (variant) {
-    case Variant::WasmFast: fast_launch_->record(cmd); break;
-    case Variant::WasmExact: exact_launch_->record(cmd); break;
-    case Variant::Glsl:
-    case Variant::GlslPrecise:
-      gpu_.dispatch_twin(cmd, variant == Variant::Glsl ? plain_ : precise_, push_.data(), uint32_t(push_.size()),
-                         groups_.x, groups_.y, groups_.z);
-      break;
+    case Variant::WasmFast: fast_launch_->record(commands); break;
+    case Variant::WasmExact: exact_launch_->record(commands); break;
+    case Variant::WasmDefault: default_launch_->record(commands); break;
+    case Variant::Glsl: plain_launch_->record(commands); break;
+    case Variant::GlslPrecise: precise_launch_->record(commands); break;
   }
 }
 
-runtime::Buffer make_buffer(Gpu& gpu, uint64_t bytes) {
-  auto buffer = gpu.device().create_buffer(bytes);
-  if (!buffer) throw std::runtime_error(buffer.error().to_string());
-  if (!buffer->wasm_address())
-    throw std::runtime_error(fmt::format("a {} MiB buffer did not fit in the wasm address space", bytes >> 20));
-  return std::move(buffer).value();
+BufferBase make_buffer(Gpu& gpu, uint64_t bytes) { return gpu.device().buffer_bytes(bytes); }
+
+void upload(BufferBase& buffer, const void* data, uint64_t bytes, uint64_t offset) {
+  buffer.write_bytes(std::span<const std::byte>(static_cast<const std::byte*>(data), bytes), offset);
 }
 
-void upload(runtime::Buffer& buffer, const void* data, uint64_t bytes, uint64_t offset) {
-  if (Status s = buffer.write(data, bytes, offset); !s) throw std::runtime_error(s.error().to_string());
+void download(const BufferBase& buffer, void* data, uint64_t bytes, uint64_t offset) {
+  buffer.read_bytes(std::span<std::byte>(static_cast<std::byte*>(data), bytes), offset);
 }
 
-void download(const runtime::Buffer& buffer, void* data, uint64_t bytes, uint64_t offset) {
-  if (Status s = buffer.read(data, bytes, offset); !s) throw std::runtime_error(s.error().to_string());
-}
-
-void fill(Gpu& gpu, runtime::Buffer& buffer, uint32_t pattern) {
-  gpu.run([&](VkCommandBuffer cmd) { gpu.vk().vkCmdFillBuffer(cmd, buffer.handle(), 0, VK_WHOLE_SIZE, pattern); });
+void fill(Gpu& gpu, BufferBase& buffer, uint32_t pattern) {
+  gpu.run([&](CommandBuffer& commands) { commands.fill(buffer, pattern); });
 }
 
 uint64_t memory_budget(Gpu& gpu) {
-  const uint64_t heap = gpu.device().info().device_local_memory_bytes;
+  const uint64_t heap = gpu.info().device_local_memory_bytes;
   const uint64_t space = 3584ull << 20;  // the wasm address space less module memory and guards
   return std::min(heap ? heap / 4 : space, space);
 }
 
 uint64_t max_invocations_1d(Gpu& gpu, uint32_t size) {
-  return uint64_t(gpu.device().info().limits.max_workgroup_count[0]) * size;
+  return uint64_t(gpu.info().max_workgroup_count_x) * size;
 }
 
 void mismatch(const std::string& workload, Variant variant, const std::string& where, double got,
@@ -100,7 +105,7 @@ bool close(double got, double expected, double tolerance, double scale) {
 namespace wasmgpu::bench {
 
 std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vector<std::string>& only) {
-  if (!gpu.device().float64_enabled())
+  if (!gpu.info().float64)
     throw std::runtime_error("the bench needs a device with shaderFloat64 (exact mode and the f64 workload use it)");
   using Factory = std::unique_ptr<Workload> (*)(Gpu&);
   const std::pair<const char*, Factory> all[] = {

@@ -1,10 +1,11 @@
-// A benchmark workload: one problem solved by four variants (the wasm kernel
-// in fast and exact float modes, the GLSL twin and its `precise` build),
-// each verified against a CPU reference before it is timed.
+// A benchmark workload: one problem solved by five variants (the wasm kernel
+// in fast and exact float modes, the GLSL twin and its `precise` build, and
+// the fast-mode kernel launched as a user writes it, kernel(n, ...) with no
+// workgroup size, where its kernel is 1-D), each verified against a CPU
+// reference before it is timed.
 #pragma once
 
-#include <volk.h>
-
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -13,12 +14,15 @@
 
 #include "harness/gpu.h"
 #include "harness/wasm_kernel.h"
-#include "runtime/buffer.h"
 
 namespace wasmgpu::bench {
 
-enum class Variant { Glsl, WasmFast, GlslPrecise, WasmExact };
-inline constexpr Variant kVariants[] = {Variant::Glsl, Variant::WasmFast, Variant::GlslPrecise, Variant::WasmExact};
+// WasmDefault: the WasmFast kernel launched with no workgroup size, as
+// kernel(n, ...) launches it (the size the launch-shape heuristic or the
+// autotuner's winner gives; docs/host-api.md, "Launch shapes").
+enum class Variant { Glsl, WasmFast, GlslPrecise, WasmExact, WasmDefault };
+inline constexpr Variant kVariants[] = {Variant::Glsl, Variant::WasmFast, Variant::GlslPrecise, Variant::WasmExact,
+                                        Variant::WasmDefault};
 const char* to_string(Variant variant);
 // Exact variants must reproduce the CPU reference's bits; the others are
 // checked with a tolerance (the device may contract or flush).
@@ -28,7 +32,7 @@ inline bool is_exact(Variant v) { return v == Variant::GlslPrecise || v == Varia
 enum class Unit { Bytes, Flops };
 
 // The wasm kernel (fast, exact) and the twin (plain, precise) of a workload,
-// with one prepared launch each.
+// with one prepared launch each, and the default launch where there is one.
 class KernelSet {
  public:
   // `name`: the embedded bench/kernels/NAME.c (as NAME.wasm, export NAME) and
@@ -36,17 +40,25 @@ class KernelSet {
   KernelSet(Gpu& gpu, const std::string& name);
   // Prepares the launches (again after buffers changed): a grid of `groups`
   // workgroups of `size`, the wasm arguments and the twin's push constants.
-  void prepare(runtime::Grid groups, runtime::WorkgroupSize size, std::vector<runtime::Arg> wasm_args,
+  void prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size, std::vector<Argument> wasm_args,
                const void* push, uint32_t push_size);
-  void record(VkCommandBuffer cmd, Variant variant);
+  // The default launch of a 1-D kernel: `n` invocations of the fast-mode
+  // kernel with no workgroup size, kernel(n, wasm_args...).
+  void prepare_default(uint32_t n, std::vector<Argument> wasm_args);
+  bool has_default() const { return default_launch_.has_value(); }
+  // Calls kernel(n, ...) synchronously, as a user does, until its launch
+  // shape is no longer being tuned (each call of a tunable kernel times one
+  // autotuner candidate, once; none of them is a measured run), and returns
+  // the shape the default launches then get. Without the autotuner
+  // (WASMGPU_AUTOTUNE=0, untunable kernels, small n) it calls nothing.
+  LaunchChoice settle_default();
+  void record(CommandBuffer& commands, Variant variant) const;
 
  private:
-  Gpu& gpu_;
   WasmKernel fast_, exact_;
-  VkPipeline plain_ = VK_NULL_HANDLE, precise_ = VK_NULL_HANDLE;
-  std::optional<WasmLaunch> fast_launch_, exact_launch_;
-  runtime::Grid groups_;
-  std::vector<uint8_t> push_;
+  const Kernel *plain_ = nullptr, *precise_ = nullptr;
+  std::optional<WasmLaunch> fast_launch_, exact_launch_, default_launch_;
+  std::optional<TwinLaunch> plain_launch_, precise_launch_;
 };
 
 class Workload {
@@ -79,8 +91,13 @@ class Workload {
   virtual std::string cuda_args() const = 0;
   // Why `variant` is not run on this device (empty: it is run).
   virtual std::string skip_reason(Gpu&, Variant) const { return {}; }
+  // The workload's kernels.
+  virtual KernelSet& kernels() = 0;
+  // Why the kernel has no default launch (kernel(n, ...) is 1-D with a size
+  // chosen for the device), for workloads that do not prepare one.
+  virtual std::string no_default_reason() const { return "no 1-D launch"; }
   // Records one run of `variant`.
-  virtual void record(VkCommandBuffer cmd, Variant variant) = 0;
+  virtual void record(CommandBuffer& commands, Variant variant) = 0;
   // Before a checked run: clears outputs that accumulate (histogram bins).
   virtual void reset(Gpu&) {}
   // After one run of `variant` on cleared outputs: compares with the CPU
@@ -94,12 +111,12 @@ class Workload {
 std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vector<std::string>& only);
 
 // Helpers for workloads.
-runtime::Buffer make_buffer(Gpu& gpu, uint64_t bytes);
-void upload(runtime::Buffer& buffer, const void* data, uint64_t bytes, uint64_t offset = 0);
-void download(const runtime::Buffer& buffer, void* data, uint64_t bytes, uint64_t offset = 0);
-// Sets every 32-bit word of `buffer` to `pattern` with vkCmdFillBuffer (a
-// CPU fill of host-mapped device memory writes across the PCIe BAR).
-void fill(Gpu& gpu, runtime::Buffer& buffer, uint32_t pattern);
+BufferBase make_buffer(Gpu& gpu, uint64_t bytes);
+void upload(BufferBase& buffer, const void* data, uint64_t bytes, uint64_t offset = 0);
+void download(const BufferBase& buffer, void* data, uint64_t bytes, uint64_t offset = 0);
+// Sets every 32-bit word of `buffer` to `pattern` with a CommandBuffer fill
+// (a CPU fill of host-mapped device memory writes across the PCIe BAR).
+void fill(Gpu& gpu, BufferBase& buffer, uint32_t pattern);
 // Device memory a workload may use (a quarter of the device-local heap, at most
 // the wasm address space's 3.5 GiB).
 uint64_t memory_budget(Gpu& gpu);

@@ -56,6 +56,17 @@ class BufferBase {
   // Sets every 32-bit word to `pattern`.
   void fill(uint32_t pattern);
 
+  // The buffer's device address (Vulkan's buffer device address), for
+  // foreign SPIR-V that takes buffers as pointers (GL_EXT_buffer_reference,
+  // PhysicalStorageBuffer): pass it as the pointer's push-constant member,
+  // `Argument::bytes(buffer.device_address())`. The address stays valid
+  // while the buffer lives; a kernel argument given as an address does not
+  // keep the buffer alive, and auto barriers do not see what the kernel
+  // does through it (record barrier() between dependent launches). Throws
+  // Unsupported on a device without device addresses (the cpu device) and
+  // for a StagingBuffer.
+  uint64_t device_address() const;
+
  private:
   friend class Device;
   BufferBase(std::shared_ptr<detail::DeviceImpl> device, std::shared_ptr<detail::BufferImpl> impl);
@@ -63,6 +74,26 @@ class BufferBase {
   friend struct detail::Access;
   std::shared_ptr<detail::DeviceImpl> device_;  // keeps the device open
   std::shared_ptr<detail::BufferImpl> impl_;
+};
+
+// Host memory for large transfers (Device::staging_buffer): the host writes
+// and reads data() directly, and CommandBuffer::copy moves bytes between it
+// and device buffers on the GPU. Device buffers may live in memory the host
+// reads slowly (write-combined memory behind a resizable BAR on discrete
+// GPUs); a staging buffer is host-cached memory outside the device where
+// the device offers one, so filling inputs from many threads and checking
+// results there runs at host memory speed. Not a kernel argument (a launch
+// given one throws InvalidArgument). Move-only, as BufferBase.
+class StagingBuffer : public BufferBase {
+ public:
+  // The buffer's host memory, size_bytes() bytes, valid while it lives. Do
+  // not touch it while a submission that copies to or from it still runs
+  // (read_bytes() and write_bytes() refuse then; data() cannot check).
+  std::span<std::byte> data();
+
+ private:
+  friend class Device;
+  explicit StagingBuffer(BufferBase&& base) : BufferBase(std::move(base)) {}
 };
 
 // A buffer of count() elements of T (trivially copyable).

@@ -88,6 +88,13 @@ class Submission {
   void wait(std::chrono::nanoseconds timeout = std::chrono::nanoseconds::max()) const;
   // Whether it has finished. Never blocks, never throws a trap (wait() does).
   bool done() const;
+  // The device time of the submission's commands, in seconds, from GPU
+  // timestamps written before the first and after the last of them
+  // (CommandBuffer::set_gpu_timing): what the GPU spent, without the host's
+  // recording, submission and wait. Call it after wait() returned. Throws
+  // InvalidArgument before the submission finished or when its
+  // CommandBuffer did not time it.
+  double gpu_seconds() const;
 
  private:
   friend class CommandBuffer;
@@ -125,6 +132,13 @@ class CommandBuffer {
   // On by default; applies to the commands recorded after the call.
   void set_auto_barriers(bool enabled);
   bool auto_barriers() const;
+  // Off by default: with it on, every submission of this buffer writes GPU
+  // timestamps around its commands and Submission::gpu_seconds() reports
+  // the time between them. Takes effect at the next submit(). Throws
+  // Unsupported (at that submit) on a device without timestamps on its
+  // queue (the cpu device).
+  void set_gpu_timing(bool enabled);
+  bool gpu_timing() const;
 
   // Replaces a scalar argument of a recorded launch, for the next submit():
   // by position (0 = the first parameter) or by parameter name. The value is

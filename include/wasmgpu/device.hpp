@@ -183,6 +183,10 @@ class Device {
   }
   // An untyped buffer of `bytes` bytes, zero-filled.
   BufferBase buffer_bytes(uint64_t bytes);
+  // Host memory of `bytes` bytes for transfers through CommandBuffer::copy
+  // (buffer.hpp, StagingBuffer), zero-filled. Throws Unsupported on a device
+  // without one (the cpu device, whose buffers are host memory already).
+  StagingBuffer staging_buffer(uint64_t bytes);
 
   // Zero-filled images and samplers (image.hpp). Throw Unsupported on a
   // device without descriptor indexing or without `format` for `usage`,

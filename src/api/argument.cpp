@@ -99,6 +99,9 @@ std::shared_ptr<BufferImpl> bound_buffer(DeviceImpl& device, const BufferBase& b
   if (impl->device != &device)
     raise(ErrorKind::WrongDevice, where + ": the Buffer belongs to " + device_label(*impl->device) +
                                       ", but the kernel runs on " + device_label(device));
+  if (impl->staging)
+    raise(ErrorKind::InvalidArgument,
+          where + ": a StagingBuffer is host memory, not a kernel argument; copy it into a device buffer");
   return impl;
 }
 

@@ -1,6 +1,8 @@
 // Buffers of the public API over the device's buffers.
 #include "wasmgpu/buffer.hpp"
 
+#include <cstring>
+
 #include "api/impl.h"
 #include "support/units.h"
 
@@ -97,6 +99,24 @@ void BufferBase::fill(uint32_t pattern) {
   detail::check(buffer.buffer->fill(pattern), ErrorKind::Vulkan);
 }
 
+uint64_t BufferBase::device_address() const {
+  BufferImpl& buffer = live(impl_, "device_address");
+  if (buffer.staging)
+    detail::raise(ErrorKind::Unsupported, "Buffer::device_address of a StagingBuffer: kernels cannot reach it");
+  if (!buffer.buffer)
+    detail::raise(ErrorKind::UseAfterMove, "Buffer::device_address of a destroyed buffer");
+  std::optional<uint64_t> address = buffer.buffer->device_address();
+  if (!address)
+    detail::raise(ErrorKind::Unsupported, "Buffer::device_address: " + detail::device_label(*buffer.device) +
+                                              " has no buffer device addresses");
+  return *address;
+}
+
+std::span<std::byte> StagingBuffer::data() {
+  BufferImpl& buffer = live(detail::Access::buffer(*this), "data");
+  return {buffer.buffer->host_data(), size_t(buffer.size)};
+}
+
 BufferBase Device::create_buffer(uint64_t bytes, uint32_t element_size) {
   if (!impl_) detail::raise(ErrorKind::UseAfterMove, "use of a moved-from Device");
   auto impl = std::make_shared<BufferImpl>();
@@ -111,5 +131,20 @@ BufferBase Device::create_buffer(uint64_t bytes, uint32_t element_size) {
 }
 
 BufferBase Device::buffer_bytes(uint64_t bytes) { return create_buffer(bytes, 1); }
+
+StagingBuffer Device::staging_buffer(uint64_t bytes) {
+  if (!impl_) detail::raise(ErrorKind::UseAfterMove, "use of a moved-from Device");
+  auto impl = std::make_shared<BufferImpl>();
+  impl->device = impl_.get();
+  impl->size = bytes;
+  impl->staging = true;
+  std::unique_ptr<device::BackendBuffer> buffer =
+      detail::check(impl_->backend->create_staging_buffer(bytes), ErrorKind::Unsupported);
+  if (!buffer->host_data())
+    detail::raise(ErrorKind::Unsupported, "the staging buffer of " + detail::device_label(*impl_) + " has no host memory");
+  std::memset(buffer->host_data(), 0, size_t(bytes));
+  impl->buffer = std::move(buffer);
+  return StagingBuffer(BufferBase(impl_, std::move(impl)));
+}
 
 }  // namespace wasmgpu

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <numeric>
 
 #include "api/test_support.h"
@@ -84,6 +85,69 @@ TEST_F(ApiBuffer, BufferKeepsItsDeviceOpen) {
   }
   EXPECT_EQ(buffer->read(), (std::vector<int>{7, 8, 9}));
   buffer.reset();
+}
+
+}  // namespace
+}  // namespace wasmgpu
+
+namespace wasmgpu {
+namespace {
+
+using testing::ApiTest;
+using testing::expect_exception;
+
+std::string fixture(const std::string& name) { return std::string(WASMGPU_SPIRV_FIXTURES_DIR) + "/" + name; }
+
+// A buffer's device address given to SPIR-V that takes its buffer as a
+// GL_EXT_buffer_reference pointer in a push constant.
+TEST_F(ApiTest, DeviceAddressesReachBuffersFromBufferReferences) {
+  const uint32_t n = 300;
+  std::vector<float> values(n);
+  for (uint32_t i = 0; i < n; ++i) values[i] = float(i) - 7.5f;
+  Buffer<float> data = device->upload(values), other = device->buffer<float>(n);
+  EXPECT_NE(data.device_address(), 0u);
+  EXPECT_NE(data.device_address(), other.device_address());
+  Module glsl = device->load_file(fixture("buffer_reference.spv"));
+  Kernel scale = glsl.kernel("main");
+  ASSERT_EQ(scale.interface().params.size(), 3u);
+  EXPECT_EQ(scale.interface().params[0].kind, ParamKind::Bytes);
+  EXPECT_EQ(scale.interface().params[0].size, 8u);
+  scale(n - 100, Argument::bytes(data.device_address()), 3.0f, n - 100);
+  const std::vector<float> out = data.read();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], i < n - 100 ? 3.0f * values[i] : values[i]) << i;
+  EXPECT_EQ(other.read(), std::vector<float>(n, 0.0f));
+}
+
+// Host memory for transfers: written and read directly, copied to and from
+// device buffers by command buffers; not a kernel argument.
+TEST_F(ApiTest, StagingBuffersCarryDataToAndFromDeviceBuffers) {
+  const uint32_t n = 1000;
+  StagingBuffer staging = device->staging_buffer(n * sizeof(float));
+  EXPECT_EQ(staging.size_bytes(), n * sizeof(float));
+  std::span<std::byte> host = staging.data();
+  ASSERT_EQ(host.size(), n * sizeof(float));
+  float* floats = reinterpret_cast<float*>(host.data());
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(floats[i], 0.0f) << i;  // zero-filled
+  for (uint32_t i = 0; i < n; ++i) floats[i] = float(i);
+  Buffer<float> data = device->buffer<float>(n);
+  Kernel scale = module->kernel("scale");
+  CommandBuffer commands = device->command_buffer();
+  commands.copy(staging, data);
+  commands.launch(scale, n, data, 2.0f);
+  commands.copy(data, staging, (n - 10) * sizeof(float), 0, 10 * sizeof(float));  // a range, at an offset
+  commands.submit().wait();
+  for (uint32_t i = 0; i < 10; ++i) ASSERT_EQ(floats[i], float(i)) << i;  // not overwritten
+  for (uint32_t i = 10; i < n; ++i) ASSERT_EQ(floats[i], 2.0f * float(i - 10)) << i;
+  // The host reads agree with data().
+  std::vector<std::byte> copy = staging.read_bytes();
+  EXPECT_EQ(std::memcmp(copy.data(), host.data(), host.size()), 0);
+
+  Exception argument = expect_exception([&] { scale(n, staging, 2.0f); });
+  EXPECT_EQ(argument.kind(), ErrorKind::InvalidArgument);
+  EXPECT_NE(std::string(argument.what()).find("a StagingBuffer is host memory"), std::string::npos) << argument.what();
+  EXPECT_EQ(expect_exception([&] { (void)staging.device_address(); }).kind(), ErrorKind::Unsupported);
+  StagingBuffer moved = std::move(staging);
+  EXPECT_EQ(expect_exception([&] { (void)staging.data(); }).kind(), ErrorKind::UseAfterMove);
 }
 
 }  // namespace

@@ -90,6 +90,13 @@ bool SubmissionState::poll(std::chrono::nanoseconds timeout) {
     lost = true;
     lost_message = done.error().message;
   } else {
+    if (timed) {
+      Result<double> seconds = gpu->list->elapsed_seconds();
+      if (seconds.ok())
+        gpu_seconds = seconds.value();
+      else
+        timing_error = seconds.error().message;
+    }
     // The first trapping launch, in launch order.
     for (size_t i = 0; i < gpu->items.size(); ++i) {
       if (std::optional<device::TrapReport> report = gpu->items[i]->trap()) {
@@ -137,6 +144,14 @@ void CommandBufferImpl::record() {
   gpu->item_kernels.clear();
   // Work submitted earlier on the device comes first.
   check(list.begin(), ErrorKind::Vulkan);
+  recorded_timing = false;
+  if (gpu_timing) {
+    if (Status s = list.start_timing(); !s.ok()) {
+      (void)list.end();  // leaves the list ready for the next begin()
+      raise(classify(s.error(), ErrorKind::Unsupported), s.error());
+    }
+    recorded_timing = true;
+  }
   std::set<const void*> read, written;  // since the last barrier
   auto_barrier_positions.clear();
   for (size_t position = 0; position < commands.size(); ++position) {
@@ -170,6 +185,7 @@ void CommandBufferImpl::record() {
       case Command::Type::Barrier: break;
     }
   }
+  if (recorded_timing) list.stop_timing();
   check(list.end(), ErrorKind::Vulkan);
   recorded = true;
   recorded_generation = device->backend->recording_generation();
@@ -207,7 +223,8 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
     check_live(command.src, command_label(command, i) + ": its source Buffer");
     check_live(command.dst, command_label(command, i) + ": its destination Buffer");
   }
-  bool fresh = recorded && recorded_generation == device->backend->recording_generation();
+  bool fresh = recorded && recorded_generation == device->backend->recording_generation() &&
+               recorded_timing == gpu_timing;
   if (fresh) {
     size_t item = 0;
     for (const Command& command : commands)
@@ -219,6 +236,7 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
   auto submission = std::make_shared<SubmissionState>();
   submission->device = device;
   submission->gpu = gpu;
+  submission->timed = recorded_timing;
   submission->description = "a CommandBuffer of " + std::to_string(commands.size()) + " command(s)";
   if (commands.size() == 1 && commands[0].type == Command::Type::Launch)
     submission->description = "kernel '" + commands[0].kernel->interface().name + "'";
@@ -289,6 +307,19 @@ void Submission::wait(std::chrono::nanoseconds timeout) const {
              (trap.report.trapped_invocations == 1 ? " invocation trapped)" : " invocations trapped)");
   throw TrapError(message, trap.kernel, trap_name, trap.report.invocation, trap.report.trapped_invocations,
                   trap.launch_index);
+}
+
+double Submission::gpu_seconds() const {
+  if (!state_) detail::raise(ErrorKind::UseAfterMove, "gpu_seconds() on a moved-from Submission");
+  if (!state_->timed)
+    detail::raise(ErrorKind::InvalidArgument, "gpu_seconds() of " + state_->description +
+                                                  ", submitted without GPU timing (CommandBuffer::set_gpu_timing)");
+  if (!state_->finished)
+    detail::raise(ErrorKind::InvalidArgument,
+                  "gpu_seconds() of " + state_->description + " before it finished; wait() for it first");
+  if (!state_->gpu_seconds)
+    detail::raise(ErrorKind::Vulkan, "gpu_seconds() of " + state_->description + ": " + state_->timing_error);
+  return *state_->gpu_seconds;
 }
 
 bool Submission::done() const {
@@ -403,6 +434,16 @@ void CommandBuffer::barrier() {
 void CommandBuffer::set_auto_barriers(bool enabled) {
   if (!impl_) detail::raise(ErrorKind::UseAfterMove, "set_auto_barriers on a moved-from CommandBuffer");
   impl_->auto_barriers = enabled;
+}
+
+void CommandBuffer::set_gpu_timing(bool enabled) {
+  if (!impl_) detail::raise(ErrorKind::UseAfterMove, "set_gpu_timing on a moved-from CommandBuffer");
+  impl_->gpu_timing = enabled;
+}
+
+bool CommandBuffer::gpu_timing() const {
+  if (!impl_) detail::raise(ErrorKind::UseAfterMove, "gpu_timing on a moved-from CommandBuffer");
+  return impl_->gpu_timing;
 }
 
 bool CommandBuffer::auto_barriers() const {

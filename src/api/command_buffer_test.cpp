@@ -360,3 +360,65 @@ TEST_F(ApiTest, ResourcesLiveUntilTheirSubmissionFinishes) {
 
 }  // namespace
 }  // namespace wasmgpu
+
+namespace wasmgpu {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::ApiTest;
+using testing::expect_exception;
+
+// GPU timestamps around a submission: the time is positive, within the
+// host's wall time of submit and wait, and grows with the work recorded.
+TEST_F(ApiTest, GpuTimingMeasuresTheSubmissionsCommands) {
+  const uint32_t n = 1 << 14;
+  Buffer<uint32_t> out = device->buffer<uint32_t>(n);
+  Kernel spin = module->kernel("spin");
+  auto timed = [&](int launches) {
+    CommandBuffer commands = device->command_buffer();
+    EXPECT_FALSE(commands.gpu_timing());
+    commands.set_gpu_timing(true);
+    EXPECT_TRUE(commands.gpu_timing());
+    for (int i = 0; i < launches; ++i) commands.launch(spin, n, 200u, out);  // each waits for the one before
+    commands.submit().wait();  // compiles and warms the pipeline up
+    const auto start = std::chrono::steady_clock::now();
+    Submission submission = commands.submit();
+    submission.wait();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double gpu = submission.gpu_seconds();
+    EXPECT_GT(gpu, 0.0);
+    EXPECT_LE(gpu, wall * 1.01 + 1e-4);
+    EXPECT_EQ(submission.gpu_seconds(), gpu);  // the same every time it is asked
+    return gpu;
+  };
+  const double one = timed(1), many = timed(16);
+  EXPECT_GT(many, 4 * one) << "16 dependent launches took " << many << " s, one " << one << " s";
+  uint32_t expected = n - 1;
+  for (int r = 0; r < 200; ++r) expected = expected * 1664525u + 1013904223u;
+  EXPECT_EQ(out.read()[n - 1], expected);
+}
+
+TEST_F(ApiTest, GpuTimingMisuse) {
+  Buffer<float> data = device->buffer<float>(64);
+  CommandBuffer commands = device->command_buffer();
+  commands.launch(module->kernel("scale"), 64, data, 2.0f);
+  Submission untimed = commands.submit();
+  untimed.wait();
+  Exception off = expect_exception([&] { (void)untimed.gpu_seconds(); });
+  EXPECT_EQ(off.kind(), ErrorKind::InvalidArgument);
+  EXPECT_NE(std::string(off.what()).find("without GPU timing"), std::string::npos) << off.what();
+  // Turning it on after a submission records the commands anew with timestamps.
+  commands.set_gpu_timing(true);
+  Submission timed = commands.submit();
+  timed.wait();
+  EXPECT_GT(timed.gpu_seconds(), 0.0);
+  commands.set_gpu_timing(false);
+  Submission again = commands.submit();
+  again.wait();
+  EXPECT_EQ(expect_exception([&] { (void)again.gpu_seconds(); }).kind(), ErrorKind::InvalidArgument);
+  Submission moved = std::move(again);
+  EXPECT_EQ(expect_exception([&] { (void)again.gpu_seconds(); }).kind(), ErrorKind::UseAfterMove);
+}
+
+}  // namespace
+}  // namespace wasmgpu

@@ -80,6 +80,7 @@ struct BufferImpl {
   uint32_t element_size = 1;
   uint32_t in_flight = 0;  // submissions not yet retired that use it
   bool released = false;   // the user's handle is gone
+  bool staging = false;    // a StagingBuffer: host memory, no kernel argument
 
   // Freed now when no submission uses it, else when the last one retires.
   void release();
@@ -255,6 +256,11 @@ struct SubmissionState {
   bool direct = false;  // a Kernel call: traps read "kernel 'k' trapped"
   std::optional<TrapInfo> trap;
   std::string description;  // "a command buffer of 3 launches"
+  // GPU timing (CommandBuffer::set_gpu_timing): whether the recording has
+  // timestamps, and, once finished, the time between them or why not.
+  bool timed = false;
+  std::optional<double> gpu_seconds;
+  std::string timing_error;
 
   // Polls (timeout 0) or waits; on completion reads the traps and releases
   // the resources. Returns whether it has finished; throws DeviceLost.
@@ -265,7 +271,9 @@ struct CommandBufferImpl {
   DeviceImpl* device = nullptr;
   std::vector<Command> commands;
   bool auto_barriers = true;
-  bool submitted = false;  // commands fixed until reset()
+  bool gpu_timing = false;       // set_gpu_timing
+  bool recorded_timing = false;  // the recording in gpu->list has timestamps
+  bool submitted = false;        // commands fixed until reset()
   uint32_t launches = 0;
   std::shared_ptr<GpuState> gpu;
   // The recording in gpu->cmd: valid while `recorded_generation` equals the

@@ -230,6 +230,28 @@ TEST_F(ApiSeamTest, CommandBufferMisuseIsRefused) {
   EXPECT_STREQ(use.what(), "CommandBuffer::barrier on a moved-from CommandBuffer");
 }
 
+// A device without GPU timestamps, staging buffers or device addresses (the
+// double, as the cpu device) refuses each as Unsupported; a command buffer
+// whose timed submit was refused still runs untimed.
+TEST_F(ApiSeamTest, TimingStagingAndAddressesNeedTheDevicesSupport) {
+  Buffer<int> a = device->upload(std::vector<int>{1, 2, 3, 4});
+  CommandBuffer commands = device->command_buffer();
+  commands.fill(a, 7);
+  commands.set_gpu_timing(true);
+  Exception timing = expect_exception([&] { commands.submit(); });
+  EXPECT_EQ(timing.kind(), ErrorKind::Unsupported);
+  EXPECT_STREQ(timing.what(), "this device has no GPU timestamps");
+  commands.set_gpu_timing(false);
+  commands.submit().wait();
+  EXPECT_EQ(a.read(), std::vector<int>(4, 7));
+  Exception staging = expect_exception([&] { device->staging_buffer(64); });
+  EXPECT_EQ(staging.kind(), ErrorKind::Unsupported);
+  EXPECT_STREQ(staging.what(), "this device has no staging buffers");
+  Exception address = expect_exception([&] { (void)a.device_address(); });
+  EXPECT_EQ(address.kind(), ErrorKind::Unsupported);
+  EXPECT_NE(std::string(address.what()).find("has no buffer device addresses"), std::string::npos) << address.what();
+}
+
 TEST_F(ApiSeamTest, RecordedScalarsChangeWithoutARecording) {
   Buffer<float> x = device->buffer<float>(16);
   Buffer<float> y = device->buffer<float>(16);

@@ -2,7 +2,9 @@
 // writes and kernels access.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "support/result.h"
 
@@ -18,6 +20,12 @@ class BackendBuffer {
   virtual Status write(const void* data, uint64_t bytes, uint64_t offset) = 0;
   // Sets every 32-bit word to `pattern`.
   virtual Status fill(uint32_t pattern) = 0;
+  // The address shaders reach the buffer at (Vulkan's buffer device
+  // address); nullopt on devices without one and for staging buffers.
+  virtual std::optional<uint64_t> device_address() const { return std::nullopt; }
+  // A staging buffer's host memory (DeviceBackend::create_staging_buffer),
+  // else null.
+  virtual std::byte* host_data() { return nullptr; }
 };
 
 }  // namespace wasmgpu::device

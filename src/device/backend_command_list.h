@@ -22,6 +22,16 @@ class BackendCommandList {
   virtual void copy(BackendBuffer& src, BackendBuffer& dst, uint64_t src_offset, uint64_t dst_offset,
                     uint64_t bytes) = 0;
   virtual void fill(BackendBuffer& dst, uint32_t pattern) = 0;
+  // GPU timestamps: start_timing() right after begin() and stop_timing()
+  // right before end() put one around everything recorded between them;
+  // once the submission has finished, elapsed_seconds() is the device time
+  // from the first to the second. Devices without timestamps refuse
+  // (Unsupported) at start_timing().
+  virtual Status start_timing() { return make_error(ErrorCode::Unsupported, "this device has no GPU timestamps"); }
+  virtual void stop_timing() {}
+  virtual Result<double> elapsed_seconds() {
+    return make_error(ErrorCode::Unsupported, "this device has no GPU timestamps");
+  }
   // Ends the recording; the host may read what it wrote once it finished.
   virtual Status end() = 0;
   // Submits the recording.

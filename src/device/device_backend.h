@@ -35,6 +35,13 @@ class DeviceBackend {
   virtual Status ready() = 0;
 
   virtual Result<std::unique_ptr<BackendBuffer>> create_buffer(uint64_t bytes) = 0;
+  // A buffer in host memory that the host reads and writes through
+  // BackendBuffer::host_data() and command lists copy to and from; kernels
+  // never take it. Devices without one refuse (Unsupported).
+  virtual Result<std::unique_ptr<BackendBuffer>> create_staging_buffer(uint64_t bytes) {
+    (void)bytes;
+    return make_error(ErrorCode::Unsupported, "this device has no staging buffers");
+  }
   virtual Result<std::unique_ptr<BackendImage>> create_image(const ImageDesc& desc) = 0;
   virtual Result<std::unique_ptr<BackendSampler>> create_sampler(const SamplerDesc& desc) = 0;
   // Decodes, validates and instantiates a wasm module.

@@ -55,6 +55,16 @@ Result<Buffer> create_buffer(DeviceState& device, uint64_t size, bool assign_was
   return Buffer(&device, raw, size, wasm_address);
 }
 
+Result<Buffer> create_staging_buffer(DeviceState& device, uint64_t size) {
+  WASMGPU_TRY(device.ready());
+  const uint64_t padded = std::max<uint64_t>(round_up(size, kPadding), kPadding);
+  WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw,
+                           device.create_raw_buffer(
+                               padded, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               MemoryKind::HostCached));
+  return Buffer(&device, raw, size, std::nullopt);
+}
+
 Buffer::Buffer(DeviceState* device, RawBuffer raw, uint64_t size,
                std::optional<uint32_t> wasm_address)
     : device_(device), raw_(raw), size_(size), wasm_address_(wasm_address) {

@@ -49,6 +49,8 @@ class Buffer {
   VkBuffer handle() const { return raw_.buffer; }
   // True when read() and write() go through a host mapping.
   bool host_mapped() const { return raw_.mapped != nullptr; }
+  // The mapping of a host-mapped buffer, else null.
+  void* mapped_data() const { return raw_.mapped; }
 
   Status write(const void* data, uint64_t size, uint64_t offset = 0);
   Status read(void* out, uint64_t size, uint64_t offset = 0) const;
@@ -79,6 +81,7 @@ class Buffer {
  private:
   friend Result<Buffer> create_buffer(DeviceState& device, uint64_t size,
                                       bool assign_wasm_address);
+  friend Result<Buffer> create_staging_buffer(DeviceState& device, uint64_t size);
   Buffer(DeviceState* device, RawBuffer raw, uint64_t size, std::optional<uint32_t> wasm_address);
   void release();
 
@@ -91,5 +94,10 @@ class Buffer {
 // Internal: creates a buffer; `assign_wasm_address` is false only for a
 // module's linear memory, which every launch maps at wasm address 0.
 Result<Buffer> create_buffer(DeviceState& device, uint64_t size, bool assign_wasm_address);
+
+// Internal: a buffer in host-cached memory (MemoryKind::HostCached), always
+// mapped, that copies read and write and kernels never see (no wasm or
+// device address): where the host writes inputs and reads results fast.
+Result<Buffer> create_staging_buffer(DeviceState& device, uint64_t size);
 
 }  // namespace wasmgpu::runtime

@@ -213,6 +213,9 @@ std::optional<uint32_t> DeviceState::find_memory_type(uint32_t type_bits, Memory
     // device-local when possible (resizable BAR, unified memory).
     if (kind == MemoryKind::Device)
       return std::tuple<int, VkDeviceSize, int>(local, heap, host);
+    if (kind == MemoryKind::HostCached)
+      return std::tuple<int, VkDeviceSize, int>(bool(type.propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT), !local,
+                                                heap);
     return std::tuple<int, VkDeviceSize, int>(host, local, heap);
   };
   for (uint32_t i = 0; i < memory_properties.memoryTypeCount; ++i) {
@@ -220,7 +223,7 @@ std::optional<uint32_t> DeviceState::find_memory_type(uint32_t type_bits, Memory
     const VkMemoryPropertyFlags flags = memory_properties.memoryTypes[i].propertyFlags;
     if (flags & (VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT))
       continue;
-    if (kind == MemoryKind::Host && (flags & kHostFlags) != kHostFlags) continue;
+    if (kind != MemoryKind::Device && (flags & kHostFlags) != kHostFlags) continue;
     if (!best || score(i) > score(*best)) best = i;
   }
   return best;
@@ -268,13 +271,13 @@ Result<RawBuffer> DeviceState::create_raw_buffer(uint64_t size, VkBufferUsageFla
     return fail("vkBindBufferMemory", r);
   }
   const VkMemoryPropertyFlags flags = memory_properties.memoryTypes[*type].propertyFlags;
-  const bool may_map = kind == MemoryKind::Host || map_device_buffers;
+  const bool may_map = kind != MemoryKind::Device || map_device_buffers;
   if (may_map && (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
       (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) {
     if (VkResult r = vk.vkMapMemory(device, raw.memory, 0, VK_WHOLE_SIZE, 0, &raw.mapped);
         r != VK_SUCCESS) {
       raw.mapped = nullptr;
-      if (kind == MemoryKind::Host) {
+      if (kind != MemoryKind::Device) {
         destroy_raw_buffer(raw);
         return fail("vkMapMemory", r);
       }

@@ -31,6 +31,9 @@ struct BindlessSet;
 enum class MemoryKind {
   Device,  // device-local; host-mapped when that memory is also host-visible
   Host,    // host-visible and coherent (staging, launch blocks)
+  // Host-visible and coherent, host-cached and outside device-local memory
+  // where possible (not a BAR window): memory the CPU reads fast.
+  HostCached,
 };
 
 struct MappedRange {

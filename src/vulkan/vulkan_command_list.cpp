@@ -1,6 +1,8 @@
 // Recording, submitting and waiting for a Vulkan command buffer.
 #include "vulkan/vulkan_command_list.h"
 
+#include <vector>
+
 #include "runtime/recorded_launch.h"
 #include "runtime/vk_util.h"
 #include "vulkan/vulkan_buffer.h"
@@ -41,12 +43,14 @@ Result<std::unique_ptr<VulkanCommandList>> VulkanCommandList::create(runtime::De
 
 VulkanCommandList::~VulkanCommandList() {
   arena_.reset();
+  if (queries_) state_.vk.vkDestroyQueryPool(state_.device, queries_, nullptr);
   if (fence_) state_.vk.vkDestroyFence(state_.device, fence_, nullptr);
   if (pool_) state_.vk.vkDestroyCommandPool(state_.device, pool_, nullptr);
 }
 
 Status VulkanCommandList::begin() {
   arena_->reset();
+  timed_ = false;
   WASMGPU_TRY(state_.check("vkResetCommandBuffer", state_.vk.vkResetCommandBuffer(cmd_, 0)));
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
@@ -70,6 +74,48 @@ void VulkanCommandList::copy(device::BackendBuffer& src, device::BackendBuffer& 
 
 void VulkanCommandList::fill(device::BackendBuffer& dst, uint32_t pattern) {
   state_.vk.vkCmdFillBuffer(cmd_, handle_of(dst), 0, VK_WHOLE_SIZE, pattern);
+}
+
+Status VulkanCommandList::start_timing() {
+  if (!queries_) {
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(state_.physical_device, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(state_.physical_device, &count, families.data());
+    const uint32_t bits = state_.queue_family < count ? families[state_.queue_family].timestampValidBits : 0;
+    if (bits == 0)
+      return make_error(ErrorCode::Unsupported, "device '" + state_.info.name +
+                                                    "' has no timestamps on its compute queue (timestampValidBits 0)");
+    timestamp_mask_ = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    VkPhysicalDeviceProperties properties{};
+    vkGetPhysicalDeviceProperties(state_.physical_device, &properties);
+    timestamp_period_ns_ = properties.limits.timestampPeriod;
+    VkQueryPoolCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = 2;
+    WASMGPU_TRY(
+        state_.check("vkCreateQueryPool", state_.vk.vkCreateQueryPool(state_.device, &info, nullptr, &queries_)));
+  }
+  state_.vk.vkCmdResetQueryPool(cmd_, queries_, 0, 2);
+  state_.vk.vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
+  timed_ = true;
+  return {};
+}
+
+void VulkanCommandList::stop_timing() {
+  if (timed_) state_.vk.vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
+}
+
+Result<double> VulkanCommandList::elapsed_seconds() {
+  if (!timed_) return make_error(ErrorCode::InvalidArgument, "the recording has no timestamps");
+  uint64_t stamps[2] = {};
+  WASMGPU_TRY(state_.check(
+      "vkGetQueryPoolResults",
+      state_.vk.vkGetQueryPoolResults(state_.device, queries_, 0, 2, sizeof stamps, stamps, sizeof(uint64_t),
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT)));
+  const uint64_t ticks = (stamps[1] - stamps[0]) & timestamp_mask_;
+  return double(ticks) * timestamp_period_ns_ * 1e-9;
 }
 
 Status VulkanCommandList::end() {

@@ -22,6 +22,9 @@ class VulkanCommandList : public device::BackendCommandList {
   void copy(device::BackendBuffer& src, device::BackendBuffer& dst, uint64_t src_offset, uint64_t dst_offset,
             uint64_t bytes) override;
   void fill(device::BackendBuffer& dst, uint32_t pattern) override;
+  Status start_timing() override;
+  void stop_timing() override;
+  Result<double> elapsed_seconds() override;
   Status end() override;
   Status submit() override;
   Result<bool> wait(std::chrono::nanoseconds timeout, std::string_view what) override;
@@ -36,6 +39,11 @@ class VulkanCommandList : public device::BackendCommandList {
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
   std::optional<runtime::LaunchArena> arena_;
+  // GPU timestamps: two queries, made on the first start_timing().
+  VkQueryPool queries_ = VK_NULL_HANDLE;
+  double timestamp_period_ns_ = 1.0;
+  uint64_t timestamp_mask_ = ~0ull;
+  bool timed_ = false;  // the current recording has both timestamps
 };
 
 }  // namespace wasmgpu::vulkan

@@ -66,6 +66,11 @@ Result<std::unique_ptr<device::BackendBuffer>> VulkanDevice::create_buffer(uint6
   return std::unique_ptr<device::BackendBuffer>(std::make_unique<VulkanBuffer>(std::move(buffer)));
 }
 
+Result<std::unique_ptr<device::BackendBuffer>> VulkanDevice::create_staging_buffer(uint64_t bytes) {
+  WASMGPU_ASSIGN_OR_RETURN(runtime::Buffer buffer, runtime::create_staging_buffer(device_.state(), bytes));
+  return std::unique_ptr<device::BackendBuffer>(std::make_unique<VulkanBuffer>(std::move(buffer), true));
+}
+
 Result<std::unique_ptr<device::BackendImage>> VulkanDevice::create_image(const device::ImageDesc& desc) {
   runtime::ImageDesc runtime_desc;
   runtime_desc.width = desc.width;

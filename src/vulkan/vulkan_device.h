@@ -16,6 +16,7 @@ class VulkanDevice : public device::DeviceBackend {
   const device::DeviceDescription& description() const override { return description_; }
   Status ready() override;
   Result<std::unique_ptr<device::BackendBuffer>> create_buffer(uint64_t bytes) override;
+  Result<std::unique_ptr<device::BackendBuffer>> create_staging_buffer(uint64_t bytes) override;
   Result<std::unique_ptr<device::BackendImage>> create_image(const device::ImageDesc& desc) override;
   Result<std::unique_ptr<device::BackendSampler>> create_sampler(const device::SamplerDesc& desc) override;
   Result<std::unique_ptr<device::BackendModule>> load_wasm(std::span<const uint8_t> bytes,

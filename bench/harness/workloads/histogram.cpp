@@ -33,8 +33,8 @@ class Histogram final : public Workload {
     groups_ = groups_for(n);
     if (capacity > capacity_) {
       data_buf_.reset(), bins_buf_.reset();
-      data_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity));
-      bins_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, 256 * 4));
+      data_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity));
+      bins_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, 256 * 4));
       TracePhase phase(name(), fmt::format("generate and upload inputs for n={}", capacity));
       upload_generated<uint8_t>(gpu, *data_buf_, capacity, input);
       capacity_ = capacity;
@@ -48,7 +48,11 @@ class Histogram final : public Workload {
   double work() const override { return double(n_); }
   std::string size_text() const override { return fmt::format("n={} groups={}", n_, groups_); }
   std::string cuda_args() const override { return fmt::format("--size {} --groups {}", n_, groups_); }
-  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
+  KernelSet& kernels() override { return kernels_; }
+  std::string no_default_reason() const override {
+    return "its workgroups of 256 share bins in workgroup memory (local index, barriers): a user gives the size";
+  }
   void reset(Gpu& gpu) override { fill(gpu, *bins_buf_, 0); }
   void check(Gpu&, Variant v) override {
     if (reference_n_ != n_) reference();
@@ -63,7 +67,7 @@ class Histogram final : public Workload {
   uint64_t n_ = 0, capacity_ = 0, reference_n_ = 0;
   uint32_t groups_ = 1;
   std::array<uint64_t, 256> expected_{};
-  std::unique_ptr<runtime::Buffer> data_buf_, bins_buf_;
+  std::unique_ptr<BufferBase> data_buf_, bins_buf_;
 
   // The bins of the first n bytes, recomputed from their index: a histogram
   // per chunk, added up (integers: in any order).

@@ -45,9 +45,9 @@ class HornerF64 final : public Workload {
       coef_.resize(BENCH_HORNER_DEGREE + 1);
       for (uint32_t k = 0; k <= BENCH_HORNER_DEGREE; ++k) coef_[k] = bench_coefficient(k);
       x_buf_.reset(), y_buf_.reset(), coef_buf_.reset();
-      x_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 8));
-      y_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 8));
-      coef_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, coef_.size() * 8));
+      x_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * 8));
+      y_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * 8));
+      coef_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, coef_.size() * 8));
       TracePhase phase(name(), fmt::format("generate and upload inputs for n={}", capacity));
       upload_generated<double>(gpu, *x_buf_, capacity, input);
       upload(*coef_buf_, coef_.data(), coef_.size() * 8);
@@ -59,11 +59,13 @@ class HornerF64 final : public Workload {
     } push{x_buf_->device_address(), y_buf_->device_address(), coef_buf_->device_address(), BENCH_HORNER_DEGREE};
     kernels_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1}, {*x_buf_, *y_buf_, *coef_buf_, BENCH_HORNER_DEGREE},
                      &push, sizeof push);
+    kernels_.prepare_default(uint32_t(n), {*x_buf_, *y_buf_, *coef_buf_, BENCH_HORNER_DEGREE});
   }
   double work() const override { return 2.0 * BENCH_HORNER_DEGREE * double(n_); }
   std::string size_text() const override { return fmt::format("n={} degree={}", n_, BENCH_HORNER_DEGREE); }
   std::string cuda_args() const override { return fmt::format("--size {}", n_); }
-  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
+  KernelSet& kernels() override { return kernels_; }
   void reset(Gpu& gpu) override { fill(gpu, *y_buf_, 0xFFFFFFFFu); }
   // At most 2^20 elements: 1,024 runs of 1,024 spread over y, its first and
   // last elements included.
@@ -83,7 +85,7 @@ class HornerF64 final : public Workload {
   KernelSet kernels_;
   uint64_t n_ = 0, capacity_ = 0;
   std::vector<double> coef_;
-  std::unique_ptr<runtime::Buffer> x_buf_, y_buf_, coef_buf_;
+  std::unique_ptr<BufferBase> x_buf_, y_buf_, coef_buf_;
 };
 
 }  // namespace

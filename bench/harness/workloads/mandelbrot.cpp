@@ -47,7 +47,7 @@ class Mandelbrot final : public Workload {
     w_ = w;
     if (capacity > capacity_) {
       counts_buf_.reset();
-      counts_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * capacity * 4));
+      counts_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * capacity * 4));
       capacity_ = capacity;
     }
     const float step = step_for(w), x0 = -2.0f, y0 = -1.25f;
@@ -66,7 +66,11 @@ class Mandelbrot final : public Workload {
   double work() const override { return 8.0 * double(iterations_); }
   std::string size_text() const override { return fmt::format("{}x{} max_iter={}", w_, w_, BENCH_MANDELBROT_ITERATIONS); }
   std::string cuda_args() const override { return fmt::format("--size {}", w_); }
-  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
+  KernelSet& kernels() override { return kernels_; }
+  std::string no_default_reason() const override {
+    return "a 2-D grid (global_id(0) and global_id(1)): kernel(n, ...) is 1-D";
+  }
   void reset(Gpu& gpu) override { fill(gpu, *counts_buf_, 0xFFFFFFFFu); }
   // Every pixel is bounded and counted (the work); the checked rows are
   // compared with the CPU.
@@ -109,7 +113,7 @@ class Mandelbrot final : public Workload {
  private:
   KernelSet kernels_;
   uint64_t w_ = 0, capacity_ = 0, row_stride_ = 1, iterations_ = 0;
-  std::unique_ptr<runtime::Buffer> counts_buf_;
+  std::unique_ptr<BufferBase> counts_buf_;
 };
 
 }  // namespace

@@ -53,8 +53,8 @@ class Particles final : public Workload {
     n_ = n;
     if (capacity > capacity_) {
       in_buf_.reset(), out_buf_.reset();
-      in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 32));
-      out_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 32));
+      in_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * 32));
+      out_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * 32));
       TracePhase phase(name(), fmt::format("generate and upload inputs for n={}", capacity));
       upload_generated<particle>(gpu, *in_buf_, capacity, input);
       capacity_ = capacity;
@@ -67,11 +67,14 @@ class Particles final : public Workload {
     kernels_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1},
                      {*in_buf_, *out_buf_, BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING, BENCH_PARTICLE_DT},
                      &push, sizeof push);
+    kernels_.prepare_default(
+        uint32_t(n), {*in_buf_, *out_buf_, BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING, BENCH_PARTICLE_DT});
   }
   double work() const override { return 64.0 * double(n_); }
   std::string size_text() const override { return fmt::format("n={} (32 B each)", n_); }
   std::string cuda_args() const override { return fmt::format("--size {}", n_); }
-  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
+  KernelSet& kernels() override { return kernels_; }
   void reset(Gpu& gpu) override { fill(gpu, *out_buf_, 0xFFFFFFFFu); }
   // Every particle, its input recomputed from its index.
   void check(Gpu& gpu, Variant v) override {
@@ -94,7 +97,7 @@ class Particles final : public Workload {
  private:
   KernelSet kernels_;
   uint64_t n_ = 0, capacity_ = 0;
-  std::unique_ptr<runtime::Buffer> in_buf_, out_buf_;
+  std::unique_ptr<BufferBase> in_buf_, out_buf_;
 };
 
 }  // namespace

@@ -35,8 +35,8 @@ class Reduce final : public Workload {
     groups_ = groups_for(n);
     if (capacity > capacity_) {
       in_buf_.reset(), partial_buf_.reset();
-      in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 4));
-      partial_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, kMaxGroups * 4));
+      in_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * 4));
+      partial_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, kMaxGroups * 4));
       TracePhase phase(name(), fmt::format("generate and upload inputs for n={}", capacity));
       upload_generated<float>(gpu, *in_buf_, capacity, input);
       capacity_ = capacity;
@@ -50,7 +50,12 @@ class Reduce final : public Workload {
   double work() const override { return 4.0 * double(n_); }
   std::string size_text() const override { return fmt::format("n={} groups={}", n_, groups_); }
   std::string cuda_args() const override { return fmt::format("--size {} --groups {}", n_, groups_); }
-  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
+  KernelSet& kernels() override { return kernels_; }
+  std::string no_default_reason() const override {
+    return "its workgroups of 256 share a tree in workgroup memory (local and workgroup ids, barriers): a user gives "
+           "the size";
+  }
   void reset(Gpu& gpu) override { fill(gpu, *partial_buf_, 0xFFFFFFFFu); }
   void check(Gpu&, Variant v) override {
     if (reference_n_ != n_) reference();
@@ -69,7 +74,7 @@ class Reduce final : public Workload {
   uint32_t groups_ = 1;
   std::vector<float> expected_;
   std::vector<double> scale_;
-  std::unique_ptr<runtime::Buffer> in_buf_, partial_buf_;
+  std::unique_ptr<BufferBase> in_buf_, partial_buf_;
 
   // Each invocation's grid-stride sum (in index order, as the kernel adds),
   // then the tree; one workgroup per parallel_for chunk, the inputs

@@ -41,9 +41,9 @@ class Sgemm final : public Workload {
     if (capacity > capacity_) {
       a_buf_.reset(), b_buf_.reset(), c_buf_.reset();
       const uint64_t elements = capacity * capacity;
-      a_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, elements * 4));
-      b_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, elements * 4));
-      c_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, elements * 4));
+      a_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, elements * 4));
+      b_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, elements * 4));
+      c_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, elements * 4));
       TracePhase phase(name(), fmt::format("generate and upload inputs for n={}", capacity));
       upload_generated<float>(gpu, *a_buf_, elements, input_a);
       upload_generated<float>(gpu, *b_buf_, elements, input_b);
@@ -60,12 +60,16 @@ class Sgemm final : public Workload {
   std::string size_text() const override { return fmt::format("n={}", n_); }
   std::string cuda_args() const override { return fmt::format("--size {}", n_); }
   std::string skip_reason(Gpu& gpu, Variant v) const override {
-    if (v == Variant::WasmExact && gpu.device().info().type == runtime::DeviceType::Cpu)
+    if (v == Variant::WasmExact && gpu.info().type == "CPU")
       return "exact-mode SGEMM not run on a CPU device: llvmpipe spends over 5 minutes compiling its pipeline "
              "(64 unrolled exact multiply-adds per k step)";
     return {};
   }
-  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
+  KernelSet& kernels() override { return kernels_; }
+  std::string no_default_reason() const override {
+    return "its workgroups of 256 share tiles in workgroup memory (local and workgroup ids, barriers): a user gives the size";
+  }
   void reset(Gpu& gpu) override { fill(gpu, *c_buf_, 0xFFFFFFFFu); }
   void check(Gpu& gpu, Variant v) override {
     // Every element of small results; else 4096 spread over C, corners included.
@@ -93,7 +97,7 @@ class Sgemm final : public Workload {
  private:
   KernelSet kernels_;
   uint64_t n_ = 0, capacity_ = 0;
-  std::unique_ptr<runtime::Buffer> a_buf_, b_buf_, c_buf_;
+  std::unique_ptr<BufferBase> a_buf_, b_buf_, c_buf_;
 };
 
 }  // namespace

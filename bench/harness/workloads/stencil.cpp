@@ -35,8 +35,8 @@ class Stencil final : public Workload {
     w_ = w;
     if (capacity > capacity_) {
       in_buf_.reset(), out_buf_.reset();
-      in_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * capacity * 4));
-      out_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * capacity * 4));
+      in_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * capacity * 4));
+      out_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * capacity * 4));
       TracePhase phase(name(), fmt::format("generate and upload inputs for {}x{}", capacity, capacity));
       upload_generated<float>(gpu, *in_buf_, capacity * capacity, input);
       capacity_ = capacity;
@@ -51,7 +51,11 @@ class Stencil final : public Workload {
   double work() const override { return 8.0 * double(w_) * double(w_); }
   std::string size_text() const override { return fmt::format("{}x{}", w_, w_); }
   std::string cuda_args() const override { return fmt::format("--size {}", w_); }
-  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
+  KernelSet& kernels() override { return kernels_; }
+  std::string no_default_reason() const override {
+    return "a 2-D grid (global_id(0) and global_id(1)): kernel(n, ...) is 1-D";
+  }
   void reset(Gpu& gpu) override { fill(gpu, *out_buf_, 0xFFFFFFFFu); }
   // Every point; each chunk recomputes the inputs it reads (its points and a
   // row either side) once.
@@ -77,7 +81,7 @@ class Stencil final : public Workload {
  private:
   KernelSet kernels_;
   uint64_t w_ = 0, capacity_ = 0;
-  std::unique_ptr<runtime::Buffer> in_buf_, out_buf_;
+  std::unique_ptr<BufferBase> in_buf_, out_buf_;
 };
 
 }  // namespace

@@ -32,9 +32,9 @@ class Triad final : public Workload {
     n_ = n;
     if (capacity > capacity_) {
       a_buf_.reset(), b_buf_.reset(), c_buf_.reset();
-      a_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 4));
-      b_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 4));
-      c_buf_ = std::make_unique<runtime::Buffer>(make_buffer(gpu, capacity * 4));
+      a_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * 4));
+      b_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * 4));
+      c_buf_ = std::make_unique<BufferBase>(make_buffer(gpu, capacity * 4));
       TracePhase phase(name(), fmt::format("generate and upload inputs for n={}", capacity));
       upload_generated<float>(gpu, *b_buf_, capacity, input_b);
       upload_generated<float>(gpu, *c_buf_, capacity, input_c);
@@ -48,11 +48,13 @@ class Triad final : public Workload {
            uint32_t(n)};
     kernels_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1},
                      {*a_buf_, *b_buf_, *c_buf_, BENCH_TRIAD_SCALAR, uint32_t(n)}, &push, sizeof push);
+    kernels_.prepare_default(uint32_t(n), {*a_buf_, *b_buf_, *c_buf_, BENCH_TRIAD_SCALAR, uint32_t(n)});
   }
   double work() const override { return 12.0 * double(n_); }
   std::string size_text() const override { return fmt::format("n={}", n_); }
   std::string cuda_args() const override { return fmt::format("--size {}", n_); }
-  void record(VkCommandBuffer cmd, Variant v) override { kernels_.record(cmd, v); }
+  void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
+  KernelSet& kernels() override { return kernels_; }
   void reset(Gpu& gpu) override { fill(gpu, *a_buf_, 0xFFFFFFFFu); }
   // Every element, the inputs recomputed from their index.
   void check(Gpu& gpu, Variant v) override {
@@ -70,7 +72,7 @@ class Triad final : public Workload {
  private:
   KernelSet kernels_;
   uint64_t n_ = 0, capacity_ = 0;
-  std::unique_ptr<runtime::Buffer> a_buf_, b_buf_, c_buf_;
+  std::unique_ptr<BufferBase> a_buf_, b_buf_, c_buf_;
 };
 
 }  // namespace
