@@ -13,12 +13,38 @@
 
 namespace wasmgpu::cpu {
 
-// The wasmgpu intrinsics the cpu device lowers: invocation and workgroup ids.
-enum class CpuIntrinsic : uint8_t { GlobalId, LocalId, WorkgroupId, WorkgroupSize, WorkgroupCount, LocalIndex };
+// The wasmgpu intrinsics the cpu device lowers: invocation and workgroup ids,
+// barriers, and atomics (each returning the old value).
+enum class CpuIntrinsic : uint8_t {
+  GlobalId,
+  WorkgroupId,
+  LocalId,
+  WorkgroupSize,
+  WorkgroupCount,
+  LocalIndex,
+  Barrier,
+  MemoryBarrier,  // memory_barrier and workgroup_memory_barrier
+  AtomicAdd,
+  AtomicSub,
+  AtomicAnd,
+  AtomicOr,
+  AtomicXor,
+  AtomicMinS,
+  AtomicMaxS,
+  AtomicMinU,
+  AtomicMaxU,
+  AtomicExchange,
+  AtomicCompareExchange,
+  AtomicAddF32,
+};
 
 // The intrinsic imported function `function_index` is, when the cpu device
 // supports it.
 std::optional<CpuIntrinsic> cpu_intrinsic(const wasm::Module& module, uint32_t function_index);
+
+// Whether the kernel reaches wasmgpu_barrier(): its workgroups then run
+// their invocations as fibers (docs/cpu-device.md, "Barriers").
+bool uses_barriers(const wasm::Module& module, const spirv::FrontEndFacts& facts);
 
 // Ok when the cpu device can run kernel `export_name` (its function and the
 // front end's facts about it), else Unsupported naming the function and why.
