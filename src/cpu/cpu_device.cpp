@@ -46,7 +46,7 @@ class CpuBuffer : public device::BackendBuffer {
     for (uint64_t i = 0; i + 4 <= bytes_; i += 4) std::memcpy(host + i, &pattern, 4);
     return {};
   }
-  uint64_t wasm_address() const { return address_; }
+  std::optional<uint64_t> wasm_address() const override { return address_; }
   uint8_t* host() const { return space_.host(address_); }
 
  private:
@@ -251,7 +251,7 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
   if (shape.count == 0) return;
   std::vector<uint64_t> slots;
   for (const device::BackendArg& arg : args)
-    slots.push_back(arg.kind == device::BackendArg::Kind::Buffer ? static_cast<CpuBuffer*>(arg.buffer)->wasm_address()
+    slots.push_back(arg.kind == device::BackendArg::Kind::Buffer ? *static_cast<CpuBuffer*>(arg.buffer)->wasm_address()
                                                                  : arg.bits);
   LaunchContext launch;
   launch.memory_base = memory_.host();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "support/result.h"
 
@@ -18,6 +19,9 @@ class BackendBuffer {
   virtual Status write(const void* data, uint64_t bytes, uint64_t offset) = 0;
   // Sets every 32-bit word to `pattern`.
   virtual Status fill(uint32_t pattern) = 0;
+  // The buffer's wasm address (docs/memory-model.md) where the device gives
+  // buffers fixed ones a host may know (the cpu device), else nullopt.
+  virtual std::optional<uint64_t> wasm_address() const { return std::nullopt; }
 };
 
 }  // namespace wasmgpu::device
