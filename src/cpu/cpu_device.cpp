@@ -261,6 +261,7 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
   launch.args = slots.data();
   launch.record_trap = &TrapRecord::record;
   launch.barrier = &WorkgroupFibers::barrier;
+  launch.subgroup = &WorkgroupFibers::subgroup;
   launch.count = shape.count;
   for (int d = 0; d < 3; ++d) {
     launch.workgroup_size[d] = shape.size[d];
@@ -337,7 +338,7 @@ class CpuModule : public device::BackendModule {
     WASMGPU_ASSIGN_OR_RETURN(spirv::FrontEndFacts facts, spirv::analyse_module(module_, roots, index));
     WASMGPU_TRY(check_cpu_support(module_, facts, name));
     WASMGPU_ASSIGN_OR_RETURN(spirv::SharedMemory shared, spirv::find_shared_memory(module_));
-    const bool barriers = uses_barriers(module_, facts);
+    const bool barriers = needs_fibers(module_, facts);
     WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<NativeKernel> native, compile_native_kernel(module_, facts, float_mode_));
     auto kernel = std::make_unique<CpuKernel>(device_, std::string(name), *memory_, std::move(facts), std::move(native),
                                               shared.hi - shared.lo, barriers);
@@ -399,6 +400,7 @@ device::DeviceDescription describe_cpu_device(uint32_t threads) {
   d.max_storage_buffer_range = d.max_buffer_bytes;
   d.max_workgroup_invocations = kMaxWorkgroupInvocations;
   d.max_workgroup_count_x = 0x7FFF'FFFF;
+  d.subgroup_size = kSubgroupSize;
   d.device_local_memory_bytes = host_memory_bytes();
   d.summary = "'cpu' (CPU, " + d.driver + ")";
   return d;

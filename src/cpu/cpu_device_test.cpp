@@ -322,15 +322,15 @@ TEST(CpuDeviceTraps, UnreachableTrapsOnlyTheInvocationsThatReachIt) {
 
 TEST(CpuDeviceRefusals, WhatItCannotRunYetIsRefusedNamingFunctionAndReason) {
   Device device = open_cpu();
-  Module reduction = device.load_file(example_kernel("reduction"));
+  Module shared_bytes = device.load_file(e2e_kernel("shared_bytes", "O2"));
   try {
-    (void)reduction.kernel("reduce_sum");
-    ADD_FAILURE() << "reduce_sum (subgroups) was accepted";
+    (void)shared_bytes.kernel("shared_bytes");
+    ADD_FAILURE() << "shared_bytes (bulk memory) was accepted";
   } catch (const Exception& e) {
     // Kernels a device cannot compile are Compile errors, on every device.
     EXPECT_EQ(e.kind(), ErrorKind::Compile) << e.what();
-    EXPECT_NE(std::string(e.what()).find("kernel 'reduce_sum'"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("wasmgpu.subgroup_add_f32"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("kernel 'shared_bytes'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bulk memory (memory.fill)"), std::string::npos) << e.what();
   }
   Module recursion = device.load_file(e2e_kernel("recursion", "O2"));
   try {
@@ -603,6 +603,42 @@ TEST(CpuWorkgroupsMatchLavapipe, BarrierHeavyRing) {
       return bytes_of(out.read());
     });
   }
+}
+
+// Subgroups of 8 (lavapipe's size too): every operation, byte for byte.
+TEST(CpuWorkgroupsMatchLavapipe, EverySubgroupOperation) {
+  constexpr uint32_t kResults = 20;
+  std::vector<int32_t> values = random_values<int32_t>(64 * 3, 20);
+  for (size_t i = 0; i < values.size(); i += 4) values[i] %= 100;
+  for (uint32_t group : {64u, 24u}) {
+    expect_same_on_both([&](Device device) {
+      EXPECT_EQ(device.info().subgroup_size, 8u) << device.info().name;
+      Module module = device.load_file(std::string(WASMGPU_CPU_KERNELS_DIR) + "/subgroups.wasm");
+      Buffer<int32_t> in = device.upload(values);
+      Buffer<uint32_t> out = device.buffer<uint32_t>(values.size() * kResults);
+      module.kernel("subgroup_ops")(Launch::grid({uint32_t(values.size()) / group, 1, 1}, {group, 1, 1}), in, out);
+      return bytes_of(out.read());
+    });
+  }
+}
+
+// The reduction example (a subgroup float sum, shared memory, a barrier):
+// float sums in a device's own order, so within a bound of the exact sum.
+TEST(CpuWorkgroups, ReductionExampleSumsWithinABound) {
+  const std::vector<float> values = test_floats(20000, 21);
+  std::vector<float> small(values.size());
+  for (size_t i = 0; i < values.size(); ++i) small[i] = std::fmod(values[i], 16.0f);
+  double exact = 0, magnitude = 0;
+  for (float v : small) exact += v, magnitude += std::fabs(v);
+  Device device = open_cpu();
+  Module module = device.load_file(example_kernel("reduction"));
+  Buffer<float> in = device.upload(small), partial = device.buffer<float>(16), total = device.buffer<float>(1);
+  Kernel reduce = module.kernel("reduce_sum");
+  reduce(Launch::grid({16, 1, 1}, {128, 1, 1}), in, uint32_t(small.size()), partial);
+  reduce(Launch::grid({1, 1, 1}, {16, 1, 1}), partial, 16u, total);
+  // Each partial sum rounds at most once per addition: n * 2^-24 of the magnitudes.
+  EXPECT_NEAR(total.read()[0], exact, magnitude * double(small.size()) * 0x1p-24);
+  EXPECT_NE(total.read()[0], 0.0f);
 }
 
 }  // namespace

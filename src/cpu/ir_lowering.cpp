@@ -480,6 +480,24 @@ FunctionLowering::Value* FunctionLowering::intrinsic(CpuIntrinsic which, std::sp
       result = b_.CreateSelect(b_.CreateICmpEQ(dimension, b_.getInt32(d)), of(d), result);
     return result;
   };
+  auto local_index = [&] {
+    Value* x = b_.CreateURem(global(0), size(0));
+    Value* y = b_.CreateURem(global(1), size(1));
+    Value* z = b_.CreateURem(global(2), size(2));
+    return b_.CreateAdd(x, b_.CreateMul(size(0), b_.CreateAdd(y, b_.CreateMul(size(1), z))));
+  };
+  if (is_cross_lane(which)) {
+    // The device's rendezvous (kernel_abi.h): bits in, bits out.
+    llvm::Type* type = args[0]->getType();
+    Value* bits = type->isFloatTy() ? b_.CreateBitCast(args[0], i32()) : args[0];
+    Value* lane = args.size() > 1 ? args[1] : b_.getInt32(0);
+    auto* callback = llvm::FunctionType::get(i64(), {ptr(), i32(), i64(), i32()}, false);
+    Value* result = b_.CreateCall(callback, field(l, kLaunchSubgroup, ptr()),
+                                  {state_, b_.getInt32(uint32_t(which)), b_.CreateZExt(bits, i64()), lane});
+    if (which == CpuIntrinsic::SubgroupBallot) return result;
+    Value* low = b_.CreateTrunc(result, i32());
+    return type->isFloatTy() ? b_.CreateBitCast(low, f32()) : low;
+  }
   switch (which) {
     case CpuIntrinsic::GlobalId: return per_dimension(args[0], b_.getInt32(0), global);
     case CpuIntrinsic::LocalId:
@@ -492,11 +510,13 @@ FunctionLowering::Value* FunctionLowering::intrinsic(CpuIntrinsic which, std::sp
     case CpuIntrinsic::WorkgroupCount:
       return b_.CreateSelect(b_.CreateICmpULT(args[0], b_.getInt32(3)), vector_field(kLaunchWorkgroups, args[0]),
                              b_.getInt32(1));
-    case CpuIntrinsic::LocalIndex: {
-      Value* x = b_.CreateURem(global(0), size(0));
-      Value* y = b_.CreateURem(global(1), size(1));
-      Value* z = b_.CreateURem(global(2), size(2));
-      return b_.CreateAdd(x, b_.CreateMul(size(0), b_.CreateAdd(y, b_.CreateMul(size(1), z))));
+    case CpuIntrinsic::LocalIndex: return local_index();
+    case CpuIntrinsic::SubgroupSize: return b_.getInt32(kSubgroupSize);
+    case CpuIntrinsic::SubgroupInvocationId: return b_.CreateURem(local_index(), b_.getInt32(kSubgroupSize));
+    case CpuIntrinsic::SubgroupId: return b_.CreateUDiv(local_index(), b_.getInt32(kSubgroupSize));
+    case CpuIntrinsic::SubgroupCount: {
+      Value* invocations = b_.CreateMul(size(0), b_.CreateMul(size(1), size(2)));
+      return b_.CreateUDiv(b_.CreateAdd(invocations, b_.getInt32(kSubgroupSize - 1)), b_.getInt32(kSubgroupSize));
     }
     case CpuIntrinsic::Barrier: {
       // Shared memory is the workgroup's thread's own; device memory is

@@ -25,6 +25,10 @@ struct LaunchContext {
   // wasmgpu_barrier(): switches to the workgroup's next invocation (a fiber)
   // until every invocation of the workgroup has reached it (docs/cpu-device.md).
   void (*barrier)(InvocationState* state) = nullptr;
+  // A cross-lane subgroup operation (the CpuIntrinsic's value as `op`): the
+  // value's bits and a lane argument in, the result's bits out, after the
+  // subgroup's other active invocations have reached it too.
+  uint64_t (*subgroup)(InvocationState* state, uint32_t op, uint64_t value, uint32_t lane) = nullptr;
   uint32_t count = 0;  // invocations of the launch
   uint32_t workgroup_size[3] = {1, 1, 1};
   uint32_t workgroups[3] = {1, 1, 1};  // of the whole launch
@@ -52,6 +56,7 @@ inline constexpr uint32_t kLaunchPageEnd = offsetof(LaunchContext, page_end);
 inline constexpr uint32_t kLaunchArgs = offsetof(LaunchContext, args);
 inline constexpr uint32_t kLaunchRecordTrap = offsetof(LaunchContext, record_trap);
 inline constexpr uint32_t kLaunchBarrier = offsetof(LaunchContext, barrier);
+inline constexpr uint32_t kLaunchSubgroup = offsetof(LaunchContext, subgroup);
 inline constexpr uint32_t kLaunchCount = offsetof(LaunchContext, count);
 inline constexpr uint32_t kLaunchWorkgroupSize = offsetof(LaunchContext, workgroup_size);
 inline constexpr uint32_t kLaunchWorkgroups = offsetof(LaunchContext, workgroups);

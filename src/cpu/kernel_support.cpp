@@ -47,8 +47,7 @@ std::string unsupported_instruction(const wasm::Module& module, const wasm::Inst
     case Opcode::Call:
       if (instr.imm0 < module.imported_functions && !cpu_intrinsic(module, instr.imm0)) {
         const wasm::Import* import = module.imported_function(instr.imm0);
-        return "calls the import '" + import->module + "." + import->name +
-               "' (subgroups and images are not on the cpu device yet)";
+        return "calls the import '" + import->module + "." + import->name + "' (images are not on the cpu device yet)";
       }
       return "";
     default: return "";
@@ -94,6 +93,29 @@ std::optional<CpuIntrinsic> cpu_intrinsic(const wasm::Module& module, uint32_t f
       {"atomic_exchange_i32", "ii:i", CpuIntrinsic::AtomicExchange},
       {"atomic_compare_exchange_i32", "iii:i", CpuIntrinsic::AtomicCompareExchange},
       {"atomic_add_f32", "if:f", CpuIntrinsic::AtomicAddF32},
+      {"subgroup_size", ":i", CpuIntrinsic::SubgroupSize},
+      {"subgroup_invocation_id", ":i", CpuIntrinsic::SubgroupInvocationId},
+      {"subgroup_id", ":i", CpuIntrinsic::SubgroupId},
+      {"subgroup_count", ":i", CpuIntrinsic::SubgroupCount},
+      {"subgroup_broadcast_i32", "ii:i", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_broadcast_f32", "fi:f", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_shuffle_i32", "ii:i", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_shuffle_f32", "fi:f", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_ballot", "i:l", CpuIntrinsic::SubgroupBallot},
+      {"subgroup_all", "i:i", CpuIntrinsic::SubgroupAll},
+      {"subgroup_any", "i:i", CpuIntrinsic::SubgroupAny},
+      {"subgroup_add_i32", "i:i", CpuIntrinsic::SubgroupAddI32},
+      {"subgroup_add_f32", "f:f", CpuIntrinsic::SubgroupAddF32},
+      {"subgroup_min_i32", "i:i", CpuIntrinsic::SubgroupMinS},
+      {"subgroup_min_u32", "i:i", CpuIntrinsic::SubgroupMinU},
+      {"subgroup_min_f32", "f:f", CpuIntrinsic::SubgroupMinF},
+      {"subgroup_max_i32", "i:i", CpuIntrinsic::SubgroupMaxS},
+      {"subgroup_max_u32", "i:i", CpuIntrinsic::SubgroupMaxU},
+      {"subgroup_max_f32", "f:f", CpuIntrinsic::SubgroupMaxF},
+      {"subgroup_inclusive_add_i32", "i:i", CpuIntrinsic::SubgroupInclusiveAddI32},
+      {"subgroup_inclusive_add_f32", "f:f", CpuIntrinsic::SubgroupInclusiveAddF32},
+      {"subgroup_exclusive_add_i32", "i:i", CpuIntrinsic::SubgroupExclusiveAddI32},
+      {"subgroup_exclusive_add_f32", "f:f", CpuIntrinsic::SubgroupExclusiveAddF32},
   };
   const wasm::FuncType& type = module.function_type(function_index);
   std::string signature;
@@ -108,11 +130,14 @@ std::optional<CpuIntrinsic> cpu_intrinsic(const wasm::Module& module, uint32_t f
   return std::nullopt;
 }
 
-bool uses_barriers(const wasm::Module& module, const spirv::FrontEndFacts& facts) {
+bool needs_fibers(const wasm::Module& module, const spirv::FrontEndFacts& facts) {
   for (uint32_t function : facts.graph.functions) {
     if (function < module.imported_functions) continue;
-    for (const wasm::Instr& instr : module.functions[function - module.imported_functions].body)
-      if (instr.op == Opcode::Call && cpu_intrinsic(module, instr.imm0) == CpuIntrinsic::Barrier) return true;
+    for (const wasm::Instr& instr : module.functions[function - module.imported_functions].body) {
+      if (instr.op != Opcode::Call) continue;
+      const std::optional<CpuIntrinsic> intrinsic = cpu_intrinsic(module, instr.imm0);
+      if (intrinsic && (*intrinsic == CpuIntrinsic::Barrier || is_cross_lane(*intrinsic))) return true;
+    }
   }
   return false;
 }

@@ -32,6 +32,11 @@ class WorkgroupFibers {
   // LaunchContext::barrier: back to the workgroup's scheduler until the
   // other invocations have reached the barrier too.
   static void barrier(InvocationState* state);
+  // LaunchContext::subgroup: a cross-lane operation (docs/cpu-device.md,
+  // "Subgroups"). The invocation leaves its value and waits as at a barrier;
+  // the subgroup's active lanes are those that reached a subgroup operation
+  // in the same round.
+  static uint64_t subgroup(InvocationState* state, uint32_t op, uint64_t value, uint32_t lane);
   // Fiber switches so far (both directions), for the cost measurement.
   uint64_t switches() const { return switches_; }
 
@@ -40,11 +45,18 @@ class WorkgroupFibers {
   static constexpr size_t kFiberStackBytes = 256 * 1024;
 
  private:
+  // What an invocation left at a subgroup operation in a round (two, by
+  // the round's parity: a lane that already resumed may write the next).
+  struct Slot {
+    uint64_t value = 0;
+    uint64_t round = ~uint64_t(0);
+  };
   struct Fiber {
     ucontext_t context;
     InvocationState state;
     uint32_t invocation = 0;
     bool done = false;
+    Slot slots[2];
   };
   static void start();
 
@@ -58,6 +70,7 @@ class WorkgroupFibers {
   Fiber* running_ = nullptr;
   KernelEntry entry_ = nullptr;
   uint64_t switches_ = 0;
+  uint64_t round_ = 0;  // turns every live fiber has had in this workgroup
 };
 
 }  // namespace wasmgpu::cpu
