@@ -68,19 +68,24 @@ struct DeviceInfo {
 std::vector<DeviceInfo> devices();
 
 // The device Device::open() opens: the one WASMGPU_DEVICE names when it is
-// set, else the preferred usable one; or, when none fits, why not (the
-// message lists the devices). Throws as devices() does.
+// set, else the preferred usable one, else (no Vulkan driver, device, or
+// device that can run kernels) the cpu device where this build has one; or,
+// when none fits, why not (the message lists the devices). Throws as
+// devices() does when it would be a Vulkan device.
 struct DefaultDevice {
   std::optional<uint32_t> index;
-  bool cpu = false;    // WASMGPU_DEVICE=cpu: the cpu device below (no index)
-  std::string reason;  // when there is neither
+  bool cpu = false;  // the cpu device below (no index): WASMGPU_DEVICE=cpu, or no usable Vulkan device
+  // When there is neither: why not. When `cpu` without WASMGPU_DEVICE=cpu:
+  // why no Vulkan device was chosen.
+  std::string reason;
 };
 DefaultDevice default_device();
 
 // The native cpu device (docs/cpu-device.md): wasm kernels compiled to host
 // code, run on WASMGPU_CPU_THREADS threads (default: every core). Opened by
 // the name "cpu" (DeviceOptions::name, WASMGPU_DEVICE=cpu); not one of
-// devices(). nullopt when this build has no cpu device (no LLVM 19).
+// devices(). The default where no Vulkan device can run kernels. nullopt
+// when this build has no cpu device (no LLVM 19).
 std::optional<DeviceInfo> cpu_device();
 
 struct DeviceOptions {
@@ -90,7 +95,7 @@ struct DeviceOptions {
   // WASMGPU_DEVICE; used when `index` is not set. "cpu" opens the cpu device.
   std::optional<std::string> name;
   // Without index or name: honour WASMGPU_DEVICE, else choose by type
-  // (discrete, integrated, virtual GPU, then CPU).
+  // (discrete, integrated, virtual GPU, then CPU), else the cpu device.
   bool use_environment = true;
   // The on-disk caches of compiled kernels and pipelines (docs/caching.md):
   // false compiles everything from scratch and reads and writes nothing, as
@@ -151,8 +156,9 @@ void clear_validation_messages();
 
 class Device {
  public:
-  // WASMGPU_DEVICE, else the preferred usable device. Throws NotFound when
-  // no device matches, Unsupported when none can run kernels.
+  // WASMGPU_DEVICE, else the preferred usable device, else the cpu device.
+  // Throws NotFound when no device matches, Unsupported when none can run
+  // kernels.
   static Device open();
   static Device open(uint32_t index);
   static Device open(const DeviceOptions& options);

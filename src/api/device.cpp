@@ -128,6 +128,19 @@ Device open_cpu(const DeviceOptions& options) {
   return detail::Access::open(detail::check(platform->open(open_options), ErrorKind::Unsupported));
 }
 
+// Why no Vulkan device can be the default (no loader or driver, no device, or
+// none that can run kernels), or nullopt when one can. With no device named,
+// the cpu device is opened instead where this build has one.
+std::optional<std::string> no_usable_vulkan_device() {
+  device::DevicePlatform& platform = device::default_platform();
+  if (Status available = platform.available(); !available.ok()) return available.error().to_string();
+  const std::vector<device::DeviceDescription>& all = platform.devices();
+  for (const device::DeviceDescription& description : all)
+    if (description.usable()) return std::nullopt;
+  if (all.empty()) return std::string("no Vulkan device found");
+  return "no Vulkan device can run wasm kernels; " + platform.describe_devices();
+}
+
 }  // namespace
 
 std::optional<DeviceInfo> cpu_device() {
@@ -143,6 +156,13 @@ DefaultDevice default_device() {
   if (names_cpu(spec) && device::cpu_platform()) {
     out.cpu = true;
     return out;
+  }
+  if (!spec && device::cpu_platform()) {
+    if (std::optional<std::string> why = no_usable_vulkan_device()) {
+      out.cpu = true;
+      out.reason = *why;
+      return out;
+    }
   }
   device::DevicePlatform& platform = detail::available_platform();
   Result<uint32_t> chosen = platform.choose(spec);
@@ -163,9 +183,21 @@ CacheLocation cache_location(const DeviceOptions& options) {
   return out;
 }
 
-bool validation_enabled() { return detail::available_platform().validation_enabled(); }
-std::vector<std::string> validation_messages() { return detail::available_platform().validation_messages(); }
-void clear_validation_messages() { detail::available_platform().clear_validation_messages(); }
+// Without a Vulkan loader or driver no instance runs under validation and
+// nothing was reported (the cpu device has no validation layer).
+bool validation_enabled() {
+  device::DevicePlatform& platform = device::default_platform();
+  return platform.available().ok() && platform.validation_enabled();
+}
+std::vector<std::string> validation_messages() {
+  device::DevicePlatform& platform = device::default_platform();
+  if (!platform.available().ok()) return {};
+  return platform.validation_messages();
+}
+void clear_validation_messages() {
+  device::DevicePlatform& platform = device::default_platform();
+  if (platform.available().ok()) platform.clear_validation_messages();
+}
 
 Device Device::open() { return open(DeviceOptions{}); }
 
@@ -180,6 +212,7 @@ Device Device::open(const DeviceOptions& options) {
     std::optional<std::string> spec = options.name;
     if (!spec && options.use_environment) spec = environment::device();
     if (names_cpu(spec)) return open_cpu(options);
+    if (!spec && device::cpu_platform() && no_usable_vulkan_device()) return open_cpu(options);
   }
   device::DevicePlatform& platform = detail::available_platform();
   const std::vector<device::DeviceDescription>& all = platform.devices();

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/environment.h"
 #include "wasm/decoder.h"
 
 namespace wasmgpu::cli {
@@ -37,17 +38,28 @@ wasm::Module load_module_or_fail(const std::string& path) {
   return std::move(module).value();
 }
 
+Device open_device_or_fail(const DeviceOptions& options, bool verbose) {
+  std::optional<Device> opened;
+  try {
+    opened.emplace(Device::open(options));
+    // No device named anywhere and the cpu device opened: it stands in for
+    // a Vulkan device that is missing (default_device() says why).
+    if (verbose && !options.name && !options.index && !environment::device() && cpu_device() &&
+        opened->info().name == cpu_device()->name && opened->info().type == cpu_device()->type)
+      fmt::print(stderr, "running on the cpu device: {}\n", default_device().reason);
+  } catch (const Exception& e) {
+    fail(e.what());
+  }
+  return std::move(*opened);
+}
+
 LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
-                                    const spirv::CompileOptions& options, bool cache) {
+                                    const spirv::CompileOptions& options, bool cache, bool verbose) {
   DeviceOptions device_options;
   device_options.name = device;
   device_options.cache = cache;
   std::optional<Device> opened;
-  try {
-    opened.emplace(Device::open(device_options));
-  } catch (const Exception& e) {
-    fail(e.what());
-  }
+  opened.emplace(open_device_or_fail(device_options, verbose));
   auto bytes = read_file(path);
   if (!bytes) fail(bytes.error().to_string());
   try {

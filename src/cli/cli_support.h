@@ -38,11 +38,21 @@ struct LoadedModule {
   Module module;
 };
 
-// Opens the device (`device`: an index or part of a name; default: the
-// WASMGPU_DEVICE / discrete-first choice) and loads `path` on it, or fails
-// with a one-line error. `cache`: DeviceOptions::cache.
+// Opens the device (`device`: an index, part of a name, or "cpu"; default:
+// the WASMGPU_DEVICE / discrete-first choice, else the cpu device) and loads
+// `path` on it, or fails with a one-line error. `cache`: DeviceOptions::cache.
+// `verbose`: says on stderr when the cpu device stands in for a missing
+// Vulkan device.
 LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
-                                    const spirv::CompileOptions& options, bool cache = true);
+                                    const spirv::CompileOptions& options, bool cache = true, bool verbose = false);
+
+// Opens the device as load_on_device_or_fail does, or fails with a one-line error.
+Device open_device_or_fail(const DeviceOptions& options, bool verbose);
+
+// The --device option's help text (the same for every command that has it).
+inline constexpr const char* kDeviceOptionHelp =
+    "Device index, part of its name, or cpu (the native cpu device) (default: WASMGPU_DEVICE, else a discrete "
+    "GPU first, else cpu where no Vulkan device can run kernels)";
 
 // The public API's options for the compiler options the CLI's flags set.
 ModuleOptions module_options(const spirv::CompileOptions& options);

@@ -71,7 +71,8 @@ void run_call(const CallArgs& args) {
     tuples.push_back(parse_tuple(args.args, type, "arguments"));
   }
 
-  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache);
+  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache,
+                                               args.cache.verbose);
   std::vector<CallResult> results;
   try {
     results = loaded.module.call(args.function, tuples, timeout_of(args.timeout_seconds));
@@ -117,7 +118,7 @@ void add_call_command(CLI::App& app) {
   cmd->add_option("function", args->function, "The exported function to call")->required();
   cmd->add_option("args", args->args, "One value per parameter");
   cmd->add_option("--tuples", args->tuples_file, "Read argument tuples from FILE, one per line");
-  cmd->add_option("--device", args->device, "Device index or part of its name (default: WASMGPU_DEVICE, else a discrete GPU first)");
+  cmd->add_option("--device", args->device, kDeviceOptionHelp);
   cmd->add_option("--timeout", args->timeout_seconds, "Seconds to wait for the launch")->check(CLI::PositiveNumber);
   add_float_mode_option(cmd, &args->compile_options);
   add_call_stack_depth_option(cmd, &args->compile_options);

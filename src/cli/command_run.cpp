@@ -209,7 +209,8 @@ void run_kernel(const RunArgs& args) {
     }
   }
 
-  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache);
+  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache,
+                                               args.cache.verbose);
   Device& device = loaded.device;
   std::optional<Kernel> kernel;
   try {
@@ -294,7 +295,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--workgroup-size", args->workgroup_size,
                   "Invocations per workgroup, X[,Y[,Z]] (default: a size chosen for the device for --n "
                   "(docs/host-api.md, \"Launch shapes\"), 64 for --grid)");
-  cmd->add_option("--device", args->device, "Device index or part of its name (default: WASMGPU_DEVICE, else a discrete GPU first)");
+  cmd->add_option("--device", args->device, kDeviceOptionHelp);
   cmd->add_option("--timeout", args->timeout_seconds, "Seconds to wait for the kernel")->check(CLI::PositiveNumber);
   cmd->positionals_at_end(false);
   add_float_mode_option(cmd, &args->compile_options);

@@ -106,7 +106,7 @@ void add_selftest_command(CLI::App& app) {
       "the integer path, one found getting barriers wrong has barrier kernels refused.\n"
       "WASMGPU_PROBE_FORCE=f64_trunc,f64_subnormals (property names) substitutes wrong raw results,\n"
       "to test the routing on any device. Exit status 0 when every wasmgpu result is right.");
-  cmd->add_option("--device", options->device, "Device index or part of its name (default: WASMGPU_DEVICE, else discrete GPU first)");
+  cmd->add_option("--device", options->device, kDeviceOptionHelp);
   cmd->add_flag("-q,--quiet", options->quiet, "No progress lines on stderr");
   cmd->callback([options] { run_selftest(*options); });
 }

@@ -450,12 +450,7 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
   device_options.cache = args.cache.cache;
   // Never destroyed: this runs in a child process that ends with _exit, and
   // closing the Device would wait for a launch that timed out.
-  Device* device = nullptr;
-  try {
-    device = new Device(Device::open(device_options));
-  } catch (const Exception& e) {
-    fail(e.what());
-  }
+  Device* device = new Device(open_device_or_fail(device_options, false));
   // Leaves a tenth of the script's time for reporting after waiting on a
   // timed-out launch (run_file_isolated kills the script at file_timeout).
   const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -645,7 +640,7 @@ void add_spectest_command(CLI::App& app) {
   cmd->add_option("--wast2json", args->wast2json, "The wast2json program (default: wast2json on PATH)");
   cmd->add_option("--timeout", args->launch_timeout, "Seconds to wait for one launch (default 20)")->check(CLI::PositiveNumber);
   cmd->add_option("--file-timeout", args->file_timeout, "Seconds one script may take before it is stopped and fails (default 300)")->check(CLI::PositiveNumber);
-  cmd->add_option("--device", args->device, "Device index or part of its name (default: WASMGPU_DEVICE, else a discrete GPU first)");
+  cmd->add_option("--device", args->device, kDeviceOptionHelp);
   add_call_stack_depth_option(cmd, &args->compile_options);
   add_cache_options(cmd, &args->cache);
   cmd->callback([args] { run_spectest(*args); });

@@ -14,7 +14,9 @@
 #include "abi/launch_abi.h"
 #include "cpu/jit.h"
 #include "cpu/kernel_support.h"
+#include "cpu/workgroup_fibers.h"
 #include "spirv/compiler.h"
+#include "spirv/workgroup_memory.h"
 #include "wasm/decoder.h"
 #include "wasm/kernel_metadata.h"
 
@@ -44,7 +46,7 @@ class CpuBuffer : public device::BackendBuffer {
     for (uint64_t i = 0; i + 4 <= bytes_; i += 4) std::memcpy(host + i, &pattern, 4);
     return {};
   }
-  uint64_t wasm_address() const { return address_; }
+  std::optional<uint64_t> wasm_address() const override { return address_; }
   uint8_t* host() const { return space_.host(address_); }
 
  private:
@@ -168,12 +170,14 @@ class CpuCommandList : public device::BackendCommandList {
 class CpuKernel : public device::BackendKernel {
  public:
   CpuKernel(CpuDevice& device, std::string name, const ModuleMemory& memory, spirv::FrontEndFacts facts,
-            std::unique_ptr<NativeKernel> native)
+            std::unique_ptr<NativeKernel> native, uint32_t shared_bytes, bool barriers)
       : device_(device),
         name_(std::move(name)),
         memory_(memory),
         facts_(std::move(facts)),
-        native_(std::move(native)) {}
+        native_(std::move(native)),
+        shared_bytes_(shared_bytes),
+        barriers_(barriers) {}
 
   Status check(const device::LaunchShape& shape, std::span<const device::BackendArg> args) override {
     Result<Shape> prepared = prepare(shape, args);
@@ -203,6 +207,8 @@ class CpuKernel : public device::BackendKernel {
   const ModuleMemory& memory_;
   spirv::FrontEndFacts facts_;
   std::unique_ptr<NativeKernel> native_;
+  uint32_t shared_bytes_;  // the WASMGPU_SHARED block each workgroup gets
+  bool barriers_;          // invocations run as fibers (workgroup_fibers.h)
 };
 
 void CpuRecordedLaunch::run() { kernel_.run(shape_, args_, trap_); }
@@ -245,7 +251,7 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
   if (shape.count == 0) return;
   std::vector<uint64_t> slots;
   for (const device::BackendArg& arg : args)
-    slots.push_back(arg.kind == device::BackendArg::Kind::Buffer ? static_cast<CpuBuffer*>(arg.buffer)->wasm_address()
+    slots.push_back(arg.kind == device::BackendArg::Kind::Buffer ? *static_cast<CpuBuffer*>(arg.buffer)->wasm_address()
                                                                  : arg.bits);
   LaunchContext launch;
   launch.memory_base = memory_.host();
@@ -254,6 +260,8 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
   launch.page_end = device_.space().page_end();
   launch.args = slots.data();
   launch.record_trap = &TrapRecord::record;
+  launch.barrier = &WorkgroupFibers::barrier;
+  launch.subgroup = &WorkgroupFibers::subgroup;
   launch.count = shape.count;
   for (int d = 0; d < 3; ++d) {
     launch.workgroup_size[d] = shape.size[d];
@@ -267,12 +275,19 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
   std::atomic<uint64_t> next_group{0};
   // Workgroups in chunks, so that small kernels do not pay a fetch each.
   const uint64_t chunk = std::max<uint64_t>(1, total_groups / (uint64_t(device_.pool().size()) * 16));
+  const uint32_t group_size = shape.size[0] * shape.size[1] * shape.size[2];
   device_.pool().run([&](uint32_t) {
     std::vector<uint8_t> stack(slot_size + 16);
+    // Shared memory starts as zeros in every workgroup (a GPU leaves it
+    // undefined; zeros make runs repeatable).
+    std::vector<uint8_t> shared(shared_bytes_);
+    std::optional<WorkgroupFibers> fibers;
+    if (barriers_) fibers.emplace(group_size, slot_size);
     InvocationState state;
     state.launch = &launch;
     state.stack_slot = stack.data();
     state.owner = &traps;
+    state.shared = shared.data();
     for (;;) {
       const uint64_t first = next_group.fetch_add(chunk);
       if (first >= total_groups) return;
@@ -281,6 +296,7 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
         const uint64_t gx = g % shape.groups[0];
         const uint64_t gy = g / shape.groups[0] % shape.groups[1];
         const uint64_t gz = g / (uint64_t(shape.groups[0]) * shape.groups[1]);
+        if (!shared.empty()) std::memset(shared.data(), 0, shared.size());
         for (uint32_t lz = 0; lz < shape.size[2]; ++lz)
           for (uint32_t ly = 0; ly < shape.size[1]; ++ly) {
             const uint64_t y = gy * shape.size[1] + ly, z = gz * shape.size[2] + lz;
@@ -291,8 +307,13 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
             state.row_base = uint32_t(row_base);
             state.global_y = uint32_t(y);
             state.global_z = uint32_t(z);
-            entry(&state, uint32_t(begin), uint32_t(end));
+            if (fibers) {
+              for (uint64_t i = begin; i < end; ++i) fibers->add(state, uint32_t(i));
+            } else {
+              entry(&state, uint32_t(begin), uint32_t(end));
+            }
           }
+        if (fibers) fibers->run(entry);
       }
     }
   });
@@ -316,9 +337,11 @@ class CpuModule : public device::BackendModule {
     const uint32_t roots[] = {index};
     WASMGPU_ASSIGN_OR_RETURN(spirv::FrontEndFacts facts, spirv::analyse_module(module_, roots, index));
     WASMGPU_TRY(check_cpu_support(module_, facts, name));
+    WASMGPU_ASSIGN_OR_RETURN(spirv::SharedMemory shared, spirv::find_shared_memory(module_));
+    const bool barriers = needs_fibers(module_, facts);
     WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<NativeKernel> native, compile_native_kernel(module_, facts, float_mode_));
-    auto kernel =
-        std::make_unique<CpuKernel>(device_, std::string(name), *memory_, std::move(facts), std::move(native));
+    auto kernel = std::make_unique<CpuKernel>(device_, std::string(name), *memory_, std::move(facts), std::move(native),
+                                              shared.hi - shared.lo, barriers);
     return kernels_.emplace(std::string(name), std::move(kernel)).first->second.get();
   }
 
@@ -377,6 +400,7 @@ device::DeviceDescription describe_cpu_device(uint32_t threads) {
   d.max_storage_buffer_range = d.max_buffer_bytes;
   d.max_workgroup_invocations = kMaxWorkgroupInvocations;
   d.max_workgroup_count_x = 0x7FFF'FFFF;
+  d.subgroup_size = kSubgroupSize;
   d.device_local_memory_bytes = host_memory_bytes();
   d.summary = "'cpu' (CPU, " + d.driver + ")";
   return d;

@@ -322,15 +322,15 @@ TEST(CpuDeviceTraps, UnreachableTrapsOnlyTheInvocationsThatReachIt) {
 
 TEST(CpuDeviceRefusals, WhatItCannotRunYetIsRefusedNamingFunctionAndReason) {
   Device device = open_cpu();
-  Module histogram = device.load_file(example_kernel("histogram"));
+  Module shared_bytes = device.load_file(e2e_kernel("shared_bytes", "O2"));
   try {
-    (void)histogram.kernel("histogram");
-    ADD_FAILURE() << "histogram was accepted";
+    (void)shared_bytes.kernel("shared_bytes");
+    ADD_FAILURE() << "shared_bytes (bulk memory) was accepted";
   } catch (const Exception& e) {
     // Kernels a device cannot compile are Compile errors, on every device.
     EXPECT_EQ(e.kind(), ErrorKind::Compile) << e.what();
-    EXPECT_NE(std::string(e.what()).find("kernel 'histogram'"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("kernel 'shared_bytes'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bulk memory (memory.fill)"), std::string::npos) << e.what();
   }
   Module recursion = device.load_file(e2e_kernel("recursion", "O2"));
   try {
@@ -437,6 +437,208 @@ TEST(CpuDeviceMatchesLavapipe, CommandBuffersRunInOrder) {
     commands.submit().wait(std::chrono::seconds(60));
     return bytes_of(xb.read());
   });
+}
+
+// Workgroups with shared memory, barriers (fibers) and atomics: examples,
+// bench kernels and the e2e atomics kernel, byte for byte against lavapipe.
+TEST(CpuWorkgroupsMatchLavapipe, HistogramExampleAndBenchHistogram) {
+  std::vector<uint8_t> data(20011);
+  std::mt19937 rng(11);
+  for (uint8_t& byte : data) byte = uint8_t(rng() % 7 == 0 ? 200 : rng());
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(example_kernel("histogram"));
+    Buffer<uint8_t> in = device.upload(data);
+    Buffer<int32_t> bins = device.buffer<int32_t>(256);
+    module.kernel("histogram")(Launch::grid({6, 1, 1}, {64, 1, 1}), in, uint32_t(data.size()), bins);
+    return bytes_of(bins.read());
+  });
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(bench_kernel("histogram"));
+    Buffer<uint8_t> in = device.upload(data);
+    Buffer<int32_t> bins = device.buffer<int32_t>(256);
+    module.kernel("histogram")(Launch::grid({5, 1, 1}, {256, 1, 1}), in, uint32_t(data.size()), bins);
+    return bytes_of(bins.read());
+  });
+}
+
+TEST(CpuWorkgroupsMatchLavapipe, MatmulTilesAndBenchSgemm) {
+  const uint32_t m = 40, n = 24, k = 37;
+  const std::vector<float> a = test_floats(m * k, 12), b = test_floats(k * n, 13);
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(example_kernel("matmul"));
+    Buffer<float> ab = device.upload(a), bb = device.upload(b), c = device.buffer<float>(m * n);
+    module.kernel("matmul")(Launch::grid({(n + 15) / 16, (m + 15) / 16, 1}, {16, 16, 1}), ab, bb, c, m, n, k);
+    return bytes_of(c.read());
+  });
+  const uint32_t size = 128;  // one tile of 128: 256 invocations, 16 steps of two barriers
+  std::vector<float> sa(size * size), sb(size * size);
+  std::mt19937 rng(14);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  for (float& v : sa) v = unit(rng);
+  for (float& v : sb) v = unit(rng);
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(bench_kernel("sgemm"));
+    Buffer<float> ab = device.upload(sa), bb = device.upload(sb), c = device.buffer<float>(size * size);
+    module.kernel("sgemm")(Launch::grid({size / 128, size / 128, 1}, {256, 1, 1}), ab, bb, c, size);
+    return bytes_of(c.read());
+  });
+}
+
+TEST(CpuWorkgroupsMatchLavapipe, ScanAndBenchReduction) {
+  const uint32_t n = 3000, group = 256, groups = (n + group - 1) / group;
+  const std::vector<uint32_t> values = random_values<uint32_t>(n, 15);
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(example_kernel("scan"));
+    Buffer<uint32_t> in = device.upload(values), out = device.buffer<uint32_t>(n),
+                     sums = device.buffer<uint32_t>(groups);
+    module.kernel("scan_block")(Launch::grid({groups, 1, 1}, {group, 1, 1}), in, out, sums, n);
+    std::vector<uint8_t> bytes = bytes_of(out.read()), more = bytes_of(sums.read());
+    bytes.insert(bytes.end(), more.begin(), more.end());
+    return bytes;
+  });
+  const std::vector<float> floats = test_floats(50000, 16);
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(bench_kernel("reduce"));
+    Buffer<float> in = device.upload(floats), partial = device.buffer<float>(7);
+    module.kernel("reduce")(Launch::grid({7, 1, 1}, {256, 1, 1}), in, uint32_t(floats.size()), partial);
+    return bytes_of(partial.read());
+  });
+}
+
+// The e2e suite's threads-proposal atomics (C11 atomics, -matomics): shared
+// and device words of 1, 2, 4 and 8 bytes, a compare-exchange loop, barriers.
+TEST_P(CpuDevice, C11AtomicsHistogramMatchesLavapipe) {
+  constexpr uint32_t kWorkgroup = 64, kGroups = 12;
+  const uint32_t n = kWorkgroup * kGroups - 17;
+  std::vector<uint32_t> values = random_values<uint32_t>(n, 17);
+  for (uint32_t& v : values) v %= 100000;
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(e2e_kernel("atomics", GetParam()));
+    Buffer<uint32_t> in = device.upload(values), bins = device.buffer<uint32_t>(64),
+                     parity = device.buffer<uint32_t>(64);
+    Buffer<uint64_t> sum = device.buffer<uint64_t>(1);
+    Buffer<int64_t> max = device.upload(std::vector<int64_t>{-1});
+    Buffer<uint16_t> halves = device.buffer<uint16_t>(16);
+    Buffer<uint8_t> seen = device.buffer<uint8_t>(32);
+    module.kernel("atomic_histogram")(Launch::grid({kGroups, 1, 1}, {kWorkgroup, 1, 1}), in, n, bins, parity, sum, max,
+                                      halves, seen);
+    std::vector<uint8_t> out = bytes_of(bins.read());
+    for (const std::vector<uint8_t>& more : {bytes_of(parity.read()), bytes_of(sum.read()), bytes_of(max.read()),
+                                             bytes_of(halves.read()), bytes_of(seen.read())})
+      out.insert(out.end(), more.begin(), more.end());
+    return out;
+  });
+}
+
+TEST(CpuWorkgroups, MisalignedAtomicsTrapAndNotifyWakesNone) {
+  Device device = open_cpu();
+  Module module = device.load_file(e2e_kernel("atomics", "O2"));
+  Buffer<uint8_t> p = device.buffer<uint8_t>(4 * 64 + 8);
+  try {
+    module.kernel("misaligned_atomic")(Launch::invocations(64, 64), p);
+    ADD_FAILURE() << "no trap";
+  } catch (const TrapError& trap) {
+    EXPECT_EQ(trap.trap(), "out of bounds memory access");
+    EXPECT_EQ(trap.invocation(), 5u);
+    EXPECT_EQ(trap.trapped_invocations(), 1u);
+  }
+  Buffer<int32_t> words = device.buffer<int32_t>(16);
+  Buffer<uint32_t> woken = device.upload(std::vector<uint32_t>(16, 99));
+  module.kernel("atomic_notify")(16, words, woken, 0);
+  EXPECT_EQ(woken.read(), std::vector<uint32_t>(16, 0));
+  try {
+    module.kernel("atomic_notify")(16, words, woken, 1);
+    ADD_FAILURE() << "no trap";
+  } catch (const TrapError& trap) {
+    EXPECT_EQ(trap.invocation(), 5u);
+    EXPECT_EQ(trap.trapped_invocations(), 1u);
+  }
+}
+
+TEST(CpuWorkgroupsMatchLavapipe, EveryWasmgpuAtomicOnBufferAndSharedWords) {
+  constexpr uint32_t kOps = 12, kGroup = 64, kGroups = 5, n = kGroup * kGroups;
+  std::vector<int32_t> values = random_values<int32_t>(n, 18);
+  for (size_t i = 0; i < values.size(); i += 3) values[i] %= 1000;  // small ones too, for the f32 add
+  std::vector<int32_t> initial = random_values<int32_t>(size_t(n) * kOps, 19);
+  for (size_t i = 11; i < initial.size(); i += kOps) {
+    const float f = float(int(i) % 977) * 0.5f;  // f32 words: finite floats
+    std::memcpy(&initial[i], &f, 4);
+  }
+  for (size_t i = 0; i < n; ++i) initial[i * kOps + 10] = values[i] & 1 ? initial[i * kOps + 10] : values[i] - 1;
+  std::vector<uint8_t> cpu_bytes;
+  expect_same_on_both([&](Device device) {
+    Module module = device.load_file(std::string(WASMGPU_CPU_KERNELS_DIR) + "/atomic_ops.wasm");
+    Buffer<int32_t> words = device.upload(initial), old = device.buffer<int32_t>(n * kOps),
+                    totals = device.upload(std::vector<int32_t>{0, std::numeric_limits<int32_t>::max(),
+                                                                std::numeric_limits<int32_t>::min()}),
+                    in = device.upload(values), shared_old = device.buffer<int32_t>(n * kOps),
+                    shared_words = device.buffer<int32_t>(n * kOps), shared_totals = device.buffer<int32_t>(kGroups);
+    module.kernel("atomic_ops")(Launch::grid({kGroups, 1, 1}, {kGroup, 1, 1}), words, old, totals, in, shared_old,
+                                shared_words, shared_totals);
+    std::vector<uint8_t> out = bytes_of(words.read());
+    for (const std::vector<uint8_t>& more : {bytes_of(old.read()), bytes_of(totals.read()), bytes_of(shared_old.read()),
+                                             bytes_of(shared_words.read()), bytes_of(shared_totals.read())})
+      out.insert(out.end(), more.begin(), more.end());
+    if (device.info().name == "cpu") cpu_bytes = out;
+    return out;
+  });
+  // Some of it by hand: the old values are the initial words, the total the sum.
+  ASSERT_GE(cpu_bytes.size(), size_t(n) * kOps * 8 + 12);
+  int32_t first_old = 0, total = 0;
+  std::memcpy(&first_old, cpu_bytes.data() + size_t(n) * kOps * 4, 4);
+  std::memcpy(&total, cpu_bytes.data() + size_t(n) * kOps * 8, 4);
+  EXPECT_EQ(first_old, initial[0]);
+  int32_t expected_total = 0;
+  for (int32_t v : values) expected_total = int32_t(uint32_t(expected_total) + uint32_t(v));
+  EXPECT_EQ(total, expected_total);
+}
+
+TEST(CpuWorkgroupsMatchLavapipe, BarrierHeavyRing) {
+  for (uint32_t group : {1u, 7u, 64u, 256u}) {
+    const uint32_t groups = 3;
+    expect_same_on_both([&](Device device) {
+      Module module = device.load_file(std::string(WASMGPU_CPU_KERNELS_DIR) + "/atomic_ops.wasm");
+      Buffer<uint32_t> out = device.buffer<uint32_t>(group * groups);
+      module.kernel("barrier_ring")(Launch::grid({groups, 1, 1}, {group, 1, 1}), 50u, out);
+      return bytes_of(out.read());
+    });
+  }
+}
+
+// Subgroups of 8 (lavapipe's size too): every operation, byte for byte.
+TEST(CpuWorkgroupsMatchLavapipe, EverySubgroupOperation) {
+  constexpr uint32_t kResults = 20;
+  std::vector<int32_t> values = random_values<int32_t>(64 * 3, 20);
+  for (size_t i = 0; i < values.size(); i += 4) values[i] %= 100;
+  for (uint32_t group : {64u, 24u}) {
+    expect_same_on_both([&](Device device) {
+      EXPECT_EQ(device.info().subgroup_size, 8u) << device.info().name;
+      Module module = device.load_file(std::string(WASMGPU_CPU_KERNELS_DIR) + "/subgroups.wasm");
+      Buffer<int32_t> in = device.upload(values);
+      Buffer<uint32_t> out = device.buffer<uint32_t>(values.size() * kResults);
+      module.kernel("subgroup_ops")(Launch::grid({uint32_t(values.size()) / group, 1, 1}, {group, 1, 1}), in, out);
+      return bytes_of(out.read());
+    });
+  }
+}
+
+// The reduction example (a subgroup float sum, shared memory, a barrier):
+// float sums in a device's own order, so within a bound of the exact sum.
+TEST(CpuWorkgroups, ReductionExampleSumsWithinABound) {
+  const std::vector<float> values = test_floats(20000, 21);
+  std::vector<float> small(values.size());
+  for (size_t i = 0; i < values.size(); ++i) small[i] = std::fmod(values[i], 16.0f);
+  double exact = 0, magnitude = 0;
+  for (float v : small) exact += v, magnitude += std::fabs(v);
+  Device device = open_cpu();
+  Module module = device.load_file(example_kernel("reduction"));
+  Buffer<float> in = device.upload(small), partial = device.buffer<float>(16), total = device.buffer<float>(1);
+  Kernel reduce = module.kernel("reduce_sum");
+  reduce(Launch::grid({16, 1, 1}, {128, 1, 1}), in, uint32_t(small.size()), partial);
+  reduce(Launch::grid({1, 1, 1}, {16, 1, 1}), partial, 16u, total);
+  // Each partial sum rounds at most once per addition: n * 2^-24 of the magnitudes.
+  EXPECT_NEAR(total.read()[0], exact, magnitude * double(small.size()) * 0x1p-24);
+  EXPECT_NE(total.read()[0], 0.0f);
 }
 
 }  // namespace

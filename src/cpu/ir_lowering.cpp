@@ -20,6 +20,7 @@
 #include "abi/launch_abi.h"
 #include "cpu/kernel_abi.h"
 #include "cpu/kernel_support.h"
+#include "spirv/workgroup_memory.h"
 
 namespace wasmgpu::cpu {
 
@@ -38,6 +39,7 @@ struct ModuleLowering {
   std::map<uint32_t, llvm::Function*> functions;  // by function index
   uint64_t memory_bytes = 0;
   uint32_t memory_pages = 0;
+  spirv::SharedMemory shared;  // the WASMGPU_SHARED range (empty: none)
 
   llvm::Type* type_of(ValType type) {
     switch (type) {
@@ -139,8 +141,15 @@ class FunctionLowering {
   Value* translate(Value* ea, uint32_t width);
   void lower_load(const wasm::Instr& instr);
   void lower_store(const wasm::Instr& instr);
+  // Threads-proposal atomics (0xFE): relaxed C++-style atomics on the
+  // translated address, which must be naturally aligned or the access traps.
+  void lower_atomic(const wasm::Instr& instr);
+  Value* atomic_address(Value* ea, uint32_t width);
+  Value* atomic_rmw(llvm::AtomicRMWInst::BinOp op, Value* host, Value* value, uint32_t width);
+  Value* atomic_cmpxchg(Value* host, Value* expected, Value* replacement, uint32_t width);
   void lower_call(uint32_t callee);
   Value* intrinsic(CpuIntrinsic which, std::span<Value* const> args);
+  Value* atomic_float_add(Value* host, Value* addend);
 
   // Control flow.
   Frame& label(uint32_t depth) { return frames_[frames_.size() - 1 - depth]; }
@@ -292,7 +301,9 @@ void FunctionLowering::lower() {
       case Opcode::MemorySize: push(b_.getInt32(m_.memory_pages)); break;
       default: {
         const wasm::OpcodeInfo& info = wasm::info(instr.op);
-        if (info.access.kind == wasm::AccessKind::Load) {
+        if (info.cls == wasm::OpcodeClass::Atomic) {
+          lower_atomic(instr);
+        } else if (info.access.kind == wasm::AccessKind::Load) {
           lower_load(instr);
         } else if (info.access.kind == wasm::AccessKind::Store) {
           lower_store(instr);
@@ -428,7 +439,7 @@ void FunctionLowering::lower_call(uint32_t callee) {
   std::vector<Value*> args(stack_.end() - long(type.params.size()), stack_.end());
   stack_.resize(stack_.size() - type.params.size());
   if (std::optional<CpuIntrinsic> which = cpu_intrinsic(m_.module, callee)) {
-    push(intrinsic(*which, args));
+    if (Value* result = intrinsic(*which, args)) push(result);
     return;
   }
   args.insert(args.begin(), state_);
@@ -469,6 +480,24 @@ FunctionLowering::Value* FunctionLowering::intrinsic(CpuIntrinsic which, std::sp
       result = b_.CreateSelect(b_.CreateICmpEQ(dimension, b_.getInt32(d)), of(d), result);
     return result;
   };
+  auto local_index = [&] {
+    Value* x = b_.CreateURem(global(0), size(0));
+    Value* y = b_.CreateURem(global(1), size(1));
+    Value* z = b_.CreateURem(global(2), size(2));
+    return b_.CreateAdd(x, b_.CreateMul(size(0), b_.CreateAdd(y, b_.CreateMul(size(1), z))));
+  };
+  if (is_cross_lane(which)) {
+    // The device's rendezvous (kernel_abi.h): bits in, bits out.
+    llvm::Type* type = args[0]->getType();
+    Value* bits = type->isFloatTy() ? b_.CreateBitCast(args[0], i32()) : args[0];
+    Value* lane = args.size() > 1 ? args[1] : b_.getInt32(0);
+    auto* callback = llvm::FunctionType::get(i64(), {ptr(), i32(), i64(), i32()}, false);
+    Value* result = b_.CreateCall(callback, field(l, kLaunchSubgroup, ptr()),
+                                  {state_, b_.getInt32(uint32_t(which)), b_.CreateZExt(bits, i64()), lane});
+    if (which == CpuIntrinsic::SubgroupBallot) return result;
+    Value* low = b_.CreateTrunc(result, i32());
+    return type->isFloatTy() ? b_.CreateBitCast(low, f32()) : low;
+  }
   switch (which) {
     case CpuIntrinsic::GlobalId: return per_dimension(args[0], b_.getInt32(0), global);
     case CpuIntrinsic::LocalId:
@@ -481,12 +510,47 @@ FunctionLowering::Value* FunctionLowering::intrinsic(CpuIntrinsic which, std::sp
     case CpuIntrinsic::WorkgroupCount:
       return b_.CreateSelect(b_.CreateICmpULT(args[0], b_.getInt32(3)), vector_field(kLaunchWorkgroups, args[0]),
                              b_.getInt32(1));
-    case CpuIntrinsic::LocalIndex: {
-      Value* x = b_.CreateURem(global(0), size(0));
-      Value* y = b_.CreateURem(global(1), size(1));
-      Value* z = b_.CreateURem(global(2), size(2));
-      return b_.CreateAdd(x, b_.CreateMul(size(0), b_.CreateAdd(y, b_.CreateMul(size(1), z))));
+    case CpuIntrinsic::LocalIndex: return local_index();
+    case CpuIntrinsic::SubgroupSize: return b_.getInt32(kSubgroupSize);
+    case CpuIntrinsic::SubgroupInvocationId: return b_.CreateURem(local_index(), b_.getInt32(kSubgroupSize));
+    case CpuIntrinsic::SubgroupId: return b_.CreateUDiv(local_index(), b_.getInt32(kSubgroupSize));
+    case CpuIntrinsic::SubgroupCount: {
+      Value* invocations = b_.CreateMul(size(0), b_.CreateMul(size(1), size(2)));
+      return b_.CreateUDiv(b_.CreateAdd(invocations, b_.getInt32(kSubgroupSize - 1)), b_.getInt32(kSubgroupSize));
     }
+    case CpuIntrinsic::Barrier: {
+      // Shared memory is the workgroup's thread's own; device memory is
+      // ordered as on a GPU's barrier by the fence around the switch.
+      b_.CreateFence(llvm::AtomicOrdering::AcquireRelease);
+      auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptr()}, false);
+      b_.CreateCall(type, field(l, kLaunchBarrier, ptr()), {state_});
+      b_.CreateFence(llvm::AtomicOrdering::AcquireRelease);
+      return nullptr;
+    }
+    case CpuIntrinsic::MemoryBarrier: b_.CreateFence(llvm::AtomicOrdering::AcquireRelease); return nullptr;
+    default: break;
+  }
+  // The wasmgpu atomics: 4-byte words at the pointer argument, relaxed,
+  // returning the old value.
+  Value* host = atomic_address(b_.CreateZExt(args[0], i64()), 4);
+  using Rmw = llvm::AtomicRMWInst::BinOp;
+  switch (which) {
+    case CpuIntrinsic::AtomicAdd: return atomic_rmw(Rmw::Add, host, args[1], 4);
+    case CpuIntrinsic::AtomicSub: return atomic_rmw(Rmw::Sub, host, args[1], 4);
+    case CpuIntrinsic::AtomicAnd: return atomic_rmw(Rmw::And, host, args[1], 4);
+    case CpuIntrinsic::AtomicOr: return atomic_rmw(Rmw::Or, host, args[1], 4);
+    case CpuIntrinsic::AtomicXor: return atomic_rmw(Rmw::Xor, host, args[1], 4);
+    case CpuIntrinsic::AtomicMinS: return atomic_rmw(Rmw::Min, host, args[1], 4);
+    case CpuIntrinsic::AtomicMaxS: return atomic_rmw(Rmw::Max, host, args[1], 4);
+    case CpuIntrinsic::AtomicMinU: return atomic_rmw(Rmw::UMin, host, args[1], 4);
+    case CpuIntrinsic::AtomicMaxU: return atomic_rmw(Rmw::UMax, host, args[1], 4);
+    case CpuIntrinsic::AtomicExchange: return atomic_rmw(Rmw::Xchg, host, args[1], 4);
+    case CpuIntrinsic::AtomicCompareExchange: return atomic_cmpxchg(host, args[1], args[2], 4);
+    case CpuIntrinsic::AtomicAddF32:
+      // A compare-exchange loop on the bits, adding with wasm's f32 add
+      // (nan_fix in exact mode), as the SPIR-V back end's loop does.
+      return atomic_float_add(host, args[1]);
+    default: break;
   }
   return b_.getInt32(0);
 }
@@ -521,8 +585,25 @@ FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) 
   }
   Value* l = launch();
   Value* end = b_.CreateAdd(ea, b_.getInt64(width));
+  if (m_.shared.hi > m_.shared.lo) {
+    // 2. The workgroup's shared block; an access straddling the range's
+    // edge lies in neither it nor the module memory: out of bounds.
+    const uint64_t lo = m_.shared.lo, size = m_.shared.hi - m_.shared.lo;
+    Value* offset = b_.CreateSub(ea, b_.getInt64(lo));
+    if (size >= width) {
+      llvm::BasicBlock* no = next(b_.CreateICmpULE(offset, b_.getInt64(size - width)), "shared");
+      results.push_back({b_.CreateInBoundsGEP(i8(), field(state_, kStateShared, ptr()), offset), b_.GetInsertBlock()});
+      b_.CreateBr(done);
+      b_.SetInsertPoint(no);
+    }
+    Value* overlaps =
+        b_.CreateAnd(b_.CreateICmpULT(ea, b_.getInt64(m_.shared.hi)), b_.CreateICmpUGT(end, b_.getInt64(lo)));
+    llvm::BasicBlock* outside = llvm::BasicBlock::Create(m_.context, "outside_shared", fn_);
+    b_.CreateCondBr(overlaps, oob, outside);
+    b_.SetInsertPoint(outside);
+  }
   if (m_.memory_bytes > 0) {
-    // 2. Module memory below the buffers.
+    // 3. Module memory below the buffers.
     llvm::BasicBlock* buffers = next(b_.CreateICmpULT(ea, b_.getInt64(abi::kBufferAddressBase)), "module_memory");
     llvm::BasicBlock* inside = llvm::BasicBlock::Create(m_.context, "in_memory", fn_);
     b_.CreateCondBr(b_.CreateICmpULE(end, b_.getInt64(m_.memory_bytes)), inside, oob);
@@ -531,7 +612,7 @@ FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) 
     b_.CreateBr(done);
     b_.SetInsertPoint(buffers);
   }
-  // 3. A buffer: the page's owner ends at or after the access's end.
+  // 4. A buffer: the page's owner ends at or after the access's end.
   Value* page = b_.CreateLShr(ea, b_.getInt64(kPageShift));
   llvm::BasicBlock* in_space = llvm::BasicBlock::Create(m_.context, "in_space", fn_);
   b_.CreateCondBr(b_.CreateICmpULT(page, b_.getInt64(kPageCount)), in_space, oob);
@@ -542,7 +623,7 @@ FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) 
   b_.SetInsertPoint(inside);
   results.push_back({b_.CreateInBoundsGEP(i8(), field(l, kLaunchBufferBase, ptr()), ea), inside});
   b_.CreateBr(done);
-  // 4. Nothing there.
+  // 5. Nothing there.
   b_.SetInsertPoint(oob);
   b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::MemoryOutOfBounds) + 1), state_field_ptr(kStateTrap));
   return_default();
@@ -574,6 +655,103 @@ void FunctionLowering::lower_store(const wasm::Instr& instr) {
   llvm::Type* raw_type = b_.getIntNTy(8 * info.access.bytes);
   if (value->getType() != raw_type) value = b_.CreateTrunc(value, raw_type);
   b_.CreateAlignedStore(value, host, llvm::MaybeAlign(1));
+}
+
+FunctionLowering::Value* FunctionLowering::atomic_address(Value* ea, uint32_t width) {
+  if (width > 1)
+    trap_if(b_.CreateICmpNE(b_.CreateAnd(ea, b_.getInt64(width - 1)), b_.getInt64(0)),
+            abi::TrapKind::MemoryOutOfBounds);
+  return translate(ea, width);
+}
+
+FunctionLowering::Value* FunctionLowering::atomic_rmw(llvm::AtomicRMWInst::BinOp op, Value* host, Value* value,
+                                                      uint32_t width) {
+  llvm::Type* wide = value->getType();
+  llvm::Type* raw = b_.getIntNTy(8 * width);
+  Value* operand = wide == raw ? value : b_.CreateTrunc(value, raw);
+  Value* old = b_.CreateAtomicRMW(op, host, operand, llvm::MaybeAlign(width), llvm::AtomicOrdering::Monotonic);
+  return wide == raw ? old : b_.CreateZExt(old, wide);
+}
+
+FunctionLowering::Value* FunctionLowering::atomic_cmpxchg(Value* host, Value* expected, Value* replacement,
+                                                          uint32_t width) {
+  llvm::Type* wide = expected->getType();
+  llvm::Type* raw = b_.getIntNTy(8 * width);
+  if (wide != raw) {
+    expected = b_.CreateTrunc(expected, raw);
+    replacement = b_.CreateTrunc(replacement, raw);
+  }
+  Value* pair = b_.CreateAtomicCmpXchg(host, expected, replacement, llvm::MaybeAlign(width),
+                                       llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
+  Value* old = b_.CreateExtractValue(pair, 0);
+  return wide == raw ? old : b_.CreateZExt(old, wide);
+}
+
+FunctionLowering::Value* FunctionLowering::atomic_float_add(Value* host, Value* addend) {
+  llvm::BasicBlock* from = b_.GetInsertBlock();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(m_.context, "atomic_fadd", fn_);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(m_.context, "atomic_fadd_done", fn_);
+  Value* first = b_.CreateAlignedLoad(i32(), host, llvm::MaybeAlign(4));
+  llvm::cast<llvm::LoadInst>(first)->setAtomic(llvm::AtomicOrdering::Monotonic);
+  b_.CreateBr(loop);
+  b_.SetInsertPoint(loop);
+  llvm::PHINode* seen = b_.CreatePHI(i32(), 2);
+  seen->addIncoming(first, from);
+  Value* old = b_.CreateBitCast(seen, f32());
+  Value* sum = nan_fix(b_.CreateFAdd(old, addend), old, addend);
+  Value* pair = b_.CreateAtomicCmpXchg(host, seen, b_.CreateBitCast(sum, i32()), llvm::MaybeAlign(4),
+                                       llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
+  Value* now = b_.CreateExtractValue(pair, 0);
+  seen->addIncoming(now, loop);
+  b_.CreateCondBr(b_.CreateExtractValue(pair, 1), done, loop);
+  b_.SetInsertPoint(done);
+  return old;
+}
+
+void FunctionLowering::lower_atomic(const wasm::Instr& instr) {
+  const wasm::OpcodeInfo& info = wasm::info(instr.op);
+  const uint32_t width = info.access.bytes;
+  using Kind = wasm::AccessKind;
+  using Rmw = llvm::AtomicRMWInst::BinOp;
+  if (instr.op == Opcode::AtomicFence) {
+    b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    return;
+  }
+  // Operands above the address, popped first.
+  const size_t operands = info.params.size() - 1;
+  std::vector<Value*> values(stack_.end() - long(operands), stack_.end());
+  stack_.resize(stack_.size() - operands);
+  Value* ea = b_.CreateAdd(b_.CreateZExt(pop(), i64()), b_.getInt64(instr.imm1));
+  Value* host = atomic_address(ea, width);
+  llvm::Type* raw = b_.getIntNTy(8 * width);
+  switch (info.access.kind) {
+    case Kind::Notify: push(b_.getInt32(0)); return;  // no invocation ever waits
+    case Kind::Load: {
+      llvm::LoadInst* load = b_.CreateAlignedLoad(raw, host, llvm::MaybeAlign(width));
+      load->setAtomic(llvm::AtomicOrdering::Monotonic);
+      llvm::Type* result = m_.type_of(info.results[0]);
+      push(raw == result ? static_cast<Value*>(load) : b_.CreateZExt(load, result));
+      return;
+    }
+    case Kind::Store: {
+      Value* value = values[0]->getType() == raw ? values[0] : b_.CreateTrunc(values[0], raw);
+      llvm::StoreInst* store = b_.CreateAlignedStore(value, host, llvm::MaybeAlign(width));
+      store->setAtomic(llvm::AtomicOrdering::Monotonic);
+      return;
+    }
+    case Kind::Add: push(atomic_rmw(Rmw::Add, host, values[0], width)); return;
+    case Kind::Sub: push(atomic_rmw(Rmw::Sub, host, values[0], width)); return;
+    case Kind::And: push(atomic_rmw(Rmw::And, host, values[0], width)); return;
+    case Kind::Or: push(atomic_rmw(Rmw::Or, host, values[0], width)); return;
+    case Kind::Xor: push(atomic_rmw(Rmw::Xor, host, values[0], width)); return;
+    case Kind::Exchange: push(atomic_rmw(Rmw::Xchg, host, values[0], width)); return;
+    case Kind::CompareExchange: push(atomic_cmpxchg(host, values[0], values[1], width)); return;
+    default:
+      // check_cpu_support refuses the rest (wait) first.
+      b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::Unreachable) + 1), state_field_ptr(kStateTrap));
+      return_default();
+      go_dead();
+  }
 }
 
 // wasm's NaN result in exact mode (docs/float-modes.md): the first NaN
@@ -940,7 +1118,10 @@ void emit_entry(ModuleLowering& m, uint32_t kernel) {
 Status lower_kernel(const wasm::Module& module, const spirv::FrontEndFacts& facts, spirv::FloatMode float_mode,
                     llvm::Module& out) {
   if (!facts.kernel_function) return make_error(ErrorCode::Internal, "cpu lowering: no kernel function");
-  ModuleLowering m{module, facts, float_mode, out, out.getContext(), {}, 0, 0};
+  ModuleLowering m{module, facts, float_mode, out, out.getContext(), {}, 0, 0, {}};
+  Result<spirv::SharedMemory> shared = spirv::find_shared_memory(module);
+  if (!shared.ok()) return shared.error();
+  m.shared = shared.value();
   if (!module.memories.empty()) {
     m.memory_pages = uint32_t(module.memories[0].limits.min);
     m.memory_bytes = uint64_t(m.memory_pages) * abi::kPageSize;

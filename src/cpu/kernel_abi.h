@@ -22,6 +22,13 @@ struct LaunchContext {
   const uint64_t* args = nullptr;  // kernel arguments after the index, one 8-byte slot each
   // Called once per trapping invocation (the device records count and lowest index).
   void (*record_trap)(InvocationState* state, uint32_t invocation, uint32_t kind) = nullptr;
+  // wasmgpu_barrier(): switches to the workgroup's next invocation (a fiber)
+  // until every invocation of the workgroup has reached it (docs/cpu-device.md).
+  void (*barrier)(InvocationState* state) = nullptr;
+  // A cross-lane subgroup operation (the CpuIntrinsic's value as `op`): the
+  // value's bits and a lane argument in, the result's bits out, after the
+  // subgroup's other active invocations have reached it too.
+  uint64_t (*subgroup)(InvocationState* state, uint32_t op, uint64_t value, uint32_t lane) = nullptr;
   uint32_t count = 0;  // invocations of the launch
   uint32_t workgroup_size[3] = {1, 1, 1};
   uint32_t workgroups[3] = {1, 1, 1};  // of the whole launch
@@ -37,6 +44,8 @@ struct InvocationState {
   uint32_t invocation = 0;        // the running invocation's index
   uint32_t row_base = 0;          // invocation index of global x = 0 in this row
   uint32_t global_y = 0, global_z = 0;
+  uint8_t* shared = nullptr;  // the running workgroup's WASMGPU_SHARED block (its wasm address: the range's start)
+  void* fiber = nullptr;      // the device's fiber running this invocation, where the kernel has barriers
 };
 
 // Byte offsets the generated code uses.
@@ -46,6 +55,8 @@ inline constexpr uint32_t kLaunchBufferBase = offsetof(LaunchContext, buffer_bas
 inline constexpr uint32_t kLaunchPageEnd = offsetof(LaunchContext, page_end);
 inline constexpr uint32_t kLaunchArgs = offsetof(LaunchContext, args);
 inline constexpr uint32_t kLaunchRecordTrap = offsetof(LaunchContext, record_trap);
+inline constexpr uint32_t kLaunchBarrier = offsetof(LaunchContext, barrier);
+inline constexpr uint32_t kLaunchSubgroup = offsetof(LaunchContext, subgroup);
 inline constexpr uint32_t kLaunchCount = offsetof(LaunchContext, count);
 inline constexpr uint32_t kLaunchWorkgroupSize = offsetof(LaunchContext, workgroup_size);
 inline constexpr uint32_t kLaunchWorkgroups = offsetof(LaunchContext, workgroups);
@@ -57,6 +68,7 @@ inline constexpr uint32_t kStateInvocation = offsetof(InvocationState, invocatio
 inline constexpr uint32_t kStateRowBase = offsetof(InvocationState, row_base);
 inline constexpr uint32_t kStateGlobalY = offsetof(InvocationState, global_y);
 inline constexpr uint32_t kStateGlobalZ = offsetof(InvocationState, global_z);
+inline constexpr uint32_t kStateShared = offsetof(InvocationState, shared);
 
 // The 32-bit wasm address space in pages of the buffer allocator's alignment.
 inline constexpr uint32_t kPageShift = 16;

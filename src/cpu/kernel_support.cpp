@@ -22,7 +22,10 @@ std::string unsupported_instruction(const wasm::Module& module, const wasm::Inst
   const wasm::OpcodeInfo& info = wasm::info(instr.op);
   switch (info.cls) {
     case wasm::OpcodeClass::Vector: return "uses SIMD (" + std::string(info.text) + ")";
-    case wasm::OpcodeClass::Atomic: return "uses atomics (" + std::string(info.text) + ")";
+    case wasm::OpcodeClass::Atomic:
+      if (info.access.kind == wasm::AccessKind::Wait)
+        return "uses " + std::string(info.text) + " (an invocation cannot block)";
+      break;
     case wasm::OpcodeClass::Table: return "uses tables (" + std::string(info.text) + ")";
     case wasm::OpcodeClass::Reference: return "uses references (" + std::string(info.text) + ")";
     default: break;
@@ -44,8 +47,7 @@ std::string unsupported_instruction(const wasm::Module& module, const wasm::Inst
     case Opcode::Call:
       if (instr.imm0 < module.imported_functions && !cpu_intrinsic(module, instr.imm0)) {
         const wasm::Import* import = module.imported_function(instr.imm0);
-        return "calls the import '" + import->module + "." + import->name +
-               "' (barriers, subgroups, atomics and images are not on the cpu device yet)";
+        return "calls the import '" + import->module + "." + import->name + "' (images are not on the cpu device yet)";
       }
       return "";
     default: return "";
@@ -64,19 +66,80 @@ bool constant_init(const wasm::Global& global) {
 std::optional<CpuIntrinsic> cpu_intrinsic(const wasm::Module& module, uint32_t function_index) {
   const wasm::Import* import = module.imported_function(function_index);
   if (!import || import->module != "wasmgpu") return std::nullopt;
+  struct Entry {
+    std::string_view name;
+    std::string_view signature;  // params ':' results; i i32, l i64, f f32
+    CpuIntrinsic intrinsic;
+  };
+  static constexpr Entry kIntrinsics[] = {
+      {"global_id", "i:i", CpuIntrinsic::GlobalId},
+      {"local_id", "i:i", CpuIntrinsic::LocalId},
+      {"workgroup_id", "i:i", CpuIntrinsic::WorkgroupId},
+      {"workgroup_size", "i:i", CpuIntrinsic::WorkgroupSize},
+      {"workgroup_count", "i:i", CpuIntrinsic::WorkgroupCount},
+      {"local_index", ":i", CpuIntrinsic::LocalIndex},
+      {"barrier", ":", CpuIntrinsic::Barrier},
+      {"memory_barrier", ":", CpuIntrinsic::MemoryBarrier},
+      {"workgroup_memory_barrier", ":", CpuIntrinsic::MemoryBarrier},
+      {"atomic_add_i32", "ii:i", CpuIntrinsic::AtomicAdd},
+      {"atomic_sub_i32", "ii:i", CpuIntrinsic::AtomicSub},
+      {"atomic_and_i32", "ii:i", CpuIntrinsic::AtomicAnd},
+      {"atomic_or_i32", "ii:i", CpuIntrinsic::AtomicOr},
+      {"atomic_xor_i32", "ii:i", CpuIntrinsic::AtomicXor},
+      {"atomic_min_i32", "ii:i", CpuIntrinsic::AtomicMinS},
+      {"atomic_max_i32", "ii:i", CpuIntrinsic::AtomicMaxS},
+      {"atomic_min_u32", "ii:i", CpuIntrinsic::AtomicMinU},
+      {"atomic_max_u32", "ii:i", CpuIntrinsic::AtomicMaxU},
+      {"atomic_exchange_i32", "ii:i", CpuIntrinsic::AtomicExchange},
+      {"atomic_compare_exchange_i32", "iii:i", CpuIntrinsic::AtomicCompareExchange},
+      {"atomic_add_f32", "if:f", CpuIntrinsic::AtomicAddF32},
+      {"subgroup_size", ":i", CpuIntrinsic::SubgroupSize},
+      {"subgroup_invocation_id", ":i", CpuIntrinsic::SubgroupInvocationId},
+      {"subgroup_id", ":i", CpuIntrinsic::SubgroupId},
+      {"subgroup_count", ":i", CpuIntrinsic::SubgroupCount},
+      {"subgroup_broadcast_i32", "ii:i", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_broadcast_f32", "fi:f", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_shuffle_i32", "ii:i", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_shuffle_f32", "fi:f", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_ballot", "i:l", CpuIntrinsic::SubgroupBallot},
+      {"subgroup_all", "i:i", CpuIntrinsic::SubgroupAll},
+      {"subgroup_any", "i:i", CpuIntrinsic::SubgroupAny},
+      {"subgroup_add_i32", "i:i", CpuIntrinsic::SubgroupAddI32},
+      {"subgroup_add_f32", "f:f", CpuIntrinsic::SubgroupAddF32},
+      {"subgroup_min_i32", "i:i", CpuIntrinsic::SubgroupMinS},
+      {"subgroup_min_u32", "i:i", CpuIntrinsic::SubgroupMinU},
+      {"subgroup_min_f32", "f:f", CpuIntrinsic::SubgroupMinF},
+      {"subgroup_max_i32", "i:i", CpuIntrinsic::SubgroupMaxS},
+      {"subgroup_max_u32", "i:i", CpuIntrinsic::SubgroupMaxU},
+      {"subgroup_max_f32", "f:f", CpuIntrinsic::SubgroupMaxF},
+      {"subgroup_inclusive_add_i32", "i:i", CpuIntrinsic::SubgroupInclusiveAddI32},
+      {"subgroup_inclusive_add_f32", "f:f", CpuIntrinsic::SubgroupInclusiveAddF32},
+      {"subgroup_exclusive_add_i32", "i:i", CpuIntrinsic::SubgroupExclusiveAddI32},
+      {"subgroup_exclusive_add_f32", "f:f", CpuIntrinsic::SubgroupExclusiveAddF32},
+  };
   const wasm::FuncType& type = module.function_type(function_index);
-  const bool takes_dimension = type.params == std::vector<wasm::ValType>{wasm::ValType::I32};
-  const bool returns_i32 = type.results == std::vector<wasm::ValType>{wasm::ValType::I32};
-  if (!returns_i32) return std::nullopt;
-  if (takes_dimension) {
-    if (import->name == "global_id") return CpuIntrinsic::GlobalId;
-    if (import->name == "local_id") return CpuIntrinsic::LocalId;
-    if (import->name == "workgroup_id") return CpuIntrinsic::WorkgroupId;
-    if (import->name == "workgroup_size") return CpuIntrinsic::WorkgroupSize;
-    if (import->name == "workgroup_count") return CpuIntrinsic::WorkgroupCount;
-  }
-  if (type.params.empty() && import->name == "local_index") return CpuIntrinsic::LocalIndex;
+  std::string signature;
+  auto letter = [](wasm::ValType t) {
+    return t == wasm::ValType::I32 ? 'i' : t == wasm::ValType::I64 ? 'l' : t == wasm::ValType::F32 ? 'f' : '?';
+  };
+  for (wasm::ValType t : type.params) signature += letter(t);
+  signature += ':';
+  for (wasm::ValType t : type.results) signature += letter(t);
+  for (const Entry& entry : kIntrinsics)
+    if (entry.name == import->name && entry.signature == signature) return entry.intrinsic;
   return std::nullopt;
+}
+
+bool needs_fibers(const wasm::Module& module, const spirv::FrontEndFacts& facts) {
+  for (uint32_t function : facts.graph.functions) {
+    if (function < module.imported_functions) continue;
+    for (const wasm::Instr& instr : module.functions[function - module.imported_functions].body) {
+      if (instr.op != Opcode::Call) continue;
+      const std::optional<CpuIntrinsic> intrinsic = cpu_intrinsic(module, instr.imm0);
+      if (intrinsic && (*intrinsic == CpuIntrinsic::Barrier || is_cross_lane(*intrinsic))) return true;
+    }
+  }
+  return false;
 }
 
 Status check_cpu_support(const wasm::Module& module, const spirv::FrontEndFacts& facts, std::string_view export_name) {
@@ -86,8 +149,6 @@ Status check_cpu_support(const wasm::Module& module, const spirv::FrontEndFacts&
                   "is recursive (call stacks are not on the cpu device yet)");
   Result<spirv::SharedMemory> shared = spirv::find_shared_memory(module);
   if (!shared.ok()) return shared.error();
-  if (shared.value().hi > shared.value().lo)
-    return refuse(module, export_name, kernel, "is in a module with workgroup-shared memory (WASMGPU_SHARED)");
   for (const wasm::Global& global : module.globals)
     if (!constant_init(global))
       return refuse(module, export_name, kernel, "is in a module with a global set from another");

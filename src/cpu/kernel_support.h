@@ -13,12 +13,69 @@
 
 namespace wasmgpu::cpu {
 
-// The wasmgpu intrinsics the cpu device lowers: invocation and workgroup ids.
-enum class CpuIntrinsic : uint8_t { GlobalId, LocalId, WorkgroupId, WorkgroupSize, WorkgroupCount, LocalIndex };
+// The wasmgpu intrinsics the cpu device lowers: invocation and workgroup ids,
+// barriers, and atomics (each returning the old value).
+enum class CpuIntrinsic : uint8_t {
+  GlobalId,
+  WorkgroupId,
+  LocalId,
+  WorkgroupSize,
+  WorkgroupCount,
+  LocalIndex,
+  Barrier,
+  MemoryBarrier,  // memory_barrier and workgroup_memory_barrier
+  AtomicAdd,
+  AtomicSub,
+  AtomicAnd,
+  AtomicOr,
+  AtomicXor,
+  AtomicMinS,
+  AtomicMaxS,
+  AtomicMinU,
+  AtomicMaxU,
+  AtomicExchange,
+  AtomicCompareExchange,
+  AtomicAddF32,
+  // Subgroups of kSubgroupSize consecutive local indices.
+  SubgroupSize,
+  SubgroupInvocationId,
+  SubgroupId,
+  SubgroupCount,
+  // Cross-lane operations: a rendezvous of the subgroup's fibers
+  // (workgroup_fibers.h); the value is passed and returned as bits.
+  SubgroupBroadcast,  // and shuffle: the value of lane `lane`
+  SubgroupBallot,
+  SubgroupAll,
+  SubgroupAny,
+  SubgroupAddI32,
+  SubgroupAddF32,
+  SubgroupMinS,
+  SubgroupMinU,
+  SubgroupMinF,
+  SubgroupMaxS,
+  SubgroupMaxU,
+  SubgroupMaxF,
+  SubgroupInclusiveAddI32,
+  SubgroupInclusiveAddF32,
+  SubgroupExclusiveAddI32,
+  SubgroupExclusiveAddF32,
+};
+
+// The cpu device's subgroup size (docs/cpu-device.md): lavapipe's, the
+// smallest the examples assume.
+inline constexpr uint32_t kSubgroupSize = 8;
+
+// Whether the intrinsic is a cross-lane subgroup operation.
+inline bool is_cross_lane(CpuIntrinsic intrinsic) { return intrinsic >= CpuIntrinsic::SubgroupBroadcast; }
 
 // The intrinsic imported function `function_index` is, when the cpu device
 // supports it.
 std::optional<CpuIntrinsic> cpu_intrinsic(const wasm::Module& module, uint32_t function_index);
+
+// Whether the kernel reaches wasmgpu_barrier() or a cross-lane subgroup
+// operation: its workgroups then run their invocations as fibers
+// (docs/cpu-device.md, "Barriers").
+bool needs_fibers(const wasm::Module& module, const spirv::FrontEndFacts& facts);
 
 // Ok when the cpu device can run kernel `export_name` (its function and the
 // front end's facts about it), else Unsupported naming the function and why.

@@ -26,6 +26,9 @@ class BackendBuffer {
   // A staging buffer's host memory (DeviceBackend::create_staging_buffer),
   // else null.
   virtual std::byte* host_data() { return nullptr; }
+  // The buffer's wasm address (docs/memory-model.md) where the device gives
+  // buffers fixed ones a host may know (the cpu device), else nullopt.
+  virtual std::optional<uint64_t> wasm_address() const { return std::nullopt; }
 };
 
 }  // namespace wasmgpu::device

@@ -11,9 +11,15 @@
 #include <string>
 #include <vector>
 
+#ifdef WASMGPU_E2E_ON_DEVICE_INTERFACE
+// e2e_device_tests: the same tests through the device interface, on the
+// device WASMGPU_DEVICE names (the cpu device among them).
+#include "on_device_interface/runtime_shim.h"
+#else
 #include "runtime/device.h"
 #include "runtime/instance.h"
 #include "runtime/module.h"
+#endif
 
 namespace wasmgpu::e2e {
 
