@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "spirv/intrinsics.h"
 #include "spirv/workgroup_memory.h"
 
 namespace wasmgpu::cpu {
@@ -66,67 +67,61 @@ bool constant_init(const wasm::Global& global) {
 std::optional<CpuIntrinsic> cpu_intrinsic(const wasm::Module& module, uint32_t function_index) {
   const wasm::Import* import = module.imported_function(function_index);
   if (!import || import->module != "wasmgpu") return std::nullopt;
+  // The signature is checked once, by the front end's table
+  // (spirv::check_import_call); this table only maps names to lowerings.
+  if (!spirv::check_import_call(module, function_index, function_index).ok()) return std::nullopt;
   struct Entry {
     std::string_view name;
-    std::string_view signature;  // params ':' results; i i32, l i64, f f32
     CpuIntrinsic intrinsic;
   };
   static constexpr Entry kIntrinsics[] = {
-      {"global_id", "i:i", CpuIntrinsic::GlobalId},
-      {"local_id", "i:i", CpuIntrinsic::LocalId},
-      {"workgroup_id", "i:i", CpuIntrinsic::WorkgroupId},
-      {"workgroup_size", "i:i", CpuIntrinsic::WorkgroupSize},
-      {"workgroup_count", "i:i", CpuIntrinsic::WorkgroupCount},
-      {"local_index", ":i", CpuIntrinsic::LocalIndex},
-      {"barrier", ":", CpuIntrinsic::Barrier},
-      {"memory_barrier", ":", CpuIntrinsic::MemoryBarrier},
-      {"workgroup_memory_barrier", ":", CpuIntrinsic::MemoryBarrier},
-      {"atomic_add_i32", "ii:i", CpuIntrinsic::AtomicAdd},
-      {"atomic_sub_i32", "ii:i", CpuIntrinsic::AtomicSub},
-      {"atomic_and_i32", "ii:i", CpuIntrinsic::AtomicAnd},
-      {"atomic_or_i32", "ii:i", CpuIntrinsic::AtomicOr},
-      {"atomic_xor_i32", "ii:i", CpuIntrinsic::AtomicXor},
-      {"atomic_min_i32", "ii:i", CpuIntrinsic::AtomicMinS},
-      {"atomic_max_i32", "ii:i", CpuIntrinsic::AtomicMaxS},
-      {"atomic_min_u32", "ii:i", CpuIntrinsic::AtomicMinU},
-      {"atomic_max_u32", "ii:i", CpuIntrinsic::AtomicMaxU},
-      {"atomic_exchange_i32", "ii:i", CpuIntrinsic::AtomicExchange},
-      {"atomic_compare_exchange_i32", "iii:i", CpuIntrinsic::AtomicCompareExchange},
-      {"atomic_add_f32", "if:f", CpuIntrinsic::AtomicAddF32},
-      {"subgroup_size", ":i", CpuIntrinsic::SubgroupSize},
-      {"subgroup_invocation_id", ":i", CpuIntrinsic::SubgroupInvocationId},
-      {"subgroup_id", ":i", CpuIntrinsic::SubgroupId},
-      {"subgroup_count", ":i", CpuIntrinsic::SubgroupCount},
-      {"subgroup_broadcast_i32", "ii:i", CpuIntrinsic::SubgroupBroadcast},
-      {"subgroup_broadcast_f32", "fi:f", CpuIntrinsic::SubgroupBroadcast},
-      {"subgroup_shuffle_i32", "ii:i", CpuIntrinsic::SubgroupBroadcast},
-      {"subgroup_shuffle_f32", "fi:f", CpuIntrinsic::SubgroupBroadcast},
-      {"subgroup_ballot", "i:l", CpuIntrinsic::SubgroupBallot},
-      {"subgroup_all", "i:i", CpuIntrinsic::SubgroupAll},
-      {"subgroup_any", "i:i", CpuIntrinsic::SubgroupAny},
-      {"subgroup_add_i32", "i:i", CpuIntrinsic::SubgroupAddI32},
-      {"subgroup_add_f32", "f:f", CpuIntrinsic::SubgroupAddF32},
-      {"subgroup_min_i32", "i:i", CpuIntrinsic::SubgroupMinS},
-      {"subgroup_min_u32", "i:i", CpuIntrinsic::SubgroupMinU},
-      {"subgroup_min_f32", "f:f", CpuIntrinsic::SubgroupMinF},
-      {"subgroup_max_i32", "i:i", CpuIntrinsic::SubgroupMaxS},
-      {"subgroup_max_u32", "i:i", CpuIntrinsic::SubgroupMaxU},
-      {"subgroup_max_f32", "f:f", CpuIntrinsic::SubgroupMaxF},
-      {"subgroup_inclusive_add_i32", "i:i", CpuIntrinsic::SubgroupInclusiveAddI32},
-      {"subgroup_inclusive_add_f32", "f:f", CpuIntrinsic::SubgroupInclusiveAddF32},
-      {"subgroup_exclusive_add_i32", "i:i", CpuIntrinsic::SubgroupExclusiveAddI32},
-      {"subgroup_exclusive_add_f32", "f:f", CpuIntrinsic::SubgroupExclusiveAddF32},
+      {"global_id", CpuIntrinsic::GlobalId},
+      {"local_id", CpuIntrinsic::LocalId},
+      {"workgroup_id", CpuIntrinsic::WorkgroupId},
+      {"workgroup_size", CpuIntrinsic::WorkgroupSize},
+      {"workgroup_count", CpuIntrinsic::WorkgroupCount},
+      {"local_index", CpuIntrinsic::LocalIndex},
+      {"barrier", CpuIntrinsic::Barrier},
+      {"memory_barrier", CpuIntrinsic::MemoryBarrier},
+      {"workgroup_memory_barrier", CpuIntrinsic::MemoryBarrier},
+      {"atomic_add_i32", CpuIntrinsic::AtomicAdd},
+      {"atomic_sub_i32", CpuIntrinsic::AtomicSub},
+      {"atomic_and_i32", CpuIntrinsic::AtomicAnd},
+      {"atomic_or_i32", CpuIntrinsic::AtomicOr},
+      {"atomic_xor_i32", CpuIntrinsic::AtomicXor},
+      {"atomic_min_i32", CpuIntrinsic::AtomicMinS},
+      {"atomic_max_i32", CpuIntrinsic::AtomicMaxS},
+      {"atomic_min_u32", CpuIntrinsic::AtomicMinU},
+      {"atomic_max_u32", CpuIntrinsic::AtomicMaxU},
+      {"atomic_exchange_i32", CpuIntrinsic::AtomicExchange},
+      {"atomic_compare_exchange_i32", CpuIntrinsic::AtomicCompareExchange},
+      {"atomic_add_f32", CpuIntrinsic::AtomicAddF32},
+      {"subgroup_size", CpuIntrinsic::SubgroupSize},
+      {"subgroup_invocation_id", CpuIntrinsic::SubgroupInvocationId},
+      {"subgroup_id", CpuIntrinsic::SubgroupId},
+      {"subgroup_count", CpuIntrinsic::SubgroupCount},
+      {"subgroup_broadcast_i32", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_broadcast_f32", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_shuffle_i32", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_shuffle_f32", CpuIntrinsic::SubgroupBroadcast},
+      {"subgroup_ballot", CpuIntrinsic::SubgroupBallot},
+      {"subgroup_all", CpuIntrinsic::SubgroupAll},
+      {"subgroup_any", CpuIntrinsic::SubgroupAny},
+      {"subgroup_add_i32", CpuIntrinsic::SubgroupAddI32},
+      {"subgroup_add_f32", CpuIntrinsic::SubgroupAddF32},
+      {"subgroup_min_i32", CpuIntrinsic::SubgroupMinS},
+      {"subgroup_min_u32", CpuIntrinsic::SubgroupMinU},
+      {"subgroup_min_f32", CpuIntrinsic::SubgroupMinF},
+      {"subgroup_max_i32", CpuIntrinsic::SubgroupMaxS},
+      {"subgroup_max_u32", CpuIntrinsic::SubgroupMaxU},
+      {"subgroup_max_f32", CpuIntrinsic::SubgroupMaxF},
+      {"subgroup_inclusive_add_i32", CpuIntrinsic::SubgroupInclusiveAddI32},
+      {"subgroup_inclusive_add_f32", CpuIntrinsic::SubgroupInclusiveAddF32},
+      {"subgroup_exclusive_add_i32", CpuIntrinsic::SubgroupExclusiveAddI32},
+      {"subgroup_exclusive_add_f32", CpuIntrinsic::SubgroupExclusiveAddF32},
   };
-  const wasm::FuncType& type = module.function_type(function_index);
-  std::string signature;
-  auto letter = [](wasm::ValType t) {
-    return t == wasm::ValType::I32 ? 'i' : t == wasm::ValType::I64 ? 'l' : t == wasm::ValType::F32 ? 'f' : '?';
-  };
-  for (wasm::ValType t : type.params) signature += letter(t);
-  signature += ':';
-  for (wasm::ValType t : type.results) signature += letter(t);
   for (const Entry& entry : kIntrinsics)
-    if (entry.name == import->name && entry.signature == signature) return entry.intrinsic;
+    if (entry.name == import->name) return entry.intrinsic;
   return std::nullopt;
 }
 
