@@ -107,6 +107,8 @@ class FunctionWriter {
   void emit_return();
   void emit_branch(uint32_t depth);
   void close_wgsl_loop(Label& label);
+  void write_br_table(const std::string& selector, const std::map<uint32_t, std::vector<size_t>>& cases,
+                      uint32_t default_depth);
   // Which block, loop and if instructions some branch targets.
   void find_targets();
 
@@ -182,6 +184,60 @@ void FunctionWriter::emit_branch(uint32_t depth) {
     if (labels_[i].targeted) labels_[i].passed_through = true;
   uses_pending_ = true;
   line(fmt::format("pending = {}u;", label.id));
+  terminator("break;");
+}
+
+// A `switch` whose arms name their target in `pending` (a chain of `if`s
+// would nest one level per target, and WGSL compilers stop at 127); after
+// it, a branch to the innermost WGSL loop completes and any other leaves it
+// as a pending branch does. Arms that return, return.
+void FunctionWriter::write_br_table(const std::string& selector,
+                                    const std::map<uint32_t, std::vector<size_t>>& cases, uint32_t default_depth) {
+  size_t innermost = labels_.size() - 1;
+  while (innermost > 0 && !labels_[innermost].targeted) --innermost;
+  bool to_innermost = false;
+  auto arm = [&](uint32_t depth) {
+    ++indent_;
+    const size_t target = labels_.size() - 1 - depth;
+    Label& label = labels_[target];
+    if (label.kind == Label::Kind::Function) {
+      emit_return();
+    } else {
+      assign(label.kind == Label::Kind::Loop ? label.param_vars : label.result_vars);
+      line(fmt::format("pending = {}u;", label.id));
+      if (target == innermost) {
+        to_innermost = true;
+      } else {
+        for (size_t i = target + 1; i < labels_.size(); ++i)
+          if (labels_[i].targeted) labels_[i].passed_through = true;
+      }
+    }
+    --indent_;
+  };
+  uses_pending_ = true;
+  line(fmt::format("switch {} {{", selector));
+  ++indent_;
+  for (const auto& [depth, values] : cases) {
+    std::string selectors;
+    for (size_t value : values) selectors += fmt::format("{}{}u", selectors.empty() ? "" : ", ", value);
+    line(fmt::format("case {}: {{", selectors));
+    arm(depth);
+    line("}");
+  }
+  line("default: {");
+  arm(default_depth);
+  line("}");
+  --indent_;
+  line("}");
+  if (to_innermost) {
+    const Label& label = labels_[innermost];
+    line(fmt::format("if (pending == {}u) {{", label.id));
+    ++indent_;
+    line("pending = 0u;");
+    line(label.kind == Label::Kind::Loop ? "continue;" : "break;");
+    --indent_;
+    line("}");
+  }
   terminator("break;");
 }
 
@@ -469,25 +525,10 @@ Status FunctionWriter::write_instr(const Instr& instr) {
       std::map<uint32_t, std::vector<size_t>> cases;  // depth -> selector values
       for (size_t i = 0; i + 1 < table.size(); ++i)
         if (table[i] != default_depth) cases[table[i]].push_back(i);
-      bool first = true;
-      for (const auto& [depth, values] : cases) {
-        std::string test;
-        for (size_t value : values) test += fmt::format("{}{} == {}u", test.empty() ? "" : " || ", selector, value);
-        line(fmt::format("{} ({}) {{", first ? "if" : "} else if", test));
-        first = false;
-        ++indent_;
-        emit_branch(depth);
-        --indent_;
-      }
       if (cases.empty()) {
         emit_branch(default_depth);
       } else {
-        line("} else {");
-        ++indent_;
-        emit_branch(default_depth);
-        --indent_;
-        line("}");
-        terminated_ = true;  // every arm branches
+        write_br_table(selector, cases, default_depth);
       }
       dead_ = true;
       return {};
