@@ -3,11 +3,7 @@
 // no error, createComputePipeline) and fails on any error. Each file gets a
 // process of its own, so that a crash names its file.
 //
-// The modules are imported dynamically: a process that had loaded
-// node:child_process and node:url before dawn.node crashed in Dawn on
-// lavapipe (webgpu 0.6.2; segfault or "The futex facility returned an
-// unexpected error code"), so only the parent spawns and only the child
-// loads Dawn.
+// Only the child loads Dawn, only the parent spawns.
 const files = process.argv.slice(2);
 if (files.length === 0) {
   console.error('usage: node validate_wgsl.mjs FILE.wgsl...');
@@ -26,7 +22,7 @@ if (files.length === 1) {
     console.log(`ok   ${files[0]} (${description})${warned}`);
   }
   device.destroy();
-  // No process.exit(): exiting while Dawn's threads wind down aborted.
+  // No process.exit(): let Dawn's threads wind down.
   process.exitCode = errors.length ? 1 : 0;
 } else {
   const { spawnSync } = await import('node:child_process');

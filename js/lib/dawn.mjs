@@ -7,10 +7,18 @@ Object.assign(globalThis, globals);
 
 export const kAbiHeaderPrefix = '// wasmgpu-wgsl-abi ';
 
+// The Dawn instance and adapters stay referenced for the process's life:
+// when the instance was collected while its device was in use, dawn.node
+// 0.6.2 crashed (a segfault, or "The futex facility returned an unexpected
+// error code") at a point that moved with the script's garbage.
+const instances = [];
+
 // The adapter and device; throws, saying why, when Dawn finds no adapter.
 export async function openDevice() {
   const gpu = create([]);
+  instances.push(gpu);
   const adapter = await gpu.requestAdapter();
+  instances.push(adapter);
   if (!adapter) throw new Error('Dawn found no WebGPU adapter (is a Vulkan driver such as lavapipe installed?)');
   const device = await adapter.requestDevice({
     requiredLimits: { maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage },
