@@ -102,7 +102,8 @@ class FunctionWriter {
     return value;
   }
   void assign(const std::vector<std::string>& vars) {
-    for (size_t i = 0; i < vars.size(); ++i) line(fmt::format("{} = {};", vars[i], stack_[stack_.size() - vars.size() + i]));
+    for (size_t i = 0; i < vars.size(); ++i)
+      line(fmt::format("{} = {};", vars[i], stack_[stack_.size() - vars.size() + i]));
   }
   void emit_return();
   void emit_branch(uint32_t depth);
@@ -167,8 +168,7 @@ void FunctionWriter::emit_return() {
   if (results.empty()) return terminator("return;");
   if (results.size() == 1) return terminator("return " + stack_.back() + ";");
   std::string values;
-  for (size_t i = 0; i < results.size(); ++i)
-    values += (i ? ", " : "") + stack_[stack_.size() - results.size() + i];
+  for (size_t i = 0; i < results.size(); ++i) values += (i ? ", " : "") + stack_[stack_.size() - results.size() + i];
   terminator(fmt::format("return {}_result({});", function_symbol(index_), values));
 }
 
@@ -191,8 +191,8 @@ void FunctionWriter::emit_branch(uint32_t depth) {
 // would nest one level per target, and WGSL compilers stop at 127); after
 // it, a branch to the innermost WGSL loop completes and any other leaves it
 // as a pending branch does. Arms that return, return.
-void FunctionWriter::write_br_table(const std::string& selector,
-                                    const std::map<uint32_t, std::vector<size_t>>& cases, uint32_t default_depth) {
+void FunctionWriter::write_br_table(const std::string& selector, const std::map<uint32_t, std::vector<size_t>>& cases,
+                                    uint32_t default_depth) {
   size_t innermost = labels_.size() - 1;
   while (innermost > 0 && !labels_[innermost].targeted) --innermost;
   bool to_innermost = false;
@@ -270,7 +270,7 @@ void FunctionWriter::close_wgsl_loop(Label& label) {
 
 Status FunctionWriter::open(const Instr& instr, size_t at) {
   Label label;
-  label.kind = instr.op == Opcode::Block ? Label::Kind::Block
+  label.kind = instr.op == Opcode::Block  ? Label::Kind::Block
                : instr.op == Opcode::Loop ? Label::Kind::Loop
                                           : Label::Kind::If;
   label.targeted = targeted_[at];
@@ -444,8 +444,7 @@ Status FunctionWriter::write_intrinsic(const wasm::Import& import) {
   } else if (name == "local_index") {
     push_let("id_local_index");
   } else {
-    return refuse("calls wasmgpu." + name +
-                  " (barriers, subgroup operations, atomics and images are not written yet)");
+    return refuse("calls wasmgpu." + name + " (barriers, subgroup operations, atomics and images are not written yet)");
   }
   return {};
 }
@@ -688,8 +687,8 @@ Result<std::string> FunctionWriter::write() {
 
   // Tint (Dawn) refuses statements nested deeper than 127.
   if (max_indent_ > kMaxNesting)
-    return refuse(fmt::format("nests {} statements deep (WGSL compilers stop at 127; wasm labels each add one)",
-                              max_indent_));
+    return refuse(
+        fmt::format("nests {} statements deep (WGSL compilers stop at 127; wasm labels each add one)", max_indent_));
   std::string symbol = function_symbol(index_);
   std::string out;
   std::string result_type;

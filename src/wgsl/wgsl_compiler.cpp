@@ -47,7 +47,8 @@ Result<std::string> global_declaration(const wasm::Module& module, uint32_t inde
   std::string value = fmt::format("0x{:x}u", uint32_t(init.imm64));
   if (global.type.type == ValType::F32) value = "bitcast<f32>(" + value + ")";
   const bool finite = (uint32_t(init.imm64) & 0x7f800000u) != 0x7f800000u;
-  if (global.type.is_mutable || (global.type.type == ValType::F32 && !finite)) return fmt::format("var<private> g{}: {} = {};\n", index, type, value);
+  if (global.type.is_mutable || (global.type.type == ValType::F32 && !finite))
+    return fmt::format("var<private> g{}: {} = {};\n", index, type, value);
   return fmt::format("const g{}: {} = {};\n", index, type, value);
 }
 
@@ -79,9 +80,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
   {kernel}({args});
 }}
 )",
-                     fmt::arg("base", kLaunchBaseIndex), fmt::arg("count", kLaunchCount),
-                     fmt::arg("zero", kLaunchZero), fmt::arg("kernel", function_symbol(kernel)),
-                     fmt::arg("args", args));
+                     fmt::arg("base", kLaunchBaseIndex), fmt::arg("count", kLaunchCount), fmt::arg("zero", kLaunchZero),
+                     fmt::arg("kernel", function_symbol(kernel)), fmt::arg("args", args));
 }
 
 }  // namespace
@@ -95,8 +95,7 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   uint32_t pointer_params = 0;
   for (size_t i = 1; i < type.params.size(); ++i) {
     if (!value_type(type.params[i]))
-      return refuse(fmt::format("parameter {} of kernel '{}' is {}", i, export_name,
-                                wasm::to_string(type.params[i])));
+      return refuse(fmt::format("parameter {} of kernel '{}' is {}", i, export_name, wasm::to_string(type.params[i])));
     params.push_back(wasm::to_string(type.params[i]));
     if (type.params[i] == ValType::I32) ++pointer_params;
   }
@@ -137,14 +136,13 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
     if (offset.op != wasm::Opcode::I32Const) return refuse("a data segment placed by a global");
     const uint64_t at = uint32_t(offset.imm64);
     if (at + segment.bytes.size() > memory_bytes) return refuse("a data segment outside the initial memory");
-    data += fmt::format("{}{{\"offset\": {}, \"hex\": \"{}\"}}", data.empty() ? "" : ", ", at,
-                        hex_bytes(segment.bytes));
+    data +=
+        fmt::format("{}{{\"offset\": {}, \"hex\": \"{}\"}}", data.empty() ? "" : ", ", at, hex_bytes(segment.bytes));
   }
 
   WgslKernel result;
-  const uint32_t room = options.max_storage_buffers > kFixedStorageBuffers
-                            ? options.max_storage_buffers - kFixedStorageBuffers
-                            : 0;
+  const uint32_t room =
+      options.max_storage_buffers > kFixedStorageBuffers ? options.max_storage_buffers - kFixedStorageBuffers : 0;
   result.buffer_bindings = std::min(pointer_params, room);
   std::string param_list;
   for (const std::string& param : params) param_list += (param_list.empty() ? "\"" : ", \"") + param + "\"";
