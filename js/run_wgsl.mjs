@@ -60,7 +60,7 @@ async function main() {
   if (args.length !== abi.params.length)
     fail(`${abi.kernel} takes ${abi.params.length} arguments after the index, ${args.length} given`);
 
-  const { device } = await openDevice();
+  const { device, errors: deviceErrors } = await openDevice();
   const { pipeline, errors } = await compileWgsl(device, source, { wg_x: options.workgroup });
   if (!pipeline) fail(`Dawn rejected the shader:\n  ${errors.join('\n  ')}`);
 
@@ -116,7 +116,10 @@ async function main() {
   const trapWords = 1 + kTrapKinds.length;
   const traps = device.createBuffer({ size: 4 * trapWords, usage: storage });
   device.queue.writeBuffer(traps, 0, new Uint32Array([0, ...kTrapKinds.map(() => 0xffffffff)]));
-  const dummy = device.createBuffer({ size: 4, usage: storage });
+  // Bindings the launch leaves unused get a small buffer each (WebGPU
+  // forbids one writable buffer at two bindings).
+  const spare = [];
+  for (let k = buffers.length; k < abi.buffer_bindings; k++) spare.push(device.createBuffer({ size: 4, usage: storage }));
 
   // One dispatch per at most 65535 workgroups, each with its own base index.
   const groups = Math.ceil(options.n / options.workgroup);
@@ -132,7 +135,7 @@ async function main() {
       { binding: 2, resource: { buffer: memory } },
     ];
     for (let k = 0; k < abi.buffer_bindings; k++)
-      entries.push({ binding: 3 + k, resource: { buffer: k < buffers.length ? buffers[k].gpu : dummy } });
+      entries.push({ binding: 3 + k, resource: { buffer: k < buffers.length ? buffers[k].gpu : spare[k - buffers.length] } });
     const bindGroup = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
     const pass = encoder.beginComputePass();
     pass.setPipeline(pipeline);
@@ -150,6 +153,8 @@ async function main() {
   });
   device.queue.submit([encoder.finish()]);
 
+  await device.queue.onSubmittedWorkDone();
+  if (deviceErrors.length) fail(`WebGPU reported: ${deviceErrors.join('; ')}`);
   await trapRead.mapAsync(GPUMapMode.READ);
   const record = new Uint32Array(trapRead.getMappedRange().slice(0));
   if (record[0] !== 0) {

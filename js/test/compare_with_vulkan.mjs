@@ -45,6 +45,17 @@ const cases = [
            '1.75', String(n)],
   },
   {
+    // br_table, loops left early and a goto out of two loops: the pending branches.
+    name: 'control flow', wasm: 'tests/kernels/control_flow.O2.wasm', kernel: 'control_flow', n: 2000,
+    args: [`in:${file('cf_in', new Uint32Array(Array.from({ length: 2000 }, (_, i) => (Math.imul(i, 2654435761) >>> 7) % 100003)))}`,
+           { io: file('cf_out', new Uint32Array(6 * 2000)) }],
+  },
+  {
+    // f32 iterations in a loop with an early exit; integer colours.
+    name: 'mandelbrot', wasm: 'examples/mandelbrot.wasm', kernel: 'mandelbrot', n: 96 * 64,
+    args: [{ io: file('rgba', new Uint32Array(96 * 64)) }, '96', '64', '200', '0.0333'],
+  },
+  {
     // y holds 1000 floats: invocations 1000.. store out of bounds and trap.
     name: 'saxpy out of bounds', wasm: 'examples/saxpy.wasm', kernel: 'saxpy', n: 1100, trap: true,
     args: ['2.5', `in:${file('x2', floats(1100, 6, 10))}`, { io: file('y2', floats(1000, 7, 10)) }],
