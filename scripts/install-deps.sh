@@ -8,6 +8,25 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 
+# Node and Dawn for Node (the npm package `webgpu`, pinned in js/package-lock.json)
+# for the WebGPU tests (docs/webgpu.md), into js/node_modules (git-ignored).
+# Skipped when the pinned version is already there.
+install_js_deps() {
+  local js_dir
+  js_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/js"
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    echo "install-deps: installing nodejs and npm"
+    $SUDO apt-get install -y -q --no-install-recommends nodejs npm
+  fi
+  local want have
+  want=$(node -p "require('$js_dir/package-lock.json').packages['node_modules/webgpu'].version")
+  have=$(node -p "try { require('$js_dir/node_modules/webgpu/package.json').version } catch { '' }")
+  if [ "$want" != "$have" ]; then
+    echo "install-deps: npm ci in js/ (webgpu $want)"
+    (cd "$js_dir" && npm ci --no-audit --no-fund)
+  fi
+}
+
 # The mirror URI of the machine's main Debian suite (deb822 or one-line format).
 debian_mirror() {
   local uri=""
@@ -62,6 +81,7 @@ dpkg-query -W -f='${Status}' python3-scikit-build-core 2>/dev/null | grep -q "in
 
 if [ ${#missing[@]} -eq 0 ] && [ -z "${missing_bp:-}" ]; then
   echo "install-deps: all packages present"
+  install_js_deps
   exit 0
 fi
 
@@ -77,3 +97,4 @@ if [ -n "${missing_bp:-}" ]; then
   echo "install-deps: installing ${BACKPORTS_PACKAGES[*]} from bookworm-backports"
   $SUDO apt-get install -y -q --no-install-recommends -t bookworm-backports "${BACKPORTS_PACKAGES[@]}"
 fi
+install_js_deps

@@ -1,4 +1,4 @@
-// wasmgpu compile IN.wasm -o OUT.spv [--kernel NAME] [--emit spv|spvasm]
+// wasmgpu compile IN.wasm -o OUT.spv [--kernel NAME] [--emit spv|spvasm|wgsl] [--target spirv|wgsl]
 #include <fmt/core.h>
 
 #include "cli/cli_support.h"
@@ -6,6 +6,7 @@
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
 #include "spirv/compiler.h"
+#include "wgsl/wgsl_compiler.h"
 
 namespace wasmgpu::cli {
 namespace {
@@ -15,6 +16,8 @@ struct CompileArgs {
   std::string output;
   std::string kernel;
   std::string emit = "spv";
+  std::string target = "spirv";
+  wgsl::WgslOptions wgsl;
   spirv::CompileOptions options;
 };
 
@@ -31,20 +34,31 @@ std::string default_kernel(const wasm::Module& module, const std::string& path) 
   fail(path + " exports several kernels (" + names + "): choose one with --kernel");
 }
 
+void write_text_or_fail(const std::string& output, const std::string& text) {
+  if (output == "-") {
+    fmt::print("{}", text);
+    return;
+  }
+  auto written = write_file(output, text.data(), text.size());
+  if (!written) fail(written.error().to_string());
+}
+
 void run_compile(const CompileArgs& args) {
   wasm::Module module = load_module_or_fail(args.input);
   std::string kernel = args.kernel.empty() ? default_kernel(module, args.input) : args.kernel;
+  if (args.target == "wgsl" || args.emit == "wgsl") {
+    if (args.emit != "spv" && args.emit != "wgsl") fail("--target wgsl writes WGSL; --emit " + args.emit + " is SPIR-V's");
+    auto shader = wgsl::compile_kernel(module, kernel, args.wgsl);
+    if (!shader) fail(args.input + ": " + shader.error().to_string());
+    write_text_or_fail(args.output, shader->source);
+    return;
+  }
   auto compiled = spirv::compile_kernel(module, kernel, args.options);
   if (!compiled) fail(args.input + ": " + compiled.error().to_string());
   if (args.emit == "spvasm") {
     auto text = spirv::disassemble(compiled->words);
     if (!text) fail(text.error().to_string());
-    if (args.output == "-") {
-      fmt::print("{}", *text);
-      return;
-    }
-    auto written = write_file(args.output, text->data(), text->size());
-    if (!written) fail(written.error().to_string());
+    write_text_or_fail(args.output, *text);
     return;
   }
   if (args.output == "-") fail("binary SPIR-V cannot be written to the terminal; use -o FILE or --emit spvasm");
@@ -56,7 +70,7 @@ void run_compile(const CompileArgs& args) {
 
 void add_compile_command(CLI::App& app) {
   auto args = std::make_shared<CompileArgs>();
-  CLI::App* cmd = app.add_subcommand("compile", "Compile a wasm kernel to a SPIR-V compute shader");
+  CLI::App* cmd = app.add_subcommand("compile", "Compile a wasm kernel to a SPIR-V (or WGSL) compute shader");
   cmd->footer(
       "The shader is SPIR-V 1.5 for Vulkan 1.2 with entry point `main`; its workgroup size is\n"
       "set through specialization constants 0, 1, 2. Constant 3 is how many dimensions the\n"
@@ -67,13 +81,28 @@ void add_compile_command(CLI::App& app) {
       "every check. `wasmgpu inspect` counts the recorded accesses; docs/compiler.md says more.\n"
       "Every output passes spirv-val, which runs on each compile unless --no-validate (on large\n"
       "modules it takes most of the time).\n"
-      "Example: wasmgpu compile saxpy.wasm -o saxpy.spv");
+      "Example: wasmgpu compile saxpy.wasm -o saxpy.spv\n"
+      "\n"
+      "--target wgsl (or --emit wgsl) writes a WGSL compute shader for WebGPU instead, entry point\n"
+      "`main`, workgroup size from the overrides wg_x, wg_y, wg_z. Its first line is\n"
+      "`// wasmgpu-wgsl-abi {...}`: the kernel's parameters, module memory and buffer bindings as\n"
+      "JSON, which js/run_wgsl.mjs reads to launch it through Node and Dawn. Kernels using i64, f64,\n"
+      "atomics, subgroups, barriers, shared memory, images, tables, recursion or the shadow stack\n"
+      "are refused with the function and the reason; f32 division and sqrt are the device's\n"
+      "(docs/webgpu.md says what is mapped and what is next).\n"
+      "Example: wasmgpu compile saxpy.wasm --target wgsl -o saxpy.wgsl");
   cmd->add_option("input", args->input, "The wasm module")->required();
-  cmd->add_option("-o,--output", args->output, "Output file ('-' for standard output with --emit spvasm)")
+  cmd->add_option("-o,--output", args->output, "Output file ('-' for standard output with --emit spvasm or wgsl)")
       ->required();
   cmd->add_option("-k,--kernel", args->kernel, "Exported kernel to compile (default: the only kernel)");
-  cmd->add_option("--emit", args->emit, "Output format: spv (binary) or spvasm (text)")
-      ->check(CLI::IsMember({"spv", "spvasm"}));
+  cmd->add_option("--emit", args->emit, "Output format: spv (binary), spvasm (text) or wgsl (as --target wgsl)")
+      ->check(CLI::IsMember({"spv", "spvasm", "wgsl"}));
+  cmd->add_option("--target", args->target, "Shader language: spirv (Vulkan, the default) or wgsl (WebGPU)")
+      ->check(CLI::IsMember({"spirv", "wgsl"}));
+  cmd->add_option("--max-storage-buffers", args->wgsl.max_storage_buffers,
+                  "WGSL: the adapter's maxStorageBuffersPerShaderStage (default 8, WebGPU's minimum); two go to\n"
+                  "the trap record and the module memory, the rest to buffers, one per i32 parameter")
+      ->check(CLI::Range(3u, 1024u));
   cmd->add_flag_callback(
       "--no-validate", [args] { args->options.validate = false; },
       "Skip spirv-val on the output (the tests validate every shape the compiler emits)");

@@ -1,0 +1,128 @@
+// node js/test/compare_with_vulkan.mjs WASMGPU BUILD_DIR
+// Runs kernels through the WGSL back end on Node + Dawn (js/run_wgsl.mjs)
+// and through the Vulkan runtime (`wasmgpu run`, exact float mode), and
+// compares the output bytes, or the trap reports (kind, lowest invocation,
+// count), exactly.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+
+const [wasmgpu, build] = process.argv.slice(2);
+const runner = new URL('../run_wgsl.mjs', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'wasmgpu-wgsl-'));
+
+// Deterministic floats in [-scale, scale) (a 32-bit LCG).
+function floats(count, seed, scale) {
+  const out = new Float32Array(count);
+  let s = seed >>> 0;
+  for (let i = 0; i < count; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = (s / 2 ** 32 - 0.5) * 2 * scale;
+  }
+  return out;
+}
+function ints(values) {
+  return new Int32Array(values);
+}
+function file(name, typed) {
+  const path = join(dir, name);
+  writeFileSync(path, new Uint8Array(typed.buffer));
+  return path;
+}
+
+// Each case: a module, kernel, --n, and arguments; `io:NAME` arguments are
+// buffers written back (inout), copied apart for the two runs.
+const n = 4099;
+const cases = [
+  {
+    name: 'saxpy', wasm: 'examples/saxpy.wasm', kernel: 'saxpy', n,
+    args: ['2.5', `in:${file('x', floats(n, 1, 10))}`, { io: file('y', floats(n, 2, 10)) }],
+  },
+  {
+    name: 'triad', wasm: 'bench/triad.wasm', kernel: 'triad', n,
+    args: [{ io: file('a', floats(n, 3, 1)) }, `in:${file('b', floats(n, 4, 100))}`, `in:${file('c', floats(n, 5, 100))}`,
+           '1.75', String(n)],
+  },
+  {
+    // br_table, loops left early and a goto out of two loops: the pending branches.
+    name: 'control flow', wasm: 'tests/kernels/control_flow.O2.wasm', kernel: 'control_flow', n: 2000,
+    args: [`in:${file('cf_in', new Uint32Array(Array.from({ length: 2000 }, (_, i) => (Math.imul(i, 2654435761) >>> 7) % 100003)))}`,
+           { io: file('cf_out', new Uint32Array(6 * 2000)) }],
+  },
+  {
+    // f32 iterations in a loop with an early exit; integer colours.
+    name: 'mandelbrot', wasm: 'examples/mandelbrot.wasm', kernel: 'mandelbrot', n: 96 * 64,
+    args: [{ io: file('rgba', new Uint32Array(96 * 64)) }, '96', '64', '200', '0.0333'],
+  },
+  {
+    // y holds 1000 floats: invocations 1000.. store out of bounds and trap.
+    name: 'saxpy out of bounds', wasm: 'examples/saxpy.wasm', kernel: 'saxpy', n: 1100, trap: true,
+    args: ['2.5', `in:${file('x2', floats(1100, 6, 10))}`, { io: file('y2', floats(1000, 7, 10)) }],
+  },
+  {
+    // num / den with den = 0 from invocation 37 on, every 5th one.
+    name: 'divide by zero', wasm: 'tests/kernels/traps.O2.wasm', kernel: 'divide', n: 300, trap: true,
+    args: [`in:${file('num', ints(Array.from({ length: 300 }, (_, i) => 1000 - 7 * i)))}`,
+           `in:${file('den', ints(Array.from({ length: 300 }, (_, i) => (i >= 37 && i % 5 === 2 ? 0 : (i % 13) - 6 || 3))))}`,
+           { io: file('quot', new Int32Array(300)) }],
+  },
+];
+
+// "kind at invocation L (C invocations trapped)" from either report.
+function trapOf(text) {
+  let m = /trapped: (.+) at invocation (\d+) \((\d+) invocations? trapped\)/.exec(text);
+  if (m) return `${m[1]} at ${m[2]}, ${m[3]} trapped`;
+  m = /trapped in (\d+) invocation\(s\): (.+) \(lowest invocation (\d+)\)/.exec(text);
+  if (m) return `${m[2]} at ${m[3]}, ${m[1]} trapped`;
+  return null;
+}
+
+let passed = 0;
+let failed = 0;
+for (const c of cases) {
+  const wgsl = join(dir, `${c.kernel}.wgsl`);
+  const wasm = join(build, c.wasm);
+  const compiled = spawnSync(wasmgpu, ['compile', wasm, '--target', 'wgsl', '-k', c.kernel, '-o', wgsl], { encoding: 'utf8' });
+  const outputs = { dawn: [], vulkan: [] };
+  const argsFor = (side) => c.args.map((a, i) => {
+    if (typeof a === 'string') return a;
+    const copy = `${a.io}.${side}`;
+    copyFileSync(a.io, copy);
+    outputs[side].push(copy);
+    return `inout:${copy}`;
+  });
+  const problems = [];
+  if (compiled.status !== 0) problems.push(`compile: ${compiled.stderr.trim()}`);
+  const dawn = spawnSync(process.execPath, [runner, wgsl, '--n', String(c.n), ...argsFor('dawn')], { encoding: 'utf8' });
+  const vulkan = spawnSync(wasmgpu, ['run', wasm, c.kernel, '--n', String(c.n), '--float-mode', 'exact', ...argsFor('vulkan')],
+                           { encoding: 'utf8' });
+  if (c.trap) {
+    const a = trapOf(dawn.stderr), b = trapOf(vulkan.stderr);
+    if (!a || !b || a !== b) problems.push(`trap reports differ:\n    dawn:   ${dawn.stderr.trim().split('\n').pop()}\n    vulkan: ${vulkan.stderr.trim()}`);
+    else console.log(`  both report: ${a}`);
+    if (dawn.status !== 1) problems.push(`run_wgsl exited ${dawn.status ?? dawn.signal}, not 1`);
+  } else {
+    if (dawn.status !== 0) problems.push(`run_wgsl exited ${dawn.status ?? dawn.signal}: ${dawn.stderr.trim()}`);
+    if (vulkan.status !== 0) problems.push(`wasmgpu run exited ${vulkan.status}: ${vulkan.stderr.trim()}`);
+    outputs.dawn.forEach((path, i) => {
+      const a = readFileSync(path), b = readFileSync(outputs.vulkan[i]), before = readFileSync(c.args.find((x) => typeof x !== 'string').io);
+      if (!a.equals(b)) {
+        let at = 0;
+        while (at < a.length && a[at] === b[at]) at++;
+        problems.push(`output ${i} differs from byte ${at} (${a.length} and ${b.length} bytes)`);
+      } else if (a.equals(before)) {
+        problems.push(`output ${i} is unchanged by the kernel`);
+      }
+    });
+  }
+  if (problems.length) {
+    failed++;
+    console.log(`FAIL ${c.name}\n  ${problems.join('\n  ')}`);
+  } else {
+    passed++;
+    console.log(`ok   ${c.name}${c.trap ? '' : ': outputs byte-identical'}`);
+  }
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed ? 1 : 0;

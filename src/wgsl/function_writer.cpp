@@ -1,0 +1,726 @@
+#include "wgsl/function_writer.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "abi/launch_abi.h"
+#include "wasm/opcode.h"
+#include "wgsl/wgsl_abi.h"
+
+namespace wasmgpu::wgsl {
+
+using wasm::Instr;
+using wasm::Opcode;
+using wasm::ValType;
+
+// Not "f" + index: f16, f32 and f64 are WGSL types.
+std::string function_symbol(uint32_t index) { return "func" + std::to_string(index); }
+
+const char* value_type(ValType type) {
+  switch (type) {
+    case ValType::I32: return "u32";
+    case ValType::F32: return "f32";
+    default: return nullptr;
+  }
+}
+
+namespace {
+
+constexpr int kMaxNesting = 120;
+
+std::string zero_of(ValType type) { return type == ValType::F32 ? "0.0f" : "0u"; }
+
+std::string u32_literal(uint32_t value) { return fmt::format("0x{:x}u", value); }
+
+// A wasm label while its construct is written. A label that some branch
+// targets is a WGSL `loop`; one that none targets is written inline (a block
+// or loop) or as a plain `if`.
+struct Label {
+  enum class Kind : uint8_t { Function, Block, Loop, If };
+  Kind kind = Kind::Block;
+  bool targeted = false;
+  uint32_t id = 0;  // the value of `pending` that names it (targeted labels)
+  std::vector<ValType> params, results;
+  std::vector<std::string> param_vars;   // a targeted loop's: the values a branch back carries
+  std::vector<std::string> result_vars;  // the values its end leaves (WGSL scopes close there)
+  std::vector<std::string> if_params;    // an if's parameters, for its else arm
+  size_t height = 0;                     // stack height below the parameters
+  bool else_seen = false;
+  bool then_reachable_end = false;  // an if whose then arm reached its end
+  bool passed_through = false;      // a pending branch left its WGSL loop outward
+};
+
+class FunctionWriter {
+ public:
+  FunctionWriter(const wasm::Module& module, uint32_t index)
+      : module_(module),
+        index_(index),
+        function_(module.functions.at(index - module.imported_functions)),
+        type_(module.function_type(index)) {}
+
+  Result<std::string> write();
+
+ private:
+  Error refuse(const std::string& why) const {
+    return make_error(ErrorCode::Unsupported,
+                      fmt::format("function '{}' {}: not handled by the WGSL back end yet (docs/webgpu.md)",
+                                  module_.function_name(index_), why));
+  }
+  Status check_type(ValType type, const std::string& where) const {
+    if (value_type(type)) return {};
+    return refuse(fmt::format("has {} {}", wasm::to_string(type), where));
+  }
+
+  void line(const std::string& text) {
+    max_indent_ = std::max(max_indent_, indent_);
+    body_ += std::string(2 * indent_, ' ') + text + "\n";
+    terminated_ = false;
+  }
+  // A statement after which nothing at this level runs.
+  void terminator(const std::string& text) {
+    line(text);
+    terminated_ = true;
+  }
+  std::string fresh(const std::string& prefix) { return prefix + std::to_string(next_name_++); }
+  std::string declare(ValType type, const std::string& prefix) {
+    std::string name = fresh(prefix);
+    decls_ += fmt::format("  var {}: {};\n", name, value_type(type));
+    return name;
+  }
+  void push_let(const std::string& expr) {
+    std::string name = fresh("t");
+    line(fmt::format("let {} = {};", name, expr));
+    stack_.push_back(name);
+  }
+  std::string pop() {
+    std::string value = std::move(stack_.back());
+    stack_.pop_back();
+    return value;
+  }
+  void assign(const std::vector<std::string>& vars) {
+    for (size_t i = 0; i < vars.size(); ++i)
+      line(fmt::format("{} = {};", vars[i], stack_[stack_.size() - vars.size() + i]));
+  }
+  void emit_return();
+  void emit_branch(uint32_t depth);
+  void close_wgsl_loop(Label& label);
+  void write_br_table(const std::string& selector, const std::map<uint32_t, std::vector<size_t>>& cases,
+                      uint32_t default_depth);
+  // Which block, loop and if instructions some branch targets.
+  void find_targets();
+
+  Status open(const Instr& instr, size_t at);
+  Status close(const Instr& instr);
+  Status write_instr(const Instr& instr);
+  Status write_call(uint32_t callee);
+  Status write_intrinsic(const wasm::Import& import);
+
+  const wasm::Module& module_;
+  uint32_t index_;
+  const wasm::Function& function_;
+  const wasm::FuncType& type_;
+  std::vector<bool> targeted_;  // per instruction index
+  std::vector<Label> labels_;
+  std::vector<std::string> stack_;
+  std::string decls_, body_;
+  int indent_ = 1;
+  int max_indent_ = 1;
+  uint32_t next_name_ = 0;
+  uint32_t next_label_id_ = 1;
+  bool dead_ = false;        // after br, br_table, return or unreachable, until the construct ends
+  uint32_t dead_depth_ = 0;  // constructs opened inside dead code
+  bool terminated_ = false;
+  bool uses_pending_ = false;
+  uint64_t memory_pages_ = 0;
+};
+
+void FunctionWriter::find_targets() {
+  targeted_.assign(function_.body.size(), false);
+  std::vector<size_t> open;  // instruction index of each enclosing construct; the function is none
+  auto mark = [&](uint32_t depth) {
+    if (depth < open.size()) targeted_[open[open.size() - 1 - depth]] = true;
+  };
+  for (size_t i = 0; i < function_.body.size(); ++i) {
+    const Instr& instr = function_.body[i];
+    switch (instr.op) {
+      case Opcode::Block:
+      case Opcode::Loop:
+      case Opcode::If: open.push_back(i); break;
+      case Opcode::End:
+        if (!open.empty()) open.pop_back();
+        break;
+      case Opcode::Br:
+      case Opcode::BrIf: mark(instr.imm0); break;
+      case Opcode::BrTable:
+        for (uint32_t depth : function_.br_tables.at(instr.imm0)) mark(depth);
+        break;
+      default: break;
+    }
+  }
+}
+
+void FunctionWriter::emit_return() {
+  const auto& results = type_.results;
+  if (results.empty()) return terminator("return;");
+  if (results.size() == 1) return terminator("return " + stack_.back() + ";");
+  std::string values;
+  for (size_t i = 0; i < results.size(); ++i) values += (i ? ", " : "") + stack_[stack_.size() - results.size() + i];
+  terminator(fmt::format("return {}_result({});", function_symbol(index_), values));
+}
+
+void FunctionWriter::emit_branch(uint32_t depth) {
+  const size_t target = labels_.size() - 1 - depth;
+  Label& label = labels_[target];
+  if (label.kind == Label::Kind::Function) return emit_return();
+  assign(label.kind == Label::Kind::Loop ? label.param_vars : label.result_vars);
+  size_t innermost = labels_.size() - 1;
+  while (!labels_[innermost].targeted) --innermost;  // the target itself is targeted
+  if (innermost == target) return terminator(label.kind == Label::Kind::Loop ? "continue;" : "break;");
+  for (size_t i = target + 1; i < labels_.size(); ++i)
+    if (labels_[i].targeted) labels_[i].passed_through = true;
+  uses_pending_ = true;
+  line(fmt::format("pending = {}u;", label.id));
+  terminator("break;");
+}
+
+// A `switch` whose arms name their target in `pending` (a chain of `if`s
+// would nest one level per target, and WGSL compilers stop at 127); after
+// it, a branch to the innermost WGSL loop completes and any other leaves it
+// as a pending branch does. Arms that return, return.
+void FunctionWriter::write_br_table(const std::string& selector, const std::map<uint32_t, std::vector<size_t>>& cases,
+                                    uint32_t default_depth) {
+  size_t innermost = labels_.size() - 1;
+  while (innermost > 0 && !labels_[innermost].targeted) --innermost;
+  bool to_innermost = false;
+  auto arm = [&](uint32_t depth) {
+    ++indent_;
+    const size_t target = labels_.size() - 1 - depth;
+    Label& label = labels_[target];
+    if (label.kind == Label::Kind::Function) {
+      emit_return();
+    } else {
+      assign(label.kind == Label::Kind::Loop ? label.param_vars : label.result_vars);
+      line(fmt::format("pending = {}u;", label.id));
+      if (target == innermost) {
+        to_innermost = true;
+      } else {
+        for (size_t i = target + 1; i < labels_.size(); ++i)
+          if (labels_[i].targeted) labels_[i].passed_through = true;
+      }
+    }
+    --indent_;
+  };
+  uses_pending_ = true;
+  line(fmt::format("switch {} {{", selector));
+  ++indent_;
+  for (const auto& [depth, values] : cases) {
+    std::string selectors;
+    for (size_t value : values) selectors += fmt::format("{}{}u", selectors.empty() ? "" : ", ", value);
+    line(fmt::format("case {}: {{", selectors));
+    arm(depth);
+    line("}");
+  }
+  line("default: {");
+  arm(default_depth);
+  line("}");
+  --indent_;
+  line("}");
+  if (to_innermost) {
+    const Label& label = labels_[innermost];
+    line(fmt::format("if (pending == {}u) {{", label.id));
+    ++indent_;
+    line("pending = 0u;");
+    line(label.kind == Label::Kind::Loop ? "continue;" : "break;");
+    --indent_;
+    line("}");
+  }
+  terminator("break;");
+}
+
+// After the `}` of a targeted label's WGSL loop: a branch that left it for
+// a label further out goes on to the next WGSL loop outward, or completes
+// there when that loop is its target.
+void FunctionWriter::close_wgsl_loop(Label& label) {
+  if (!label.passed_through) return;
+  size_t outer = labels_.size() - 1;  // `label` is already popped
+  while (!labels_[outer].targeted) --outer;
+  const Label& next = labels_[outer];
+  const char* complete = next.kind == Label::Kind::Loop ? "continue;" : "break;";
+  line("if (pending != 0u) {");
+  ++indent_;
+  if (next.passed_through) {
+    line(fmt::format("if (pending == {}u) {{", next.id));
+    ++indent_;
+    line("pending = 0u;");
+    line(complete);
+    --indent_;
+    line("}");
+    line("break;");
+  } else {
+    line("pending = 0u;");
+    line(complete);
+  }
+  --indent_;
+  line("}");
+}
+
+Status FunctionWriter::open(const Instr& instr, size_t at) {
+  Label label;
+  label.kind = instr.op == Opcode::Block  ? Label::Kind::Block
+               : instr.op == Opcode::Loop ? Label::Kind::Loop
+                                          : Label::Kind::If;
+  label.targeted = targeted_[at];
+  if (label.targeted) label.id = next_label_id_++;
+  if (instr.block.kind == wasm::BlockType::Kind::Value) {
+    label.results.push_back(instr.block.value);
+  } else if (instr.block.kind == wasm::BlockType::Kind::TypeIndex) {
+    const wasm::FuncType& type = module_.types.at(instr.block.type_index);
+    label.params = type.params;
+    label.results = type.results;
+  }
+  for (ValType type : label.params) WASMGPU_TRY(check_type(type, "as a block parameter"));
+  for (ValType type : label.results) WASMGPU_TRY(check_type(type, "as a block result"));
+  std::string condition;
+  if (label.kind == Label::Kind::If) condition = pop();
+  label.height = stack_.size() - label.params.size();
+  const bool needs_result_vars = label.targeted || label.kind == Label::Kind::If;
+  if (needs_result_vars)
+    for (ValType type : label.results) label.result_vars.push_back(declare(type, "r"));
+  switch (label.kind) {
+    case Label::Kind::Block:
+      if (label.targeted) {
+        line("loop {");
+        ++indent_;
+      }
+      break;
+    case Label::Kind::Loop:
+      if (label.targeted) {
+        for (ValType type : label.params) label.param_vars.push_back(declare(type, "p"));
+        assign(label.param_vars);
+        stack_.resize(label.height);
+        line("loop {");
+        ++indent_;
+        for (const std::string& var : label.param_vars) push_let(var);
+      }
+      break;
+    case Label::Kind::If:
+      label.if_params.assign(stack_.begin() + label.height, stack_.end());
+      if (label.targeted) {
+        line("loop {");
+        ++indent_;
+      }
+      line(fmt::format("if ({} != 0u) {{", condition));
+      ++indent_;
+      break;
+    case Label::Kind::Function: break;
+  }
+  labels_.push_back(std::move(label));
+  return {};
+}
+
+Status FunctionWriter::close(const Instr& instr) {
+  Label& label = labels_.back();
+  const bool reachable = !dead_;
+  if (instr.op == Opcode::Else) {
+    if (reachable) assign(label.result_vars);
+    label.then_reachable_end = reachable;
+    label.else_seen = true;
+    --indent_;
+    line("} else {");
+    ++indent_;
+    stack_.resize(label.height);
+    stack_.insert(stack_.end(), label.if_params.begin(), label.if_params.end());
+    dead_ = false;
+    return {};
+  }
+  // `end`
+  if (label.kind == Label::Kind::Function) {
+    if (reachable) {
+      emit_return();
+    } else if (!terminated_) {
+      for (ValType type : type_.results) stack_.push_back(zero_of(type));
+      emit_return();
+    }
+    labels_.pop_back();
+    return {};
+  }
+  bool after_reachable = reachable;
+  switch (label.kind) {
+    case Label::Kind::Block:
+      if (label.targeted) {
+        if (reachable) assign(label.result_vars);
+        if (!terminated_) terminator("break;");
+        --indent_;
+        line("}");
+        after_reachable = true;
+      }
+      break;
+    case Label::Kind::Loop:
+      if (label.targeted) {
+        if (reachable) assign(label.result_vars);
+        if (!terminated_) terminator("break;");
+        line("continuing {");
+        line("  break if trapped;");
+        line("}");
+        --indent_;
+        line("}");
+      }
+      break;
+    case Label::Kind::If: {
+      if (reachable) assign(label.result_vars);
+      --indent_;
+      if (!label.else_seen && !label.result_vars.empty()) {
+        line("} else {");
+        ++indent_;
+        for (size_t i = 0; i < label.result_vars.size(); ++i)
+          line(fmt::format("{} = {};", label.result_vars[i], label.if_params[i]));
+        --indent_;
+      }
+      line("}");
+      after_reachable = reachable || !label.else_seen || label.then_reachable_end;
+      if (label.targeted) {
+        terminator("break;");
+        --indent_;
+        line("}");
+        after_reachable = true;
+      }
+      break;
+    }
+    case Label::Kind::Function: break;
+  }
+  Label closed = std::move(labels_.back());
+  labels_.pop_back();
+  if (closed.targeted) close_wgsl_loop(closed);
+  if (!closed.result_vars.empty()) {
+    stack_.resize(closed.height);
+    for (const std::string& var : closed.result_vars) {
+      if (after_reachable) {
+        push_let(var);
+      } else {
+        stack_.push_back(var);
+      }
+    }
+  } else {
+    // An untargeted block or loop leaves its results where they are; after
+    // a dead end the code that follows is dead too, and placeholders keep
+    // the stack's height.
+    const size_t height = closed.height + closed.results.size();
+    stack_.resize(std::min(stack_.size(), height));
+    stack_.resize(height, "0u");
+  }
+  dead_ = !after_reachable;
+  return {};
+}
+
+Status FunctionWriter::write_intrinsic(const wasm::Import& import) {
+  const std::string& name = import.name;
+  auto dimension = [&](const std::string& vector, const std::string& outside, const std::string& x_base) {
+    std::string d = pop();
+    std::string value = fmt::format("{}[min({}, 2u)]", vector, d);
+    if (!x_base.empty()) value = fmt::format("{} + select(0u, {}, {} == 0u)", value, x_base, d);
+    push_let(fmt::format("select({}, {}, {} < 3u)", outside, value, d));
+  };
+  if (name == "global_id") {
+    dimension("id_global", "0u", fmt::format("launch_word({}u)", kLaunchBaseIndex));
+  } else if (name == "local_id") {
+    dimension("id_local", "0u", "");
+  } else if (name == "workgroup_id") {
+    dimension("id_workgroup", "0u", fmt::format("launch_word({}u) / wg_x", kLaunchBaseIndex));
+  } else if (name == "workgroup_size") {
+    dimension("vec3<u32>(wg_x, wg_y, wg_z)", "1u", "");
+  } else if (name == "workgroup_count") {
+    // A split 1-D launch counts the whole launch's workgroups in x, as the
+    // Vulkan back end does.
+    std::string d = pop();
+    std::string value = fmt::format("id_workgroups[min({}, 2u)]", d);
+    std::string launch_x = fmt::format("(launch_word({}u) + wg_x - 1u) / wg_x", kLaunchCount);
+    std::string one_d = fmt::format("{} == 0u && id_workgroups.y * wg_y == 1u && id_workgroups.z * wg_z == 1u", d);
+    push_let(fmt::format("select(1u, select({v}, max({v}, {x}), {one}), {d} < 3u)", fmt::arg("v", value),
+                         fmt::arg("x", launch_x), fmt::arg("one", one_d), fmt::arg("d", d)));
+  } else if (name == "local_index") {
+    push_let("id_local_index");
+  } else {
+    return refuse("calls wasmgpu." + name + " (barriers, subgroup operations, atomics and images are not written yet)");
+  }
+  return {};
+}
+
+Status FunctionWriter::write_call(uint32_t callee) {
+  if (const wasm::Import* import = module_.imported_function(callee)) return write_intrinsic(*import);
+  const wasm::FuncType& type = module_.function_type(callee);
+  std::string args;
+  for (size_t i = 0; i < type.params.size(); ++i)
+    args += (i ? ", " : "") + stack_[stack_.size() - type.params.size() + i];
+  stack_.resize(stack_.size() - type.params.size());
+  std::string call = fmt::format("{}({})", function_symbol(callee), args);
+  if (type.results.empty()) {
+    line(call + ";");
+  } else if (type.results.size() == 1) {
+    push_let(call);
+  } else {
+    std::string all = fresh("c");
+    line(fmt::format("let {} = {};", all, call));
+    for (size_t i = 0; i < type.results.size(); ++i) push_let(fmt::format("{}.v{}", all, i));
+  }
+  return {};
+}
+
+Status FunctionWriter::write_instr(const Instr& instr) {
+  const wasm::OpcodeInfo& info = wasm::info(instr.op);
+  for (ValType type : info.params) WASMGPU_TRY(check_type(type, "(" + std::string(info.text) + ")"));
+  for (ValType type : info.results) WASMGPU_TRY(check_type(type, "(" + std::string(info.text) + ")"));
+  if (info.cls == wasm::OpcodeClass::Atomic) return refuse("uses " + std::string(info.text) + " (atomics)");
+  if (info.cls == wasm::OpcodeClass::Vector) return refuse("uses " + std::string(info.text) + " (SIMD)");
+
+  auto binary = [&](const std::string& pattern) {
+    std::string b = pop(), a = pop();
+    push_let(fmt::format(fmt::runtime(pattern), fmt::arg("a", a), fmt::arg("b", b)));
+  };
+  auto unary = [&](const std::string& pattern) {
+    std::string a = pop();
+    push_let(fmt::format(fmt::runtime(pattern), fmt::arg("a", a)));
+  };
+  auto compare = [&](const std::string& condition) { binary("select(0u, 1u, " + condition + ")"); };
+  auto load = [&](const std::string& wrap) {
+    std::string address = pop();
+    std::string value = fmt::format("load_bytes({}, {}u, {}u)", address, instr.imm1, uint32_t(info.access.bytes));
+    push_let(fmt::format(fmt::runtime(wrap), fmt::arg("v", value)));
+  };
+  auto store = [&](const std::string& wrap) {
+    std::string value = pop(), address = pop();
+    line(fmt::format("store_bytes({}, {}u, {}u, {});", address, instr.imm1, uint32_t(info.access.bytes),
+                     fmt::format(fmt::runtime(wrap), fmt::arg("v", value))));
+  };
+
+  switch (instr.op) {
+    case Opcode::Nop: return {};
+    case Opcode::Unreachable:
+      line(fmt::format("trap({}u);", uint32_t(abi::TrapKind::Unreachable)));
+      for (ValType type : type_.results) stack_.push_back(zero_of(type));
+      emit_return();
+      dead_ = true;
+      return {};
+    case Opcode::Br:
+      emit_branch(instr.imm0);
+      dead_ = true;
+      return {};
+    case Opcode::BrIf: {
+      std::string condition = pop();
+      line(fmt::format("if ({} != 0u) {{", condition));
+      ++indent_;
+      emit_branch(instr.imm0);
+      --indent_;
+      line("}");
+      return {};
+    }
+    case Opcode::BrTable: {
+      std::string selector = pop();
+      const std::vector<uint32_t>& table = function_.br_tables.at(instr.imm0);
+      const uint32_t default_depth = table.back();
+      std::map<uint32_t, std::vector<size_t>> cases;  // depth -> selector values
+      for (size_t i = 0; i + 1 < table.size(); ++i)
+        if (table[i] != default_depth) cases[table[i]].push_back(i);
+      if (cases.empty()) {
+        emit_branch(default_depth);
+      } else {
+        write_br_table(selector, cases, default_depth);
+      }
+      dead_ = true;
+      return {};
+    }
+    case Opcode::Return:
+      emit_return();
+      dead_ = true;
+      return {};
+    case Opcode::Call: return write_call(instr.imm0);
+    case Opcode::Drop: pop(); return {};
+    case Opcode::Select:
+    case Opcode::SelectTyped: {
+      std::string c = pop(), b = pop(), a = pop();
+      push_let(fmt::format("select({}, {}, {} != 0u)", b, a, c));
+      return {};
+    }
+    case Opcode::LocalGet: push_let("l" + std::to_string(instr.imm0)); return {};
+    case Opcode::LocalSet: line(fmt::format("l{} = {};", instr.imm0, pop())); return {};
+    case Opcode::LocalTee: line(fmt::format("l{} = {};", instr.imm0, stack_.back())); return {};
+    case Opcode::GlobalGet: push_let("g" + std::to_string(instr.imm0)); return {};
+    case Opcode::GlobalSet: line(fmt::format("g{} = {};", instr.imm0, pop())); return {};
+
+    case Opcode::I32Load: load("{v}"); return {};
+    case Opcode::F32Load: load("bitcast<f32>({v})"); return {};
+    case Opcode::I32Load8S: load("sign_extend({v}, 8u)"); return {};
+    case Opcode::I32Load8U: load("{v}"); return {};
+    case Opcode::I32Load16S: load("sign_extend({v}, 16u)"); return {};
+    case Opcode::I32Load16U: load("{v}"); return {};
+    case Opcode::I32Store:
+    case Opcode::I32Store8:
+    case Opcode::I32Store16: store("{v}"); return {};
+    case Opcode::F32Store: store("bitcast<u32>({v})"); return {};
+    case Opcode::MemorySize: push_let(fmt::format("{}u", memory_pages_)); return {};
+
+    // Constants are `let`s: WGSL evaluates expressions of constants when it
+    // compiles and rejects those that wrap or give an infinity or a NaN.
+    case Opcode::I32Const: push_let(u32_literal(uint32_t(instr.imm64))); return {};
+    case Opcode::F32Const: {
+      const uint32_t bits = uint32_t(instr.imm64);
+      if ((bits & 0x7f800000u) != 0x7f800000u) {
+        push_let(fmt::format("bitcast<f32>({})", u32_literal(bits)));
+      } else {
+        push_let(u32_literal(bits));
+        unary("bitcast<f32>({a})");
+      }
+      return {};
+    }
+
+    case Opcode::I32Eqz: unary("select(0u, 1u, {a} == 0u)"); return {};
+    case Opcode::I32Eq: compare("{a} == {b}"); return {};
+    case Opcode::I32Ne: compare("{a} != {b}"); return {};
+    case Opcode::I32LtS: compare("bitcast<i32>({a}) < bitcast<i32>({b})"); return {};
+    case Opcode::I32LtU: compare("{a} < {b}"); return {};
+    case Opcode::I32GtS: compare("bitcast<i32>({a}) > bitcast<i32>({b})"); return {};
+    case Opcode::I32GtU: compare("{a} > {b}"); return {};
+    case Opcode::I32LeS: compare("bitcast<i32>({a}) <= bitcast<i32>({b})"); return {};
+    case Opcode::I32LeU: compare("{a} <= {b}"); return {};
+    case Opcode::I32GeS: compare("bitcast<i32>({a}) >= bitcast<i32>({b})"); return {};
+    case Opcode::I32GeU: compare("{a} >= {b}"); return {};
+    case Opcode::F32Eq: compare("f32_eq({a}, {b})"); return {};
+    case Opcode::F32Ne: compare("!f32_eq({a}, {b})"); return {};
+    case Opcode::F32Lt: compare("f32_lt({a}, {b})"); return {};
+    case Opcode::F32Gt: compare("f32_lt({b}, {a})"); return {};
+    case Opcode::F32Le: compare("f32_le({a}, {b})"); return {};
+    case Opcode::F32Ge: compare("f32_le({b}, {a})"); return {};
+
+    case Opcode::I32Clz: unary("countLeadingZeros({a})"); return {};
+    case Opcode::I32Ctz: unary("countTrailingZeros({a})"); return {};
+    case Opcode::I32Popcnt: unary("countOneBits({a})"); return {};
+    case Opcode::I32Add: binary("{a} + {b}"); return {};
+    case Opcode::I32Sub: binary("{a} - {b}"); return {};
+    case Opcode::I32Mul: binary("{a} * {b}"); return {};
+    case Opcode::I32DivS: binary("i32_div_s({a}, {b})"); return {};
+    case Opcode::I32DivU: binary("i32_div_u({a}, {b})"); return {};
+    case Opcode::I32RemS: binary("i32_rem_s({a}, {b})"); return {};
+    case Opcode::I32RemU: binary("i32_rem_u({a}, {b})"); return {};
+    case Opcode::I32And: binary("{a} & {b}"); return {};
+    case Opcode::I32Or: binary("{a} | {b}"); return {};
+    case Opcode::I32Xor: binary("{a} ^ {b}"); return {};
+    case Opcode::I32Shl: binary("{a} << ({b} & 31u)"); return {};
+    case Opcode::I32ShrS: binary("bitcast<u32>(bitcast<i32>({a}) >> ({b} & 31u))"); return {};
+    case Opcode::I32ShrU: binary("{a} >> ({b} & 31u)"); return {};
+    case Opcode::I32Rotl: binary("rotl({a}, {b})"); return {};
+    case Opcode::I32Rotr: binary("rotr({a}, {b})"); return {};
+    case Opcode::I32Extend8S: unary("sign_extend({a}, 8u)"); return {};
+    case Opcode::I32Extend16S: unary("sign_extend({a}, 16u)"); return {};
+
+    case Opcode::F32Abs: unary("bitcast<f32>(bitcast<u32>({a}) & 0x7fffffffu)"); return {};
+    case Opcode::F32Neg: unary("bitcast<f32>(bitcast<u32>({a}) ^ 0x80000000u)"); return {};
+    case Opcode::F32Copysign:
+      binary("bitcast<f32>((bitcast<u32>({a}) & 0x7fffffffu) | (bitcast<u32>({b}) & 0x80000000u))");
+      return {};
+    case Opcode::F32Ceil: unary("ceil({a})"); return {};
+    case Opcode::F32Floor: unary("floor({a})"); return {};
+    case Opcode::F32Trunc: unary("trunc({a})"); return {};
+    case Opcode::F32Nearest: unary("round({a})"); return {};
+    case Opcode::F32Sqrt: unary("sqrt({a})"); return {};
+    case Opcode::F32Add: binary("{a} + {b}"); return {};
+    case Opcode::F32Sub: binary("{a} - {b}"); return {};
+    case Opcode::F32Mul: binary("f32_rounded({a} * {b})"); return {};
+    case Opcode::F32Div: binary("{a} / {b}"); return {};
+    case Opcode::F32Min: binary("f32_min({a}, {b})"); return {};
+    case Opcode::F32Max: binary("f32_max({a}, {b})"); return {};
+
+    case Opcode::I32TruncF32S: unary("i32_trunc_f32_s({a})"); return {};
+    case Opcode::I32TruncF32U: unary("i32_trunc_f32_u({a})"); return {};
+    case Opcode::I32TruncSatF32S: unary("i32_trunc_sat_f32_s({a})"); return {};
+    case Opcode::I32TruncSatF32U: unary("i32_trunc_sat_f32_u({a})"); return {};
+    case Opcode::F32ConvertI32S: unary("f32_from_i32({a})"); return {};
+    case Opcode::F32ConvertI32U: unary("f32_from_u32({a})"); return {};
+    case Opcode::I32ReinterpretF32: unary("bitcast<u32>({a})"); return {};
+    case Opcode::F32ReinterpretI32: unary("bitcast<f32>({a})"); return {};
+
+    case Opcode::MemoryGrow: return refuse("uses memory.grow (the module memory keeps its initial size here)");
+    case Opcode::CallIndirect: return refuse("uses call_indirect (tables)");
+    default: return refuse("uses " + std::string(info.text));
+  }
+}
+
+Result<std::string> FunctionWriter::write() {
+  for (ValType type : type_.params) WASMGPU_TRY(check_type(type, "as a parameter"));
+  for (ValType type : type_.results) WASMGPU_TRY(check_type(type, "as a result"));
+  for (ValType type : function_.locals) WASMGPU_TRY(check_type(type, "as a local"));
+  memory_pages_ = 0;
+  if (!module_.memories.empty()) memory_pages_ = module_.memories[0].limits.min;
+  find_targets();
+
+  Label function_label;
+  function_label.kind = Label::Kind::Function;
+  function_label.results = type_.results;
+  labels_.push_back(function_label);
+  for (size_t i = 0; i < function_.body.size(); ++i) {
+    const Instr& instr = function_.body[i];
+    const bool opens = instr.op == Opcode::Block || instr.op == Opcode::Loop || instr.op == Opcode::If;
+    if (dead_) {
+      if (opens) {
+        ++dead_depth_;
+        continue;
+      }
+      if (instr.op == Opcode::End || instr.op == Opcode::Else) {
+        if (dead_depth_ > 0) {
+          if (instr.op == Opcode::End) --dead_depth_;
+          continue;
+        }
+      } else {
+        continue;
+      }
+    }
+    if (opens) {
+      WASMGPU_TRY(open(instr, i));
+    } else if (instr.op == Opcode::End || instr.op == Opcode::Else) {
+      WASMGPU_TRY(close(instr));
+    } else {
+      WASMGPU_TRY(write_instr(instr));
+    }
+  }
+
+  // Tint (Dawn) refuses statements nested deeper than 127.
+  if (max_indent_ > kMaxNesting)
+    return refuse(
+        fmt::format("nests {} statements deep (WGSL compilers stop at 127; wasm labels each add one)", max_indent_));
+  std::string symbol = function_symbol(index_);
+  std::string out;
+  std::string result_type;
+  if (type_.results.size() == 1) {
+    result_type = std::string(" -> ") + value_type(type_.results[0]);
+  } else if (type_.results.size() > 1) {
+    out += fmt::format("struct {}_result {{\n", symbol);
+    for (size_t i = 0; i < type_.results.size(); ++i)
+      out += fmt::format("  v{}: {},\n", i, value_type(type_.results[i]));
+    out += "}\n\n";
+    result_type = fmt::format(" -> {}_result", symbol);
+  }
+  std::string params;
+  for (size_t i = 0; i < type_.params.size(); ++i)
+    params += fmt::format("{}a{}: {}", i ? ", " : "", i, value_type(type_.params[i]));
+  out += fmt::format("// {}\nfn {}({}){} {{\n", module_.function_name(index_), symbol, params, result_type);
+  for (size_t i = 0; i < type_.params.size(); ++i) out += fmt::format("  var l{0} = a{0};\n", i);
+  for (size_t i = 0; i < function_.locals.size(); ++i) {
+    ValType type = function_.locals[i];
+    out += fmt::format("  var l{}: {} = {};\n", type_.params.size() + i, value_type(type), zero_of(type));
+  }
+  if (uses_pending_) out += "  var pending: u32 = 0u;\n";
+  out += decls_;
+  out += body_;
+  out += "}\n";
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> write_function(const wasm::Module& module, uint32_t index) {
+  return FunctionWriter(module, index).write();
+}
+
+}  // namespace wasmgpu::wgsl

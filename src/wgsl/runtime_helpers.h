@@ -1,0 +1,22 @@
+// The WGSL every kernel shares, before its own functions: the bindings of
+// wgsl_abi.h, the trap record, address translation through the region table,
+// loads and stores of 1, 2 and 4 bytes at any alignment, and the numeric
+// operations whose wasm semantics WGSL's own operators do not give
+// (trapping division and conversions, exact comparisons, min/max, and
+// correctly rounded integer-to-float conversion).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace wasmgpu::wgsl {
+
+struct PreludeShape {
+  uint32_t buffer_bindings = 0;  // data buffer bindings (bufK), 1 at the least
+  uint64_t memory_bytes = 0;     // the module memory's size (its initial pages)
+  uint32_t arg_count = 0;        // kernel arguments after the invocation index
+};
+
+std::string runtime_prelude(const PreludeShape& shape);
+
+}  // namespace wasmgpu::wgsl

@@ -1,0 +1,166 @@
+#include "wgsl/wgsl_compiler.h"
+
+#include <fmt/core.h>
+
+#include <set>
+
+#include "abi/launch_abi.h"
+#include "spirv/compiler.h"
+#include "spirv/front_end_facts.h"
+#include "wgsl/function_writer.h"
+#include "wgsl/runtime_helpers.h"
+
+namespace wasmgpu::wgsl {
+namespace {
+
+using wasm::ValType;
+
+Error refuse(const std::string& why) {
+  return make_error(ErrorCode::Unsupported, why + ": not handled by the WGSL back end yet (docs/webgpu.md)");
+}
+
+std::string hex_bytes(const std::vector<uint8_t>& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (uint8_t byte : bytes) {
+    out += kDigits[byte >> 4];
+    out += kDigits[byte & 15];
+  }
+  return out;
+}
+
+// The module-scope declaration of global `index`, which reachable code uses.
+Result<std::string> global_declaration(const wasm::Module& module, uint32_t index,
+                                       std::optional<uint32_t> stack_pointer) {
+  std::string name = module.global_name(index);
+  if (name.empty()) name = "global " + std::to_string(index);
+  if (module.imported_global(index)) return refuse("imported global '" + name + "'");
+  const wasm::Global& global = module.globals.at(index - module.imported_globals);
+  const char* type = value_type(global.type.type);
+  if (!type) return refuse("global '" + name + "' of type " + std::string(wasm::to_string(global.type.type)));
+  if (global.type.is_mutable && index != stack_pointer)
+    return refuse("mutable global '" + name + "' (the Vulkan back end keeps it across launches)");
+  const wasm::Instr& init = global.init.instrs.at(0);
+  if (init.op != wasm::Opcode::I32Const && init.op != wasm::Opcode::F32Const)
+    return refuse("global '" + name + "' initialised from another global");
+  std::string value = fmt::format("0x{:x}u", uint32_t(init.imm64));
+  if (global.type.type == ValType::F32) value = "bitcast<f32>(" + value + ")";
+  const bool finite = (uint32_t(init.imm64) & 0x7f800000u) != 0x7f800000u;
+  if (global.type.is_mutable || (global.type.type == ValType::F32 && !finite))
+    return fmt::format("var<private> g{}: {} = {};\n", index, type, value);
+  return fmt::format("const g{}: {} = {};\n", index, type, value);
+}
+
+std::string entry_point(const wasm::Module& module, uint32_t kernel) {
+  const wasm::FuncType& type = module.function_type(kernel);
+  std::string args = "index";
+  for (size_t i = 1; i < type.params.size(); ++i) {
+    std::string word = fmt::format("launch_word({}u)", kLaunchArgs + kLaunchArgWords * (i - 1));
+    args += ", " + (type.params[i] == ValType::F32 ? "bitcast<f32>(" + word + ")" : word);
+  }
+  return fmt::format(R"(// The invocation index is the linearised global id plus the dispatch's
+// base, as in the Vulkan back end (docs/compiler.md, "Entry point").
+@compute @workgroup_size(wg_x, wg_y, wg_z)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+        @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+        @builtin(local_invocation_index) local_index: u32) {{
+  let grid = groups * vec3<u32>(wg_x, wg_y, wg_z);
+  let index = launch_word({base}u) + gid.x + gid.y * grid.x + gid.z * grid.x * grid.y;
+  if (index >= launch_word({count}u)) {{
+    return;
+  }}
+  invocation_index = index;
+  opaque_zero = launch_word({zero}u);
+  id_global = gid;
+  id_local = lid;
+  id_workgroup = wid;
+  id_workgroups = groups;
+  id_local_index = local_index;
+  {kernel}({args});
+}}
+)",
+                     fmt::arg("base", kLaunchBaseIndex), fmt::arg("count", kLaunchCount), fmt::arg("zero", kLaunchZero),
+                     fmt::arg("kernel", function_symbol(kernel)), fmt::arg("args", args));
+}
+
+}  // namespace
+
+Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
+                                  const WgslOptions& options) {
+  WASMGPU_TRY(spirv::check_kernel_signature(module, export_name));
+  const uint32_t kernel = module.find_export(export_name, wasm::ExternalKind::Func)->index;
+  const wasm::FuncType& type = module.function_type(kernel);
+  std::vector<std::string> params;
+  uint32_t pointer_params = 0;
+  for (size_t i = 1; i < type.params.size(); ++i) {
+    if (!value_type(type.params[i]))
+      return refuse(fmt::format("parameter {} of kernel '{}' is {}", i, export_name, wasm::to_string(type.params[i])));
+    params.push_back(wasm::to_string(type.params[i]));
+    if (type.params[i] == ValType::I32) ++pointer_params;
+  }
+  if (!module.imports.empty())
+    for (const wasm::Import& import : module.imports)
+      if (import.kind == wasm::ExternalKind::Memory) return refuse("an imported memory");
+
+  const uint32_t roots[] = {kernel};
+  WASMGPU_ASSIGN_OR_RETURN(spirv::FrontEndFacts facts, spirv::analyse_module(module, roots, kernel));
+  if (!facts.graph.recursive_components.empty())
+    return refuse("function '" + module.function_name(facts.graph.recursive_components[0][0]) + "' is recursive");
+  if (facts.stack.slot_size != 0) return refuse("kernel '" + std::string(export_name) + "' uses the shadow stack");
+
+  uint64_t memory_bytes = 0;
+  if (!module.memories.empty()) memory_bytes = module.memories[0].limits.min * abi::kPageSize;
+  if (memory_bytes > abi::kBufferAddressBase) return refuse("a module memory over 256 MiB");
+
+  // Functions first (they refuse what they cannot write), then the globals they use.
+  std::string functions;
+  std::set<uint32_t> globals;
+  for (uint32_t function : facts.graph.functions) {
+    if (module.imported_function(function)) continue;
+    WASMGPU_ASSIGN_OR_RETURN(std::string text, write_function(module, function));
+    functions += text + "\n";
+    for (const wasm::Instr& instr : module.functions.at(function - module.imported_functions).body)
+      if (instr.op == wasm::Opcode::GlobalGet || instr.op == wasm::Opcode::GlobalSet) globals.insert(instr.imm0);
+  }
+  std::string global_decls;
+  for (uint32_t global : globals) {
+    WASMGPU_ASSIGN_OR_RETURN(std::string decl, global_declaration(module, global, facts.stack.stack_pointer));
+    global_decls += decl;
+  }
+
+  std::string data;
+  for (const wasm::DataSegment& segment : module.data) {
+    if (segment.mode != wasm::DataSegment::Mode::Active) continue;
+    const wasm::Instr& offset = segment.offset.instrs.at(0);
+    if (offset.op != wasm::Opcode::I32Const) return refuse("a data segment placed by a global");
+    const uint64_t at = uint32_t(offset.imm64);
+    if (at + segment.bytes.size() > memory_bytes) return refuse("a data segment outside the initial memory");
+    data +=
+        fmt::format("{}{{\"offset\": {}, \"hex\": \"{}\"}}", data.empty() ? "" : ", ", at, hex_bytes(segment.bytes));
+  }
+
+  WgslKernel result;
+  const uint32_t room =
+      options.max_storage_buffers > kFixedStorageBuffers ? options.max_storage_buffers - kFixedStorageBuffers : 0;
+  result.buffer_bindings = std::min(pointer_params, room);
+  std::string param_list;
+  for (const std::string& param : params) param_list += (param_list.empty() ? "\"" : ", \"") + param + "\"";
+  result.abi_json = fmt::format(
+      "{{\"kernel\": \"{}\", \"params\": [{}], \"memory_bytes\": {}, \"buffer_bindings\": {}, \"data\": [{}]}}",
+      export_name, param_list, memory_bytes, result.buffer_bindings, data);
+
+  PreludeShape shape;
+  shape.buffer_bindings = result.buffer_bindings;
+  shape.memory_bytes = memory_bytes;
+  shape.arg_count = uint32_t(params.size());
+  result.source = kAbiHeaderPrefix + result.abi_json + "\n";
+  result.source += fmt::format("// WGSL for wasm kernel '{}', written by wasmgpu (docs/webgpu.md).\n\n", export_name);
+  result.source += runtime_prelude(shape);
+  if (!global_decls.empty()) result.source += global_decls + "\n";
+  result.source += functions;
+  result.source += entry_point(module, kernel);
+  return result;
+}
+
+}  // namespace wasmgpu::wgsl

@@ -1,0 +1,40 @@
+// The WGSL back end's driver: one exported kernel of a validated module as
+// a WGSL compute shader for WebGPU, written from the front end's facts
+// (spirv/front_end_facts.h) and the bindings of wgsl/wgsl_abi.h.
+// docs/webgpu.md describes the mapping and what is refused.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "support/result.h"
+#include "wasm/module.h"
+#include "wgsl/wgsl_abi.h"
+
+namespace wasmgpu::wgsl {
+
+struct WgslOptions {
+  // The adapter's maxStorageBuffersPerShaderStage: the kernel gets one buffer
+  // binding per i32 parameter within what the fixed bindings leave of it.
+  uint32_t max_storage_buffers = kDefaultMaxStorageBuffers;
+};
+
+struct WgslKernel {
+  // The shader: its first line is kAbiHeaderPrefix + abi_json.
+  std::string source;
+  // {"kernel", "params": ["i32"|"f32", ...] after the index, "memory_bytes",
+  //  "buffer_bindings", "data": [{"offset", "hex"}, ...]}: what a launcher
+  //  needs besides the WGSL (the module memory's initial contents included).
+  std::string abi_json;
+  uint32_t buffer_bindings = 0;
+};
+
+// Refuses, naming the function and the reason, whatever the back end does
+// not write yet: i64, f64, v128, atomics, subgroups, barriers, images,
+// tables, memory.grow, bulk memory, recursion, the shadow stack and mutable
+// globals.
+Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
+                                  const WgslOptions& options = {});
+
+}  // namespace wasmgpu::wgsl

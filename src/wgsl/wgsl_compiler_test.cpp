@@ -1,0 +1,125 @@
+// The WGSL back end on small wat modules: what it writes for control flow,
+// memory and traps, and what it refuses. Dawn validates every example's and
+// e2e kernel's WGSL in the webgpu.validate test (js/test/validate_kernels.mjs).
+#include "wgsl/wgsl_compiler.h"
+
+#include <gtest/gtest.h>
+
+#include "spirv/test_util.h"
+#include "wasm/decoder.h"
+#include "wasm/validator.h"
+
+namespace wasmgpu::wgsl {
+namespace {
+
+Result<WgslKernel> compile_wat(std::string_view wat, std::string_view kernel = "k") {
+  std::vector<uint8_t> bytes = spirv::testing::wat_to_wasm(wat);
+  WASMGPU_ASSIGN_OR_RETURN(wasm::Module module, wasm::decode(bytes));
+  WASMGPU_TRY(wasm::validate(module));
+  return compile_kernel(module, kernel);
+}
+
+std::string source_of(std::string_view wat) {
+  Result<WgslKernel> kernel = compile_wat(wat);
+  EXPECT_TRUE(kernel.ok()) << kernel.error().to_string();
+  return kernel.ok() ? kernel->source : "";
+}
+
+TEST(WgslCompiler, WritesTheAbiLineAndOneBufferBindingPerPointerParameter) {
+  std::string wgsl = source_of(R"wat((module (memory 1)
+    (func (export "k") (param i32 f32 i32 i32)
+      (f32.store (local.get 3) (f32.mul (local.get 1) (f32.load (local.get 2)))))))wat");
+  EXPECT_EQ(wgsl.rfind(kAbiHeaderPrefix, 0), 0u);
+  EXPECT_NE(wgsl.find("\"params\": [\"f32\", \"i32\", \"i32\"]"), std::string::npos);
+  EXPECT_NE(wgsl.find("\"memory_bytes\": 65536"), std::string::npos);
+  EXPECT_NE(wgsl.find("var<storage, read_write> buf1: array<atomic<u32>>"), std::string::npos);
+  EXPECT_EQ(wgsl.find("buf2"), std::string::npos);
+  // The product is hidden from contraction; the store goes through the region table.
+  EXPECT_NE(wgsl.find("f32_rounded("), std::string::npos);
+  EXPECT_NE(wgsl.find("store_bytes("), std::string::npos);
+}
+
+TEST(WgslCompiler, BranchesOutOfSeveralLabelsGoThroughPending) {
+  std::string wgsl = source_of(R"wat((module (memory 1)
+    (func (export "k") (param i32)
+      (block $out
+        (loop $again
+          (block $inner
+            (br_if $out (i32.eq (local.get 0) (i32.const 7)))
+            (br_if $inner (i32.eq (local.get 0) (i32.const 3))))
+          (local.set 0 (i32.add (local.get 0) (i32.const 1)))
+          (br_if $again (i32.lt_u (local.get 0) (i32.const 100)))))
+      (i32.store (i32.const 0) (local.get 0)))))wat");
+  EXPECT_NE(wgsl.find("pending = "), std::string::npos);
+  EXPECT_NE(wgsl.find("if (pending != 0u)"), std::string::npos);
+  // Every WGSL loop of a wasm loop leaves once the invocation has trapped.
+  EXPECT_NE(wgsl.find("break if trapped;"), std::string::npos);
+  EXPECT_NE(wgsl.find("continue;"), std::string::npos);
+}
+
+TEST(WgslCompiler, BrTableIsASwitch) {
+  std::string wgsl = source_of(R"wat((module (memory 1)
+    (func (export "k") (param i32)
+      (block $c (block $b (block $a
+        (br_table $a $b $c $a (local.get 0)))
+        (i32.store (i32.const 0) (i32.const 1)) (return))
+        (i32.store (i32.const 0) (i32.const 2)) (return))
+      (i32.store (i32.const 0) (i32.const 3)))))wat");
+  // Entries 0 and 3 go where the default goes, and get no case.
+  EXPECT_NE(wgsl.find("case 1u: {"), std::string::npos) << wgsl;
+  EXPECT_NE(wgsl.find("case 2u: {"), std::string::npos) << wgsl;
+  EXPECT_EQ(wgsl.find("case 0u"), wgsl.find("case 0u: { return atomicLoad"));
+  EXPECT_EQ(wgsl.find("case 3u"), std::string::npos);
+  EXPECT_NE(wgsl.find("default: {\n"), std::string::npos);
+}
+
+TEST(WgslCompiler, TrappingOperationsCallTheirCheckedHelpers) {
+  std::string wgsl = source_of(R"wat((module (memory 1)
+    (func (export "k") (param i32)
+      (i32.store (i32.const 0) (i32.div_s (i32.const 1) (local.get 0)))
+      (i32.store (i32.const 4) (i32.trunc_f32_u (f32.convert_i32_u (local.get 0))))
+      (if (local.get 0) (then unreachable)))))wat");
+  EXPECT_NE(wgsl.find("i32_div_s("), std::string::npos);
+  EXPECT_NE(wgsl.find("i32_trunc_f32_u("), std::string::npos);
+  EXPECT_NE(wgsl.find("f32_from_u32("), std::string::npos);
+  EXPECT_NE(wgsl.find("trap(0u);"), std::string::npos);
+}
+
+TEST(WgslCompiler, NonFiniteConstantsAreNotConstantExpressions) {
+  // WGSL rejects a NaN or an infinity that it computes from constants.
+  std::string wgsl = source_of(R"wat((module (memory 1)
+    (func (export "k") (param i32)
+      (f32.store (i32.const 0) (f32.add (f32.const nan) (f32.const inf))))))wat");
+  EXPECT_EQ(wgsl.find("bitcast<f32>(0x7fc00000u)"), std::string::npos);
+  EXPECT_EQ(wgsl.find("bitcast<f32>(0x7f800000u)"), std::string::npos);
+}
+
+TEST(WgslCompiler, RefusesWhatItDoesNotWriteNamingTheFunction) {
+  auto refusal = [](std::string_view wat) {
+    Result<WgslKernel> kernel = compile_wat(wat);
+    EXPECT_FALSE(kernel.ok());
+    return kernel.ok() ? std::string() : kernel.error().message;
+  };
+  std::string i64 = refusal(R"wat((module (memory 1)
+    (func $widen (param i32) (result i32) (i32.wrap_i64 (i64.extend_i32_u (local.get 0))))
+    (func (export "k") (param i32) (i32.store (i32.const 0) (call $widen (local.get 0))))))wat");
+  EXPECT_NE(i64.find("function 'widen'"), std::string::npos) << i64;
+  EXPECT_NE(i64.find("i64"), std::string::npos) << i64;
+  EXPECT_NE(i64.find("not handled by the WGSL back end yet"), std::string::npos) << i64;
+
+  std::string recursive = refusal(R"wat((module (memory 1)
+    (func $down (param i32) (result i32)
+      (if (result i32) (local.get 0) (then (call $down (i32.sub (local.get 0) (i32.const 1)))) (else (i32.const 0))))
+    (func (export "k") (param i32) (i32.store (i32.const 0) (call $down (local.get 0))))))wat");
+  EXPECT_NE(recursive.find("function 'down' is recursive"), std::string::npos) << recursive;
+
+  std::string f64_param = refusal(R"wat((module (func (export "k") (param i32 f64))))wat");
+  EXPECT_NE(f64_param.find("parameter 1 of kernel 'k' is f64"), std::string::npos) << f64_param;
+
+  std::string barrier = refusal(R"wat((module (import "wasmgpu" "barrier" (func $barrier))
+    (func (export "k") (param i32) (call $barrier))))wat");
+  EXPECT_NE(barrier.find("calls wasmgpu.barrier"), std::string::npos) << barrier;
+}
+
+}  // namespace
+}  // namespace wasmgpu::wgsl
