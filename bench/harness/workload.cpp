@@ -38,13 +38,15 @@ void KernelSet::prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> 
   precise_launch_.emplace(Gpu::twin_launch(*precise_, push, push_size, groups));
 }
 
+// The user's default is exact mode (Module's default float mode) with no
+// workgroup size: the README's launch.
 void KernelSet::prepare_default(uint32_t n, std::vector<Argument> wasm_args) {
-  default_launch_.emplace(fast_.kernel(), Launch(n), std::move(wasm_args));
+  default_launch_.emplace(exact_.kernel(), Launch(n), std::move(wasm_args));
 }
 
 LaunchChoice KernelSet::settle_default() {
   if (!default_launch_) throw std::logic_error("settle_default without a default launch");
-  const Kernel& kernel = fast_.kernel();
+  const Kernel& kernel = exact_.kernel();
   const Launch& shape = default_launch_->shape();
   // At most one call per candidate size (the powers of two from 64 to 1024
   // and the heuristic's), with margin.
