@@ -411,6 +411,43 @@ uint32_t ExactFloat::compare(FunctionBuilder& f, Opcode opcode, const Format& fm
   return e.all(e.no(unordered), result);
 }
 
+// The device's own comparison: IEEE's answer, which is wasm's (unordered
+// for NaN, -0 == +0), whenever no operand is subnormal; under
+// SignedZeroInfNanPreserve a device keeps NaNs and infinities, and only
+// subnormal operands may be flushed to zero.
+uint32_t ExactFloat::native_compare(FunctionBuilder& f, Opcode opcode, uint32_t a, uint32_t b) {
+  Op op = Op::OpFOrdEqual;
+  switch (opcode) {
+    case Opcode::F32Eq: case Opcode::F64Eq: op = Op::OpFOrdEqual; break;
+    case Opcode::F32Ne: case Opcode::F64Ne: op = Op::OpFUnordNotEqual; break;
+    case Opcode::F32Lt: case Opcode::F64Lt: op = Op::OpFOrdLessThan; break;
+    case Opcode::F32Gt: case Opcode::F64Gt: op = Op::OpFOrdGreaterThan; break;
+    case Opcode::F32Le: case Opcode::F64Le: op = Op::OpFOrdLessThanEqual; break;
+    case Opcode::F32Ge: case Opcode::F64Ge: op = Op::OpFOrdGreaterThanEqual; break;
+    default: assert(false);
+  }
+  return f.op(op, k_.types.bool_type, {a, b});
+}
+
+// Whether native_compare's answer stands: no operand is zero or subnormal,
+// tested on the bits (a flushing device may read a subnormal as zero in any
+// float instruction, abs included). f32: the exponent field is not zero;
+// f64: the same on the high word. Zeros take the bit compare too (one test
+// instead of two); where the probe or the device promises f64 subnormals,
+// f64 compares need no test. On the H200 the bit compare on every f32
+// compare held mandelbrot's exact mode to 0.16 of its precise twin.
+uint32_t ExactFloat::native_compare_holds(FunctionBuilder& f, bool is64, uint32_t a, uint32_t b) {
+  Emit e{k_, f};
+  if (is64 && k_.f64_subnormals_native) return k_.b.const_bool(true);
+  auto normal_or_special = [&](uint32_t v) {
+    uint32_t high = is64 ? e.to32(e.shr(f.op(Op::OpBitcast, k_.types.u64, {v}), e.u32(32)))
+                         : f.op(Op::OpBitcast, k_.types.u32, {v});
+    uint32_t exponent = e.op32(Op::OpBitwiseAnd, high, e.u32(is64 ? 0x7FF0'0000u : 0x7F80'0000u));
+    return e.test(Op::OpINotEqual, exponent, e.u32(0));
+  };
+  return e.all(normal_or_special(a), normal_or_special(b));
+}
+
 // min/max: the same order, in which -0 < +0 as wasm wants.
 uint32_t ExactFloat::min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b) {
   Emit e{k_, f};
@@ -448,13 +485,24 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
     f.if_else(e.no(keep), [&] { f.store(bits, call(f, helper, {a_bits, b_bits})); });
     return f.op(Op::OpBitcast, k_.types.f64(), {f.load(k_.types.u64, bits)});
   }
-  Fields x = fields(e, kF64, a_bits), y = fields(e, kF64, b_bits);
-  uint32_t nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, is_nan(e, kF64, y));
-  uint32_t r_nan = f.op(Op::OpIsNan, k_.types.bool_type, {r});
-  uint32_t result = e.sel(r_nan, f.op(Op::OpBitcast, k_.types.f64(), {nan}), r);
-  if (op == Op::OpFMul) return result;
-  uint32_t zero_sum = f.op(Op::OpBitcast, k_.types.f64(), {zero_sum_bits(e, op, a_bits, b_bits, 64)});
-  return e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum, result);
+  // Only a NaN or a zero result can differ from wasm's bits (NaN payloads;
+  // zero sums a driver folded, see both_zero), and one ordered compare
+  // finds both: the fix-ups on 64-bit integers, a dozen instructions each
+  // that a GPU emulates on 32-bit halves, run on that rare path alone. On the
+  // H200 they ran on every operation before and held horner_f64's exact
+  // mode to 0.13 of its precise twin (docs/performance.md).
+  uint32_t ordinary = e.test(Op::OpFOrdNotEqual, r, k_.b.const_f64_bits(0));
+  uint32_t bits = f.variable(k_.types.u64);
+  f.store(bits, f.op(Op::OpBitcast, k_.types.u64, {r}));
+  f.if_else(e.no(ordinary), [&] {
+    Fields x = fields(e, kF64, a_bits), y = fields(e, kF64, b_bits);
+    uint32_t nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, is_nan(e, kF64, y));
+    uint32_t r_nan = f.op(Op::OpIsNan, k_.types.bool_type, {r});
+    uint32_t result = e.sel(r_nan, nan, f.op(Op::OpBitcast, k_.types.u64, {r}));
+    if (op != Op::OpFMul) result = e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum_bits(e, op, a_bits, b_bits, 64), result);
+    f.store(bits, result);
+  });
+  return f.op(Op::OpBitcast, k_.types.f64(), {f.load(k_.types.u64, bits)});
 }
 
 // f64 + - * on integers (u64 bits in and out), subnormals included: for
@@ -706,9 +754,13 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
     case Opcode::F64Le: case Opcode::F64Ge: {
       bool is64 = wasm::info(opcode).params[0] == wasm::ValType::F64;
       uint32_t rhs = pop(), lhs = pop();
-      uint32_t a = is64 ? bits64(lhs) : wide32(lhs), b = is64 ? bits64(rhs) : wide32(rhs);
-      uint32_t result = compare(f, opcode, is64 ? kF64 : kF32, a, b);
-      stack.push_back(e.sel(result, e.u32(1), e.u32(0)));
+      uint32_t result = f.variable(k_.types.bool_type);
+      f.store(result, native_compare(f, opcode, lhs, rhs));
+      f.if_else(e.no(native_compare_holds(f, is64, lhs, rhs)), [&] {
+        uint32_t a = is64 ? bits64(lhs) : wide32(lhs), b = is64 ? bits64(rhs) : wide32(rhs);
+        f.store(result, compare(f, opcode, is64 ? kF64 : kF32, a, b));
+      });
+      stack.push_back(e.sel(f.load(k_.types.bool_type, result), e.u32(1), e.u32(0)));
       return true;
     }
     case Opcode::F32Min: case Opcode::F32Max: {

@@ -69,6 +69,8 @@ class ExactFloat {
   // Inline sequences (integer bits in, integer bits or bool out).
   uint32_t promote_bits(FunctionBuilder& f, uint32_t bits);  // u32 -> u64
   uint32_t compare(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, uint32_t a, uint32_t b);
+  uint32_t native_compare(FunctionBuilder& f, wasm::Opcode opcode, uint32_t a, uint32_t b);
+  uint32_t native_compare_holds(FunctionBuilder& f, bool is64, uint32_t a, uint32_t b);
   uint32_t min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b);
   uint32_t f64_native(FunctionBuilder& f, spv::Op op, uint32_t a, uint32_t b);
   // The native result's bits of a run member (f32 operands); the values it
