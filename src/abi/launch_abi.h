@@ -192,7 +192,7 @@ inline constexpr uint32_t kCallTrapped = 1;  // status = kCallTrapped + uint32_t
 //                           function index, or kNullRef (read-only)
 //   Table tables[defined tables], each 8-byte aligned:
 //     u32 size              current number of elements
-//     u32 capacity          slots reserved (spirv::table_capacity); table.grow
+//     u32 capacity          slots reserved (frontend::table_capacity); table.grow
 //                           fails beyond it
 //     u32 slots[capacity]   function index, or kNullRef; past `size` unused
 // Offsets after globals depend on the module: spirv::instance_layout() gives

@@ -5,9 +5,9 @@
 #include <bit>
 #include <cstdio>
 
-#include "spirv/call_graph.h"
-#include "spirv/table.h"
-#include "spirv/workgroup_memory.h"
+#include "frontend/call_graph.h"
+#include "frontend/table.h"
+#include "frontend/shared_memory.h"
 
 namespace wasmgpu::detail {
 
@@ -89,14 +89,14 @@ SizeDependence wasm_size_dependence(const wasm::Module& module, std::string_view
     out.reason = "not an exported function";
     return out;
   }
-  Result<spirv::SharedMemory> shared = spirv::find_shared_memory(module);
+  Result<frontend::SharedMemory> shared = frontend::find_shared_memory(module);
   if (!shared.ok()) {
     out.reason = "its shared memory cannot be read: " + shared.error().message;
     return out;
   }
-  Result<spirv::IndirectCallTargets> targets = spirv::indirect_call_targets(module);
-  Result<spirv::CallGraph> graph =
-      spirv::build_call_graph(module, exported->index, targets.ok() ? &targets.value() : nullptr);
+  Result<frontend::IndirectCallTargets> targets = frontend::indirect_call_targets(module);
+  Result<frontend::CallGraph> graph =
+      frontend::build_call_graph(module, exported->index, targets.ok() ? &targets.value() : nullptr);
   if (!graph.ok()) {
     out.reason = "its call graph cannot be built: " + graph.error().message;
     return out;

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
+#include "frontend/kernel_signature.h"
 #include "spirv/compiler.h"
 #include "wgsl/wgsl_compiler.h"
 
@@ -25,7 +26,7 @@ struct CompileArgs {
 std::string default_kernel(const wasm::Module& module, const std::string& path) {
   std::vector<std::string> kernels;
   for (const wasm::Export& e : module.exports)
-    if (e.kind == wasm::ExternalKind::Func && spirv::check_kernel_signature(module, e.name).ok())
+    if (e.kind == wasm::ExternalKind::Func && frontend::check_kernel_signature(module, e.name).ok())
       kernels.push_back(e.name);
   if (kernels.size() == 1) return kernels[0];
   if (kernels.empty()) fail(path + " exports no kernel (see `wasmgpu inspect " + path + "`)");

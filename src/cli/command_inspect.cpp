@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
+#include "frontend/kernel_signature.h"
 #include "spirv/compiler.h"
 #include "wasm/kernel_metadata.h"
 
@@ -94,7 +95,7 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
     }
     fmt::print("  func {} {}\n", e.name, signature_text(module.function_type(e.index)));
     if (metadata) print_params(*metadata, e.name);
-    if (Status signature = spirv::check_kernel_signature(module, e.name); !signature.ok()) {
+    if (Status signature = frontend::check_kernel_signature(module, e.name); !signature.ok()) {
       fmt::print("    not a kernel: {}\n", signature.error().message);
       continue;
     }

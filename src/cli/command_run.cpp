@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
+#include "frontend/kernel_signature.h"
 #include "spirv/compiler.h"
 #include "wasmgpu/device.hpp"
 
@@ -167,12 +168,12 @@ void run_kernel(const RunArgs& args) {
   if (!exported) {
     std::string kernels;
     for (const wasm::Export& e : parsed.exports)
-      if (e.kind == wasm::ExternalKind::Func && spirv::check_kernel_signature(parsed, e.name).ok())
+      if (e.kind == wasm::ExternalKind::Func && frontend::check_kernel_signature(parsed, e.name).ok())
         kernels += (kernels.empty() ? "" : ", ") + e.name;
     fail(fmt::format("{} has no exported function '{}' (kernels: {})", args.input, args.kernel,
                      kernels.empty() ? "none" : kernels));
   }
-  if (Status signature = spirv::check_kernel_signature(parsed, args.kernel); !signature.ok())
+  if (Status signature = frontend::check_kernel_signature(parsed, args.kernel); !signature.ok())
     fail(fmt::format("'{}' is not a kernel: {}", args.kernel, signature.error().message));
   const auto& params = parsed.function_type(exported->index).params;
   const size_t expected = params.size() - 1;

@@ -14,9 +14,10 @@
 #include "abi/launch_abi.h"
 #include "cpu/jit.h"
 #include "cpu/kernel_support.h"
+#include "cpu/lowerable.h"
 #include "cpu/workgroup_fibers.h"
-#include "spirv/compiler.h"
-#include "spirv/workgroup_memory.h"
+#include "frontend/kernel_signature.h"
+#include "frontend/shared_memory.h"
 #include "wasm/decoder.h"
 #include "wasm/kernel_metadata.h"
 
@@ -169,7 +170,7 @@ class CpuCommandList : public device::BackendCommandList {
 
 class CpuKernel : public device::BackendKernel {
  public:
-  CpuKernel(CpuDevice& device, std::string name, const ModuleMemory& memory, spirv::FrontEndFacts facts,
+  CpuKernel(CpuDevice& device, std::string name, const ModuleMemory& memory, frontend::FrontEndFacts facts,
             std::unique_ptr<NativeKernel> native, uint32_t shared_bytes, bool barriers)
       : device_(device),
         name_(std::move(name)),
@@ -205,7 +206,7 @@ class CpuKernel : public device::BackendKernel {
   CpuDevice& device_;
   std::string name_;
   const ModuleMemory& memory_;
-  spirv::FrontEndFacts facts_;
+  frontend::FrontEndFacts facts_;
   std::unique_ptr<NativeKernel> native_;
   uint32_t shared_bytes_;  // the WASMGPU_SHARED block each workgroup gets
   bool barriers_;          // invocations run as fibers (workgroup_fibers.h)
@@ -322,7 +323,7 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
 class CpuModule : public device::BackendModule {
  public:
   CpuModule(CpuDevice& device, wasm::Module module, std::vector<wasm::KernelMetadata> metadata,
-            std::unique_ptr<ModuleMemory> memory, spirv::FloatMode float_mode)
+            std::unique_ptr<ModuleMemory> memory, frontend::FloatMode float_mode)
       : device_(device),
         module_(std::move(module)),
         metadata_(std::move(metadata)),
@@ -332,12 +333,12 @@ class CpuModule : public device::BackendModule {
   std::span<const wasm::KernelMetadata> kernel_metadata() const override { return metadata_; }
   Result<device::BackendKernel*> kernel(std::string_view name) override {
     if (auto it = kernels_.find(name); it != kernels_.end()) return it->second.get();
-    WASMGPU_TRY(spirv::check_kernel_signature(module_, name));
+    WASMGPU_TRY(frontend::check_kernel_signature(module_, name));
     const uint32_t index = module_.find_export(name, wasm::ExternalKind::Func)->index;
     const uint32_t roots[] = {index};
-    WASMGPU_ASSIGN_OR_RETURN(spirv::FrontEndFacts facts, spirv::analyse_module(module_, roots, index));
+    WASMGPU_ASSIGN_OR_RETURN(frontend::FrontEndFacts facts, frontend::analyse_module(module_, roots, index, limits()));
     WASMGPU_TRY(check_cpu_support(module_, facts, name));
-    WASMGPU_ASSIGN_OR_RETURN(spirv::SharedMemory shared, spirv::find_shared_memory(module_));
+    WASMGPU_ASSIGN_OR_RETURN(frontend::SharedMemory shared, frontend::find_shared_memory(module_));
     const bool barriers = needs_fibers(module_, facts);
     WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<NativeKernel> native, compile_native_kernel(module_, facts, float_mode_));
     auto kernel = std::make_unique<CpuKernel>(device_, std::string(name), *memory_, std::move(facts), std::move(native),
@@ -350,7 +351,7 @@ class CpuModule : public device::BackendModule {
   wasm::Module module_;
   std::vector<wasm::KernelMetadata> metadata_;
   std::unique_ptr<ModuleMemory> memory_;
-  spirv::FloatMode float_mode_;
+  frontend::FloatMode float_mode_;
   std::map<std::string, std::unique_ptr<CpuKernel>, std::less<>> kernels_;
 };
 

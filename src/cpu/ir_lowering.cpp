@@ -20,7 +20,7 @@
 #include "abi/launch_abi.h"
 #include "cpu/kernel_abi.h"
 #include "cpu/kernel_support.h"
-#include "spirv/workgroup_memory.h"
+#include "frontend/shared_memory.h"
 
 namespace wasmgpu::cpu {
 
@@ -32,14 +32,14 @@ using wasm::ValType;
 // The state every function of one lowering shares.
 struct ModuleLowering {
   const wasm::Module& module;
-  const spirv::FrontEndFacts& facts;
-  spirv::FloatMode float_mode;
+  const frontend::FrontEndFacts& facts;
+  frontend::FloatMode float_mode;
   llvm::Module& out;
   llvm::LLVMContext& context;
   std::map<uint32_t, llvm::Function*> functions;  // by function index
   uint64_t memory_bytes = 0;
   uint32_t memory_pages = 0;
-  spirv::SharedMemory shared;  // the WASMGPU_SHARED range (empty: none)
+  frontend::SharedMemory shared;  // the WASMGPU_SHARED range (empty: none)
 
   llvm::Type* type_of(ValType type) {
     switch (type) {
@@ -102,7 +102,7 @@ class FunctionLowering {
   llvm::Type* f32() { return b_.getFloatTy(); }
   llvm::Type* f64() { return b_.getDoubleTy(); }
   llvm::Type* ptr() { return b_.getPtrTy(); }
-  bool exact() const { return m_.float_mode == spirv::FloatMode::Exact; }
+  bool exact() const { return m_.float_mode == frontend::FloatMode::Exact; }
 
   Value* pop() {
     Value* v = stack_.back();
@@ -556,7 +556,7 @@ FunctionLowering::Value* FunctionLowering::intrinsic(CpuIntrinsic which, std::sp
 }
 
 FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) {
-  const spirv::StackLayout& stack = m_.facts.stack;
+  const frontend::StackLayout& stack = m_.facts.stack;
   llvm::BasicBlock* done = llvm::BasicBlock::Create(m_.context, "translated", fn_);
   llvm::BasicBlock* oob = llvm::BasicBlock::Create(m_.context, "out_of_bounds", fn_);
   std::vector<std::pair<Value*, llvm::BasicBlock*>> results;
@@ -1115,11 +1115,11 @@ void emit_entry(ModuleLowering& m, uint32_t kernel) {
 
 }  // namespace
 
-Status lower_kernel(const wasm::Module& module, const spirv::FrontEndFacts& facts, spirv::FloatMode float_mode,
+Status lower_kernel(const wasm::Module& module, const frontend::FrontEndFacts& facts, frontend::FloatMode float_mode,
                     llvm::Module& out) {
   if (!facts.kernel_function) return make_error(ErrorCode::Internal, "cpu lowering: no kernel function");
   ModuleLowering m{module, facts, float_mode, out, out.getContext(), {}, 0, 0, {}};
-  Result<spirv::SharedMemory> shared = spirv::find_shared_memory(module);
+  Result<frontend::SharedMemory> shared = frontend::find_shared_memory(module);
   if (!shared.ok()) return shared.error();
   m.shared = shared.value();
   if (!module.memories.empty()) {

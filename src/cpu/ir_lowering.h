@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "spirv/float_mode.h"
-#include "spirv/front_end_facts.h"
+#include "frontend/float_mode.h"
+#include "frontend/front_end_facts.h"
 #include "support/result.h"
 #include "wasm/module.h"
 
@@ -24,7 +24,7 @@ inline constexpr const char* kEntrySymbol = "wasmgpu_cpu_entry";
 
 // Lowers the kernel `facts.kernel_function` of `module` (already accepted by
 // check_cpu_support) into `out`, whose context owns the IR.
-Status lower_kernel(const wasm::Module& module, const spirv::FrontEndFacts& facts, spirv::FloatMode float_mode,
+Status lower_kernel(const wasm::Module& module, const frontend::FrontEndFacts& facts, frontend::FloatMode float_mode,
                     llvm::Module& out);
 
 }  // namespace wasmgpu::cpu

@@ -58,8 +58,8 @@ void optimise(llvm::Module& module, llvm::TargetMachine& machine) {
 }  // namespace
 
 Result<std::unique_ptr<NativeKernel>> compile_native_kernel(const wasm::Module& module,
-                                                            const spirv::FrontEndFacts& facts,
-                                                            spirv::FloatMode float_mode, bool keep_ir) {
+                                                            const frontend::FrontEndFacts& facts,
+                                                            frontend::FloatMode float_mode, bool keep_ir) {
   initialise_llvm();
   auto fail = [](const std::string& what, llvm::Error error) {
     return make_error(ErrorCode::Internal, "cpu device: " + what + ": " + to_text(std::move(error)));
@@ -68,7 +68,7 @@ Result<std::unique_ptr<NativeKernel>> compile_native_kernel(const wasm::Module& 
   if (!target) return fail("detecting the host CPU", target.takeError());
   // Exact mode: never fuse a*b + c (docs/float-modes.md); fast mode may.
   target->getOptions().AllowFPOpFusion =
-      float_mode == spirv::FloatMode::Exact ? llvm::FPOpFusion::Strict : llvm::FPOpFusion::Fast;
+      float_mode == frontend::FloatMode::Exact ? llvm::FPOpFusion::Strict : llvm::FPOpFusion::Fast;
   target->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = target->createTargetMachine();
   if (!machine) return fail("creating the target machine", machine.takeError());

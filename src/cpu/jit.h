@@ -8,8 +8,8 @@
 #include <string>
 
 #include "cpu/kernel_abi.h"
-#include "spirv/float_mode.h"
-#include "spirv/front_end_facts.h"
+#include "frontend/float_mode.h"
+#include "frontend/front_end_facts.h"
 #include "support/result.h"
 #include "wasm/module.h"
 
@@ -28,8 +28,8 @@ class NativeKernel {
   struct Jit;  // the LLJIT instance that owns the code
 
  private:
-  friend Result<std::unique_ptr<NativeKernel>> compile_native_kernel(const wasm::Module&, const spirv::FrontEndFacts&,
-                                                                     spirv::FloatMode, bool);
+  friend Result<std::unique_ptr<NativeKernel>> compile_native_kernel(const wasm::Module&, const frontend::FrontEndFacts&,
+                                                                     frontend::FloatMode, bool);
   NativeKernel() = default;
   std::unique_ptr<Jit> jit_;
   KernelEntry entry_ = nullptr;
@@ -40,7 +40,7 @@ class NativeKernel {
 // (accepted by check_cpu_support); keeps the optimised IR's text when
 // `keep_ir`.
 Result<std::unique_ptr<NativeKernel>> compile_native_kernel(const wasm::Module& module,
-                                                            const spirv::FrontEndFacts& facts,
-                                                            spirv::FloatMode float_mode, bool keep_ir = false);
+                                                            const frontend::FrontEndFacts& facts,
+                                                            frontend::FloatMode float_mode, bool keep_ir = false);
 
 }  // namespace wasmgpu::cpu

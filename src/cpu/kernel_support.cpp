@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "spirv/intrinsics.h"
-#include "spirv/workgroup_memory.h"
+#include "frontend/intrinsic_catalog.h"
+#include "frontend/shared_memory.h"
 
 namespace wasmgpu::cpu {
 
@@ -65,67 +65,68 @@ bool constant_init(const wasm::Global& global) {
 }  // namespace
 
 std::optional<CpuIntrinsic> cpu_intrinsic(const wasm::Module& module, uint32_t function_index) {
-  const wasm::Import* import = module.imported_function(function_index);
-  if (!import || import->module != "wasmgpu") return std::nullopt;
-  // The signature is checked once, by the front end's table
-  // (spirv::check_import_call); this table only maps names to lowerings.
-  if (!spirv::check_import_call(module, function_index, function_index).ok()) return std::nullopt;
-  struct Entry {
-    std::string_view name;
-    CpuIntrinsic intrinsic;
-  };
-  static constexpr Entry kIntrinsics[] = {
-      {"global_id", CpuIntrinsic::GlobalId},
-      {"local_id", CpuIntrinsic::LocalId},
-      {"workgroup_id", CpuIntrinsic::WorkgroupId},
-      {"workgroup_size", CpuIntrinsic::WorkgroupSize},
-      {"workgroup_count", CpuIntrinsic::WorkgroupCount},
-      {"local_index", CpuIntrinsic::LocalIndex},
-      {"barrier", CpuIntrinsic::Barrier},
-      {"memory_barrier", CpuIntrinsic::MemoryBarrier},
-      {"workgroup_memory_barrier", CpuIntrinsic::MemoryBarrier},
-      {"atomic_add_i32", CpuIntrinsic::AtomicAdd},
-      {"atomic_sub_i32", CpuIntrinsic::AtomicSub},
-      {"atomic_and_i32", CpuIntrinsic::AtomicAnd},
-      {"atomic_or_i32", CpuIntrinsic::AtomicOr},
-      {"atomic_xor_i32", CpuIntrinsic::AtomicXor},
-      {"atomic_min_i32", CpuIntrinsic::AtomicMinS},
-      {"atomic_max_i32", CpuIntrinsic::AtomicMaxS},
-      {"atomic_min_u32", CpuIntrinsic::AtomicMinU},
-      {"atomic_max_u32", CpuIntrinsic::AtomicMaxU},
-      {"atomic_exchange_i32", CpuIntrinsic::AtomicExchange},
-      {"atomic_compare_exchange_i32", CpuIntrinsic::AtomicCompareExchange},
-      {"atomic_add_f32", CpuIntrinsic::AtomicAddF32},
-      {"subgroup_size", CpuIntrinsic::SubgroupSize},
-      {"subgroup_invocation_id", CpuIntrinsic::SubgroupInvocationId},
-      {"subgroup_id", CpuIntrinsic::SubgroupId},
-      {"subgroup_count", CpuIntrinsic::SubgroupCount},
-      {"subgroup_broadcast_i32", CpuIntrinsic::SubgroupBroadcast},
-      {"subgroup_broadcast_f32", CpuIntrinsic::SubgroupBroadcast},
-      {"subgroup_shuffle_i32", CpuIntrinsic::SubgroupBroadcast},
-      {"subgroup_shuffle_f32", CpuIntrinsic::SubgroupBroadcast},
-      {"subgroup_ballot", CpuIntrinsic::SubgroupBallot},
-      {"subgroup_all", CpuIntrinsic::SubgroupAll},
-      {"subgroup_any", CpuIntrinsic::SubgroupAny},
-      {"subgroup_add_i32", CpuIntrinsic::SubgroupAddI32},
-      {"subgroup_add_f32", CpuIntrinsic::SubgroupAddF32},
-      {"subgroup_min_i32", CpuIntrinsic::SubgroupMinS},
-      {"subgroup_min_u32", CpuIntrinsic::SubgroupMinU},
-      {"subgroup_min_f32", CpuIntrinsic::SubgroupMinF},
-      {"subgroup_max_i32", CpuIntrinsic::SubgroupMaxS},
-      {"subgroup_max_u32", CpuIntrinsic::SubgroupMaxU},
-      {"subgroup_max_f32", CpuIntrinsic::SubgroupMaxF},
-      {"subgroup_inclusive_add_i32", CpuIntrinsic::SubgroupInclusiveAddI32},
-      {"subgroup_inclusive_add_f32", CpuIntrinsic::SubgroupInclusiveAddF32},
-      {"subgroup_exclusive_add_i32", CpuIntrinsic::SubgroupExclusiveAddI32},
-      {"subgroup_exclusive_add_f32", CpuIntrinsic::SubgroupExclusiveAddF32},
-  };
-  for (const Entry& entry : kIntrinsics)
-    if (entry.name == import->name) return entry.intrinsic;
+  // The signature is checked once, by the front end's catalog
+  // (frontend::check_import_call); this maps its kinds to lowerings.
+  if (!frontend::check_import_call(module, function_index, function_index).ok()) return std::nullopt;
+  const frontend::Intrinsic* intrinsic = frontend::find_intrinsic(module, function_index);
+  if (!intrinsic) return std::nullopt;
+  const bool f32 = intrinsic->signature.result == wasm::ValType::F32;
+  using K = frontend::IntrinsicKind;
+  switch (intrinsic->kind) {
+    case K::GlobalId: return CpuIntrinsic::GlobalId;
+    case K::LocalId: return CpuIntrinsic::LocalId;
+    case K::WorkgroupId: return CpuIntrinsic::WorkgroupId;
+    case K::WorkgroupSize: return CpuIntrinsic::WorkgroupSize;
+    case K::WorkgroupCount: return CpuIntrinsic::WorkgroupCount;
+    case K::LocalIndex: return CpuIntrinsic::LocalIndex;
+    case K::Barrier: return CpuIntrinsic::Barrier;
+    case K::MemoryBarrier:
+    case K::WorkgroupMemoryBarrier: return CpuIntrinsic::MemoryBarrier;
+    case K::AtomicAdd: return CpuIntrinsic::AtomicAdd;
+    case K::AtomicSub: return CpuIntrinsic::AtomicSub;
+    case K::AtomicAnd: return CpuIntrinsic::AtomicAnd;
+    case K::AtomicOr: return CpuIntrinsic::AtomicOr;
+    case K::AtomicXor: return CpuIntrinsic::AtomicXor;
+    case K::AtomicMinS: return CpuIntrinsic::AtomicMinS;
+    case K::AtomicMaxS: return CpuIntrinsic::AtomicMaxS;
+    case K::AtomicMinU: return CpuIntrinsic::AtomicMinU;
+    case K::AtomicMaxU: return CpuIntrinsic::AtomicMaxU;
+    case K::AtomicExchange: return CpuIntrinsic::AtomicExchange;
+    case K::AtomicCompareExchange: return CpuIntrinsic::AtomicCompareExchange;
+    case K::AtomicAddF32: return CpuIntrinsic::AtomicAddF32;
+    case K::SubgroupSize: return CpuIntrinsic::SubgroupSize;
+    case K::SubgroupInvocationId: return CpuIntrinsic::SubgroupInvocationId;
+    case K::SubgroupId: return CpuIntrinsic::SubgroupId;
+    case K::SubgroupCount: return CpuIntrinsic::SubgroupCount;
+    case K::SubgroupBroadcast:
+    case K::SubgroupShuffle: return CpuIntrinsic::SubgroupBroadcast;
+    case K::SubgroupBallot: return CpuIntrinsic::SubgroupBallot;
+    case K::SubgroupAll: return CpuIntrinsic::SubgroupAll;
+    case K::SubgroupAny: return CpuIntrinsic::SubgroupAny;
+    case K::SubgroupAdd: return f32 ? CpuIntrinsic::SubgroupAddF32 : CpuIntrinsic::SubgroupAddI32;
+    case K::SubgroupMinS: return CpuIntrinsic::SubgroupMinS;
+    case K::SubgroupMinU: return CpuIntrinsic::SubgroupMinU;
+    case K::SubgroupMinF: return CpuIntrinsic::SubgroupMinF;
+    case K::SubgroupMaxS: return CpuIntrinsic::SubgroupMaxS;
+    case K::SubgroupMaxU: return CpuIntrinsic::SubgroupMaxU;
+    case K::SubgroupMaxF: return CpuIntrinsic::SubgroupMaxF;
+    case K::SubgroupInclusiveAdd:
+      return f32 ? CpuIntrinsic::SubgroupInclusiveAddF32 : CpuIntrinsic::SubgroupInclusiveAddI32;
+    case K::SubgroupExclusiveAdd:
+      return f32 ? CpuIntrinsic::SubgroupExclusiveAddF32 : CpuIntrinsic::SubgroupExclusiveAddI32;
+    // Images are not on the cpu device yet.
+    case K::ImageLoad2D:
+    case K::ImageLoad3D:
+    case K::ImageStore2D:
+    case K::ImageStore3D:
+    case K::ImageSample2D:
+    case K::ImageSample3D:
+    case K::ImageSize: return std::nullopt;
+  }
   return std::nullopt;
 }
 
-bool needs_fibers(const wasm::Module& module, const spirv::FrontEndFacts& facts) {
+bool needs_fibers(const wasm::Module& module, const frontend::FrontEndFacts& facts) {
   for (uint32_t function : facts.graph.functions) {
     if (function < module.imported_functions) continue;
     for (const wasm::Instr& instr : module.functions[function - module.imported_functions].body) {
@@ -137,12 +138,12 @@ bool needs_fibers(const wasm::Module& module, const spirv::FrontEndFacts& facts)
   return false;
 }
 
-Status check_cpu_support(const wasm::Module& module, const spirv::FrontEndFacts& facts, std::string_view export_name) {
+Status check_cpu_support(const wasm::Module& module, const frontend::FrontEndFacts& facts, std::string_view export_name) {
   const uint32_t kernel = facts.kernel_function.value_or(0);
   if (!facts.graph.recursive_components.empty())
     return refuse(module, export_name, facts.graph.recursive_components.front().front(),
                   "is recursive (call stacks are not on the cpu device yet)");
-  Result<spirv::SharedMemory> shared = spirv::find_shared_memory(module);
+  Result<frontend::SharedMemory> shared = frontend::find_shared_memory(module);
   if (!shared.ok()) return shared.error();
   for (const wasm::Global& global : module.globals)
     if (!constant_init(global))

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "spirv/front_end_facts.h"
+#include "frontend/front_end_facts.h"
 #include "support/result.h"
 #include "wasm/module.h"
 
@@ -75,10 +75,10 @@ std::optional<CpuIntrinsic> cpu_intrinsic(const wasm::Module& module, uint32_t f
 // Whether the kernel reaches wasmgpu_barrier() or a cross-lane subgroup
 // operation: its workgroups then run their invocations as fibers
 // (docs/cpu-device.md, "Barriers").
-bool needs_fibers(const wasm::Module& module, const spirv::FrontEndFacts& facts);
+bool needs_fibers(const wasm::Module& module, const frontend::FrontEndFacts& facts);
 
 // Ok when the cpu device can run kernel `export_name` (its function and the
 // front end's facts about it), else Unsupported naming the function and why.
-Status check_cpu_support(const wasm::Module& module, const spirv::FrontEndFacts& facts, std::string_view export_name);
+Status check_cpu_support(const wasm::Module& module, const frontend::FrontEndFacts& facts, std::string_view export_name);
 
 }  // namespace wasmgpu::cpu

@@ -1,5 +1,6 @@
 #include "reflect/wasm_interface.h"
 
+#include "frontend/kernel_signature.h"
 #include "spirv/compiler.h"
 #include "wasm/kernel_metadata.h"
 
@@ -64,7 +65,7 @@ Result<std::vector<KernelInterface>> wasm_interfaces(const wasm::Module& module)
   WASMGPU_ASSIGN_OR_RETURN(std::vector<wasm::KernelMetadata> metadata, wasm::read_kernel_metadata(module));
   std::vector<KernelInterface> out;
   for (const wasm::Export& e : module.exports) {
-    if (e.kind != wasm::ExternalKind::Func || !spirv::check_kernel_signature(module, e.name).ok()) continue;
+    if (e.kind != wasm::ExternalKind::Func || !frontend::check_kernel_signature(module, e.name).ok()) continue;
     const wasm::FuncType& type = module.function_type(e.index);
     const wasm::KernelMetadata* record = nullptr;
     for (const wasm::KernelMetadata& m : metadata)

@@ -13,7 +13,7 @@
 namespace wasmgpu::reflect {
 
 // One interface per export that can run as a kernel (see
-// spirv::check_kernel_signature), in export order. The invocation index is
+// frontend::check_kernel_signature), in export order. The invocation index is
 // not a parameter. With metadata: parameters named as declared; pointers are
 // Buffers of their pointee (writable unless const); integers are signed
 // unless their C type is unsigned (unsigned, uint32_t, size_t ...).

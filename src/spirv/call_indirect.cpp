@@ -5,7 +5,7 @@
 // Function variables; trapping paths leave zeros there and the invocation
 // winds down (traps.cpp).
 #include "spirv/function_lowering.h"
-#include "spirv/table.h"
+#include "frontend/table.h"
 
 namespace wasmgpu::spirv {
 

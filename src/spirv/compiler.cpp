@@ -7,19 +7,22 @@
 #include <set>
 
 #include "abi/launch_abi.h"
-#include "spirv/call_graph.h"
+#include "frontend/call_graph.h"
 #include "spirv/float_exact.h"
-#include "spirv/front_end_facts.h"
+#include "frontend/front_end_facts.h"
+#include "frontend/kernel_signature.h"
+#include "frontend/shared_memory.h"
 #include "spirv/function_lowering.h"
 #include "spirv/images.h"
 #include "spirv/instance_state.h"
 #include "spirv/intrinsics.h"
+#include "spirv/lowerable.h"
 #include "spirv/kernel_context.h"
 #include "spirv/module_builder.h"
 #include "spirv/recursive_component.h"
 #include "spirv/runtime_helpers.h"
-#include "spirv/stack_analysis.h"
-#include "spirv/table.h"
+#include "frontend/stack_analysis.h"
+#include "frontend/table.h"
 #include "spirv/workgroup_memory.h"
 
 namespace wasmgpu::spirv {
@@ -218,42 +221,15 @@ std::vector<abi::ArgWidth> push_arg_widths(std::span<const wasm::ValType> args) 
   return widths;
 }
 
-Status check_kernel_signature(const wasm::Module& module, std::string_view export_name) {
-  std::string name(export_name);
-  const wasm::Export* found = nullptr;
-  for (const wasm::Export& e : module.exports)
-    if (e.name == export_name) found = &e;
-  if (!found) return make_error(ErrorCode::NotFound, "the module has no export named '" + name + "'");
-  auto refuse = [](std::string why) { return make_error(ErrorCode::InvalidArgument, std::move(why)); };
-  if (found->kind != wasm::ExternalKind::Func)
-    return refuse("'" + name + "' is a " + wasm::to_string(found->kind) + ", not a function");
-  if (found->index >= module.total_functions()) return refuse("'" + name + "' names a function that does not exist");
-  if (module.imported_function(found->index))
-    return refuse("'" + name + "' is an imported function, which cannot run on the GPU");
-  const wasm::FuncType& type = module.function_type(found->index);
-  if (type.params.empty())
-    return refuse("'" + name + "' takes no parameters; a kernel's first parameter is the i32 invocation index");
-  if (type.params[0] != ValType::I32)
-    return refuse("'" + name + "' takes " + wasm::to_string(type.params[0]) +
-                  " first; a kernel's first parameter is the i32 invocation index");
-  if (!type.results.empty())
-    return refuse("'" + name + "' returns values; a kernel returns nothing and writes results through pointers");
-  for (size_t i = 1; i < type.params.size(); ++i)
-    if (!is_kernel_scalar(type.params[i]))
-      return refuse("parameter " + std::to_string(i) + " of '" + name + "' is " + wasm::to_string(type.params[i]) +
-                    "; kernel parameters are i32, i64, f32 or f64");
-  return {};
-}
-
 Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
                                       const CompileOptions& options) {
-  if (Status signature = check_kernel_signature(module, export_name); !signature.ok())
+  if (Status signature = frontend::check_kernel_signature(module, export_name); !signature.ok())
     return make_error("cannot compile kernel: " + signature.error().message);
   uint32_t kernel_index = module.find_export(export_name, wasm::ExternalKind::Func)->index;
   CompiledKernel result;
   uint32_t roots[] = {kernel_index};
   // The front end, once; then the SPIR-V back end.
-  WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, kernel_index));
+  WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, kernel_index, limits()));
   WASMGPU_TRY(compile_shader(module, facts, options, result.words, result.info,
                              [&](KernelContext& k, FunctionBuilder& f, uint32_t index, uint32_t launch_block) {
                                emit_kernel_call(k, f, kernel_index, index, launch_block);
@@ -308,7 +284,8 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.abi.memory_base_var = private_var(k.types.u64, "memory_base", b.const_u64(0));
   k.abi.base_index_var = private_var(k.types.u32, "base_index");
   k.abi.invocation_count_var = private_var(k.types.u32, "invocation_count");
-  WASMGPU_ASSIGN_OR_RETURN(k.shared, find_shared_memory(module));
+  WASMGPU_ASSIGN_OR_RETURN(frontend::SharedMemory shared, frontend::find_shared_memory(module));
+  k.shared = SharedMemory{shared};
   declare_shared_memory(k);
   k.proofs.address_facts.initial_memory_bytes = initial_memory_bytes(module);
   if (stack.slot_size != 0) {
@@ -480,7 +457,7 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     f.store_aligned(k.device_pointer(f, f.op(Op::OpIAdd, k.types.u64, {result_record, b.const_u64(4)}), k.types.u32),
                     b.const_u32(0), 4);
   };
-  WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, std::nullopt));
+  WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, std::nullopt, limits()));
   WASMGPU_TRY(compile_shader(module, facts, options, result.words, result.info, body));
   for (CallInfo& call : result.calls) call.has_side_effects = facts.side_effects.at(call.function_index);
   result.call_record_size = abi::kCallRecordParams + abi::kArgSlotSize * max_params;

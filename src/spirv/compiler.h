@@ -10,11 +10,17 @@
 #include "abi/launch_abi.h"
 #include "abi/launch_proof.h"
 #include "spirv/access_path.h"
-#include "spirv/float_mode.h"
+#include "frontend/float_mode.h"
 #include "support/result.h"
 #include "wasm/module.h"
 
 namespace wasmgpu::spirv {
+
+// The float mode is the front end's (every back end compiles it); its names
+// here keep spirv::CompileOptions' users as they were.
+using frontend::FloatMode;
+using frontend::float_mode_name;
+using frontend::parse_float_mode;
 
 // The default CompileOptions::max_call_depth: deep enough for the spec suite
 // (odd(200) recurses 201 deep) with room to spare.
@@ -141,12 +147,6 @@ struct CompiledCalls {
 // push constants: the input of abi::push_layout, for the compiler and the
 // runtime alike.
 std::vector<abi::ArgWidth> push_arg_widths(std::span<const wasm::ValType> args);
-
-// Ok when an export can be launched as a kernel, else why not (NotFound for a
-// missing export, InvalidArgument for another signature). A kernel is an
-// exported function whose first parameter is the i32 invocation index, whose
-// other parameters are i32/i64/f32/f64 and which returns nothing.
-Status check_kernel_signature(const wasm::Module& module, std::string_view export_name);
 
 // Compiles the exported function `export_name` and every function reachable
 // from it. Fails with a message naming the function for what cannot run on a

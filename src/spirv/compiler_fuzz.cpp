@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/kernel_signature.h"
 #include "spirv/compiler.h"
 #include "wasm/decoder.h"
 
@@ -51,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const wasm::Export& e : module->exports) {
     if (e.kind != wasm::ExternalKind::Func) continue;
     functions.push_back(e.name);
-    if (!spirv::check_kernel_signature(*module, e.name).ok()) continue;
+    if (!frontend::check_kernel_signature(*module, e.name).ok()) continue;
     auto kernel = spirv::compile_kernel(*module, e.name, options);
     if (kernel.ok()) expect_valid(kernel->words, "kernel '" + e.name + "'");
   }

@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "spirv/kernel_context.h"
-#include "spirv/access_groups.h"
-#include "spirv/front_end_facts.h"
-#include "spirv/launch_proof_analysis.h"
-#include "spirv/pointer_provenance.h"
+#include "frontend/access_groups.h"
+#include "frontend/front_end_facts.h"
+#include "frontend/launch_proof_analysis.h"
+#include "frontend/pointer_provenance.h"
 #include "spirv/runtime_helpers.h"
 #include "support/result.h"
 

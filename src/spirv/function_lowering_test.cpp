@@ -1,5 +1,6 @@
 #include <map>
 
+#include "frontend/kernel_signature.h"
 #include "spirv/test_util.h"
 #include "wasm/opcode.h"
 
@@ -124,7 +125,7 @@ TEST(Kernel, SignatureProblems) {
   ASSERT_TRUE(module.ok());
   // The message of the refusal, "" when the export is a kernel.
   auto problem = [&](std::string_view name) {
-    Status signature = check_kernel_signature(*module, name);
+    Status signature = frontend::check_kernel_signature(*module, name);
     return signature.ok() ? std::string() : signature.error().message;
   };
   EXPECT_EQ(problem("ok"), "");
@@ -134,8 +135,8 @@ TEST(Kernel, SignatureProblems) {
   EXPECT_NE(problem("firsti64").find("i64"), std::string::npos);
   EXPECT_NE(problem("returns").find("returns"), std::string::npos);
   EXPECT_NE(problem("v128").find("v128"), std::string::npos);
-  EXPECT_EQ(check_kernel_signature(*module, "missing").error().code, ErrorCode::NotFound);
-  EXPECT_EQ(check_kernel_signature(*module, "returns").error().code, ErrorCode::InvalidArgument);
+  EXPECT_EQ(frontend::check_kernel_signature(*module, "missing").error().code, ErrorCode::NotFound);
+  EXPECT_EQ(frontend::check_kernel_signature(*module, "returns").error().code, ErrorCode::InvalidArgument);
   EXPECT_FALSE(compile_kernel(*module, "returns").ok());
   EXPECT_TRUE(compile_kernel(*module, "ok").ok());
 }

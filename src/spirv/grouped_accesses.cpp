@@ -18,7 +18,7 @@
 // combine.
 #include <algorithm>
 
-#include "spirv/access_groups.h"
+#include "frontend/access_groups.h"
 #include "spirv/runtime_helpers.h"
 #include "spirv/workgroup_memory.h"
 

@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "abi/launch_abi.h"
-#include "spirv/stack_analysis.h"
-#include "spirv/table.h"
+#include "frontend/stack_analysis.h"
+#include "frontend/table.h"
 
 namespace wasmgpu::spirv {
 
@@ -49,10 +49,10 @@ Status initialise_tables(const wasm::Module& module, const InstanceLayout& layou
                          std::span<const uint64_t> globals, std::vector<uint8_t>& state) {
   for (size_t t = 0; t < layout.table_offsets.size(); ++t) {
     const wasm::TableType& table = module.tables[t];
-    uint32_t capacity = table_capacity(table);
+    uint32_t capacity = frontend::table_capacity(table);
     if (table.limits.min > capacity)
       return make_error("table " + std::to_string(t) + " has " + std::to_string(table.limits.min) +
-                        " elements; wasmgpu supports at most " + std::to_string(kMaxTableSlots));
+                        " elements; wasmgpu supports at most " + std::to_string(frontend::kMaxTableSlots));
     put32(state, layout.table_offsets[t] + abi::kTableSize, uint32_t(table.limits.min));
     put32(state, layout.table_offsets[t] + abi::kTableCapacity, capacity);
     for (uint32_t i = 0; i < capacity; ++i) put32(state, layout.table_offsets[t] + abi::kTableSlots + 4 * i, abi::kNullRef);
@@ -60,7 +60,7 @@ Status initialise_tables(const wasm::Module& module, const InstanceLayout& layou
   for (size_t s = 0; s < module.elements.size(); ++s) {
     const wasm::ElementSegment& segment = module.elements[s];
     const std::string name = "element segment " + std::to_string(s);
-    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> items, element_items(segment));
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> items, frontend::element_items(segment));
     for (size_t i = 0; i < items.size(); ++i) put32(state, layout.elem_items_offsets[s] + 4 * i, items[i]);
     put32(state, layout.elem_dropped_offset + 4 * s, segment.mode == wasm::ElementSegment::Mode::Passive ? 0 : 1);
     if (segment.mode != wasm::ElementSegment::Mode::Active) continue;
@@ -102,7 +102,7 @@ InstanceLayout instance_layout(const wasm::Module& module) {
     for (const wasm::TableType& table : module.tables) {
       at = (at + 7) & ~7u;
       layout.table_offsets.push_back(at);
-      at += abi::kTableSlots + 4 * table_capacity(table);
+      at += abi::kTableSlots + 4 * frontend::table_capacity(table);
     }
   layout.size = (at + 7) & ~7u;
   uint64_t offset = 0;
@@ -181,7 +181,7 @@ std::vector<uint8_t> data_segment_bytes(const wasm::Module& module) {
 bool module_uses_instance_state(const wasm::Module& module) {
   if (module.imported_globals > 0) return true;
   // The shadow stack pointer stays private per invocation: it alone needs no instance state.
-  std::optional<uint32_t> stack_pointer = find_stack_pointer(module);
+  std::optional<uint32_t> stack_pointer = frontend::find_stack_pointer(module);
   for (uint32_t i = 0; i < module.globals.size(); ++i)
     if (module.globals[i].type.is_mutable && stack_pointer != module.imported_globals + i) return true;
   for (const wasm::Function& function : module.functions)

@@ -1,5 +1,5 @@
-// wasmgpu intrinsics: the table of imports (name and wasm signature), the
-// check that refuses anything else before launch, and their lowering.
+// The lowering of the wasmgpu intrinsics (frontend/intrinsic_catalog.h holds
+// their table and the check that refuses anything else before launch).
 //
 // Ids are u32 built-ins (vectors indexed by the dimension argument; a
 // dimension > 2 reads as 0, or 1 for sizes and counts). Dimension 0 of the
@@ -19,6 +19,7 @@
 #include <functional>
 #include <string_view>
 
+#include "frontend/intrinsic_catalog.h"
 #include "spirv/images.h"
 #include "spirv/runtime_helpers.h"
 #include "spirv/workgroup_memory.h"
@@ -28,142 +29,13 @@ namespace wasmgpu::spirv {
 namespace {
 
 using Op = spv::Op;
-using wasm::ValType;
-
-enum class Kind : uint8_t {
-  GlobalId, LocalId, WorkgroupId, WorkgroupSize, WorkgroupCount, LocalIndex,
-  Barrier, MemoryBarrier, WorkgroupMemoryBarrier,
-  SubgroupSize, SubgroupInvocationId, SubgroupId, SubgroupCount,
-  Broadcast, Shuffle, Ballot, All, Any,
-  Add, MinS, MinU, MinF, MaxS, MaxU, MaxF, InclusiveAdd, ExclusiveAdd,
-  Atomic,
-  Image,
-};
-
-struct Intrinsic {
-  std::string_view name;
-  std::string_view signature;  // "params:results", i=i32 l=i64 f=f32
-  Kind kind;
-  uint8_t atomic_op = 0;       // Kind::Atomic: the Intrinsics::AtomicOp; Kind::Image: the Images::Op
-};
-
-constexpr Intrinsic kIntrinsics[] = {
-    {"global_id", "i:i", Kind::GlobalId},
-    {"local_id", "i:i", Kind::LocalId},
-    {"workgroup_id", "i:i", Kind::WorkgroupId},
-    {"workgroup_size", "i:i", Kind::WorkgroupSize},
-    {"workgroup_count", "i:i", Kind::WorkgroupCount},
-    {"local_index", ":i", Kind::LocalIndex},
-    {"barrier", ":", Kind::Barrier},
-    {"memory_barrier", ":", Kind::MemoryBarrier},
-    {"workgroup_memory_barrier", ":", Kind::WorkgroupMemoryBarrier},
-    {"subgroup_size", ":i", Kind::SubgroupSize},
-    {"subgroup_invocation_id", ":i", Kind::SubgroupInvocationId},
-    {"subgroup_id", ":i", Kind::SubgroupId},
-    {"subgroup_count", ":i", Kind::SubgroupCount},
-    {"subgroup_broadcast_i32", "ii:i", Kind::Broadcast},
-    {"subgroup_broadcast_f32", "fi:f", Kind::Broadcast},
-    {"subgroup_shuffle_i32", "ii:i", Kind::Shuffle},
-    {"subgroup_shuffle_f32", "fi:f", Kind::Shuffle},
-    {"subgroup_ballot", "i:l", Kind::Ballot},
-    {"subgroup_all", "i:i", Kind::All},
-    {"subgroup_any", "i:i", Kind::Any},
-    {"subgroup_add_i32", "i:i", Kind::Add},
-    {"subgroup_add_f32", "f:f", Kind::Add},
-    {"subgroup_min_i32", "i:i", Kind::MinS},
-    {"subgroup_min_u32", "i:i", Kind::MinU},
-    {"subgroup_min_f32", "f:f", Kind::MinF},
-    {"subgroup_max_i32", "i:i", Kind::MaxS},
-    {"subgroup_max_u32", "i:i", Kind::MaxU},
-    {"subgroup_max_f32", "f:f", Kind::MaxF},
-    {"subgroup_inclusive_add_i32", "i:i", Kind::InclusiveAdd},
-    {"subgroup_inclusive_add_f32", "f:f", Kind::InclusiveAdd},
-    {"subgroup_exclusive_add_i32", "i:i", Kind::ExclusiveAdd},
-    {"subgroup_exclusive_add_f32", "f:f", Kind::ExclusiveAdd},
-    {"atomic_add_i32", "ii:i", Kind::Atomic, 0},
-    {"atomic_sub_i32", "ii:i", Kind::Atomic, 1},
-    {"atomic_and_i32", "ii:i", Kind::Atomic, 2},
-    {"atomic_or_i32", "ii:i", Kind::Atomic, 3},
-    {"atomic_xor_i32", "ii:i", Kind::Atomic, 4},
-    {"atomic_min_i32", "ii:i", Kind::Atomic, 5},
-    {"atomic_max_i32", "ii:i", Kind::Atomic, 6},
-    {"atomic_min_u32", "ii:i", Kind::Atomic, 7},
-    {"atomic_max_u32", "ii:i", Kind::Atomic, 8},
-    {"atomic_exchange_i32", "ii:i", Kind::Atomic, 9},
-    {"atomic_compare_exchange_i32", "iii:i", Kind::Atomic, 10},
-    {"atomic_add_f32", "if:f", Kind::Atomic, 11},
-    {"image_load_2d", "iiii:", Kind::Image, uint8_t(Images::Op::Load2D)},
-    {"image_load_3d", "iiiii:", Kind::Image, uint8_t(Images::Op::Load3D)},
-    {"image_store_2d", "iiiffff:", Kind::Image, uint8_t(Images::Op::Store2D)},
-    {"image_store_3d", "iiiiffff:", Kind::Image, uint8_t(Images::Op::Store3D)},
-    {"image_sample_2d", "iiifff:", Kind::Image, uint8_t(Images::Op::Sample2D)},
-    {"image_sample_3d", "iiiffff:", Kind::Image, uint8_t(Images::Op::Sample3D)},
-    {"image_size", "ii:i", Kind::Image, uint8_t(Images::Op::Size)},
-};
-
-char type_letter(ValType type) {
-  switch (type) {
-    case ValType::I32: return 'i';
-    case ValType::I64: return 'l';
-    case ValType::F32: return 'f';
-    case ValType::F64: return 'd';
-    default: return '?';
-  }
-}
-
-std::string signature_of(const wasm::FuncType& type) {
-  std::string text;
-  for (ValType t : type.params) text += type_letter(t);
-  text += ':';
-  for (ValType t : type.results) text += type_letter(t);
-  return text;
-}
-
-// "(i32, i32) -> i32" from "ii:i".
-std::string readable(std::string_view signature) {
-  auto names = [](std::string_view letters) {
-    std::string out;
-    for (char c : letters) {
-      if (!out.empty()) out += ", ";
-      out += c == 'i' ? "i32" : c == 'l' ? "i64" : c == 'f' ? "f32" : c == 'd' ? "f64" : "?";
-    }
-    return out;
-  };
-  size_t colon = signature.find(':');
-  std::string results = names(signature.substr(colon + 1));
-  return "(" + names(signature.substr(0, colon)) + ") -> " + (results.empty() ? "()" : results);
-}
-
-const Intrinsic* find_intrinsic(const wasm::Import& import) {
-  if (import.module != kIntrinsicModule) return nullptr;
-  for (const Intrinsic& intrinsic : kIntrinsics)
-    if (intrinsic.name == import.name) return &intrinsic;
-  return nullptr;
-}
+using frontend::IntrinsicKind;
 
 }  // namespace
 
-Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t function_index) {
-  const wasm::Import* import = module.imported_function(function_index);
-  if (!import) return {};
-  std::string who = "function " + module.function_name(caller) + " calls imported function " +
-                    import->module + "." + import->name;
-  if (import->module != kIntrinsicModule)
-    return make_error(who +
-                      " (only wasmgpu.* imports run on the GPU; other imports, such as libc or WASI, "
-                      "must be provided by code compiled into the kernel)");
-  const Intrinsic* intrinsic = find_intrinsic(*import);
-  if (!intrinsic) return make_error(who + ", which is not a wasmgpu intrinsic (see include/wasmgpu.h)");
-  std::string actual = signature_of(module.function_type(function_index));
-  if (actual != intrinsic->signature)
-    return make_error(who + " with signature " + readable(actual) + "; wasmgpu." + import->name + " has signature " +
-                      readable(intrinsic->signature));
-  return {};
-}
-
 uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span<const uint32_t> args) {
   ModuleBuilder& b = k_.b;
-  const Intrinsic& intrinsic = *find_intrinsic(*k_.module.imported_function(function_index));
+  const frontend::Intrinsic& intrinsic = *frontend::find_intrinsic(k_.module, function_index);
   const Id u32 = k_.types.u32;
   auto subgroup_scope = [&] { return b.const_u32(uint32_t(spv::Scope::Subgroup)); };
   // Component args[0] of a uvec3; `outside` for dimensions > 2.
@@ -189,25 +61,25 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
   };
 
   switch (intrinsic.kind) {
-    case Kind::GlobalId: {
+    case IntrinsicKind::GlobalId: {
       uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::GlobalInvocationId), 0);
       uint32_t base = f.op(Op::OpSelect, u32, {is_x(), f.load(u32, k_.abi.base_index_var), b.const_u32(0)});
       return f.op(Op::OpIAdd, u32, {value, base});
     }
-    case Kind::LocalId: return dimension_of(builtin_vector(spv::BuiltIn::LocalInvocationId), 0);
-    case Kind::WorkgroupId: {
+    case IntrinsicKind::LocalId: return dimension_of(builtin_vector(spv::BuiltIn::LocalInvocationId), 0);
+    case IntrinsicKind::WorkgroupId: {
       uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::WorkgroupId), 0);
       uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.spec.workgroup_size(), 0});
       uint32_t base = f.op(Op::OpUDiv, u32, {f.load(u32, k_.abi.base_index_var), size_x});
       base = f.op(Op::OpSelect, u32, {is_x(), base, b.const_u32(0)});
       return f.op(Op::OpIAdd, u32, {value, base});
     }
-    case Kind::WorkgroupSize: {
+    case IntrinsicKind::WorkgroupSize: {
       // OpVectorExtractDynamic needs a non-constant vector: copy it.
       uint32_t vector = f.op(Op::OpCopyObject, k_.types.uvec3(), {k_.spec.workgroup_size()});
       return dimension_of(vector, 1);
     }
-    case Kind::WorkgroupCount: {
+    case IntrinsicKind::WorkgroupCount: {
       // A split 1-D launch has more workgroups than one dispatch: x counts
       // the whole launch (count rounded up to workgroups). Only a launch
       // over x alone (abi::index_dims 1): a grid's count spans y and z too.
@@ -223,46 +95,46 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
                              f.op(Op::OpUGreaterThan, k_.types.bool_type, {launch_x, value})});
       return f.op(Op::OpSelect, u32, {one_d, launch_x, value});
     }
-    case Kind::LocalIndex: return builtin_scalar(spv::BuiltIn::LocalInvocationIndex);
-    case Kind::Barrier:
+    case IntrinsicKind::LocalIndex: return builtin_scalar(spv::BuiltIn::LocalInvocationIndex);
+    case IntrinsicKind::Barrier:
       k_.uses_barriers = true;
       f.op_void(Op::OpControlBarrier,
                 {b.const_u32(uint32_t(spv::Scope::Workgroup)), b.const_u32(uint32_t(spv::Scope::Workgroup)),
                  b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                              uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
       return 0;
-    case Kind::MemoryBarrier:
+    case IntrinsicKind::MemoryBarrier:
       f.op_void(Op::OpMemoryBarrier,
                 {b.const_u32(uint32_t(spv::Scope::Device)),
                  b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                              uint32_t(spv::MemorySemanticsMask::UniformMemory) |
                              uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
       return 0;
-    case Kind::WorkgroupMemoryBarrier:
+    case IntrinsicKind::WorkgroupMemoryBarrier:
       f.op_void(Op::OpMemoryBarrier,
                 {b.const_u32(uint32_t(spv::Scope::Workgroup)),
                  b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                              uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
       return 0;
-    case Kind::SubgroupSize:
+    case IntrinsicKind::SubgroupSize:
       b.capability(spv::Capability::GroupNonUniform);
       return builtin_scalar(spv::BuiltIn::SubgroupSize);
-    case Kind::SubgroupInvocationId:
+    case IntrinsicKind::SubgroupInvocationId:
       b.capability(spv::Capability::GroupNonUniform);
       return builtin_scalar(spv::BuiltIn::SubgroupLocalInvocationId);
-    case Kind::SubgroupId:
+    case IntrinsicKind::SubgroupId:
       b.capability(spv::Capability::GroupNonUniform);
       return builtin_scalar(spv::BuiltIn::SubgroupId);
-    case Kind::SubgroupCount:
+    case IntrinsicKind::SubgroupCount:
       b.capability(spv::Capability::GroupNonUniform);
       return builtin_scalar(spv::BuiltIn::NumSubgroups);
-    case Kind::Broadcast:
-    case Kind::Shuffle:
+    case IntrinsicKind::SubgroupBroadcast:
+    case IntrinsicKind::SubgroupShuffle:
       // Broadcast is a shuffle: OpGroupNonUniformBroadcast wants a lane that
       // is dynamically uniform, which the compiler cannot prove.
       b.capability(spv::Capability::GroupNonUniformShuffle);
       return f.op(Op::OpGroupNonUniformShuffle, b.type_of(args[0]), {subgroup_scope(), args[0], args[1]});
-    case Kind::Ballot: {
+    case IntrinsicKind::SubgroupBallot: {
       b.capability(spv::Capability::GroupNonUniformBallot);
       uint32_t predicate = f.op(Op::OpINotEqual, k_.types.bool_type, {args[0], b.const_u32(0)});
       uint32_t uvec4 = b.vector_type(u32, 4);
@@ -272,31 +144,46 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       high = f.op(Op::OpShiftLeftLogical, k_.types.u64, {high, b.const_u32(32)});
       return f.op(Op::OpBitwiseOr, k_.types.u64, {low, high});
     }
-    case Kind::All:
-    case Kind::Any: {
+    case IntrinsicKind::SubgroupAll:
+    case IntrinsicKind::SubgroupAny: {
       b.capability(spv::Capability::GroupNonUniformVote);
       uint32_t predicate = f.op(Op::OpINotEqual, k_.types.bool_type, {args[0], b.const_u32(0)});
-      uint32_t vote = f.op(intrinsic.kind == Kind::All ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
+      uint32_t vote = f.op(intrinsic.kind == IntrinsicKind::SubgroupAll ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
                            k_.types.bool_type, {subgroup_scope(), predicate});
       return f.op(Op::OpSelect, u32, {vote, b.const_u32(1), b.const_u32(0)});
     }
-    case Kind::Add:
+    case IntrinsicKind::SubgroupAdd:
       return group_arith(float_or_int(Op::OpGroupNonUniformFAdd, Op::OpGroupNonUniformIAdd),
                          spv::GroupOperation::Reduce);
-    case Kind::InclusiveAdd:
+    case IntrinsicKind::SubgroupInclusiveAdd:
       return group_arith(float_or_int(Op::OpGroupNonUniformFAdd, Op::OpGroupNonUniformIAdd),
                          spv::GroupOperation::InclusiveScan);
-    case Kind::ExclusiveAdd:
+    case IntrinsicKind::SubgroupExclusiveAdd:
       return group_arith(float_or_int(Op::OpGroupNonUniformFAdd, Op::OpGroupNonUniformIAdd),
                          spv::GroupOperation::ExclusiveScan);
-    case Kind::MinS: return group_arith(Op::OpGroupNonUniformSMin, spv::GroupOperation::Reduce);
-    case Kind::MinU: return group_arith(Op::OpGroupNonUniformUMin, spv::GroupOperation::Reduce);
-    case Kind::MinF: return group_arith(Op::OpGroupNonUniformFMin, spv::GroupOperation::Reduce);
-    case Kind::MaxS: return group_arith(Op::OpGroupNonUniformSMax, spv::GroupOperation::Reduce);
-    case Kind::MaxU: return group_arith(Op::OpGroupNonUniformUMax, spv::GroupOperation::Reduce);
-    case Kind::MaxF: return group_arith(Op::OpGroupNonUniformFMax, spv::GroupOperation::Reduce);
-    case Kind::Atomic: {
-      AtomicOp atomic = AtomicOp(intrinsic.atomic_op);
+    case IntrinsicKind::SubgroupMinS: return group_arith(Op::OpGroupNonUniformSMin, spv::GroupOperation::Reduce);
+    case IntrinsicKind::SubgroupMinU: return group_arith(Op::OpGroupNonUniformUMin, spv::GroupOperation::Reduce);
+    case IntrinsicKind::SubgroupMinF: return group_arith(Op::OpGroupNonUniformFMin, spv::GroupOperation::Reduce);
+    case IntrinsicKind::SubgroupMaxS: return group_arith(Op::OpGroupNonUniformSMax, spv::GroupOperation::Reduce);
+    case IntrinsicKind::SubgroupMaxU: return group_arith(Op::OpGroupNonUniformUMax, spv::GroupOperation::Reduce);
+    case IntrinsicKind::SubgroupMaxF: return group_arith(Op::OpGroupNonUniformFMax, spv::GroupOperation::Reduce);
+    case IntrinsicKind::AtomicAdd:
+    case IntrinsicKind::AtomicSub:
+    case IntrinsicKind::AtomicAnd:
+    case IntrinsicKind::AtomicOr:
+    case IntrinsicKind::AtomicXor:
+    case IntrinsicKind::AtomicMinS:
+    case IntrinsicKind::AtomicMaxS:
+    case IntrinsicKind::AtomicMinU:
+    case IntrinsicKind::AtomicMaxU:
+    case IntrinsicKind::AtomicExchange:
+    case IntrinsicKind::AtomicCompareExchange:
+    case IntrinsicKind::AtomicAddF32: {
+      // AtomicOp lists the atomics in the catalog's order.
+      static_assert(uint8_t(IntrinsicKind::AtomicCompareExchange) - uint8_t(IntrinsicKind::AtomicAdd) ==
+                        uint8_t(AtomicOp::CompareExchange) &&
+                    uint8_t(IntrinsicKind::AtomicAddF32) - uint8_t(IntrinsicKind::AtomicAdd) == uint8_t(AtomicOp::AddF32));
+      AtomicOp atomic = AtomicOp(uint8_t(intrinsic.kind) - uint8_t(IntrinsicKind::AtomicAdd));
       const Id result_type = atomic == AtomicOp::AddF32 ? k_.types.f32() : u32;
       std::vector<uint32_t> operands{atomic_helper(atomic), f.op(Op::OpUConvert, k_.types.u64, {args[0]})};
       for (size_t i = 1; i < args.size(); ++i) operands.push_back(args[i]);
@@ -321,7 +208,13 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       }, [&] { f.store(result, f.op(Op::OpFunctionCall, result_type, operands)); });
       return f.load(result_type, result);
     }
-    case Kind::Image: return k_.images->lower(f, Images::Op(intrinsic.atomic_op), args);
+    case IntrinsicKind::ImageLoad2D: return k_.images->lower(f, Images::Op::Load2D, args);
+    case IntrinsicKind::ImageLoad3D: return k_.images->lower(f, Images::Op::Load3D, args);
+    case IntrinsicKind::ImageStore2D: return k_.images->lower(f, Images::Op::Store2D, args);
+    case IntrinsicKind::ImageStore3D: return k_.images->lower(f, Images::Op::Store3D, args);
+    case IntrinsicKind::ImageSample2D: return k_.images->lower(f, Images::Op::Sample2D, args);
+    case IntrinsicKind::ImageSample3D: return k_.images->lower(f, Images::Op::Sample3D, args);
+    case IntrinsicKind::ImageSize: return k_.images->lower(f, Images::Op::Size, args);
   }
   return 0;
 }

@@ -1,7 +1,6 @@
-// The GPU programming model as wasm imports from the module "wasmgpu":
-// invocation and workgroup ids, barriers, subgroup operations and atomics
-// (include/wasmgpu.h wraps them for C and C++). Each import has one fixed wasm
-// signature; a call to it is lowered to SPIR-V in place of a function call.
+// The lowering of the wasmgpu intrinsics (frontend/intrinsic_catalog.h: their
+// names, signatures and kinds): a call to one is lowered to SPIR-V in place of
+// a function call.
 #pragma once
 
 #include <cstdint>
@@ -17,25 +16,18 @@
 
 namespace wasmgpu::spirv {
 
-// The module every GPU facility is imported from.
-inline constexpr const char* kIntrinsicModule = "wasmgpu";
-
-// Ok when imported function `function_index` is a known wasmgpu intrinsic
-// with the right signature, else why `caller` cannot call it.
-Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t function_index);
-
 class Intrinsics {
  public:
   explicit Intrinsics(KernelContext& k) : k_(k) {}
 
   // Lowers a call to the imported intrinsic `function_index` (already checked
-  // by check_import_call) with wasm arguments `args`; returns the result id,
+  // by frontend::check_import_call) with wasm arguments `args`; returns the result id,
   // or 0 when it returns nothing.
   uint32_t lower_call(FunctionBuilder& f, uint32_t function_index, std::span<const uint32_t> args);
 
   // Lowers a threads-proposal (0xFE) instruction `instr`: pops its operands
   // from `stack` and pushes its result. memory.atomic.wait32/64 never get
-  // here (spirv/lowerable.h; build_call_graph refuses them).
+  // here (spirv/lowerable.h: the front end refuses them for this back end).
   void lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr& instr, std::vector<uint32_t>& stack);
 
   // Emits the atomic helper functions asked for so far.

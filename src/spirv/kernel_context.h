@@ -17,18 +17,22 @@
 #include "spirv/module_builder.h"
 #include "spirv/proof_state.h"
 #include "spirv/spec_constants.h"
-#include "spirv/stack_analysis.h"
+#include "frontend/shared_memory.h"
+#include "frontend/stack_analysis.h"
 #include "wasm/module.h"
 
 namespace wasmgpu::spirv {
+
+// The SPIR-V back end reads the front end's facts (src/frontend/); their
+// names are used here unqualified.
+using namespace frontend;
 
 class RuntimeHelpers;
 
 // Workgroup-shared memory: wasm addresses [lo, hi) (multiples of 4) live in
 // the Workgroup array `variable` (workgroup_memory.h); lo == hi when none.
-struct SharedMemory {
-  uint32_t lo = 0, hi = 0;
-  uint32_t variable = 0;
+struct SharedMemory : frontend::SharedMemory {
+  uint32_t variable = 0;  // the Workgroup array (declare_shared_memory)
 };
 
 // Owns the kernel's common types, ABI variables, specialization constants

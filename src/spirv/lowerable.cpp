@@ -9,4 +9,9 @@ std::optional<std::string> unlowerable_instruction(const wasm::OpcodeInfo& op) {
   return std::nullopt;
 }
 
+std::optional<std::string> unlowerable_type(wasm::ValType type) {
+  if (type == wasm::ValType::V128) return "v128 (SIMD is not supported yet)";
+  return std::nullopt;
+}
+
 }  // namespace wasmgpu::spirv

@@ -36,7 +36,7 @@
 #include "abi/launch_abi.h"
 #include "spirv/function_lowering.h"
 #include "spirv/runtime_helpers.h"
-#include "spirv/table.h"
+#include "frontend/table.h"
 
 namespace wasmgpu::spirv {
 

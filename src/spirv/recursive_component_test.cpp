@@ -1,9 +1,9 @@
 // Recursive components: the call graph finds them, the compiler lowers each
 // to one state machine (every output validated with spirv-val), sizes its call
 // stack from the depth option, and leaves code without recursion unchanged.
-#include "spirv/call_graph.h"
+#include "frontend/call_graph.h"
 #include "spirv/recursive_component.h"
-#include "spirv/table.h"
+#include "frontend/table.h"
 #include "spirv/test_util.h"
 
 namespace wasmgpu::spirv::testing {

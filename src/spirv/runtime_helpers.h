@@ -17,7 +17,7 @@
 #include "abi/launch_abi.h"
 #include "spirv/access_path.h"
 #include "spirv/kernel_context.h"
-#include "spirv/pointer_provenance.h"
+#include "frontend/pointer_provenance.h"
 
 namespace wasmgpu::spirv {
 

@@ -1,11 +1,12 @@
-// Tables in the instance state: which functions call_indirect may reach, the
-// layout and initial contents of tables and element segments, and shaders
-// using every table instruction (each validated with spirv-val).
+// Tables in the instance state: the layout and initial contents of tables and
+// element segments, and shaders using every table instruction (each
+// validated with spirv-val). frontend/table_test.cpp: what call_indirect may
+// reach.
 #include <cstring>
 
 #include "abi/launch_abi.h"
 #include "spirv/instance_state.h"
-#include "spirv/table.h"
+#include "frontend/table.h"
 #include "spirv/test_util.h"
 
 namespace wasmgpu::spirv::testing {
@@ -18,33 +19,6 @@ wasm::Module decode_wat(std::string_view wat) {
     return {};
   }
   return std::move(module).value();
-}
-
-TEST(Table, IndirectCallTargetsAreEveryFunctionATableMayHold) {
-  wasm::Module module = decode_wat(R"((module
-    (type $v (func))
-    (table 2 funcref)
-    (func $a) (func $b) (func $c) (func $d (param i32)) (func $e) (func $unused)
-    (elem (i32.const 0) $b)
-    (elem $p funcref (ref.func $a) (ref.null func))
-    (elem declare func $c $e)
-    (global funcref (ref.func $d))
-    (func (export "k") (param i32) (table.set 0 (i32.const 1) (ref.func $c)) (drop (ref.func $e)))))");
-  Result<IndirectCallTargets> targets = indirect_call_targets(module);
-  ASSERT_TRUE(targets.ok()) << targets.error().to_string();
-  EXPECT_EQ(targets->functions, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
-  EXPECT_EQ(indirect_callees(module, *targets, 0), (std::vector<uint32_t>{0, 1, 2, 4}));
-  EXPECT_EQ(element_items(module.elements[1]).value(), (std::vector<uint32_t>{0, abi::kNullRef}));
-
-  wasm::Module imported = decode_wat(R"((module (import "env" "t" (table 1 funcref))))");
-  EXPECT_FALSE(indirect_call_targets(imported).ok());
-}
-
-TEST(Table, CapacityReservesGrowthUpToTheMaximum) {
-  EXPECT_EQ(table_capacity({wasm::ValType::FuncRef, {3, 5}}), 5u);
-  EXPECT_EQ(table_capacity({wasm::ValType::FuncRef, {3, std::nullopt}}), 3u + kTableGrowthSlots);
-  EXPECT_EQ(table_capacity({wasm::ValType::FuncRef, {3, 3}}), 3u);
-  EXPECT_EQ(table_capacity({wasm::ValType::FuncRef, {uint64_t(kMaxTableSlots) + 1, std::nullopt}}), kMaxTableSlots);
 }
 
 TEST(Table, InstanceStateHoldsTablesAndElementSegments) {
@@ -65,7 +39,7 @@ TEST(Table, InstanceStateHoldsTablesAndElementSegments) {
   EXPECT_EQ(layout.elem_items_offsets[1], layout.elem_items_offsets[0] + 3 * 4);
   EXPECT_EQ(layout.table_offsets[0] % 8, 0u);
   EXPECT_EQ(layout.table_offsets[1] % 8, 0u);
-  EXPECT_GE(layout.table_offsets[1], layout.table_offsets[0] + abi::kTableSlots + 4 * (4 + kTableGrowthSlots));
+  EXPECT_GE(layout.table_offsets[1], layout.table_offsets[0] + abi::kTableSlots + 4 * (4 + frontend::kTableGrowthSlots));
   EXPECT_GE(layout.size, layout.table_offsets[1] + abi::kTableSlots + 4 * 3);
 
   uint64_t imported[] = {1};
@@ -74,7 +48,7 @@ TEST(Table, InstanceStateHoldsTablesAndElementSegments) {
   auto u32_at = [&](size_t at) { uint32_t v; std::memcpy(&v, state->data() + at, 4); return v; };
   const uint32_t t = layout.table_offsets[0], u = layout.table_offsets[1];
   EXPECT_EQ(u32_at(t + abi::kTableSize), 4u);
-  EXPECT_EQ(u32_at(t + abi::kTableCapacity), 4u + kTableGrowthSlots);
+  EXPECT_EQ(u32_at(t + abi::kTableCapacity), 4u + frontend::kTableGrowthSlots);
   const uint32_t null = abi::kNullRef;
   std::vector<uint32_t> slots;
   for (uint32_t i = 0; i < 4; ++i) slots.push_back(u32_at(t + abi::kTableSlots + 4 * i));

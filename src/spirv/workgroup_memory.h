@@ -2,7 +2,8 @@
 // data section ".wasmgpu_shared" (WASMGPU_SHARED in include/wasmgpu.h) keep
 // their wasm addresses, but every access whose address falls in that range
 // goes to one Workgroup-storage array of u32 words instead of linear memory
-// (docs/memory-model.md). The helpers below are used by the load/store,
+// (docs/memory-model.md). The front end finds the range
+// (frontend/shared_memory.h); the helpers below are used by the load/store,
 // fill/copy and atomic helpers.
 #pragma once
 
@@ -13,15 +14,6 @@
 #include "support/result.h"
 
 namespace wasmgpu::spirv {
-
-// The name of the data segment(s) holding shared variables. wasm-ld keeps a
-// custom section name as its own segment and records it in the name section.
-inline constexpr const char* kSharedSection = ".wasmgpu_shared";
-
-// Finds the shared segment's wasm address range in `module` (empty range when
-// there is none). Fails when it has initial values other than zero (shared
-// memory starts undefined on a GPU), a non-constant offset, or is split.
-Result<SharedMemory> find_shared_memory(const wasm::Module& module);
 
 // Declares the Workgroup array for k.shared (when its range is not empty).
 void declare_shared_memory(KernelContext& k);

@@ -5,9 +5,10 @@
 #include <set>
 
 #include "abi/launch_abi.h"
-#include "spirv/compiler.h"
-#include "spirv/front_end_facts.h"
+#include "frontend/front_end_facts.h"
+#include "frontend/kernel_signature.h"
 #include "wgsl/function_writer.h"
+#include "wgsl/lowerable.h"
 #include "wgsl/runtime_helpers.h"
 
 namespace wasmgpu::wgsl {
@@ -88,7 +89,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 
 Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
                                   const WgslOptions& options) {
-  WASMGPU_TRY(spirv::check_kernel_signature(module, export_name));
+  WASMGPU_TRY(frontend::check_kernel_signature(module, export_name));
   const uint32_t kernel = module.find_export(export_name, wasm::ExternalKind::Func)->index;
   const wasm::FuncType& type = module.function_type(kernel);
   std::vector<std::string> params;
@@ -104,7 +105,7 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
       if (import.kind == wasm::ExternalKind::Memory) return refuse("an imported memory");
 
   const uint32_t roots[] = {kernel};
-  WASMGPU_ASSIGN_OR_RETURN(spirv::FrontEndFacts facts, spirv::analyse_module(module, roots, kernel));
+  WASMGPU_ASSIGN_OR_RETURN(frontend::FrontEndFacts facts, frontend::analyse_module(module, roots, kernel, limits()));
   if (!facts.graph.recursive_components.empty())
     return refuse("function '" + module.function_name(facts.graph.recursive_components[0][0]) + "' is recursive");
   if (facts.stack.slot_size != 0) return refuse("kernel '" + std::string(export_name) + "' uses the shadow stack");

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "spirv/test_util.h"
+#include "frontend/test_util.h"
 #include "wasm/decoder.h"
 #include "wasm/validator.h"
 
@@ -13,7 +13,7 @@ namespace wasmgpu::wgsl {
 namespace {
 
 Result<WgslKernel> compile_wat(std::string_view wat, std::string_view kernel = "k") {
-  std::vector<uint8_t> bytes = spirv::testing::wat_to_wasm(wat);
+  std::vector<uint8_t> bytes = frontend::testing::wat_to_wasm(wat);
   WASMGPU_ASSIGN_OR_RETURN(wasm::Module module, wasm::decode(bytes));
   WASMGPU_TRY(wasm::validate(module));
   return compile_kernel(module, kernel);
