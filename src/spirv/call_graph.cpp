@@ -13,14 +13,13 @@ using wasm::Opcode;
 
 bool is_numeric(wasm::ValType type) {
   return type == wasm::ValType::I32 || type == wasm::ValType::I64 || type == wasm::ValType::F32 ||
-         type == wasm::ValType::F64;
+         type == wasm::ValType::F64 || type == wasm::ValType::V128;
 }
 
 // Ok when a value type can be compiled, else why not. References are u32
 // function indices (abi::kNullRef for null).
 Status check_type(wasm::ValType type) {
   if (is_numeric(type) || type == wasm::ValType::FuncRef || type == wasm::ValType::ExternRef) return {};
-  if (type == wasm::ValType::V128) return make_error("uses v128 (SIMD is not supported yet)");
   return make_error(std::string("uses reference type ") + wasm::to_string(type) + " (not supported)");
 }
 

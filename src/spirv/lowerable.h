@@ -1,5 +1,5 @@
 // What the SPIR-V back end cannot lower, by the opcode facts (wasm/opcodes.def):
-// v128 instructions and memory.atomic.wait32/64 (an invocation cannot block);
+// memory.atomic.wait32/64 (an invocation cannot block);
 // the one place that says so, which build_call_graph asks for every
 // instruction of every reachable function (and so refuses it, naming the
 // function). An instruction the back end learns to lower leaves this list;
