@@ -129,8 +129,8 @@ bool matches_all(const std::vector<ExpectedValue>& expected, const std::vector<V
 std::string expected_text(const ExpectedValue& e);
 
 std::string v128_text(const ExpectedValue& e) {
-  std::string text = "v128:" + (e.lanes.empty() ? std::string("?") : e.lanes[0].type_name) + "x" +
-                     std::to_string(e.lanes.size());
+  std::string text =
+      "v128:" + (e.lanes.empty() ? std::string("?") : e.lanes[0].type_name) + "x" + std::to_string(e.lanes.size());
   for (const ExpectedValue& lane : e.lanes) {
     const std::string t = expected_text(lane);
     text += " " + t.substr(t.find(':') + 1);

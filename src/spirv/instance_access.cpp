@@ -53,9 +53,8 @@ Status FunctionLowering::global_set(uint32_t global_index) {
   }
   if (type == ValType::V128) {
     const uint32_t offset = instance_layout(k_.module).v128_globals_offset + 16 * global_index;
-    f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}), [&] {
-      f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.v128()), value, 8);
-    });
+    f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}),
+               [&] { f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.v128()), value, 8); });
     return {};
   }
   bool wide = type == ValType::I64 || type == ValType::F64;
