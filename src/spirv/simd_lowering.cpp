@@ -77,7 +77,8 @@ uint32_t FunctionLowering::from_lanes(Lanes shape, std::span<const uint32_t> val
         // Each insert replaces all bits above the lanes before it.
         uint32_t word = values[c * per_word];
         for (uint32_t j = 1; j < per_word; ++j)
-          word = op(Op::OpBitFieldInsert, u32, {word, values[c * per_word + j], b_.const_u32(bits * j), b_.const_u32(bits)});
+          word = op(Op::OpBitFieldInsert, u32,
+                    {word, values[c * per_word + j], b_.const_u32(bits * j), b_.const_u32(bits)});
         words.push_back(word);
       }
       return f_.op(Op::OpCompositeConstruct, v128, std::span<const uint32_t>(words));
@@ -168,7 +169,9 @@ void FunctionLowering::store_raw(const wasm::Instr& instr, uint32_t ea, uint32_t
   k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
-// 16 bytes as two 8-byte accesses through the scalar paths. The store writes
+// One 16-byte access where the address is proven 16-byte aligned in a
+// pointer parameter's buffer (RuntimeHelpers::load_v128), else 16 bytes as
+// two 8-byte accesses through the scalar paths. The store writes
 // the upper half first: when the access runs past the end of memory it is
 // the upper half that traps, and a trapped invocation stores nothing more,
 // so no byte is written (as wasm requires).
@@ -176,6 +179,10 @@ void FunctionLowering::v128_load(const wasm::Instr& instr) {
   uint32_t ea = effective_address(instr);
   note_shared_proof(ea, instr, 16);
   const bool proven = launch_recorded(current_ip_);
+  if (std::optional<uint32_t> v = k_.helpers->load_v128(f_, ea, pointer_fact(), instr.imm1, proven)) {
+    push(*v);
+    return;
+  }
   uint32_t low = k_.helpers->load(f_, ea, 8, pointer_fact(), instr.imm1, proven);
   uint32_t ea_high = b_.integer_constant(ea) ? b_.const_u64(*b_.integer_constant(ea) + 8)
                                              : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
@@ -189,6 +196,7 @@ void FunctionLowering::v128_store(const wasm::Instr& instr) {
   uint32_t ea = effective_address(instr);
   note_shared_proof(ea, instr, 16);
   const bool proven = launch_recorded(current_ip_);
+  if (k_.helpers->store_v128(f_, ea, value, pointer_fact(), instr.imm1, proven)) return;
   uint32_t ea_high = b_.integer_constant(ea) ? b_.const_u64(*b_.integer_constant(ea) + 8)
                                              : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
   k_.helpers->store(f_, ea_high, lane(value, Lanes::I64, 1), 8, pointer_fact(), instr.imm1 + 8, proven);
@@ -213,12 +221,14 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   auto bvec = [&](Id type) { return b_.vector_type(bool_type, type == v128 ? 4 : 2); };
   auto int_binary = [&](Lanes shape, bool is_signed, Op opcode) {
     uint32_t rhs = pop(), lhs = pop();
-    push(int_lanes(shape, is_signed, {lhs, rhs}, [&](Id t, std::vector<uint32_t>& p) { return op(opcode, t, {p[0], p[1]}); }));
+    push(int_lanes(shape, is_signed, {lhs, rhs},
+                   [&](Id t, std::vector<uint32_t>& p) { return op(opcode, t, {p[0], p[1]}); }));
   };
   auto int_compare = [&](Lanes shape, bool is_signed, Op opcode) {
     uint32_t rhs = pop(), lhs = pop();
     push(int_lanes(shape, is_signed, {lhs, rhs}, [&](Id t, std::vector<uint32_t>& p) {
-      return op(Op::OpSelect, t, {op(opcode, bvec(t), {p[0], p[1]}), splat_constant(t, ~uint64_t(0)), splat_constant(t, 0)});
+      return op(Op::OpSelect, t,
+                {op(opcode, bvec(t), {p[0], p[1]}), splat_constant(t, ~uint64_t(0)), splat_constant(t, 0)});
     }));
   };
   auto int_select = [&](Lanes shape, bool is_signed, Op opcode) {  // min/max: opcode(a, b) ? a : b
@@ -324,7 +334,8 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     const Id t = to == Lanes::I64 ? u64 : u32;
     std::vector<uint32_t> values;
     for (uint32_t i = 0; i < n; ++i)
-      values.push_back(op(Op::OpIMul, t, {widened(a, from, to, first + i, is_signed), widened(b, from, to, first + i, is_signed)}));
+      values.push_back(
+          op(Op::OpIMul, t, {widened(a, from, to, first + i, is_signed), widened(b, from, to, first + i, is_signed)}));
     push(from_lanes(to, values));
   };
   auto extadd_pairwise = [&](Lanes from, Lanes to, bool is_signed) {
@@ -381,8 +392,12 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     // --- memory ---
     case Opcode::V128Load: v128_load(instr); break;
     case Opcode::V128Store: v128_store(instr); break;
-    case Opcode::V128Load8x8S: case Opcode::V128Load8x8U: case Opcode::V128Load16x4S:
-    case Opcode::V128Load16x4U: case Opcode::V128Load32x2S: case Opcode::V128Load32x2U: {
+    case Opcode::V128Load8x8S:
+    case Opcode::V128Load8x8U:
+    case Opcode::V128Load16x4S:
+    case Opcode::V128Load16x4U:
+    case Opcode::V128Load32x2S:
+    case Opcode::V128Load32x2U: {
       const size_t n = size_t(instr.op) - size_t(Opcode::V128Load8x8S);
       const bool is_signed = n % 2 == 0;
       const Lanes from = n < 2 ? Lanes::I8 : n < 4 ? Lanes::I16 : Lanes::I32;
@@ -395,7 +410,9 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       push(from_lanes(to, values));
       break;
     }
-    case Opcode::V128Load8Splat: case Opcode::V128Load16Splat: case Opcode::V128Load32Splat:
+    case Opcode::V128Load8Splat:
+    case Opcode::V128Load16Splat:
+    case Opcode::V128Load32Splat:
     case Opcode::V128Load64Splat: {
       static constexpr Lanes kShapes[] = {Lanes::I8, Lanes::I16, Lanes::I32, Lanes::I64};
       const Lanes shape = kShapes[size_t(instr.op) - size_t(Opcode::V128Load8Splat)];
@@ -413,7 +430,9 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       push(from_lanes(Lanes::I64, values));
       break;
     }
-    case Opcode::V128Load8Lane: case Opcode::V128Load16Lane: case Opcode::V128Load32Lane:
+    case Opcode::V128Load8Lane:
+    case Opcode::V128Load16Lane:
+    case Opcode::V128Load32Lane:
     case Opcode::V128Load64Lane: {
       static constexpr Lanes kShapes[] = {Lanes::I8, Lanes::I16, Lanes::I32, Lanes::I64};
       const Lanes shape = kShapes[size_t(instr.op) - size_t(Opcode::V128Load8Lane)];
@@ -424,7 +443,9 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       push(from_lanes(shape, values));
       break;
     }
-    case Opcode::V128Store8Lane: case Opcode::V128Store16Lane: case Opcode::V128Store32Lane:
+    case Opcode::V128Store8Lane:
+    case Opcode::V128Store16Lane:
+    case Opcode::V128Store32Lane:
     case Opcode::V128Store64Lane: {
       static constexpr Lanes kShapes[] = {Lanes::I8, Lanes::I16, Lanes::I32, Lanes::I64};
       const Lanes shape = kShapes[size_t(instr.op) - size_t(Opcode::V128Store8Lane)];
@@ -457,8 +478,9 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       for (uint32_t i = 0; i < 16; ++i) {
         uint32_t index = lane(s, Lanes::I8, i);
         uint32_t in_range = op(Op::OpULessThan, bool_type, {index, u32c(16)});
-        uint32_t word = op(Op::OpVectorExtractDynamic, u32,
-                           {a, op(Op::OpShiftRightLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(15)}), u32c(2)})});
+        uint32_t word =
+            op(Op::OpVectorExtractDynamic, u32,
+               {a, op(Op::OpShiftRightLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(15)}), u32c(2)})});
         uint32_t shift = op(Op::OpShiftLeftLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(3)}), u32c(3)});
         uint32_t byte = op(Op::OpBitFieldUExtract, u32, {word, shift, u32c(8)});
         values.push_back(op(Op::OpSelect, u32, {in_range, byte, u32c(0)}));
@@ -498,59 +520,59 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     }
     case Opcode::V128Bitselect: {
       uint32_t mask = pop(), b = pop(), a = pop();
-      push(op(Op::OpBitwiseOr, v128, {op(Op::OpBitwiseAnd, v128, {a, mask}),
-                                      op(Op::OpBitwiseAnd, v128, {b, op(Op::OpNot, v128, {mask})})}));
+      push(op(Op::OpBitwiseOr, v128,
+              {op(Op::OpBitwiseAnd, v128, {a, mask}), op(Op::OpBitwiseAnd, v128, {b, op(Op::OpNot, v128, {mask})})}));
       break;
     }
     case Opcode::V128AnyTrue:
       push(bool_to_i32(op(Op::OpAny, bool_type, {op(Op::OpINotEqual, bvec(v128), {pop(), splat_constant(v128, 0)})})));
       break;
-    // --- integer comparisons ---
-#define WASMGPU_COMPARES(P, S)                                                            \
-  case Opcode::P##Eq: int_compare(Lanes::S, false, Op::OpIEqual); break;                  \
-  case Opcode::P##Ne: int_compare(Lanes::S, false, Op::OpINotEqual); break;               \
-  case Opcode::P##LtS: int_compare(Lanes::S, true, Op::OpSLessThan); break;               \
-  case Opcode::P##GtS: int_compare(Lanes::S, true, Op::OpSGreaterThan); break;            \
-  case Opcode::P##LeS: int_compare(Lanes::S, true, Op::OpSLessThanEqual); break;          \
+      // --- integer comparisons ---
+#define WASMGPU_COMPARES(P, S)                                                   \
+  case Opcode::P##Eq: int_compare(Lanes::S, false, Op::OpIEqual); break;         \
+  case Opcode::P##Ne: int_compare(Lanes::S, false, Op::OpINotEqual); break;      \
+  case Opcode::P##LtS: int_compare(Lanes::S, true, Op::OpSLessThan); break;      \
+  case Opcode::P##GtS: int_compare(Lanes::S, true, Op::OpSGreaterThan); break;   \
+  case Opcode::P##LeS: int_compare(Lanes::S, true, Op::OpSLessThanEqual); break; \
   case Opcode::P##GeS: int_compare(Lanes::S, true, Op::OpSGreaterThanEqual); break;
-#define WASMGPU_UNSIGNED_COMPARES(P, S)                                                   \
-  case Opcode::P##LtU: int_compare(Lanes::S, false, Op::OpULessThan); break;              \
-  case Opcode::P##GtU: int_compare(Lanes::S, false, Op::OpUGreaterThan); break;           \
-  case Opcode::P##LeU: int_compare(Lanes::S, false, Op::OpULessThanEqual); break;         \
+#define WASMGPU_UNSIGNED_COMPARES(P, S)                                           \
+  case Opcode::P##LtU: int_compare(Lanes::S, false, Op::OpULessThan); break;      \
+  case Opcode::P##GtU: int_compare(Lanes::S, false, Op::OpUGreaterThan); break;   \
+  case Opcode::P##LeU: int_compare(Lanes::S, false, Op::OpULessThanEqual); break; \
   case Opcode::P##GeU: int_compare(Lanes::S, false, Op::OpUGreaterThanEqual); break;
-    WASMGPU_COMPARES(I8x16, I8)
-    WASMGPU_UNSIGNED_COMPARES(I8x16, I8)
-    WASMGPU_COMPARES(I16x8, I16)
-    WASMGPU_UNSIGNED_COMPARES(I16x8, I16)
-    WASMGPU_COMPARES(I32x4, I32)
-    WASMGPU_UNSIGNED_COMPARES(I32x4, I32)
-    WASMGPU_COMPARES(I64x2, I64)
+      WASMGPU_COMPARES(I8x16, I8)
+      WASMGPU_UNSIGNED_COMPARES(I8x16, I8)
+      WASMGPU_COMPARES(I16x8, I16)
+      WASMGPU_UNSIGNED_COMPARES(I16x8, I16)
+      WASMGPU_COMPARES(I32x4, I32)
+      WASMGPU_UNSIGNED_COMPARES(I32x4, I32)
+      WASMGPU_COMPARES(I64x2, I64)
 #undef WASMGPU_UNSIGNED_COMPARES
 #undef WASMGPU_COMPARES
-    // --- integer arithmetic ---
-#define WASMGPU_INT_ARITH(P, S)                                                                 \
-  case Opcode::P##Add: int_binary(Lanes::S, false, Op::OpIAdd); break;                          \
-  case Opcode::P##Sub: int_binary(Lanes::S, false, Op::OpISub); break;                          \
-  case Opcode::P##Neg: int_unary(Lanes::S, false, negate); break;                               \
-  case Opcode::P##Abs: int_unary(Lanes::S, true, absolute); break;                              \
-  case Opcode::P##Shl: int_shift(Lanes::S, Op::OpShiftLeftLogical, false); break;               \
-  case Opcode::P##ShrS: int_shift(Lanes::S, Op::OpShiftRightArithmetic, true); break;           \
-  case Opcode::P##ShrU: int_shift(Lanes::S, Op::OpShiftRightLogical, false); break;             \
-  case Opcode::P##AllTrue: all_true(Lanes::S); break;                                           \
+      // --- integer arithmetic ---
+#define WASMGPU_INT_ARITH(P, S)                                                       \
+  case Opcode::P##Add: int_binary(Lanes::S, false, Op::OpIAdd); break;                \
+  case Opcode::P##Sub: int_binary(Lanes::S, false, Op::OpISub); break;                \
+  case Opcode::P##Neg: int_unary(Lanes::S, false, negate); break;                     \
+  case Opcode::P##Abs: int_unary(Lanes::S, true, absolute); break;                    \
+  case Opcode::P##Shl: int_shift(Lanes::S, Op::OpShiftLeftLogical, false); break;     \
+  case Opcode::P##ShrS: int_shift(Lanes::S, Op::OpShiftRightArithmetic, true); break; \
+  case Opcode::P##ShrU: int_shift(Lanes::S, Op::OpShiftRightLogical, false); break;   \
+  case Opcode::P##AllTrue: all_true(Lanes::S); break;                                 \
   case Opcode::P##Bitmask: bitmask(Lanes::S); break;
-    WASMGPU_INT_ARITH(I8x16, I8)
-    WASMGPU_INT_ARITH(I16x8, I16)
-    WASMGPU_INT_ARITH(I32x4, I32)
-    WASMGPU_INT_ARITH(I64x2, I64)
+      WASMGPU_INT_ARITH(I8x16, I8)
+      WASMGPU_INT_ARITH(I16x8, I16)
+      WASMGPU_INT_ARITH(I32x4, I32)
+      WASMGPU_INT_ARITH(I64x2, I64)
 #undef WASMGPU_INT_ARITH
-#define WASMGPU_MIN_MAX(P, S)                                                     \
-  case Opcode::P##MinS: int_select(Lanes::S, true, Op::OpSLessThan); break;      \
-  case Opcode::P##MinU: int_select(Lanes::S, false, Op::OpULessThan); break;     \
-  case Opcode::P##MaxS: int_select(Lanes::S, true, Op::OpSGreaterThan); break;   \
+#define WASMGPU_MIN_MAX(P, S)                                                  \
+  case Opcode::P##MinS: int_select(Lanes::S, true, Op::OpSLessThan); break;    \
+  case Opcode::P##MinU: int_select(Lanes::S, false, Op::OpULessThan); break;   \
+  case Opcode::P##MaxS: int_select(Lanes::S, true, Op::OpSGreaterThan); break; \
   case Opcode::P##MaxU: int_select(Lanes::S, false, Op::OpUGreaterThan); break;
-    WASMGPU_MIN_MAX(I8x16, I8)
-    WASMGPU_MIN_MAX(I16x8, I16)
-    WASMGPU_MIN_MAX(I32x4, I32)
+      WASMGPU_MIN_MAX(I8x16, I8)
+      WASMGPU_MIN_MAX(I16x8, I16)
+      WASMGPU_MIN_MAX(I32x4, I32)
 #undef WASMGPU_MIN_MAX
     case Opcode::I16x8Mul: int_binary(Lanes::I16, false, Op::OpIMul); break;
     case Opcode::I32x4Mul: int_binary(Lanes::I32, false, Op::OpIMul); break;
@@ -573,7 +595,9 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
                      }));
       break;
     }
-    case Opcode::I8x16Popcnt: int_unary(Lanes::I8, false, [&](Id t, uint32_t x) { return op(Op::OpBitCount, t, {x}); }); break;
+    case Opcode::I8x16Popcnt:
+      int_unary(Lanes::I8, false, [&](Id t, uint32_t x) { return op(Op::OpBitCount, t, {x}); });
+      break;
     case Opcode::I16x8Q15mulrSatS: {
       uint32_t b = pop(), a = pop();
       push(int_lanes(Lanes::I16, true, {a, b}, [&](Id t, std::vector<uint32_t>& p) {
@@ -618,36 +642,37 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       uint32_t b = pop(), a = pop();
       std::vector<uint32_t> la = lanes(a, Lanes::I16, true), lb = lanes(b, Lanes::I16, true), values;
       for (uint32_t i = 0; i < 4; ++i)
-        values.push_back(op(Op::OpIAdd, u32, {op(Op::OpIMul, u32, {la[2 * i], lb[2 * i]}),
-                                              op(Op::OpIMul, u32, {la[2 * i + 1], lb[2 * i + 1]})}));
+        values.push_back(
+            op(Op::OpIAdd, u32,
+               {op(Op::OpIMul, u32, {la[2 * i], lb[2 * i]}), op(Op::OpIMul, u32, {la[2 * i + 1], lb[2 * i + 1]})}));
       push(from_lanes(Lanes::I32, values));
       break;
     }
     // --- floats: each lane as the scalar instruction ---
-#define WASMGPU_FLOAT(P, S, SCALAR)                                                             \
-  case Opcode::P##Add: return float_lanes(Opcode::SCALAR##Add, Lanes::S, 2);                    \
-  case Opcode::P##Sub: return float_lanes(Opcode::SCALAR##Sub, Lanes::S, 2);                    \
-  case Opcode::P##Mul: return float_lanes(Opcode::SCALAR##Mul, Lanes::S, 2);                    \
-  case Opcode::P##Div: return float_lanes(Opcode::SCALAR##Div, Lanes::S, 2);                    \
-  case Opcode::P##Min: return float_lanes(Opcode::SCALAR##Min, Lanes::S, 2);                    \
-  case Opcode::P##Max: return float_lanes(Opcode::SCALAR##Max, Lanes::S, 2);                    \
-  case Opcode::P##Abs: return float_lanes(Opcode::SCALAR##Abs, Lanes::S, 1);                    \
-  case Opcode::P##Neg: return float_lanes(Opcode::SCALAR##Neg, Lanes::S, 1);                    \
-  case Opcode::P##Sqrt: return float_lanes(Opcode::SCALAR##Sqrt, Lanes::S, 1);                  \
-  case Opcode::P##Ceil: return float_lanes(Opcode::SCALAR##Ceil, Lanes::S, 1);                  \
-  case Opcode::P##Floor: return float_lanes(Opcode::SCALAR##Floor, Lanes::S, 1);                \
-  case Opcode::P##Trunc: return float_lanes(Opcode::SCALAR##Trunc, Lanes::S, 1);                \
-  case Opcode::P##Nearest: return float_lanes(Opcode::SCALAR##Nearest, Lanes::S, 1);            \
-  case Opcode::P##Eq: return float_compare(Opcode::SCALAR##Eq, Lanes::S);                       \
-  case Opcode::P##Ne: return float_compare(Opcode::SCALAR##Ne, Lanes::S);                       \
-  case Opcode::P##Lt: return float_compare(Opcode::SCALAR##Lt, Lanes::S);                       \
-  case Opcode::P##Gt: return float_compare(Opcode::SCALAR##Gt, Lanes::S);                       \
-  case Opcode::P##Le: return float_compare(Opcode::SCALAR##Le, Lanes::S);                       \
-  case Opcode::P##Ge: return float_compare(Opcode::SCALAR##Ge, Lanes::S);                       \
-  case Opcode::P##Pmin: return pseudo_min_max(Lanes::S, true);                                  \
+#define WASMGPU_FLOAT(P, S, SCALAR)                                                  \
+  case Opcode::P##Add: return float_lanes(Opcode::SCALAR##Add, Lanes::S, 2);         \
+  case Opcode::P##Sub: return float_lanes(Opcode::SCALAR##Sub, Lanes::S, 2);         \
+  case Opcode::P##Mul: return float_lanes(Opcode::SCALAR##Mul, Lanes::S, 2);         \
+  case Opcode::P##Div: return float_lanes(Opcode::SCALAR##Div, Lanes::S, 2);         \
+  case Opcode::P##Min: return float_lanes(Opcode::SCALAR##Min, Lanes::S, 2);         \
+  case Opcode::P##Max: return float_lanes(Opcode::SCALAR##Max, Lanes::S, 2);         \
+  case Opcode::P##Abs: return float_lanes(Opcode::SCALAR##Abs, Lanes::S, 1);         \
+  case Opcode::P##Neg: return float_lanes(Opcode::SCALAR##Neg, Lanes::S, 1);         \
+  case Opcode::P##Sqrt: return float_lanes(Opcode::SCALAR##Sqrt, Lanes::S, 1);       \
+  case Opcode::P##Ceil: return float_lanes(Opcode::SCALAR##Ceil, Lanes::S, 1);       \
+  case Opcode::P##Floor: return float_lanes(Opcode::SCALAR##Floor, Lanes::S, 1);     \
+  case Opcode::P##Trunc: return float_lanes(Opcode::SCALAR##Trunc, Lanes::S, 1);     \
+  case Opcode::P##Nearest: return float_lanes(Opcode::SCALAR##Nearest, Lanes::S, 1); \
+  case Opcode::P##Eq: return float_compare(Opcode::SCALAR##Eq, Lanes::S);            \
+  case Opcode::P##Ne: return float_compare(Opcode::SCALAR##Ne, Lanes::S);            \
+  case Opcode::P##Lt: return float_compare(Opcode::SCALAR##Lt, Lanes::S);            \
+  case Opcode::P##Gt: return float_compare(Opcode::SCALAR##Gt, Lanes::S);            \
+  case Opcode::P##Le: return float_compare(Opcode::SCALAR##Le, Lanes::S);            \
+  case Opcode::P##Ge: return float_compare(Opcode::SCALAR##Ge, Lanes::S);            \
+  case Opcode::P##Pmin: return pseudo_min_max(Lanes::S, true);                       \
   case Opcode::P##Pmax: return pseudo_min_max(Lanes::S, false);
-    WASMGPU_FLOAT(F32x4, F32, F32)
-    WASMGPU_FLOAT(F64x2, F64, F64)
+      WASMGPU_FLOAT(F32x4, F32, F32)
+      WASMGPU_FLOAT(F64x2, F64, F64)
 #undef WASMGPU_FLOAT
     case Opcode::F32x4ConvertI32x4S: return convert(Opcode::F32ConvertI32S, Lanes::I32, Lanes::F32, 4);
     case Opcode::F32x4ConvertI32x4U: return convert(Opcode::F32ConvertI32U, Lanes::I32, Lanes::F32, 4);

@@ -74,6 +74,23 @@ TEST(SimdLowering, CallsPassV128AsTwoI64Slots) {
   EXPECT_EQ(calls->call_record_size, abi::kCallRecordParams + 3 * abi::kArgSlotSize);
 }
 
+TEST(SimdLowering, AlignedParameterAccessesAreOne16ByteAccess) {
+  CompiledKernel k = compile_wat(R"((module
+    (memory 1)
+    (func (export "k") (param $i i32) (param $p i32) (param $q i32)
+      (local $at i32)
+      (local.set $at (i32.shl (local.get $i) (i32.const 4)))
+      (v128.store (i32.add (local.get $q) (local.get $at))
+        (v128.load (i32.add (local.get $p) (local.get $at))))
+      ;; 8-byte aligned only: two 8-byte accesses
+      (v128.store offset=8 (local.get $q) (v128.load offset=8 (local.get $p))))))");
+  std::string text = disassembly(k);
+  EXPECT_EQ(count_of(text, "OpConvertUToPtr %_ptr_PhysicalStorageBuffer_v4uint"), 2u) << text;
+  EXPECT_EQ(count_of(text, "Aligned 16"), 2u) << text;
+  // One each for the 16-byte load and store, two each for the others.
+  EXPECT_EQ(k.info.memory_access_paths.parameter, 6u);
+}
+
 TEST(SimdLowering, LaneLoadsAndStoresCompile) {
   compile_wat(R"((module
     (memory 1)
