@@ -343,11 +343,13 @@ std::optional<uint32_t> RuntimeHelpers::load_v128(FunctionBuilder& f, uint32_t e
   const Id v128 = k_.types.v128(), u64x2 = k_.b.vector_type(k_.types.u64, 2);
   auto [inside, address] = parameter_check(f, fact->param, ea, 16, proven_at_launch);
   uint32_t result = f.variable(v128);
-  f.if_else(inside, [&] { f.store(result, f.load_aligned(v128, k_.device_pointer(f, address, v128), 16)); }, [&] {
-    const uint32_t halves[] = {load_translated(f, ea, 8),
-                               load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}), 8)};
-    f.store(result, f.op(Op::OpBitcast, v128, {f.op(Op::OpCompositeConstruct, u64x2, halves)}));
-  });
+  f.if_else(
+      inside, [&] { f.store(result, f.load_aligned(v128, k_.device_pointer(f, address, v128), 16)); },
+      [&] {
+        const uint32_t halves[] = {load_translated(f, ea, 8),
+                                   load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}), 8)};
+        f.store(result, f.op(Op::OpBitcast, v128, {f.op(Op::OpCompositeConstruct, u64x2, halves)}));
+      });
   return f.load(v128, result);
 }
 
@@ -359,13 +361,15 @@ bool RuntimeHelpers::store_v128(FunctionBuilder& f, uint32_t ea, uint32_t value,
   const Id v128 = k_.types.v128(), u64x2 = k_.b.vector_type(k_.types.u64, 2);
   auto [inside, address] = parameter_check(f, fact->param, ea, 16, proven_at_launch);
   uint32_t running = f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)});
-  f.if_else(f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, running}),
-            [&] { f.store_aligned(k_.device_pointer(f, address, v128), value, 16); }, [&] {
-              uint32_t halves = f.op(Op::OpBitcast, u64x2, {value});
-              store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}),
-                               f.op(Op::OpCompositeExtract, k_.types.u64, {halves, 1u}), 8);
-              store_translated(f, ea, f.op(Op::OpCompositeExtract, k_.types.u64, {halves, 0u}), 8);
-            });
+  f.if_else(
+      f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, running}),
+      [&] { f.store_aligned(k_.device_pointer(f, address, v128), value, 16); },
+      [&] {
+        uint32_t halves = f.op(Op::OpBitcast, u64x2, {value});
+        store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}),
+                         f.op(Op::OpCompositeExtract, k_.types.u64, {halves, 1u}), 8);
+        store_translated(f, ea, f.op(Op::OpCompositeExtract, k_.types.u64, {halves, 0u}), 8);
+      });
   return true;
 }
 
