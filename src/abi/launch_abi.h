@@ -98,7 +98,7 @@ inline constexpr uint32_t kLaunchInstanceState = 32;
 inline constexpr uint32_t kLaunchHeaderSize = 40;
 // Bytes the runtime allocates from the LaunchBlock's start at the least,
 // whatever its contents: a group of speculative pointer-parameter loads (at
-// most 256 bytes, spirv/access_groups.h; exact mode) whose check fails reads
+// most 256 bytes, frontend/access_groups.h; exact mode) whose check fails reads
 // at offsets from the LaunchBlock instead.
 inline constexpr uint32_t kLaunchBlockMinSize = 256;
 inline constexpr uint32_t kArgSlotSize = 8;
@@ -115,7 +115,7 @@ inline constexpr uint32_t kRegionStride = 16;
 
 // ParamRegion: the buffer a kernel argument points into, resolved by the
 // runtime once per launch, so that accesses the compiler proves to derive
-// from that pointer parameter (spirv/pointer_provenance.h) need one compare
+// from that pointer parameter (frontend/pointer_provenance.h) need one compare
 // instead of a region-table scan:
 //   u64 wasm_base; u64 size; u64 device_address
 // Set when the argument is an i32 whose value v lies in a mapped buffer

@@ -92,7 +92,54 @@ bool matches(const ExpectedValue& expected, const Value& actual) {
   return false;
 }
 
+// A v128 lane's bits out of the two i64 halves of a call's v128 value.
+uint64_t v128_lane(uint64_t low, uint64_t high, uint32_t lane_bits, size_t i) {
+  const uint32_t at = uint32_t(i) * lane_bits;
+  const uint64_t half = at < 64 ? low : high;
+  const uint64_t mask = lane_bits == 64 ? ~uint64_t(0) : (uint64_t(1) << lane_bits) - 1;
+  return (half >> (at % 64)) & mask;
+}
+
+// Whether `actual` (a call's values, a v128 as two i64 values) is what
+// `expected` lists, each lane of a v128 matched as a scalar of its type.
+bool matches_all(const std::vector<ExpectedValue>& expected, const std::vector<Value>& actual) {
+  size_t at = 0;
+  for (const ExpectedValue& e : expected) {
+    if (e.type != wasm::ValType::V128) {
+      if (at >= actual.size() || !matches(e, actual[at])) return false;
+      ++at;
+      continue;
+    }
+    if (at + 1 >= actual.size() || actual[at].type != ScalarType::I64 || actual[at + 1].type != ScalarType::I64)
+      return false;
+    for (size_t i = 0; i < e.lanes.size(); ++i) {
+      const ExpectedValue& lane = e.lanes[i];
+      const uint64_t bits = v128_lane(actual[at].bits, actual[at + 1].bits, e.lane_bits, i);
+      const ScalarType t = lane.type == wasm::ValType::F32   ? ScalarType::F32
+                           : lane.type == wasm::ValType::F64 ? ScalarType::F64
+                           : lane.type == wasm::ValType::I64 ? ScalarType::I64
+                                                             : ScalarType::I32;
+      if (!matches(lane, Value{t, bits})) return false;
+    }
+    at += 2;
+  }
+  return at == actual.size();
+}
+
+std::string expected_text(const ExpectedValue& e);
+
+std::string v128_text(const ExpectedValue& e) {
+  std::string text =
+      "v128:" + (e.lanes.empty() ? std::string("?") : e.lanes[0].type_name) + "x" + std::to_string(e.lanes.size());
+  for (const ExpectedValue& lane : e.lanes) {
+    const std::string t = expected_text(lane);
+    text += " " + t.substr(t.find(':') + 1);
+  }
+  return text;
+}
+
 std::string expected_text(const ExpectedValue& e) {
+  if (e.type == wasm::ValType::V128) return v128_text(e);
   if (e.kind == ExpectedValue::Kind::CanonicalNan) return e.type_name + ":nan:canonical";
   if (e.kind == ExpectedValue::Kind::ArithmeticNan) return e.type_name + ":nan:arithmetic";
   return e.type_name + ":" + format_value(wasm_value(e.type, e.bits));
@@ -334,7 +381,14 @@ class ScriptRunner {
     std::vector<Call> requests;
     for (const Pending& p : pending_) {
       Call request{p.cmd->action.field, {}};
-      for (const ExpectedValue& v : p.cmd->action.args) request.args.push_back(wasm_value(v.type, v.bits));
+      for (const ExpectedValue& v : p.cmd->action.args) {
+        if (v.type == wasm::ValType::V128) {  // two i64 halves (Module::function_info lists them)
+          request.args.push_back(Value::i64(v.bits));
+          request.args.push_back(Value::i64(v.bits_hi));
+        } else {
+          request.args.push_back(wasm_value(v.type, v.bits));
+        }
+      }
       requests.push_back(std::move(request));
     }
     ScriptInstance* instance = batch_instance_;
@@ -380,9 +434,7 @@ class ScriptRunner {
     }
     if (result.trapped) return failure(cmd, call_text(cmd) + ": trapped: " + result.trap);
     if (cmd.type == T::Action) return;
-    bool ok = result.values.size() == cmd.expected.size();
-    for (size_t i = 0; ok && i < cmd.expected.size(); ++i) ok = matches(cmd.expected[i], result.values[i]);
-    if (ok) return pass(cmd);
+    if (matches_all(cmd.expected, result.values)) return pass(cmd);
     std::string expected;
     for (const ExpectedValue& e : cmd.expected) expected += (expected.empty() ? "" : " ") + expected_text(e);
     failure(cmd, call_text(cmd) + ": expected " + (expected.empty() ? "()" : expected) + ", got " +

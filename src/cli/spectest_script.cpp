@@ -19,6 +19,48 @@ std::optional<uint64_t> to_u64(const std::string& text) {
   return value;
 }
 
+Result<ExpectedValue> parse_value(const json& v);
+
+// {"type": "v128", "lane_type": "i8" ... "f64", "value": [lane, ...]}.
+Result<ExpectedValue> parse_v128(const json& v) {
+  ExpectedValue out;
+  out.type = wasm::ValType::V128;
+  out.type_name = "v128";
+  const std::string lane_type = v.value("lane_type", "");
+  if (!v.contains("value")) {
+    out.supported = false;
+    return out;
+  }
+  if (lane_type == "i8" || lane_type == "i16") {
+    out.lane_bits = lane_type == "i8" ? 8 : 16;
+  } else if (lane_type == "i32" || lane_type == "f32") {
+    out.lane_bits = 32;
+  } else if (lane_type == "i64" || lane_type == "f64") {
+    out.lane_bits = 64;
+  } else {
+    return make_error("unexpected v128 lane type '" + lane_type + "'");
+  }
+  const json& values = v["value"];
+  if (!values.is_array() || values.size() * out.lane_bits != 128)
+    return make_error("a v128 of " + lane_type + " lanes needs " + std::to_string(128 / out.lane_bits) + " lanes");
+  const bool narrow = out.lane_bits < 32;
+  for (size_t i = 0; i < values.size(); ++i) {
+    json lane = {{"type", narrow ? std::string("i32") : lane_type}, {"value", values[i]}};
+    WASMGPU_ASSIGN_OR_RETURN(ExpectedValue l, parse_value(lane));
+    l.type_name = lane_type;
+    if (l.kind == ExpectedValue::Kind::Bits) {
+      const uint64_t mask = out.lane_bits == 64 ? ~uint64_t(0) : (uint64_t(1) << out.lane_bits) - 1;
+      const uint32_t at = uint32_t(i) * out.lane_bits;
+      uint64_t& half = at < 64 ? out.bits : out.bits_hi;
+      half |= (l.bits & mask) << (at % 64);
+    } else {
+      out.kind = l.kind;  // not all Bits: a result to match lane by lane, never an argument
+    }
+    out.lanes.push_back(l);
+  }
+  return out;
+}
+
 Result<ExpectedValue> parse_value(const json& v) {
   ExpectedValue out;
   out.type_name = v.value("type", "");
@@ -26,6 +68,7 @@ Result<ExpectedValue> parse_value(const json& v) {
   else if (out.type_name == "i64") out.type = wasm::ValType::I64;
   else if (out.type_name == "f32") out.type = wasm::ValType::F32;
   else if (out.type_name == "f64") out.type = wasm::ValType::F64;
+  else if (out.type_name == "v128") return parse_v128(v);
   else {
     out.supported = false;
     return out;

@@ -13,14 +13,19 @@ namespace wasmgpu::cli {
 
 // An expected result: exact bits, or a NaN class (spec: nan:canonical,
 // nan:arithmetic). `supported` is false for types wasmgpu cannot call with
-// (v128, references).
+// (references). A v128 has `lanes` (of `lane_bits` each, first lane first,
+// each with its own kind), and its 16 bytes in `bits` (bytes 0..7) and
+// `bits_hi` (8..15) when every lane is Bits.
 struct ExpectedValue {
   enum class Kind { Bits, CanonicalNan, ArithmeticNan };
   wasm::ValType type = wasm::ValType::I32;
   Kind kind = Kind::Bits;
   uint64_t bits = 0;
+  uint64_t bits_hi = 0;
   bool supported = true;
   std::string type_name;  // as wast2json spells it
+  uint32_t lane_bits = 0;
+  std::vector<ExpectedValue> lanes;
 };
 
 struct ScriptAction {

@@ -12,7 +12,7 @@ using wasm::Opcode;
 
 bool is_numeric(wasm::ValType type) {
   return type == wasm::ValType::I32 || type == wasm::ValType::I64 || type == wasm::ValType::F32 ||
-         type == wasm::ValType::F64;
+         type == wasm::ValType::F64 || type == wasm::ValType::V128;
 }
 
 // Ok when a value type can be compiled (the back end is asked first), else

@@ -212,12 +212,13 @@ namespace wasmgpu::runtime {
 
 namespace {
 
+// Values a call can pass (a v128 as two i64 slots, spirv::CallInfo).
 bool is_scalar(wasm::ValType type) {
   return type == wasm::ValType::I32 || type == wasm::ValType::I64 ||
-         type == wasm::ValType::F32 || type == wasm::ValType::F64;
+         type == wasm::ValType::F32 || type == wasm::ValType::F64 || type == wasm::ValType::V128;
 }
 
-// Exported functions whose params and results are all scalars, in export order.
+// Exported functions whose params and results are all scalars or v128, in export order.
 std::vector<std::string> callable_exports(const wasm::Module& module,
                                           std::map<std::string, std::string, std::less<>>& refused) {
   const uint32_t imported = module.imported_functions;
@@ -233,7 +234,7 @@ std::vector<std::string> callable_exports(const wasm::Module& module,
     for (wasm::ValType t : type.params) ok = ok && is_scalar(t);
     for (wasm::ValType t : type.results) ok = ok && is_scalar(t);
     if (!ok) {
-      refused[e.name] = "its signature has a non-scalar (v128 or reference) type";
+      refused[e.name] = "its signature has a reference type";
       continue;
     }
     names.push_back(e.name);

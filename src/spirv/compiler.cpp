@@ -375,6 +375,17 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
 
 }  // namespace
 
+// The slot types of a call's values: a v128 travels as two i64 slots, its
+// low 8 bytes first (CallInfo).
+static std::vector<ValType> call_slots(const std::vector<ValType>& types) {
+  std::vector<ValType> slots;
+  for (ValType t : types) {
+    if (t == ValType::V128) slots.insert(slots.end(), {ValType::I64, ValType::I64});
+    else slots.push_back(t);
+  }
+  return slots;
+}
+
 // A call shader's `main`: an OpSwitch on the CallRecord's function position,
 // one arm per export (load params, call, store results unless trapped), then
 // the status: returned, or trapped + the first trap's kind.
@@ -391,16 +402,16 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     const wasm::FuncType& type = module.function_type(found->index);
     for (const auto* list : {&type.params, &type.results})
       for (ValType t : *list)
-        if (!is_kernel_scalar(t))
+        if (!is_kernel_scalar(t) && t != ValType::V128)
           return make_error("cannot compile calls: '" + name + "' takes or returns " + wasm::to_string(t) +
-                            "; calls pass i32, i64, f32 and f64 only");
+                            "; calls pass i32, i64, f32, f64 and v128 only");
     CallInfo call;
     call.export_name = name;
     call.function_index = found->index;
-    call.params = type.params;
-    call.results = type.results;
-    max_params = std::max(max_params, uint32_t(type.params.size()));
-    max_results = std::max(max_results, uint32_t(type.results.size()));
+    call.params = call_slots(type.params);
+    call.results = call_slots(type.results);
+    max_params = std::max(max_params, uint32_t(call.params.size()));
+    max_results = std::max(max_results, uint32_t(call.results.size()));
     roots.push_back(found->index);
     result.calls.push_back(std::move(call));
   }
@@ -429,19 +440,41 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     for (size_t i = 0; i < result.calls.size(); ++i) {
       const CallInfo& call = result.calls[i];
       f.begin_block(cases[i].second);
+      const wasm::FuncType& type = module.function_type(call.function_index);
       std::vector<uint32_t> operands{k.function_ids.at(call.function_index)};
-      for (size_t p = 0; p < call.params.size(); ++p)
-        operands.push_back(load_slot(k, f, record, abi::kCallRecordParams + abi::kArgSlotSize * uint32_t(p),
-                                     call.params[p]));
-      uint32_t value = f.op(Op::OpFunctionCall, k.types.result_type(call.results), operands);
+      uint32_t slot = 0;
+      for (ValType t : type.params) {
+        const uint32_t offset = abi::kCallRecordParams + abi::kArgSlotSize * slot;
+        if (t == ValType::V128) {  // two i64 slots, the low half first
+          const uint32_t halves[] = {load_slot(k, f, record, offset, ValType::I64),
+                                     load_slot(k, f, record, offset + abi::kArgSlotSize, ValType::I64)};
+          operands.push_back(f.op(Op::OpBitcast, k.types.v128(),
+                                  {f.op(Op::OpCompositeConstruct, b.vector_type(k.types.u64, 2), halves)}));
+          slot += 2;
+        } else {
+          operands.push_back(load_slot(k, f, record, offset, t));
+          slot += 1;
+        }
+      }
+      uint32_t value = f.op(Op::OpFunctionCall, k.types.result_type(type.results), operands);
       uint32_t returned = f.op(Op::OpLogicalNot, k.types.bool_type, {k.helpers->trapped(f)});
       f.if_else(returned, [&] {
-        for (size_t r = 0; r < call.results.size(); ++r) {
-          uint32_t v = call.results.size() == 1
-                           ? value
-                           : f.op(Op::OpCompositeExtract, k.types.value_type(call.results[r]), {value, uint32_t(r)});
-          store_slot(k, f, result_record, abi::kResultRecordValues + abi::kArgSlotSize * uint32_t(r),
-                     call.results[r], v);
+        uint32_t slot = 0;
+        for (size_t r = 0; r < type.results.size(); ++r) {
+          const ValType t = type.results[r];
+          uint32_t v = type.results.size() == 1 ? value
+                                                : f.op(Op::OpCompositeExtract, k.types.value_type(t), {value, uint32_t(r)});
+          const uint32_t offset = abi::kResultRecordValues + abi::kArgSlotSize * slot;
+          if (t == ValType::V128) {
+            uint32_t halves = f.op(Op::OpBitcast, b.vector_type(k.types.u64, 2), {v});
+            for (uint32_t h = 0; h < 2; ++h)
+              store_slot(k, f, result_record, offset + abi::kArgSlotSize * h, ValType::I64,
+                         f.op(Op::OpCompositeExtract, k.types.u64, {halves, h}));
+            slot += 2;
+          } else {
+            store_slot(k, f, result_record, offset, t, v);
+            slot += 1;
+          }
         }
       });
       f.branch(merge);

@@ -123,8 +123,11 @@ struct CompiledKernel {
 struct CallInfo {
   std::string export_name;
   uint32_t function_index = 0;
-  std::vector<wasm::ValType> params;   // one 8-byte slot each in the CallRecord
-  std::vector<wasm::ValType> results;  // one 8-byte slot each in the ResultRecord
+  // The values as the CallRecord and ResultRecord hold them, one 8-byte slot
+  // each: the function's types, but a v128 is two i64 slots, its low 8 bytes
+  // first (so callers pass and receive it as two i64 values).
+  std::vector<wasm::ValType> params;
+  std::vector<wasm::ValType> results;
   // The call may write linear memory or globals, grow memory or drop a data
   // segment (a conservative analysis over everything it may call). Calls
   // without side effects can be batched in one launch in any order.

@@ -528,6 +528,12 @@ Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
     case Opcode::F64Const: value = b_.const_f64_bits(init.imm64); break;
     case Opcode::RefNull: value = b_.const_u32(abi::kNullRef); break;
     case Opcode::RefFunc: value = b_.const_u32(init.imm0); break;
+    case Opcode::V128Const: {
+      const uint32_t words[] = {b_.const_u32(uint32_t(init.imm64)), b_.const_u32(uint32_t(init.imm64 >> 32)),
+                                b_.const_u32(uint32_t(init.imm64_hi)), b_.const_u32(uint32_t(init.imm64_hi >> 32))};
+      value = b_.const_composite(type, words);
+      break;
+    }
     default:
       return make_error("global " + std::to_string(global_index) +
                         " has an initializer that is not a constant (" + std::string(wasm::info(init.op).text) + ")");
@@ -542,10 +548,6 @@ Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
 
 Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t index) {
   const uint32_t u32 = k_.types.u32, u64 = k_.types.u64;
-  auto refuse = [&](const char* why) {
-    return make_error("function " + k_.module.function_name(index_) + " uses " +
-                      std::string(wasm::info(instr.op).text) + " (" + why + ")");
-  };
   current_ip_ = index;
   if (k_.exact_float && !ExactFloat::continues_run(instr.op)) k_.exact_float->settle(f_, stack_);
   if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
@@ -780,7 +782,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::I64Extend8S: push(sign_extend(pop(), u64, 64, 8)); break;
     case Opcode::I64Extend16S: push(sign_extend(pop(), u64, 64, 16)); break;
     case Opcode::I64Extend32S: push(sign_extend(pop(), u64, 64, 32)); break;
-    // --- SIMD: refused by build_call_graph before lowering ---
+    // --- SIMD (simd_lowering.cpp) ---
 #define WASM_OPCODE(name, text, prefix, code, imm, cls, typing, params, results, access, trap) \
   WASMGPU_CASE_##cls(name)
 #define WASMGPU_CASE_Control(name)
@@ -791,7 +793,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
 #define WASMGPU_CASE_Memory(name)
 #define WASMGPU_CASE_Numeric(name)
 #define WASMGPU_CASE_Comparison(name)
-#define WASMGPU_CASE_Vector(name) case Opcode::name:
+#define WASMGPU_CASE_Vector(name) case Opcode::name:  // below
 #define WASMGPU_CASE_Atomic(name) case Opcode::name:  // lowered above
 #include "wasm/opcodes.def"
 #undef WASMGPU_CASE_Atomic
@@ -805,7 +807,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
 #undef WASMGPU_CASE_Parametric
 #undef WASMGPU_CASE_Control
 #undef WASM_OPCODE
-      return refuse("v128 is not supported yet");
+      return lower_simd(instr);
   }
   return {};
 }

@@ -26,6 +26,11 @@
 
 namespace wasmgpu::spirv {
 
+// How the bytes of a v128 (a uvec4, KernelTypes::v128) are read as lanes:
+// integer lanes as u32 (i8 and i16 zero- or sign-extended; i32) or u64,
+// float lanes as f32 or f64.
+enum class LaneShape : uint8_t { I8, I16, I32, I64, F32, F64 };
+
 class FunctionLowering {
  public:
   // Lowers `function_index` into a SPIR-V function of its own (lower()).
@@ -155,6 +160,34 @@ class FunctionLowering {
   // switch's merge block (the state machine of recursive components uses it).
   Status function_switch(uint32_t function, uint32_t type_index,
                          const std::function<Status(uint32_t callee)>& call_arm);
+  // --- SIMD (simd_lowering.cpp) ---
+  using Lanes = LaneShape;
+  Status lower_simd(const wasm::Instr& instr);
+  uint32_t lane(uint32_t v128, Lanes shape, uint32_t index, bool is_signed = false);
+  std::vector<uint32_t> lanes(uint32_t v128, Lanes shape, bool is_signed = false);
+  uint32_t from_lanes(Lanes shape, std::span<const uint32_t> values);
+  // The integer lanes of a v128 as vectors that SPIR-V operates on at once:
+  // i8 lanes as four uvec4 (part k holds lanes k, 4+k, 8+k, 12+k), i16 as
+  // two, i32 as the uvec4 itself, i64 as one u64vec2; join() reverses it,
+  // keeping each lane's low bits.
+  struct LaneParts {
+    std::vector<uint32_t> parts;
+    Id type{};  // uvec4 or u64vec2
+  };
+  LaneParts split(uint32_t v128, Lanes shape, bool is_signed);
+  uint32_t join(Lanes shape, const LaneParts& parts);
+  uint32_t splat_constant(Id vector_type, uint64_t value);
+  // Lowers the scalar instruction `scalar` once per lane of `operands`
+  // (v128s of `shape`, the first `count` lanes), through the operand stack,
+  // so that each lane gets the scalar lowering (exact float mode included).
+  Result<std::vector<uint32_t>> per_lane(wasm::Opcode scalar, std::initializer_list<uint32_t> operands, Lanes shape,
+                                         uint32_t count);
+  void v128_load(const wasm::Instr& instr);
+  void v128_store(const wasm::Instr& instr);
+  // The `width` bytes (1, 2, 4 or 8) at the instruction's address, as load()
+  // reads them (u32, or u64 for width 8).
+  uint32_t load_raw(const wasm::Instr& instr, uint32_t width);
+  void store_raw(const wasm::Instr& instr, uint32_t ea, uint32_t value, uint32_t width);
   uint32_t memory_pages() const;
   Result<uint32_t> global_var(uint32_t global_index);
   // Globals in the InstanceState (imported, or mutable other than the stack pointer).

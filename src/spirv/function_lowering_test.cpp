@@ -142,12 +142,13 @@ TEST(Kernel, SignatureProblems) {
 }
 
 TEST(Kernel, RefusesWithTheFunctionsName) {
-  auto simd = wat_to_wasm(R"((module
-    (func $vec (param i32) (drop (i32x4.splat (local.get 0))))
-    (func (export "k") (param i32) (call $vec (local.get 0)))))");
-  std::string error = compile_error(simd, "k");
-  EXPECT_NE(error.find("v128"), std::string::npos) << error;
-  EXPECT_NE(error.find("vec"), std::string::npos) << error;
+  auto wait = wat_to_wasm(R"((module (memory 1 1 shared)
+    (func $waiter (param i32)
+      (drop (memory.atomic.wait32 (local.get 0) (i32.const 0) (i64.const -1))))
+    (func (export "k") (param i32) (call $waiter (local.get 0)))))");
+  std::string error = compile_error(wait, "k");
+  EXPECT_NE(error.find("memory.atomic.wait32"), std::string::npos) << error;
+  EXPECT_NE(error.find("waiter"), std::string::npos) << error;
 
   auto import = wat_to_wasm(R"((module
     (import "env" "expf" (func $expf (param f32) (result f32)))

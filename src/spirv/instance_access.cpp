@@ -29,6 +29,11 @@ Status FunctionLowering::global_get(uint32_t global_index) {
     push(f_.load(type_of(type), var));
     return {};
   }
+  if (type == ValType::V128) {
+    const uint32_t offset = instance_layout(k_.module).v128_globals_offset + 16 * global_index;
+    push(f_.load_aligned(k_.types.v128(), k_.instance_pointer(f_, offset, k_.types.v128()), 8));
+    return {};
+  }
   bool wide = type == ValType::I64 || type == ValType::F64;
   Id raw_type = wide ? k_.types.u64 : k_.types.u32;
   uint32_t offset = abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * global_index;
@@ -44,6 +49,12 @@ Status FunctionLowering::global_set(uint32_t global_index) {
   if (!global_in_instance(global_index)) {
     WASMGPU_ASSIGN_OR_RETURN(uint32_t var, global_var(global_index));
     f_.store(var, value);
+    return {};
+  }
+  if (type == ValType::V128) {
+    const uint32_t offset = instance_layout(k_.module).v128_globals_offset + 16 * global_index;
+    f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}),
+               [&] { f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.v128()), value, 8); });
     return {};
   }
   bool wide = type == ValType::I64 || type == ValType::F64;

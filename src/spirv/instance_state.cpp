@@ -104,6 +104,14 @@ InstanceLayout instance_layout(const wasm::Module& module) {
       layout.table_offsets.push_back(at);
       at += abi::kTableSlots + 4 * frontend::table_capacity(table);
     }
+  bool has_v128_global = false;
+  for (uint32_t g = 0; g < module.total_globals(); ++g)
+    has_v128_global = has_v128_global || module.global_type(g).type == wasm::ValType::V128;
+  if (has_v128_global) {
+    at = (at + 15) & ~15u;
+    layout.v128_globals_offset = at;
+    at += 16 * module.total_globals();
+  }
   layout.size = (at + 7) & ~7u;
   uint64_t offset = 0;
   for (const wasm::DataSegment& segment : module.data) {
@@ -156,6 +164,13 @@ Result<std::vector<uint8_t>> initial_instance_state(const wasm::Module& module,
         break;
       case wasm::Opcode::RefNull: value = abi::kNullRef; break;
       case wasm::Opcode::RefFunc: value = instr.imm0; break;
+      case wasm::Opcode::V128Const: {
+        const uint32_t at = layout.v128_globals_offset + 16 * (module.imported_globals + i);
+        put64(state, at, instr.imm64);
+        put64(state, at + 8, instr.imm64_hi);
+        value = instr.imm64;
+        break;
+      }
       default:
         return make_error("global " + std::to_string(module.imported_globals + i) + " has an unsupported initializer (" +
                           std::string(wasm::info(instr.op).text) + ")");

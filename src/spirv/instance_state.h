@@ -24,6 +24,10 @@ struct InstanceLayout {
   // Byte offset in the InstanceState of each defined table's Table record
   // (abi/launch_abi.h); empty when the module imports a table (refused).
   std::vector<uint32_t> table_offsets;
+  // Byte offset of 16 bytes per global (by global index) holding the v128
+  // globals' values (their 8-byte slot above is unused); 0 when the module
+  // has no v128 global, whose layout then has no such area.
+  uint32_t v128_globals_offset = 0;
 };
 
 InstanceLayout instance_layout(const wasm::Module& module);

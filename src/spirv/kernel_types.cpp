@@ -21,6 +21,7 @@ Id KernelTypes::f64() {
   return b_.float_type(64);
 }
 Id KernelTypes::uvec3() { return b_.vector_type(u32, 3); }
+Id KernelTypes::v128() { return b_.vector_type(u32, 4); }
 
 Id KernelTypes::value_type(wasm::ValType type) {
   switch (type) {
@@ -28,6 +29,7 @@ Id KernelTypes::value_type(wasm::ValType type) {
     case wasm::ValType::I64: return u64;
     case wasm::ValType::F32: return f32();
     case wasm::ValType::F64: return f64();
+    case wasm::ValType::V128: return v128();
     case wasm::ValType::FuncRef:
     case wasm::ValType::ExternRef: return u32;  // function index, abi::kNullRef for null
     default: break;

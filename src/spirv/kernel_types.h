@@ -24,7 +24,9 @@ class KernelTypes {
   // Also records that the kernel needs shaderFloat64, and which function asked first.
   Id f64();
   Id uvec3();
-  Id value_type(wasm::ValType type);                          // i32->u32, i64->u64, f32, f64
+  // uvec4: a v128's 16 bytes as four little-endian u32 words (docs/compiler.md).
+  Id v128();
+  Id value_type(wasm::ValType type);                          // i32->u32, i64->u64, f32, f64, v128
   Id result_type(const std::vector<wasm::ValType>& results);  // void, scalar or struct
 
   bool uses_float64 = false;

@@ -1,9 +1,9 @@
 // What the SPIR-V back end cannot lower, by the opcode facts (wasm/opcodes.def):
-// v128 values and instructions, and memory.atomic.wait32/64 (an invocation
-// cannot block); the one place that says so, which the front end asks for
-// every type and instruction of every reachable function (build_call_graph,
-// through limits()) and so refuses it, naming the function. An instruction
-// the back end learns to lower leaves this list; no analysis changes.
+// memory.atomic.wait32/64 (an invocation cannot block); the one place that
+// says so, which the front end asks for every type and instruction of every
+// reachable function (build_call_graph, through limits()) and so refuses
+// it, naming the function. An instruction the back end learns to lower
+// leaves this list; no analysis changes.
 #pragma once
 
 #include <optional>

@@ -335,6 +335,44 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
   return load_translated(f, ea, width);
 }
 
+std::optional<uint32_t> RuntimeHelpers::load_v128(FunctionBuilder& f, uint32_t ea, const PointerFact* fact,
+                                                  uint64_t offset, bool proven_at_launch) {
+  if (k_.b.integer_constant(ea) || parameter_path(fact, offset, 16) != AccessPath::Parameter) return std::nullopt;
+  k_.uses_memory = true;
+  k_.access_paths.add(AccessPath::Parameter);
+  const Id v128 = k_.types.v128(), u64x2 = k_.b.vector_type(k_.types.u64, 2);
+  auto [inside, address] = parameter_check(f, fact->param, ea, 16, proven_at_launch);
+  uint32_t result = f.variable(v128);
+  f.if_else(
+      inside, [&] { f.store(result, f.load_aligned(v128, k_.device_pointer(f, address, v128), 16)); },
+      [&] {
+        const uint32_t halves[] = {load_translated(f, ea, 8),
+                                   load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}), 8)};
+        f.store(result, f.op(Op::OpBitcast, v128, {f.op(Op::OpCompositeConstruct, u64x2, halves)}));
+      });
+  return f.load(v128, result);
+}
+
+bool RuntimeHelpers::store_v128(FunctionBuilder& f, uint32_t ea, uint32_t value, const PointerFact* fact,
+                                uint64_t offset, bool proven_at_launch) {
+  if (k_.b.integer_constant(ea) || parameter_path(fact, offset, 16) != AccessPath::Parameter) return false;
+  k_.uses_memory = true;
+  k_.access_paths.add(AccessPath::Parameter);
+  const Id v128 = k_.types.v128(), u64x2 = k_.b.vector_type(k_.types.u64, 2);
+  auto [inside, address] = parameter_check(f, fact->param, ea, 16, proven_at_launch);
+  uint32_t running = f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)});
+  f.if_else(
+      f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, running}),
+      [&] { f.store_aligned(k_.device_pointer(f, address, v128), value, 16); },
+      [&] {
+        uint32_t halves = f.op(Op::OpBitcast, u64x2, {value});
+        store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}),
+                         f.op(Op::OpCompositeExtract, k_.types.u64, {halves, 1u}), 8);
+        store_translated(f, ea, f.op(Op::OpCompositeExtract, k_.types.u64, {halves, 0u}), 8);
+      });
+  return true;
+}
+
 uint32_t RuntimeHelpers::load_translated(FunctionBuilder& f, uint32_t ea, uint32_t width) {
   return call(f, width == 8 ? k_.types.u64 : k_.types.u32, function_id(Helper::Load, width), {ea});
 }

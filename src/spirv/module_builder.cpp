@@ -225,6 +225,12 @@ Id ModuleBuilder::const_null(Id type) {
   return dedup(spv::Op::OpConstantNull, {type}, true);
 }
 
+Id ModuleBuilder::const_composite(Id type, std::span<const uint32_t> constituents) {
+  std::vector<uint32_t> operands{type};
+  operands.insert(operands.end(), constituents.begin(), constituents.end());
+  return dedup(spv::Op::OpConstantComposite, operands, true);
+}
+
 Id ModuleBuilder::spec_const_u32(uint32_t default_value, uint32_t spec_id) {
   const Id id = fresh_id();
   append_instruction(types_and_globals_, spv::Op::OpSpecConstant, {uint_type(32), id, default_value});

@@ -87,6 +87,7 @@ class ModuleBuilder {
   Id const_f64_bits(uint64_t bits);
   Id const_bool(bool value);
   Id const_null(Id type);
+  Id const_composite(Id type, std::span<const uint32_t> constituents);
   Id spec_const_u32(uint32_t default_value, uint32_t spec_id);
   Id spec_const_composite(uint32_t type, std::span<const uint32_t> constituents);
   // OpSpecConstantOp: `op` applied to constant or specialization constant

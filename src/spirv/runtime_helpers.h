@@ -94,6 +94,16 @@ class RuntimeHelpers {
   // Stores the low `width` bytes of `value` (u32, or u64 for width 8).
   void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
              const PointerFact* fact = nullptr, uint64_t offset = 0, bool proven_at_launch = false);
+  // A v128 access (16 bytes, a uvec4 value) whose address is proven to
+  // derive from a pointer parameter at a 16-byte aligned offset: one range
+  // check and one 16-byte access, else two 8-byte accesses of the general
+  // path (the store's upper half first, so that one past the end writes
+  // nothing). Returns nullopt / false, emitting nothing, when the access is
+  // not on that path; the caller then takes the scalar paths.
+  std::optional<uint32_t> load_v128(FunctionBuilder& f, uint32_t ea, const PointerFact* fact, uint64_t offset,
+                                    bool proven_at_launch);
+  bool store_v128(FunctionBuilder& f, uint32_t ea, uint32_t value, const PointerFact* fact, uint64_t offset,
+                  bool proven_at_launch);
   // memory.fill / memory.copy (all operands u32), with wasm's bounds checks.
   void fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uint32_t count);
   void copy(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count);

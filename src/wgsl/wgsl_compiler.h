@@ -1,6 +1,6 @@
 // The WGSL back end's driver: one exported kernel of a validated module as
 // a WGSL compute shader for WebGPU, written from the front end's facts
-// (spirv/front_end_facts.h) and the bindings of wgsl/wgsl_abi.h.
+// (frontend/front_end_facts.h) and the bindings of wgsl/wgsl_abi.h.
 // docs/webgpu.md describes the mapping and what is refused.
 #pragma once
 

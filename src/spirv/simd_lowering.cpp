@@ -1,0 +1,694 @@
+// Instruction selection for SIMD (v128): a v128 is a uvec4, its bytes in
+// little-endian order (byte 4c + j is bits 8j..8j+7 of word c), as in wasm's
+// memory. Integer lane operations work on whole SPIR-V vectors of lanes
+// (split/join); float lane operations lower the scalar instruction once per
+// lane, so that every mode gives each lane what the scalar gives
+// (docs/float-modes.md). Lane loads and stores take the scalar paths, with
+// the same bounds checks and traps.
+#include <cassert>
+
+#include "spirv/float_exact.h"
+#include "spirv/function_lowering.h"
+
+namespace wasmgpu::spirv {
+
+using wasm::Opcode;
+using wasm::ValType;
+using Op = spv::Op;
+using Lanes = LaneShape;
+
+namespace {
+
+uint32_t lane_bits(Lanes shape) {
+  switch (shape) {
+    case Lanes::I8: return 8;
+    case Lanes::I16: return 16;
+    case Lanes::I32:
+    case Lanes::F32: return 32;
+    case Lanes::I64:
+    case Lanes::F64: return 64;
+  }
+  return 32;
+}
+
+uint32_t lane_count(Lanes shape) { return 128 / lane_bits(shape); }
+
+}  // namespace
+
+uint32_t FunctionLowering::lane(uint32_t v, Lanes shape, uint32_t index, bool is_signed) {
+  const Id u32 = k_.types.u32;
+  switch (shape) {
+    case Lanes::I8:
+    case Lanes::I16: {
+      const uint32_t bits = lane_bits(shape), per_word = 32 / bits;
+      uint32_t word = op(Op::OpCompositeExtract, u32, {v, index / per_word});
+      return op(is_signed ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, u32,
+                {word, b_.const_u32(bits * (index % per_word)), b_.const_u32(bits)});
+    }
+    case Lanes::I32: return op(Op::OpCompositeExtract, u32, {v, index});
+    case Lanes::F32: return op(Op::OpBitcast, k_.types.f32(), {op(Op::OpCompositeExtract, u32, {v, index})});
+    case Lanes::I64: {
+      const Id u64x2 = b_.vector_type(k_.types.u64, 2);
+      return op(Op::OpCompositeExtract, k_.types.u64, {op(Op::OpBitcast, u64x2, {v}), index});
+    }
+    case Lanes::F64: {
+      const Id f64 = k_.types.f64(), f64x2 = b_.vector_type(f64, 2);
+      return op(Op::OpCompositeExtract, f64, {op(Op::OpBitcast, f64x2, {v}), index});
+    }
+  }
+  return 0;
+}
+
+std::vector<uint32_t> FunctionLowering::lanes(uint32_t v, Lanes shape, bool is_signed) {
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < lane_count(shape); ++i) out.push_back(lane(v, shape, i, is_signed));
+  return out;
+}
+
+uint32_t FunctionLowering::from_lanes(Lanes shape, std::span<const uint32_t> values) {
+  assert(values.size() == lane_count(shape));
+  const Id u32 = k_.types.u32, v128 = k_.types.v128();
+  switch (shape) {
+    case Lanes::I8:
+    case Lanes::I16: {
+      const uint32_t bits = lane_bits(shape), per_word = 32 / bits;
+      std::vector<uint32_t> words;
+      for (uint32_t c = 0; c < 4; ++c) {
+        // Each insert replaces all bits above the lanes before it.
+        uint32_t word = values[c * per_word];
+        for (uint32_t j = 1; j < per_word; ++j)
+          word = op(Op::OpBitFieldInsert, u32,
+                    {word, values[c * per_word + j], b_.const_u32(bits * j), b_.const_u32(bits)});
+        words.push_back(word);
+      }
+      return f_.op(Op::OpCompositeConstruct, v128, std::span<const uint32_t>(words));
+    }
+    case Lanes::I32: return f_.op(Op::OpCompositeConstruct, v128, values);
+    case Lanes::F32: {
+      std::vector<uint32_t> words;
+      for (uint32_t v : values) words.push_back(op(Op::OpBitcast, u32, {v}));
+      return f_.op(Op::OpCompositeConstruct, v128, std::span<const uint32_t>(words));
+    }
+    case Lanes::I64: {
+      const Id u64x2 = b_.vector_type(k_.types.u64, 2);
+      return op(Op::OpBitcast, v128, {f_.op(Op::OpCompositeConstruct, u64x2, values)});
+    }
+    case Lanes::F64: {
+      const Id f64x2 = b_.vector_type(k_.types.f64(), 2);
+      return op(Op::OpBitcast, v128, {f_.op(Op::OpCompositeConstruct, f64x2, values)});
+    }
+  }
+  return 0;
+}
+
+FunctionLowering::LaneParts FunctionLowering::split(uint32_t v, Lanes shape, bool is_signed) {
+  LaneParts out;
+  if (shape == Lanes::I64) {
+    out.type = b_.vector_type(k_.types.u64, 2);
+    out.parts.push_back(op(Op::OpBitcast, out.type, {v}));
+    return out;
+  }
+  out.type = k_.types.v128();
+  if (shape == Lanes::I32) {
+    out.parts.push_back(v);
+    return out;
+  }
+  const uint32_t bits = lane_bits(shape);
+  for (uint32_t k = 0; k < 32 / bits; ++k)
+    out.parts.push_back(op(is_signed ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, out.type,
+                           {v, b_.const_u32(bits * k), b_.const_u32(bits)}));
+  return out;
+}
+
+uint32_t FunctionLowering::join(Lanes shape, const LaneParts& parts) {
+  if (shape == Lanes::I64) return op(Op::OpBitcast, k_.types.v128(), {parts.parts[0]});
+  const uint32_t bits = lane_bits(shape);
+  uint32_t v = parts.parts[0];
+  for (uint32_t k = 1; k < parts.parts.size(); ++k)
+    v = op(Op::OpBitFieldInsert, parts.type, {v, parts.parts[k], b_.const_u32(bits * k), b_.const_u32(bits)});
+  return v;
+}
+
+uint32_t FunctionLowering::splat_constant(Id vector_type, uint64_t value) {
+  if (vector_type == k_.types.v128()) {
+    const uint32_t c = b_.const_u32(uint32_t(value));
+    const uint32_t words[] = {c, c, c, c};
+    return b_.const_composite(vector_type, words);
+  }
+  const uint32_t c = b_.const_u64(value);
+  const uint32_t words[] = {c, c};
+  return b_.const_composite(vector_type, words);
+}
+
+Result<std::vector<uint32_t>> FunctionLowering::per_lane(Opcode scalar, std::initializer_list<uint32_t> operands,
+                                                         Lanes shape, uint32_t count) {
+  std::vector<std::vector<uint32_t>> inputs;
+  for (uint32_t v : operands) inputs.push_back(lanes(v, shape));
+  const size_t ip = current_ip_;
+  wasm::Instr instr;
+  instr.op = scalar;
+  for (uint32_t i = 0; i < count; ++i) {
+    for (const std::vector<uint32_t>& in : inputs) push(in[i]);
+    WASMGPU_TRY(lower_instruction(instr, ip));
+  }
+  // Exact f32 + - * leave their values on the stack until the run settles.
+  if (k_.exact_float) k_.exact_float->settle(f_, stack_);
+  current_ip_ = ip;
+  std::vector<uint32_t> results(count);
+  for (uint32_t i = count; i-- > 0;) results[i] = pop();
+  return results;
+}
+
+uint32_t FunctionLowering::load_raw(const wasm::Instr& instr, uint32_t width) {
+  uint32_t ea = effective_address(instr);
+  note_shared_proof(ea, instr, width);
+  return k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
+}
+
+void FunctionLowering::store_raw(const wasm::Instr& instr, uint32_t ea, uint32_t value, uint32_t width) {
+  k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
+}
+
+// One 16-byte access where the address is proven 16-byte aligned in a
+// pointer parameter's buffer (RuntimeHelpers::load_v128), else 16 bytes as
+// two 8-byte accesses through the scalar paths. The store writes
+// the upper half first: when the access runs past the end of memory it is
+// the upper half that traps, and a trapped invocation stores nothing more,
+// so no byte is written (as wasm requires).
+void FunctionLowering::v128_load(const wasm::Instr& instr) {
+  uint32_t ea = effective_address(instr);
+  note_shared_proof(ea, instr, 16);
+  const bool proven = launch_recorded(current_ip_);
+  if (std::optional<uint32_t> v = k_.helpers->load_v128(f_, ea, pointer_fact(), instr.imm1, proven)) {
+    push(*v);
+    return;
+  }
+  uint32_t low = k_.helpers->load(f_, ea, 8, pointer_fact(), instr.imm1, proven);
+  uint32_t ea_high = b_.integer_constant(ea) ? b_.const_u64(*b_.integer_constant(ea) + 8)
+                                             : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
+  uint32_t high = k_.helpers->load(f_, ea_high, 8, pointer_fact(), instr.imm1 + 8, proven);
+  const uint32_t halves[] = {low, high};
+  push(from_lanes(Lanes::I64, halves));
+}
+
+void FunctionLowering::v128_store(const wasm::Instr& instr) {
+  uint32_t value = pop();
+  uint32_t ea = effective_address(instr);
+  note_shared_proof(ea, instr, 16);
+  const bool proven = launch_recorded(current_ip_);
+  if (k_.helpers->store_v128(f_, ea, value, pointer_fact(), instr.imm1, proven)) return;
+  uint32_t ea_high = b_.integer_constant(ea) ? b_.const_u64(*b_.integer_constant(ea) + 8)
+                                             : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
+  k_.helpers->store(f_, ea_high, lane(value, Lanes::I64, 1), 8, pointer_fact(), instr.imm1 + 8, proven);
+  k_.helpers->store(f_, ea, lane(value, Lanes::I64, 0), 8, pointer_fact(), instr.imm1, proven);
+}
+
+Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
+  const Id u32 = k_.types.u32, u64 = k_.types.u64, v128 = k_.types.v128(), bool_type = k_.types.bool_type;
+  auto u32c = [&](uint32_t v) { return b_.const_u32(v); };
+  // Integer lanes: `fn` on each part of the operands (split), joined back.
+  auto int_lanes = [&](Lanes shape, bool is_signed, std::initializer_list<uint32_t> operands, auto fn) {
+    std::vector<LaneParts> in;
+    for (uint32_t v : operands) in.push_back(split(v, shape, is_signed));
+    LaneParts out{{}, in[0].type};
+    for (size_t k = 0; k < in[0].parts.size(); ++k) {
+      std::vector<uint32_t> part;
+      for (const LaneParts& p : in) part.push_back(p.parts[k]);
+      out.parts.push_back(fn(out.type, part));
+    }
+    return join(shape, out);
+  };
+  auto bvec = [&](Id type) { return b_.vector_type(bool_type, type == v128 ? 4 : 2); };
+  auto int_binary = [&](Lanes shape, bool is_signed, Op opcode) {
+    uint32_t rhs = pop(), lhs = pop();
+    push(int_lanes(shape, is_signed, {lhs, rhs},
+                   [&](Id t, std::vector<uint32_t>& p) { return op(opcode, t, {p[0], p[1]}); }));
+  };
+  auto int_compare = [&](Lanes shape, bool is_signed, Op opcode) {
+    uint32_t rhs = pop(), lhs = pop();
+    push(int_lanes(shape, is_signed, {lhs, rhs}, [&](Id t, std::vector<uint32_t>& p) {
+      return op(Op::OpSelect, t,
+                {op(opcode, bvec(t), {p[0], p[1]}), splat_constant(t, ~uint64_t(0)), splat_constant(t, 0)});
+    }));
+  };
+  auto int_select = [&](Lanes shape, bool is_signed, Op opcode) {  // min/max: opcode(a, b) ? a : b
+    uint32_t rhs = pop(), lhs = pop();
+    push(int_lanes(shape, is_signed, {lhs, rhs}, [&](Id t, std::vector<uint32_t>& p) {
+      return op(Op::OpSelect, t, {op(opcode, bvec(t), {p[0], p[1]}), p[0], p[1]});
+    }));
+  };
+  // Clamps part `x` (i32 lanes of a sign- or zero-extended narrower lane) to [lo, hi] (signed compares).
+  auto clamp = [&](Id t, uint32_t x, int64_t lo, int64_t hi) {
+    uint32_t low = splat_constant(t, uint64_t(lo)), high = splat_constant(t, uint64_t(hi));
+    x = op(Op::OpSelect, t, {op(Op::OpSLessThan, bvec(t), {x, low}), low, x});
+    return op(Op::OpSelect, t, {op(Op::OpSGreaterThan, bvec(t), {x, high}), high, x});
+  };
+  auto saturating = [&](Lanes shape, bool is_signed, Op opcode) {
+    const uint32_t bits = lane_bits(shape);
+    const int64_t lo = is_signed ? -(int64_t(1) << (bits - 1)) : 0;
+    const int64_t hi = is_signed ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+    uint32_t rhs = pop(), lhs = pop();
+    push(int_lanes(shape, is_signed, {lhs, rhs},
+                   [&](Id t, std::vector<uint32_t>& p) { return clamp(t, op(opcode, t, {p[0], p[1]}), lo, hi); }));
+  };
+  auto int_shift = [&](Lanes shape, Op opcode, bool is_signed) {
+    const uint32_t bits = lane_bits(shape);
+    uint32_t count = op(Op::OpBitwiseAnd, u32, {pop(), u32c(bits - 1)});
+    uint32_t x = pop();
+    push(int_lanes(shape, is_signed, {x}, [&](Id t, std::vector<uint32_t>& p) {
+      uint32_t n = t == v128 ? count : op(Op::OpUConvert, u64, {count});
+      std::vector<uint32_t> counts(t == v128 ? 4 : 2, n);
+      return op(opcode, t, {p[0], f_.op(Op::OpCompositeConstruct, t, std::span<const uint32_t>(counts))});
+    }));
+  };
+  auto int_unary = [&](Lanes shape, bool is_signed, auto fn) {
+    uint32_t x = pop();
+    push(int_lanes(shape, is_signed, {x}, [&](Id t, std::vector<uint32_t>& p) { return fn(t, p[0]); }));
+  };
+  auto negate = [&](Id t, uint32_t x) { return op(Op::OpISub, t, {splat_constant(t, 0), x}); };
+  auto absolute = [&](Id t, uint32_t x) {
+    return op(Op::OpSelect, t, {op(Op::OpSLessThan, bvec(t), {x, splat_constant(t, 0)}), negate(t, x), x});
+  };
+  auto all_true = [&](Lanes shape) {
+    LaneParts p = split(pop(), shape, false);
+    uint32_t all = b_.const_bool(true);
+    for (uint32_t part : p.parts)
+      all = op(Op::OpLogicalAnd, bool_type,
+               {all, op(Op::OpAll, bool_type, {op(Op::OpINotEqual, bvec(p.type), {part, splat_constant(p.type, 0)})})});
+    push(bool_to_i32(all));
+  };
+  auto bitmask = [&](Lanes shape) {
+    const uint32_t bits = lane_bits(shape);
+    uint32_t x = pop(), mask = u32c(0);
+    for (uint32_t i = 0; i < lane_count(shape); ++i) {
+      uint32_t l = lane(x, shape, i);
+      uint32_t sign = bits == 64 ? op(Op::OpUConvert, u32, {op(Op::OpShiftRightLogical, u64, {l, u32c(63)})})
+                                 : op(Op::OpShiftRightLogical, u32, {l, u32c(bits - 1)});
+      mask = op(Op::OpBitwiseOr, u32, {mask, op(Op::OpShiftLeftLogical, u32, {sign, u32c(i)})});
+    }
+    push(mask);
+  };
+  auto splat = [&](Lanes shape) {
+    uint32_t x = pop();
+    std::vector<uint32_t> values(lane_count(shape), x);
+    push(from_lanes(shape, values));
+  };
+  auto extract = [&](Lanes shape, bool is_signed) { push(lane(pop(), shape, instr.imm0, is_signed)); };
+  auto replace = [&](Lanes shape) {
+    uint32_t x = pop();
+    std::vector<uint32_t> values = lanes(pop(), shape);
+    values[instr.imm0] = x;
+    push(from_lanes(shape, values));
+  };
+  // Narrow: a's lanes then b's, each saturated to the narrower lane.
+  auto narrow = [&](Lanes from, Lanes to, bool is_signed) {
+    const uint32_t bits = lane_bits(to);
+    const int64_t lo = is_signed ? -(int64_t(1) << (bits - 1)) : 0;
+    const int64_t hi = is_signed ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+    uint32_t b = pop(), a = pop();
+    std::vector<uint32_t> values;
+    for (uint32_t v : {a, b})
+      for (uint32_t l : lanes(v, from, true)) {
+        uint32_t low = u32c(uint32_t(lo)), high = u32c(uint32_t(hi));
+        l = op(Op::OpSelect, u32, {op(Op::OpSLessThan, bool_type, {l, low}), low, l});
+        values.push_back(op(Op::OpSelect, u32, {op(Op::OpSGreaterThan, bool_type, {l, high}), high, l}));
+      }
+    push(from_lanes(to, values));
+  };
+  // Lane i of `from`, sign- or zero-extended to the lane type of `to`.
+  auto widened = [&](uint32_t v, Lanes from, Lanes to, uint32_t i, bool is_signed) {
+    uint32_t l = lane(v, from, i, is_signed);
+    if (to != Lanes::I64) return l;
+    return op(is_signed ? Op::OpSConvert : Op::OpUConvert, u64, {l});
+  };
+  auto extend = [&](Lanes from, Lanes to, bool high, bool is_signed) {
+    uint32_t x = pop();
+    const uint32_t n = lane_count(to), first = high ? n : 0;
+    std::vector<uint32_t> values;
+    for (uint32_t i = 0; i < n; ++i) values.push_back(widened(x, from, to, first + i, is_signed));
+    push(from_lanes(to, values));
+  };
+  auto extmul = [&](Lanes from, Lanes to, bool high, bool is_signed) {
+    uint32_t b = pop(), a = pop();
+    const uint32_t n = lane_count(to), first = high ? n : 0;
+    const Id t = to == Lanes::I64 ? u64 : u32;
+    std::vector<uint32_t> values;
+    for (uint32_t i = 0; i < n; ++i)
+      values.push_back(
+          op(Op::OpIMul, t, {widened(a, from, to, first + i, is_signed), widened(b, from, to, first + i, is_signed)}));
+    push(from_lanes(to, values));
+  };
+  auto extadd_pairwise = [&](Lanes from, Lanes to, bool is_signed) {
+    uint32_t x = pop();
+    std::vector<uint32_t> values;
+    for (uint32_t i = 0; i < lane_count(to); ++i)
+      values.push_back(op(Op::OpIAdd, u32, {lane(x, from, 2 * i, is_signed), lane(x, from, 2 * i + 1, is_signed)}));
+    push(from_lanes(to, values));
+  };
+  // Float lanes through the scalar instruction.
+  auto float_lanes = [&](Opcode scalar, Lanes shape, uint32_t arity) -> Status {
+    uint32_t b = arity == 2 ? pop() : 0, a = pop();
+    Result<std::vector<uint32_t>> r = arity == 2 ? per_lane(scalar, {a, b}, shape, lane_count(shape))
+                                                 : per_lane(scalar, {a}, shape, lane_count(shape));
+    if (!r.ok()) return r.error();
+    push(from_lanes(shape, *r));
+    return {};
+  };
+  // Float comparisons: the scalar's i32 0 or 1 per lane, as a lane mask.
+  auto float_compare = [&](Opcode scalar, Lanes shape) -> Status {
+    uint32_t b = pop(), a = pop();
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> r, per_lane(scalar, {a, b}, shape, lane_count(shape)));
+    for (uint32_t& l : r) {
+      l = op(Op::OpISub, u32, {u32c(0), l});
+      if (shape == Lanes::F64) l = op(Op::OpSConvert, u64, {l});
+    }
+    push(from_lanes(shape == Lanes::F64 ? Lanes::I64 : Lanes::I32, r));
+    return {};
+  };
+  // pmin: b < a ? b : a; pmax: a < b ? b : a (the scalar lt decides).
+  auto pseudo_min_max = [&](Lanes shape, bool is_min) -> Status {
+    uint32_t b = pop(), a = pop();
+    const Opcode lt = shape == Lanes::F32 ? Opcode::F32Lt : Opcode::F64Lt;
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> less, is_min ? per_lane(lt, {b, a}, shape, lane_count(shape))
+                                                                : per_lane(lt, {a, b}, shape, lane_count(shape)));
+    std::vector<uint32_t> la = lanes(a, shape), lb = lanes(b, shape), values;
+    const Id t = shape == Lanes::F32 ? k_.types.f32() : k_.types.f64();
+    for (uint32_t i = 0; i < lane_count(shape); ++i)
+      values.push_back(op(Op::OpSelect, t, {nonzero(less[i], u32), lb[i], la[i]}));
+    push(from_lanes(shape, values));
+    return {};
+  };
+  // Conversions of the first `count` lanes of `from`, the rest of `to` zero.
+  auto convert = [&](Opcode scalar, Lanes from, Lanes to, uint32_t count) -> Status {
+    uint32_t x = pop();
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> values, per_lane(scalar, {x}, from, count));
+    const Id zero = to == Lanes::F32 ? b_.const_f32_bits(0) : to == Lanes::F64 ? b_.const_f64_bits(0) : u32c(0);
+    values.resize(lane_count(to), zero);
+    push(from_lanes(to, values));
+    return {};
+  };
+
+  switch (instr.op) {
+    // --- memory ---
+    case Opcode::V128Load: v128_load(instr); break;
+    case Opcode::V128Store: v128_store(instr); break;
+    case Opcode::V128Load8x8S:
+    case Opcode::V128Load8x8U:
+    case Opcode::V128Load16x4S:
+    case Opcode::V128Load16x4U:
+    case Opcode::V128Load32x2S:
+    case Opcode::V128Load32x2U: {
+      const size_t n = size_t(instr.op) - size_t(Opcode::V128Load8x8S);
+      const bool is_signed = n % 2 == 0;
+      const Lanes from = n < 2 ? Lanes::I8 : n < 4 ? Lanes::I16 : Lanes::I32;
+      const Lanes to = n < 2 ? Lanes::I16 : n < 4 ? Lanes::I32 : Lanes::I64;
+      uint32_t raw = load_raw(instr, 8);
+      const uint32_t halves[] = {raw, b_.const_u64(0)};
+      uint32_t bytes = from_lanes(Lanes::I64, halves);
+      std::vector<uint32_t> values;
+      for (uint32_t i = 0; i < lane_count(to); ++i) values.push_back(widened(bytes, from, to, i, is_signed));
+      push(from_lanes(to, values));
+      break;
+    }
+    case Opcode::V128Load8Splat:
+    case Opcode::V128Load16Splat:
+    case Opcode::V128Load32Splat:
+    case Opcode::V128Load64Splat: {
+      static constexpr Lanes kShapes[] = {Lanes::I8, Lanes::I16, Lanes::I32, Lanes::I64};
+      const Lanes shape = kShapes[size_t(instr.op) - size_t(Opcode::V128Load8Splat)];
+      push(load_raw(instr, lane_bits(shape) / 8));
+      splat(shape);
+      break;
+    }
+    case Opcode::V128Load32Zero: {
+      const uint32_t values[] = {load_raw(instr, 4), u32c(0), u32c(0), u32c(0)};
+      push(from_lanes(Lanes::I32, values));
+      break;
+    }
+    case Opcode::V128Load64Zero: {
+      const uint32_t values[] = {load_raw(instr, 8), b_.const_u64(0)};
+      push(from_lanes(Lanes::I64, values));
+      break;
+    }
+    case Opcode::V128Load8Lane:
+    case Opcode::V128Load16Lane:
+    case Opcode::V128Load32Lane:
+    case Opcode::V128Load64Lane: {
+      static constexpr Lanes kShapes[] = {Lanes::I8, Lanes::I16, Lanes::I32, Lanes::I64};
+      const Lanes shape = kShapes[size_t(instr.op) - size_t(Opcode::V128Load8Lane)];
+      uint32_t v = pop();
+      uint32_t value = load_raw(instr, lane_bits(shape) / 8);
+      std::vector<uint32_t> values = lanes(v, shape);
+      values.at(instr.imm64) = value;  // the lane index (module.h: Lane immediates after a memarg)
+      push(from_lanes(shape, values));
+      break;
+    }
+    case Opcode::V128Store8Lane:
+    case Opcode::V128Store16Lane:
+    case Opcode::V128Store32Lane:
+    case Opcode::V128Store64Lane: {
+      static constexpr Lanes kShapes[] = {Lanes::I8, Lanes::I16, Lanes::I32, Lanes::I64};
+      const Lanes shape = kShapes[size_t(instr.op) - size_t(Opcode::V128Store8Lane)];
+      uint32_t v = pop();
+      uint32_t ea = effective_address(instr);
+      note_shared_proof(ea, instr, lane_bits(shape) / 8);
+      store_raw(instr, ea, lane(v, shape, uint32_t(instr.imm64)), lane_bits(shape) / 8);
+      break;
+    }
+    // --- constants, shuffles, lanes ---
+    case Opcode::V128Const: {
+      const uint32_t words[] = {u32c(uint32_t(instr.imm64)), u32c(uint32_t(instr.imm64 >> 32)),
+                                u32c(uint32_t(instr.imm64_hi)), u32c(uint32_t(instr.imm64_hi >> 32))};
+      push(b_.const_composite(v128, words));
+      break;
+    }
+    case Opcode::I8x16Shuffle: {
+      uint32_t b = pop(), a = pop();
+      std::vector<uint32_t> la = lanes(a, Lanes::I8), lb = lanes(b, Lanes::I8), values;
+      for (uint32_t i = 0; i < 16; ++i) {
+        const uint32_t index = uint32_t(((i < 8 ? instr.imm64 : instr.imm64_hi) >> (8 * (i % 8))) & 0xFF);
+        values.push_back(index < 16 ? la[index] : lb[index - 16]);
+      }
+      push(from_lanes(Lanes::I8, values));
+      break;
+    }
+    case Opcode::I8x16Swizzle: {
+      uint32_t s = pop(), a = pop();
+      std::vector<uint32_t> values;
+      for (uint32_t i = 0; i < 16; ++i) {
+        uint32_t index = lane(s, Lanes::I8, i);
+        uint32_t in_range = op(Op::OpULessThan, bool_type, {index, u32c(16)});
+        uint32_t word =
+            op(Op::OpVectorExtractDynamic, u32,
+               {a, op(Op::OpShiftRightLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(15)}), u32c(2)})});
+        uint32_t shift = op(Op::OpShiftLeftLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(3)}), u32c(3)});
+        uint32_t byte = op(Op::OpBitFieldUExtract, u32, {word, shift, u32c(8)});
+        values.push_back(op(Op::OpSelect, u32, {in_range, byte, u32c(0)}));
+      }
+      push(from_lanes(Lanes::I8, values));
+      break;
+    }
+    case Opcode::I8x16Splat: splat(Lanes::I8); break;
+    case Opcode::I16x8Splat: splat(Lanes::I16); break;
+    case Opcode::I32x4Splat: splat(Lanes::I32); break;
+    case Opcode::I64x2Splat: splat(Lanes::I64); break;
+    case Opcode::F32x4Splat: splat(Lanes::F32); break;
+    case Opcode::F64x2Splat: splat(Lanes::F64); break;
+    case Opcode::I8x16ExtractLaneS: extract(Lanes::I8, true); break;
+    case Opcode::I8x16ExtractLaneU: extract(Lanes::I8, false); break;
+    case Opcode::I16x8ExtractLaneS: extract(Lanes::I16, true); break;
+    case Opcode::I16x8ExtractLaneU: extract(Lanes::I16, false); break;
+    case Opcode::I32x4ExtractLane: extract(Lanes::I32, false); break;
+    case Opcode::I64x2ExtractLane: extract(Lanes::I64, false); break;
+    case Opcode::F32x4ExtractLane: extract(Lanes::F32, false); break;
+    case Opcode::F64x2ExtractLane: extract(Lanes::F64, false); break;
+    case Opcode::I8x16ReplaceLane: replace(Lanes::I8); break;
+    case Opcode::I16x8ReplaceLane: replace(Lanes::I16); break;
+    case Opcode::I32x4ReplaceLane: replace(Lanes::I32); break;
+    case Opcode::I64x2ReplaceLane: replace(Lanes::I64); break;
+    case Opcode::F32x4ReplaceLane: replace(Lanes::F32); break;
+    case Opcode::F64x2ReplaceLane: replace(Lanes::F64); break;
+    // --- bitwise ---
+    case Opcode::V128Not: push(op(Op::OpNot, v128, {pop()})); break;
+    case Opcode::V128And: binary(Op::OpBitwiseAnd, v128); break;
+    case Opcode::V128Or: binary(Op::OpBitwiseOr, v128); break;
+    case Opcode::V128Xor: binary(Op::OpBitwiseXor, v128); break;
+    case Opcode::V128Andnot: {
+      uint32_t b = pop(), a = pop();
+      push(op(Op::OpBitwiseAnd, v128, {a, op(Op::OpNot, v128, {b})}));
+      break;
+    }
+    case Opcode::V128Bitselect: {
+      uint32_t mask = pop(), b = pop(), a = pop();
+      push(op(Op::OpBitwiseOr, v128,
+              {op(Op::OpBitwiseAnd, v128, {a, mask}), op(Op::OpBitwiseAnd, v128, {b, op(Op::OpNot, v128, {mask})})}));
+      break;
+    }
+    case Opcode::V128AnyTrue:
+      push(bool_to_i32(op(Op::OpAny, bool_type, {op(Op::OpINotEqual, bvec(v128), {pop(), splat_constant(v128, 0)})})));
+      break;
+      // --- integer comparisons ---
+#define WASMGPU_COMPARES(P, S)                                                   \
+  case Opcode::P##Eq: int_compare(Lanes::S, false, Op::OpIEqual); break;         \
+  case Opcode::P##Ne: int_compare(Lanes::S, false, Op::OpINotEqual); break;      \
+  case Opcode::P##LtS: int_compare(Lanes::S, true, Op::OpSLessThan); break;      \
+  case Opcode::P##GtS: int_compare(Lanes::S, true, Op::OpSGreaterThan); break;   \
+  case Opcode::P##LeS: int_compare(Lanes::S, true, Op::OpSLessThanEqual); break; \
+  case Opcode::P##GeS: int_compare(Lanes::S, true, Op::OpSGreaterThanEqual); break;
+#define WASMGPU_UNSIGNED_COMPARES(P, S)                                           \
+  case Opcode::P##LtU: int_compare(Lanes::S, false, Op::OpULessThan); break;      \
+  case Opcode::P##GtU: int_compare(Lanes::S, false, Op::OpUGreaterThan); break;   \
+  case Opcode::P##LeU: int_compare(Lanes::S, false, Op::OpULessThanEqual); break; \
+  case Opcode::P##GeU: int_compare(Lanes::S, false, Op::OpUGreaterThanEqual); break;
+      WASMGPU_COMPARES(I8x16, I8)
+      WASMGPU_UNSIGNED_COMPARES(I8x16, I8)
+      WASMGPU_COMPARES(I16x8, I16)
+      WASMGPU_UNSIGNED_COMPARES(I16x8, I16)
+      WASMGPU_COMPARES(I32x4, I32)
+      WASMGPU_UNSIGNED_COMPARES(I32x4, I32)
+      WASMGPU_COMPARES(I64x2, I64)
+#undef WASMGPU_UNSIGNED_COMPARES
+#undef WASMGPU_COMPARES
+      // --- integer arithmetic ---
+#define WASMGPU_INT_ARITH(P, S)                                                       \
+  case Opcode::P##Add: int_binary(Lanes::S, false, Op::OpIAdd); break;                \
+  case Opcode::P##Sub: int_binary(Lanes::S, false, Op::OpISub); break;                \
+  case Opcode::P##Neg: int_unary(Lanes::S, false, negate); break;                     \
+  case Opcode::P##Abs: int_unary(Lanes::S, true, absolute); break;                    \
+  case Opcode::P##Shl: int_shift(Lanes::S, Op::OpShiftLeftLogical, false); break;     \
+  case Opcode::P##ShrS: int_shift(Lanes::S, Op::OpShiftRightArithmetic, true); break; \
+  case Opcode::P##ShrU: int_shift(Lanes::S, Op::OpShiftRightLogical, false); break;   \
+  case Opcode::P##AllTrue: all_true(Lanes::S); break;                                 \
+  case Opcode::P##Bitmask: bitmask(Lanes::S); break;
+      WASMGPU_INT_ARITH(I8x16, I8)
+      WASMGPU_INT_ARITH(I16x8, I16)
+      WASMGPU_INT_ARITH(I32x4, I32)
+      WASMGPU_INT_ARITH(I64x2, I64)
+#undef WASMGPU_INT_ARITH
+#define WASMGPU_MIN_MAX(P, S)                                                  \
+  case Opcode::P##MinS: int_select(Lanes::S, true, Op::OpSLessThan); break;    \
+  case Opcode::P##MinU: int_select(Lanes::S, false, Op::OpULessThan); break;   \
+  case Opcode::P##MaxS: int_select(Lanes::S, true, Op::OpSGreaterThan); break; \
+  case Opcode::P##MaxU: int_select(Lanes::S, false, Op::OpUGreaterThan); break;
+      WASMGPU_MIN_MAX(I8x16, I8)
+      WASMGPU_MIN_MAX(I16x8, I16)
+      WASMGPU_MIN_MAX(I32x4, I32)
+#undef WASMGPU_MIN_MAX
+    case Opcode::I16x8Mul: int_binary(Lanes::I16, false, Op::OpIMul); break;
+    case Opcode::I32x4Mul: int_binary(Lanes::I32, false, Op::OpIMul); break;
+    case Opcode::I64x2Mul: int_binary(Lanes::I64, false, Op::OpIMul); break;
+    case Opcode::I8x16AddSatS: saturating(Lanes::I8, true, Op::OpIAdd); break;
+    case Opcode::I8x16AddSatU: saturating(Lanes::I8, false, Op::OpIAdd); break;
+    case Opcode::I8x16SubSatS: saturating(Lanes::I8, true, Op::OpISub); break;
+    case Opcode::I8x16SubSatU: saturating(Lanes::I8, false, Op::OpISub); break;
+    case Opcode::I16x8AddSatS: saturating(Lanes::I16, true, Op::OpIAdd); break;
+    case Opcode::I16x8AddSatU: saturating(Lanes::I16, false, Op::OpIAdd); break;
+    case Opcode::I16x8SubSatS: saturating(Lanes::I16, true, Op::OpISub); break;
+    case Opcode::I16x8SubSatU: saturating(Lanes::I16, false, Op::OpISub); break;
+    case Opcode::I8x16AvgrU:
+    case Opcode::I16x8AvgrU: {
+      uint32_t b = pop(), a = pop();
+      push(int_lanes(instr.op == Opcode::I8x16AvgrU ? Lanes::I8 : Lanes::I16, false, {a, b},
+                     [&](Id t, std::vector<uint32_t>& p) {
+                       uint32_t sum = op(Op::OpIAdd, t, {op(Op::OpIAdd, t, {p[0], p[1]}), splat_constant(t, 1)});
+                       return op(Op::OpShiftRightLogical, t, {sum, splat_constant(t, 1)});
+                     }));
+      break;
+    }
+    case Opcode::I8x16Popcnt:
+      int_unary(Lanes::I8, false, [&](Id t, uint32_t x) { return op(Op::OpBitCount, t, {x}); });
+      break;
+    case Opcode::I16x8Q15mulrSatS: {
+      uint32_t b = pop(), a = pop();
+      push(int_lanes(Lanes::I16, true, {a, b}, [&](Id t, std::vector<uint32_t>& p) {
+        uint32_t product = op(Op::OpIAdd, t, {op(Op::OpIMul, t, {p[0], p[1]}), splat_constant(t, 0x4000)});
+        return clamp(t, op(Op::OpShiftRightArithmetic, t, {product, splat_constant(t, 15)}), -0x8000, 0x7FFF);
+      }));
+      break;
+    }
+    case Opcode::I8x16NarrowI16x8S: narrow(Lanes::I16, Lanes::I8, true); break;
+    case Opcode::I8x16NarrowI16x8U: narrow(Lanes::I16, Lanes::I8, false); break;
+    case Opcode::I16x8NarrowI32x4S: narrow(Lanes::I32, Lanes::I16, true); break;
+    case Opcode::I16x8NarrowI32x4U: narrow(Lanes::I32, Lanes::I16, false); break;
+    case Opcode::I16x8ExtendLowI8x16S: extend(Lanes::I8, Lanes::I16, false, true); break;
+    case Opcode::I16x8ExtendHighI8x16S: extend(Lanes::I8, Lanes::I16, true, true); break;
+    case Opcode::I16x8ExtendLowI8x16U: extend(Lanes::I8, Lanes::I16, false, false); break;
+    case Opcode::I16x8ExtendHighI8x16U: extend(Lanes::I8, Lanes::I16, true, false); break;
+    case Opcode::I32x4ExtendLowI16x8S: extend(Lanes::I16, Lanes::I32, false, true); break;
+    case Opcode::I32x4ExtendHighI16x8S: extend(Lanes::I16, Lanes::I32, true, true); break;
+    case Opcode::I32x4ExtendLowI16x8U: extend(Lanes::I16, Lanes::I32, false, false); break;
+    case Opcode::I32x4ExtendHighI16x8U: extend(Lanes::I16, Lanes::I32, true, false); break;
+    case Opcode::I64x2ExtendLowI32x4S: extend(Lanes::I32, Lanes::I64, false, true); break;
+    case Opcode::I64x2ExtendHighI32x4S: extend(Lanes::I32, Lanes::I64, true, true); break;
+    case Opcode::I64x2ExtendLowI32x4U: extend(Lanes::I32, Lanes::I64, false, false); break;
+    case Opcode::I64x2ExtendHighI32x4U: extend(Lanes::I32, Lanes::I64, true, false); break;
+    case Opcode::I16x8ExtmulLowI8x16S: extmul(Lanes::I8, Lanes::I16, false, true); break;
+    case Opcode::I16x8ExtmulHighI8x16S: extmul(Lanes::I8, Lanes::I16, true, true); break;
+    case Opcode::I16x8ExtmulLowI8x16U: extmul(Lanes::I8, Lanes::I16, false, false); break;
+    case Opcode::I16x8ExtmulHighI8x16U: extmul(Lanes::I8, Lanes::I16, true, false); break;
+    case Opcode::I32x4ExtmulLowI16x8S: extmul(Lanes::I16, Lanes::I32, false, true); break;
+    case Opcode::I32x4ExtmulHighI16x8S: extmul(Lanes::I16, Lanes::I32, true, true); break;
+    case Opcode::I32x4ExtmulLowI16x8U: extmul(Lanes::I16, Lanes::I32, false, false); break;
+    case Opcode::I32x4ExtmulHighI16x8U: extmul(Lanes::I16, Lanes::I32, true, false); break;
+    case Opcode::I64x2ExtmulLowI32x4S: extmul(Lanes::I32, Lanes::I64, false, true); break;
+    case Opcode::I64x2ExtmulHighI32x4S: extmul(Lanes::I32, Lanes::I64, true, true); break;
+    case Opcode::I64x2ExtmulLowI32x4U: extmul(Lanes::I32, Lanes::I64, false, false); break;
+    case Opcode::I64x2ExtmulHighI32x4U: extmul(Lanes::I32, Lanes::I64, true, false); break;
+    case Opcode::I16x8ExtaddPairwiseI8x16S: extadd_pairwise(Lanes::I8, Lanes::I16, true); break;
+    case Opcode::I16x8ExtaddPairwiseI8x16U: extadd_pairwise(Lanes::I8, Lanes::I16, false); break;
+    case Opcode::I32x4ExtaddPairwiseI16x8S: extadd_pairwise(Lanes::I16, Lanes::I32, true); break;
+    case Opcode::I32x4ExtaddPairwiseI16x8U: extadd_pairwise(Lanes::I16, Lanes::I32, false); break;
+    case Opcode::I32x4DotI16x8S: {
+      uint32_t b = pop(), a = pop();
+      std::vector<uint32_t> la = lanes(a, Lanes::I16, true), lb = lanes(b, Lanes::I16, true), values;
+      for (uint32_t i = 0; i < 4; ++i)
+        values.push_back(
+            op(Op::OpIAdd, u32,
+               {op(Op::OpIMul, u32, {la[2 * i], lb[2 * i]}), op(Op::OpIMul, u32, {la[2 * i + 1], lb[2 * i + 1]})}));
+      push(from_lanes(Lanes::I32, values));
+      break;
+    }
+    // --- floats: each lane as the scalar instruction ---
+#define WASMGPU_FLOAT(P, S, SCALAR)                                                  \
+  case Opcode::P##Add: return float_lanes(Opcode::SCALAR##Add, Lanes::S, 2);         \
+  case Opcode::P##Sub: return float_lanes(Opcode::SCALAR##Sub, Lanes::S, 2);         \
+  case Opcode::P##Mul: return float_lanes(Opcode::SCALAR##Mul, Lanes::S, 2);         \
+  case Opcode::P##Div: return float_lanes(Opcode::SCALAR##Div, Lanes::S, 2);         \
+  case Opcode::P##Min: return float_lanes(Opcode::SCALAR##Min, Lanes::S, 2);         \
+  case Opcode::P##Max: return float_lanes(Opcode::SCALAR##Max, Lanes::S, 2);         \
+  case Opcode::P##Abs: return float_lanes(Opcode::SCALAR##Abs, Lanes::S, 1);         \
+  case Opcode::P##Neg: return float_lanes(Opcode::SCALAR##Neg, Lanes::S, 1);         \
+  case Opcode::P##Sqrt: return float_lanes(Opcode::SCALAR##Sqrt, Lanes::S, 1);       \
+  case Opcode::P##Ceil: return float_lanes(Opcode::SCALAR##Ceil, Lanes::S, 1);       \
+  case Opcode::P##Floor: return float_lanes(Opcode::SCALAR##Floor, Lanes::S, 1);     \
+  case Opcode::P##Trunc: return float_lanes(Opcode::SCALAR##Trunc, Lanes::S, 1);     \
+  case Opcode::P##Nearest: return float_lanes(Opcode::SCALAR##Nearest, Lanes::S, 1); \
+  case Opcode::P##Eq: return float_compare(Opcode::SCALAR##Eq, Lanes::S);            \
+  case Opcode::P##Ne: return float_compare(Opcode::SCALAR##Ne, Lanes::S);            \
+  case Opcode::P##Lt: return float_compare(Opcode::SCALAR##Lt, Lanes::S);            \
+  case Opcode::P##Gt: return float_compare(Opcode::SCALAR##Gt, Lanes::S);            \
+  case Opcode::P##Le: return float_compare(Opcode::SCALAR##Le, Lanes::S);            \
+  case Opcode::P##Ge: return float_compare(Opcode::SCALAR##Ge, Lanes::S);            \
+  case Opcode::P##Pmin: return pseudo_min_max(Lanes::S, true);                       \
+  case Opcode::P##Pmax: return pseudo_min_max(Lanes::S, false);
+      WASMGPU_FLOAT(F32x4, F32, F32)
+      WASMGPU_FLOAT(F64x2, F64, F64)
+#undef WASMGPU_FLOAT
+    case Opcode::F32x4ConvertI32x4S: return convert(Opcode::F32ConvertI32S, Lanes::I32, Lanes::F32, 4);
+    case Opcode::F32x4ConvertI32x4U: return convert(Opcode::F32ConvertI32U, Lanes::I32, Lanes::F32, 4);
+    case Opcode::I32x4TruncSatF32x4S: return convert(Opcode::I32TruncSatF32S, Lanes::F32, Lanes::I32, 4);
+    case Opcode::I32x4TruncSatF32x4U: return convert(Opcode::I32TruncSatF32U, Lanes::F32, Lanes::I32, 4);
+    case Opcode::I32x4TruncSatF64x2SZero: return convert(Opcode::I32TruncSatF64S, Lanes::F64, Lanes::I32, 2);
+    case Opcode::I32x4TruncSatF64x2UZero: return convert(Opcode::I32TruncSatF64U, Lanes::F64, Lanes::I32, 2);
+    case Opcode::F64x2ConvertLowI32x4S: return convert(Opcode::F64ConvertI32S, Lanes::I32, Lanes::F64, 2);
+    case Opcode::F64x2ConvertLowI32x4U: return convert(Opcode::F64ConvertI32U, Lanes::I32, Lanes::F64, 2);
+    case Opcode::F32x4DemoteF64x2Zero: return convert(Opcode::F32DemoteF64, Lanes::F64, Lanes::F32, 2);
+    case Opcode::F64x2PromoteLowF32x4: return convert(Opcode::F64PromoteF32, Lanes::F32, Lanes::F64, 2);
+    default:
+      return make_error("function " + k_.module.function_name(index_) + " uses " +
+                        std::string(wasm::info(instr.op).text) + " (not a SIMD instruction)");
+  }
+  return {};
+}
+
+}  // namespace wasmgpu::spirv
