@@ -169,16 +169,16 @@ inline constexpr uint32_t kCallTrapped = 1;  // status = kCallTrapped + uint32_t
 
 // InstanceState: the state of one module instance that persists across
 // launches and calls, in device memory the runtime allocates per instance
-// (8-byte aligned) and initialises with spirv::initial_instance_state()
+// (8-byte aligned) and initialises with frontend::initial_instance_state()
 // (spirv/instance_state.h), then fills in the two device addresses:
 //   u32 memory_pages        current size of the module memory, in 64 KiB pages
 //   u32 memory_limit_pages  memory.grow succeeds while the new size is <= this:
 //                           min(declared max or 65536, reserve / 64 KiB)
 //   u64 memory_address      device address of the module memory; the runtime
-//                           allocates its reserve (spirv::memory_reserve_bytes)
+//                           allocates its reserve (frontend::memory_reserve_bytes)
 //                           at once, zero-filled past the initial size
 //   u64 data_segments       device address of a read-only buffer holding every
-//                           data segment's bytes (spirv::data_segment_bytes), or 0
+//                           data segment's bytes (frontend::data_segment_bytes), or 0
 //   u64 globals[total_globals]  every global in index order (imports first), one
 //                           8-byte slot: i32/f32 in the low 4 bytes. Imported
 //                           globals are supplied by the runtime. The shadow
@@ -195,7 +195,7 @@ inline constexpr uint32_t kCallTrapped = 1;  // status = kCallTrapped + uint32_t
 //     u32 capacity          slots reserved (frontend::table_capacity); table.grow
 //                           fails beyond it
 //     u32 slots[capacity]   function index, or kNullRef; past `size` unused
-// Offsets after globals depend on the module: spirv::instance_layout() gives
+// Offsets after globals depend on the module: frontend::instance_layout() gives
 // them. Reference values (funcref, and externref, which is always null here)
 // are u32 function indices in shaders and slots, kNullRef for null.
 // With instance state, bounds checks of module-memory accesses (wasm addresses

@@ -79,6 +79,14 @@ std::optional<std::string> trap_named_by(const std::string& text) {
 
 std::string one_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+// A device's refusal as a skip reason: its first line with the quoted names
+// of exports and functions left out, so that refusals for one reason count
+// together.
+std::string refusal_reason(const std::string& message) {
+  static const std::regex quoted("'[^']*'");
+  return "refused by the device: " + std::regex_replace(one_line(message), quoted, "'…'");
+}
+
 bool matches(const ExpectedValue& expected, const Value& actual) {
   if (expected.type != wasm_type(actual.type)) return false;
   const bool is_f32 = expected.type == wasm::ValType::F32;
@@ -322,6 +330,10 @@ class ScriptRunner {
     try {
       instance->module.emplace(device_.load(*bytes, options));
     } catch (const Exception& e) {
+      if (e.kind() == ErrorKind::Unsupported) {
+        instance->skip_reason = refusal_reason(e.what());
+        return;
+      }
       instance->load_error = "module at line " + std::to_string(cmd.line) + " failed to load: " + e.what();
     }
   }
@@ -361,6 +373,9 @@ class ScriptRunner {
     try {
       pure = !instance->module->function_info(cmd.action.field).has_side_effects;
     } catch (const Exception& e) {
+      // What the device refuses by design (Unsupported) is a skip with the
+      // device's reason; any other error fails the assertion.
+      if (e.kind() == ErrorKind::Unsupported) return skip(cmd, refusal_reason(e.what()));
       return failure(cmd, call_text(cmd) + ": " + one_line(e.what()));
     }
     // One launch runs consecutive side-effect-free calls of one export: each

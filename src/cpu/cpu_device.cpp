@@ -12,10 +12,13 @@
 #include <mutex>
 
 #include "abi/launch_abi.h"
+#include "cpu/ir_lowering.h"
 #include "cpu/jit.h"
 #include "cpu/kernel_support.h"
 #include "cpu/lowerable.h"
 #include "cpu/workgroup_fibers.h"
+#include "device/device_backend.h"  // spirv::CompileOptions, CallInfo: the device interface's types
+#include "frontend/instance_state.h"
 #include "frontend/kernel_signature.h"
 #include "frontend/shared_memory.h"
 #include "wasm/decoder.h"
@@ -56,7 +59,8 @@ class CpuBuffer : public device::BackendBuffer {
 };
 
 // A module's own linear memory, apart from the buffers: every module has
-// its own wasm addresses [0, size).
+// its own wasm addresses [0, size). The mapping holds the whole reserve
+// memory.grow may reach (pages are only backed once touched).
 class ModuleMemory {
  public:
   static Result<std::unique_ptr<ModuleMemory>> create(uint64_t bytes) {
@@ -80,6 +84,46 @@ class ModuleMemory {
   ModuleMemory() = default;
   uint8_t* host_ = nullptr;
   uint64_t bytes_ = 0;
+};
+
+// A module instance's InstanceState (abi/launch_abi.h's layout): host
+// addresses where the layout has device addresses.
+class ModuleInstance {
+ public:
+  static Result<std::unique_ptr<ModuleInstance>> create(const wasm::Module& module,
+                                                        std::span<const uint64_t> imported_globals,
+                                                        ModuleMemory& memory) {
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint8_t> initial,
+                             frontend::initial_instance_state(module, imported_globals, memory.bytes()));
+    auto instance = std::unique_ptr<ModuleInstance>(new ModuleInstance());
+    instance->words_.resize((initial.size() + 7) / 8 + 1, 0);
+    std::memcpy(instance->words_.data(), initial.data(), initial.size());
+    instance->data_ = frontend::data_segment_bytes(module);
+    const uint8_t* memory_host = memory.host();
+    const uint8_t* data_host = instance->data_.data();
+    std::memcpy(instance->bytes() + abi::kInstanceMemoryAddress, &memory_host, 8);
+    std::memcpy(instance->bytes() + abi::kInstanceDataSegments, &data_host, 8);
+    return instance;
+  }
+  uint8_t* bytes() { return reinterpret_cast<uint8_t*>(words_.data()); }
+
+  // LaunchContext::memory_grow.
+  static int32_t grow(uint8_t* instance, uint32_t delta) {
+    std::atomic_ref<uint32_t> pages(*reinterpret_cast<uint32_t*>(instance + abi::kInstanceMemoryPages));
+    uint32_t limit;
+    std::memcpy(&limit, instance + abi::kInstanceMemoryLimitPages, 4);
+    uint32_t old = pages.load();
+    for (;;) {
+      const uint64_t grown = uint64_t(old) + delta;
+      if (grown > limit) return -1;
+      if (pages.compare_exchange_weak(old, uint32_t(grown))) return int32_t(old);
+    }
+  }
+
+ private:
+  ModuleInstance() = default;
+  std::vector<uint64_t> words_;  // 8-byte aligned
+  std::vector<uint8_t> data_;    // every data segment's bytes (memory.init reads them)
 };
 
 // The traps of one launch: how many invocations trapped, and the lowest.
@@ -170,11 +214,14 @@ class CpuCommandList : public device::BackendCommandList {
 
 class CpuKernel : public device::BackendKernel {
  public:
-  CpuKernel(CpuDevice& device, std::string name, const ModuleMemory& memory, frontend::FrontEndFacts facts,
-            std::unique_ptr<NativeKernel> native, uint32_t shared_bytes, bool barriers)
+  CpuKernel(CpuDevice& device, std::string name, const ModuleMemory& memory, ModuleInstance& instance,
+            bool uses_instance, frontend::FrontEndFacts facts, std::unique_ptr<NativeKernel> native, uint32_t shared_bytes,
+            bool barriers)
       : device_(device),
         name_(std::move(name)),
         memory_(memory),
+        instance_(instance),
+        uses_instance_(uses_instance),
         facts_(std::move(facts)),
         native_(std::move(native)),
         shared_bytes_(shared_bytes),
@@ -194,7 +241,7 @@ class CpuKernel : public device::BackendKernel {
     static_cast<CpuCommandList&>(list).launch(recorded.get());
     return std::unique_ptr<device::BackendRecordedLaunch>(std::move(recorded));
   }
-  bool uses_module_state() const override { return memory_.bytes() > 0; }
+  bool uses_module_state() const override { return memory_.bytes() > 0 || uses_instance_; }
 
   // Runs every invocation of `shape` with `args`, recording traps in `traps`.
   void run(const Shape& shape, std::span<const device::BackendArg> args, TrapRecord& traps);
@@ -206,6 +253,8 @@ class CpuKernel : public device::BackendKernel {
   CpuDevice& device_;
   std::string name_;
   const ModuleMemory& memory_;
+  ModuleInstance& instance_;
+  bool uses_instance_;
   frontend::FrontEndFacts facts_;
   std::unique_ptr<NativeKernel> native_;
   uint32_t shared_bytes_;  // the WASMGPU_SHARED block each workgroup gets
@@ -263,6 +312,8 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
   launch.record_trap = &TrapRecord::record;
   launch.barrier = &WorkgroupFibers::barrier;
   launch.subgroup = &WorkgroupFibers::subgroup;
+  launch.instance = instance_.bytes();
+  launch.memory_grow = &ModuleInstance::grow;
   launch.count = shape.count;
   for (int d = 0; d < 3; ++d) {
     launch.workgroup_size[d] = shape.size[d];
@@ -284,11 +335,13 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
     std::vector<uint8_t> shared(shared_bytes_);
     std::optional<WorkgroupFibers> fibers;
     if (barriers_) fibers.emplace(group_size, slot_size);
+    std::vector<uint32_t> depths(facts_.graph.recursive_components.size());
     InvocationState state;
     state.launch = &launch;
     state.stack_slot = stack.data();
     state.owner = &traps;
     state.shared = shared.data();
+    state.call_depths = depths.data();
     for (;;) {
       const uint64_t first = next_group.fetch_add(chunk);
       if (first >= total_groups) return;
@@ -320,15 +373,29 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
   });
 }
 
+bool is_scalar(wasm::ValType type) {
+  return type == wasm::ValType::I32 || type == wasm::ValType::I64 || type == wasm::ValType::F32 ||
+         type == wasm::ValType::F64;
+}
+
+// Calls that run on the calling thread rather than the pool: waking the
+// workers costs more than a few calls.
+constexpr size_t kCallsOnCaller = 64;
+
 class CpuModule : public device::BackendModule {
  public:
   CpuModule(CpuDevice& device, wasm::Module module, std::vector<wasm::KernelMetadata> metadata,
-            std::unique_ptr<ModuleMemory> memory, frontend::FloatMode float_mode)
+            std::unique_ptr<ModuleMemory> memory, std::unique_ptr<ModuleInstance> instance,
+            const spirv::CompileOptions& options, const Sha256Digest& wasm_sha256)
       : device_(device),
+        options_(options),
+        wasm_sha256_(wasm_sha256),
         module_(std::move(module)),
         metadata_(std::move(metadata)),
         memory_(std::move(memory)),
-        float_mode_(float_mode) {}
+        instance_(std::move(instance)),
+        lowering_{options.float_mode, options.max_call_depth},
+        uses_instance_(frontend::module_uses_instance_state(module_)) {}
   const wasm::Module& wasm() const override { return module_; }
   std::span<const wasm::KernelMetadata> kernel_metadata() const override { return metadata_; }
   Result<device::BackendKernel*> kernel(std::string_view name) override {
@@ -340,20 +407,216 @@ class CpuModule : public device::BackendModule {
     WASMGPU_TRY(check_cpu_support(module_, facts, name));
     WASMGPU_ASSIGN_OR_RETURN(frontend::SharedMemory shared, frontend::find_shared_memory(module_));
     const bool barriers = needs_fibers(module_, facts);
-    WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<NativeKernel> native, compile_native_kernel(module_, facts, float_mode_));
-    auto kernel = std::make_unique<CpuKernel>(device_, std::string(name), *memory_, std::move(facts), std::move(native),
-                                              shared.hi - shared.lo, barriers);
+    const std::string names[] = {std::string(name)};
+    WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<NativeKernel> native, compile(facts, {}, "kernel", names));
+    auto kernel = std::make_unique<CpuKernel>(device_, std::string(name), *memory_, *instance_, uses_instance_,
+                                              std::move(facts), std::move(native), shared.hi - shared.lo, barriers);
     return kernels_.emplace(std::string(name), std::move(kernel)).first->second.get();
   }
 
+  Result<const spirv::CallInfo*> call_info(std::string_view name) override {
+    {
+      // Built once, whichever host thread calls first.
+      std::lock_guard lock(calls_mutex_);
+      if (!calls_) build_calls();
+    }
+    if (calls_->error) return *calls_->error;
+    if (auto it = calls_->index.find(name); it != calls_->index.end()) return &calls_->infos[it->second];
+    if (auto it = calls_->refused.find(name); it != calls_->refused.end()) return it->second;
+    return make_error(ErrorCode::NotFound, "the module exports no function named '" + std::string(name) + "'");
+  }
+
+  Result<std::vector<device::CallResult>> call(std::span<const device::CallRequest> calls,
+                                               std::chrono::nanoseconds timeout) override;
+
  private:
+  // Every callable export compiled into one native module at the first
+  // call; the exports the cpu device refuses are kept with the reason.
+  struct Calls {
+    std::vector<spirv::CallInfo> infos;
+    std::vector<uint32_t> entry_of;  // per info: index into native->calls()
+    std::map<std::string, uint32_t, std::less<>> index;
+    std::map<std::string, Error, std::less<>> refused;
+    std::optional<Error> error;  // the whole compile failed
+    frontend::StackLayout stack;
+    size_t recursive_components = 0;
+    uint32_t shared_bytes = 0;
+    std::unique_ptr<NativeKernel> native;
+  };
+  void build_calls();
+  // compile_native through the device's native code cache.
+  Result<std::unique_ptr<NativeKernel>> compile(const frontend::FrontEndFacts& facts, std::span<const uint32_t> calls,
+                                                std::string_view kind, std::span<const std::string> names);
+
   CpuDevice& device_;
+  spirv::CompileOptions options_;
+  Sha256Digest wasm_sha256_;
   wasm::Module module_;
   std::vector<wasm::KernelMetadata> metadata_;
   std::unique_ptr<ModuleMemory> memory_;
-  frontend::FloatMode float_mode_;
+  std::unique_ptr<ModuleInstance> instance_;
+  LoweringOptions lowering_;
+  bool uses_instance_;
   std::map<std::string, std::unique_ptr<CpuKernel>, std::less<>> kernels_;
+  std::mutex calls_mutex_;
+  std::optional<Calls> calls_;
 };
+
+void CpuModule::build_calls() {
+  Calls& out = calls_.emplace();
+  auto refuse = [&](const std::string& name, const std::string& why, ErrorCode code) {
+    out.refused.emplace(name, make_error(code, "export '" + name + "' cannot be called: " + why));
+  };
+  std::vector<uint32_t> functions;  // distinct function indices, in export order
+  for (const wasm::Export& e : module_.exports) {
+    if (e.kind != wasm::ExternalKind::Func) continue;
+    if (e.index < module_.imported_functions) {
+      refuse(e.name, "it re-exports an imported function", ErrorCode::Compile);
+      continue;
+    }
+    const wasm::FuncType& type = module_.function_type(e.index);
+    bool scalar = true;
+    for (wasm::ValType t : type.params) scalar = scalar && is_scalar(t);
+    for (wasm::ValType t : type.results) scalar = scalar && is_scalar(t);
+    if (!scalar) {
+      refuse(e.name, "its signature has a non-scalar (v128 or reference) type", ErrorCode::Compile);
+      continue;
+    }
+    const uint32_t roots[] = {e.index};
+    Result<frontend::FrontEndFacts> facts = frontend::analyse_module(module_, roots, std::nullopt, limits());
+    if (!facts.ok()) {
+      refuse(e.name, facts.error().to_string(), ErrorCode::Compile);
+      continue;
+    }
+    if (Status supported = check_cpu_support(module_, *facts, e.name); !supported.ok()) {
+      refuse(e.name, supported.error().to_string(), ErrorCode::Unsupported);
+      continue;
+    }
+    if (needs_fibers(module_, *facts)) {
+      refuse(e.name,
+             "the cpu device does not run barriers or subgroup operations in calls (a call is one invocation alone)",
+             ErrorCode::Unsupported);
+      continue;
+    }
+    spirv::CallInfo info{e.name, e.index, type.params, type.results, facts->side_effects.at(e.index)};
+    auto found = std::find(functions.begin(), functions.end(), e.index);
+    out.entry_of.push_back(uint32_t(found - functions.begin()));
+    if (found == functions.end()) functions.push_back(e.index);
+    out.index.emplace(e.name, uint32_t(out.infos.size()));
+    out.infos.push_back(std::move(info));
+  }
+  if (functions.empty()) return;
+  Result<frontend::FrontEndFacts> facts = frontend::analyse_module(module_, functions, std::nullopt, limits());
+  if (!facts.ok()) {
+    out.error = facts.error();
+    return;
+  }
+  Result<frontend::SharedMemory> shared = frontend::find_shared_memory(module_);
+  if (!shared.ok()) {
+    out.error = shared.error();
+    return;
+  }
+  out.shared_bytes = shared->hi - shared->lo;
+  out.stack = facts->stack;
+  out.recursive_components = facts->graph.recursive_components.size();
+  std::vector<std::string> names;
+  for (const spirv::CallInfo& info : out.infos) names.push_back(info.export_name);
+  Result<std::unique_ptr<NativeKernel>> native = compile(*facts, functions, "calls", names);
+  if (!native.ok()) {
+    out.error = native.error();
+    return;
+  }
+  out.native = std::move(native.value());
+}
+
+Result<std::unique_ptr<NativeKernel>> CpuModule::compile(const frontend::FrontEndFacts& facts,
+                                                         std::span<const uint32_t> calls, std::string_view kind,
+                                                         std::span<const std::string> names) {
+  NativeCodeCache& cache = device_.native_cache();
+  const Sha256Digest key = NativeCodeCache::key(kind, wasm_sha256_, options_, names);
+  if (std::optional<std::vector<uint8_t>> object = cache.read(key)) {
+    Result<std::unique_ptr<NativeKernel>> linked = compile_native(module_, facts, lowering_, calls, &*object);
+    if (linked.ok()) return linked;
+    cache.reject(key);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<uint8_t> object;
+  WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<NativeKernel> native,
+                           compile_native(module_, facts, lowering_, calls, nullptr, &object));
+  cache.wrote_compile(key, object, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return native;
+}
+
+Result<std::vector<device::CallResult>> CpuModule::call(std::span<const device::CallRequest> calls,
+                                                        std::chrono::nanoseconds) {
+  // Calls run to their end on the host's threads: there is nothing to time
+  // out (a call in an endless loop never returns, as a kernel's would not).
+  std::vector<const spirv::CallInfo*> infos;
+  std::vector<CallEntry> entries;
+  bool side_effects = false;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    WASMGPU_ASSIGN_OR_RETURN(const spirv::CallInfo* info, call_info(calls[i].export_name));
+    const std::string where = "call " + std::to_string(i) + " of '" + calls[i].export_name + "'";
+    if (calls[i].args.size() != info->params.size())
+      return make_error(where + ": it takes " + std::to_string(info->params.size()) + " argument(s), but " +
+                        std::to_string(calls[i].args.size()) + " were given");
+    for (size_t a = 0; a < info->params.size(); ++a)
+      if (calls[i].args[a].type != info->params[a])
+        return make_error(where + ": argument " + std::to_string(a + 1) + " is " + wasm::to_string(info->params[a]) +
+                          ", but " + wasm::to_string(calls[i].args[a].type) + " was given");
+    infos.push_back(info);
+    entries.push_back(calls_->native->calls()[calls_->entry_of[calls_->index.find(calls[i].export_name)->second]]);
+    side_effects = side_effects || info->has_side_effects;
+  }
+  std::vector<device::CallResult> out(calls.size());
+  if (calls.empty()) return out;
+  LaunchContext launch;
+  launch.memory_base = memory_->host();
+  launch.memory_size = memory_->bytes();
+  launch.buffer_base = device_.space().base();
+  launch.page_end = device_.space().page_end();
+  launch.instance = instance_->bytes();
+  launch.memory_grow = &ModuleInstance::grow;
+  launch.count = uint32_t(calls.size());
+  launch.workgroups[0] = uint32_t(calls.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&](uint32_t) {
+    std::vector<uint8_t> stack(calls_->stack.slot_size + 16);
+    std::vector<uint8_t> shared(calls_->shared_bytes);
+    std::vector<uint32_t> depths(calls_->recursive_components);
+    InvocationState state;
+    state.launch = &launch;
+    state.stack_slot = stack.data();
+    state.shared = shared.data();
+    state.call_depths = depths.data();
+    std::vector<uint64_t> params, results;
+    for (size_t i; (i = next.fetch_add(1)) < calls.size();) {
+      params.clear();
+      for (const device::CallValue& v : calls[i].args) params.push_back(v.bits);
+      results.assign(infos[i]->results.size() + 1, 0);
+      state.invocation = uint32_t(i);
+      entries[i](&state, params.data(), results.data());
+      device::CallResult& result = out[i];
+      if (state.trap != 0) {
+        result.trapped = true;
+        result.trap = abi::TrapKind(state.trap - 1);
+        continue;
+      }
+      for (size_t r = 0; r < infos[i]->results.size(); ++r) {
+        const wasm::ValType type = infos[i]->results[r];
+        const bool narrow = type == wasm::ValType::I32 || type == wasm::ValType::F32;
+        result.values.push_back(device::CallValue{type, narrow ? results[r] & 0xFFFF'FFFFu : results[r]});
+      }
+    }
+  };
+  // Calls with side effects run one after another in their order (one of
+  // the orders a GPU may give them); others spread over the workers.
+  if (side_effects || calls.size() <= kCallsOnCaller)
+    worker(0);
+  else
+    device_.pool().run(worker);
+  return out;
+}
 
 uint64_t host_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -374,8 +637,8 @@ class CpuPlatform : public device::DevicePlatform {
     return make_error(ErrorCode::NotFound, "'" + *spec + "' does not name the cpu device (\"cpu\")");
   }
   std::string describe_devices() override { return "devices: " + devices_[0].summary; }
-  Result<std::unique_ptr<device::DeviceBackend>> open(const device::OpenOptions&) override {
-    WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<CpuDevice> device, CpuDevice::create(cpu_thread_count()));
+  Result<std::unique_ptr<device::DeviceBackend>> open(const device::OpenOptions& options) override {
+    WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<CpuDevice> device, CpuDevice::create(cpu_thread_count(), options));
     return std::unique_ptr<device::DeviceBackend>(std::move(device));
   }
   bool validation_enabled() override { return false; }
@@ -407,13 +670,13 @@ device::DeviceDescription describe_cpu_device(uint32_t threads) {
   return d;
 }
 
-Result<std::unique_ptr<CpuDevice>> CpuDevice::create(uint32_t threads) {
+Result<std::unique_ptr<CpuDevice>> CpuDevice::create(uint32_t threads, const device::OpenOptions& options) {
   WASMGPU_ASSIGN_OR_RETURN(AddressSpace * space, AddressSpace::create());
-  return std::unique_ptr<CpuDevice>(new CpuDevice(space, threads));
+  return std::unique_ptr<CpuDevice>(new CpuDevice(space, threads, options));
 }
 
-CpuDevice::CpuDevice(AddressSpace* space, uint32_t threads)
-    : space_(space), pool_(threads), description_(describe_cpu_device(threads)) {}
+CpuDevice::CpuDevice(AddressSpace* space, uint32_t threads, const device::OpenOptions& options)
+    : space_(space), pool_(threads), native_cache_(options), description_(describe_cpu_device(threads)) {}
 
 CpuDevice::~CpuDevice() = default;
 
@@ -432,13 +695,30 @@ Result<std::unique_ptr<device::BackendSampler>> CpuDevice::create_sampler(const 
 
 Result<std::unique_ptr<device::BackendModule>> CpuDevice::load_wasm(std::span<const uint8_t> bytes,
                                                                     const spirv::CompileOptions& options) {
+  return load_wasm_with_globals(bytes, options, {});
+}
+
+Result<std::unique_ptr<device::BackendModule>> CpuDevice::load_wasm_with_globals(
+    std::span<const uint8_t> bytes, const spirv::CompileOptions& options, std::span<const uint64_t> imported_globals) {
   WASMGPU_ASSIGN_OR_RETURN(wasm::Module module, wasm::decode_and_validate(bytes));
   WASMGPU_ASSIGN_OR_RETURN(std::vector<wasm::KernelMetadata> metadata, wasm::read_kernel_metadata(module));
-  uint64_t memory_bytes = module.memories.empty() ? 0 : module.memories[0].limits.min * abi::kPageSize;
+  size_t imported_global_count = 0;
+  for (const wasm::Import& import : module.imports)
+    if (import.kind == wasm::ExternalKind::Global) ++imported_global_count;
+  if (imported_globals.size() != imported_global_count)
+    return make_error("the module imports " + std::to_string(imported_global_count) + " global(s), but " +
+                      std::to_string(imported_globals.size()) + " value(s) were given");
+  // An imported memory is the module's own, of the imported limits (as on
+  // Vulkan: nothing is shared between modules).
+  const std::optional<wasm::Limits> limits = memory_limits(module);
+  const uint64_t memory_bytes = limits ? limits->min * abi::kPageSize : 0;
   if (memory_bytes > kMaxModuleMemory)
     return make_error(ErrorCode::Unsupported, "the module's memory of " + std::to_string(memory_bytes) +
                                                   " bytes exceeds the 256 MiB a module may have");
-  WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<ModuleMemory> memory, ModuleMemory::create(memory_bytes));
+  // The reserve memory.grow may reach: the Vulkan device's, within the
+  // module memory's range below the buffers.
+  const uint64_t reserve = std::min(frontend::memory_reserve_bytes(module), kMaxModuleMemory);
+  WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<ModuleMemory> memory, ModuleMemory::create(reserve));
   for (const wasm::DataSegment& segment : module.data) {
     if (segment.mode != wasm::DataSegment::Mode::Active || segment.offset.instrs.empty() ||
         segment.offset.instrs[0].op != wasm::Opcode::I32Const)
@@ -448,8 +728,10 @@ Result<std::unique_ptr<device::BackendModule>> CpuDevice::load_wasm(std::span<co
       return make_error(ErrorCode::Validation, "a data segment lies outside the module's memory");
     std::memcpy(memory->host() + offset, segment.bytes.data(), segment.bytes.size());
   }
+  WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<ModuleInstance> instance,
+                           ModuleInstance::create(module, imported_globals, *memory));
   return std::unique_ptr<device::BackendModule>(std::make_unique<CpuModule>(
-      *this, std::move(module), std::move(metadata), std::move(memory), options.float_mode));
+      *this, std::move(module), std::move(metadata), std::move(memory), std::move(instance), options, sha256(bytes)));
 }
 
 Result<std::unique_ptr<device::BackendKernel>> CpuDevice::create_spirv_kernel(std::span<const uint32_t>,

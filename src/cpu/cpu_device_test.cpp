@@ -322,23 +322,16 @@ TEST(CpuDeviceTraps, UnreachableTrapsOnlyTheInvocationsThatReachIt) {
 
 TEST(CpuDeviceRefusals, WhatItCannotRunYetIsRefusedNamingFunctionAndReason) {
   Device device = open_cpu();
-  Module shared_bytes = device.load_file(e2e_kernel("shared_bytes", "O2"));
+  // A call is one invocation alone: an export that reaches a barrier cannot
+  // be called (as a kernel it runs, see the barrier tests).
+  Module barriers = device.load_file(std::string(WASMGPU_CPU_KERNELS_DIR) + "/atomic_ops.wasm");
   try {
-    (void)shared_bytes.kernel("shared_bytes");
-    ADD_FAILURE() << "shared_bytes (bulk memory) was accepted";
+    (void)barriers.function_info("barrier_ring");
+    ADD_FAILURE() << "barrier_ring was accepted as a call";
   } catch (const Exception& e) {
-    // Kernels a device cannot compile are Compile errors, on every device.
-    EXPECT_EQ(e.kind(), ErrorKind::Compile) << e.what();
-    EXPECT_NE(std::string(e.what()).find("kernel 'shared_bytes'"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("bulk memory (memory.fill)"), std::string::npos) << e.what();
-  }
-  Module recursion = device.load_file(e2e_kernel("recursion", "O2"));
-  try {
-    (void)recursion.kernel("recursion");
-    ADD_FAILURE() << "recursion was accepted";
-  } catch (const Exception& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Compile) << e.what();
-    EXPECT_NE(std::string(e.what()).find("function 'fib' is recursive"), std::string::npos) << e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+    EXPECT_NE(std::string(e.what()).find("export 'barrier_ring' cannot be called"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("barriers or subgroup operations in calls"), std::string::npos) << e.what();
   }
   Exception image = [&] {
     try {
@@ -349,6 +342,54 @@ TEST(CpuDeviceRefusals, WhatItCannotRunYetIsRefusedNamingFunctionAndReason) {
     return Exception(ErrorKind::Vulkan, "no exception");
   }();
   EXPECT_EQ(image.kind(), ErrorKind::Unsupported) << image.what();
+}
+
+// Each recursive component counts its own active calls: outer 40 deep with
+// inner 40 deep below it (82 frames) runs under a limit of 50, and either
+// one past the limit traps, naming the invocation.
+TEST(CpuDeviceRecursion, EachRecursiveComponentHasItsOwnCallDepth) {
+  Device device = open_cpu();
+  ModuleOptions options;
+  options.max_call_depth = 50;
+  Module module = device.load_file(std::string(WASMGPU_CPU_KERNELS_DIR) + "/nested_recursion.wasm", options);
+  Kernel nested = module.kernel("nested_depth");
+  Buffer<uint32_t> depths = device.upload(std::vector<uint32_t>{40, 40, 50, 0, 0, 50, 3, 7});
+  Buffer<uint32_t> out = device.buffer<uint32_t>(4);
+  nested(4, depths, out);
+  EXPECT_EQ(out.read(), (std::vector<uint32_t>{120, 50, 100, 17}));
+  for (const std::vector<uint32_t>& too_deep : {std::vector<uint32_t>{2, 2, 51, 0}, std::vector<uint32_t>{2, 2, 0, 51}}) {
+    Buffer<uint32_t> in = device.upload(too_deep);
+    try {
+      nested(2, in, out);
+      ADD_FAILURE() << "no trap";
+    } catch (const TrapError& trap) {
+      EXPECT_EQ(trap.trap(), "call stack exhausted");
+      EXPECT_EQ(trap.invocation(), 1u);
+      EXPECT_EQ(trap.trapped_invocations(), 1u);
+    }
+  }
+}
+
+// Vectorised calls: a large batch of calls without side effects spreads over
+// the workers and gives every call its own result; calls with side effects
+// run one after another in their order, on the module's instance state.
+TEST(CpuDeviceCalls, BatchesGiveEachCallItsResultAndSideEffectsRunInOrder) {
+  Device device = open_cpu();
+  Module functions = device.load_file(std::string(WASMGPU_API_KERNELS_DIR) + "/functions.wasm");
+  std::mt19937 random(7);
+  std::vector<std::vector<Value>> pairs;
+  for (int i = 0; i < 3000; ++i) pairs.push_back({Value::i32(uint32_t(random())), Value::i32(uint32_t(random()))});
+  const std::vector<CallResult> sums = functions.call("add", pairs);
+  ASSERT_EQ(sums.size(), pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    ASSERT_FALSE(sums[i].trapped) << i;
+    EXPECT_EQ(sums[i].values, std::vector<Value>{Value::i32(uint32_t(pairs[i][0].bits + pairs[i][1].bits))}) << i;
+  }
+  std::vector<std::vector<Value>> ones(100, std::vector<Value>{Value::i32(1)});
+  const std::vector<CallResult> totals = functions.call("accumulate", ones);
+  ASSERT_EQ(totals.size(), ones.size());
+  for (size_t i = 0; i < totals.size(); ++i)
+    EXPECT_EQ(totals[i].values, std::vector<Value>{Value::i32(uint32_t(i + 1))}) << i;
 }
 
 // Examples and bench-style kernels: the cpu device's output bytes equal

@@ -104,6 +104,28 @@ TEST_F(CpuSelectionCli, DeviceCpuRunsOnTheCpuDeviceWithLavapipesBytes) {
   EXPECT_NE(upper.output.find(" on cpu in "), std::string::npos) << upper.output;
 }
 
+// `wasmgpu call --device cpu` prints what it prints on lavapipe: the results
+// line by line, traps as `trap: KIND`, the count of trapped calls and exit
+// status 1; the module's globals start from their initial values.
+TEST_F(CpuSelectionCli, CallOnTheCpuDevicePrintsWhatLavapipePrints) {
+  const std::string functions = std::string(WASMGPU_API_KERNELS_DIR) + "/functions.wasm";
+  std::ofstream(path("tuples.txt")) << "6 3\n1 0  # traps\n-7 2\n2147483647 -1\n";
+  const std::string quotients = "call '" + functions + "' quotient --tuples '" + path("tuples.txt") + "'";
+  CommandResult cpu = run_cli("", quotients + " --device cpu");
+  CommandResult vulkan = run_cli("", quotients + " --device 0");
+  EXPECT_EQ(cpu.status, 1) << cpu.output;
+  EXPECT_EQ(cpu.output, "2\ntrap: integer divide by zero\n-3\n-2147483647\nwasmgpu: error: 1 of 4 calls trapped\n");
+  EXPECT_EQ(cpu.output, vulkan.output);
+  EXPECT_EQ(cpu.status, vulkan.status);
+  CommandResult halve = run_cli("", "call '" + functions + "' halve --device cpu -- -inf");
+  EXPECT_EQ(halve.status, 0) << halve.output;
+  EXPECT_EQ(halve.output, "-inf\n");
+  EXPECT_EQ(halve.output, run_cli("", "call '" + functions + "' halve --device 0 -- -inf").output);
+  CommandResult accumulate = run_cli("", "call '" + functions + "' accumulate 5 --device cpu");
+  EXPECT_EQ(accumulate.status, 0) << accumulate.output;
+  EXPECT_EQ(accumulate.output, "5\n");
+}
+
 TEST_F(CpuSelectionCli, WithoutVulkanRunDefaultsToTheCpuDeviceAndSaysSoUnderVerbose) {
   CommandResult vulkan, fallback, quiet;
   const std::string on_vulkan = run_saxpy(*this, "", "", "vulkan", &vulkan);

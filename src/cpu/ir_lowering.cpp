@@ -20,6 +20,8 @@
 #include "abi/launch_abi.h"
 #include "cpu/kernel_abi.h"
 #include "cpu/kernel_support.h"
+#include "frontend/instance_state.h"
+#include "frontend/table.h"
 #include "frontend/shared_memory.h"
 
 namespace wasmgpu::cpu {
@@ -40,6 +42,11 @@ struct ModuleLowering {
   uint64_t memory_bytes = 0;
   uint32_t memory_pages = 0;
   frontend::SharedMemory shared;  // the WASMGPU_SHARED range (empty: none)
+  uint32_t max_call_depth = spirv::kDefaultCallStackDepth;
+  // The module grows its memory somewhere: its size is read from the
+  // instance (abi::kInstanceMemoryPages) rather than folded.
+  bool dynamic_memory = false;
+  frontend::InstanceLayout layout;  // the InstanceState's offsets
 
   llvm::Type* type_of(ValType type) {
     switch (type) {
@@ -47,6 +54,10 @@ struct ModuleLowering {
       case ValType::I64: return llvm::Type::getInt64Ty(context);
       case ValType::F32: return llvm::Type::getFloatTy(context);
       case ValType::F64: return llvm::Type::getDoubleTy(context);
+      // References are function indices, abi::kNullRef for null (as in the
+      // InstanceState's tables).
+      case ValType::FuncRef:
+      case ValType::ExternRef: return llvm::Type::getInt32Ty(context);
       default: return llvm::Type::getInt64Ty(context);  // refused earlier
     }
   }
@@ -67,6 +78,36 @@ struct ModuleLowering {
     return fn;
   }
 };
+
+// The constant initialiser of an immutable defined global, which the
+// lowering folds; null for a global read from the instance.
+const wasm::Instr* folded_init(const wasm::Module& module, uint32_t global) {
+  if (global < module.imported_globals) return nullptr;
+  const wasm::Global& g = module.globals[global - module.imported_globals];
+  if (g.type.is_mutable || g.init.instrs.size() != 2) return nullptr;
+  const Opcode op = g.init.instrs[0].op;
+  if (op != Opcode::I32Const && op != Opcode::I64Const && op != Opcode::F32Const && op != Opcode::F64Const)
+    return nullptr;
+  return &g.init.instrs[0];
+}
+
+bool grows_memory(const wasm::Module& module) {
+  for (const wasm::Function& function : module.functions)
+    for (const wasm::Instr& instr : function.body)
+      if (instr.op == Opcode::MemoryGrow) return true;
+  return false;
+}
+
+}  // namespace
+
+std::optional<wasm::Limits> memory_limits(const wasm::Module& module) {
+  if (!module.memories.empty()) return module.memories[0].limits;
+  for (const wasm::Import& import : module.imports)
+    if (import.kind == wasm::ExternalKind::Memory) return import.memory.limits;
+  return std::nullopt;
+}
+
+namespace {
 
 // A block, loop or if being lowered.
 struct Frame {
@@ -116,6 +157,11 @@ class FunctionLowering {
   }
   Value* state_field_ptr(uint32_t offset) { return b_.CreateConstInBoundsGEP1_64(i8(), state_, offset); }
   Value* launch() { return field(state_, kStateLaunch, ptr()); }
+  // This function's recursive component's count of active calls.
+  Value* depth_slot() {
+    const uint32_t component = m_.facts.graph.component_of.at(index_);
+    return b_.CreateConstInBoundsGEP1_64(i32(), field(state_, kStateCallDepths, ptr()), component);
+  }
 
   // Records trap `kind` in the state and leaves the function.
   void trap_if(Value* condition, abi::TrapKind kind) {
@@ -139,6 +185,24 @@ class FunctionLowering {
   // The host address of [ea, ea + width) (ea: i64), or a trap
   // (docs/memory-model.md, "How an access is translated").
   Value* translate(Value* ea, uint32_t width);
+  // The same for [ea, ea + length) with a run-time length (bulk memory).
+  Value* translate_range(Value* ea, Value* length);
+  Value* instance() { return field(launch(), kLaunchInstance, ptr()); }
+  Value* instance_ptr(uint32_t offset) { return b_.CreateConstInBoundsGEP1_64(i8(), instance(), offset); }
+  // Bytes of module memory now.
+  Value* memory_bytes();
+  void lower_bulk(const wasm::Instr& instr);
+  void lower_call_indirect(const wasm::Instr& instr);
+  // Table instructions on the instance's tables (abi/launch_abi.h, Table).
+  void lower_table(const wasm::Instr& instr);
+  Value* table_record(uint32_t table) { return instance_ptr(m_.layout.table_offsets.at(table)); }
+  Value* slot_ptr(Value* record, Value* index) {
+    return b_.CreateInBoundsGEP(i32(), b_.CreateConstInBoundsGEP1_64(i8(), record, abi::kTableSlots), index);
+  }
+  // Stores `value` in `count` slots from `slots` (a loop).
+  void fill_slots(Value* slots, Value* value, Value* count);
+  // Results of a call that may have trapped: leaves the function when it did.
+  void after_call(Value* result, const wasm::FuncType& type);
   void lower_load(const wasm::Instr& instr);
   void lower_store(const wasm::Instr& instr);
   // Threads-proposal atomics (0xFE): relaxed C++-style atomics on the
@@ -196,9 +260,18 @@ void FunctionLowering::lower() {
   for (size_t i = 0; i < local_types_.size(); ++i) {
     llvm::AllocaInst* slot = b_.CreateAlloca(m_.type_of(local_types_[i]));
     locals_.push_back(slot);
-    b_.CreateStore(i < type.params.size() ? static_cast<Value*>(fn_->getArg(unsigned(i + 1)))
-                                          : llvm::Constant::getNullValue(m_.type_of(local_types_[i])),
-                   slot);
+    const bool reference = local_types_[i] == ValType::FuncRef || local_types_[i] == ValType::ExternRef;
+    Value* initial = reference ? static_cast<Value*>(b_.getInt32(abi::kNullRef))
+                               : llvm::Constant::getNullValue(m_.type_of(local_types_[i]));
+    b_.CreateStore(i < type.params.size() ? static_cast<Value*>(fn_->getArg(unsigned(i + 1))) : initial, slot);
+  }
+  if (m_.facts.graph.is_recursive(index_)) {
+    // As on the SPIR-V back end, per component: the first call into it plus
+    // max_call_depth nested ones may be active; one more traps.
+    Value* slot = depth_slot();
+    Value* depth = b_.CreateLoad(i32(), slot);
+    trap_if(b_.CreateICmpUGT(depth, b_.getInt32(m_.max_call_depth)), abi::TrapKind::CallStackExhausted);
+    b_.CreateStore(b_.CreateAdd(depth, b_.getInt32(1)), slot);
   }
   Frame function;
   function.kind = Frame::Kind::Function;
@@ -254,11 +327,18 @@ void FunctionLowering::lower() {
         const std::vector<uint32_t>& targets = body_.br_tables[instr.imm0];
         Value* selector = pop();
         llvm::BasicBlock* from = b_.GetInsertBlock();
+        // One arm per distinct label: a table of thousands of entries to a
+        // few labels stays a few blocks (SimplifyCFG is slow on many).
+        std::map<uint32_t, llvm::BasicBlock*> arm_of;
         std::vector<llvm::BasicBlock*> arms;
         for (size_t i = 0; i < targets.size(); ++i) {
-          arms.push_back(llvm::BasicBlock::Create(m_.context, "br_table", fn_));
-          b_.SetInsertPoint(arms.back());
-          branch_to(label(targets[i]));
+          llvm::BasicBlock*& arm = arm_of[targets[i]];
+          if (!arm) {
+            arm = llvm::BasicBlock::Create(m_.context, "br_table", fn_);
+            b_.SetInsertPoint(arm);
+            branch_to(label(targets[i]));
+          }
+          arms.push_back(arm);
         }
         b_.SetInsertPoint(from);
         llvm::SwitchInst* sw = b_.CreateSwitch(selector, arms.back(), unsigned(targets.size() - 1));
@@ -288,17 +368,53 @@ void FunctionLowering::lower() {
           push(b_.CreateLoad(i32(), state_field_ptr(kStateStackPointer)));
           break;
         }
-        const wasm::Global& global = m_.module.globals[instr.imm0 - m_.module.imported_globals];
-        const wasm::Instr& init = global.init.instrs[0];
-        llvm::Type* type = m_.type_of(global.type.type);
-        if (init.op == Opcode::I32Const || init.op == Opcode::F32Const)
-          push(b_.CreateBitCast(b_.getInt32(uint32_t(init.imm64)), type));
-        else
-          push(b_.CreateBitCast(b_.getInt64(init.imm64), type));
+        const wasm::GlobalType global_type = m_.module.global_type(instr.imm0);
+        llvm::Type* type = m_.type_of(global_type.type);
+        if (const wasm::Instr* init = folded_init(m_.module, instr.imm0)) {
+          if (init->op == Opcode::I32Const || init->op == Opcode::F32Const)
+            push(b_.CreateBitCast(b_.getInt32(uint32_t(init->imm64)), type));
+          else
+            push(b_.CreateBitCast(b_.getInt64(init->imm64), type));
+          break;
+        }
+        // Mutable, imported or set from another global: the instance's slot.
+        push(b_.CreateAlignedLoad(type, instance_ptr(abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * instr.imm0),
+                                  llvm::MaybeAlign(4)));
         break;
       }
-      case Opcode::GlobalSet: b_.CreateStore(pop(), state_field_ptr(kStateStackPointer)); break;
-      case Opcode::MemorySize: push(b_.getInt32(m_.memory_pages)); break;
+      case Opcode::GlobalSet:
+        if (instr.imm0 == m_.facts.stack.stack_pointer) {
+          b_.CreateStore(pop(), state_field_ptr(kStateStackPointer));
+        } else {
+          b_.CreateAlignedStore(pop(), instance_ptr(abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * instr.imm0),
+                                llvm::MaybeAlign(4));
+        }
+        break;
+      case Opcode::MemorySize:
+        push(m_.dynamic_memory ? static_cast<Value*>(b_.CreateLoad(i32(), instance_ptr(abi::kInstanceMemoryPages)))
+                               : b_.getInt32(m_.memory_pages));
+        break;
+      case Opcode::MemoryGrow: {
+        auto* grow_type = llvm::FunctionType::get(i32(), {ptr(), i32()}, false);
+        push(b_.CreateCall(grow_type, field(launch(), kLaunchMemoryGrow, ptr()), {instance(), pop()}));
+        break;
+      }
+      case Opcode::MemoryFill:
+      case Opcode::MemoryCopy:
+      case Opcode::MemoryInit:
+      case Opcode::DataDrop: lower_bulk(instr); break;
+      case Opcode::CallIndirect: lower_call_indirect(instr); break;
+      case Opcode::RefNull: push(b_.getInt32(abi::kNullRef)); break;
+      case Opcode::RefFunc: push(b_.getInt32(instr.imm0)); break;
+      case Opcode::RefIsNull: push(b_.CreateZExt(b_.CreateICmpEQ(pop(), b_.getInt32(abi::kNullRef)), i32())); break;
+      case Opcode::TableGet:
+      case Opcode::TableSet:
+      case Opcode::TableSize:
+      case Opcode::TableGrow:
+      case Opcode::TableFill:
+      case Opcode::TableCopy:
+      case Opcode::TableInit:
+      case Opcode::ElemDrop: lower_table(instr); break;
       default: {
         const wasm::OpcodeInfo& info = wasm::info(instr.op);
         if (info.cls == wasm::OpcodeClass::Atomic) {
@@ -421,6 +537,10 @@ void FunctionLowering::end_frame() {
     return;
   }
   if (dead_) return;
+  if (m_.facts.graph.is_recursive(index_)) {
+    Value* slot = depth_slot();
+    b_.CreateStore(b_.CreateSub(b_.CreateLoad(i32(), slot), b_.getInt32(1)), slot);
+  }
   llvm::Type* type = fn_->getReturnType();
   if (results.empty()) {
     b_.CreateRetVoid();
@@ -443,7 +563,10 @@ void FunctionLowering::lower_call(uint32_t callee) {
     return;
   }
   args.insert(args.begin(), state_);
-  Value* result = b_.CreateCall(m_.functions.at(callee), args);
+  after_call(b_.CreateCall(m_.functions.at(callee), args), type);
+}
+
+void FunctionLowering::after_call(Value* result, const wasm::FuncType& type) {
   Value* trapped = b_.CreateICmpNE(b_.CreateLoad(i32(), state_field_ptr(kStateTrap)), b_.getInt32(0));
   llvm::BasicBlock* leave = llvm::BasicBlock::Create(m_.context, "trapped", fn_);
   llvm::BasicBlock* cont = llvm::BasicBlock::Create(m_.context, "returned", fn_);
@@ -602,11 +725,11 @@ FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) 
     b_.CreateCondBr(overlaps, oob, outside);
     b_.SetInsertPoint(outside);
   }
-  if (m_.memory_bytes > 0) {
+  if (m_.memory_bytes > 0 || m_.dynamic_memory) {
     // 3. Module memory below the buffers.
     llvm::BasicBlock* buffers = next(b_.CreateICmpULT(ea, b_.getInt64(abi::kBufferAddressBase)), "module_memory");
     llvm::BasicBlock* inside = llvm::BasicBlock::Create(m_.context, "in_memory", fn_);
-    b_.CreateCondBr(b_.CreateICmpULE(end, b_.getInt64(m_.memory_bytes)), inside, oob);
+    b_.CreateCondBr(b_.CreateICmpULE(end, memory_bytes()), inside, oob);
     b_.SetInsertPoint(inside);
     results.push_back({b_.CreateInBoundsGEP(i8(), field(l, kLaunchMemoryBase, ptr()), ea), inside});
     b_.CreateBr(done);
@@ -631,6 +754,278 @@ FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) 
   llvm::PHINode* host = b_.CreatePHI(ptr(), unsigned(results.size()));
   for (auto& [value, from] : results) host->addIncoming(value, from);
   return host;
+}
+
+FunctionLowering::Value* FunctionLowering::memory_bytes() {
+  if (!m_.dynamic_memory) return b_.getInt64(m_.memory_bytes);
+  Value* pages = b_.CreateZExt(b_.CreateLoad(i32(), instance_ptr(abi::kInstanceMemoryPages)), i64());
+  return b_.CreateShl(pages, b_.getInt64(16));
+}
+
+FunctionLowering::Value* FunctionLowering::translate_range(Value* ea, Value* length) {
+  // ea < 2^33 and length < 2^32: no sum below wraps.
+  const frontend::StackLayout& stack = m_.facts.stack;
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(m_.context, "translated", fn_);
+  llvm::BasicBlock* oob = llvm::BasicBlock::Create(m_.context, "out_of_bounds", fn_);
+  std::vector<std::pair<Value*, llvm::BasicBlock*>> results;
+  auto next = [&](Value* condition, const char* name) {
+    llvm::BasicBlock* yes = llvm::BasicBlock::Create(m_.context, name, fn_);
+    llvm::BasicBlock* no = llvm::BasicBlock::Create(m_.context, "next", fn_);
+    b_.CreateCondBr(condition, yes, no);
+    b_.SetInsertPoint(yes);
+    return no;
+  };
+  auto within = [&](Value* lo, Value* hi, Value* a, Value* e) {
+    return b_.CreateAnd(b_.CreateICmpUGE(a, lo), b_.CreateICmpULE(e, hi));
+  };
+  Value* end = b_.CreateAdd(ea, length);
+  if (stack.slot_size > 0) {
+    llvm::BasicBlock* no = next(within(b_.getInt64(stack.window_lo), b_.getInt64(stack.stack_hi), ea, end), "stack");
+    Value* offset = b_.CreateSub(ea, b_.getInt64(stack.window_lo));
+    results.push_back({b_.CreateInBoundsGEP(i8(), field(state_, kStateStackSlot, ptr()), offset), b_.GetInsertBlock()});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(no);
+    if (stack.window_lo > stack.stack_lo) {
+      llvm::BasicBlock* rest = next(b_.CreateAnd(b_.CreateICmpUGE(ea, b_.getInt64(stack.stack_lo)),
+                                                 b_.CreateICmpULT(ea, b_.getInt64(stack.window_lo))),
+                                    "overflow");
+      b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::StackOverflow) + 1), state_field_ptr(kStateTrap));
+      return_default();
+      b_.SetInsertPoint(rest);
+    }
+  }
+  Value* l = launch();
+  if (m_.shared.hi > m_.shared.lo) {
+    llvm::BasicBlock* no = next(within(b_.getInt64(m_.shared.lo), b_.getInt64(m_.shared.hi), ea, end), "shared");
+    Value* offset = b_.CreateSub(ea, b_.getInt64(m_.shared.lo));
+    results.push_back({b_.CreateInBoundsGEP(i8(), field(state_, kStateShared, ptr()), offset), b_.GetInsertBlock()});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(no);
+    Value* overlaps =
+        b_.CreateAnd(b_.CreateICmpULT(ea, b_.getInt64(m_.shared.hi)), b_.CreateICmpUGT(end, b_.getInt64(m_.shared.lo)));
+    llvm::BasicBlock* outside = llvm::BasicBlock::Create(m_.context, "outside_shared", fn_);
+    b_.CreateCondBr(overlaps, oob, outside);
+    b_.SetInsertPoint(outside);
+  }
+  if (m_.memory_bytes > 0 || m_.dynamic_memory) {
+    llvm::BasicBlock* buffers = next(b_.CreateICmpULT(ea, b_.getInt64(abi::kBufferAddressBase)), "module_memory");
+    llvm::BasicBlock* inside = llvm::BasicBlock::Create(m_.context, "in_memory", fn_);
+    b_.CreateCondBr(b_.CreateICmpULE(end, memory_bytes()), inside, oob);
+    b_.SetInsertPoint(inside);
+    results.push_back({b_.CreateInBoundsGEP(i8(), field(l, kLaunchMemoryBase, ptr()), ea), inside});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(buffers);
+  }
+  Value* page = b_.CreateLShr(ea, b_.getInt64(kPageShift));
+  llvm::BasicBlock* in_space = llvm::BasicBlock::Create(m_.context, "in_space", fn_);
+  b_.CreateCondBr(b_.CreateICmpULT(page, b_.getInt64(kPageCount)), in_space, oob);
+  b_.SetInsertPoint(in_space);
+  Value* page_end = b_.CreateLoad(i64(), b_.CreateInBoundsGEP(i64(), field(l, kLaunchPageEnd, ptr()), page));
+  llvm::BasicBlock* inside = llvm::BasicBlock::Create(m_.context, "in_buffer", fn_);
+  b_.CreateCondBr(b_.CreateICmpULE(end, page_end), inside, oob);
+  b_.SetInsertPoint(inside);
+  results.push_back({b_.CreateInBoundsGEP(i8(), field(l, kLaunchBufferBase, ptr()), ea), inside});
+  b_.CreateBr(done);
+  b_.SetInsertPoint(oob);
+  b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::MemoryOutOfBounds) + 1), state_field_ptr(kStateTrap));
+  return_default();
+  b_.SetInsertPoint(done);
+  llvm::PHINode* host = b_.CreatePHI(ptr(), unsigned(results.size()));
+  for (auto& [value, from] : results) host->addIncoming(value, from);
+  return host;
+}
+
+// Bulk memory: every range is checked before a byte is written (a trap
+// leaves memory as it was, as the spec's bounds checks up front do).
+void FunctionLowering::lower_bulk(const wasm::Instr& instr) {
+  const uint32_t dropped = m_.layout.data_dropped_offset + 4 * instr.imm0;
+  if (instr.op == Opcode::DataDrop) {
+    b_.CreateStore(b_.getInt32(1), instance_ptr(dropped));
+    return;
+  }
+  Value* length = b_.CreateZExt(pop(), i64());
+  if (instr.op == Opcode::MemoryFill) {
+    Value* value = b_.CreateTrunc(pop(), i8());
+    Value* host = translate_range(b_.CreateZExt(pop(), i64()), length);
+    b_.CreateMemSet(host, value, length, llvm::MaybeAlign(1));
+    return;
+  }
+  if (instr.op == Opcode::MemoryCopy) {
+    Value* src = b_.CreateZExt(pop(), i64());
+    Value* dst = b_.CreateZExt(pop(), i64());
+    Value* from = translate_range(src, length);
+    Value* to = translate_range(dst, length);
+    b_.CreateMemMove(to, llvm::MaybeAlign(1), from, llvm::MaybeAlign(1), length);
+    return;
+  }
+  // memory.init: a dropped segment has length 0.
+  Value* src = b_.CreateZExt(pop(), i64());
+  Value* dst = b_.CreateZExt(pop(), i64());
+  const uint64_t segment_bytes = m_.module.data[instr.imm0].bytes.size();
+  Value* is_dropped = b_.CreateICmpNE(b_.CreateLoad(i32(), instance_ptr(dropped)), b_.getInt32(0));
+  Value* available = b_.CreateSelect(is_dropped, b_.getInt64(0), b_.getInt64(segment_bytes));
+  trap_if(b_.CreateICmpUGT(b_.CreateAdd(src, length), available), abi::TrapKind::MemoryOutOfBounds);
+  Value* to = translate_range(dst, length);
+  Value* data = b_.CreateLoad(ptr(), instance_ptr(abi::kInstanceDataSegments));
+  Value* from =
+      b_.CreateInBoundsGEP(i8(), b_.CreateConstInBoundsGEP1_64(i8(), data, m_.layout.data_offsets[instr.imm0]), src);
+  b_.CreateMemCpy(to, llvm::MaybeAlign(1), from, llvm::MaybeAlign(1), length);
+}
+
+// call_indirect: the slot's function index from the instance's table (its
+// traps as the SPIR-V back end gives them), then a switch over the functions
+// of the expected type the table may hold; any other index is a type
+// mismatch.
+void FunctionLowering::lower_call_indirect(const wasm::Instr& instr) {
+  const wasm::FuncType& expected = m_.module.types.at(instr.imm0);
+  Value* element = pop();
+  std::vector<Value*> args(stack_.end() - long(expected.params.size()), stack_.end());
+  stack_.resize(stack_.size() - expected.params.size());
+  args.insert(args.begin(), state_);
+  Value* table = instance_ptr(m_.layout.table_offsets.at(instr.imm1));
+  Value* size = b_.CreateLoad(i32(), b_.CreateConstInBoundsGEP1_64(i8(), table, abi::kTableSize));
+  trap_if(b_.CreateICmpUGE(element, size), abi::TrapKind::UndefinedElement);
+  Value* slots = b_.CreateConstInBoundsGEP1_64(i8(), table, abi::kTableSlots);
+  Value* function = b_.CreateLoad(i32(), b_.CreateInBoundsGEP(i32(), slots, element));
+  trap_if(b_.CreateICmpEQ(function, b_.getInt32(abi::kNullRef)), abi::TrapKind::UninitializedElement);
+  llvm::BasicBlock* mismatch = llvm::BasicBlock::Create(m_.context, "type_mismatch", fn_);
+  llvm::BasicBlock* merge = llvm::BasicBlock::Create(m_.context, "called", fn_);
+  const std::vector<uint32_t> callees = frontend::indirect_callees(m_.module, *m_.facts.indirect_targets, instr.imm0);
+  llvm::SwitchInst* sw = b_.CreateSwitch(function, mismatch, unsigned(callees.size()));
+  llvm::Type* result_type = m_.results_type(expected.results);
+  llvm::PHINode* result = nullptr;
+  {
+    llvm::IRBuilder<>::InsertPointGuard guard(b_);
+    b_.SetInsertPoint(merge);
+    if (!result_type->isVoidTy()) result = b_.CreatePHI(result_type, unsigned(callees.size()));
+  }
+  for (uint32_t callee : callees) {
+    llvm::BasicBlock* arm = llvm::BasicBlock::Create(m_.context, "indirect", fn_);
+    sw->addCase(b_.getInt32(callee), arm);
+    b_.SetInsertPoint(arm);
+    Value* value = b_.CreateCall(m_.functions.at(callee), args);
+    if (result) result->addIncoming(value, arm);
+    b_.CreateBr(merge);
+  }
+  b_.SetInsertPoint(mismatch);
+  b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::IndirectCallTypeMismatch) + 1), state_field_ptr(kStateTrap));
+  return_default();
+  b_.SetInsertPoint(merge);
+  if (callees.empty()) {
+    // No function can be called: every path trapped.
+    b_.CreateUnreachable();
+    go_dead();
+    return;
+  }
+  after_call(result, expected);
+}
+
+void FunctionLowering::fill_slots(Value* slots, Value* value, Value* count) {
+  llvm::BasicBlock* from = b_.GetInsertBlock();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(m_.context, "fill", fn_);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(m_.context, "filled", fn_);
+  b_.CreateCondBr(b_.CreateICmpEQ(count, b_.getInt32(0)), done, loop);
+  b_.SetInsertPoint(loop);
+  llvm::PHINode* i = b_.CreatePHI(i32(), 2);
+  i->addIncoming(b_.getInt32(0), from);
+  b_.CreateStore(value, b_.CreateInBoundsGEP(i32(), slots, i));
+  Value* following = b_.CreateAdd(i, b_.getInt32(1));
+  i->addIncoming(following, b_.GetInsertBlock());
+  b_.CreateCondBr(b_.CreateICmpULT(following, count), loop, done);
+  b_.SetInsertPoint(done);
+}
+
+// The checks and traps the SPIR-V back end's table instructions have
+// (spirv/table_access.cpp): every range is checked before a slot changes.
+void FunctionLowering::lower_table(const wasm::Instr& instr) {
+  auto size_of = [&](Value* record) {
+    return b_.CreateLoad(i32(), b_.CreateConstInBoundsGEP1_64(i8(), record, abi::kTableSize));
+  };
+  auto wide = [&](Value* v) { return b_.CreateZExt(v, i64()); };
+  // start + count <= size, in 64 bits.
+  auto check_range = [&](Value* start, Value* count, Value* size) {
+    trap_if(b_.CreateICmpUGT(b_.CreateAdd(wide(start), wide(count)), wide(size)), abi::TrapKind::TableOutOfBounds);
+  };
+  switch (instr.op) {
+    case Opcode::TableGet: {
+      Value* index = pop();
+      Value* record = table_record(instr.imm0);
+      trap_if(b_.CreateICmpUGE(index, size_of(record)), abi::TrapKind::TableOutOfBounds);
+      push(b_.CreateLoad(i32(), slot_ptr(record, index)));
+      return;
+    }
+    case Opcode::TableSet: {
+      Value* value = pop();
+      Value* index = pop();
+      Value* record = table_record(instr.imm0);
+      trap_if(b_.CreateICmpUGE(index, size_of(record)), abi::TrapKind::TableOutOfBounds);
+      b_.CreateStore(value, slot_ptr(record, index));
+      return;
+    }
+    case Opcode::TableSize: push(size_of(table_record(instr.imm0))); return;
+    case Opcode::TableGrow: {
+      Value* delta = pop();
+      Value* value = pop();
+      Value* record = table_record(instr.imm0);
+      Value* old_size = size_of(record);
+      Value* capacity = b_.CreateLoad(i32(), b_.CreateConstInBoundsGEP1_64(i8(), record, abi::kTableCapacity));
+      Value* fits = b_.CreateICmpULE(b_.CreateAdd(wide(old_size), wide(delta)), wide(capacity));
+      llvm::BasicBlock* grow = llvm::BasicBlock::Create(m_.context, "table_grow", fn_);
+      llvm::BasicBlock* done = llvm::BasicBlock::Create(m_.context, "table_grown", fn_);
+      llvm::BasicBlock* from = b_.GetInsertBlock();
+      b_.CreateCondBr(fits, grow, done);
+      b_.SetInsertPoint(grow);
+      b_.CreateStore(b_.CreateAdd(old_size, delta), b_.CreateConstInBoundsGEP1_64(i8(), record, abi::kTableSize));
+      fill_slots(slot_ptr(record, old_size), value, delta);
+      llvm::BasicBlock* grown = b_.GetInsertBlock();
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      llvm::PHINode* result = b_.CreatePHI(i32(), 2);
+      result->addIncoming(b_.getInt32(0xFFFF'FFFFu), from);
+      result->addIncoming(old_size, grown);
+      push(result);
+      return;
+    }
+    case Opcode::TableFill: {
+      Value* count = pop();
+      Value* value = pop();
+      Value* index = pop();
+      Value* record = table_record(instr.imm0);
+      check_range(index, count, size_of(record));
+      fill_slots(slot_ptr(record, index), value, count);
+      return;
+    }
+    case Opcode::TableCopy:
+    case Opcode::TableInit: {
+      Value* count = pop();
+      Value* source = pop();
+      Value* dest = pop();
+      const bool copy = instr.op == Opcode::TableCopy;
+      Value* dest_record = table_record(copy ? instr.imm0 : instr.imm1);
+      Value* from = nullptr;
+      if (copy) {
+        Value* source_record = table_record(instr.imm1);
+        check_range(source, count, size_of(source_record));
+        from = slot_ptr(source_record, source);
+      } else {
+        // A dropped segment (every active one after instantiation) has no items.
+        Value* dropped = b_.CreateICmpNE(
+            b_.CreateLoad(i32(), instance_ptr(m_.layout.elem_dropped_offset + 4 * instr.imm0)), b_.getInt32(0));
+        Value* items = b_.CreateSelect(dropped, b_.getInt32(0),
+                                       b_.getInt32(uint32_t(m_.module.elements.at(instr.imm0).items.size())));
+        check_range(source, count, items);
+        from = b_.CreateInBoundsGEP(i32(), instance_ptr(m_.layout.elem_items_offsets.at(instr.imm0)), source);
+      }
+      check_range(dest, count, size_of(dest_record));
+      b_.CreateMemMove(slot_ptr(dest_record, dest), llvm::MaybeAlign(4), from, llvm::MaybeAlign(4),
+                       b_.CreateMul(wide(count), b_.getInt64(4)));
+      return;
+    }
+    case Opcode::ElemDrop:
+      b_.CreateStore(b_.getInt32(1), instance_ptr(m_.layout.elem_dropped_offset + 4 * instr.imm0));
+      return;
+    default: return;
+  }
 }
 
 void FunctionLowering::lower_load(const wasm::Instr& instr) {
@@ -1063,6 +1458,15 @@ bool FunctionLowering::lower_numeric(const wasm::Instr& instr) {
   }
 }
 
+// Zeroes the invocation's call depths (one per recursive component).
+void reset_depths(ModuleLowering& m, llvm::IRBuilder<>& b, llvm::Value* state) {
+  const size_t components = m.facts.graph.recursive_components.size();
+  if (components == 0) return;
+  llvm::Value* depths =
+      b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), state, kStateCallDepths));
+  b.CreateMemSet(depths, b.getInt8(0), b.getInt64(4 * components), llvm::MaybeAlign(4));
+}
+
 // The entry point: for each invocation of [begin, end), a fresh stack
 // pointer and trap, the kernel's call with the launch's arguments, and a
 // report of its trap.
@@ -1093,6 +1497,7 @@ void emit_entry(ModuleLowering& m, uint32_t kernel) {
   llvm::PHINode* index = b.CreatePHI(i32, 2);
   index->addIncoming(fn->getArg(1), entry);
   b.CreateStore(b.getInt32(0), state_field(kStateTrap));
+  reset_depths(m, b, state);  // a trap left them anywhere
   b.CreateStore(b.getInt32(m.facts.stack.stack_hi), state_field(kStateStackPointer));
   b.CreateStore(index, state_field(kStateInvocation));
   args[1] = index;
@@ -1113,24 +1518,60 @@ void emit_entry(ModuleLowering& m, uint32_t kernel) {
   b.CreateRetVoid();
 }
 
+// A call entry (CallEntry): fresh stack pointer, depth and trap, the
+// function's call with its parameters from 8-byte slots, its results stored
+// as bits.
+void emit_call_entry(ModuleLowering& m, uint32_t function, const std::string& symbol) {
+  llvm::LLVMContext& c = m.context;
+  llvm::IRBuilder<> b(c);
+  auto* type = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), b.getPtrTy(), b.getPtrTy()}, false);
+  auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, m.out);
+  llvm::Value* state = fn->getArg(0);
+  b.SetInsertPoint(llvm::BasicBlock::Create(c, "entry", fn));
+  auto state_field = [&](uint32_t offset) { return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), state, offset); };
+  b.CreateStore(b.getInt32(0), state_field(kStateTrap));
+  reset_depths(m, b, state);
+  b.CreateStore(b.getInt32(m.facts.stack.stack_hi), state_field(kStateStackPointer));
+  const wasm::FuncType& signature = m.module.function_type(function);
+  std::vector<llvm::Value*> args{state};
+  for (size_t i = 0; i < signature.params.size(); ++i)
+    args.push_back(
+        b.CreateLoad(m.type_of(signature.params[i]), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), fn->getArg(1), i)));
+  llvm::Value* result = b.CreateCall(m.functions.at(function), args);
+  for (size_t i = 0; i < signature.results.size(); ++i) {
+    llvm::Value* value = signature.results.size() == 1 ? result : b.CreateExtractValue(result, unsigned(i));
+    llvm::Type* type = value->getType();
+    if (type->isFloatingPointTy()) value = b.CreateBitCast(value, type->isFloatTy() ? b.getInt32Ty() : b.getInt64Ty());
+    b.CreateStore(b.CreateZExt(value, b.getInt64Ty()), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), fn->getArg(2), i));
+  }
+  b.CreateRetVoid();
+}
+
 }  // namespace
 
-Status lower_kernel(const wasm::Module& module, const frontend::FrontEndFacts& facts, frontend::FloatMode float_mode,
-                    llvm::Module& out) {
-  if (!facts.kernel_function) return make_error(ErrorCode::Internal, "cpu lowering: no kernel function");
-  ModuleLowering m{module, facts, float_mode, out, out.getContext(), {}, 0, 0, {}};
+std::string call_symbol(size_t position) { return "wasmgpu_cpu_call_" + std::to_string(position); }
+
+Status lower_module(const wasm::Module& module, const frontend::FrontEndFacts& facts, const LoweringOptions& options,
+                    std::span<const uint32_t> calls, llvm::Module& out) {
+  if (!facts.kernel_function && calls.empty())
+    return make_error(ErrorCode::Internal, "cpu lowering: no kernel function and no calls");
+  ModuleLowering m{module, facts, options.float_mode, out, out.getContext(), {}, 0, 0, {}};
+  m.max_call_depth = options.max_call_depth;
+  m.dynamic_memory = module.total_memories() > 0 && grows_memory(module);
+  m.layout = frontend::instance_layout(module);
   Result<frontend::SharedMemory> shared = frontend::find_shared_memory(module);
   if (!shared.ok()) return shared.error();
   m.shared = shared.value();
-  if (!module.memories.empty()) {
-    m.memory_pages = uint32_t(module.memories[0].limits.min);
+  if (std::optional<wasm::Limits> limits = memory_limits(module)) {
+    m.memory_pages = uint32_t(limits->min);
     m.memory_bytes = uint64_t(m.memory_pages) * abi::kPageSize;
   }
   for (uint32_t function : facts.graph.functions)
     if (function >= module.imported_functions) m.declare(function);
   for (uint32_t function : facts.graph.functions)
     if (function >= module.imported_functions) FunctionLowering(m, function).lower();
-  emit_entry(m, *facts.kernel_function);
+  if (facts.kernel_function) emit_entry(m, *facts.kernel_function);
+  for (size_t i = 0; i < calls.size(); ++i) emit_call_entry(m, calls[i], call_symbol(i));
   std::string problems;
   llvm::raw_string_ostream stream(problems);
   if (llvm::verifyModule(out, &stream))

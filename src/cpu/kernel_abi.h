@@ -29,6 +29,14 @@ struct LaunchContext {
   // value's bits and a lane argument in, the result's bits out, after the
   // subgroup's other active invocations have reached it too.
   uint64_t (*subgroup)(InvocationState* state, uint32_t op, uint64_t value, uint32_t lane) = nullptr;
+  // The module instance's InstanceState (abi/launch_abi.h's layout, with host
+  // addresses where it holds device ones): memory size, globals, data
+  // segments' dropped flags, tables. Shared by every launch and call of the
+  // module; concurrent writes race, as on a GPU.
+  uint8_t* instance = nullptr;
+  // memory.grow: the old size in pages, or -1 (a compare-exchange on the
+  // instance's page count, so growing from many invocations is safe).
+  int32_t (*memory_grow)(uint8_t* instance, uint32_t delta_pages) = nullptr;
   uint32_t count = 0;  // invocations of the launch
   uint32_t workgroup_size[3] = {1, 1, 1};
   uint32_t workgroups[3] = {1, 1, 1};  // of the whole launch
@@ -46,6 +54,9 @@ struct InvocationState {
   uint32_t global_y = 0, global_z = 0;
   uint8_t* shared = nullptr;  // the running workgroup's WASMGPU_SHARED block (its wasm address: the range's start)
   void* fiber = nullptr;      // the device's fiber running this invocation, where the kernel has barriers
+  // Per recursive component of the call graph (the front end's
+  // recursive_components): its active calls (CompileOptions::max_call_depth).
+  uint32_t* call_depths = nullptr;
 };
 
 // Byte offsets the generated code uses.
@@ -58,6 +69,8 @@ inline constexpr uint32_t kLaunchRecordTrap = offsetof(LaunchContext, record_tra
 inline constexpr uint32_t kLaunchBarrier = offsetof(LaunchContext, barrier);
 inline constexpr uint32_t kLaunchSubgroup = offsetof(LaunchContext, subgroup);
 inline constexpr uint32_t kLaunchCount = offsetof(LaunchContext, count);
+inline constexpr uint32_t kLaunchInstance = offsetof(LaunchContext, instance);
+inline constexpr uint32_t kLaunchMemoryGrow = offsetof(LaunchContext, memory_grow);
 inline constexpr uint32_t kLaunchWorkgroupSize = offsetof(LaunchContext, workgroup_size);
 inline constexpr uint32_t kLaunchWorkgroups = offsetof(LaunchContext, workgroups);
 inline constexpr uint32_t kStateLaunch = offsetof(InvocationState, launch);
@@ -69,6 +82,7 @@ inline constexpr uint32_t kStateRowBase = offsetof(InvocationState, row_base);
 inline constexpr uint32_t kStateGlobalY = offsetof(InvocationState, global_y);
 inline constexpr uint32_t kStateGlobalZ = offsetof(InvocationState, global_z);
 inline constexpr uint32_t kStateShared = offsetof(InvocationState, shared);
+inline constexpr uint32_t kStateCallDepths = offsetof(InvocationState, call_depths);
 
 // The 32-bit wasm address space in pages of the buffer allocator's alignment.
 inline constexpr uint32_t kPageShift = 16;
@@ -78,5 +92,10 @@ inline constexpr uint64_t kPageCount = uint64_t(1) << (32 - kPageShift);
 // same global y and z, set in `state` with row_base), each with a fresh
 // stack pointer, and reports each trap through LaunchContext::record_trap.
 using KernelEntry = void (*)(InvocationState* state, uint32_t begin, uint32_t end);
+
+// A compiled call of an exported function (vectorised calls): reads its
+// parameters from 8-byte slots, writes its results to 8-byte slots (i32/f32
+// in the low 4 bytes) and leaves a trap in `state->trap` (1 + TrapKind).
+using CallEntry = void (*)(InvocationState* state, const uint64_t* params, uint64_t* results);
 
 }  // namespace wasmgpu::cpu

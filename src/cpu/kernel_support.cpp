@@ -27,24 +27,10 @@ std::string unsupported_instruction(const wasm::Module& module, const wasm::Inst
       if (info.access.kind == wasm::AccessKind::Wait)
         return "uses " + std::string(info.text) + " (an invocation cannot block)";
       break;
-    case wasm::OpcodeClass::Table: return "uses tables (" + std::string(info.text) + ")";
-    case wasm::OpcodeClass::Reference: return "uses references (" + std::string(info.text) + ")";
     default: break;
   }
+  (void)stack_pointer;
   switch (instr.op) {
-    case Opcode::CallIndirect: return "uses call_indirect";
-    case Opcode::MemoryGrow:
-    case Opcode::MemoryInit:
-    case Opcode::DataDrop: return "uses " + std::string(info.text) + " (module instance state)";
-    case Opcode::MemoryFill:
-    case Opcode::MemoryCopy: return "uses bulk memory (" + std::string(info.text) + ")";
-    case Opcode::GlobalGet:
-    case Opcode::GlobalSet: {
-      if (instr.imm0 == stack_pointer) return "";
-      if (module.imported_global(instr.imm0)) return "reads an imported global";
-      if (module.global_type(instr.imm0).is_mutable) return "uses a mutable global (module instance state)";
-      return "";
-    }
     case Opcode::Call:
       if (instr.imm0 < module.imported_functions && !cpu_intrinsic(module, instr.imm0)) {
         const wasm::Import* import = module.imported_function(instr.imm0);
@@ -53,13 +39,6 @@ std::string unsupported_instruction(const wasm::Module& module, const wasm::Inst
       return "";
     default: return "";
   }
-}
-
-// A global's initial value is a constant the lowering can fold.
-bool constant_init(const wasm::Global& global) {
-  if (global.init.instrs.size() != 2) return false;
-  const Opcode op = global.init.instrs[0].op;
-  return op == Opcode::I32Const || op == Opcode::I64Const || op == Opcode::F32Const || op == Opcode::F64Const;
 }
 
 }  // namespace
@@ -140,20 +119,17 @@ bool needs_fibers(const wasm::Module& module, const frontend::FrontEndFacts& fac
 
 Status check_cpu_support(const wasm::Module& module, const frontend::FrontEndFacts& facts, std::string_view export_name) {
   const uint32_t kernel = facts.kernel_function.value_or(0);
-  if (!facts.graph.recursive_components.empty())
+  // Recursion runs on the native stack with a depth count; a fiber's C stack
+  // (256 KiB) is too small for max_call_depth frames.
+  if (!facts.graph.recursive_components.empty() && needs_fibers(module, facts))
     return refuse(module, export_name, facts.graph.recursive_components.front().front(),
-                  "is recursive (call stacks are not on the cpu device yet)");
+                  "is recursive in a kernel with barriers or subgroup operations (their fibers' stacks are small)");
   Result<frontend::SharedMemory> shared = frontend::find_shared_memory(module);
   if (!shared.ok()) return shared.error();
-  for (const wasm::Global& global : module.globals)
-    if (!constant_init(global))
-      return refuse(module, export_name, kernel, "is in a module with a global set from another");
   for (const wasm::DataSegment& segment : module.data)
     if (segment.mode == wasm::DataSegment::Mode::Active &&
         (segment.offset.instrs.empty() || segment.offset.instrs[0].op != Opcode::I32Const))
       return refuse(module, export_name, kernel, "is in a module with a data segment at a computed offset");
-  if (module.total_memories() > 0 && module.imported_memories > 0)
-    return refuse(module, export_name, kernel, "is in a module that imports its memory");
   for (uint32_t function : facts.graph.functions) {
     if (function < module.imported_functions) continue;
     for (const wasm::Instr& instr : module.functions[function - module.imported_functions].body) {

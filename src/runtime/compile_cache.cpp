@@ -261,6 +261,7 @@ const char* kind_name(CacheEntryKind kind) {
     case CacheEntryKind::PipelineCache: return "pipelines";
     case CacheEntryKind::DeviceProbe: return "probe";
     case CacheEntryKind::ApiEntry: return "api";
+    case CacheEntryKind::NativeCode: return "native";
   }
   return "?";
 }

@@ -36,6 +36,7 @@ enum class CacheEntryKind : uint32_t {
   PipelineCache = 4,   // vkGetPipelineCacheData output
   DeviceProbe = 5,     // device probe results (device_probe_cache.h)
   ApiEntry = 6,        // the public API's own entries (autotuned launch shapes, api/launch_shape.h)
+  NativeCode = 7,      // the cpu device's object code (cpu/native_code_cache.h)
 };
 
 // The directory CacheOptions and the environment choose, or an error saying

@@ -10,7 +10,7 @@
 #include "runtime/device_state.h"
 #include "runtime/host_cpu.h"
 #include "runtime/vk_util.h"
-#include "spirv/instance_state.h"
+#include "frontend/instance_state.h"
 #include "wasm/decoder.h"
 
 namespace wasmgpu::runtime {
@@ -132,12 +132,12 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
   state->compile_options = device_compile_options(device.state().info, compile_options,
                                                   state->probe ? &*state->probe : nullptr);
   if (device.state().compile_cache.enabled()) state->wasm_sha256 = sha256(wasm);
-  const bool keeps_state = spirv::module_uses_instance_state(decoded);
+  const bool keeps_state = frontend::module_uses_instance_state(decoded);
   uint64_t memory_size = image.size();
   if (keeps_state)
     memory_size = std::max<uint64_t>(
         memory_size,
-        std::min(spirv::memory_reserve_bytes(decoded, kReserveWithoutMaximum), kReserveCap));
+        std::min(frontend::memory_reserve_bytes(decoded, kReserveWithoutMaximum), kReserveCap));
   if (memory_size > 0) {
     WASMGPU_ASSIGN_OR_RETURN(Buffer memory, create_buffer(device.state(), memory_size,
                                                           /*assign_wasm_address=*/false));
@@ -154,8 +154,8 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
                         " global(s), but " + std::to_string(imported_globals.size()) +
                         " value(s) were given");
     WASMGPU_ASSIGN_OR_RETURN(std::vector<uint8_t> instance,
-                             spirv::initial_instance_state(decoded, imported_globals, memory_size));
-    const std::vector<uint8_t> segments = spirv::data_segment_bytes(decoded);
+                             frontend::initial_instance_state(decoded, imported_globals, memory_size));
+    const std::vector<uint8_t> segments = frontend::data_segment_bytes(decoded);
     if (!segments.empty()) {
       WASMGPU_ASSIGN_OR_RETURN(Buffer data, create_buffer(device.state(), segments.size(),
                                                           /*assign_wasm_address=*/false));

@@ -33,7 +33,7 @@ class Module {
   // export's signature), then creates the linear memory (initial
   // pages x 64 KiB, zeroed) and copies the active data segments into it.
   // Data segment offsets must be constant i32 expressions. When the module
-  // keeps instance state (spirv::module_uses_instance_state: memory.grow,
+  // keeps instance state (frontend::module_uses_instance_state: memory.grow,
   // mutable globals, ...), the memory is allocated at its reserve and the
   // InstanceState buffer is created; `imported_globals` gives each imported
   // global's raw 8-byte value, in import order.

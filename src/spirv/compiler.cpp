@@ -14,7 +14,7 @@
 #include "frontend/shared_memory.h"
 #include "spirv/function_lowering.h"
 #include "spirv/images.h"
-#include "spirv/instance_state.h"
+#include "frontend/instance_state.h"
 #include "spirv/intrinsics.h"
 #include "spirv/lowerable.h"
 #include "spirv/kernel_context.h"

@@ -5,7 +5,7 @@
 // invocation writes none of it (traps.cpp).
 #include "abi/launch_abi.h"
 #include "spirv/function_lowering.h"
-#include "spirv/instance_state.h"
+#include "frontend/instance_state.h"
 
 namespace wasmgpu::spirv {
 

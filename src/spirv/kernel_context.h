@@ -12,7 +12,7 @@
 
 #include "spirv/abi_variables.h"
 #include "spirv/access_path.h"
-#include "spirv/instance_state.h"
+#include "frontend/instance_state.h"
 #include "spirv/kernel_types.h"
 #include "spirv/module_builder.h"
 #include "spirv/proof_state.h"

@@ -41,7 +41,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "spirv/instance_state.h"
+#include "frontend/instance_state.h"
 #include "spirv/runtime_helpers.h"
 #include "spirv/workgroup_memory.h"
 

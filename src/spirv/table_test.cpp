@@ -5,12 +5,16 @@
 #include <cstring>
 
 #include "abi/launch_abi.h"
-#include "spirv/instance_state.h"
+#include "frontend/instance_state.h"
 #include "frontend/table.h"
 #include "spirv/test_util.h"
 
 namespace wasmgpu::spirv::testing {
 namespace {
+
+using frontend::initial_instance_state;
+using frontend::instance_layout;
+using frontend::InstanceLayout;
 
 wasm::Module decode_wat(std::string_view wat) {
   Result<wasm::Module> module = wasm::decode(wat_to_wasm(wat, ""));

@@ -1,4 +1,4 @@
-#include "spirv/instance_state.h"
+#include "frontend/instance_state.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include "frontend/stack_analysis.h"
 #include "frontend/table.h"
 
-namespace wasmgpu::spirv {
+namespace wasmgpu::frontend {
 
 namespace {
 
@@ -205,4 +205,4 @@ bool module_uses_instance_state(const wasm::Module& module) {
   return false;
 }
 
-}  // namespace wasmgpu::spirv
+}  // namespace wasmgpu::frontend

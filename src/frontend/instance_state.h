@@ -10,7 +10,7 @@
 #include "support/result.h"
 #include "wasm/module.h"
 
-namespace wasmgpu::spirv {
+namespace wasmgpu::frontend {
 
 struct InstanceLayout {
   uint32_t globals_offset = 0;       // abi::kInstanceGlobals
@@ -56,4 +56,4 @@ std::vector<uint8_t> data_segment_bytes(const wasm::Module& module);
 // Whether shaders of this module read InstanceState (KernelInfo::uses_instance_state).
 bool module_uses_instance_state(const wasm::Module& module);
 
-}  // namespace wasmgpu::spirv
+}  // namespace wasmgpu::frontend
