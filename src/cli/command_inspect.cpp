@@ -114,6 +114,11 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
     if (info.uses_float64) fmt::print(", needs shaderFloat64");
     fmt::print(", {} floats", spirv::float_mode_name(info.float_mode));
     fmt::print(")\n");
+    if (info.functions_kept_out_of_line)
+      fmt::print("    driver inlining: {} instructions with every call inlined, over the budget; {} function{} "
+                 "marked DontInline, {} instructions left\n",
+                 info.inlined_instructions, info.functions_kept_out_of_line,
+                 info.functions_kept_out_of_line == 1 ? "" : "s", info.instructions_after_inlining);
     print_access_paths(info.memory_access_paths);
     print_launch_proof(info.launch_proof);
     // Launches without a workgroup size (docs/host-api.md, "Launch shapes").

@@ -27,8 +27,10 @@ namespace {
 
 template <class V, class T>
 void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::CompileOptions> {
-  auto& [validate, max_call_depth, float_mode, subgroup_vote, loop_exit_breaks, f64_subnormals_native] = o;
+  auto& [validate, max_call_depth, float_mode, subgroup_vote, loop_exit_breaks, f64_subnormals_native,
+         inline_budget] = o;
   v(validate), v(max_call_depth), v(float_mode), v(subgroup_vote), v(loop_exit_breaks), v(f64_subnormals_native);
+  v(inline_budget);
 }
 
 template <class V, class T>
@@ -68,11 +70,13 @@ void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, sp
   auto& [export_name, function_index, params, memory_bytes, stack_hi, stack_window_lo,
          stack_slot_size, uses_float64, uses_int8_storage, shared_memory_bytes, uses_barriers,
          uses_images, uses_int64, float64_function, uses_instance_state, float_mode, call_stack_bytes,
-         compiled_functions, memory_access_paths, launch_proof] = o;
+         compiled_functions, inlined_instructions, instructions_after_inlining, functions_kept_out_of_line,
+         memory_access_paths, launch_proof] = o;
   v(export_name), v(function_index), v(params), v(memory_bytes), v(stack_hi), v(stack_window_lo);
   v(stack_slot_size), v(uses_float64), v(uses_int8_storage), v(shared_memory_bytes), v(uses_barriers);
   v(uses_images), v(uses_int64), v(float64_function), v(uses_instance_state), v(float_mode), v(call_stack_bytes);
-  v(compiled_functions), v(memory_access_paths), v(launch_proof);
+  v(compiled_functions), v(inlined_instructions), v(instructions_after_inlining), v(functions_kept_out_of_line);
+  v(memory_access_paths), v(launch_proof);
 }
 
 template <class V, class T>

@@ -14,6 +14,7 @@
 #include "frontend/shared_memory.h"
 #include "spirv/function_lowering.h"
 #include "spirv/images.h"
+#include "spirv/inline_budget.h"
 #include "frontend/instance_state.h"
 #include "spirv/intrinsics.h"
 #include "spirv/lowerable.h"
@@ -369,6 +370,10 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   info.uses_images = images.used();
   info.compiled_functions = uint32_t(graph.functions.size());
   words = b.assemble();
+  InlineBudgetResult inlining = apply_inline_budget(words, options.inline_budget);
+  info.inlined_instructions = inlining.inlined_instructions;
+  info.instructions_after_inlining = inlining.instructions_after;
+  info.functions_kept_out_of_line = inlining.functions_kept_out_of_line;
   if (options.validate) WASMGPU_TRY(validate(words));
   return {};
 }

@@ -10,6 +10,7 @@
 #include "abi/launch_abi.h"
 #include "abi/launch_proof.h"
 #include "spirv/access_path.h"
+#include "spirv/inline_budget.h"
 #include "frontend/float_mode.h"
 #include "support/result.h"
 #include "wasm/module.h"
@@ -59,6 +60,10 @@ struct CompileOptions {
   // be involved and computes the rest on integers (docs/float-modes.md). The
   // runtime clears it from the device probe (`wasmgpu selftest`).
   bool f64_subnormals_native = true;
+  // Instructions the driver may compile after inlining every call; above it
+  // the functions whose copies cost most are marked DontInline
+  // (spirv/inline_budget.h). 0 never marks.
+  uint64_t inline_budget = kDefaultInlineBudget;
 };
 
 // What the runtime needs to know to launch a compiled kernel. The shader's
@@ -105,6 +110,12 @@ struct KernelInfo {
   uint32_t call_stack_bytes = 0;
   // Functions compiled (reachable from the kernel), for reporting.
   uint32_t compiled_functions = 0;
+  // The shader's size as the driver compiles it (spirv/inline_budget.h), for
+  // reporting: instructions with every call inlined, after the functions
+  // kept out of line, and how many functions were.
+  uint64_t inlined_instructions = 0;
+  uint64_t instructions_after_inlining = 0;
+  uint32_t functions_kept_out_of_line = 0;
   // Memory access sites by path (access_path.h), for reporting: the share on
   // the Direct and BoundsChecked paths skips address translation.
   AccessPathCounts memory_access_paths;
