@@ -12,7 +12,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { openNodeDevice, loadBundleFile, Launch, TrapError, WasmgpuError, ErrorKind, arg } from '../lib/node.mjs';
+import { create } from 'webgpu';
+// Through the package's own name and exports (js/package.json).
+import { openNodeDevice, loadBundleFile, Launch, TrapError, WasmgpuError, ErrorKind, arg } from 'wasmgpu-webgpu/node';
+import * as browserPath from 'wasmgpu-webgpu';
 
 const [wasmgpu, build, source] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'wasmgpu-js-runtime-'));
@@ -246,6 +249,25 @@ const n = 4099;
   await bytes.write(new Uint8Array([9, 9, 9]), 2);
   const got = [...(await bytes.read())].join(',');
   check('unaligned byte writes', got === '1,2,9,9,9,6,7' ? [] : [`read ${got}`]);
+}
+
+{
+  // The browser path: the package's main entry imports nothing (no Node
+  // module), and Device.open() with no argument takes navigator.gpu, here
+  // Dawn's GPU standing in for a browser's.
+  const problems = [];
+  const main = readFileSync(new URL('../lib/wasmgpu.mjs', import.meta.url), 'utf8');
+  if (/^\s*import\b|\bimport\(|\brequire\(|\bprocess\.|node:/m.test(main)) problems.push('lib/wasmgpu.mjs imports or uses Node');
+  Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
+  const page = await browserPath.Device.open();
+  const module = await page.load(readFileSync(join(dir, 'saxpy.bundle.json'), 'utf8'));
+  const hy = floats(1000, 9, 10);
+  const y = page.buffer(hy);
+  await module.kernel('saxpy')(1000, 2.5, page.buffer(floats(1000, 10, 10)), y);
+  const ref = vulkan('examples/saxpy.wasm', 'saxpy', 1000, ['2.5', floats(1000, 10, 10), hy]);
+  problems.push(...sameBytes('y', await y.read(), ref.outputs[1]));
+  page.destroy();
+  check('the browser entry on navigator.gpu, with a bundle given as text', problems);
 }
 
 dev.destroy();
