@@ -85,6 +85,21 @@ async function thrown(body) {
   return null;
 }
 
+{
+  // The bundle's refusals: clear one-line errors, refused kernels listed.
+  const run = (...args) => spawnSync(wasmgpu, ['compile', ...args], { encoding: 'utf8' });
+  const out = join(dir, 'refused.json');
+  const problems = [];
+  const expect = (r, text) => {
+    if (r.status === 0 || !r.stderr.includes(text)) problems.push(`expected a failure with '${text}', got ${r.status}: ${r.stderr.trim()}`);
+  };
+  expect(run(join(build, 'examples/saxpy.wasm'), '--bundle', '-o', out), '--bundle writes a WGSL kernel bundle: give --target wgsl');
+  expect(run(join(build, 'examples/double_precision.wasm'), '--target', 'wgsl', '--bundle', '-o', out),
+         "the WGSL back end wrote none of its kernels:\n  function 'exp_taylor' has f64 as a local: not handled by the WGSL back end yet");
+  expect(run(join(build, 'examples/saxpy.wasm'), '--target', 'wgsl', '--bundle', '-k', 'nope', '-o', out), "'nope' is not a kernel");
+  check('compile --bundle refuses bad input with clear errors', problems);
+}
+
 const dev = await openNodeDevice();
 console.log(`device: ${dev.label}`);
 const saxpyModule = await dev.load(await bundle('examples/saxpy.wasm', 'saxpy'));
