@@ -1,10 +1,11 @@
-// wasmgpu compile IN.wasm -o OUT.spv [--kernel NAME] [--emit spv|spvasm|wgsl] [--target spirv|wgsl]
+// wasmgpu compile IN.wasm -o OUT.spv [--kernel NAME] [--emit spv|spvasm|wgsl] [--target spirv|wgsl] [--bundle]
 #include <fmt/core.h>
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
+#include "cli/wgsl_bundle.h"
 #include "frontend/kernel_signature.h"
 #include "spirv/compiler.h"
 #include "wgsl/wgsl_compiler.h"
@@ -18,6 +19,7 @@ struct CompileArgs {
   std::string kernel;
   std::string emit = "spv";
   std::string target = "spirv";
+  bool bundle = false;
   wgsl::WgslOptions wgsl;
   spirv::CompileOptions options;
 };
@@ -46,9 +48,21 @@ void write_text_or_fail(const std::string& output, const std::string& text) {
 
 void run_compile(const CompileArgs& args) {
   wasm::Module module = load_module_or_fail(args.input);
+  const bool wgsl = args.target == "wgsl" || args.emit == "wgsl";
+  if (args.bundle) {
+    if (!wgsl) fail("--bundle writes a WGSL kernel bundle: give --target wgsl");
+    if (args.emit != "spv" && args.emit != "wgsl")
+      fail("--bundle writes JSON with WGSL; --emit " + args.emit + " is SPIR-V's");
+    BundleResult bundle =
+        write_bundle(module, args.input, args.kernel.empty() ? std::nullopt : std::optional(args.kernel), args.wgsl);
+    if (!bundle.warnings.empty()) fmt::print(stderr, "{}", bundle.warnings);
+    write_text_or_fail(args.output, bundle.json);
+    return;
+  }
   std::string kernel = args.kernel.empty() ? default_kernel(module, args.input) : args.kernel;
-  if (args.target == "wgsl" || args.emit == "wgsl") {
-    if (args.emit != "spv" && args.emit != "wgsl") fail("--target wgsl writes WGSL; --emit " + args.emit + " is SPIR-V's");
+  if (wgsl) {
+    if (args.emit != "spv" && args.emit != "wgsl")
+      fail("--target wgsl writes WGSL; --emit " + args.emit + " is SPIR-V's");
     auto shader = wgsl::compile_kernel(module, kernel, args.wgsl);
     if (!shader) fail(args.input + ": " + shader.error().to_string());
     write_text_or_fail(args.output, shader->source);
@@ -91,11 +105,25 @@ void add_compile_command(CLI::App& app) {
       "atomics, subgroups, barriers, shared memory, images, tables, recursion or the shadow stack\n"
       "are refused with the function and the reason; f32 division and sqrt are the device's\n"
       "(docs/webgpu.md says what is mapped and what is next).\n"
-      "Example: wasmgpu compile saxpy.wasm --target wgsl -o saxpy.wgsl");
+      "Example: wasmgpu compile saxpy.wasm --target wgsl -o saxpy.wgsl\n"
+      "\n"
+      "--target wgsl --bundle writes a kernel bundle for the JavaScript package in js/ (Node and\n"
+      "browsers): one JSON file {\"format\": \"wasmgpu-wgsl-bundle\", \"version\": 1, \"abi\", \"memory\",\n"
+      "\"kernels\": [{\"name\", \"interface\" (as `wasmgpu reflect` prints it), \"metadata\",\n"
+      "\"wasm_params\", \"buffer_bindings\", \"wgsl\"}], \"refused\"}: each kernel's WGSL and parameters,\n"
+      "the bindings, launch words, trap record and address layout the WGSL expects, and the module\n"
+      "memory's initial bytes. Without --kernel it holds every kernel the back end writes; the\n"
+      "others are listed under \"refused\" with the reason (and on stderr). docs/webgpu.md, \"The\n"
+      "runtime package\", describes every field.\n"
+      "Example: wasmgpu compile saxpy.wasm --target wgsl --bundle -o saxpy.bundle.json");
   cmd->add_option("input", args->input, "The wasm module")->required();
   cmd->add_option("-o,--output", args->output, "Output file ('-' for standard output with --emit spvasm or wgsl)")
       ->required();
-  cmd->add_option("-k,--kernel", args->kernel, "Exported kernel to compile (default: the only kernel)");
+  cmd->add_option("-k,--kernel", args->kernel,
+                  "Exported kernel to compile (default: the only kernel; with --bundle, every kernel)");
+  cmd->add_flag("--bundle", args->bundle,
+                "With --target wgsl: write a kernel bundle (JSON: the WGSL of the module's kernels, their\n"
+                "interfaces and the launch ABI) for the js/ package instead of one .wgsl file");
   cmd->add_option("--emit", args->emit, "Output format: spv (binary), spvasm (text) or wgsl (as --target wgsl)")
       ->check(CLI::IsMember({"spv", "spvasm", "wgsl"}));
   cmd->add_option("--target", args->target, "Shader language: spirv (Vulkan, the default) or wgsl (WebGPU)")

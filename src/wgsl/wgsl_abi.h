@@ -48,6 +48,12 @@ inline constexpr uint32_t kRegionWords = 4;
 inline constexpr uint32_t kDefaultMaxStorageBuffers = 8;
 inline constexpr uint32_t kFixedStorageBuffers = 2;  // traps, module memory
 
+// The entry point and the override constants that set the workgroup size
+// (runtime_helpers.cpp and wgsl_compiler.cpp write them), for launchers that
+// read them from the kernel bundle (cli/wgsl_bundle.h).
+inline constexpr const char* kEntryPoint = "main";
+inline constexpr const char* kWorkgroupSizeOverrides[3] = {"wg_x", "wg_y", "wg_z"};
+
 // The first line of every WGSL file the back end writes starts with this,
 // followed by one line of JSON (WgslKernel::abi_json).
 inline constexpr const char* kAbiHeaderPrefix = "// wasmgpu-wgsl-abi ";
