@@ -58,8 +58,8 @@ typedef int wasmgpu_sampler;
 #define WASMGPU_IMAGE(name) (WASMGPU_IMAGE_, wasmgpu_image, name)
 #define WASMGPU_SAMPLER(name) (WASMGPU_SAMPLER_, wasmgpu_sampler, name)
 
-#define WASMGPU_DEFINE_KERNEL(name, ...)        \
-  WASMGPU_PARAM_RECORD_(name, __VA_ARGS__)      \
+#define WASMGPU_DEFINE_KERNEL(name, ...)   \
+  WASMGPU_PARAM_RECORD_(name, __VA_ARGS__) \
   WASMGPU_KERNEL(name) void name(WASMGPU_MAP_COMMA_(WASMGPU_DECLARE_, __VA_ARGS__))
 
 /* Implementation. Each parameter is a tuple (KIND, T, name); KIND##DECL,
@@ -108,30 +108,26 @@ typedef int wasmgpu_sampler;
 #else
 #define WASMGPU_ALIGNOF_(T) _Alignof(T)
 #endif
-#define WASMGPU_RECORD_ASM_(kernel, text, ...)                                \
-  __asm__ volatile(".section .custom_section.wasmgpu.kernels,\"\",@\n" text \
-                   ".section .text.wasmgpu_params_" #kernel ",\"\",@\n" ::__VA_ARGS__)
-#define WASMGPU_PARAM_RECORD_(kernel, ...)                                                 \
-  WASMGPU_EXTERN_C void wasmgpu_params_##kernel(void);                                    \
-  WASMGPU_EXTERN_C void wasmgpu_params_##kernel(void) {                                   \
-    WASMGPU_RECORD_ASM_(kernel, ".int8 1\n.asciz \"" #kernel "\"\n.int8 %0\n",         \
-                        "i"(WASMGPU_COUNT_(__VA_ARGS__)));                                \
-    WASMGPU_MAP_(WASMGPU_PARAM_ASM_, kernel, __VA_ARGS__)                                 \
+#define WASMGPU_RECORD_ASM_(kernel, text, ...)                                                                       \
+  __asm__ volatile(".section .custom_section.wasmgpu.kernels,\"\",@\n" text ".section .text.wasmgpu_params_" #kernel \
+                   ",\"\",@\n" ::__VA_ARGS__)
+#define WASMGPU_PARAM_RECORD_(kernel, ...)                                                                        \
+  WASMGPU_EXTERN_C void wasmgpu_params_##kernel(void);                                                            \
+  WASMGPU_EXTERN_C void wasmgpu_params_##kernel(void) {                                                           \
+    WASMGPU_RECORD_ASM_(kernel, ".int8 1\n.asciz \"" #kernel "\"\n.int8 %0\n", "i"(WASMGPU_COUNT_(__VA_ARGS__))); \
+    WASMGPU_MAP_(WASMGPU_PARAM_ASM_, kernel, __VA_ARGS__)                                                         \
   }
 #define WASMGPU_PARAM_ASM_(kernel, param) WASMGPU_PARAM_ASM2_((kernel, WASMGPU_UNPACK_ param))
 #define WASMGPU_UNPACK_(...) __VA_ARGS__
 #define WASMGPU_PARAM_ASM2_(args) WASMGPU_PARAM_ASM3_ args
-#define WASMGPU_PARAM_ASM3_(kernel, kind, T, name)                                          \
-  WASMGPU_RECORD_ASM_(kernel,                                                              \
-                      ".int8 %0\n.int32 %1\n.int32 %2\n.asciz \"" #name "\"\n" kind##TYPE(T) \
-                          kind##POINTEE(T),                                                \
+#define WASMGPU_PARAM_ASM3_(kernel, kind, T, name)                                                                     \
+  WASMGPU_RECORD_ASM_(kernel, ".int8 %0\n.int32 %1\n.int32 %2\n.asciz \"" #name "\"\n" kind##TYPE(T) kind##POINTEE(T), \
                       "i"(kind##CODE(T)), "i"(sizeof(T)), "i"(WASMGPU_ALIGNOF_(T)));
 #else
 #define WASMGPU_PARAM_RECORD_(kernel, ...)
 #endif
 
-#define WASMGPU_COUNT_(...) \
-  WASMGPU_COUNT2_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define WASMGPU_COUNT_(...) WASMGPU_COUNT2_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define WASMGPU_COUNT2_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, n, ...) n
 /* WASMGPU_MAP_(m, x, a, b, ...) is m(x, a) m(x, b) ...;
  * WASMGPU_MAP_COMMA_(m, a, b, ...) is m(a), m(b), ... */
@@ -233,7 +229,8 @@ WASMGPU_IMPORT(subgroup_invocation_id) unsigned wasmgpu_subgroup_invocation_id(v
 WASMGPU_IMPORT(subgroup_id) unsigned wasmgpu_subgroup_id(void);
 WASMGPU_IMPORT(subgroup_count) unsigned wasmgpu_subgroup_count(void);
 WASMGPU_IMPORT(subgroup_broadcast_i32) WASMGPU_CONVERGENT int wasmgpu_subgroup_broadcast_i32(int value, unsigned lane);
-WASMGPU_IMPORT(subgroup_broadcast_f32) WASMGPU_CONVERGENT float wasmgpu_subgroup_broadcast_f32(float value, unsigned lane);
+WASMGPU_IMPORT(subgroup_broadcast_f32)
+WASMGPU_CONVERGENT float wasmgpu_subgroup_broadcast_f32(float value, unsigned lane);
 WASMGPU_IMPORT(subgroup_shuffle_i32) WASMGPU_CONVERGENT int wasmgpu_subgroup_shuffle_i32(int value, unsigned lane);
 WASMGPU_IMPORT(subgroup_shuffle_f32) WASMGPU_CONVERGENT float wasmgpu_subgroup_shuffle_f32(float value, unsigned lane);
 /* Bit i set when invocation i of the subgroup passes a nonzero predicate
@@ -300,11 +297,10 @@ void wasmgpu_image_store_3d(wasmgpu_image image, int x, int y, int z, float r, f
  * `lod` (compute kernels have no derivatives, so the level is explicit; 0 for
  * images without mip levels). Filtering and addressing follow the sampler. */
 WASMGPU_IMPORT(image_sample_2d)
-void wasmgpu_image_sample_2d(float texel[4], wasmgpu_image image, wasmgpu_sampler sampler, float u, float v,
-                             float lod);
+void wasmgpu_image_sample_2d(float texel[4], wasmgpu_image image, wasmgpu_sampler sampler, float u, float v, float lod);
 WASMGPU_IMPORT(image_sample_3d)
-void wasmgpu_image_sample_3d(float texel[4], wasmgpu_image image, wasmgpu_sampler sampler, float u, float v,
-                             float w, float lod);
+void wasmgpu_image_sample_3d(float texel[4], wasmgpu_image image, wasmgpu_sampler sampler, float u, float v, float w,
+                             float lod);
 /* Width (0), height (1) or depth (2) of an image in texels; 1 for other
  * dimensions, and depth 1 for 2D images. */
 WASMGPU_IMPORT(image_size) int wasmgpu_image_size(wasmgpu_image image, unsigned dimension);
@@ -312,6 +308,5 @@ WASMGPU_IMPORT(image_size) int wasmgpu_image_size(wasmgpu_image image, unsigned 
 #ifdef __cplusplus
 }
 #endif
-
 
 #endif /* WASMGPU_H */

@@ -77,7 +77,8 @@ double copy_bandwidth(Gpu& gpu, const Options& options) {
     for (uint32_t word : check)
       if (word != 0x3f800000u) throw std::runtime_error("CommandBuffer::copy did not copy the buffer");
     const double ms_per = median(samples);
-    log(options, fmt::format("copy: CommandBuffer::copy (vkCmdCopyBuffer) of {} MiB x {}: {:.3f} ms", bytes >> 20, iters, ms_per));
+    log(options, fmt::format("copy: CommandBuffer::copy (vkCmdCopyBuffer) of {} MiB x {}: {:.3f} ms", bytes >> 20,
+                             iters, ms_per));
     return 2.0 * double(bytes) / (ms_per * 1e6);
   }
 }
@@ -122,8 +123,8 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
         const uint64_t k = runs_for(options.min_ms);
         ms = std::min(ms, gpu.time_ms(repeated(glsl, k)) / double(k));
       }
-      if (trace_enabled()) std::fprintf(stderr, "trace: %s: size %llu: %.3f ms per run\n", w.name(),
-                                        (unsigned long long)size, ms);
+      if (trace_enabled())
+        std::fprintf(stderr, "trace: %s: size %llu: %.3f ms per run\n", w.name(), (unsigned long long)size, ms);
       return ms;
     };
     double ms = calibrate();
@@ -169,8 +170,8 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
   std::map<Variant, std::vector<double>> samples;
   const int runs = options.quick ? 1 : options.runs;
   {
-    TracePhase phase(w.name(), fmt::format("timed runs ({} x {} variants x {} iterations)", runs, variants.size(),
-                                           iters));
+    TracePhase phase(w.name(),
+                     fmt::format("timed runs ({} x {} variants x {} iterations)", runs, variants.size(), iters));
     for (int r = 0; r < runs; ++r)
       for (Variant v : variants) samples[v].push_back(gpu.time_ms(repeated(record(v), iters)) / double(iters));
   }
@@ -214,8 +215,8 @@ Row launch_overhead(Gpu& gpu, const Options& options, const CudaRunner* cuda) {
     uint32_t value = 0;
     download(counter, &value, 4);
     if (value != launches)
-      throw std::runtime_error(fmt::format("launch overhead ({}): the counter reads {} after {} launches", what, value,
-                                           launches));
+      throw std::runtime_error(
+          fmt::format("launch overhead ({}): the counter reads {} after {} launches", what, value, launches));
   };
   one(wasm_launch, wasm_us, "wasm");  // warm-up: pipeline compile
   one(raw_launch, raw_us, "raw Vulkan");
@@ -232,8 +233,9 @@ Row launch_overhead(Gpu& gpu, const Options& options, const CudaRunner* cuda) {
   row.value[Variant::Glsl] = median(raw_us);
   row.value[Variant::WasmFast] = median(wasm_us);
   log(options, fmt::format("launch: {} dependent launches, verified", launches));
-  if (cuda) row.cuda = cuda->run("launch", fmt::format("--size {}", launches), 1, options.quick ? 1 : options.runs).ms *
-                       1000.0 / launches;
+  if (cuda)
+    row.cuda = cuda->run("launch", fmt::format("--size {}", launches), 1, options.quick ? 1 : options.runs).ms *
+               1000.0 / launches;
   return row;
 }
 

@@ -50,16 +50,42 @@ struct RawVulkan::State {
   VkFence fence = VK_NULL_HANDLE;
 
 #define WASMGPU_RAW_FN(name) PFN_##name name = nullptr;
-#define WASMGPU_RAW_DEVICE_FUNCTIONS(X)                                                                             \
-  X(vkDestroyDevice)                                                                                                \
-  X(vkGetDeviceQueue)                                                                                               \
-  X(vkCreateBuffer) X(vkDestroyBuffer) X(vkGetBufferMemoryRequirements) X(vkAllocateMemory) X(vkFreeMemory)         \
-      X(vkBindBufferMemory) X(vkMapMemory) X(vkGetBufferDeviceAddress) X(vkCreateShaderModule)                      \
-          X(vkDestroyShaderModule) X(vkCreatePipelineLayout) X(vkDestroyPipelineLayout) X(vkCreateComputePipelines) \
-              X(vkDestroyPipeline) X(vkCreateCommandPool) X(vkDestroyCommandPool) X(vkAllocateCommandBuffers)       \
-                  X(vkResetCommandBuffer) X(vkBeginCommandBuffer) X(vkEndCommandBuffer) X(vkCmdBindPipeline)        \
-                      X(vkCmdPushConstants) X(vkCmdDispatch) X(vkCmdPipelineBarrier) X(vkCreateFence)               \
-                          X(vkDestroyFence) X(vkResetFences) X(vkWaitForFences) X(vkQueueSubmit) X(vkDeviceWaitIdle)
+// One X per line: clang-format-19 reflows a long macro list differently on each pass.
+// clang-format off
+#define WASMGPU_RAW_DEVICE_FUNCTIONS(X) \
+  X(vkDestroyDevice) \
+  X(vkGetDeviceQueue) \
+  X(vkCreateBuffer) \
+  X(vkDestroyBuffer) \
+  X(vkGetBufferMemoryRequirements) \
+  X(vkAllocateMemory) \
+  X(vkFreeMemory) \
+  X(vkBindBufferMemory) \
+  X(vkMapMemory) \
+  X(vkGetBufferDeviceAddress) \
+  X(vkCreateShaderModule) \
+  X(vkDestroyShaderModule) \
+  X(vkCreatePipelineLayout) \
+  X(vkDestroyPipelineLayout) \
+  X(vkCreateComputePipelines) \
+  X(vkDestroyPipeline) \
+  X(vkCreateCommandPool) \
+  X(vkDestroyCommandPool) \
+  X(vkAllocateCommandBuffers) \
+  X(vkResetCommandBuffer) \
+  X(vkBeginCommandBuffer) \
+  X(vkEndCommandBuffer) \
+  X(vkCmdBindPipeline) \
+  X(vkCmdPushConstants) \
+  X(vkCmdDispatch) \
+  X(vkCmdPipelineBarrier) \
+  X(vkCreateFence) \
+  X(vkDestroyFence) \
+  X(vkResetFences) \
+  X(vkWaitForFences) \
+  X(vkQueueSubmit) \
+  X(vkDeviceWaitIdle)
+  // clang-format on
   WASMGPU_RAW_DEVICE_FUNCTIONS(WASMGPU_RAW_FN)
   PFN_vkDestroyInstance vkDestroyInstance = nullptr;
 

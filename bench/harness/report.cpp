@@ -27,10 +27,10 @@ double get(const std::map<Variant, double>& values, Variant v) {
 }  // namespace
 
 void print(const Report& report, bool tsv) {
-  const std::vector<std::string> header = {"workload", "size",    "unit",       "glsl",       "wasm",
-                                           "glsl-precise", "exact", "cuda",     "cuda-nofma", "cublas",
-                                           "wasm/glsl",    "exact/glsl", "wasm/cuda", "exact/cuda-nofma",
-                                           "glsl/copy",    "wasm/copy",  "default",   "default/glsl"};
+  const std::vector<std::string> header = {
+      "workload",  "size",       "unit",    "glsl",        "wasm",       "glsl-precise", "exact",
+      "cuda",      "cuda-nofma", "cublas",  "wasm/glsl",   "exact/glsl", "wasm/cuda",    "exact/cuda-nofma",
+      "glsl/copy", "wasm/copy",  "default", "default/glsl"};
   std::vector<std::vector<std::string>> table;
   if (!std::isnan(report.copy_gbs)) {
     std::vector<std::string> copy(header.size(), "-");
@@ -81,7 +81,8 @@ void print(const Report& report, bool tsv) {
       "x/copy is the\nfraction of the copy bandwidth (bytes read + written). launch: per-launch cost in a command "
       "buffer\n(glsl: raw Vulkan); sync: one synchronous kernel(...) call end to end, host included (glsl: raw "
       "Vulkan\nsubmit and wait; cuda: cudaLaunchKernel + cudaDeviceSynchronize); compile: wasm -> SPIR-V throughput "
-      "of one\ncore (wasm: fast mode, exact: exact mode). default: the kernel in the default (exact) float mode launched as kernel(n, ...), "
+      "of one\ncore (wasm: fast mode, exact: exact mode). default: the kernel in the default (exact) float mode "
+      "launched as kernel(n, ...), "
       "with the\nworkgroup size chosen for the device (1-D kernels only); default/glsl against the faster twin.\n");
 }
 

@@ -29,8 +29,8 @@ KernelSet::KernelSet(Gpu& gpu, const std::string& name)
   precise_ = &gpu.twin(embedded(name + ".precise.spv"));
 }
 
-void KernelSet::prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size,
-                        std::vector<Argument> wasm_args, const void* push, uint32_t push_size) {
+void KernelSet::prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size, std::vector<Argument> wasm_args,
+                        const void* push, uint32_t push_size) {
   fast_launch_.reset(), exact_launch_.reset(), default_launch_.reset();
   fast_launch_.emplace(fast_.prepare(groups, size, wasm_args));
   exact_launch_.emplace(exact_.prepare(groups, size, wasm_args));
@@ -85,12 +85,9 @@ uint64_t memory_budget(Gpu& gpu) {
   return std::min(heap ? heap / 4 : space, space);
 }
 
-uint64_t max_invocations_1d(Gpu& gpu, uint32_t size) {
-  return uint64_t(gpu.info().max_workgroup_count_x) * size;
-}
+uint64_t max_invocations_1d(Gpu& gpu, uint32_t size) { return uint64_t(gpu.info().max_workgroup_count_x) * size; }
 
-void mismatch(const std::string& workload, Variant variant, const std::string& where, double got,
-              double expected) {
+void mismatch(const std::string& workload, Variant variant, const std::string& where, double got, double expected) {
   throw std::runtime_error(fmt::format("{} ({}): wrong result at {}: got {:.9g}, expected {:.9g}", workload,
                                        to_string(variant), where, got, expected));
 }
@@ -110,10 +107,10 @@ std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vecto
   if (!gpu.info().float64)
     throw std::runtime_error("the bench needs a device with shaderFloat64 (exact mode and the f64 workload use it)");
   using Factory = std::unique_ptr<Workload> (*)(Gpu&);
-  const std::pair<const char*, Factory> all[] = {
-      {"triad", make_triad},   {"reduce", make_reduce},         {"mandelbrot", make_mandelbrot},
-      {"sgemm", make_sgemm},   {"stencil", make_stencil},       {"horner_f64", make_horner_f64},
-      {"histogram", make_histogram}, {"particles", make_particles}};
+  const std::pair<const char*, Factory> all[] = {{"triad", make_triad},           {"reduce", make_reduce},
+                                                 {"mandelbrot", make_mandelbrot}, {"sgemm", make_sgemm},
+                                                 {"stencil", make_stencil},       {"horner_f64", make_horner_f64},
+                                                 {"histogram", make_histogram},   {"particles", make_particles}};
   std::vector<std::unique_ptr<Workload>> workloads;
   for (const auto& [name, make] : all)
     if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) workloads.push_back(make(gpu));

@@ -123,8 +123,8 @@ uint64_t memory_budget(Gpu& gpu);
 // Largest 1-D grid of workgroups of `size`.
 uint64_t max_invocations_1d(Gpu& gpu, uint32_t size);
 // "f32 mismatch at i: got X, expected Y (variant)"
-[[noreturn]] void mismatch(const std::string& workload, Variant variant, const std::string& where,
-                           double got, double expected);
+[[noreturn]] void mismatch(const std::string& workload, Variant variant, const std::string& where, double got,
+                           double expected);
 // Relative closeness for inexact variants.
 bool close(double got, double expected, double tolerance, double scale = 0.0);
 

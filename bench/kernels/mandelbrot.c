@@ -2,9 +2,9 @@
  * 16 x 16 workgroups. The host passes the pixel size, so nothing divides. */
 #include <wasmgpu.h>
 
-WASMGPU_DEFINE_KERNEL(mandelbrot, WASMGPU_VALUE(int, index), WASMGPU_PTR(unsigned, counts), WASMGPU_VALUE(unsigned, width),
-                      WASMGPU_VALUE(unsigned, max_iterations), WASMGPU_VALUE(float, x0), WASMGPU_VALUE(float, y0),
-                      WASMGPU_VALUE(float, step)) {
+WASMGPU_DEFINE_KERNEL(mandelbrot, WASMGPU_VALUE(int, index), WASMGPU_PTR(unsigned, counts),
+                      WASMGPU_VALUE(unsigned, width), WASMGPU_VALUE(unsigned, max_iterations), WASMGPU_VALUE(float, x0),
+                      WASMGPU_VALUE(float, y0), WASMGPU_VALUE(float, step)) {
   (void)index;
   unsigned px = wasmgpu_global_id(0), py = wasmgpu_global_id(1);
   float cx = x0 + (float)px * step, cy = y0 + (float)py * step;

@@ -33,9 +33,8 @@ WASMGPU_DEFINE_KERNEL(sgemm, WASMGPU_VALUE(int, index), WASMGPU_CONST_PTR(float,
   const float *b_src = b + b_row * n + col0 + b_col;
   float acc[8][8];
   UNROLL
-  for (int i = 0; i < 8; ++i)
-    UNROLL
-    for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
+  for (int i = 0; i < 8; ++i) UNROLL
+  for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
   for (unsigned k = 0; k < n; k += BK) {
     /* Four words of A and four of B are loaded before any is stored, so that
      * each four can be one 16-byte load (when n is a multiple of 4), as the
@@ -60,9 +59,8 @@ WASMGPU_DEFINE_KERNEL(sgemm, WASMGPU_VALUE(int, index), WASMGPU_CONST_PTR(float,
         rb[q + 4] = b_tile[kk][64 + tx * 4 + q];
       }
       UNROLL
-      for (int i = 0; i < 8; ++i)
-        UNROLL
-        for (int j = 0; j < 8; ++j) acc[i][j] += ra[i] * rb[j];
+      for (int i = 0; i < 8; ++i) UNROLL
+      for (int j = 0; j < 8; ++j) acc[i][j] += ra[i] * rb[j];
     }
     wasmgpu_barrier();
   }

@@ -27,8 +27,7 @@ WASMGPU_DEFINE_KERNEL(blur_pass, WASMGPU_VALUE(int, i), WASMGPU_IMAGE(src), WASM
 }
 #else
 /* The same pass on the CPU over tightly packed rgba floats. */
-void blur_pass_reference(const float *src, float *dst, int w, int h, const float *weights, int radius, int dx,
-                         int dy) {
+void blur_pass_reference(const float *src, float *dst, int w, int h, const float *weights, int radius, int dx, int dy) {
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};

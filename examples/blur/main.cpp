@@ -63,8 +63,9 @@ int main(int argc, char** argv) {
   std::string spv;
 #endif
   bool glsl = false, check_native = true;
-  CLI::App app{"blur: a separable Gaussian blur of a PNG on the default Vulkan device, by a wasm kernel "
-               "using the wasmgpu image imports (or its GLSL twin with --glsl)"};
+  CLI::App app{
+      "blur: a separable Gaussian blur of a PNG on the default Vulkan device, by a wasm kernel "
+      "using the wasmgpu image imports (or its GLSL twin with --glsl)"};
   app.add_option("-i,--input", input, "PNG file to blur (default: a synthetic picture of --width x --height)");
   app.add_option("--width", width, "Width of the synthetic picture")->check(CLI::Range(1, 16384));
   app.add_option("--height", height, "Height of the synthetic picture")->check(CLI::Range(1, 16384));
@@ -117,12 +118,11 @@ int main(int argc, char** argv) {
     // The wasm kernel takes one invocation per pixel (index = x + y * w);
     // the GLSL pass runs 8x8 workgroups over the picture. Both take their
     // arguments in the same order: src, dst, weights, radius, dx, dy.
-    const wasmgpu::Launch shape =
-        glsl ? wasmgpu::Launch::grid({(w + 7) / 8, (h + 7) / 8, 1}) : wasmgpu::Launch(w * h);
+    const wasmgpu::Launch shape = glsl ? wasmgpu::Launch::grid({(w + 7) / 8, (h + 7) / 8, 1}) : wasmgpu::Launch(w * h);
     wasmgpu::CommandBuffer commands = device.command_buffer();
     commands.launch(pass, shape, src, tmp, weight_buffer, radius, 1, 0);
     commands.launch(pass, shape, tmp, dst, weight_buffer, radius, 0, 1);  // reads tmp: a barrier goes in
-    commands.submit().wait();  // the first run compiles the pipeline
+    commands.submit().wait();                                             // the first run compiles the pipeline
     const auto start = std::chrono::steady_clock::now();
     commands.submit().wait();
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -149,7 +149,8 @@ int main(int argc, char** argv) {
     die(e.what());
   }
   if (wasmgpu::validation_enabled() && !wasmgpu::validation_messages().empty()) {
-    std::fprintf(stderr, "error: the validation layer reported %zu message(s)\n", wasmgpu::validation_messages().size());
+    std::fprintf(stderr, "error: the validation layer reported %zu message(s)\n",
+                 wasmgpu::validation_messages().size());
     return 1;
   }
   return 0;

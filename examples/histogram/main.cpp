@@ -30,8 +30,8 @@ int main(int argc, char** argv) {
   std::vector<int> zeros(256, 0);
   examples::check(bins.write(zeros));
   double ms = examples::time_ms([&] {
-    examples::check(kernel.launch(runtime::Grid{workgroups, 1, 1}, runtime::WorkgroupSize{workgroup_size, 1, 1},
-                                  {in, n, bins}));
+    examples::check(
+        kernel.launch(runtime::Grid{workgroups, 1, 1}, runtime::WorkgroupSize{workgroup_size, 1, 1}, {in, n, bins}));
   });
   std::vector<int> gpu = examples::check(bins.read_as<int>(256));
 

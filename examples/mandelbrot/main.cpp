@@ -35,14 +35,13 @@ int main(int argc, char** argv) {
       [&] { examples::check(kernel.launch(pixels, 0, {image, width, height, max_iterations, scale})); });
   std::vector<uint32_t> rgba = examples::check(image.read_as<uint32_t>(pixels));
 
-  std::printf("mandelbrot: %d x %d pixels, %d iterations max, %.1f ms on the device\n", width, height,
-              max_iterations, ms);
+  std::printf("mandelbrot: %d x %d pixels, %d iterations max, %.1f ms on the device\n", width, height, max_iterations,
+              ms);
   if (check_native) {
     std::vector<uint32_t> native(pixels);
     for (uint32_t i = 0; i < pixels; ++i) mandelbrot(int(i), native.data(), width, height, max_iterations, scale);
     for (uint32_t i = 0; i < pixels; ++i)
-      if (native[i] != rgba[i])
-        examples::die("pixel " + std::to_string(i) + " differs from native code");
+      if (native[i] != rgba[i]) examples::die("pixel " + std::to_string(i) + " differs from native code");
     std::printf("check: every pixel equals the native result\n");
   }
   if (!stbi_write_png(output.c_str(), width, height, 4, rgba.data(), width * 4))

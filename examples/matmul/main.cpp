@@ -33,7 +33,9 @@ int main(int argc, char** argv) {
   runtime::Kernel& kernel = *examples::check(ctx.module.kernel("matmul"));
   const uint32_t tile = 16;
   runtime::Grid grid{(n + tile - 1) / tile, (m + tile - 1) / tile, 1};
-  auto run = [&] { examples::check(kernel.launch(grid, runtime::WorkgroupSize{tile, tile, 1}, {ab, bb, cb, m, n, k})); };
+  auto run = [&] {
+    examples::check(kernel.launch(grid, runtime::WorkgroupSize{tile, tile, 1}, {ab, bb, cb, m, n, k}));
+  };
   run();  // warm-up: pipeline creation
   double ms = examples::time_ms(run);
   std::vector<float> gpu = examples::check(cb.read_as<float>(size_t(m) * n));

@@ -3,7 +3,9 @@
 #ifndef PARTICLES_H
 #define PARTICLES_H
 
-struct vec3 { float x, y, z; };
+struct vec3 {
+  float x, y, z;
+};
 
 struct particle {
   struct vec3 position;

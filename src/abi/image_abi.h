@@ -19,8 +19,8 @@ inline constexpr uint32_t kBindingStorageImage2D = 0;  // STORAGE_IMAGE, format 
 inline constexpr uint32_t kBindingStorageImage3D = 1;
 inline constexpr uint32_t kBindingSampledImage2D = 2;  // SAMPLED_IMAGE
 inline constexpr uint32_t kBindingSampledImage3D = 3;
-inline constexpr uint32_t kBindingSampler = 4;         // SAMPLER
-inline constexpr uint32_t kBindingHandleTable = 5;     // STORAGE_BUFFER, read-only
+inline constexpr uint32_t kBindingSampler = 4;      // SAMPLER
+inline constexpr uint32_t kBindingHandleTable = 5;  // STORAGE_BUFFER, read-only
 inline constexpr uint32_t kImageBindingCount = 6;
 
 // Handles are slots 1 .. kHandleCapacity - 1 shared by images and samplers (a

@@ -13,8 +13,7 @@ PushLayout push_layout(std::span<const ArgWidth> args) {
     at = start + size;
     return start;
   };
-  for (size_t i = 0; i < args.size(); ++i)
-    layout.value[i] = args[i] == ArgWidth::Double ? place(8, 8) : place(4, 4);
+  for (size_t i = 0; i < args.size(); ++i) layout.value[i] = args[i] == ArgWidth::Double ? place(8, 8) : place(4, 4);
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i] == ArgWidth::Pointer) layout.region[i] = place(kParamRegionStride, 8);
   return layout;

@@ -31,7 +31,11 @@ Bound range(uint64_t lo, uint64_t hi) { return make(Wide(lo), Wide(hi)); }
 class Evaluator {
  public:
   Evaluator(const LaunchProof& proof, const LaunchRanges& ranges, std::span<const uint64_t> args)
-      : proof_(proof), ranges_(ranges), args_(args), memo_(proof.nodes.size()), known_(proof.nodes.size()),
+      : proof_(proof),
+        ranges_(ranges),
+        args_(args),
+        memo_(proof.nodes.size()),
+        known_(proof.nodes.size()),
         refined_(proof.nodes.size()) {}
 
   // Whether `access` lies in `region` for every invocation that reaches it.
@@ -123,8 +127,7 @@ class Evaluator {
       case Op::WorkgroupId: return id_range(r.workgroups[n.a]);
       case Op::WorkgroupSize: return range(r.workgroup_size[n.a], r.workgroup_size[n.a]);
       case Op::WorkgroupCount: return range(r.workgroups[n.a], r.workgroups[n.a]);
-      case Op::LocalIndex:
-        return id_range(uint64_t(r.workgroup_size[0]) * r.workgroup_size[1] * r.workgroup_size[2]);
+      case Op::LocalIndex: return id_range(uint64_t(r.workgroup_size[0]) * r.workgroup_size[1] * r.workgroup_size[2]);
       case Op::LoopVar: {
         Bound entry = operand(n.a), step = operand(n.b), end = operand(n.c);
         if (!entry || !step || !end || !entry->in_u32() || !step->in_u32() || !end->in_u32() || step->lo < 1)
@@ -142,7 +145,9 @@ class Evaluator {
         if (last + step->hi >= kTwo32) return std::nullopt;
         return make(entry->lo, last);
       }
-      case Op::Add: case Op::Sub: case Op::Mul: {
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul: {
         Bound a = operand(n.a), b = operand(n.b);
         if (!a || !b) return std::nullopt;
         if (n.op == Op::Add) return make(a->lo + b->lo, a->hi + b->hi);
@@ -157,7 +162,10 @@ class Evaluator {
         if (!a || n.value < 0 || n.value >= 32) return std::nullopt;
         return make(a->lo * (Wide(1) << n.value), a->hi * (Wide(1) << n.value));
       }
-      case Op::ShrU: case Op::And: case Op::DivU: case Op::RemU: {
+      case Op::ShrU:
+      case Op::And:
+      case Op::DivU:
+      case Op::RemU: {
         Bound a = operand(n.a);
         if (!a || !a->in_u32() || n.value < 0 || n.value >= kTwo32) return std::nullopt;
         const Wide v = n.value;
@@ -219,7 +227,8 @@ class LowBits {
         Known entry = at(n.a);
         return make(entry.value, std::min(entry.bits, zeros(at(n.b))));
       }
-      case Op::Add: case Op::Sub: {
+      case Op::Add:
+      case Op::Sub: {
         Known a = at(n.a), b = at(n.b);
         const uint32_t bits = std::min(a.bits, b.bits);
         return make(n.op == Op::Add ? uint64_t(a.value) + b.value : uint64_t(a.value) - b.value, bits);

@@ -50,11 +50,14 @@ struct ProofNode {
     // goes round again while below node c (unsigned; value 0) or while not
     // equal to it (value 1).
     LoopVar,
-    Add, Sub, Mul,   // nodes a, b
-    Shl,             // node a shifted left by value (< 32)
-    ShrU,            // node a shifted right by value (< 32)
-    And,             // node a & value (a u32)
-    DivU, RemU,      // node a / value, a % value (value > 0)
+    Add,
+    Sub,
+    Mul,   // nodes a, b
+    Shl,   // node a shifted left by value (< 32)
+    ShrU,  // node a shifted right by value (< 32)
+    And,   // node a & value (a u32)
+    DivU,
+    RemU,  // node a / value, a % value (value > 0)
   };
   Op op = Op::Const;
   uint32_t a = 0, b = 0, c = 0;  // operands: earlier nodes, or a parameter / dimension
@@ -96,10 +99,10 @@ struct LaunchProof {
 
 // What the runtime knows of a launch's invocations.
 struct LaunchRanges {
-  uint32_t count = 0;                    // invocations (n); none run past it
+  uint32_t count = 0;  // invocations (n); none run past it
   uint32_t workgroup_size[3] = {1, 1, 1};
-  uint32_t workgroups[3] = {0, 1, 1};    // a 1-D launch: count rounded up to workgroups, 1, 1
-  bool grid = false;                     // a 1-D launch's global ids stop at count - 1
+  uint32_t workgroups[3] = {0, 1, 1};  // a 1-D launch: count rounded up to workgroups, 1, 1
+  bool grid = false;                   // a 1-D launch's global ids stop at count - 1
 };
 
 // A parameter's buffer, as its ParamRegion describes it: wasm address

@@ -58,8 +58,7 @@ namespace {
 std::string expected_text(const Param& param) {
   switch (param.kind) {
     case ParamKind::Scalar:
-      return std::string(to_string(param.scalar)) +
-             (param.element_type.empty() ? "" : " (" + param.element_type + ")");
+      return std::string(to_string(param.scalar)) + (param.element_type.empty() ? "" : " (" + param.element_type + ")");
     case ParamKind::Buffer: {
       std::string text = param.writable ? "a Buffer" : "a Buffer (read-only)";
       if (!param.element_type.empty()) text += " of " + param.element_type;
@@ -86,16 +85,13 @@ std::string param_list(const KernelInterface& kernel) {
   return text;
 }
 
-bool is_wide(ScalarType type) {
-  return type == ScalarType::I64 || type == ScalarType::U64 || type == ScalarType::F64;
-}
+bool is_wide(ScalarType type) { return type == ScalarType::I64 || type == ScalarType::U64 || type == ScalarType::F64; }
 bool is_integer(ScalarType type) { return type != ScalarType::F32 && type != ScalarType::F64; }
 
 // Checks a buffer argument's handle and device; returns its impl.
 std::shared_ptr<BufferImpl> bound_buffer(DeviceImpl& device, const BufferBase& buffer, const std::string& where) {
   const std::shared_ptr<BufferImpl>& impl = Access::buffer(buffer);
-  if (!impl || !impl->buffer)
-    raise(ErrorKind::UseAfterMove, where + ": the Buffer was moved from or destroyed");
+  if (!impl || !impl->buffer) raise(ErrorKind::UseAfterMove, where + ": the Buffer was moved from or destroyed");
   if (impl->device != &device)
     raise(ErrorKind::WrongDevice, where + ": the Buffer belongs to " + device_label(*impl->device) +
                                       ", but the kernel runs on " + device_label(device));
@@ -107,9 +103,8 @@ std::shared_ptr<BufferImpl> bound_buffer(DeviceImpl& device, const BufferBase& b
 
 // Checks an image or sampler argument's handle and device; returns its impl.
 template <class Impl, class Handle>
-std::shared_ptr<Impl> bound_object(DeviceImpl& device, const Handle& handle,
-                                   const std::shared_ptr<Impl>& impl, bool live, const char* what,
-                                   const std::string& where) {
+std::shared_ptr<Impl> bound_object(DeviceImpl& device, const Handle& handle, const std::shared_ptr<Impl>& impl,
+                                   bool live, const char* what, const std::string& where) {
   if (!impl || !live) raise(ErrorKind::UseAfterMove, where + ": the " + what + " was moved from or destroyed");
   if (impl->device != &device)
     raise(ErrorKind::WrongDevice, where + ": the " + what + " belongs to " + device_label(*impl->device) +
@@ -135,9 +130,8 @@ uint32_t KernelImpl::param_index(std::string_view name) const {
     if (interface_.params[i].name == name) return i;
   std::string names;
   for (const Param& p : interface_.params) names += (names.empty() ? "'" : ", '") + p.name + "'";
-  raise(ErrorKind::InvalidArgument, "kernel '" + interface_.name + "' has no parameter named '" +
-                                        std::string(name) + "' (its parameters: " +
-                                        (names.empty() ? "none" : names) + ")");
+  raise(ErrorKind::InvalidArgument, "kernel '" + interface_.name + "' has no parameter named '" + std::string(name) +
+                                        "' (its parameters: " + (names.empty() ? "none" : names) + ")");
 }
 
 BoundArg KernelImpl::bind_one(DeviceImpl& device, uint32_t index, const Argument& value) const {
@@ -199,9 +193,8 @@ BoundArg KernelImpl::bind_one(DeviceImpl& device, uint32_t index, const Argument
         // before its array (the runtime checks its size instead).
         if (interface_.source == KernelSource::Wasm && param.kind == ParamKind::Buffer && param.element_size &&
             element > 1 && element != param.element_size)
-          raise(ErrorKind::InvalidArgument,
-                where + ": expected " + expected_text(param) + ", but " + value.describe() +
-                    " was given (element sizes differ)");
+          raise(ErrorKind::InvalidArgument, where + ": expected " + expected_text(param) + ", but " + value.describe() +
+                                                " was given (element sizes differ)");
         if (param.kind == ParamKind::UniformBuffer && bound.buffer->size < param.size)
           raise(ErrorKind::BufferTooSmall, where + ": the uniform block has " + std::to_string(param.size) +
                                                " bytes, but " + value.describe() + " was given");
@@ -237,25 +230,23 @@ BoundLaunch KernelImpl::bind(DeviceImpl& device, const Launch& shape, std::span<
   size_t named = 0;
   for (const Argument& a : args) named += !a.name().empty();
   if (named != 0 && named != args.size())
-    raise(ErrorKind::InvalidArgument, name + ": " + std::to_string(named) + " of the " +
-                                          std::to_string(args.size()) +
+    raise(ErrorKind::InvalidArgument, name + ": " + std::to_string(named) + " of the " + std::to_string(args.size()) +
                                           " arguments are named; name all of them or none");
   BoundLaunch bound;
   bound.shape = shape;
   bound.args.resize(count);
   if (named == 0) {
     if (args.size() != count)
-      raise(ErrorKind::InvalidArgument,
-            name + " takes " + std::to_string(count) + " argument(s) after the launch shape (" +
-                param_list(interface_) + "), but " + std::to_string(args.size()) + " were given");
+      raise(ErrorKind::InvalidArgument, name + " takes " + std::to_string(count) +
+                                            " argument(s) after the launch shape (" + param_list(interface_) +
+                                            "), but " + std::to_string(args.size()) + " were given");
     for (uint32_t i = 0; i < count; ++i) bound.args[i] = bind_one(device, i, args[i]);
     return bound;
   }
   std::vector<bool> seen(count, false);
   for (const Argument& a : args) {
     const uint32_t index = param_index(a.name());
-    if (seen[index])
-      raise(ErrorKind::InvalidArgument, name + ": parameter '" + a.name() + "' is given twice");
+    if (seen[index]) raise(ErrorKind::InvalidArgument, name + ": parameter '" + a.name() + "' is given twice");
     seen[index] = true;
     bound.args[index] = bind_one(device, index, a);
   }
@@ -263,8 +254,8 @@ BoundLaunch KernelImpl::bind(DeviceImpl& device, const Launch& shape, std::span<
   for (uint32_t i = 0; i < count; ++i)
     if (!seen[i]) missing += (missing.empty() ? "'" : ", '") + interface_.params[i].name + "'";
   if (!missing.empty())
-    raise(ErrorKind::InvalidArgument, name + ": no argument for parameter(s) " + missing + " (takes " +
-                                          param_list(interface_) + ")");
+    raise(ErrorKind::InvalidArgument,
+          name + ": no argument for parameter(s) " + missing + " (takes " + param_list(interface_) + ")");
   return bound;
 }
 

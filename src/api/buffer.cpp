@@ -43,10 +43,9 @@ void check_idle(BufferImpl& buffer, const char* what) {
 
 void check_range(const BufferImpl& buffer, uint64_t bytes, uint64_t offset, const char* what) {
   if (offset > buffer.size || bytes > buffer.size - offset)
-    detail::raise(ErrorKind::BufferTooSmall,
-                  std::string("Buffer::") + what + " of " + std::to_string(bytes) + " bytes at offset " +
-                      std::to_string(offset) + " does not fit the " + std::to_string(buffer.size) +
-                      "-byte buffer");
+    detail::raise(ErrorKind::BufferTooSmall, std::string("Buffer::") + what + " of " + std::to_string(bytes) +
+                                                 " bytes at offset " + std::to_string(offset) + " does not fit the " +
+                                                 std::to_string(buffer.size) + "-byte buffer");
 }
 
 }  // namespace
@@ -103,8 +102,7 @@ uint64_t BufferBase::device_address() const {
   BufferImpl& buffer = live(impl_, "device_address");
   if (buffer.staging)
     detail::raise(ErrorKind::Unsupported, "Buffer::device_address of a StagingBuffer: kernels cannot reach it");
-  if (!buffer.buffer)
-    detail::raise(ErrorKind::UseAfterMove, "Buffer::device_address of a destroyed buffer");
+  if (!buffer.buffer) detail::raise(ErrorKind::UseAfterMove, "Buffer::device_address of a destroyed buffer");
   std::optional<uint64_t> address = buffer.buffer->device_address();
   if (!address)
     detail::raise(ErrorKind::Unsupported, "Buffer::device_address: " + detail::device_label(*buffer.device) +
@@ -141,7 +139,8 @@ StagingBuffer Device::staging_buffer(uint64_t bytes) {
   std::unique_ptr<device::BackendBuffer> buffer =
       detail::check(impl_->backend->create_staging_buffer(bytes), ErrorKind::Unsupported);
   if (!buffer->host_data())
-    detail::raise(ErrorKind::Unsupported, "the staging buffer of " + detail::device_label(*impl_) + " has no host memory");
+    detail::raise(ErrorKind::Unsupported,
+                  "the staging buffer of " + detail::device_label(*impl_) + " has no host memory");
   std::memset(buffer->host_data(), 0, size_t(bytes));
   impl->buffer = std::move(buffer);
   return StagingBuffer(BufferBase(impl_, std::move(impl)));

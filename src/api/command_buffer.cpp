@@ -164,8 +164,7 @@ void CommandBufferImpl::record() {
     }
     const std::vector<AccessedResource> used = accesses(command);
     bool depends = false;
-    for (const AccessedResource& a : used)
-      depends |= written.count(a.key) || (a.write && read.count(a.key));
+    for (const AccessedResource& a : used) depends |= written.count(a.key) || (a.write && read.count(a.key));
     if (depends && command.auto_barrier) {
       list.barrier();
       auto_barrier_positions.push_back(position);
@@ -210,8 +209,8 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
       const KernelInterface& interface = command.kernel->interface();
       for (size_t a = 0; a < command.launch.args.size(); ++a) {
         const BoundArg& arg = command.launch.args[a];
-        check_live(arg.buffer, command_label(command, i) + ": the Buffer for parameter '" +
-                                   interface.params[a].name + "'");
+        check_live(arg.buffer,
+                   command_label(command, i) + ": the Buffer for parameter '" + interface.params[a].name + "'");
         const bool image_gone = arg.image && (!arg.image->image || arg.image->released);
         const bool sampler_gone = arg.sampler && (!arg.sampler->sampler || arg.sampler->released);
         if (image_gone || sampler_gone)
@@ -223,8 +222,8 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
     check_live(command.src, command_label(command, i) + ": its source Buffer");
     check_live(command.dst, command_label(command, i) + ": its destination Buffer");
   }
-  bool fresh = recorded && recorded_generation == device->backend->recording_generation() &&
-               recorded_timing == gpu_timing;
+  bool fresh =
+      recorded && recorded_generation == device->backend->recording_generation() && recorded_timing == gpu_timing;
   if (fresh) {
     size_t item = 0;
     for (const Command& command : commands)
@@ -251,8 +250,7 @@ std::shared_ptr<SubmissionState> CommandBufferImpl::submit() {
     for (const BoundArg& arg : command.launch.args) {
       add(arg.buffer);
       if (arg.image && seen_images.insert(arg.image.get()).second) submission->images.push_back(arg.image);
-      if (arg.sampler && seen_samplers.insert(arg.sampler.get()).second)
-        submission->samplers.push_back(arg.sampler);
+      if (arg.sampler && seen_samplers.insert(arg.sampler.get()).second) submission->samplers.push_back(arg.sampler);
     }
     add(command.src);
     add(command.dst);
@@ -297,8 +295,7 @@ void Submission::wait(std::chrono::nanoseconds timeout) const {
   device_->collect();
   if (!state_->trap) return;
   const detail::TrapInfo& trap = *state_->trap;
-  const std::string trap_name =
-      trap.report.kind ? abi::to_string(*trap.report.kind) : "trap of unknown kind";
+  const std::string trap_name = trap.report.kind ? abi::to_string(*trap.report.kind) : "trap of unknown kind";
   std::string message = "kernel '" + trap.kernel + "'";
   if (!state_->direct) message += " (launch " + std::to_string(trap.launch_index) + " of the command buffer)";
   message += " trapped: " + trap_name;
@@ -338,7 +335,8 @@ CommandBuffer::~CommandBuffer() = default;
 namespace {
 
 CommandBufferImpl& recording(const std::shared_ptr<CommandBufferImpl>& impl, const char* what) {
-  if (!impl) detail::raise(ErrorKind::UseAfterMove, std::string("CommandBuffer::") + what + " on a moved-from CommandBuffer");
+  if (!impl)
+    detail::raise(ErrorKind::UseAfterMove, std::string("CommandBuffer::") + what + " on a moved-from CommandBuffer");
   if (impl->submitted)
     detail::raise(ErrorKind::InvalidArgument,
                   std::string("CommandBuffer::") + what +
@@ -471,11 +469,10 @@ void CommandBuffer::set_argument(LaunchId launch, uint32_t index, const Argument
                                                   std::to_string(interface.params.size()) +
                                                   " parameter(s); there is no argument " + std::to_string(index + 1));
   const Param& param = interface.params[index];
-  if (param.kind != ParamKind::Scalar || value.kind() == Argument::Kind::Buffer ||
-      command->launch.args[index].buffer)
+  if (param.kind != ParamKind::Scalar || value.kind() == Argument::Kind::Buffer || command->launch.args[index].buffer)
     detail::raise(ErrorKind::InvalidArgument,
-                  "set_argument: parameter '" + param.name + "' of kernel '" + interface.name +
-                      "' (launch " + std::to_string(launch.index) +
+                  "set_argument: parameter '" + param.name + "' of kernel '" + interface.name + "' (launch " +
+                      std::to_string(launch.index) +
                       ") is not a scalar; only scalars can change between submissions (record the launch anew)");
   command->launch.args[index] = command->kernel->bind_one(*impl.device, index, value);
 }
@@ -497,7 +494,8 @@ void CommandBuffer::reset() {
   if (!impl_) detail::raise(ErrorKind::UseAfterMove, "reset of a moved-from CommandBuffer");
   impl_->device->collect();
   if (impl_->running())
-    detail::raise(ErrorKind::InvalidArgument, "reset of a CommandBuffer whose submission is still running; wait for it first");
+    detail::raise(ErrorKind::InvalidArgument,
+                  "reset of a CommandBuffer whose submission is still running; wait for it first");
   impl_->clear();
 }
 

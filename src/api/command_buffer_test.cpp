@@ -161,7 +161,8 @@ TEST_F(ApiTest, ResubmitWithNewScalars) {
 
   Exception type = expect_exception([&] { commands.set_argument(launch, "a", 3); });
   EXPECT_EQ(type.kind(), ErrorKind::InvalidArgument);
-  EXPECT_STREQ(type.what(), "kernel 'saxpy', parameter 'a' (argument 1 of 3): expected f32 (float), but int32 3 was given");
+  EXPECT_STREQ(type.what(),
+               "kernel 'saxpy', parameter 'a' (argument 1 of 3): expected f32 (float), but int32 3 was given");
   Exception buffer = expect_exception([&] { commands.set_argument(launch, "y", extra); });
   EXPECT_STREQ(buffer.what(),
                "set_argument: parameter 'y' of kernel 'saxpy' (launch 0) is not a scalar; only scalars can "
@@ -208,7 +209,7 @@ TEST_F(ApiTest, TrapNamesTheLaunch) {
 // The spin kernel's result: `rounds` steps of x -> x * 1664525 + 1013904223
 // from x = i, by composing the affine step with itself (square and multiply).
 uint32_t spin_reference(uint32_t i, uint32_t rounds) {
-  uint32_t a = 1, c = 0;                    // the accumulated map x -> a x + c
+  uint32_t a = 1, c = 0;                             // the accumulated map x -> a x + c
   uint32_t step_a = 1664525u, step_c = 1013904223u;  // the step raised to 2^k
   for (; rounds; rounds >>= 1) {
     if (rounds & 1) {
@@ -234,8 +235,9 @@ TEST_F(ApiTest, SubmitDoesNotWaitAndRunningWorkIsProtected) {
   EXPECT_FALSE(submission.done());  // submit() returned with the work still running
   Exception timeout = expect_exception([&] { submission.wait(1ms); });
   EXPECT_EQ(timeout.kind(), ErrorKind::Timeout);
-  EXPECT_STREQ(timeout.what(),
-               "kernel 'spin' did not finish: it ran longer than 0.001 s; it keeps running (wait again, or poll done())");
+  EXPECT_STREQ(
+      timeout.what(),
+      "kernel 'spin' did not finish: it ran longer than 0.001 s; it keeps running (wait again, or poll done())");
   Exception again = expect_exception([&] { commands.submit(); });
   EXPECT_EQ(again.kind(), ErrorKind::InvalidArgument);
   EXPECT_STREQ(again.what(),
@@ -308,8 +310,9 @@ TEST_F(ApiTest, CopyRangesAreChecked) {
   EXPECT_STREQ(source.what(), "copy of 8 bytes from offset 12 of a 16-byte source buffer");
   Exception overlap = expect_exception([&] { commands.copy(a, a, 16, 0, 8); });
   EXPECT_EQ(overlap.kind(), ErrorKind::InvalidArgument);
-  EXPECT_STREQ(overlap.what(), "copy within one buffer between overlapping ranges (16 bytes from offset 0 to offset 8)");
-  commands.copy(a, b, 16, 16);  // elements 4..7
+  EXPECT_STREQ(overlap.what(),
+               "copy within one buffer between overlapping ranges (16 bytes from offset 0 to offset 8)");
+  commands.copy(a, b, 16, 16);    // elements 4..7
   commands.copy(a, a, 8, 0, 24);  // elements 0, 1 over 6, 7
   commands.submit().wait();
   EXPECT_EQ(b.read(), (std::vector<int>{5, 6, 7, 8}));
@@ -332,7 +335,8 @@ TEST_F(ApiTest, DestroyedBufferIsReportedAtSubmit) {
   copies.copy(x, *z);
   z.reset();
   Exception copy = expect_exception([&] { copies.submit(); });
-  EXPECT_STREQ(copy.what(), "submit: the copy at command 0: its destination Buffer was destroyed after it was recorded");
+  EXPECT_STREQ(copy.what(),
+               "submit: the copy at command 0: its destination Buffer was destroyed after it was recorded");
 }
 
 // Destroying a buffer (and the command buffer) while a submission uses it:
@@ -380,7 +384,7 @@ TEST_F(ApiTest, GpuTimingMeasuresTheSubmissionsCommands) {
     commands.set_gpu_timing(true);
     EXPECT_TRUE(commands.gpu_timing());
     for (int i = 0; i < launches; ++i) commands.launch(spin, n, 200u, out);  // each waits for the one before
-    commands.submit().wait();  // compiles and warms the pipeline up
+    commands.submit().wait();                                                // compiles and warms the pipeline up
     const auto start = std::chrono::steady_clock::now();
     Submission submission = commands.submit();
     submission.wait();

@@ -54,8 +54,8 @@ uint32_t next_serial() {
 }  // namespace
 
 std::string device_label(const DeviceImpl& device) {
-  return "Device #" + std::to_string(device.serial) + " (" + std::to_string(device.info.index) +
-         " '" + device.info.name + "')";
+  return "Device #" + std::to_string(device.serial) + " (" + std::to_string(device.info.index) + " '" +
+         device.info.name + "')";
 }
 
 DeviceImpl::DeviceImpl(std::unique_ptr<device::DeviceBackend> b) : backend(std::move(b)), serial(next_serial()) {
@@ -218,12 +218,11 @@ Device Device::open(const DeviceOptions& options) {
   const std::vector<device::DeviceDescription>& all = platform.devices();
   if (options.index) {
     if (*options.index >= all.size())
-      detail::raise(ErrorKind::NotFound, "no Vulkan device with index " + std::to_string(*options.index) +
-                                             "; " + platform.describe_devices());
+      detail::raise(ErrorKind::NotFound, "no Vulkan device with index " + std::to_string(*options.index) + "; " +
+                                             platform.describe_devices());
     if (!all[*options.index].usable())
       detail::raise(ErrorKind::Unsupported, "Vulkan device " + all[*options.index].summary +
-                                                " cannot run wasmgpu kernels: " +
-                                                all[*options.index].unusable_reason);
+                                                " cannot run wasmgpu kernels: " + all[*options.index].unusable_reason);
   }
   device::OpenOptions open_options;
   open_options.use_environment = options.use_environment;
@@ -238,8 +237,7 @@ Device Device::open(const DeviceOptions& options) {
     if (!chosen.ok()) {
       bool any_usable = false;
       for (const device::DeviceDescription& description : all) any_usable |= description.usable();
-      detail::raise(spec || !any_usable ? (spec ? ErrorKind::NotFound : ErrorKind::Unsupported)
-                                        : ErrorKind::NotFound,
+      detail::raise(spec || !any_usable ? (spec ? ErrorKind::NotFound : ErrorKind::Unsupported) : ErrorKind::NotFound,
                     chosen.error());
     }
     open_options.index = *chosen;

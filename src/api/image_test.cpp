@@ -83,8 +83,8 @@ TEST_F(ImageApiTest, MisuseIsReported) {
   // Coordinates outside the image trap, naming the kernel and the trap.
   Exception trap = expect_exception([&] { load_at(1, image, 4, out); });
   EXPECT_EQ(trap.kind(), ErrorKind::Trap);
-  EXPECT_NE(std::string(trap.what()).find("kernel 'load_at' trapped: out of bounds image access"),
-            std::string::npos) << trap.what();
+  EXPECT_NE(std::string(trap.what()).find("kernel 'load_at' trapped: out of bounds image access"), std::string::npos)
+      << trap.what();
   // A sampler where an image is expected, and the reverse.
   Sampler sampler = device->sampler();
   Exception wrong = expect_exception([&] { load_at(1, sampler, 0, out); });
@@ -98,8 +98,8 @@ TEST_F(ImageApiTest, MisuseIsReported) {
   const std::vector<float> three(3, 1.0f);
   Exception small = expect_exception([&] { moved.write(three); });
   EXPECT_EQ(small.kind(), ErrorKind::BufferTooSmall);
-  EXPECT_NE(std::string(small.what()).find("Image::write of 12 bytes; the 4x1 r32f image has 16"),
-            std::string::npos) << small.what();
+  EXPECT_NE(std::string(small.what()).find("Image::write of 12 bytes; the 4x1 r32f image has 16"), std::string::npos)
+      << small.what();
   // An image of another device.
   Device other = Device::open();
   Image foreign = other.image_2d(4, 1, ImageFormat::R32F);

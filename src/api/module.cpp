@@ -33,8 +33,8 @@ KernelImpl& kernel_of(ModuleImpl& module, std::string_view name) {
   if (!interface) {
     std::string names;
     for (const KernelInterface& k : module.interfaces) names += (names.empty() ? "'" : ", '") + k.name + "'";
-    raise(ErrorKind::NotFound, "the module has no kernel named '" + std::string(name) + "' (its kernels: " +
-                                   (names.empty() ? "none" : names) + ")");
+    raise(ErrorKind::NotFound, "the module has no kernel named '" + std::string(name) +
+                                   "' (its kernels: " + (names.empty() ? "none" : names) + ")");
   }
   std::unique_ptr<KernelImpl> kernel;
   if (module.source == KernelSource::Wasm) {
@@ -44,8 +44,7 @@ KernelImpl& kernel_of(ModuleImpl& module, std::string_view name) {
     kernel = std::make_unique<KernelImpl>(&module, *interface, compiled, has_metadata);
   } else {
     kernel = std::make_unique<KernelImpl>(
-        &module, *interface,
-        check_kernel_load(module.device->backend->create_spirv_kernel(module.spirv, *interface)));
+        &module, *interface, check_kernel_load(module.device->backend->create_spirv_kernel(module.spirv, *interface)));
   }
   return *module.kernels.emplace(std::string(name), std::move(kernel)).first->second;
 }
@@ -201,11 +200,12 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
   if (reflect::is_spirv(bytes))
     return load_spirv(detail::check(reflect::spirv_words(bytes), ErrorKind::Compile), options);
   if (bytes.size() < 4 || bytes[0] != 0x00 || bytes[1] != 'a' || bytes[2] != 's' || bytes[3] != 'm')
-    detail::raise(ErrorKind::Compile, "neither a wasm module (\\0asm) nor SPIR-V (0x07230203): the first bytes "
-                                      "are not a known magic number");
+    detail::raise(ErrorKind::Compile,
+                  "neither a wasm module (\\0asm) nor SPIR-V (0x07230203): the first bytes "
+                  "are not a known magic number");
   spirv::CompileOptions compile;
-  compile.float_mode = options.float_mode == ModuleOptions::FloatMode::Fast ? spirv::FloatMode::Fast
-                                                                            : spirv::FloatMode::Exact;
+  compile.float_mode =
+      options.float_mode == ModuleOptions::FloatMode::Fast ? spirv::FloatMode::Fast : spirv::FloatMode::Exact;
   if (options.max_call_depth) compile.max_call_depth = options.max_call_depth;
   std::unique_ptr<device::BackendModule> module =
       detail::check(options.imported_globals.empty()

@@ -126,8 +126,7 @@ TEST_F(ApiTest, ScalarsOfEveryWidthAndStructElements) {
   // int for the u32 count, an int64 offset, a float widened to the f64 factor.
   module->kernel("wide")(64, int64_t(1) << 40, 0.5f, count, out);
   const std::vector<double> values = out.read();
-  for (uint32_t i = 0; i < 64; ++i)
-    ASSERT_EQ(values[i], i < count ? double((int64_t(1) << 40) + i) * 0.5 : 0.0) << i;
+  for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(values[i], i < count ? double((int64_t(1) << 40) + i) * 0.5 : 0.0) << i;
 
   struct Pair {
     float first, second;
@@ -168,7 +167,8 @@ TEST_F(ApiTest, TrapsThrowTrapError) {
     module->kernel("divide")(100, buffer, 700);
     FAIL() << "no trap";
   } catch (const TrapError& trap) {
-    EXPECT_STREQ(trap.what(), "kernel 'divide' trapped: integer divide by zero at invocation 61 (2 invocations trapped)");
+    EXPECT_STREQ(trap.what(),
+                 "kernel 'divide' trapped: integer divide by zero at invocation 61 (2 invocations trapped)");
     EXPECT_EQ(trap.kind(), ErrorKind::Trap);
     EXPECT_EQ(trap.kernel(), "divide");
     EXPECT_EQ(trap.trap(), "integer divide by zero");

@@ -45,7 +45,8 @@ TEST_F(ApiTest, SpirvKernelsBindByPositionAndName) {
 
   Exception type = expect_exception([&] { saxpy(n, x, y, n, 2.0); });
   EXPECT_EQ(type.kind(), ErrorKind::InvalidArgument);
-  EXPECT_STREQ(type.what(), "kernel 'main', parameter 'a' (argument 4 of 4): expected f32 (float), but double 2 was given");
+  EXPECT_STREQ(type.what(),
+               "kernel 'main', parameter 'a' (argument 4 of 4): expected f32 (float), but double 2 was given");
   Exception count = expect_exception([&] { saxpy(n, x, y); });
   EXPECT_NE(std::string(count.what()).find("kernel 'main' takes 4 argument(s)"), std::string::npos) << count.what();
 }
@@ -63,9 +64,9 @@ TEST_F(ApiTest, WasmAndSpirvLaunchesShareACommandBuffer) {
   Buffer<float> x = device->upload(xs);
   Buffer<float> y = device->buffer<float>(n);
   CommandBuffer commands = device->command_buffer();
-  commands.launch(scale, n, x, 3.0f);                               // x = 3 xs
+  commands.launch(scale, n, x, 3.0f);                                    // x = 3 xs
   const LaunchId spirv = commands.launch(glsl_saxpy, n, x, y, n, 2.0f);  // y = 2 x
-  commands.launch(scale, n, y, 0.5f);                               // y = x
+  commands.launch(scale, n, y, 0.5f);                                    // y = x
   commands.submit().wait();
   EXPECT_EQ(detail::Access::commands(commands)->auto_barrier_positions, (std::vector<size_t>{1, 2}));
   std::vector<float> out = y.read();
@@ -116,8 +117,9 @@ TEST_F(ApiTest, SpirvUniformBlocksTakeBytesOrBuffers) {
   Exception size = expect_exception(
       [&] { kernel(Launch::grid({1, 1, 1}), arg("result", result), arg("params", Argument::bytes(Small{1.0f}))); });
   EXPECT_EQ(size.kind(), ErrorKind::InvalidArgument);
-  EXPECT_NE(std::string(size.what()).find("parameter 'params' (argument 2 of 2): expected a uniform Buffer or "
-                                          "Argument::bytes of 64 bytes, but 4 bytes was given"),
+  EXPECT_NE(std::string(size.what())
+                .find("parameter 'params' (argument 2 of 2): expected a uniform Buffer or "
+                      "Argument::bytes of 64 bytes, but 4 bytes was given"),
             std::string::npos)
       << size.what();
 }

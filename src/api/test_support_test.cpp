@@ -4,9 +4,7 @@
 
 namespace wasmgpu::testing {
 
-std::string kernel_path(const std::string& name) {
-  return std::string(WASMGPU_API_KERNELS_DIR) + "/" + name + ".wasm";
-}
+std::string kernel_path(const std::string& name) { return std::string(WASMGPU_API_KERNELS_DIR) + "/" + name + ".wasm"; }
 
 void ValidatedTest::SetUp() {
   // Messages of an earlier test were reported there.

@@ -21,23 +21,31 @@ uint64_t round_up(uint64_t value, uint64_t multiple) { return (value + multiple 
 
 const std::set<std::string>& keywords() {
   static const std::set<std::string> words = {
-      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "concept",
-      "const", "constexpr", "continue", "decltype", "default", "delete", "do", "double", "else", "enum",
-      "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
-      "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator", "or", "private", "protected",
-      "public", "register", "requires", "return", "short", "signed", "sizeof", "static", "struct", "switch",
-      "template", "this", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
-      "virtual", "void", "volatile", "while", "xor"};
+      "alignas",  "alignof",  "and",     "asm",     "auto",      "bool",     "break",    "case",      "catch",
+      "char",     "class",    "concept", "const",   "constexpr", "continue", "decltype", "default",   "delete",
+      "do",       "double",   "else",    "enum",    "explicit",  "export",   "extern",   "false",     "float",
+      "for",      "friend",   "goto",    "if",      "inline",    "int",      "long",     "mutable",   "namespace",
+      "new",      "noexcept", "not",     "nullptr", "operator",  "or",       "private",  "protected", "public",
+      "register", "requires", "return",  "short",   "signed",    "sizeof",   "static",   "struct",    "switch",
+      "template", "this",     "throw",   "true",    "try",       "typedef",  "typeid",   "typename",  "union",
+      "unsigned", "using",    "virtual", "void",    "volatile",  "while",    "xor"};
   return words;
 }
 
 // GLSL scalar names (reflect's spelling) -> C++.
 std::optional<CppType> glsl_scalar(const std::string& name) {
-  static const std::map<std::string, CppType> scalars = {
-      {"float", {"float", 4, 4}},       {"double", {"double", 8, 8}},     {"int", {"std::int32_t", 4, 4}},
-      {"uint", {"std::uint32_t", 4, 4}}, {"int64_t", {"std::int64_t", 8, 8}}, {"uint64_t", {"std::uint64_t", 8, 8}},
-      {"int16_t", {"std::int16_t", 2, 2}}, {"uint16_t", {"std::uint16_t", 2, 2}}, {"int8_t", {"std::int8_t", 1, 1}},
-      {"uint8_t", {"std::uint8_t", 1, 1}}, {"float16_t", {"std::uint16_t", 2, 2}}, {"bool", {"std::uint32_t", 4, 4}}};
+  static const std::map<std::string, CppType> scalars = {{"float", {"float", 4, 4}},
+                                                         {"double", {"double", 8, 8}},
+                                                         {"int", {"std::int32_t", 4, 4}},
+                                                         {"uint", {"std::uint32_t", 4, 4}},
+                                                         {"int64_t", {"std::int64_t", 8, 8}},
+                                                         {"uint64_t", {"std::uint64_t", 8, 8}},
+                                                         {"int16_t", {"std::int16_t", 2, 2}},
+                                                         {"uint16_t", {"std::uint16_t", 2, 2}},
+                                                         {"int8_t", {"std::int8_t", 1, 1}},
+                                                         {"uint8_t", {"std::uint8_t", 1, 1}},
+                                                         {"float16_t", {"std::uint16_t", 2, 2}},
+                                                         {"bool", {"std::uint32_t", 4, 4}}};
   auto it = scalars.find(name);
   if (it == scalars.end()) return std::nullopt;
   return it->second;
@@ -45,12 +53,10 @@ std::optional<CppType> glsl_scalar(const std::string& name) {
 
 // "vec4" -> float x4, "uvec2" -> uint x2, "dvec3", "i64vec2" ...
 std::optional<std::pair<CppType, uint32_t>> glsl_vector(const std::string& name) {
-  static const std::map<std::string, std::string> prefixes = {{"", "float"},       {"d", "double"},
-                                                              {"i", "int"},        {"u", "uint"},
-                                                              {"b", "bool"},       {"i64", "int64_t"},
-                                                              {"u64", "uint64_t"}, {"i16", "int16_t"},
-                                                              {"u16", "uint16_t"}, {"f16", "float16_t"},
-                                                              {"i8", "int8_t"},    {"u8", "uint8_t"}};
+  static const std::map<std::string, std::string> prefixes = {
+      {"", "float"},       {"d", "double"},      {"i", "int"},        {"u", "uint"},
+      {"b", "bool"},       {"i64", "int64_t"},   {"u64", "uint64_t"}, {"i16", "int16_t"},
+      {"u16", "uint16_t"}, {"f16", "float16_t"}, {"i8", "int8_t"},    {"u8", "uint8_t"}};
   const size_t at = name.find("vec");
   if (at == std::string::npos || at + 4 != name.size()) return std::nullopt;
   auto prefix = prefixes.find(name.substr(0, at));
@@ -119,7 +125,8 @@ std::optional<CppType> Generator::shader_type(const std::string& type, uint32_t 
     const CppType scalar = *glsl_scalar(p == "mat" ? "float" : "double");
     const uint32_t column_bytes = size / columns;
     if (column_bytes % scalar.size) return std::nullopt;
-    const std::string column = "std::array<" + scalar.spelling + ", " + std::to_string(column_bytes / scalar.size) + ">";
+    const std::string column =
+        "std::array<" + scalar.spelling + ", " + std::to_string(column_bytes / scalar.size) + ">";
     return CppType{"std::array<" + column + ", " + std::to_string(columns) + ">", size, scalar.align};
   }
   if (layouts_.count(type)) return struct_type(type);
@@ -128,30 +135,29 @@ std::optional<CppType> Generator::shader_type(const std::string& type, uint32_t 
 
 // A C pointee spelling of a wasm kernel (wasm32: long is 4 bytes).
 std::optional<CppType> Generator::c_pointee(const std::string& type) {
-  static const std::map<std::string, CppType> scalars = {
-      {"float", {"float", 4, 4}},
-      {"double", {"double", 8, 8}},
-      {"char", {"char", 1, 1}},
-      {"signed char", {"std::int8_t", 1, 1}},
-      {"unsigned char", {"std::uint8_t", 1, 1}},
-      {"short", {"std::int16_t", 2, 2}},
-      {"unsigned short", {"std::uint16_t", 2, 2}},
-      {"int", {"std::int32_t", 4, 4}},
-      {"unsigned", {"std::uint32_t", 4, 4}},
-      {"unsigned int", {"std::uint32_t", 4, 4}},
-      {"long", {"std::int32_t", 4, 4}},
-      {"unsigned long", {"std::uint32_t", 4, 4}},
-      {"long long", {"std::int64_t", 8, 8}},
-      {"unsigned long long", {"std::uint64_t", 8, 8}},
-      {"size_t", {"std::uint32_t", 4, 4}},
-      {"int8_t", {"std::int8_t", 1, 1}},
-      {"uint8_t", {"std::uint8_t", 1, 1}},
-      {"int16_t", {"std::int16_t", 2, 2}},
-      {"uint16_t", {"std::uint16_t", 2, 2}},
-      {"int32_t", {"std::int32_t", 4, 4}},
-      {"uint32_t", {"std::uint32_t", 4, 4}},
-      {"int64_t", {"std::int64_t", 8, 8}},
-      {"uint64_t", {"std::uint64_t", 8, 8}}};
+  static const std::map<std::string, CppType> scalars = {{"float", {"float", 4, 4}},
+                                                         {"double", {"double", 8, 8}},
+                                                         {"char", {"char", 1, 1}},
+                                                         {"signed char", {"std::int8_t", 1, 1}},
+                                                         {"unsigned char", {"std::uint8_t", 1, 1}},
+                                                         {"short", {"std::int16_t", 2, 2}},
+                                                         {"unsigned short", {"std::uint16_t", 2, 2}},
+                                                         {"int", {"std::int32_t", 4, 4}},
+                                                         {"unsigned", {"std::uint32_t", 4, 4}},
+                                                         {"unsigned int", {"std::uint32_t", 4, 4}},
+                                                         {"long", {"std::int32_t", 4, 4}},
+                                                         {"unsigned long", {"std::uint32_t", 4, 4}},
+                                                         {"long long", {"std::int64_t", 8, 8}},
+                                                         {"unsigned long long", {"std::uint64_t", 8, 8}},
+                                                         {"size_t", {"std::uint32_t", 4, 4}},
+                                                         {"int8_t", {"std::int8_t", 1, 1}},
+                                                         {"uint8_t", {"std::uint8_t", 1, 1}},
+                                                         {"int16_t", {"std::int16_t", 2, 2}},
+                                                         {"uint16_t", {"std::uint16_t", 2, 2}},
+                                                         {"int32_t", {"std::int32_t", 4, 4}},
+                                                         {"uint32_t", {"std::uint32_t", 4, 4}},
+                                                         {"int64_t", {"std::int64_t", 8, 8}},
+                                                         {"uint64_t", {"std::uint64_t", 8, 8}}};
   auto it = scalars.find(type);
   if (it != scalars.end()) return it->second;
   if (type.empty() || type == "void" || type.find('*') != std::string::npos) return std::nullopt;
@@ -351,10 +357,10 @@ void Generator::emit_kernel(const KernelInterface& k) {
   };
   std::vector<Arg> args;
   std::set<std::string> names = {"launch", "commands", "args", "kernel_"};
-  const bool plain_wasm = k.source == KernelSource::Wasm &&
-                          std::all_of(k.params.begin(), k.params.end(), [](const Param& p) {
-                            return p.kind == ParamKind::Scalar && p.element_type.empty();
-                          });
+  const bool plain_wasm =
+      k.source == KernelSource::Wasm && std::all_of(k.params.begin(), k.params.end(), [](const Param& p) {
+        return p.kind == ParamKind::Scalar && p.element_type.empty();
+      });
   for (const Param& p : k.params) {
     std::string name = identifier(p.name);
     while (!names.insert(name).second) name += "_";
@@ -389,7 +395,8 @@ void Generator::emit_kernel(const KernelInterface& k) {
       case ParamKind::Bytes: {
         std::optional<CppType> type =
             p.layout ? std::optional<CppType>(struct_type(p.layout->name)) : shader_type(p.element_type, p.size, 0);
-        if (!type || type->size != p.size) type = CppType{"std::array<std::byte, " + std::to_string(p.size) + ">", p.size, 1};
+        if (!type || type->size != p.size)
+          type = CppType{"std::array<std::byte, " + std::to_string(p.size) + ">", p.size, 1};
         a.declaration = "const " + type->spelling + "& " + name;
         a.expression = "wasmgpu::Argument::bytes(" + name + ")";
         a.comment = p.element_type + ", " + std::to_string(p.size) + " bytes";
@@ -417,7 +424,8 @@ void Generator::emit_kernel(const KernelInterface& k) {
     list += (i ? ", " : "") + args[i].expression;
   }
   for (size_t i = 0; i < k.params.size(); ++i) expected_names += (i ? ", " : "") + k.params[i].name;
-  const std::string span = args.empty() ? "std::span<const wasmgpu::Argument>()" : "std::span<const wasmgpu::Argument>(args)";
+  const std::string span =
+      args.empty() ? "std::span<const wasmgpu::Argument>()" : "std::span<const wasmgpu::Argument>(args)";
   const std::string arguments = args.empty() ? "" : "    const wasmgpu::Argument args[] = {" + list + "};\n";
   std::ostringstream& out = classes_;
   out << "// Kernel '" << k.name << "' (" << (k.source == KernelSource::Wasm ? "wasm" : "SPIR-V") << ")";
@@ -429,17 +437,19 @@ void Generator::emit_kernel(const KernelInterface& k) {
   out << "class " << cls << " {\n public:\n";
   out << "  explicit " << cls << "(wasmgpu::Module& module) : kernel_(module.kernel(\"" << k.name << "\")) {\n";
   out << "    std::string names;\n";
-  out << "    for (const wasmgpu::Param& p : kernel_.interface().params) names += (names.empty() ? \"\" : \", \") + p.name;\n";
+  out << "    for (const wasmgpu::Param& p : kernel_.interface().params) names += (names.empty() ? \"\" : \", \") + "
+         "p.name;\n";
   out << "    if (names != \"" << expected_names << "\")\n";
   out << "      throw wasmgpu::Exception(wasmgpu::ErrorKind::InvalidArgument,\n";
-  out << "                               \"kernel '" << k.name << "' has parameters (\" + names + \"), not (" << expected_names
-      << ") as when this header was generated: run wasmgpu bindgen again\");\n";
+  out << "                               \"kernel '" << k.name << "' has parameters (\" + names + \"), not ("
+      << expected_names << ") as when this header was generated: run wasmgpu bindgen again\");\n";
   out << "  }\n\n";
   out << "  // Runs the kernel and waits for it (wasmgpu::Kernel::operator()).\n";
   out << "  void operator()(wasmgpu::Launch launch" << params << ") const {\n"
       << arguments << "    kernel_.launch(launch, " << span << ");\n  }\n\n";
   out << "  // Records a launch into `commands` (wasmgpu::CommandBuffer::launch).\n";
-  out << "  wasmgpu::LaunchId record(wasmgpu::CommandBuffer& commands, wasmgpu::Launch launch" << params << ") const {\n"
+  out << "  wasmgpu::LaunchId record(wasmgpu::CommandBuffer& commands, wasmgpu::Launch launch" << params
+      << ") const {\n"
       << arguments << "    return commands.launch_dynamic(kernel_, launch, " << span << ");\n  }\n\n";
   out << "  const wasmgpu::Kernel& kernel() const { return kernel_; }\n\n private:\n  wasmgpu::Kernel kernel_;\n};\n\n";
 }
@@ -470,7 +480,8 @@ std::string Generator::run() {
   for (size_t i = 0; i < kernels_.size(); ++i)
     out << (i ? ", " : "\n      : ") << identifier(kernels_[i].name) << "(module)";
   out << " {}\n  explicit Module(wasmgpu::Module&& module) : Module(module) {}\n\n";
-  for (const KernelInterface& k : kernels_) out << "  " << identifier(k.name) << "_kernel " << identifier(k.name) << ";\n";
+  for (const KernelInterface& k : kernels_)
+    out << "  " << identifier(k.name) << "_kernel " << identifier(k.name) << ";\n";
   out << "};\n\n}  // namespace " << options_.name_space << "\n";
   return out.str();
 }

@@ -153,8 +153,8 @@ TEST(Bindgen, SpirvStructsMatchTheReflectedLayouts) {
   static_assert(std::is_invocable_v<saxpy::main_kernel, Launch, const Buffer<float>&, Buffer<float>&, uint32_t, float>);
   static_assert(!std::is_invocable_v<saxpy::main_kernel, Launch, const Buffer<float>&, Buffer<float>&, uint32_t>);
   static_assert(std::is_invocable_v<workgroup_sum::main_kernel, Launch, const Buffer<uint32_t>&, Buffer<uint32_t>&>);
-  static_assert(std::is_invocable_v<scale_hlsl::main_kernel, Launch, const scale_hlsl::Params&,
-                                    const Buffer<float>&, Buffer<float>&, uint32_t, float>);
+  static_assert(std::is_invocable_v<scale_hlsl::main_kernel, Launch, const scale_hlsl::Params&, const Buffer<float>&,
+                                    Buffer<float>&, uint32_t, float>);
   static_assert(std::is_invocable_v<slang_style::main_kernel, Launch, const slang_style::GlobalParams_std140&,
                                     const Buffer<float>&, Buffer<float>&, uint32_t, float>);
   static_assert(std::is_invocable_v<rust_gpu_style::add_cs_kernel, Launch, Buffer<float>&, const Buffer<float>&,

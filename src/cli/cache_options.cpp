@@ -5,11 +5,10 @@
 namespace wasmgpu::cli {
 
 std::string cache_report(const CacheStats& s) {
-  std::string text = s.directory.empty() ? "cache off (" + s.disabled_reason + ")"
-                                         : "cache " + s.directory;
-  text += fmt::format(": {} compiled to SPIR-V ({:.1f} ms), {} from cache ({:.1f} ms reading the cache)",
-                      s.spirv_compiles, 1e3 * s.spirv_compile_seconds, s.spirv_cache_hits,
-                      1e3 * s.spirv_cache_read_seconds);
+  std::string text = s.directory.empty() ? "cache off (" + s.disabled_reason + ")" : "cache " + s.directory;
+  text +=
+      fmt::format(": {} compiled to SPIR-V ({:.1f} ms), {} from cache ({:.1f} ms reading the cache)", s.spirv_compiles,
+                  1e3 * s.spirv_compile_seconds, s.spirv_cache_hits, 1e3 * s.spirv_cache_read_seconds);
   if (s.spirv_cache_corrupt > 0) text += fmt::format(" ({} damaged entries ignored)", s.spirv_cache_corrupt);
   text += fmt::format("; pipelines: {} created ({:.1f} ms in the driver)", s.pipelines_created,
                       1e3 * s.pipeline_create_seconds);

@@ -23,7 +23,8 @@ inline void add_cache_options(CLI::App* cmd, CacheCliOptions* options) {
                 "Print what the caches did to stderr: wasm-to-SPIR-V compiles, cache hits, pipelines");
 }
 
-// "cache DIR: 0 compiled, 3 from cache; pipelines: 1 created (0.4 ms in the driver), 1 found in the pipeline cache (12.0 KiB loaded)"
+// "cache DIR: 0 compiled, 3 from cache; pipelines: 1 created (0.4 ms in the driver), 1 found in the pipeline cache
+// (12.0 KiB loaded)"
 std::string cache_report(const CacheStats& stats);
 
 }  // namespace wasmgpu::cli

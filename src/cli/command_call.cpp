@@ -28,12 +28,11 @@ struct CallArgs {
   CacheCliOptions cache;
 };
 
-std::vector<Value> parse_tuple(const std::vector<std::string>& words,
-                                        const wasm::FuncType& type, const std::string& where) {
+std::vector<Value> parse_tuple(const std::vector<std::string>& words, const wasm::FuncType& type,
+                               const std::string& where) {
   if (words.size() != type.params.size())
-    fail(fmt::format("{}: the function takes {} argument{} {}, got {}", where,
-                     type.params.size(), type.params.size() == 1 ? "" : "s", signature_text(type),
-                     words.size()));
+    fail(fmt::format("{}: the function takes {} argument{} {}, got {}", where, type.params.size(),
+                     type.params.size() == 1 ? "" : "s", signature_text(type), words.size()));
   std::vector<Value> values;
   for (size_t i = 0; i < words.size(); ++i) {
     auto value = parse_value(words[i], type.params[i]);
@@ -62,7 +61,7 @@ void run_call(const CallArgs& args) {
       std::istringstream words_in(line);
       std::vector<std::string> words;
       for (std::string w; words_in >> w;) words.push_back(w);
-      if (words.empty()) continue;  // blank or comment line
+      if (words.empty()) continue;                               // blank or comment line
       if (words.size() == 1 && words[0] == "()") words.clear();  // a call without arguments
       tuples.push_back(parse_tuple(words, type, fmt::format("{}:{}", *args.tuples_file, number)));
     }
@@ -71,8 +70,8 @@ void run_call(const CallArgs& args) {
     tuples.push_back(parse_tuple(args.args, type, "arguments"));
   }
 
-  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache,
-                                               args.cache.verbose);
+  LoadedModule loaded =
+      load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache, args.cache.verbose);
   std::vector<CallResult> results;
   try {
     results = loaded.module.call(args.function, tuples, timeout_of(args.timeout_seconds));
@@ -96,7 +95,8 @@ void run_call(const CallArgs& args) {
   std::fflush(stdout);
   if (args.cache.verbose) fmt::print(stderr, "{}\n", cache_report(loaded.device.cache_stats()));
   fail_on_validation_messages();
-  if (trapped > 0) fail(fmt::format("{} of {} call{} trapped", trapped, results.size(), results.size() == 1 ? "" : "s"));
+  if (trapped > 0)
+    fail(fmt::format("{} of {} call{} trapped", trapped, results.size(), results.size() == 1 ? "" : "s"));
 }
 
 }  // namespace
@@ -110,7 +110,8 @@ void add_call_command(CLI::App& app) {
       "Values are parsed by the parameter types: 42, -7, 0xff, 2.5, 0x1.8p3, inf, -inf,\n"
       "nan, nan:0x200000. Put `--` before arguments that start with '-' but are not numbers\n"
       "(like -inf). --tuples FILE reads one tuple per line (whitespace-separated; '#' starts a\n"
-      "comment; a line `()` is a call without arguments). Prints one line per tuple: the results, space-separated, or `trap: KIND`;\n"
+      "comment; a line `()` is a call without arguments). Prints one line per tuple: the results, space-separated, or "
+      "`trap: KIND`;\n"
       "exits with status 1 when any call trapped.\n"
       "Example: wasmgpu call math.wasm add 1 2\n"
       "         wasmgpu call math.wasm add --tuples pairs.txt");

@@ -36,8 +36,8 @@ void run_devices(bool verbose) {
   const std::optional<std::string> env = environment::device();
 
   if (!no_vulkan.empty()) fmt::print("no Vulkan device: {}\n", no_vulkan);
-  fmt::print("{:<3} {:<2}{:<36} {:<14} {:<28} {:>10} {:>9} {:>12} {:>9} {:>6}\n", "#", "", "name", "type",
-             "driver", "memory", "wg size", "wg count x", "shared", "subgr");
+  fmt::print("{:<3} {:<2}{:<36} {:<14} {:<28} {:>10} {:>9} {:>12} {:>9} {:>6}\n", "#", "", "name", "type", "driver",
+             "memory", "wg size", "wg count x", "shared", "subgr");
   for (const DeviceInfo& d : devices) {
     std::string driver = d.driver;
     if (driver.size() > 28) driver = driver.substr(0, 27) + "~";
@@ -48,14 +48,14 @@ void run_devices(bool verbose) {
                fmt::format("{} KiB", d.max_shared_memory_bytes / 1024), d.subgroup_size);
     if (!d.usable()) fmt::print("      cannot run wasm kernels: {}\n", d.unusable_reason);
     if (verbose) {
-      fmt::print("      Vulkan {}, max storage buffer range {}, max allocation {}, f64 {}, int64 {}, "
-                 "descriptor indexing {}\n",
-                 d.api_version, memory_text(d.max_storage_buffer_range), memory_text(d.max_allocation_bytes),
-                 d.float64 ? "yes" : "no", d.int64 ? "yes" : "no", d.descriptor_indexing ? "yes" : "no");
+      fmt::print(
+          "      Vulkan {}, max storage buffer range {}, max allocation {}, f64 {}, int64 {}, "
+          "descriptor indexing {}\n",
+          d.api_version, memory_text(d.max_storage_buffer_range), memory_text(d.max_allocation_bytes),
+          d.float64 ? "yes" : "no", d.int64 ? "yes" : "no", d.descriptor_indexing ? "yes" : "no");
     }
   }
-  if (cpu)
-    fmt::print("{:<3} {:<2}{:<36} {:<14} {}\n", "cpu", choice.cpu ? "*" : "", cpu->name, cpu->type, cpu->driver);
+  if (cpu) fmt::print("{:<3} {:<2}{:<36} {:<14} {}\n", "cpu", choice.cpu ? "*" : "", cpu->name, cpu->type, cpu->driver);
   if (chosen || choice.cpu)
     fmt::print("* default device{}\n", env ? fmt::format(" (WASMGPU_DEVICE={})", *env) : "");
   else

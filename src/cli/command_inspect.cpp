@@ -45,14 +45,16 @@ void print_access_paths(const spirv::AccessPathCounts& paths) {
   auto share = [&](uint32_t n) { return 100.0 * n / paths.total(); };
   fmt::print("    memory accesses: {}; {} ({:.0f}%) on fast paths, {} ({:.0f}%) one typed load or store\n",
              paths.total(), paths.fast(), share(paths.fast()), paths.typed(), share(paths.typed()));
-  fmt::print("      constant addresses: {} direct, {} bounds-checked; pointer parameters: {} aligned, {} unaligned; "
-             "indexed static or shared data: {} aligned, {} unaligned; {} translated\n",
-             paths.direct, paths.bounds_checked, paths.parameter, paths.parameter_unaligned, paths.indexed,
-             paths.indexed_unaligned, paths.translated);
+  fmt::print(
+      "      constant addresses: {} direct, {} bounds-checked; pointer parameters: {} aligned, {} unaligned; "
+      "indexed static or shared data: {} aligned, {} unaligned; {} translated\n",
+      paths.direct, paths.bounds_checked, paths.parameter, paths.parameter_unaligned, paths.indexed,
+      paths.indexed_unaligned, paths.translated);
   if (paths.grouped != 0)
-    fmt::print("      {} in groups sharing one range check; {} of their accesses 16 or 8 bytes wide, {} 16 bytes "
-               "wide when aligned at run time\n",
-               paths.grouped, paths.wide, paths.wide_when_aligned);
+    fmt::print(
+        "      {} in groups sharing one range check; {} of their accesses 16 or 8 bytes wide, {} 16 bytes "
+        "wide when aligned at run time\n",
+        paths.grouped, paths.wide, paths.wide_when_aligned);
   if (paths.proven_shared != 0)
     fmt::print("      {} proven inside the shared range for workgroups up to 256 or 1024 invocations (no check)\n",
                paths.proven_shared);
@@ -107,18 +109,17 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
     const spirv::KernelInfo& info = compiled->info;
     fmt::print("    kernel: runnable ({} function{} compiled, {} SPIR-V words", info.compiled_functions,
                info.compiled_functions == 1 ? "" : "s", compiled->words.size());
-    if (info.stack_slot_size)
-      fmt::print(", {} bytes of stack per invocation", info.stack_slot_size);
-    if (info.call_stack_bytes)
-      fmt::print(" ({} for the call stacks of recursive functions)", info.call_stack_bytes);
+    if (info.stack_slot_size) fmt::print(", {} bytes of stack per invocation", info.stack_slot_size);
+    if (info.call_stack_bytes) fmt::print(" ({} for the call stacks of recursive functions)", info.call_stack_bytes);
     if (info.uses_float64) fmt::print(", needs shaderFloat64");
     fmt::print(", {} floats", spirv::float_mode_name(info.float_mode));
     fmt::print(")\n");
     if (info.functions_kept_out_of_line)
-      fmt::print("    driver inlining: {} instructions with every call inlined, over the budget; {} function{} "
-                 "marked DontInline, {} instructions left\n",
-                 info.inlined_instructions, info.functions_kept_out_of_line,
-                 info.functions_kept_out_of_line == 1 ? "" : "s", info.instructions_after_inlining);
+      fmt::print(
+          "    driver inlining: {} instructions with every call inlined, over the budget; {} function{} "
+          "marked DontInline, {} instructions left\n",
+          info.inlined_instructions, info.functions_kept_out_of_line, info.functions_kept_out_of_line == 1 ? "" : "s",
+          info.instructions_after_inlining);
     print_access_paths(info.memory_access_paths);
     print_launch_proof(info.launch_proof);
     // Launches without a workgroup size (docs/host-api.md, "Launch shapes").

@@ -29,8 +29,7 @@ std::array<uint32_t, 3> parse_dimensions(const std::string& text, const char* op
     size_t comma = text.find(',', start);
     std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     uint64_t value = 0;
-    bool digits = !part.empty() && part.size() <= 10 &&
-                  part.find_first_not_of("0123456789") == std::string::npos;
+    bool digits = !part.empty() && part.size() <= 10 && part.find_first_not_of("0123456789") == std::string::npos;
     if (digits) value = std::stoull(part);
     if (count == 3 || !digits || value == 0 || value > std::numeric_limits<uint32_t>::max())
       fail(fmt::format("{}: expected X[,Y[,Z]] with each between 1 and 4294967295, got '{}'", option, text));
@@ -65,8 +64,10 @@ struct BufferArg {
 uint64_t parse_size(const std::string& text, const std::string& spec) {
   uint64_t multiplier = 1;
   std::string digits = text;
-  if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) multiplier = 1024, digits.pop_back();
-  else if (!digits.empty() && (digits.back() == 'M' || digits.back() == 'm')) multiplier = 1024 * 1024, digits.pop_back();
+  if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K'))
+    multiplier = 1024, digits.pop_back();
+  else if (!digits.empty() && (digits.back() == 'M' || digits.back() == 'm'))
+    multiplier = 1024 * 1024, digits.pop_back();
   uint64_t value = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || value == 0)
@@ -157,8 +158,7 @@ Argument parse_scalar(const std::string& text, wasm::ValType type, size_t positi
       double v;
       return parse_float(text, v) ? Argument(v) : bad("a number");
     }
-    default:
-      return bad("a value");
+    default: return bad("a value");
   }
 }
 
@@ -184,8 +184,7 @@ void run_kernel(const RunArgs& args) {
   const bool use_grid = !args.grid.empty();
   if (use_grid && args.n != 0) fail("--n and --grid are exclusive: give one of them");
   if (!use_grid && args.n == 0) fail("give --n N (invocations) or --grid X[,Y[,Z]] (workgroups)");
-  if (!use_grid && args.n > std::numeric_limits<uint32_t>::max())
-    fail("--n must be between 1 and 4294967295");
+  if (!use_grid && args.n > std::numeric_limits<uint32_t>::max()) fail("--n must be between 1 and 4294967295");
   std::array<uint32_t, 3> grid{1, 1, 1}, size{0, 1, 1};
   if (use_grid) grid = parse_dimensions(args.grid, "--grid");
   if (!args.workgroup_size.empty()) size = parse_dimensions(args.workgroup_size, "--workgroup-size");
@@ -210,8 +209,8 @@ void run_kernel(const RunArgs& args) {
     }
   }
 
-  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache,
-                                               args.cache.verbose);
+  LoadedModule loaded =
+      load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache, args.cache.verbose);
   Device& device = loaded.device;
   std::optional<Kernel> kernel;
   try {

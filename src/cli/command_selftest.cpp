@@ -58,7 +58,9 @@ void run_selftest(const SelftestArgs& options) {
     fail(std::string("device probe: ") + e.what());
   }
 
-  auto controls = [](bool on) { return on ? "with exact mode's float controls" : "plain (the device lacks exact mode's float controls)"; };
+  auto controls = [](bool on) {
+    return on ? "with exact mode's float controls" : "plain (the device lacks exact mode's float controls)";
+  };
   fmt::print("raw f32 shader {}, raw f64 shader {}\n", controls(report->raw_float_controls[0]),
              controls(report->raw_float_controls[1]));
   fmt::print("{:<18} {:<8} {:<8} {:<6} {:>5}  {}\n", "property", "raw", "wasmgpu", "result", "cases", "notes");
@@ -72,8 +74,10 @@ void run_selftest(const SelftestArgs& options) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print("probe results: {}\n", report->cache);
   if (report->all_correct()) {
-    fmt::print("selftest passed in {:.1f} s: every result wasmgpu gave is right ({} raw properties wrong, {} of them routed around or refused)\n",
-               seconds, wrong_raw, routed_around);
+    fmt::print(
+        "selftest passed in {:.1f} s: every result wasmgpu gave is right ({} raw properties wrong, {} of them routed "
+        "around or refused)\n",
+        seconds, wrong_raw, routed_around);
     return;
   }
   std::fflush(stdout);

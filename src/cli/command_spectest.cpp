@@ -215,8 +215,14 @@ class ScriptRunner {
       const ScriptCommand& cmd = script.commands[i];
       using T = ScriptCommand::Type;
       switch (cmd.type) {
-        case T::Module: flush(); load(cmd); break;
-        case T::Register: flush(); registered_[cmd.as] = cmd.name; break;
+        case T::Module:
+          flush();
+          load(cmd);
+          break;
+        case T::Register:
+          flush();
+          registered_[cmd.as] = cmd.name;
+          break;
         case T::Action:
         case T::AssertReturn:
         case T::AssertTrap:
@@ -224,9 +230,7 @@ class ScriptRunner {
         case T::AssertMalformed:
         case T::AssertInvalid: check_rejected(cmd); break;
         case T::AssertUninstantiable:
-        case T::AssertUnlinkable:
-          skip(cmd, "instantiation and linking failures are not checked");
-          break;
+        case T::AssertUnlinkable: skip(cmd, "instantiation and linking failures are not checked"); break;
         case T::Other: skip(cmd, "unknown command " + cmd.type_name); break;
       }
     }
@@ -262,8 +266,7 @@ class ScriptRunner {
       return;
     }
     ++report_.failed;
-    if (report_.details.size() < args_.max_details)
-      report_.details.push_back(where(cmd) + ": " + what);
+    if (report_.details.size() < args_.max_details) report_.details.push_back(where(cmd) + ": " + what);
   }
 
   std::string call_text(const ScriptCommand& cmd) const {
@@ -291,8 +294,7 @@ class ScriptRunner {
     }
     auto decoded = wasm::decode_and_validate(*bytes);
     if (!decoded) {
-      instance->load_error = "module at line " + std::to_string(cmd.line) + " rejected: " +
-                             decoded.error().to_string();
+      instance->load_error = "module at line " + std::to_string(cmd.line) + " rejected: " + decoded.error().to_string();
       return;
     }
     std::vector<uint64_t> globals;
@@ -306,9 +308,7 @@ class ScriptRunner {
         case wasm::ExternalKind::Func:
           instance->skip_reason = "imports host function " + name + " (not supported)";
           return;
-        case wasm::ExternalKind::Table:
-          instance->skip_reason = "imports table " + name + " (not supported)";
-          return;
+        case wasm::ExternalKind::Table: instance->skip_reason = "imports table " + name + " (not supported)"; return;
         case wasm::ExternalKind::Memory: break;  // the module gets its own memory of that size
         case wasm::ExternalKind::Global: {
           auto value = spectest_global(import.name);
@@ -346,8 +346,7 @@ class ScriptRunner {
     auto bytes = read_file((dir_ / cmd.filename).string());
     if (!bytes) return failure(cmd, bytes.error().to_string());
     auto decoded = wasm::decode_and_validate(*bytes);
-    if (decoded.ok())
-      return failure(cmd, cmd.type_name + ": the module was accepted, expected \"" + cmd.text + "\"");
+    if (decoded.ok()) return failure(cmd, cmd.type_name + ": the module was accepted, expected \"" + cmd.text + "\"");
     pass(cmd);
   }
 
@@ -362,8 +361,7 @@ class ScriptRunner {
     if (!instance) return failure(cmd, "no module to invoke");
     if (!instance->skip_reason.empty()) return skip(cmd, "module " + instance->skip_reason);
     if (!instance->load_error.empty()) return failure(cmd, instance->load_error);
-    if (cmd.action.type == ScriptAction::Type::Get)
-      return skip(cmd, "reading exported globals is not supported");
+    if (cmd.action.type == ScriptAction::Type::Get) return skip(cmd, "reading exported globals is not supported");
     for (const ExpectedValue& v : cmd.action.args)
       if (!v.supported) return skip(cmd, v.type_name + " values are not supported");
     if (cmd.type == ScriptCommand::Type::AssertReturn)
@@ -382,8 +380,8 @@ class ScriptRunner {
     // export then gets a small call shader of its own, which lavapipe builds
     // much faster than one holding several (call_indirect.wast from a cold
     // shader cache: 12 s this way, 54 s with every export of a run in one).
-    if (!pending_.empty() && (!pure || batch_instance_ != instance.get() ||
-                              pending_.back().cmd->action.field != cmd.action.field))
+    if (!pending_.empty() &&
+        (!pure || batch_instance_ != instance.get() || pending_.back().cmd->action.field != cmd.action.field))
       flush();
     pending_.push_back(Pending{&cmd, pure});
     batch_instance_ = instance.get();
@@ -438,11 +436,11 @@ class ScriptRunner {
   void check(const ScriptCommand& cmd, const CallResult& result) {
     using T = ScriptCommand::Type;
     if (cmd.type == T::AssertTrap || cmd.type == T::AssertExhaustion) {
-      const auto kind = cmd.type == T::AssertExhaustion ? trap_named_by("call stack exhausted")
-                                                          : trap_named_by(cmd.text);
+      const auto kind =
+          cmd.type == T::AssertExhaustion ? trap_named_by("call stack exhausted") : trap_named_by(cmd.text);
       if (!result.trapped)
-        return failure(cmd, call_text(cmd) + ": expected trap \"" + cmd.text + "\", returned " +
-                                value_list(result.values));
+        return failure(cmd,
+                       call_text(cmd) + ": expected trap \"" + cmd.text + "\", returned " + value_list(result.values));
       if (!kind || *kind != result.trap)
         return failure(cmd, call_text(cmd) + ": expected trap \"" + cmd.text + "\", trapped: " + result.trap);
       return pass(cmd);
@@ -494,8 +492,8 @@ struct FileOutcome {
 };
 
 // Runs one script on a device of its own and prints its report lines.
-FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviations,
-                     const std::string& file, const fs::path& dir) {
+FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviations, const std::string& file,
+                     const fs::path& dir) {
   FileOutcome outcome;
   const std::string name = fs::path(file).filename().string();
   const auto start = std::chrono::steady_clock::now();
@@ -538,8 +536,7 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
   fmt::print("{} [{:.1f} s]\n", line, seconds);
   for (const std::string& detail : report.details) fmt::print("  {}\n", detail);
   if (report.failed > report.details.size())
-    fmt::print("  ... {} more failure(s) (raise --max-details to see them)\n",
-               report.failed - report.details.size());
+    fmt::print("  ... {} more failure(s) (raise --max-details to see them)\n", report.failed - report.details.size());
   const size_t messages = validation_messages().size();
   if (messages > 0) {
     fmt::print("  {}: the Vulkan validation layer reported {} message(s)\n", name, messages);
@@ -565,8 +562,8 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
 // Runs run_file in a child process, so that a launch that never finishes (a
 // kernel in an endless loop cannot be stopped on every device) costs only its
 // file: the child is killed after `file_timeout` seconds.
-FileOutcome run_file_isolated(const SpecArgs& args, const std::set<std::string>& deviations,
-                              const std::string& file, const fs::path& dir) {
+FileOutcome run_file_isolated(const SpecArgs& args, const std::set<std::string>& deviations, const std::string& file,
+                              const fs::path& dir) {
   std::fflush(stdout);
   const std::string name = fs::path(file).filename().string();
   const fs::path result_path = dir / "outcome.txt";
@@ -577,8 +574,8 @@ FileOutcome run_file_isolated(const SpecArgs& args, const std::set<std::string>&
     try {
       FileOutcome outcome = run_file(args, deviations, file, dir);
       std::ofstream out(result_path);
-      out << outcome.passed << ' ' << outcome.failed << ' ' << outcome.skipped << ' ' << outcome.compiles
-          << ' ' << outcome.cache_hits << ' ' << outcome.pipelines << ' ' << outcome.pipeline_cache_hits << ' '
+      out << outcome.passed << ' ' << outcome.failed << ' ' << outcome.skipped << ' ' << outcome.compiles << ' '
+          << outcome.cache_hits << ' ' << outcome.pipelines << ' ' << outcome.pipeline_cache_hits << ' '
           << outcome.compile_seconds << ' ' << outcome.cache_read_seconds << '\n';
       for (const std::string& s : outcome.stale) out << s << '\n';
     } catch (const CommandError& e) {
@@ -610,9 +607,9 @@ FileOutcome run_file_isolated(const SpecArgs& args, const std::set<std::string>&
     return outcome;
   }
   std::ifstream in(result_path);
-  if (!in || !(in >> outcome.passed >> outcome.failed >> outcome.skipped >> outcome.compiles >>
-                outcome.cache_hits >> outcome.pipelines >> outcome.pipeline_cache_hits >>
-                outcome.compile_seconds >> outcome.cache_read_seconds)) {
+  if (!in ||
+      !(in >> outcome.passed >> outcome.failed >> outcome.skipped >> outcome.compiles >> outcome.cache_hits >>
+        outcome.pipelines >> outcome.pipeline_cache_hits >> outcome.compile_seconds >> outcome.cache_read_seconds)) {
     if (!WIFEXITED(status) || WEXITSTATUS(status) == 0)
       fmt::print("{}: FAILED: its process ended without a report\n", name);
     outcome = FileOutcome{};
@@ -669,13 +666,13 @@ void run_spectest(const SpecArgs& args) {
     DeviceOptions cache_options;
     cache_options.cache = args.cache.cache;
     const CacheLocation location = cache_location(cache_options);
-    fmt::print(stderr,
-               "{}: {} compiled to SPIR-V ({:.1f} s), {} from cache ({:.1f} s reading the cache); "
-               "pipelines: {} created, {} found in the pipeline cache\n",
-               location.directory.empty() ? "cache off (" + location.disabled_reason + ")"
-                                          : "cache " + location.directory,
-               cache_totals.compiles, cache_totals.compile_seconds, cache_totals.cache_hits,
-               cache_totals.cache_read_seconds, cache_totals.pipelines, cache_totals.pipeline_cache_hits);
+    fmt::print(
+        stderr,
+        "{}: {} compiled to SPIR-V ({:.1f} s), {} from cache ({:.1f} s reading the cache); "
+        "pipelines: {} created, {} found in the pipeline cache\n",
+        location.directory.empty() ? "cache off (" + location.disabled_reason + ")" : "cache " + location.directory,
+        cache_totals.compiles, cache_totals.compile_seconds, cache_totals.cache_hits, cache_totals.cache_read_seconds,
+        cache_totals.pipelines, cache_totals.pipeline_cache_hits);
   }
   std::string last = fmt::format("{} passed, {} failed", passed, failed);
   if (skipped > 0) last += fmt::format(", {} skipped", skipped);
@@ -705,8 +702,11 @@ void add_spectest_command(CLI::App& app) {
   cmd->add_option("--deviations", args->deviations_file, "List of expected deviations (docs/deviations.md)");
   cmd->add_option("--max-details", args->max_details, "Failures shown per file (default 10)");
   cmd->add_option("--wast2json", args->wast2json, "The wast2json program (default: wast2json on PATH)");
-  cmd->add_option("--timeout", args->launch_timeout, "Seconds to wait for one launch (default 20)")->check(CLI::PositiveNumber);
-  cmd->add_option("--file-timeout", args->file_timeout, "Seconds one script may take before it is stopped and fails (default 300)")->check(CLI::PositiveNumber);
+  cmd->add_option("--timeout", args->launch_timeout, "Seconds to wait for one launch (default 20)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--file-timeout", args->file_timeout,
+                  "Seconds one script may take before it is stopped and fails (default 300)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--device", args->device, kDeviceOptionHelp);
   add_call_stack_depth_option(cmd, &args->compile_options);
   add_cache_options(cmd, &args->cache);

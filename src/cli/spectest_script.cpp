@@ -64,11 +64,16 @@ Result<ExpectedValue> parse_v128(const json& v) {
 Result<ExpectedValue> parse_value(const json& v) {
   ExpectedValue out;
   out.type_name = v.value("type", "");
-  if (out.type_name == "i32") out.type = wasm::ValType::I32;
-  else if (out.type_name == "i64") out.type = wasm::ValType::I64;
-  else if (out.type_name == "f32") out.type = wasm::ValType::F32;
-  else if (out.type_name == "f64") out.type = wasm::ValType::F64;
-  else if (out.type_name == "v128") return parse_v128(v);
+  if (out.type_name == "i32")
+    out.type = wasm::ValType::I32;
+  else if (out.type_name == "i64")
+    out.type = wasm::ValType::I64;
+  else if (out.type_name == "f32")
+    out.type = wasm::ValType::F32;
+  else if (out.type_name == "f64")
+    out.type = wasm::ValType::F64;
+  else if (out.type_name == "v128")
+    return parse_v128(v);
   else {
     out.supported = false;
     return out;
@@ -78,10 +83,14 @@ Result<ExpectedValue> parse_value(const json& v) {
     return out;
   }
   const std::string text = v["value"].get<std::string>();
-  if (text == "nan:canonical") out.kind = ExpectedValue::Kind::CanonicalNan;
-  else if (text == "nan:arithmetic") out.kind = ExpectedValue::Kind::ArithmeticNan;
-  else if (auto bits = to_u64(text)) out.bits = *bits;
-  else return make_error("unexpected value '" + text + "'");
+  if (text == "nan:canonical")
+    out.kind = ExpectedValue::Kind::CanonicalNan;
+  else if (text == "nan:arithmetic")
+    out.kind = ExpectedValue::Kind::ArithmeticNan;
+  else if (auto bits = to_u64(text))
+    out.bits = *bits;
+  else
+    return make_error("unexpected value '" + text + "'");
   return out;
 }
 
@@ -129,8 +138,7 @@ Result<Script> parse_script_json(const std::string& json_path, const std::string
       cmd.text = c.value("text", "");
       if (c.contains("action")) {
         const json& a = c["action"];
-        cmd.action.type = a.value("type", "invoke") == "get" ? ScriptAction::Type::Get
-                                                             : ScriptAction::Type::Invoke;
+        cmd.action.type = a.value("type", "invoke") == "get" ? ScriptAction::Type::Get : ScriptAction::Type::Invoke;
         cmd.action.module = a.value("module", "");
         cmd.action.field = a.value("field", "");
         for (const json& arg : a.value("args", json::array())) {

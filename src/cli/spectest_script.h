@@ -38,15 +38,24 @@ struct ScriptAction {
 
 struct ScriptCommand {
   enum class Type {
-    Module, Register, Action, AssertReturn, AssertTrap, AssertExhaustion,
-    AssertMalformed, AssertInvalid, AssertUninstantiable, AssertUnlinkable, Other
+    Module,
+    Register,
+    Action,
+    AssertReturn,
+    AssertTrap,
+    AssertExhaustion,
+    AssertMalformed,
+    AssertInvalid,
+    AssertUninstantiable,
+    AssertUnlinkable,
+    Other
   };
   Type type = Type::Other;
   std::string type_name;
   uint32_t line = 0;
-  std::string name;      // module: its $name; register: the registered module's $name
-  std::string as;        // register: the import name
-  std::string filename;  // module, assert_malformed/invalid/...: the module file
+  std::string name;         // module: its $name; register: the registered module's $name
+  std::string as;           // register: the import name
+  std::string filename;     // module, assert_malformed/invalid/...: the module file
   std::string module_type;  // "binary" or "text"
   ScriptAction action;
   std::vector<ExpectedValue> expected;

@@ -55,8 +55,7 @@ std::optional<uint64_t> parse_float_bits(std::string_view s, bool is_f32) {
     if (payload == 0 || payload >= (uint64_t(1) << mantissa)) return std::nullopt;
     return sign | exponent_mask | payload;
   }
-  if (lower.empty() || lower.find_first_not_of("0123456789abcdefxp.+-_") != std::string::npos)
-    return std::nullopt;
+  if (lower.empty() || lower.find_first_not_of("0123456789abcdefxp.+-_") != std::string::npos) return std::nullopt;
   std::string text(s);
   text.erase(std::remove(text.begin(), text.end(), '_'), text.end());
   char* end = nullptr;
@@ -107,8 +106,7 @@ std::optional<Value> parse_value(std::string_view text, wasm::ValType type) {
     case wasm::ValType::F64:
       if (auto v = parse_float_bits(text, false)) return wasm_value(type, *v);
       return std::nullopt;
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 

@@ -215,8 +215,8 @@ class CpuCommandList : public device::BackendCommandList {
 class CpuKernel : public device::BackendKernel {
  public:
   CpuKernel(CpuDevice& device, std::string name, const ModuleMemory& memory, ModuleInstance& instance,
-            bool uses_instance, frontend::FrontEndFacts facts, std::unique_ptr<NativeKernel> native, uint32_t shared_bytes,
-            bool barriers)
+            bool uses_instance, frontend::FrontEndFacts facts, std::unique_ptr<NativeKernel> native,
+            uint32_t shared_bytes, bool barriers)
       : device_(device),
         name_(std::move(name)),
         memory_(memory),

@@ -357,7 +357,8 @@ TEST(CpuDeviceRecursion, EachRecursiveComponentHasItsOwnCallDepth) {
   Buffer<uint32_t> out = device.buffer<uint32_t>(4);
   nested(4, depths, out);
   EXPECT_EQ(out.read(), (std::vector<uint32_t>{120, 50, 100, 17}));
-  for (const std::vector<uint32_t>& too_deep : {std::vector<uint32_t>{2, 2, 51, 0}, std::vector<uint32_t>{2, 2, 0, 51}}) {
+  for (const std::vector<uint32_t>& too_deep :
+       {std::vector<uint32_t>{2, 2, 51, 0}, std::vector<uint32_t>{2, 2, 0, 51}}) {
     Buffer<uint32_t> in = device.upload(too_deep);
     try {
       nested(2, in, out);

@@ -117,7 +117,8 @@ bool needs_fibers(const wasm::Module& module, const frontend::FrontEndFacts& fac
   return false;
 }
 
-Status check_cpu_support(const wasm::Module& module, const frontend::FrontEndFacts& facts, std::string_view export_name) {
+Status check_cpu_support(const wasm::Module& module, const frontend::FrontEndFacts& facts,
+                         std::string_view export_name) {
   const uint32_t kernel = facts.kernel_function.value_or(0);
   // Recursion runs on the native stack with a depth count; a fiber's C stack
   // (256 KiB) is too small for max_call_depth frames.

@@ -79,6 +79,7 @@ bool needs_fibers(const wasm::Module& module, const frontend::FrontEndFacts& fac
 
 // Ok when the cpu device can run kernel `export_name` (its function and the
 // front end's facts about it), else Unsupported naming the function and why.
-Status check_cpu_support(const wasm::Module& module, const frontend::FrontEndFacts& facts, std::string_view export_name);
+Status check_cpu_support(const wasm::Module& module, const frontend::FrontEndFacts& facts,
+                         std::string_view export_name);
 
 }  // namespace wasmgpu::cpu

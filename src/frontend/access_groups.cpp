@@ -14,8 +14,10 @@ using wasm::Opcode;
 
 uint32_t group_load_width(Opcode op) {
   switch (op) {
-    case Opcode::I32Load: case Opcode::F32Load: return 4;
-    case Opcode::I64Load: case Opcode::F64Load: return 8;
+    case Opcode::I32Load:
+    case Opcode::F32Load: return 4;
+    case Opcode::I64Load:
+    case Opcode::F64Load: return 8;
     default: return 0;
   }
 }
@@ -43,10 +45,15 @@ bool pure_operand_code(const Instr& instr, bool& loads) {
     return true;
   }
   switch (instr.op) {
-    case Opcode::LocalGet: case Opcode::GlobalGet: case Opcode::I32Const: case Opcode::I64Const:
-    case Opcode::F32Const: case Opcode::F64Const: case Opcode::LocalTee: case Opcode::Select:
-    case Opcode::SelectTyped:
-      return true;
+    case Opcode::LocalGet:
+    case Opcode::GlobalGet:
+    case Opcode::I32Const:
+    case Opcode::I64Const:
+    case Opcode::F32Const:
+    case Opcode::F64Const:
+    case Opcode::LocalTee:
+    case Opcode::Select:
+    case Opcode::SelectTyped: return true;
     default: return is_pure_numeric(instr.op);
   }
 }
@@ -188,7 +195,8 @@ void local_aliases(Code& code) {
   for (size_t ip = 0; ip < body.size(); ++ip) {
     const Instr& instr = body[ip];
     switch (instr.op) {
-      case Opcode::Block: case Opcode::If: open.push_back({ip, facts}); break;
+      case Opcode::Block:
+      case Opcode::If: open.push_back({ip, facts}); break;
       case Opcode::Loop:
         open.push_back({ip, facts});
         forget_written(ip, end_of[ip]);
@@ -208,7 +216,8 @@ void local_aliases(Code& code) {
         if (it != facts.end()) code.aliases[ip] = it->second;
         break;
       }
-      case Opcode::LocalSet: case Opcode::LocalTee: {
+      case Opcode::LocalSet:
+      case Opcode::LocalTee: {
         const uint32_t local = instr.imm0;
         forget(facts, local);
         // The stored value as a read of another local plus a constant, that
@@ -294,8 +303,10 @@ class OpenGroup {
 
 uint32_t group_store_width(Opcode op) {
   switch (op) {
-    case Opcode::I32Store: case Opcode::F32Store: return 4;
-    case Opcode::I64Store: case Opcode::F64Store: return 8;
+    case Opcode::I32Store:
+    case Opcode::F32Store: return 4;
+    case Opcode::I64Store:
+    case Opcode::F64Store: return 8;
     default: return 0;
   }
 }
@@ -327,7 +338,8 @@ AccessGroups find_load_groups(const std::vector<Instr>& body, const wasm::Operan
       continue;
     }
     switch (instr.op) {
-      case Opcode::LocalSet: case Opcode::LocalTee: {
+      case Opcode::LocalSet:
+      case Opcode::LocalTee: {
         for (auto it = open.begin(); it != open.end();) {
           if (it->first.first != instr.imm0 && it->first.second != instr.imm0) {
             ++it;
@@ -340,10 +352,16 @@ AccessGroups find_load_groups(const std::vector<Instr>& body, const wasm::Operan
       }
       // Entering a block is no branch: the code after it runs next.
       case Opcode::Block:
-      case Opcode::LocalGet: case Opcode::GlobalGet: case Opcode::I32Const: case Opcode::I64Const:
-      case Opcode::F32Const: case Opcode::F64Const: case Opcode::Drop: case Opcode::Select:
-      case Opcode::SelectTyped: case Opcode::Nop:
-        continue;
+      case Opcode::LocalGet:
+      case Opcode::GlobalGet:
+      case Opcode::I32Const:
+      case Opcode::I64Const:
+      case Opcode::F32Const:
+      case Opcode::F64Const:
+      case Opcode::Drop:
+      case Opcode::Select:
+      case Opcode::SelectTyped:
+      case Opcode::Nop: continue;
       default:
         if (is_plain_load(instr.op) || is_pure_numeric(instr.op)) continue;
         close_all();
@@ -360,7 +378,7 @@ AccessGroups find_store_groups(const std::vector<Instr>& body, const wasm::Opera
   local_aliases(code);
   std::optional<OpenGroup> open;
   std::optional<Address> open_address;  // the first member's
-  size_t next_start = 0;  // where the open group's next member's operands must start
+  size_t next_start = 0;                // where the open group's next member's operands must start
   auto close = [&] {
     if (open) open->close(result);
     open.reset();

@@ -228,7 +228,8 @@ TEST(StoreGroups, StoresThatFollowOneAnotherGroup) {
       (f32.store (local.get $q) (f32.neg (local.get $x)))
       (call 0 (local.get $p) (local.get $i) (local.get $x) (local.get $n))  ;; ends the run
       (i64.store (local.get $q) (i64.const 1))
-      (i64.store offset=8 (local.get $q) (i64.const 2)))))", /*stores=*/true);
+      (i64.store offset=8 (local.get $q) (i64.const 2)))))",
+                          /*stores=*/true);
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0], (Members{{0, 4}, {-4, 4}, {-8, 4}, {-12, 4}}));
   EXPECT_EQ(groups[1], (Members{{0, 8}, {8, 8}}));
@@ -243,7 +244,8 @@ TEST(StoreGroups, AStoreThroughATeeOfABasePlusAConstantLeadsTheRun) {
       (local $a i32)
       (i32.store (local.tee $a (i32.add (local.get $p) (i32.const 16))) (i32.const 1))
       (i32.store offset=4 (local.get $a) (i32.const 2))
-      (i32.store offset=8 (i32.add (i32.const 16) (local.get $p)) (i32.const 3)))))", /*stores=*/true);
+      (i32.store offset=8 (i32.add (i32.const 16) (local.get $p)) (i32.const 3)))))",
+                          /*stores=*/true);
   ASSERT_EQ(groups.size(), 1u);
   EXPECT_EQ(groups[0], (Members{{0, 4}, {4, 4}, {8, 4}}));
 }
@@ -255,7 +257,8 @@ TEST(StoreGroups, LoadsOrWritesOfTheBaseBetweenStoresEndTheRun) {
       (i32.store offset=4 (local.get $p) (i32.load (local.get $r)))          ;; a load in a later value
       (i32.store offset=8 (local.get $p) (i32.const 3))
       (i32.store offset=12 (local.get $p) (local.tee $p (i32.const 64)))     ;; writes the base
-      (i32.store offset=16 (local.get $p) (i32.const 5)))))", /*stores=*/true);
+      (i32.store offset=16 (local.get $p) (i32.const 5)))))",
+                          /*stores=*/true);
   // The store whose value loads starts a run (its operands run before any
   // held store), which the next joins; the write of p ends it.
   ASSERT_EQ(groups.size(), 1u);

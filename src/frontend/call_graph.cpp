@@ -74,8 +74,7 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
           WASMGPU_TRY(check_import_call(module, index, instr.imm0));
           break;
         }
-        if (std::find(callees.begin(), callees.end(), instr.imm0) == callees.end())
-          callees.push_back(instr.imm0);
+        if (std::find(callees.begin(), callees.end(), instr.imm0) == callees.end()) callees.push_back(instr.imm0);
         break;
       case Opcode::CallIndirect:
         if (!targets) return refuse("uses call_indirect through an imported table (not supported)");
@@ -88,7 +87,8 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
         break;
       case Opcode::GlobalGet:
       case Opcode::GlobalSet:
-        if (Status s = check_type(module.global_type(instr.imm0).type, limits); !s.ok()) return refuse(s.error().message);
+        if (Status s = check_type(module.global_type(instr.imm0).type, limits); !s.ok())
+          return refuse(s.error().message);
         break;
       case Opcode::TableGet:
       case Opcode::TableSet:
@@ -115,8 +115,8 @@ Result<CallGraph> build_call_graph(const wasm::Module& module, std::span<const u
   graph.callees.resize(total);
   for (uint32_t root : roots)
     if (const wasm::Import* import = module.imported_function(root))
-      return make_error("function " + module.function_name(root) + " is imported from " +
-                        import->module + "." + import->name);
+      return make_error("function " + module.function_name(root) + " is imported from " + import->module + "." +
+                        import->name);
   // Tarjan's algorithm, iterative. A function's strongly connected component
   // is complete when the search leaves its first member; components come out
   // callees first, which is the order the compiler lowers them in.
@@ -188,8 +188,8 @@ bool has_side_effects(const wasm::Module& module, const CallGraph& graph, uint32
       const wasm::OpcodeInfo& op = wasm::info(instr.op);
       bool is_store = op.cls == wasm::OpcodeClass::Memory && op.access.kind == wasm::AccessKind::Store;
       if (is_store || instr.op == Opcode::MemoryGrow || instr.op == Opcode::MemoryFill ||
-          instr.op == Opcode::MemoryCopy || instr.op == Opcode::MemoryInit ||
-          instr.op == Opcode::DataDrop || op.cls == wasm::OpcodeClass::Atomic)
+          instr.op == Opcode::MemoryCopy || instr.op == Opcode::MemoryInit || instr.op == Opcode::DataDrop ||
+          op.cls == wasm::OpcodeClass::Atomic)
         return true;
       if (instr.op == Opcode::TableSet || instr.op == Opcode::TableInit || instr.op == Opcode::ElemDrop ||
           instr.op == Opcode::TableCopy || instr.op == Opcode::TableGrow || instr.op == Opcode::TableFill)

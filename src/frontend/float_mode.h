@@ -10,9 +10,7 @@ namespace wasmgpu::frontend {
 
 enum class FloatMode : unsigned char { Exact, Fast };
 
-inline std::string_view float_mode_name(FloatMode mode) {
-  return mode == FloatMode::Exact ? "exact" : "fast";
-}
+inline std::string_view float_mode_name(FloatMode mode) { return mode == FloatMode::Exact ? "exact" : "fast"; }
 
 inline std::optional<FloatMode> parse_float_mode(std::string_view text) {
   if (text == "exact") return FloatMode::Exact;

@@ -45,8 +45,8 @@ void put64(std::vector<uint8_t>& out, uint64_t at, uint64_t value) { std::memcpy
 // Element segments' items and dropped flags, then every table: null slots,
 // with the active segments copied in, in order (`globals`: every global's
 // value, for offsets that read an imported one).
-Status initialise_tables(const wasm::Module& module, const InstanceLayout& layout,
-                         std::span<const uint64_t> globals, std::vector<uint8_t>& state) {
+Status initialise_tables(const wasm::Module& module, const InstanceLayout& layout, std::span<const uint64_t> globals,
+                         std::vector<uint8_t>& state) {
   for (size_t t = 0; t < layout.table_offsets.size(); ++t) {
     const wasm::TableType& table = module.tables[t];
     uint32_t capacity = frontend::table_capacity(table);
@@ -55,7 +55,8 @@ Status initialise_tables(const wasm::Module& module, const InstanceLayout& layou
                         " elements; wasmgpu supports at most " + std::to_string(frontend::kMaxTableSlots));
     put32(state, layout.table_offsets[t] + abi::kTableSize, uint32_t(table.limits.min));
     put32(state, layout.table_offsets[t] + abi::kTableCapacity, capacity);
-    for (uint32_t i = 0; i < capacity; ++i) put32(state, layout.table_offsets[t] + abi::kTableSlots + 4 * i, abi::kNullRef);
+    for (uint32_t i = 0; i < capacity; ++i)
+      put32(state, layout.table_offsets[t] + abi::kTableSlots + 4 * i, abi::kNullRef);
   }
   for (size_t s = 0; s < module.elements.size(); ++s) {
     const wasm::ElementSegment& segment = module.elements[s];
@@ -69,7 +70,8 @@ Status initialise_tables(const wasm::Module& module, const InstanceLayout& layou
     if (segment.offset.instrs.empty()) return make_error(name + " has no offset");
     const wasm::Instr& offset_instr = segment.offset.instrs[0];
     uint64_t offset = 0;
-    if (offset_instr.op == wasm::Opcode::I32Const) offset = uint32_t(offset_instr.imm64);
+    if (offset_instr.op == wasm::Opcode::I32Const)
+      offset = uint32_t(offset_instr.imm64);
     else if (offset_instr.op == wasm::Opcode::GlobalGet && offset_instr.imm0 < globals.size())
       offset = uint32_t(globals[offset_instr.imm0]);
     else
@@ -172,16 +174,15 @@ Result<std::vector<uint8_t>> initial_instance_state(const wasm::Module& module,
         break;
       }
       default:
-        return make_error("global " + std::to_string(module.imported_globals + i) + " has an unsupported initializer (" +
-                          std::string(wasm::info(instr.op).text) + ")");
+        return make_error("global " + std::to_string(module.imported_globals + i) +
+                          " has an unsupported initializer (" + std::string(wasm::info(instr.op).text) + ")");
     }
     values.push_back(value);
   }
   for (size_t i = 0; i < values.size(); ++i)
     put64(state, layout.globals_offset + abi::kInstanceGlobalSlotSize * i, values[i]);
   for (size_t i = 0; i < module.data.size(); ++i)
-    put32(state, layout.data_dropped_offset + 4 * i,
-          module.data[i].mode == wasm::DataSegment::Mode::Active ? 1 : 0);
+    put32(state, layout.data_dropped_offset + 4 * i, module.data[i].mode == wasm::DataSegment::Mode::Active ? 1 : 0);
   WASMGPU_TRY(initialise_tables(module, layout, values, state));
   return state;
 }

@@ -47,8 +47,7 @@ uint64_t memory_reserve_bytes(const wasm::Module& module, uint64_t cap_without_m
 // declarative element segments dropped. The two device addresses are zero:
 // the runtime fills them in.
 Result<std::vector<uint8_t>> initial_instance_state(const wasm::Module& module,
-                                                    std::span<const uint64_t> imported_globals,
-                                                    uint64_t reserve_bytes);
+                                                    std::span<const uint64_t> imported_globals, uint64_t reserve_bytes);
 
 // Every data segment's bytes, concatenated at InstanceLayout::data_offsets.
 std::vector<uint8_t> data_segment_bytes(const wasm::Module& module);

@@ -32,8 +32,16 @@ TEST(InstanceState, LayoutAndInitialValues) {
   uint64_t imported[] = {0x1122334455667788ull};
   auto state = initial_instance_state(*module, imported, 4 * abi::kPageSize);
   ASSERT_TRUE(state.ok()) << state.error().to_string();
-  auto u32_at = [&](size_t at) { uint32_t v; std::memcpy(&v, state->data() + at, 4); return v; };
-  auto u64_at = [&](size_t at) { uint64_t v; std::memcpy(&v, state->data() + at, 8); return v; };
+  auto u32_at = [&](size_t at) {
+    uint32_t v;
+    std::memcpy(&v, state->data() + at, 4);
+    return v;
+  };
+  auto u64_at = [&](size_t at) {
+    uint64_t v;
+    std::memcpy(&v, state->data() + at, 8);
+    return v;
+  };
   EXPECT_EQ(u32_at(abi::kInstanceMemoryPages), 2u);
   EXPECT_EQ(u32_at(abi::kInstanceMemoryLimitPages), 4u);  // the reserve is below the max
   EXPECT_EQ(u64_at(layout.globals_offset), 0x1122334455667788ull);

@@ -62,13 +62,13 @@ struct Value {
 struct Frame {
   Opcode kind = Opcode::Block;  // Block, Loop, If, or Nop for the function
   size_t else_index = 0, end_index = 0;
-  size_t constraints = 0;             // active constraints on entry
-  std::vector<uint32_t> entry;        // If: locals on entry (the else arm's start)
-  std::vector<uint32_t> else_facts;   // If: the constraints the else arm starts with
+  size_t constraints = 0;            // active constraints on entry
+  std::vector<uint32_t> entry;       // If: locals on entry (the else arm's start)
+  std::vector<uint32_t> else_facts;  // If: the constraints the else arm starts with
   bool seen_else = false;
-  bool label_reached = false;         // a branch or fallthrough reached the end
-  std::vector<uint32_t> label;        // their locals, joined
-  std::vector<bool> written;          // Loop: the locals its body writes
+  bool label_reached = false;   // a branch or fallthrough reached the end
+  std::vector<uint32_t> label;  // their locals, joined
+  std::vector<bool> written;    // Loop: the locals its body writes
 };
 
 class Analysis {
@@ -87,8 +87,10 @@ class Analysis {
     if (facts_.size() != body.size() || type_.params.empty() || type_.params[0] != wasm::ValType::I32)
       return std::move(result_);
     for (size_t i = 0; i < type_.params.size(); ++i) {
-      if (type_.params[i] != wasm::ValType::I32) locals_.push_back(kUnknown);
-      else locals_.push_back(i == 0 ? node(Node::Op::Index) : node(Node::Op::Arg, uint32_t(i)));
+      if (type_.params[i] != wasm::ValType::I32)
+        locals_.push_back(kUnknown);
+      else
+        locals_.push_back(i == 0 ? node(Node::Op::Index) : node(Node::Op::Arg, uint32_t(i)));
     }
     for (wasm::ValType t : function_.locals) locals_.push_back(t == wasm::ValType::I32 ? constant(0) : kUnknown);
     values_.assign(flow_.value_count(), Value{});
@@ -245,7 +247,8 @@ class Analysis {
     std::optional<int64_t> b = x.op == Node::Op::Const ? std::nullopt : constant_of(x.b);
     switch (x.op) {
       case Node::Op::Const: form.constant = x.value; return form;
-      case Node::Op::Add: case Node::Op::Sub:
+      case Node::Op::Add:
+      case Node::Op::Sub:
         form = linear(x.a, depth + 1);
         add_scaled(form, linear(x.b, depth + 1), x.op == Node::Op::Add ? 1 : -1);
         return form;
@@ -263,7 +266,8 @@ class Analysis {
   uint32_t from_linear(const Linear& form) {
     uint32_t sum = constant(int32_t(uint32_t(form.constant)));
     for (const auto& [atom, coefficient] : form.terms) {
-      const uint32_t term = coefficient == 1 ? atom : node(Node::Op::Mul, atom, constant(int32_t(uint32_t(coefficient))));
+      const uint32_t term =
+          coefficient == 1 ? atom : node(Node::Op::Mul, atom, constant(int32_t(uint32_t(coefficient))));
       sum = constant_of(sum) == 0 ? term : node(Node::Op::Add, sum, term);
     }
     return sum;
@@ -323,16 +327,20 @@ class Analysis {
     for (size_t i = ip + 1; i < end - 1; ++i) {
       const wasm::Instr& instr = body[i];
       switch (instr.op) {
-        case Opcode::Block: case Opcode::Loop: case Opcode::If: ++depth; break;
+        case Opcode::Block:
+        case Opcode::Loop:
+        case Opcode::If: ++depth; break;
         case Opcode::End: --depth; break;
-        case Opcode::Br: case Opcode::BrIf:
+        case Opcode::Br:
+        case Opcode::BrIf:
           if (instr.imm0 == depth) return values;  // another branch back
           break;
         case Opcode::BrTable:
           for (uint32_t target : function_.br_tables.at(instr.imm0))
             if (target == depth) return values;
           break;
-        case Opcode::LocalSet: case Opcode::LocalTee: {
+        case Opcode::LocalSet:
+        case Opcode::LocalTee: {
           const uint32_t c = instr.imm0;
           ++writes[c];
           const bool increment = depth == 0 && i >= ip + 4 && body[i - 1].op == Opcode::I32Add &&
@@ -428,7 +436,9 @@ class Analysis {
 
   void step(const wasm::Instr& instr, size_t ip) {
     switch (instr.op) {
-      case Opcode::Block: case Opcode::Loop: case Opcode::If: {
+      case Opcode::Block:
+      case Opcode::Loop:
+      case Opcode::If: {
         int32_t cond = -1;
         if (instr.op == Opcode::If) cond = as_condition(operand(operand_count() - 1));  // after the parameters
         Frame frame;
@@ -465,7 +475,10 @@ class Analysis {
           return;
         }
         return end_frame();
-      case Opcode::Br: branch(instr.imm0); reachable_ = false; return;
+      case Opcode::Br:
+        branch(instr.imm0);
+        reachable_ = false;
+        return;
       case Opcode::BrIf: {
         const int32_t cond = as_condition(operand(operand_count() - 1));
         branch(instr.imm0);
@@ -477,10 +490,12 @@ class Analysis {
         for (uint32_t depth : function_.br_tables.at(instr.imm0)) branch(depth);
         reachable_ = false;
         return;
-      case Opcode::Return: case Opcode::Unreachable: reachable_ = false; return;
+      case Opcode::Return:
+      case Opcode::Unreachable: reachable_ = false; return;
       case Opcode::Nop: return;
       case Opcode::Drop: return;
-      case Opcode::Select: case Opcode::SelectTyped: {
+      case Opcode::Select:
+      case Opcode::SelectTyped: {
         const Value a = operand(0), b = operand(1);
         set_result(a.node == b.node ? a.node : kUnknown);
         return;
@@ -504,7 +519,8 @@ class Analysis {
       case Opcode::I32ShrU: return by_constant(Node::Op::ShrU);
       case Opcode::I32DivU: return by_constant(Node::Op::DivU);
       case Opcode::I32RemU: return by_constant(Node::Op::RemU);
-      case Opcode::I32And: case Opcode::I32Or: {
+      case Opcode::I32And:
+      case Opcode::I32Or: {
         const Value a = operand(0), b = operand(1);
         if (a.condition >= 0 && b.condition >= 0) {
           const auto kind = instr.op == Opcode::I32And ? Condition::Kind::And : Condition::Kind::Or;

@@ -31,8 +31,7 @@ CompiledKernel bench_kernel(const std::string& name) {
   source << in.rdbuf();
   EXPECT_FALSE(source.str().empty()) << "cannot read " << name << ".c";
   return testing::expect_compiles(
-      testing::c_to_wasm(source.str(), "-O2", "-I" + std::string(WASMGPU_INCLUDE_DIR) + " -I" + kBenchKernels),
-      name);
+      testing::c_to_wasm(source.str(), "-O2", "-I" + std::string(WASMGPU_INCLUDE_DIR) + " -I" + kBenchKernels), name);
 }
 
 // Buffers at distinct 256 MiB-aligned wasm addresses above kBufferAddressBase.
@@ -163,16 +162,16 @@ TEST(LaunchProof, GridStrideLoopOverBytesIsProven) {
   CompiledKernel k = bench_kernel("histogram");
   const uint32_t n = 100000;
   const std::vector<uint64_t> args = {buffer_address(0), n, buffer_address(1)};
-  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(64 * 256, 256), args,
-                               Regions{buffer(0, n), {}, buffer(1, 1024)}),
-            bit(1));
+  EXPECT_EQ(
+      abi::proven_params(k.info.launch_proof, linear(64 * 256, 256), args, Regions{buffer(0, n), {}, buffer(1, 1024)}),
+      bit(1));
   EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(64 * 256, 256), args,
                                Regions{buffer(0, n - 1), {}, buffer(1, 1024)}),
             0u);
   // The bench launches it as a grid of 64 workgroups: the same stride.
-  EXPECT_EQ(abi::proven_params(k.info.launch_proof, grid(64, 1, 256, 1), args,
-                               Regions{buffer(0, n), {}, buffer(1, 1024)}),
-            bit(1));
+  EXPECT_EQ(
+      abi::proven_params(k.info.launch_proof, grid(64, 1, 256, 1), args, Regions{buffer(0, n), {}, buffer(1, 1024)}),
+      bit(1));
 }
 
 TEST(LaunchProof, PointerSteppedWithTheLoopCounterIsProven) {

@@ -19,8 +19,7 @@ struct Write {
 };
 
 // `local.get L; i32.const s; i32.add|i32.sub` right before body[ip]: the step.
-std::optional<int64_t> step_before(const std::vector<wasm::Instr>& body, size_t loop_ip, size_t ip,
-                                   uint32_t local) {
+std::optional<int64_t> step_before(const std::vector<wasm::Instr>& body, size_t loop_ip, size_t ip, uint32_t local) {
   if (ip < loop_ip + 4) return std::nullopt;
   const wasm::Instr &get = body[ip - 3], &constant = body[ip - 2], &op = body[ip - 1];
   if (get.op != Opcode::LocalGet || get.imm0 != local || constant.op != Opcode::I32Const) return std::nullopt;

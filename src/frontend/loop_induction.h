@@ -36,7 +36,7 @@ struct LoopInduction {
   std::vector<Variable> variables;  // every local stepped once per trip
   size_t control = 0;               // index in variables of the one the back-edge tests
   Test test = Test::NotEqual;
-  int64_t end = 0;                  // the bound it is tested against (0 for a bare `br_if`)
+  int64_t end = 0;  // the bound it is tested against (0 for a bare `br_if`)
 };
 
 // The induction of the loop whose `loop` instruction is body[loop_ip], when

@@ -18,8 +18,8 @@ constexpr uint32_t kI = 1, kJ = 2, kP = 3;  // the locals after parameter $n (0)
 
 // A function around `code` (flat wat), with parameter $n and locals $i, $j, $p.
 std::string function_around(std::string_view code) {
-  return "(module (memory 1) (func (param $n i32) (local $i i32) (local $j i32) (local $p i32)\n" +
-         std::string(code) + "))";
+  return "(module (memory 1) (func (param $n i32) (local $i i32) (local $j i32) (local $p i32)\n" + std::string(code) +
+         "))";
 }
 
 // find_loop_induction on the `which`-th loop (in code order) of the function.
@@ -103,7 +103,7 @@ TEST(LoopInduction, LessUnsigned) {
   EXPECT_EQ(induction->test, LoopTest::LessUnsigned);
   EXPECT_EQ(induction->end, 100);
   EXPECT_EQ(header_visits(*induction, 0), 25u);
-  EXPECT_EQ(header_visits(*induction, 1), 25u);   // 1, 5, ..., 97
+  EXPECT_EQ(header_visits(*induction, 1), 25u);  // 1, 5, ..., 97
   EXPECT_EQ(header_visits(*induction, 99), 1u);
   EXPECT_EQ(header_visits(*induction, 100), std::nullopt);
   EXPECT_EQ(header_visits(*induction, uint32_t(-8)), std::nullopt);  // -8 is huge unsigned
@@ -129,7 +129,7 @@ TEST(LoopInduction, BoundsWhoseLastStepWouldWrap) {
   auto fits_u = induction_of(R"(loop
       local.get $i  i32.const 256  i32.add  local.tee $i  i32.const -256  i32.lt_u  br_if 0  end)");
   ASSERT_TRUE(fits_u);
-  EXPECT_EQ(header_visits(*fits_u, uint32_t(-512)), 1u);  // end + step == 2^32 exactly
+  EXPECT_EQ(header_visits(*fits_u, uint32_t(-512)), 1u);     // end + step == 2^32 exactly
   EXPECT_EQ(header_visits(*fits_u, 0), uint64_t(0xFFFFFF));  // (2^32 - 256) / 256
   auto wraps_s = induction_of(R"(loop
       local.get $i  i32.const 32  i32.add  local.tee $i  i32.const 0x7FFFFFF0  i32.lt_s  br_if 0  end)");
@@ -186,9 +186,8 @@ TEST(LoopInduction, NestedLoopsEachFindTheirOwn) {
 
 // Shapes that must be rejected: each is the clang loop with one thing changed.
 std::optional<LoopInduction> clang_loop_with(std::string_view before_update, std::string_view after_update = "") {
-  return induction_of("loop\n" + std::string(before_update) +
-                      "\nlocal.get $i  i32.const 512  i32.add  local.tee $i\n" + std::string(after_update) +
-                      "\nbr_if 0\nend");
+  return induction_of("loop\n" + std::string(before_update) + "\nlocal.get $i  i32.const 512  i32.add  local.tee $i\n" +
+                      std::string(after_update) + "\nbr_if 0\nend");
 }
 
 TEST(LoopInduction, TheUnchangedClangLoopIsFound) { EXPECT_TRUE(clang_loop_with("nop")); }

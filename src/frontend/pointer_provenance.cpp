@@ -43,7 +43,9 @@ Fact with_range(Fact a, const ValueRange& range) {
   return a;
 }
 
-Fact absolute(uint64_t value) { return with_range(make(Base::Absolute, 0, 32, value), ValueRange::constant(int64_t(value))); }
+Fact absolute(uint64_t value) {
+  return with_range(make(Base::Absolute, 0, 32, value), ValueRange::constant(int64_t(value)));
+}
 Fact number_in(const ValueRange& range) { return with_range(make(Base::Absolute, 0, 0, 0), range); }
 Fact unknown() { return {}; }
 
@@ -158,11 +160,13 @@ Fact bitwise(Opcode op, const Fact& x, const Fact& y) {
   uint32_t ka = low_mask(a.known_bits), kb = low_mask(b.known_bits);
   uint32_t known = ka & kb, value = 0;
   switch (op) {
-    case Opcode::I32And: case Opcode::I64And:
+    case Opcode::I32And:
+    case Opcode::I64And:
       known |= (ka & ~a.residue) | (kb & ~b.residue);  // a known zero decides
       value = a.residue & b.residue;
       break;
-    case Opcode::I32Or: case Opcode::I64Or:
+    case Opcode::I32Or:
+    case Opcode::I64Or:
       known |= (ka & a.residue) | (kb & b.residue);  // a known one decides
       value = a.residue | b.residue;
       break;
@@ -179,21 +183,66 @@ Fact bitwise(Opcode op, const Fact& x, const Fact& y) {
 // and widening conversions of i32.
 bool uses_operands_as_numbers(Opcode op) {
   switch (op) {
-    case Opcode::I32LtS: case Opcode::I32LtU: case Opcode::I32GtS: case Opcode::I32GtU: case Opcode::I32LeS:
-    case Opcode::I32LeU: case Opcode::I32GeS: case Opcode::I32GeU: case Opcode::I64LtS: case Opcode::I64LtU:
-    case Opcode::I64GtS: case Opcode::I64GtU: case Opcode::I64LeS: case Opcode::I64LeU: case Opcode::I64GeS:
-    case Opcode::I64GeU: case Opcode::F32Lt: case Opcode::F32Gt: case Opcode::F32Le: case Opcode::F32Ge:
-    case Opcode::F64Lt: case Opcode::F64Gt: case Opcode::F64Le: case Opcode::F64Ge:
-    case Opcode::I32Mul: case Opcode::I32DivS: case Opcode::I32DivU: case Opcode::I32RemS: case Opcode::I32RemU:
-    case Opcode::I32And: case Opcode::I32Or: case Opcode::I32Xor: case Opcode::I32Shl: case Opcode::I32ShrS:
-    case Opcode::I32ShrU: case Opcode::I32Rotl: case Opcode::I32Rotr:
-    case Opcode::I64Mul: case Opcode::I64DivS: case Opcode::I64DivU: case Opcode::I64RemS: case Opcode::I64RemU:
-    case Opcode::I64And: case Opcode::I64Or: case Opcode::I64Xor: case Opcode::I64Shl: case Opcode::I64ShrS:
-    case Opcode::I64ShrU: case Opcode::I64Rotl: case Opcode::I64Rotr:
-    case Opcode::F32Mul: case Opcode::F32Div: case Opcode::F64Mul: case Opcode::F64Div:
-    case Opcode::I64ExtendI32S: case Opcode::I64ExtendI32U: case Opcode::F32ConvertI32S: case Opcode::F32ConvertI32U:
-    case Opcode::F64ConvertI32S: case Opcode::F64ConvertI32U:
-      return true;
+    case Opcode::I32LtS:
+    case Opcode::I32LtU:
+    case Opcode::I32GtS:
+    case Opcode::I32GtU:
+    case Opcode::I32LeS:
+    case Opcode::I32LeU:
+    case Opcode::I32GeS:
+    case Opcode::I32GeU:
+    case Opcode::I64LtS:
+    case Opcode::I64LtU:
+    case Opcode::I64GtS:
+    case Opcode::I64GtU:
+    case Opcode::I64LeS:
+    case Opcode::I64LeU:
+    case Opcode::I64GeS:
+    case Opcode::I64GeU:
+    case Opcode::F32Lt:
+    case Opcode::F32Gt:
+    case Opcode::F32Le:
+    case Opcode::F32Ge:
+    case Opcode::F64Lt:
+    case Opcode::F64Gt:
+    case Opcode::F64Le:
+    case Opcode::F64Ge:
+    case Opcode::I32Mul:
+    case Opcode::I32DivS:
+    case Opcode::I32DivU:
+    case Opcode::I32RemS:
+    case Opcode::I32RemU:
+    case Opcode::I32And:
+    case Opcode::I32Or:
+    case Opcode::I32Xor:
+    case Opcode::I32Shl:
+    case Opcode::I32ShrS:
+    case Opcode::I32ShrU:
+    case Opcode::I32Rotl:
+    case Opcode::I32Rotr:
+    case Opcode::I64Mul:
+    case Opcode::I64DivS:
+    case Opcode::I64DivU:
+    case Opcode::I64RemS:
+    case Opcode::I64RemU:
+    case Opcode::I64And:
+    case Opcode::I64Or:
+    case Opcode::I64Xor:
+    case Opcode::I64Shl:
+    case Opcode::I64ShrS:
+    case Opcode::I64ShrU:
+    case Opcode::I64Rotl:
+    case Opcode::I64Rotr:
+    case Opcode::F32Mul:
+    case Opcode::F32Div:
+    case Opcode::F64Mul:
+    case Opcode::F64Div:
+    case Opcode::I64ExtendI32S:
+    case Opcode::I64ExtendI32U:
+    case Opcode::F32ConvertI32S:
+    case Opcode::F32ConvertI32U:
+    case Opcode::F64ConvertI32S:
+    case Opcode::F64ConvertI32U: return true;
     default: return false;
   }
 }
@@ -242,7 +291,8 @@ void join_into(State& into, const std::vector<Fact>& locals, const std::vector<F
     return;
   }
   for (size_t i = 0; i < locals.size(); ++i) into.locals[i] = join(into.locals[i], locals[i]);
-  for (size_t i = 0; i < values.size() && i < into.carried.size(); ++i) into.carried[i] = join(into.carried[i], values[i]);
+  for (size_t i = 0; i < values.size() && i < into.carried.size(); ++i)
+    into.carried[i] = join(into.carried[i], values[i]);
 }
 
 struct Frame {
@@ -357,7 +407,8 @@ class Interpreter {
         if (instr.op == Opcode::If) frame.else_entry = state_;
         if (instr.op == Opcode::Loop) {
           frame.header_ranges = counted_ranges(ip);
-          for (const auto& [local, range] : frame.header_ranges) state_.locals[local] = with_range(state_.locals[local], range);
+          for (const auto& [local, range] : frame.header_ranges)
+            state_.locals[local] = with_range(state_.locals[local], range);
           frame.header = state_;
           // The parameters at the header: what entered, joined with what
           // the back-edges bring at the loop's end.
@@ -374,7 +425,10 @@ class Interpreter {
         return ip;
       }
       case Opcode::End: return end(ip);
-      case Opcode::Br: branch(instr.imm0, operand_ids().size()); state_.reachable = false; return ip;
+      case Opcode::Br:
+        branch(instr.imm0, operand_ids().size());
+        state_.reachable = false;
+        return ip;
       case Opcode::BrIf: branch(instr.imm0, operand_ids().size() - 1); return ip;
       case Opcode::BrTable:
         for (uint32_t depth : function_.br_tables.at(instr.imm0)) branch(depth, operand_ids().size() - 1);
@@ -382,7 +436,8 @@ class Interpreter {
         return ip;
       case Opcode::Return:
       case Opcode::Unreachable: state_.reachable = false; return ip;
-      case Opcode::Nop: case Opcode::Drop: return ip;
+      case Opcode::Nop:
+      case Opcode::Drop: return ip;
       case Opcode::Select:
       case Opcode::SelectTyped: set_result(0, join(operand(0), operand(1))); return ip;
       case Opcode::LocalGet: set_result(0, state_.locals.at(instr.imm0)); return ip;
@@ -408,25 +463,30 @@ class Interpreter {
           set_results_unknown();
         return ip;
       }
-      case Opcode::I32Const: case Opcode::I64Const: set_result(0, absolute(instr.imm64)); return ip;
+      case Opcode::I32Const:
+      case Opcode::I64Const: set_result(0, absolute(instr.imm64)); return ip;
       // Ranges speak of the low 32 bits, which i64 add, sub, mul, shl and
       // the bitwise operations compute as i32 ones would.
-      case Opcode::I32Add: case Opcode::I64Add: {
+      case Opcode::I32Add:
+      case Opcode::I64Add: {
         const Fact a = operand(0), b = operand(1);
         set_result(0, with_range(add(a, b, prefer_), range_of(a).add(range_of(b))));
         return ip;
       }
-      case Opcode::I32Sub: case Opcode::I64Sub: {
+      case Opcode::I32Sub:
+      case Opcode::I64Sub: {
         const Fact a = operand(0), b = operand(1);
         set_result(0, with_range(sub(a, b), range_of(a).sub(range_of(b))));
         return ip;
       }
-      case Opcode::I32Mul: case Opcode::I64Mul: {
+      case Opcode::I32Mul:
+      case Opcode::I64Mul: {
         const Fact a = operand(0), b = operand(1);
         set_result(0, with_range(mul(a, b), range_of(a).mul(range_of(b))));
         return ip;
       }
-      case Opcode::I32Shl: case Opcode::I64Shl: {
+      case Opcode::I32Shl:
+      case Opcode::I64Shl: {
         const Fact a = operand(0), b = operand(1);
         const bool wide = instr.op == Opcode::I64Shl;
         ValueRange range = range_of(a).shl(range_of(b));
@@ -437,7 +497,10 @@ class Interpreter {
         set_result(0, with_range(shl(a, b, wide ? 64 : 32), range));
         return ip;
       }
-      case Opcode::I32ShrU: case Opcode::I64ShrU: case Opcode::I32ShrS: case Opcode::I64ShrS: {
+      case Opcode::I32ShrU:
+      case Opcode::I64ShrU:
+      case Opcode::I32ShrS:
+      case Opcode::I64ShrS: {
         const Fact a = operand(0), b = operand(1);
         Fact result = shr(a, b, instr.op == Opcode::I64ShrU || instr.op == Opcode::I64ShrS ? 64 : 32);
         if (instr.op == Opcode::I32ShrU) result = with_range(result, range_of(a).shr_u(range_of(b)));
@@ -445,13 +508,19 @@ class Interpreter {
         set_result(0, result);
         return ip;
       }
-      case Opcode::I32DivU: case Opcode::I32RemU: {
+      case Opcode::I32DivU:
+      case Opcode::I32RemU: {
         const Fact a = operand(0), b = operand(1);
-        set_result(0, number_in(instr.op == Opcode::I32DivU ? range_of(a).div_u(range_of(b)) : range_of(a).rem_u(range_of(b))));
+        set_result(0, number_in(instr.op == Opcode::I32DivU ? range_of(a).div_u(range_of(b))
+                                                            : range_of(a).rem_u(range_of(b))));
         return ip;
       }
-      case Opcode::I32And: case Opcode::I64And: case Opcode::I32Or: case Opcode::I64Or:
-      case Opcode::I32Xor: case Opcode::I64Xor: {
+      case Opcode::I32And:
+      case Opcode::I64And:
+      case Opcode::I32Or:
+      case Opcode::I64Or:
+      case Opcode::I32Xor:
+      case Opcode::I64Xor: {
         const Fact a = operand(0), b = operand(1);
         const ValueRange x = range_of(a), y = range_of(b);
         ValueRange range = instr.op == Opcode::I32And || instr.op == Opcode::I64And ? x.bit_and(y)
@@ -470,9 +539,9 @@ class Interpreter {
         return ip;
       }
       // The low 32 bits pass unchanged, which is all a fact speaks of.
-      case Opcode::I32WrapI64: case Opcode::I64ExtendI32U: case Opcode::I64ExtendI32S:
-        set_result(0, operand(0));
-        return ip;
+      case Opcode::I32WrapI64:
+      case Opcode::I64ExtendI32U:
+      case Opcode::I64ExtendI32S: set_result(0, operand(0)); return ip;
       default: break;
     }
     // Everything else, by its facts: memory accesses record their address
@@ -575,7 +644,8 @@ class Interpreter {
   std::vector<std::pair<uint32_t, ValueRange>> counted_ranges(size_t loop_ip) const {
     if (!options_.ranges) return {};
     auto found = inductions_.find(loop_ip);
-    if (found == inductions_.end()) found = inductions_.emplace(loop_ip, find_loop_induction(function_.body, loop_ip)).first;
+    if (found == inductions_.end())
+      found = inductions_.emplace(loop_ip, find_loop_induction(function_.body, loop_ip)).first;
     const std::optional<LoopInduction>& induction = found->second;
     if (!induction) return {};
     const LoopInduction::Variable& control = induction->variables[induction->control];
@@ -589,7 +659,8 @@ class Interpreter {
       // distance covered, when it stays below 2^32.
       const __int128 travel = __int128(*visits - 1) * v.step;
       if (travel >= (__int128(1) << 32) || travel <= -(__int128(1) << 32)) continue;
-      const ValueRange moved = ValueRange::between(std::min<int64_t>(0, int64_t(travel)), std::max<int64_t>(0, int64_t(travel)));
+      const ValueRange moved =
+          ValueRange::between(std::min<int64_t>(0, int64_t(travel)), std::max<int64_t>(0, int64_t(travel)));
       ranges.push_back({v.local, range_of(state_.locals.at(v.local)).add(moved)});
     }
     return ranges;
@@ -641,14 +712,15 @@ std::vector<PointerFact> analyse_pointer_provenance(const wasm::Module& module, 
   const wasm::FuncType& type = module.function_type(function_index);
   std::vector<bool> candidates(type.params.size());
   for (size_t i = 0; i < type.params.size(); ++i)
-    candidates[i] = type.params[i] == wasm::ValType::I32 &&
-                    !(i < options.number_params.size() && options.number_params[i]);
+    candidates[i] =
+        type.params[i] == wasm::ValType::I32 && !(i < options.number_params.size() && options.number_params[i]);
   Interpreter first_round(module, function_index, flow, options, candidates);
   std::vector<PointerFact> first = first_round.run();
   std::vector<bool> used(type.params.size(), false);
   const std::vector<wasm::Instr>& body = module.functions.at(function_index - module.imported_functions).body;
   for (size_t i = 0; i < body.size(); ++i)
-    if (first[i].base == PointerFact::Base::Param && body[i].op != wasm::Opcode::GlobalSet) used.at(first[i].param) = true;
+    if (first[i].base == PointerFact::Base::Param && body[i].op != wasm::Opcode::GlobalSet)
+      used.at(first[i].param) = true;
   std::vector<bool> pointers = candidates;
   for (size_t i = 0; i < pointers.size(); ++i) pointers[i] = candidates[i] && (used[i] || !first_round.numeric()[i]);
   return Interpreter(module, function_index, flow, options, pointers, used).run();
@@ -662,8 +734,7 @@ bool stack_pointer_stays_aligned(const wasm::Module& module, const std::vector<u
     if (module.imported_function(function)) continue;
     const std::vector<wasm::Instr>& body = module.functions.at(function - module.imported_functions).body;
     bool sets = false;
-    for (const wasm::Instr& instr : body)
-      sets |= instr.op == wasm::Opcode::GlobalSet && instr.imm0 == stack_pointer;
+    for (const wasm::Instr& instr : body) sets |= instr.op == wasm::Opcode::GlobalSet && instr.imm0 == stack_pointer;
     if (!sets) continue;
     std::vector<PointerFact> facts = analyse_pointer_provenance(module, function, options);
     for (size_t i = 0; i < body.size(); ++i) {

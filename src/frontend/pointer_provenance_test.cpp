@@ -11,8 +11,8 @@ namespace {
 
 // Checked through what the SPIR-V back end makes of the facts.
 using spirv::AccessPathCounts;
-using spirv::CompiledKernel;
 using spirv::compile_calls;
+using spirv::CompiledKernel;
 namespace testing = spirv::testing;
 
 using Base = PointerFact::Base;
@@ -107,7 +107,8 @@ TEST(PointerProvenance, IntegerParametersAddedToPointersAreIndices) {
       (drop (i32.load8_u (i32.add (local.get $x) (local.get $n))))
       (drop (i32.load8_u (i32.add (local.get $i) (local.get $x))))
       (drop (i32.load8_u (i32.add (local.get $m) (local.get $x)))))))";
-  auto facts = access_facts(wat, {.stack_pointer = std::nullopt, .stack_pointer_aligned = false, .number_params = {true}});
+  auto facts =
+      access_facts(wat, {.stack_pointer = std::nullopt, .stack_pointer_aligned = false, .number_params = {true}});
   ASSERT_EQ(facts.size(), 3u);
   EXPECT_EQ(facts[0].base, Base::Param);
   EXPECT_EQ(facts[0].param, 1u);
@@ -205,7 +206,9 @@ TEST(PointerProvenance, AlignedEightByteAccessesAreOneTypedAccess) {
   CompiledKernel kernel = testing::expect_compiles(testing::c_to_wasm(R"(
 #include <wasmgpu.h>
 WASMGPU_KERNEL(k) void k(int i, const double *x, double *y) { y[i] = 2.0 * x[i]; }
-)", "-O2", std::string("-I") + WASMGPU_INCLUDE_DIR), "k");
+)",
+                                                                      "-O2", std::string("-I") + WASMGPU_INCLUDE_DIR),
+                                                   "k");
   EXPECT_EQ(kernel.info.memory_access_paths.parameter, 2u);
   // The kernel function's own code (the general-path helpers after it have typed accesses too).
   const std::string all = testing::disassembly(kernel);
@@ -234,7 +237,9 @@ WASMGPU_KERNEL(k) void k(int i, float *out) {
   wasmgpu_barrier();
   out[i] = tile[63 - l] + tile[l ^ 1];
 }
-)", "-O2", std::string("-I") + WASMGPU_INCLUDE_DIR), "k");
+)",
+                                                                      "-O2", std::string("-I") + WASMGPU_INCLUDE_DIR),
+                                                   "k");
   const AccessPathCounts& paths = kernel.info.memory_access_paths;
   EXPECT_EQ(paths.indexed, 4u);  // the table, three tile accesses
   EXPECT_EQ(paths.parameter, 1u);
@@ -266,18 +271,26 @@ TEST(PointerProvenance, RangesOfWorkgroupIndicesCountedLoopsAndBytes) {
   auto bounds = [](const PointerFact& fact) { return fact.range.unsigned_bounds(); };
   using Bounds = std::pair<uint32_t, uint32_t>;
 
-  auto facts = access_facts(wat, {.stack_pointer = std::nullopt, .stack_pointer_aligned = false, .number_params = {}, .max_workgroup_invocations = 256, .ranges = true});
+  auto facts = access_facts(wat, {.stack_pointer = std::nullopt,
+                                  .stack_pointer_aligned = false,
+                                  .number_params = {},
+                                  .max_workgroup_invocations = 256,
+                                  .ranges = true});
   ASSERT_EQ(facts.size(), 6u);
-  EXPECT_EQ(bounds(facts[0]), Bounds(0, 1020));       // l * 4 (+ offset 1024, not in the operand)
-  EXPECT_EQ(bounds(facts[1]), Bounds(2016, 2268));    // row + k, k in [-32, -4]
-  EXPECT_TRUE(facts[2].range.is_full());              // j counts to a number unknown here
+  EXPECT_EQ(bounds(facts[0]), Bounds(0, 1020));     // l * 4 (+ offset 1024, not in the operand)
+  EXPECT_EQ(bounds(facts[1]), Bounds(2016, 2268));  // row + k, k in [-32, -4]
+  EXPECT_TRUE(facts[2].range.is_full());            // j counts to a number unknown here
   EXPECT_EQ(bounds(facts[3]), Bounds(0, 0xFFFF'FFFF)) << "the address of the byte is a parameter's";
   EXPECT_EQ(bounds(facts[4]), Bounds(4096, 4096 + 255 * 4));
   EXPECT_EQ(bounds(facts[5]), Bounds(0, 255 * 64 + 63));  // an or of disjoint bits is a sum
 
   // With no workgroup size assumed, the local index is any number; the
   // loop's range does not depend on it (l & 7).
-  auto unassumed = access_facts(wat, {.stack_pointer = std::nullopt, .stack_pointer_aligned = false, .number_params = {}, .max_workgroup_invocations = 0, .ranges = true});
+  auto unassumed = access_facts(wat, {.stack_pointer = std::nullopt,
+                                      .stack_pointer_aligned = false,
+                                      .number_params = {},
+                                      .max_workgroup_invocations = 0,
+                                      .ranges = true});
   EXPECT_TRUE(access_facts(wat)[1].range.is_full()) << "ranges are worked out only when asked for";
   EXPECT_TRUE(unassumed[0].range.is_full());
   EXPECT_EQ(bounds(unassumed[1]), Bounds(2016, 2268));
@@ -295,7 +308,9 @@ WASMGPU_KERNEL(k) void k(int i, float *out) {
   wasmgpu_barrier();
   out[i] = tile[255 - (l & 255)] + tile[l * 2];
 }
-)", "-O2", std::string("-I") + WASMGPU_INCLUDE_DIR), "k");
+)",
+                                                                      "-O2", std::string("-I") + WASMGPU_INCLUDE_DIR),
+                                                   "k");
   // tile[l] (workgroups up to 256) and tile[255 - (l & 255)] (any); l * 2
   // reaches past the tile.
   EXPECT_EQ(kernel.info.memory_access_paths.proven_shared, 2u);

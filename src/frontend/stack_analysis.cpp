@@ -121,7 +121,8 @@ class FrameScanner {
     const size_t params = type.params.size();
     const size_t local_count = params + function.locals.size();
     // Parameters are unknown; other locals start at zero.
-    PathState path{AbstractValue::stack_pointer(0), std::vector<AbstractValue>(local_count, AbstractValue::constant(0))};
+    PathState path{AbstractValue::stack_pointer(0),
+                   std::vector<AbstractValue>(local_count, AbstractValue::constant(0))};
     for (size_t i = 0; i < params; ++i) path.locals[i] = AbstractValue::unknown();
     AbstractValue& sp = path.sp;  // the current stack pointer
     // What is known of each stack value (wasm/operand_flow.h), set where it is pushed.
@@ -311,8 +312,9 @@ class FrameScanner {
     using K = AbstractValue::Kind;
     if (a.kind == K::Const && b.kind == K::Const) {
       uint32_t x = uint32_t(a.value), y = uint32_t(b.value);
-      return AbstractValue::constant(op == Opcode::I32Add ? uint32_t(x + y)
-                                     : op == Opcode::I32Sub ? uint32_t(x - y) : (x & y));
+      return AbstractValue::constant(op == Opcode::I32Add   ? uint32_t(x + y)
+                                     : op == Opcode::I32Sub ? uint32_t(x - y)
+                                                            : (x & y));
     }
     if (op == Opcode::I32Add && b.kind == K::StackPointer) std::swap(a, b);
     if (a.kind == K::StackPointer && b.kind == K::Const) {
@@ -359,10 +361,10 @@ class FrameScanner {
 
   struct ControlFrame {
     bool is_loop;
-    uint32_t at;                         // the instruction that opened it
-    PathState entry;                     // at the block, loop or if (after a loop's widening)
-    std::optional<PathState> at_end;     // joined over branches to the end (and a then-arm's end)
-    bool implicit_else;                  // an `if` without `else`: the entry also reaches the end
+    uint32_t at;                      // the instruction that opened it
+    PathState entry;                  // at the block, loop or if (after a loop's widening)
+    std::optional<PathState> at_end;  // joined over branches to the end (and a then-arm's end)
+    bool implicit_else;               // an `if` without `else`: the entry also reaches the end
   };
 
   // The locals each loop assigns (nested loops' included), by the loop's
@@ -392,7 +394,8 @@ class FrameScanner {
       if (local >= path.locals.size()) continue;
       AbstractValue& value = path.locals[local];
       auto assigned = loop_from_sp_.find({at, local});
-      const AbstractValue::Kind in_loop = assigned == loop_from_sp_.end() ? AbstractValue::Kind::Unknown : assigned->second;
+      const AbstractValue::Kind in_loop =
+          assigned == loop_from_sp_.end() ? AbstractValue::Kind::Unknown : assigned->second;
       if (value.is_base() || in_loop == AbstractValue::Kind::StackBase)
         value = AbstractValue::stack_base();
       else if (value.from_sp() || in_loop == AbstractValue::Kind::FrameInterior)
@@ -413,7 +416,8 @@ class FrameScanner {
     if (index >= path.locals.size()) return;
     path.locals[index] = value;
     if (!value.from_sp()) return;
-    const AbstractValue::Kind kind = value.is_base() ? AbstractValue::Kind::StackBase : AbstractValue::Kind::FrameInterior;
+    const AbstractValue::Kind kind =
+        value.is_base() ? AbstractValue::Kind::StackBase : AbstractValue::Kind::FrameInterior;
     for (const ControlFrame& frame : frames_) {
       if (!frame.is_loop) continue;
       auto [it, inserted] = loop_from_sp_.insert({{frame.at, index}, kind});
@@ -442,8 +446,7 @@ std::optional<uint32_t> find_stack_pointer(const wasm::Module& module) {
   auto usable = [&](uint32_t index) -> bool {
     if (index < module.imported_globals || index >= module.total_globals()) return false;
     const wasm::Global& global = module.globals[index - module.imported_globals];
-    return global.type.type == wasm::ValType::I32 && global.type.is_mutable &&
-           const_i32(global.init).has_value();
+    return global.type.type == wasm::ValType::I32 && global.type.is_mutable && const_i32(global.init).has_value();
   };
   for (const auto& [index, name] : module.names.global_names)
     if (name == "__stack_pointer") return usable(index) ? std::optional(index) : std::nullopt;
@@ -499,7 +502,9 @@ StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph,
       if (found != flows->end()) flow = &found->second;
     }
     std::optional<wasm::OperandFlow> built;
-    if (!flow) flow = &built.emplace(wasm::OperandFlow::build(module, module.functions.at(function - module.imported_functions)));
+    if (!flow)
+      flow =
+          &built.emplace(wasm::OperandFlow::build(module, module.functions.at(function - module.imported_functions)));
     FunctionStackUse use = scanner.scan(function, *flow);
     uses_stack_pointer |= use.uses_stack_pointer;
     layout.bounded &= use.bounded;

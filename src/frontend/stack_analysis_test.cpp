@@ -146,7 +146,6 @@ TEST(StackAnalysis, NoStackUse) {
   EXPECT_EQ(k.info.stack_slot_size, 0u);
 }
 
-
 // wasm-ld writes no segment for zero-initialised data (.bss): it lies between
 // the segments and the 64 KiB stack. Its variables are not stack: a constant
 // address there neither widens the window nor counts as the region (before,

@@ -44,8 +44,10 @@ Result<std::vector<uint32_t>> element_items(const wasm::ElementSegment& segment)
   for (const wasm::ConstExpr& item : segment.items) {
     if (item.instrs.empty()) return make_error("an element segment item is empty");
     const wasm::Instr& instr = item.instrs[0];
-    if (instr.op == wasm::Opcode::RefFunc) items.push_back(instr.imm0);
-    else if (instr.op == wasm::Opcode::RefNull) items.push_back(abi::kNullRef);
+    if (instr.op == wasm::Opcode::RefFunc)
+      items.push_back(instr.imm0);
+    else if (instr.op == wasm::Opcode::RefNull)
+      items.push_back(abi::kNullRef);
     else
       return make_error("an element segment item is " + std::string(wasm::info(instr.op).text) +
                         " (only ref.func and ref.null are supported: the host passes no references)");

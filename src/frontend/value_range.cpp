@@ -84,8 +84,7 @@ ValueRange ValueRange::sub(const ValueRange& b) const {
 ValueRange ValueRange::mul(const ValueRange& b) const {
   if (as_constant() == 0u || b.as_constant() == 0u) return constant(0);
   if (is_full() || b.is_full()) return full();
-  __int128 corners[] = {__int128(lo_) * b.lo_, __int128(lo_) * b.hi_, __int128(hi_) * b.lo_,
-                        __int128(hi_) * b.hi_};
+  __int128 corners[] = {__int128(lo_) * b.lo_, __int128(lo_) * b.hi_, __int128(hi_) * b.lo_, __int128(hi_) * b.hi_};
   return between_wide(std::min({corners[0], corners[1], corners[2], corners[3]}),
                       std::max({corners[0], corners[1], corners[2], corners[3]}));
 }
@@ -135,7 +134,7 @@ ValueRange ValueRange::div_u(const ValueRange& b) const {
 ValueRange ValueRange::rem_u(const ValueRange& b) const {
   auto [alo, ahi] = unsigned_bounds();
   auto [blo, bhi] = b.unsigned_bounds();
-  if (bhi == 0) return full();  // always traps
+  if (bhi == 0) return full();              // always traps
   if (ahi < blo) return between(alo, ahi);  // x % y == x when x < y
   return between(0, std::min(ahi, bhi - 1));
 }

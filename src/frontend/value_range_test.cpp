@@ -38,7 +38,7 @@ TEST(ValueRange, HugeI64ConstantsKeepTheirLow32Bits) {
 
 TEST(ValueRange, FullnessAtTheEdgeOfTheCircle) {
   EXPECT_TRUE(ValueRange().is_full());
-  EXPECT_TRUE(between(0, 0xFFFFFFFF).is_full());          // hi - lo == 2^32 - 1
+  EXPECT_TRUE(between(0, 0xFFFFFFFF).is_full());  // hi - lo == 2^32 - 1
   EXPECT_TRUE(between(-5, k2to32 - 6).is_full());
   EXPECT_TRUE(between(-k2to32, k2to32).is_full());
   EXPECT_EQ(between(-5, k2to32 - 6), ValueRange::full());  // one canonical form
@@ -214,9 +214,9 @@ TEST(ValueRange, BruteForceEveryOperationIsSound) {
         for (uint32_t y : b.members()) {
           if (op.divides && y == 0) continue;
           const uint32_t exact = op.exact(x, y);
-          ASSERT_TRUE(result.contains(exact)) << op.name << "(" << x << ", " << y << ") = " << exact
-                                              << " with a = [" << a.lo << ", +" << a.width << "], b = ["
-                                              << b.lo << ", +" << b.width << "]";
+          ASSERT_TRUE(result.contains(exact))
+              << op.name << "(" << x << ", " << y << ") = " << exact << " with a = [" << a.lo << ", +" << a.width
+              << "], b = [" << b.lo << ", +" << b.width << "]";
           if (op.exact_on_constants && a.width == 0 && b.width == 0) {
             EXPECT_EQ(result.as_constant(), exact) << op.name << "(" << x << ", " << y << ")";
           }
@@ -245,11 +245,15 @@ TEST(ValueRange, BruteForceBoundsAndMembership) {
     // Exact whenever the members do not cross 0 (2^31 for signed), else the
     // whole type, which still holds them.
     auto [ulo, uhi] = a.range.unsigned_bounds();
-    if (int64_t(umax) - umin == a.width) EXPECT_EQ(std::pair(ulo, uhi), std::pair(umin, umax));
-    else EXPECT_EQ(std::pair(ulo, uhi), std::pair(0u, UINT32_MAX));
+    if (int64_t(umax) - umin == a.width)
+      EXPECT_EQ(std::pair(ulo, uhi), std::pair(umin, umax));
+    else
+      EXPECT_EQ(std::pair(ulo, uhi), std::pair(0u, UINT32_MAX));
     auto [slo, shi] = a.range.signed_bounds();
-    if (int64_t(smax) - smin == a.width) EXPECT_EQ(std::pair(slo, shi), std::pair(smin, smax));
-    else EXPECT_EQ(std::pair(slo, shi), std::pair(INT32_MIN, INT32_MAX));
+    if (int64_t(smax) - smin == a.width)
+      EXPECT_EQ(std::pair(slo, shi), std::pair(smin, smax));
+    else
+      EXPECT_EQ(std::pair(slo, shi), std::pair(INT32_MIN, INT32_MAX));
   }
 }
 

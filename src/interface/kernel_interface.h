@@ -46,9 +46,9 @@ const char* to_string(ParamKind kind);
 // One member of a reflected struct (SPIR-V), at its byte offset.
 struct StructMember {
   std::string name;
-  std::string type;       // "float", "vec4", "mat4", "uint[4]", or a struct name
-  uint32_t offset = 0;    // bytes from the start of the struct
-  uint32_t size = 0;      // bytes, as laid out (arrays: whole array)
+  std::string type;           // "float", "vec4", "mat4", "uint[4]", or a struct name
+  uint32_t offset = 0;        // bytes from the start of the struct
+  uint32_t size = 0;          // bytes, as laid out (arrays: whole array)
   uint32_t array_stride = 0;  // for arrays, else 0
 };
 
@@ -74,7 +74,7 @@ struct Param {
   // SPIR-V only: where the parameter lives.
   std::optional<uint32_t> set, binding;  // descriptor parameters
   std::optional<uint32_t> push_offset;   // push-constant members
-  uint32_t size = 0;  // Scalar/Bytes/UniformBuffer: bytes of the value
+  uint32_t size = 0;                     // Scalar/Bytes/UniformBuffer: bytes of the value
   // SPIR-V struct layout of the buffer or value, when it is a struct.
   std::optional<StructLayout> layout;
 };

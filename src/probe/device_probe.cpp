@@ -133,12 +133,10 @@ class Prober {
 };
 
 std::string Prober::check_atomics(uint32_t counter, const std::vector<uint32_t>& olds) {
-  if (counter != olds.size())
-    return std::to_string(olds.size()) + " adds of 1 left " + std::to_string(counter);
+  if (counter != olds.size()) return std::to_string(olds.size()) + " adds of 1 left " + std::to_string(counter);
   std::vector<bool> seen(olds.size());
   for (uint32_t old : olds) {
-    if (old >= olds.size() || seen[old])
-      return "old value " + std::to_string(old) + " returned twice or out of range";
+    if (old >= olds.size() || seen[old]) return "old value " + std::to_string(old) + " returned twice or out of range";
     seen[old] = true;
   }
   return {};
@@ -158,14 +156,21 @@ std::string Prober::check_barrier(const std::vector<uint32_t>& results) {
 }
 
 std::string Prober::check_subgroups(const std::vector<uint32_t>& w) {
-  static const char* const what[] = {"size", "lane", "add(1)", "inclusive_add(1)", "exclusive_add(lane)",
-                                     "broadcast(lane + 100, 0)", "shuffle(lane * 3, lane ^ 1)", "ballot popcount"};
+  static const char* const what[] = {"size",
+                                     "lane",
+                                     "add(1)",
+                                     "inclusive_add(1)",
+                                     "exclusive_add(lane)",
+                                     "broadcast(lane + 100, 0)",
+                                     "shuffle(lane * 3, lane ^ 1)",
+                                     "ballot popcount"};
   for (size_t i = 0; i + kSubgroupWords <= w.size(); i += kSubgroupWords) {
     const uint32_t size = w[i], lane = w[i + 1];
-    const uint32_t expected[kSubgroupWords] = {size, lane, size, lane + 1, lane * (lane - 1) / 2,
-                                               100, (lane ^ 1u) * 3, size};
-    if (size < 2 || lane >= size) return "invocation " + std::to_string(i / kSubgroupWords) + ": lane " +
-                                         std::to_string(lane) + " of a subgroup of " + std::to_string(size);
+    const uint32_t expected[kSubgroupWords] = {size, lane, size, lane + 1, lane * (lane - 1) / 2, 100, (lane ^ 1u) * 3,
+                                               size};
+    if (size < 2 || lane >= size)
+      return "invocation " + std::to_string(i / kSubgroupWords) + ": lane " + std::to_string(lane) +
+             " of a subgroup of " + std::to_string(size);
     for (uint32_t k = 2; k < kSubgroupWords; ++k)
       if (w[i + k] != expected[k])
         return std::string(what[k]) + " gave " + std::to_string(w[i + k]) + " at lane " + std::to_string(lane) +
@@ -177,10 +182,12 @@ std::string Prober::check_subgroups(const std::vector<uint32_t>& w) {
 Result<std::vector<uint64_t>> Prober::run_raw_scalar(Shader shader, const std::vector<size_t>& indices) {
   static const char* const names[] = {"raw_float32.spv", "raw_float64.spv", "raw_int32.spv", "raw_int64.spv"};
   static const char* const controlled[] = {"raw_float32.controls.spv", "raw_float64.controls.spv"};
-  const bool controls = (shader == Shader::Float32 && float_controls_32_) || (shader == Shader::Float64 && float_controls_64_);
+  const bool controls =
+      (shader == Shader::Float32 && float_controls_32_) || (shader == Shader::Float64 && float_controls_64_);
   const char* name = controls ? controlled[int(shader)] : names[int(shader)];
   progress(std::string("raw ") + name + ": " + std::to_string(indices.size()) + " cases");
-  WASMGPU_ASSIGN_OR_RETURN(runtime::SpirvKernel kernel, runtime::SpirvKernel::create(device_.state(), spirv_words(name)));
+  WASMGPU_ASSIGN_OR_RETURN(runtime::SpirvKernel kernel,
+                           runtime::SpirvKernel::create(device_.state(), spirv_words(name)));
   struct Record {
     uint32_t op, unused;
     uint64_t a, b;
@@ -217,9 +224,12 @@ void Prober::judge_raw(ProbeLine& l, const std::vector<size_t>& indices) {
       l.raw_detail += std::string(wrong == 1 ? "raw " : ", ") + c.text + " = " + value_text(result_type(c), raw_[i]) +
                       " (wasm: " + (c.expect_nan ? std::string("nan") : value_text(result_type(c), c.expected)) + ")";
   }
-  if (!all_right) l.raw_detail += " (" + std::to_string(wrong) + " of " + std::to_string(indices.size()) + " cases wrong)";
-  if (all_right) l.raw = subnormal ? "kept" : "right";
-  else l.raw = subnormal && all_flushed ? "flushed" : "wrong";
+  if (!all_right)
+    l.raw_detail += " (" + std::to_string(wrong) + " of " + std::to_string(indices.size()) + " cases wrong)";
+  if (all_right)
+    l.raw = subnormal ? "kept" : "right";
+  else
+    l.raw = subnormal && all_flushed ? "flushed" : "wrong";
 }
 
 Status Prober::run_raw_scalars() {
@@ -406,7 +416,8 @@ Status Prober::run_concurrency_wasm(runtime::Module& module) {
   }
   for (std::string_view p : {kAtomicAdd, kBarrier, kSubgroupOps}) {
     ProbeLine& l = line(p);
-    if (!l.correct && !l.wasm_detail.empty() && l.handling != Handling::Refused) l.wasm_detail = "wasmgpu: " + l.wasm_detail;
+    if (!l.correct && !l.wasm_detail.empty() && l.handling != Handling::Refused)
+      l.wasm_detail = "wasmgpu: " + l.wasm_detail;
   }
   return {};
 }
@@ -440,9 +451,11 @@ Result<ProbeReport> Prober::run() {
   ProbeReport report;
   report.raw_float_controls = {float_controls_32_, float_controls_64_};
   for (const ProbeLine& l : lines_)
-    report.results.properties.push_back(
-        {l.property, l.raw == "absent" ? ProbeRaw::Absent : l.raw == "right" || l.raw == "kept" ? ProbeRaw::Right : ProbeRaw::Wrong,
-         l.forced});
+    report.results.properties.push_back({l.property,
+                                         l.raw == "absent"                     ? ProbeRaw::Absent
+                                         : l.raw == "right" || l.raw == "kept" ? ProbeRaw::Right
+                                                                               : ProbeRaw::Wrong,
+                                         l.forced});
   const std::shared_ptr<runtime::DiskCache>& cache = device_.state().disk_cache;
   if (!cache) {
     report.cache = "not cached: " + device_.cache_stats().disabled_reason;

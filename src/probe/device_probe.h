@@ -32,10 +32,10 @@ struct ProbeLine {
   // result is neither); "absent".
   std::string raw;
   Handling handling = Handling::Native;
-  std::string how;       // for routed lines: the lowering used
-  bool correct = true;   // every result wasmgpu gave is wasm's (a refusal named the property)
+  std::string how;      // for routed lines: the lowering used
+  bool correct = true;  // every result wasmgpu gave is wasm's (a refusal named the property)
   size_t cases = 0;
-  bool forced = false;   // the raw results were substituted (WASMGPU_PROBE_FORCE)
+  bool forced = false;      // the raw results were substituted (WASMGPU_PROBE_FORCE)
   std::string raw_detail;   // the first wrong raw results, and how many there were
   std::string wasm_detail;  // the first wrong wasmgpu result, or the refusal
 };

@@ -50,8 +50,9 @@ TEST(ProbeCases, ExpectedResultsAreWasmsAndForcedOnesDiffer) {
 }
 
 TEST(ProbeFiles, EveryBuiltFileIsEmbedded) {
-  for (const char* name : {"raw_float32.spv", "raw_float64.spv", "raw_float32.controls.spv", "raw_float64.controls.spv", "raw_int32.spv", "raw_int64.spv", "raw_atomics.spv",
-                           "raw_barrier.spv", "raw_subgroups.spv", "probe_ops.wasm", "probe_kernels.wasm"})
+  for (const char* name : {"raw_float32.spv", "raw_float64.spv", "raw_float32.controls.spv", "raw_float64.controls.spv",
+                           "raw_int32.spv", "raw_int64.spv", "raw_atomics.spv", "raw_barrier.spv", "raw_subgroups.spv",
+                           "probe_ops.wasm", "probe_kernels.wasm"})
     EXPECT_FALSE(probe_file(name).empty()) << name;
   EXPECT_TRUE(probe_file("nothing.spv").empty());
 }
@@ -115,8 +116,9 @@ TEST_F(DeviceProbeTest, ForcedWrongRawResultsAreRoutedAroundAndCached) {
   // Nothing else was forced: what this device really does, and wasmgpu right everywhere.
   for (const ProbeLine& l : report->lines) {
     EXPECT_TRUE(l.correct) << l.property << ": " << l.wasm_detail;
-    EXPECT_EQ(l.forced, l.property == "f64_trunc" || l.property == "f64_subnormals" ||
-                            l.property == "workgroup_barrier") << l.property;
+    EXPECT_EQ(l.forced,
+              l.property == "f64_trunc" || l.property == "f64_subnormals" || l.property == "workgroup_barrier")
+        << l.property;
   }
   EXPECT_TRUE(report->all_correct());
 

@@ -18,15 +18,23 @@ template <class F>
 using Bits = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
 
 template <class F>
-uint64_t bits(F v) { return std::bit_cast<Bits<F>>(v); }
+uint64_t bits(F v) {
+  return std::bit_cast<Bits<F>>(v);
+}
 template <class F>
-F from_bits(uint64_t b) { return std::bit_cast<F>(Bits<F>(b)); }
+F from_bits(uint64_t b) {
+  return std::bit_cast<F>(Bits<F>(b));
+}
 
 template <class F>
-bool is_subnormal(F v) { return std::fpclassify(v) == FP_SUBNORMAL; }
+bool is_subnormal(F v) {
+  return std::fpclassify(v) == FP_SUBNORMAL;
+}
 // What a device that flushes subnormals makes of a value: a zero of its sign.
 template <class F>
-F flush(F v) { return is_subnormal(v) ? std::copysign(F(0), v) : v; }
+F flush(F v) {
+  return is_subnormal(v) ? std::copysign(F(0), v) : v;
+}
 
 // The host computes every expected result; volatile keeps the compiler from
 // folding the operations (it would fold them correctly too, but the host's
@@ -157,7 +165,8 @@ class Builder {
     c.expected = r;
     const bool is_signed = op == PROBE_I_SHR_S || op == PROBE_I_DIV_S || op == PROBE_I_REM_S;
     auto text = [&](U v) { return is_signed ? std::to_string(S(v)) : "0x" + hex(v); };
-    c.text = std::string(op_text(op)) + "(" + text(a) + ", " + (op <= PROBE_I_SHR_U ? std::to_string(b) : text(b)) + ")";
+    c.text =
+        std::string(op_text(op)) + "(" + text(a) + ", " + (op <= PROBE_I_SHR_U ? std::to_string(b) : text(b)) + ")";
     cases.push_back(std::move(c));
   }
 
@@ -199,7 +208,7 @@ struct Random {
 template <class F>
 void float_cases(Builder& b, const std::string& t) {
   using L = std::numeric_limits<F>;
-  const int digits = L::digits;  // 24, 53
+  const int digits = L::digits;                  // 24, 53
   const F ulp_half = std::ldexp(F(1), -digits);  // half an ulp of 1
   const F min_normal = L::min(), tiny = L::denorm_min(), max = L::max();
   const F inf = L::infinity(), nan = L::quiet_NaN();
@@ -207,18 +216,18 @@ void float_cases(Builder& b, const std::string& t) {
 
   // Rounding of + - * on normal values: ties to even, overflow, signed zeros.
   const std::string arith = t + "_arith";
-  b.arith(arith, PROBE_F_ADD, F(1), ulp_half);              // a tie: stays 1
-  b.arith(arith, PROBE_F_ADD, F(1), F(3) * ulp_half);       // a tie: rounds up to even
-  b.arith(arith, PROBE_F_ADD, F(1), ulp_half * F(1.5));     // above the tie
-  b.arith(arith, PROBE_F_SUB, F(1), ulp_half / F(2));       // below half an ulp of 1 - ...
+  b.arith(arith, PROBE_F_ADD, F(1), ulp_half);           // a tie: stays 1
+  b.arith(arith, PROBE_F_ADD, F(1), F(3) * ulp_half);    // a tie: rounds up to even
+  b.arith(arith, PROBE_F_ADD, F(1), ulp_half * F(1.5));  // above the tie
+  b.arith(arith, PROBE_F_SUB, F(1), ulp_half / F(2));    // below half an ulp of 1 - ...
   b.arith(arith, PROBE_F_ADD, F(0.1), F(0.2));
-  b.arith(arith, PROBE_F_ADD, max, max);                    // overflow: inf
-  b.arith(arith, PROBE_F_ADD, -F(0), -F(0));                // -0
-  b.arith(arith, PROBE_F_SUB, F(0), F(0));                  // +0
-  b.arith(arith, PROBE_F_MUL, -F(0), F(5));                 // -0
-  b.arith(arith, PROBE_F_SUB, inf, inf);                    // NaN
+  b.arith(arith, PROBE_F_ADD, max, max);                                        // overflow: inf
+  b.arith(arith, PROBE_F_ADD, -F(0), -F(0));                                    // -0
+  b.arith(arith, PROBE_F_SUB, F(0), F(0));                                      // +0
+  b.arith(arith, PROBE_F_MUL, -F(0), F(5));                                     // -0
+  b.arith(arith, PROBE_F_SUB, inf, inf);                                        // NaN
   b.arith(arith, PROBE_F_MUL, F(1) + F(2) * ulp_half, F(1) + F(2) * ulp_half);  // 1 + 2u + u^2 rounds
-  b.arith(arith, PROBE_F_MUL, max, F(1) + F(2) * ulp_half);  // overflow
+  b.arith(arith, PROBE_F_MUL, max, F(1) + F(2) * ulp_half);                     // overflow
   for (int i = 0; i < 8; ++i) {
     b.arith(arith, PROBE_F_ADD, random.normal<F>(20), random.normal<F>(20));
     b.arith(arith, PROBE_F_SUB, random.normal<F>(20), random.normal<F>(20));
@@ -230,36 +239,55 @@ void float_cases(Builder& b, const std::string& t) {
   b.arith(div, PROBE_F_DIV, F(1), F(3));
   b.arith(div, PROBE_F_DIV, F(2), F(3));
   b.arith(div, PROBE_F_DIV, F(1), F(10));
-  b.arith(div, PROBE_F_DIV, max, F(0.5));                   // overflow: inf
-  b.arith(div, PROBE_F_DIV, F(7), F(0));                    // inf
-  b.arith(div, PROBE_F_DIV, -F(0), F(3));                   // -0
-  b.arith(div, PROBE_F_DIV, F(0), F(0));                    // NaN
+  b.arith(div, PROBE_F_DIV, max, F(0.5));  // overflow: inf
+  b.arith(div, PROBE_F_DIV, F(7), F(0));   // inf
+  b.arith(div, PROBE_F_DIV, -F(0), F(3));  // -0
+  b.arith(div, PROBE_F_DIV, F(0), F(0));   // NaN
   for (int i = 0; i < 12; ++i) b.arith(div, PROBE_F_DIV, random.normal<F>(30), random.normal<F>(30));
   const std::string sqrt = t + "_sqrt";
-  for (F v : {F(2), F(3), F(0.5), F(1e30), max, min_normal, -F(0), F(-1), inf})
-    b.arith(sqrt, PROBE_F_SQRT, v);
+  for (F v : {F(2), F(3), F(0.5), F(1e30), max, min_normal, -F(0), F(-1), inf}) b.arith(sqrt, PROBE_F_SQRT, v);
   for (int i = 0; i < 12; ++i) b.arith(sqrt, PROBE_F_SQRT, std::fabs(random.normal<F>(60)));
 
   // Subnormal operands and results of + - *: kept, or flushed to zero.
   const std::string sub = t + "_subnormals";
   const F largest_subnormal = min_normal - tiny;
-  b.arith(sub, PROBE_F_ADD, tiny, tiny);                          // subnormal + subnormal
+  b.arith(sub, PROBE_F_ADD, tiny, tiny);  // subnormal + subnormal
   b.arith(sub, PROBE_F_SUB, F(5) * tiny, F(3) * tiny);
-  b.arith(sub, PROBE_F_SUB, min_normal, tiny);                    // normal - subnormal = subnormal
-  b.arith(sub, PROBE_F_SUB, F(1.5) * min_normal, min_normal);     // normals, subnormal result
-  b.arith(sub, PROBE_F_ADD, largest_subnormal, tiny);             // subnormals, normal result
-  b.arith(sub, PROBE_F_MUL, min_normal, F(0.5));                  // normal operands, subnormal result
-  b.arith(sub, PROBE_F_MUL, F(3) * tiny, F(0.5));                 // 1.5 tiny: a tie, to even (2 tiny)
-  b.arith(sub, PROBE_F_MUL, tiny, std::ldexp(F(1), digits + 10)); // subnormal operand, normal result
+  b.arith(sub, PROBE_F_SUB, min_normal, tiny);                     // normal - subnormal = subnormal
+  b.arith(sub, PROBE_F_SUB, F(1.5) * min_normal, min_normal);      // normals, subnormal result
+  b.arith(sub, PROBE_F_ADD, largest_subnormal, tiny);              // subnormals, normal result
+  b.arith(sub, PROBE_F_MUL, min_normal, F(0.5));                   // normal operands, subnormal result
+  b.arith(sub, PROBE_F_MUL, F(3) * tiny, F(0.5));                  // 1.5 tiny: a tie, to even (2 tiny)
+  b.arith(sub, PROBE_F_MUL, tiny, std::ldexp(F(1), digits + 10));  // subnormal operand, normal result
   b.arith(sub, PROBE_F_MUL, -largest_subnormal, F(1));
 
   // Rounding to integral: ties, halves, the largest non-integers, signed
   // zeros, subnormals, infinities, NaN.
   const F below_integers = std::ldexp(F(1), digits - 1) - F(0.5);  // 2^52 - 0.5, 2^23 - 0.5
-  std::vector<F> values = {F(0.5), F(-0.5), F(1.5), F(-1.5), F(2.5), F(-2.5), F(-3.5), F(-0.3), F(0.7),
-                           std::nextafter(F(0.5), F(0)), below_integers, -below_integers,
-                           std::ldexp(F(1), digits - 1) + F(1), std::ldexp(F(1), digits) - F(1),
-                           F(1e30), F(-1e30), F(0), -F(0), tiny, -tiny, largest_subnormal, inf, -inf, nan};
+  std::vector<F> values = {F(0.5),
+                           F(-0.5),
+                           F(1.5),
+                           F(-1.5),
+                           F(2.5),
+                           F(-2.5),
+                           F(-3.5),
+                           F(-0.3),
+                           F(0.7),
+                           std::nextafter(F(0.5), F(0)),
+                           below_integers,
+                           -below_integers,
+                           std::ldexp(F(1), digits - 1) + F(1),
+                           std::ldexp(F(1), digits) - F(1),
+                           F(1e30),
+                           F(-1e30),
+                           F(0),
+                           -F(0),
+                           tiny,
+                           -tiny,
+                           largest_subnormal,
+                           inf,
+                           -inf,
+                           nan};
   if constexpr (sizeof(F) == 8) values.push_back(from_bits<double>(0xc25def3841b53f3dull));
   const std::pair<const char*, uint32_t> rounding[] = {
       {"_trunc", PROBE_F_TRUNC}, {"_floor", PROBE_F_FLOOR}, {"_ceil", PROBE_F_CEIL}, {"_nearest", PROBE_F_NEAREST}};
@@ -285,12 +313,14 @@ void float_cases(Builder& b, const std::string& t) {
   b.from_int<F, uint32_t>(conv, PROBE_F_FROM_U32, 0xFFFFFFFFu);
   b.from_int<F, uint32_t>(conv, PROBE_F_FROM_U32, 0x80000081u);
   b.from_int<F, int64_t>(conv, PROBE_F_FROM_S64, (int64_t(1) << 53) + 1);  // a tie in f64
-  b.from_int<F, int64_t>(conv, PROBE_F_FROM_S64, (int64_t(1) << 60) + (int64_t(1) << 36) + 1);  // rounding twice (via f64) gives the tie
+  b.from_int<F, int64_t>(conv, PROBE_F_FROM_S64,
+                         (int64_t(1) << 60) + (int64_t(1) << 36) + 1);  // rounding twice (via f64) gives the tie
   b.from_int<F, int64_t>(conv, PROBE_F_FROM_S64, -((int64_t(1) << 60) + (int64_t(1) << 36) + 1));
   b.from_int<F, int64_t>(conv, PROBE_F_FROM_S64, std::numeric_limits<int64_t>::min());
   b.from_int<F, int64_t>(conv, PROBE_F_FROM_S64, std::numeric_limits<int64_t>::max());
   b.from_int<F, uint64_t>(conv, PROBE_F_FROM_U64, ~uint64_t(0));
-  b.from_int<F, uint64_t>(conv, PROBE_F_FROM_U64, (uint64_t(1) << 63) + (uint64_t(1) << 10) + 1);  // halving loses the sticky bit
+  b.from_int<F, uint64_t>(conv, PROBE_F_FROM_U64,
+                          (uint64_t(1) << 63) + (uint64_t(1) << 10) + 1);  // halving loses the sticky bit
   b.from_int<F, uint64_t>(conv, PROBE_F_FROM_U64, (uint64_t(1) << 63) + (uint64_t(1) << 39) + 1);
   b.from_int<F, uint64_t>(conv, PROBE_F_FROM_U64, (uint64_t(1) << 63) + (uint64_t(1) << 10));  // a tie in f64
 }
@@ -348,19 +378,23 @@ std::vector<ScalarCase> scalar_cases() {
 }
 
 std::string export_name(const ScalarCase& c) {
-  static const char* const names[] = {"add", "sub", "mul", "div", "sqrt", "trunc", "floor", "ceil", "nearest",
-                                      "to_s32", "to_u32", "to_s64", "to_u64",
-                                      "from_s32", "from_u32", "from_s64", "from_u64"};
+  static const char* const names[] = {"add",    "sub",      "mul",      "div",      "sqrt",    "trunc",
+                                      "floor",  "ceil",     "nearest",  "to_s32",   "to_u32",  "to_s64",
+                                      "to_u64", "from_s32", "from_u32", "from_s64", "from_u64"};
   static const char* const int_names[] = {"shl", "shr_s", "shr_u", "div_s", "div_u", "rem_s", "rem_u", "mul"};
-  const char* type = c.shader == Shader::Float32 ? "f32" : c.shader == Shader::Float64 ? "f64"
-                     : c.shader == Shader::Int32 ? "i32" : "i64";
+  const char* type = c.shader == Shader::Float32   ? "f32"
+                     : c.shader == Shader::Float64 ? "f64"
+                     : c.shader == Shader::Int32   ? "i32"
+                                                   : "i64";
   const char* name = c.op >= PROBE_I_SHL ? int_names[c.op - PROBE_I_SHL] : names[c.op];
   return std::string(type) + "." + name;
 }
 
 std::vector<ValType> param_types(const ScalarCase& c) {
-  const ValType own = c.shader == Shader::Float32 ? ValType::F32 : c.shader == Shader::Float64 ? ValType::F64
-                      : c.shader == Shader::Int32 ? ValType::I32 : ValType::I64;
+  const ValType own = c.shader == Shader::Float32   ? ValType::F32
+                      : c.shader == Shader::Float64 ? ValType::F64
+                      : c.shader == Shader::Int32   ? ValType::I32
+                                                    : ValType::I64;
   if (c.op == PROBE_F_FROM_S32 || c.op == PROBE_F_FROM_U32) return {ValType::I32};
   if (c.op == PROBE_F_FROM_S64 || c.op == PROBE_F_FROM_U64) return {ValType::I64};
   if (binary(c.op)) return {own, own};

@@ -18,14 +18,14 @@ enum class Shader { Float32, Float64, Int32, Int64 };
 struct ScalarCase {
   std::string property;  // "f64_trunc", "i32_shift", ...
   Shader shader = Shader::Float32;
-  uint32_t op = 0;       // probe_ops.h
-  uint64_t a = 0, b = 0; // operand bits (b unused by unary ops)
-  uint64_t expected = 0; // wasm's result bits
+  uint32_t op = 0;          // probe_ops.h
+  uint64_t a = 0, b = 0;    // operand bits (b unused by unary ops)
+  uint64_t expected = 0;    // wasm's result bits
   bool expect_nan = false;  // any NaN is right (wasm gives an arithmetic NaN)
   // Subnormal cases: the result of a device that flushes subnormal operands
   // and results to zero (what a substituted wrong result looks like).
   uint64_t flushed = 0;
-  std::string text;      // "trunc(4503599627370495.5)"
+  std::string text;  // "trunc(4503599627370495.5)"
 };
 
 // Every case, in the order the report lists properties.

@@ -68,18 +68,54 @@ std::string Reflector::base_type_name(spvc_type type, spvc_type_id id) {
   const char* scalar = "?";
   const char* prefix = "";
   switch (spvc_type_get_basetype(type)) {
-    case SPVC_BASETYPE_BOOLEAN: scalar = "bool"; prefix = "b"; break;
-    case SPVC_BASETYPE_INT8: scalar = "int8_t"; prefix = "i8"; break;
-    case SPVC_BASETYPE_UINT8: scalar = "uint8_t"; prefix = "u8"; break;
-    case SPVC_BASETYPE_INT16: scalar = "int16_t"; prefix = "i16"; break;
-    case SPVC_BASETYPE_UINT16: scalar = "uint16_t"; prefix = "u16"; break;
-    case SPVC_BASETYPE_INT32: scalar = "int"; prefix = "i"; break;
-    case SPVC_BASETYPE_UINT32: scalar = "uint"; prefix = "u"; break;
-    case SPVC_BASETYPE_INT64: scalar = "int64_t"; prefix = "i64"; break;
-    case SPVC_BASETYPE_UINT64: scalar = "uint64_t"; prefix = "u64"; break;
-    case SPVC_BASETYPE_FP16: scalar = "float16_t"; prefix = "f16"; break;
-    case SPVC_BASETYPE_FP32: scalar = "float"; prefix = ""; break;
-    case SPVC_BASETYPE_FP64: scalar = "double"; prefix = "d"; break;
+    case SPVC_BASETYPE_BOOLEAN:
+      scalar = "bool";
+      prefix = "b";
+      break;
+    case SPVC_BASETYPE_INT8:
+      scalar = "int8_t";
+      prefix = "i8";
+      break;
+    case SPVC_BASETYPE_UINT8:
+      scalar = "uint8_t";
+      prefix = "u8";
+      break;
+    case SPVC_BASETYPE_INT16:
+      scalar = "int16_t";
+      prefix = "i16";
+      break;
+    case SPVC_BASETYPE_UINT16:
+      scalar = "uint16_t";
+      prefix = "u16";
+      break;
+    case SPVC_BASETYPE_INT32:
+      scalar = "int";
+      prefix = "i";
+      break;
+    case SPVC_BASETYPE_UINT32:
+      scalar = "uint";
+      prefix = "u";
+      break;
+    case SPVC_BASETYPE_INT64:
+      scalar = "int64_t";
+      prefix = "i64";
+      break;
+    case SPVC_BASETYPE_UINT64:
+      scalar = "uint64_t";
+      prefix = "u64";
+      break;
+    case SPVC_BASETYPE_FP16:
+      scalar = "float16_t";
+      prefix = "f16";
+      break;
+    case SPVC_BASETYPE_FP32:
+      scalar = "float";
+      prefix = "";
+      break;
+    case SPVC_BASETYPE_FP64:
+      scalar = "double";
+      prefix = "d";
+      break;
     case SPVC_BASETYPE_STRUCT: {
       const spvc_type_id base = spvc_type_get_base_type_id(type);
       std::string name = str(spvc_compiler_get_name(compiler_, base));
@@ -103,8 +139,8 @@ std::string Reflector::base_type_name(spvc_type type, spvc_type_id id) {
     case SPVC_BASETYPE_SAMPLER: return "sampler";
     default: return "?" + std::to_string(id);
   }
-  if (cols > 1) return std::string(prefix) + "mat" + std::to_string(cols) +
-                       (cols == vec ? "" : "x" + std::to_string(vec));
+  if (cols > 1)
+    return std::string(prefix) + "mat" + std::to_string(cols) + (cols == vec ? "" : "x" + std::to_string(vec));
   if (vec > 1) return std::string(prefix) + "vec" + std::to_string(vec);
   return scalar;
 }
@@ -141,8 +177,7 @@ bool Reflector::explicitly_laid_out(spvc_type type) {
     if (spvc_type_get_num_array_dimensions(member_type) > 0 &&
         !spvc_compiler_has_decoration(compiler_, member_id, SpvDecorationArrayStride))
       return false;
-    if (spvc_type_get_basetype(member_type) == SPVC_BASETYPE_STRUCT && !explicitly_laid_out(member_type))
-      return false;
+    if (spvc_type_get_basetype(member_type) == SPVC_BASETYPE_STRUCT && !explicitly_laid_out(member_type)) return false;
   }
   return true;
 }
@@ -255,8 +290,9 @@ Status Reflector::add_descriptors(spvc_resources resources, KernelInterface& ker
           // (the common `{ float data[]; }`, RWStructuredBuffer, &mut [T]).
           const StructLayout& layout = *param.layout;
           const unsigned members = spvc_type_get_num_member_types(base);
-          spvc_type last = members ? spvc_compiler_get_type_handle(compiler_, spvc_type_get_member_type(base, members - 1))
-                                   : nullptr;
+          spvc_type last = members
+                               ? spvc_compiler_get_type_handle(compiler_, spvc_type_get_member_type(base, members - 1))
+                               : nullptr;
           const unsigned last_dims = last ? spvc_type_get_num_array_dimensions(last) : 0;
           if (last && last_dims > 0 && spvc_type_array_dimension_is_literal(last, last_dims - 1) &&
               spvc_type_get_array_dimension(last, last_dims - 1) == 0) {
@@ -287,9 +323,9 @@ Status Reflector::add_descriptors(spvc_resources resources, KernelInterface& ker
   });
   for (size_t i = 1; i < params.size(); ++i)
     if (params[i].set == params[i - 1].set && params[i].binding == params[i - 1].binding)
-      return make_error("entry point '" + kernel.name + "': '" + params[i - 1].name + "' and '" +
-                        params[i].name + "' share set " + std::to_string(*params[i].set) +
-                        ", binding " + std::to_string(*params[i].binding));
+      return make_error("entry point '" + kernel.name + "': '" + params[i - 1].name + "' and '" + params[i].name +
+                        "' share set " + std::to_string(*params[i].set) + ", binding " +
+                        std::to_string(*params[i].binding));
   for (Param& p : params) kernel.params.push_back(std::move(p));
   return {};
 }
@@ -408,10 +444,12 @@ Status Reflector::add_workgroup_size(KernelInterface& kernel) {
       const spvc_constant_id* parts = nullptr;
       size_t part_count = 0;
       spvc_constant_get_subconstants(spvc_compiler_get_constant_handle(compiler_, builtin), &parts, &part_count);
-      size[d] = d < part_count ? constant_u32(parts[d])
-                               : spvc_constant_get_scalar_u32(spvc_compiler_get_constant_handle(compiler_, builtin), 0, d);
+      size[d] = d < part_count
+                    ? constant_u32(parts[d])
+                    : spvc_constant_get_scalar_u32(spvc_compiler_get_constant_handle(compiler_, builtin), 0, d);
     } else if (local_size_id) {
-      size[d] = constant_u32(spvc_compiler_get_execution_mode_argument_by_index(compiler_, SpvExecutionModeLocalSizeId, d));
+      size[d] =
+          constant_u32(spvc_compiler_get_execution_mode_argument_by_index(compiler_, SpvExecutionModeLocalSizeId, d));
     } else {
       size[d] = spvc_compiler_get_execution_mode_argument_by_index(compiler_, SpvExecutionModeLocalSize, d);
     }
@@ -538,9 +576,7 @@ Result<SpirvReflection> reflect_spirv(std::span<const uint32_t> words) {
   if (names.empty()) return make_error("the SPIR-V module has no GLCompute entry point");
   // SPIRV-Cross lists entry points in hash order: restore the module's.
   std::vector<std::string> order = entry_point_order(words);
-  auto position = [&](const std::string& name) {
-    return std::find(order.begin(), order.end(), name) - order.begin();
-  };
+  auto position = [&](const std::string& name) { return std::find(order.begin(), order.end(), name) - order.begin(); };
   std::stable_sort(names.begin(), names.end(),
                    [&](const std::string& a, const std::string& b) { return position(a) < position(b); });
   Reflector reflector(raw, compiler, words);

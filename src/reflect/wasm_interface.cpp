@@ -8,8 +8,8 @@ namespace wasmgpu::reflect {
 namespace {
 
 bool unsigned_c_type(const std::string& type) {
-  return type.find("unsigned") != std::string::npos || type.rfind("uint", 0) == 0 ||
-         type == "size_t" || type == "char32_t" || type == "char16_t" || type == "_Bool" || type == "bool";
+  return type.find("unsigned") != std::string::npos || type.rfind("uint", 0) == 0 || type == "size_t" ||
+         type == "char32_t" || type == "char16_t" || type == "_Bool" || type == "bool";
 }
 
 ScalarType scalar_of(wasm::ValType type) {

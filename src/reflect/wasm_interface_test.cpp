@@ -19,9 +19,7 @@ Bytes cstring(std::string_view text) {
   return out;
 }
 
-Bytes le32(uint32_t value) {
-  return {uint8_t(value), uint8_t(value >> 8), uint8_t(value >> 16), uint8_t(value >> 24)};
-}
+Bytes le32(uint32_t value) { return {uint8_t(value), uint8_t(value >> 8), uint8_t(value >> 16), uint8_t(value >> 24)}; }
 
 Bytes param(uint8_t kind, uint32_t size, uint32_t alignment, std::string_view name, std::string_view type,
             std::string_view pointee) {
@@ -112,10 +110,10 @@ TEST(WasmInterface, MetadataNamesParametersAndTypesPointers) {
 
 // WASMGPU_IMAGE / WASMGPU_SAMPLER handles (kinds 4, 5) on i32 parameters.
 TEST(WasmInterface, ImageAndSamplerHandles) {
-  Bytes record = concat({Bytes{1}, cstring("k"), Bytes{6}, param(0, 4, 4, "i", "int", ""),
-                         param(1, 4, 4, "a", "float", ""), param(4, 4, 4, "src", "wasmgpu_image", ""),
-                         param(5, 4, 4, "s", "wasmgpu_sampler", ""), param(0, 8, 8, "n", "long long", ""),
-                         param(4, 4, 4, "dst", "wasmgpu_image", "")});
+  Bytes record =
+      concat({Bytes{1}, cstring("k"), Bytes{6}, param(0, 4, 4, "i", "int", ""), param(1, 4, 4, "a", "float", ""),
+              param(4, 4, 4, "src", "wasmgpu_image", ""), param(5, 4, 4, "s", "wasmgpu_sampler", ""),
+              param(0, 8, 8, "n", "long long", ""), param(4, 4, 4, "dst", "wasmgpu_image", "")});
   std::vector<KernelInterface> kernels =
       interfaces_of(module_with(section(0, concat({name("wasmgpu.kernels"), record}))));
   ASSERT_EQ(kernels.size(), 1u);
@@ -132,10 +130,10 @@ TEST(WasmInterface, ImageAndSamplerHandles) {
 
 TEST(WasmInterface, MetadataThatDisagreesWithTheSignatureIsAnError) {
   // "a" declared double, but the signature takes f32.
-  Bytes record = concat({Bytes{1}, cstring("k"), Bytes{6}, param(0, 4, 4, "i", "int", ""),
-                         param(1, 8, 8, "a", "double", ""), param(0, 4, 4, "x", "int", ""),
-                         param(0, 4, 4, "y", "int", ""), param(0, 8, 8, "z", "long long", ""),
-                         param(0, 4, 4, "n", "int", "")});
+  Bytes record =
+      concat({Bytes{1}, cstring("k"), Bytes{6}, param(0, 4, 4, "i", "int", ""), param(1, 8, 8, "a", "double", ""),
+              param(0, 4, 4, "x", "int", ""), param(0, 4, 4, "y", "int", ""), param(0, 8, 8, "z", "long long", ""),
+              param(0, 4, 4, "n", "int", "")});
   auto module = wasm::decode_and_validate(module_with(section(0, concat({name("wasmgpu.kernels"), record}))));
   ASSERT_TRUE(module.ok());
   auto interfaces = wasm_interfaces(*module);

@@ -7,8 +7,7 @@
 
 namespace wasmgpu::runtime {
 
-AddressAllocator::AddressAllocator(uint64_t begin, uint64_t end, uint64_t alignment,
-                                   uint64_t guard)
+AddressAllocator::AddressAllocator(uint64_t begin, uint64_t end, uint64_t alignment, uint64_t guard)
     : begin_(round_up(begin, alignment)), end_(end), alignment_(alignment), guard_(guard) {
   assert(alignment > 0 && guard % alignment == 0);
 }

@@ -16,8 +16,7 @@ namespace wasmgpu::runtime {
 // neighbour. A zero-byte allocation reserves like a one-byte one.
 class AddressAllocator {
  public:
-  AddressAllocator(uint64_t begin = abi::kBufferAddressBase,
-                   uint64_t end = abi::kAddressSpaceEnd,
+  AddressAllocator(uint64_t begin = abi::kBufferAddressBase, uint64_t end = abi::kAddressSpaceEnd,
                    uint64_t alignment = abi::kBufferAlignment, uint64_t guard = abi::kBufferGuard);
 
   // The base address, or nullopt when no gap is large enough.

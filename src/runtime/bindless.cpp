@@ -77,15 +77,15 @@ Status create(DeviceState& device, BindlessSet& set) {
   pool_info.maxSets = 1;
   pool_info.poolSizeCount = 4;
   pool_info.pPoolSizes = sizes;
-  WASMGPU_TRY(device.check("vkCreateDescriptorPool",
-                           vk.vkCreateDescriptorPool(device.device, &pool_info, nullptr, &set.pool)));
+  WASMGPU_TRY(
+      device.check("vkCreateDescriptorPool", vk.vkCreateDescriptorPool(device.device, &pool_info, nullptr, &set.pool)));
   VkDescriptorSetAllocateInfo allocate_info{};
   allocate_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
   allocate_info.descriptorPool = set.pool;
   allocate_info.descriptorSetCount = 1;
   allocate_info.pSetLayouts = &set.set_layout;
-  WASMGPU_TRY(device.check("vkAllocateDescriptorSets",
-                           vk.vkAllocateDescriptorSets(device.device, &allocate_info, &set.set)));
+  WASMGPU_TRY(
+      device.check("vkAllocateDescriptorSets", vk.vkAllocateDescriptorSets(device.device, &allocate_info, &set.set)));
 
   VkPushConstantRange push_range{VK_SHADER_STAGE_COMPUTE_BIT, 0, abi::kPushConstantsSize};
   VkPipelineLayoutCreateInfo pipeline_layout_info{};
@@ -94,13 +94,13 @@ Status create(DeviceState& device, BindlessSet& set) {
   pipeline_layout_info.pSetLayouts = &set.set_layout;
   pipeline_layout_info.pushConstantRangeCount = 1;
   pipeline_layout_info.pPushConstantRanges = &push_range;
-  WASMGPU_TRY(device.check("vkCreatePipelineLayout (images)",
-                           vk.vkCreatePipelineLayout(device.device, &pipeline_layout_info, nullptr,
-                                                     &set.pipeline_layout)));
+  WASMGPU_TRY(
+      device.check("vkCreatePipelineLayout (images)",
+                   vk.vkCreatePipelineLayout(device.device, &pipeline_layout_info, nullptr, &set.pipeline_layout)));
 
   const uint64_t table_bytes = uint64_t(abi::kHandleEntrySize) * set.capacity;
-  WASMGPU_ASSIGN_OR_RETURN(set.table, device.create_raw_buffer(table_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                                                MemoryKind::Host));
+  WASMGPU_ASSIGN_OR_RETURN(set.table,
+                           device.create_raw_buffer(table_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryKind::Host));
   std::memset(set.table.mapped, 0, table_bytes);  // every slot free
   VkDescriptorBufferInfo table_info{set.table.buffer, 0, table_bytes};
   VkWriteDescriptorSet write{};
@@ -150,8 +150,8 @@ void write_handle_entry(DeviceState& device, uint32_t handle, uint32_t width, ui
                         uint32_t flags) {
   const uint32_t entry[4] = {width, height, depth, flags};
   static_assert(sizeof entry == abi::kHandleEntrySize);
-  std::memcpy(static_cast<uint8_t*>(device.bindless->table.mapped) + uint64_t(handle) * abi::kHandleEntrySize,
-              entry, sizeof entry);
+  std::memcpy(static_cast<uint8_t*>(device.bindless->table.mapped) + uint64_t(handle) * abi::kHandleEntrySize, entry,
+              sizeof entry);
 }
 
 void free_handle(DeviceState& device, uint32_t handle) {

@@ -23,8 +23,8 @@ struct BindlessSet {
   VkDescriptorSet set = VK_NULL_HANDLE;
   // Set 0 = this set, and the kernel push constants (abi/launch_abi.h).
   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-  RawBuffer table;          // the handle table, host-visible and coherent
-  uint32_t capacity = 0;    // descriptors per array = handle table entries
+  RawBuffer table;                   // the handle table, host-visible and coherent
+  uint32_t capacity = 0;             // descriptors per array = handle table entries
   std::vector<uint32_t> free_slots;  // handles not in use (never 0)
 };
 

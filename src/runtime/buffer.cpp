@@ -15,21 +15,18 @@ constexpr uint64_t kPadding = 16;
 constexpr uint64_t kStagingLimit = 64ull << 20;
 
 // Uniform usage lets a Buffer bind to a foreign SPIR-V kernel's uniform block.
-constexpr VkBufferUsageFlags kBufferUsage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
-    VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-    VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+constexpr VkBufferUsageFlags kBufferUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                                            VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
 // Everything earlier on the queue that may touch a buffer: launches and copies.
-constexpr VkPipelineStageFlags kEarlierStages =
-    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkPipelineStageFlags kEarlierStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
 constexpr VkAccessFlags kEarlierWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 
 Status check_range(const Buffer& buffer, uint64_t size, uint64_t offset, const char* what) {
   if (offset > buffer.size() || size > buffer.size() - offset)
-    return make_error(std::string("Buffer::") + what + " of " + std::to_string(size) +
-                      " bytes at offset " + std::to_string(offset) + " is outside the " +
-                      std::to_string(buffer.size()) + "-byte buffer");
+    return make_error(std::string("Buffer::") + what + " of " + std::to_string(size) + " bytes at offset " +
+                      std::to_string(offset) + " is outside the " + std::to_string(buffer.size()) + "-byte buffer");
   return {};
 }
 
@@ -40,16 +37,13 @@ Result<Buffer> create_buffer(DeviceState& device, uint64_t size, bool assign_was
   const uint64_t padded = std::max<uint64_t>(round_up(size, kPadding), kPadding);
   const DeviceLimits& limits = device.info.limits;
   if (limits.max_memory_allocation_size && padded > limits.max_memory_allocation_size)
-    return make_error("cannot create a buffer of " + format_bytes(size) + ": Vulkan device '" +
-                      device.info.name + "' allocates at most " +
-                      format_bytes(limits.max_memory_allocation_size) +
+    return make_error("cannot create a buffer of " + format_bytes(size) + ": Vulkan device '" + device.info.name +
+                      "' allocates at most " + format_bytes(limits.max_memory_allocation_size) +
                       " at once (maxMemoryAllocationSize)");
   if (limits.max_buffer_size && padded > limits.max_buffer_size)
-    return make_error("cannot create a buffer of " + format_bytes(size) + ": Vulkan device '" +
-                      device.info.name + "' has maxBufferSize " +
-                      format_bytes(limits.max_buffer_size));
-  WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw,
-                           device.create_raw_buffer(padded, kBufferUsage, MemoryKind::Device));
+    return make_error("cannot create a buffer of " + format_bytes(size) + ": Vulkan device '" + device.info.name +
+                      "' has maxBufferSize " + format_bytes(limits.max_buffer_size));
+  WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw, device.create_raw_buffer(padded, kBufferUsage, MemoryKind::Device));
   std::optional<uint32_t> wasm_address;
   if (assign_wasm_address) wasm_address = device.addresses.allocate(size);
   return Buffer(&device, raw, size, wasm_address);
@@ -58,15 +52,14 @@ Result<Buffer> create_buffer(DeviceState& device, uint64_t size, bool assign_was
 Result<Buffer> create_staging_buffer(DeviceState& device, uint64_t size) {
   WASMGPU_TRY(device.ready());
   const uint64_t padded = std::max<uint64_t>(round_up(size, kPadding), kPadding);
-  WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw,
-                           device.create_raw_buffer(
-                               padded, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+  WASMGPU_ASSIGN_OR_RETURN(
+      RawBuffer raw,
+      device.create_raw_buffer(padded, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                MemoryKind::HostCached));
   return Buffer(&device, raw, size, std::nullopt);
 }
 
-Buffer::Buffer(DeviceState* device, RawBuffer raw, uint64_t size,
-               std::optional<uint32_t> wasm_address)
+Buffer::Buffer(DeviceState* device, RawBuffer raw, uint64_t size, std::optional<uint32_t> wasm_address)
     : device_(device), raw_(raw), size_(size), wasm_address_(wasm_address) {
   ++device_->live_children;
   if (wasm_address_) {
@@ -124,8 +117,7 @@ Status Buffer::write(const void* data, uint64_t size, uint64_t offset) {
   }
   const auto* bytes = static_cast<const char*>(data);
   WASMGPU_TRY(device.ensure_raw_buffer(device.staging, std::min(size, kStagingLimit),
-                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                        MemoryKind::Host));
   for (uint64_t done = 0; done < size;) {
     const uint64_t chunk = std::min(size - done, device.staging.size);
@@ -155,8 +147,7 @@ Status Buffer::read(void* out, uint64_t size, uint64_t offset) const {
   }
   auto* bytes = static_cast<char*>(out);
   WASMGPU_TRY(device.ensure_raw_buffer(device.staging, std::min(size, kStagingLimit),
-                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                        MemoryKind::Host));
   for (uint64_t done = 0; done < size;) {
     const uint64_t chunk = std::min(size - done, device.staging.size);

@@ -19,9 +19,9 @@ struct DeviceState;
 struct RawBuffer {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
-  uint64_t size = 0;               // allocated bytes
-  VkDeviceAddress address = 0;     // 0 without SHADER_DEVICE_ADDRESS usage
-  void* mapped = nullptr;          // persistently mapped, host-coherent memory, or null
+  uint64_t size = 0;            // allocated bytes
+  VkDeviceAddress address = 0;  // 0 without SHADER_DEVICE_ADDRESS usage
+  void* mapped = nullptr;       // persistently mapped, host-coherent memory, or null
 };
 
 // A device buffer with a device address and, when it fits, a stable wasm
@@ -79,8 +79,7 @@ class Buffer {
   DeviceState* device_state() const { return device_; }
 
  private:
-  friend Result<Buffer> create_buffer(DeviceState& device, uint64_t size,
-                                      bool assign_wasm_address);
+  friend Result<Buffer> create_buffer(DeviceState& device, uint64_t size, bool assign_wasm_address);
   friend Result<Buffer> create_staging_buffer(DeviceState& device, uint64_t size);
   Buffer(DeviceState* device, RawBuffer raw, uint64_t size, std::optional<uint32_t> wasm_address);
   void release();

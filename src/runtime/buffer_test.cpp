@@ -98,8 +98,7 @@ TEST_F(VulkanTest, TooLargeBufferIsAClearError) {
   const uint64_t limit = device->info().limits.max_memory_allocation_size;
   auto huge = device->create_buffer(limit + 1);
   ASSERT_FALSE(huge.ok());
-  EXPECT_NE(huge.error().message.find("maxMemoryAllocationSize"), std::string::npos)
-      << huge.error().message;
+  EXPECT_NE(huge.error().message.find("maxMemoryAllocationSize"), std::string::npos) << huge.error().message;
 }
 
 }  // namespace

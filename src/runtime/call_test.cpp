@@ -101,9 +101,10 @@ TEST_F(CallTest, MemoryPersistsAcrossCalls) {
   auto grown = module->call("grow", std::vector<std::vector<Value>>{{Value::i32(2)}});
   ASSERT_TRUE(grown.ok()) << grown.error().to_string();
   EXPECT_EQ((*grown)[0].values, std::vector<Value>{Value::i32(1)});
-  const std::vector<CallRequest> after = {
-      {"size", {}}, {"load", {Value::i32(100)}}, {"load", {Value::i32(3 * 65536 - 4)}},
-      {"load", {Value::i32(3 * 65536)}}};
+  const std::vector<CallRequest> after = {{"size", {}},
+                                          {"load", {Value::i32(100)}},
+                                          {"load", {Value::i32(3 * 65536 - 4)}},
+                                          {"load", {Value::i32(3 * 65536)}}};
   auto r = module->call(after);
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_EQ((*r)[0].values, std::vector<Value>{Value::i32(3)});

@@ -26,52 +26,65 @@ namespace {
 // of an entry or of the key.
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::CompileOptions> {
-  auto& [validate, max_call_depth, float_mode, subgroup_vote, loop_exit_breaks, f64_subnormals_native,
-         inline_budget] = o;
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, spirv::CompileOptions>
+{
+  auto& [validate, max_call_depth, float_mode, subgroup_vote, loop_exit_breaks, f64_subnormals_native, inline_budget] =
+      o;
   v(validate), v(max_call_depth), v(float_mode), v(subgroup_vote), v(loop_exit_breaks), v(f64_subnormals_native);
   v(inline_budget);
 }
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::AccessPathCounts> {
-  auto& [direct, bounds_checked, translated, parameter, parameter_unaligned, indexed,
-         indexed_unaligned, grouped, wide, wide_when_aligned, proven_shared] = o;
-  v(direct), v(bounds_checked), v(translated), v(parameter), v(parameter_unaligned), v(indexed),
-      v(indexed_unaligned), v(grouped), v(wide), v(wide_when_aligned), v(proven_shared);
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, spirv::AccessPathCounts>
+{
+  auto& [direct, bounds_checked, translated, parameter, parameter_unaligned, indexed, indexed_unaligned, grouped, wide,
+         wide_when_aligned, proven_shared] = o;
+  v(direct), v(bounds_checked), v(translated), v(parameter), v(parameter_unaligned), v(indexed), v(indexed_unaligned),
+      v(grouped), v(wide), v(wide_when_aligned), v(proven_shared);
 }
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, abi::ProofNode> {
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, abi::ProofNode>
+{
   auto& [op, a, b, c, value] = o;
   v(op), v(a), v(b), v(c), v(value);
 }
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, abi::ProofConstraint> {
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, abi::ProofConstraint>
+{
   auto& [var, add, relation, bound] = o;
   v(var), v(add), v(relation), v(bound);
 }
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, abi::ProofAccess> {
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, abi::ProofAccess>
+{
   auto& [param, address, lo, hi, constraints, align] = o;
   v(param), v(address), v(lo), v(hi), v(constraints), v(align);
 }
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, abi::LaunchProof> {
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, abi::LaunchProof>
+{
   auto& [nodes, constraints, accesses] = o;
   v(nodes), v(constraints), v(accesses);
 }
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::KernelInfo> {
-  auto& [export_name, function_index, params, memory_bytes, stack_hi, stack_window_lo,
-         stack_slot_size, uses_float64, uses_int8_storage, shared_memory_bytes, uses_barriers,
-         uses_images, uses_int64, float64_function, uses_instance_state, float_mode, call_stack_bytes,
-         compiled_functions, inlined_instructions, instructions_after_inlining, functions_kept_out_of_line,
-         memory_access_paths, launch_proof] = o;
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, spirv::KernelInfo>
+{
+  auto& [export_name, function_index, params, memory_bytes, stack_hi, stack_window_lo, stack_slot_size, uses_float64,
+         uses_int8_storage, shared_memory_bytes, uses_barriers, uses_images, uses_int64, float64_function,
+         uses_instance_state, float_mode, call_stack_bytes, compiled_functions, inlined_instructions,
+         instructions_after_inlining, functions_kept_out_of_line, memory_access_paths, launch_proof] = o;
   v(export_name), v(function_index), v(params), v(memory_bytes), v(stack_hi), v(stack_window_lo);
   v(stack_slot_size), v(uses_float64), v(uses_int8_storage), v(shared_memory_bytes), v(uses_barriers);
   v(uses_images), v(uses_int64), v(float64_function), v(uses_instance_state), v(float_mode), v(call_stack_bytes);
@@ -80,25 +93,33 @@ void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, sp
 }
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::CallInfo> {
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, spirv::CallInfo>
+{
   auto& [export_name, function_index, params, results, has_side_effects] = o;
   v(export_name), v(function_index), v(params), v(results), v(has_side_effects);
 }
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::CompiledKernel> {
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, spirv::CompiledKernel>
+{
   auto& [words, info] = o;
   v(words), v(info);
 }
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, spirv::CompiledCalls> {
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, spirv::CompiledCalls>
+{
   auto& [words, info, calls, call_record_size, result_record_size] = o;
   v(words), v(info), v(calls), v(call_record_size), v(result_record_size);
 }
 
 template <class V, class T>
-void visit_fields(V& v, T& o) requires std::is_same_v<std::remove_const_t<T>, CallCatalogueData> {
+void visit_fields(V& v, T& o)
+  requires std::is_same_v<std::remove_const_t<T>, CallCatalogueData>
+{
   auto& [calls, refused] = o;
   v(calls), v(refused);
 }
@@ -115,10 +136,13 @@ struct is_pair<std::pair<A, B>> : std::true_type {};
 // Enum values a payload may hold.
 bool valid(wasm::ValType t) {
   switch (t) {
-    case wasm::ValType::I32: case wasm::ValType::I64: case wasm::ValType::F32:
-    case wasm::ValType::F64: case wasm::ValType::V128: case wasm::ValType::FuncRef:
-    case wasm::ValType::ExternRef:
-      return true;
+    case wasm::ValType::I32:
+    case wasm::ValType::I64:
+    case wasm::ValType::F32:
+    case wasm::ValType::F64:
+    case wasm::ValType::V128:
+    case wasm::ValType::FuncRef:
+    case wasm::ValType::ExternRef: return true;
   }
   return false;
 }
@@ -174,8 +198,7 @@ class Reader {
     } else if constexpr (std::is_enum_v<T>) {
       const uint64_t raw = get(4);
       value = T(raw);
-      if (raw > uint64_t(std::numeric_limits<std::underlying_type_t<T>>::max()) || !valid(value))
-        ok = false;
+      if (raw > uint64_t(std::numeric_limits<std::underlying_type_t<T>>::max()) || !valid(value)) ok = false;
     } else if constexpr (std::is_integral_v<T>) {
       value = T(get(sizeof(T)));
     } else if constexpr (std::is_same_v<T, std::string>) {
@@ -253,9 +276,7 @@ class Timer {
   std::chrono::steady_clock::time_point start_;
 };
 
-bool plausible_spirv(const std::vector<uint32_t>& words) {
-  return words.size() >= 5 && words[0] == kSpirvMagic;
-}
+bool plausible_spirv(const std::vector<uint32_t>& words) { return words.size() >= 5 && words[0] == kSpirvMagic; }
 
 const char* kind_name(CacheEntryKind kind) {
   switch (kind) {
@@ -277,18 +298,14 @@ constexpr std::string_view kFolder = "spirv";
 
 const std::string& compiler_fingerprint() {
   static const std::string fingerprint = std::string(generated_codegen_fingerprint()) + "+f" +
-                                         std::to_string(kCompileCacheFormat) + "+" +
-                                         spvSoftwareVersionDetailsString();
+                                         std::to_string(kCompileCacheFormat) + "+" + spvSoftwareVersionDetailsString();
   return fingerprint;
 }
 
-std::vector<uint8_t> compile_options_key_bytes(const spirv::CompileOptions& options) {
-  return encode(options);
-}
+std::vector<uint8_t> compile_options_key_bytes(const spirv::CompileOptions& options) { return encode(options); }
 
 Sha256Digest compile_cache_key(CacheEntryKind kind, const Sha256Digest& wasm_sha256,
-                               const spirv::CompileOptions& options,
-                               std::span<const std::string> names) {
+                               const spirv::CompileOptions& options, std::span<const std::string> names) {
   // Each part is length-prefixed (Writer), so no two different inputs give
   // the same byte stream.
   Writer key;
@@ -341,16 +358,14 @@ void CompileCache::store(CacheEntryKind kind, const Sha256Digest& key, std::span
   }
 }
 
-Result<spirv::CompiledKernel> CompileCache::kernel(const wasm::Module& module,
-                                                   const Sha256Digest& wasm_sha256,
-                                                   std::string_view export_name,
-                                                   const spirv::CompileOptions& options) {
+Result<spirv::CompiledKernel> CompileCache::kernel(const wasm::Module& module, const Sha256Digest& wasm_sha256,
+                                                   std::string_view export_name, const spirv::CompileOptions& options) {
   const std::string name(export_name);
   std::optional<Sha256Digest> key;
   if (disk_) {
     Timer timer(stats_->spirv_cache_read_seconds);
-    key = compile_cache_key(CacheEntryKind::CompiledKernel, wasm_sha256, options,
-                            std::span<const std::string>(&name, 1));
+    key =
+        compile_cache_key(CacheEntryKind::CompiledKernel, wasm_sha256, options, std::span<const std::string>(&name, 1));
     if (auto payload = lookup(CacheEntryKind::CompiledKernel, *key)) {
       // A payload with a valid checksum that does not decode was written by
       // a different build with the same fingerprint: treat it as corrupt.
@@ -372,8 +387,7 @@ Result<spirv::CompiledKernel> CompileCache::kernel(const wasm::Module& module,
   return compiled;
 }
 
-Result<spirv::CompiledCalls> CompileCache::calls(const wasm::Module& module,
-                                                 const Sha256Digest& wasm_sha256,
+Result<spirv::CompiledCalls> CompileCache::calls(const wasm::Module& module, const Sha256Digest& wasm_sha256,
                                                  std::span<const std::string> exports,
                                                  const spirv::CompileOptions& options) {
   std::optional<Sha256Digest> key;
@@ -420,8 +434,7 @@ std::optional<CallCatalogueData> CompileCache::find_catalogue(const Sha256Digest
 void CompileCache::store_catalogue(const Sha256Digest& wasm_sha256, const spirv::CompileOptions& options,
                                    const CallCatalogueData& catalogue) {
   if (!disk_) return;
-  store(CacheEntryKind::CallCatalogue,
-        compile_cache_key(CacheEntryKind::CallCatalogue, wasm_sha256, options, {}),
+  store(CacheEntryKind::CallCatalogue, compile_cache_key(CacheEntryKind::CallCatalogue, wasm_sha256, options, {}),
         serialize(catalogue));
 }
 

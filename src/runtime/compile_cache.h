@@ -50,8 +50,7 @@ const std::string& compiler_fingerprint();
 std::vector<uint8_t> compile_options_key_bytes(const spirv::CompileOptions& options);
 
 Sha256Digest compile_cache_key(CacheEntryKind kind, const Sha256Digest& wasm_sha256,
-                               const spirv::CompileOptions& options,
-                               std::span<const std::string> names);
+                               const spirv::CompileOptions& options, std::span<const std::string> names);
 
 // The callable exports of a module and why the others are refused
 // (Module::call_info).
@@ -80,19 +79,16 @@ class CompileCache {
   bool enabled() const { return disk_ != nullptr; }
 
   Result<spirv::CompiledKernel> kernel(const wasm::Module& module, const Sha256Digest& wasm_sha256,
-                                       std::string_view export_name,
-                                       const spirv::CompileOptions& options);
+                                       std::string_view export_name, const spirv::CompileOptions& options);
   Result<spirv::CompiledCalls> calls(const wasm::Module& module, const Sha256Digest& wasm_sha256,
-                                     std::span<const std::string> exports,
-                                     const spirv::CompileOptions& options);
+                                     std::span<const std::string> exports, const spirv::CompileOptions& options);
   // A cached catalogue, or nullopt (then build it and store_catalogue()).
   std::optional<CallCatalogueData> find_catalogue(const Sha256Digest& wasm_sha256,
                                                   const spirv::CompileOptions& options);
   void store_catalogue(const Sha256Digest& wasm_sha256, const spirv::CompileOptions& options,
                        const CallCatalogueData& catalogue);
   // Uncached compile_calls, counted (the catalogue's survey uses it).
-  Result<spirv::CompiledCalls> compile_calls_uncached(const wasm::Module& module,
-                                                      std::span<const std::string> exports,
+  Result<spirv::CompiledCalls> compile_calls_uncached(const wasm::Module& module, std::span<const std::string> exports,
                                                       const spirv::CompileOptions& options);
 
  private:

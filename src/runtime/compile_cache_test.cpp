@@ -151,7 +151,9 @@ TEST(CompileCacheKey, EveryInputChangesTheKey) {
   fast.float_mode = spirv::FloatMode::Fast;
 
   std::set<std::vector<uint8_t>> option_bytes;
-  for (const spirv::CompileOptions* o : std::initializer_list<const spirv::CompileOptions*>{&defaults, &no_validate, &depth, &fast}) option_bytes.insert(compile_options_key_bytes(*o));
+  for (const spirv::CompileOptions* o :
+       std::initializer_list<const spirv::CompileOptions*>{&defaults, &no_validate, &depth, &fast})
+    option_bytes.insert(compile_options_key_bytes(*o));
   EXPECT_EQ(option_bytes.size(), 4u);
 
   std::set<Sha256Digest> keys;
@@ -202,8 +204,7 @@ uint32_t mix(uint32_t a, uint32_t b) { return (a * 31) ^ b; }
 
 // Loads the module, launches the kernel and calls both functions in one
 // launch, checking every result against the CPU.
-void exercise(Device& device, const std::vector<uint8_t>& wasm, const spirv::CompileOptions& compile,
-              int32_t k) {
+void exercise(Device& device, const std::vector<uint8_t>& wasm, const spirv::CompileOptions& compile, int32_t k) {
   auto module = Module::load(device, wasm, compile);
   ASSERT_TRUE(module.ok()) << module.error().to_string();
   const uint32_t n = 100;
@@ -379,8 +380,8 @@ TEST_F(CompileCacheTest, ConcurrentWritersLeaveValidEntries) {
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::string stem = file.stem().string();
     bool valid = false;
-    for (CacheEntryKind kind : {CacheEntryKind::CompiledKernel, CacheEntryKind::CompiledCalls,
-                                CacheEntryKind::CallCatalogue}) {
+    for (CacheEntryKind kind :
+         {CacheEntryKind::CompiledKernel, CacheEntryKind::CompiledCalls, CacheEntryKind::CallCatalogue}) {
       Sha256Digest key;
       for (size_t i = 0; i < key.size(); ++i) key[i] = uint8_t(std::stoi(stem.substr(2 * i, 2), nullptr, 16));
       valid |= open_cache_entry(kind, key, bytes).has_value();

@@ -19,9 +19,7 @@ namespace wasmgpu::runtime {
 
 namespace {
 
-uint64_t timeout_ns(std::chrono::nanoseconds timeout) {
-  return timeout.count() < 0 ? 0 : uint64_t(timeout.count());
-}
+uint64_t timeout_ns(std::chrono::nanoseconds timeout) { return timeout.count() < 0 ? 0 : uint64_t(timeout.count()); }
 
 bool has_device_extension(VkPhysicalDevice physical_device, std::string_view name) {
   uint32_t count = 0;
@@ -61,7 +59,7 @@ DeviceState::~DeviceState() {
   deferred.clear();
   destroy_raw_buffer(staging);
   if (launch_arena) ++live_children;  // Kernel::launch uncounted it (the device's own)
-  launch_arena.reset();  // both free their memory at once: nothing is pending
+  launch_arena.reset();               // both free their memory at once: nothing is pending
   stacks.reset();
   destroy_bindless(*this);
   if (warmup_fence) vk.vkDestroyFence(device, warmup_fence, nullptr);
@@ -163,8 +161,7 @@ Result<VkCommandBuffer> DeviceState::begin() {
   return command_buffer;
 }
 
-Status DeviceState::submit_and_wait(std::string_view description,
-                                    std::chrono::nanoseconds timeout) {
+Status DeviceState::submit_and_wait(std::string_view description, std::chrono::nanoseconds timeout) {
   if (VkResult r = vk.vkEndCommandBuffer(command_buffer); r != VK_SUCCESS) {
     vk.vkResetCommandPool(device, command_pool, 0);
     return fail("vkEndCommandBuffer", r);
@@ -211,8 +208,7 @@ std::optional<uint32_t> DeviceState::find_memory_type(uint32_t type_bits, Memory
     // Device: the largest device-local heap (not a small BAR window), and
     // host-visible within it when possible. Host: host-visible and coherent,
     // device-local when possible (resizable BAR, unified memory).
-    if (kind == MemoryKind::Device)
-      return std::tuple<int, VkDeviceSize, int>(local, heap, host);
+    if (kind == MemoryKind::Device) return std::tuple<int, VkDeviceSize, int>(local, heap, host);
     if (kind == MemoryKind::HostCached)
       return std::tuple<int, VkDeviceSize, int>(bool(type.propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT), !local,
                                                 heap);
@@ -221,16 +217,14 @@ std::optional<uint32_t> DeviceState::find_memory_type(uint32_t type_bits, Memory
   for (uint32_t i = 0; i < memory_properties.memoryTypeCount; ++i) {
     if (!(type_bits & (1u << i))) continue;
     const VkMemoryPropertyFlags flags = memory_properties.memoryTypes[i].propertyFlags;
-    if (flags & (VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT))
-      continue;
+    if (flags & (VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)) continue;
     if (kind != MemoryKind::Device && (flags & kHostFlags) != kHostFlags) continue;
     if (!best || score(i) > score(*best)) best = i;
   }
   return best;
 }
 
-Result<RawBuffer> DeviceState::create_raw_buffer(uint64_t size, VkBufferUsageFlags usage,
-                                                 MemoryKind kind) {
+Result<RawBuffer> DeviceState::create_raw_buffer(uint64_t size, VkBufferUsageFlags usage, MemoryKind kind) {
   RawBuffer raw;
   raw.size = size;
   VkBufferCreateInfo buffer_info{};
@@ -260,8 +254,7 @@ Result<RawBuffer> DeviceState::create_raw_buffer(uint64_t size, VkBufferUsageFla
   allocate_info.pNext = &dedicated;
   allocate_info.allocationSize = requirements.size;
   allocate_info.memoryTypeIndex = *type;
-  if (VkResult r = vk.vkAllocateMemory(device, &allocate_info, nullptr, &raw.memory);
-      r != VK_SUCCESS) {
+  if (VkResult r = vk.vkAllocateMemory(device, &allocate_info, nullptr, &raw.memory); r != VK_SUCCESS) {
     raw.memory = VK_NULL_HANDLE;
     destroy_raw_buffer(raw);
     return fail("vkAllocateMemory (" + format_bytes(requirements.size) + ")", r);
@@ -272,10 +265,8 @@ Result<RawBuffer> DeviceState::create_raw_buffer(uint64_t size, VkBufferUsageFla
   }
   const VkMemoryPropertyFlags flags = memory_properties.memoryTypes[*type].propertyFlags;
   const bool may_map = kind != MemoryKind::Device || map_device_buffers;
-  if (may_map && (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
-      (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) {
-    if (VkResult r = vk.vkMapMemory(device, raw.memory, 0, VK_WHOLE_SIZE, 0, &raw.mapped);
-        r != VK_SUCCESS) {
+  if (may_map && (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) && (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) {
+    if (VkResult r = vk.vkMapMemory(device, raw.memory, 0, VK_WHOLE_SIZE, 0, &raw.mapped); r != VK_SUCCESS) {
       raw.mapped = nullptr;
       if (kind != MemoryKind::Device) {
         destroy_raw_buffer(raw);
@@ -298,8 +289,7 @@ void DeviceState::destroy_raw_buffer(RawBuffer& raw) {
   raw = RawBuffer{};
 }
 
-Status DeviceState::ensure_raw_buffer(RawBuffer& raw, uint64_t size, VkBufferUsageFlags usage,
-                                      MemoryKind kind) {
+Status DeviceState::ensure_raw_buffer(RawBuffer& raw, uint64_t size, VkBufferUsageFlags usage, MemoryKind kind) {
   if (raw.buffer && raw.size >= size) return {};
   RawBuffer old = raw;
   raw = RawBuffer{};
@@ -308,15 +298,13 @@ Status DeviceState::ensure_raw_buffer(RawBuffer& raw, uint64_t size, VkBufferUsa
   return {};
 }
 
-void memory_barrier(DeviceState& device, VkCommandBuffer cmd, VkPipelineStageFlags src_stages,
-                    VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
-                    VkAccessFlags dst_access) {
+void memory_barrier(DeviceState& device, VkCommandBuffer cmd, VkPipelineStageFlags src_stages, VkAccessFlags src_access,
+                    VkPipelineStageFlags dst_stages, VkAccessFlags dst_access) {
   VkMemoryBarrier barrier{};
   barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
   barrier.srcAccessMask = src_access;
   barrier.dstAccessMask = dst_access;
-  device.vk.vkCmdPipelineBarrier(cmd, src_stages, dst_stages, 0, 1, &barrier, 0, nullptr, 0,
-                                 nullptr);
+  device.vk.vkCmdPipelineBarrier(cmd, src_stages, dst_stages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
 // --------------------------------------------------------------------- Device
@@ -348,8 +336,7 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   const DeviceInfo& info = state->info;
 
   std::optional<uint32_t> family = find_compute_queue_family(state->physical_device);
-  if (!family)
-    return make_error("Vulkan device '" + info.name + "' has no compute queue");
+  if (!family) return make_error("Vulkan device '" + info.name + "' has no compute queue");
   state->queue_family = *family;
 
   // Query the optional features kernels may rely on and enable those present.
@@ -430,8 +417,7 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   device_info.pQueueCreateInfos = &queue_info;
   device_info.enabledExtensionCount = uint32_t(extensions.size());
   device_info.ppEnabledExtensionNames = extensions.data();
-  if (VkResult r = vkCreateDevice(state->physical_device, &device_info, nullptr, &state->device);
-      r != VK_SUCCESS) {
+  if (VkResult r = vkCreateDevice(state->physical_device, &device_info, nullptr, &state->device); r != VK_SUCCESS) {
     state->device = VK_NULL_HANDLE;
     Error error = vk_error("vkCreateDevice", r);
     error.message += " (device " + std::to_string(info.index) + " " + info.name + ")";
@@ -451,8 +437,7 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   }
   s.compile_cache.set_disk(s.disk_cache);
   WASMGPU_TRY(s.pipeline_cache.create(s.device, s.vk, s.info, s.disk_cache, s.cache_stats));
-  s.pipeline_feedback = info.api_version >= VK_API_VERSION_1_3 &&
-                        instance_state.api_version >= VK_API_VERSION_1_3;
+  s.pipeline_feedback = info.api_version >= VK_API_VERSION_1_3 && instance_state.api_version >= VK_API_VERSION_1_3;
   s.cache_stats.pipeline_feedback = s.pipeline_feedback;
   s.warm_up_pipelines = pipeline_warmup_wanted(s.info);
 
@@ -464,9 +449,8 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   layout_info.pushConstantRangeCount = 1;
   layout_info.pPushConstantRanges = &push_range;
-  WASMGPU_TRY(s.check("vkCreatePipelineLayout", s.vk.vkCreatePipelineLayout(
-                                                    s.device, &layout_info, nullptr,
-                                                    &s.pipeline_layout)));
+  WASMGPU_TRY(s.check("vkCreatePipelineLayout",
+                      s.vk.vkCreatePipelineLayout(s.device, &layout_info, nullptr, &s.pipeline_layout)));
   return Device(std::move(state));
 }
 
@@ -483,8 +467,7 @@ Device& Device::operator=(Device&& other) noexcept {
 Device::~Device() {
   if (!state_) return;
   if (state_->live_children != 0) {
-    std::fprintf(stderr,
-                 "wasmgpu: Device '%s' destroyed while %zu of its buffers/kernels are alive\n",
+    std::fprintf(stderr, "wasmgpu: Device '%s' destroyed while %zu of its buffers/kernels are alive\n",
                  state_->info.name.c_str(), state_->live_children);
     assert(false && "destroy Buffers, Modules and Kernels before their Device");
   }

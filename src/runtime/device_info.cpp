@@ -24,8 +24,8 @@ const char* to_string(DeviceType type) {
 }
 
 std::string DeviceInfo::summary() const {
-  std::string text = std::to_string(index) + " " + name + " (" + to_string(type) + ", Vulkan " +
-                     format_api_version(api_version);
+  std::string text =
+      std::to_string(index) + " " + name + " (" + to_string(type) + ", Vulkan " + format_api_version(api_version);
   if (!driver_name.empty()) text += ", " + driver_name;
   text += ")";
   if (!usable()) text += " [unusable: " + unusable_reason + "]";
@@ -98,8 +98,7 @@ int preference_rank(DeviceType type) {
 
 }  // namespace
 
-Result<uint32_t> choose_device(const std::vector<DeviceInfo>& devices,
-                               std::optional<std::string_view> spec) {
+Result<uint32_t> choose_device(const std::vector<DeviceInfo>& devices, std::optional<std::string_view> spec) {
   if (devices.empty())
     return make_error(ErrorCode::Unsupported, "no Vulkan devices found (is a Vulkan driver (ICD) installed?)");
   if (spec) {

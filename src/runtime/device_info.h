@@ -22,11 +22,11 @@ struct DeviceLimits {
   std::array<uint32_t, 3> max_workgroup_count{};
   std::array<uint32_t, 3> max_workgroup_size{};
   uint32_t max_workgroup_invocations = 0;
-  uint32_t max_shared_memory_bytes = 0;   // maxComputeSharedMemorySize
+  uint32_t max_shared_memory_bytes = 0;  // maxComputeSharedMemorySize
   uint32_t subgroup_size = 0;
   uint32_t max_storage_buffer_range = 0;
   uint64_t max_memory_allocation_size = 0;
-  uint64_t max_buffer_size = 0;           // Vulkan 1.3 maxBufferSize; 0 when unknown
+  uint64_t max_buffer_size = 0;  // Vulkan 1.3 maxBufferSize; 0 when unknown
   uint32_t max_push_constants_size = 0;
 };
 
@@ -61,8 +61,8 @@ struct DeviceInfo {
   uint32_t index = 0;  // position in vkEnumeratePhysicalDevices
   std::string name;
   DeviceType type = DeviceType::Other;
-  std::string driver_name;  // "llvmpipe", "NVIDIA", ...
-  std::string driver_info;  // "Mesa 25.0.7 ...", driver version text
+  std::string driver_name;      // "llvmpipe", "NVIDIA", ...
+  std::string driver_info;      // "Mesa 25.0.7 ...", driver version text
   uint32_t api_version = 0;     // packed VK_MAKE_API_VERSION
   uint32_t driver_version = 0;  // vendor-specific packing
   uint32_t vendor_id = 0;
@@ -92,8 +92,7 @@ std::string unusable_reason(uint32_t api_version, const DeviceFeatures& features
 //  - Without a spec: the first usable device by type preference -- discrete GPU,
 //    integrated GPU, virtual GPU, CPU, other -- in enumeration order within a type.
 // Errors list the devices, with the reason each unusable one was skipped.
-Result<uint32_t> choose_device(const std::vector<DeviceInfo>& devices,
-                               std::optional<std::string_view> spec);
+Result<uint32_t> choose_device(const std::vector<DeviceInfo>& devices, std::optional<std::string_view> spec);
 
 // "devices: 0 llvmpipe (...); 1 ..." for error messages.
 std::string describe_devices(const std::vector<DeviceInfo>& devices);

@@ -79,13 +79,15 @@ TEST(ChooseDevice, ClearErrors) {
 
 TEST(UnusableReason, NamesEveryMissingRequiredFeature) {
   DeviceFeatures features;
-  EXPECT_EQ(unusable_reason(VK_API_VERSION_1_1, features),
-            "Vulkan 1.1.0 (wasmgpu needs Vulkan 1.2)");
+  EXPECT_EQ(unusable_reason(VK_API_VERSION_1_1, features), "Vulkan 1.1.0 (wasmgpu needs Vulkan 1.2)");
   EXPECT_EQ(unusable_reason(VK_API_VERSION_1_2, features),
             "missing required features: bufferDeviceAddress, shaderInt64, shaderInt8, "
             "storageBuffer8BitAccess");
-  features = {.shader_int64 = true, .shader_float64 = false, .shader_int8 = true,
-              .storage_buffer_8bit_access = true, .buffer_device_address = true};
+  features = {.shader_int64 = true,
+              .shader_float64 = false,
+              .shader_int8 = true,
+              .storage_buffer_8bit_access = true,
+              .buffer_device_address = true};
   EXPECT_EQ(unusable_reason(VK_API_VERSION_1_2, features), "");  // f64 is per kernel
 }
 
@@ -124,8 +126,7 @@ TEST(Device, ChosenByIndexPreferenceAndEnvironment) {
     ScopedEnv env("WASMGPU_DEVICE", nullptr);
     auto by_preference = Device::create(*instance);
     ASSERT_TRUE(by_preference.ok()) << by_preference.error().message;
-    EXPECT_EQ(by_preference->info().index,
-              choose_device(instance->devices(), std::nullopt).value());
+    EXPECT_EQ(by_preference->info().index, choose_device(instance->devices(), std::nullopt).value());
   }
   if (first.usable()) {
     auto by_index = Device::create(*instance, with_index(0));
@@ -143,9 +144,7 @@ TEST(Device, ChosenByIndexPreferenceAndEnvironment) {
     ScopedEnv env("WASMGPU_DEVICE", "foo");
     auto none = Device::create(*instance);
     ASSERT_FALSE(none.ok());
-    EXPECT_EQ(none.error().message.rfind("no Vulkan device matches WASMGPU_DEVICE=foo; devices: 0 " +
-                                             first.name,
-                                         0),
+    EXPECT_EQ(none.error().message.rfind("no Vulkan device matches WASMGPU_DEVICE=foo; devices: 0 " + first.name, 0),
               0u)
         << none.error().message;
     // An explicit index wins over the environment.
@@ -166,16 +165,14 @@ TEST(Instance, NoDriverIsAnErrorNotACrash) {
   options.print_validation_messages = false;
   auto instance = Instance::create(options);
   if (!instance.ok()) {
-    EXPECT_NE(instance.error().message.find("vkCreateInstance failed: VK_ERROR_"),
-              std::string::npos)
+    EXPECT_NE(instance.error().message.find("vkCreateInstance failed: VK_ERROR_"), std::string::npos)
         << instance.error().message;
     return;
   }
   EXPECT_TRUE(instance->devices().empty());
   auto device = Device::create(*instance);
   ASSERT_FALSE(device.ok());
-  EXPECT_NE(device.error().message.find("no Vulkan devices found"), std::string::npos)
-      << device.error().message;
+  EXPECT_NE(device.error().message.find("no Vulkan devices found"), std::string::npos) << device.error().message;
 }
 
 TEST(Instance, MissingValidationLayerIsAnError) {
@@ -185,8 +182,7 @@ TEST(Instance, MissingValidationLayerIsAnError) {
   options.validation = true;
   auto instance = Instance::create(options);
   ASSERT_FALSE(instance.ok());
-  EXPECT_NE(instance.error().message.find("VK_LAYER_KHRONOS_validation is not installed"),
-            std::string::npos)
+  EXPECT_NE(instance.error().message.find("VK_LAYER_KHRONOS_validation is not installed"), std::string::npos)
       << instance.error().message;
 }
 

@@ -89,10 +89,14 @@ std::optional<ProbeResults> decode_probe_results(std::span<const uint8_t> payloa
       p.forced = true;
       rest.remove_suffix(kForced.size());
     }
-    if (rest == "right") p.raw = ProbeRaw::Right;
-    else if (rest == "wrong") p.raw = ProbeRaw::Wrong;
-    else if (rest == "absent") p.raw = ProbeRaw::Absent;
-    else return std::nullopt;
+    if (rest == "right")
+      p.raw = ProbeRaw::Right;
+    else if (rest == "wrong")
+      p.raw = ProbeRaw::Wrong;
+    else if (rest == "absent")
+      p.raw = ProbeRaw::Absent;
+    else
+      return std::nullopt;
     results.properties.push_back(std::move(p));
   }
   return results;
@@ -109,8 +113,7 @@ std::optional<ProbeResults> read_cached_probe(const DiskCache& cache, const Devi
 Status write_cached_probe(DiskCache& cache, const DeviceInfo& device, std::string_view cpu_features,
                           const ProbeResults& results) {
   const Sha256Digest key = probe_cache_key(device, cpu_features);
-  return cache.write(kFolder, to_hex(key) + ".bin", CacheEntryKind::DeviceProbe, key,
-                     encode_probe_results(results));
+  return cache.write(kFolder, to_hex(key) + ".bin", CacheEntryKind::DeviceProbe, key, encode_probe_results(results));
 }
 
 Status check_probe_results(const ProbeResults& results, const spirv::KernelInfo& kernel, std::string_view device_name) {

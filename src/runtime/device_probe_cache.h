@@ -62,8 +62,7 @@ const char* to_string(ProbeRaw raw);
 // The entry's key for this device and driver on a host CPU with `cpu_features`.
 Sha256Digest probe_cache_key(const DeviceInfo& device, std::string_view cpu_features);
 // Where the entry lies under `cache`'s directory.
-std::filesystem::path probe_cache_path(const DiskCache& cache, const DeviceInfo& device,
-                                       std::string_view cpu_features);
+std::filesystem::path probe_cache_path(const DiskCache& cache, const DeviceInfo& device, std::string_view cpu_features);
 
 // One line per property: "name right|wrong|absent[ forced]". Exposed for tests.
 std::vector<uint8_t> encode_probe_results(const ProbeResults& results);

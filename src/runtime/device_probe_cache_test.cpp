@@ -88,7 +88,8 @@ TEST_F(DeviceProbeCacheTest, DamagedEntriesAreIgnored) {
     file.put('x');
   }
   EXPECT_FALSE(read_cached_probe(cache, device, "cpu").has_value());
-  EXPECT_FALSE(decode_probe_results(std::vector<uint8_t>{'f', ' ', 'w', 'r', 'o', 'n', 'g'}).has_value());  // no newline
+  EXPECT_FALSE(
+      decode_probe_results(std::vector<uint8_t>{'f', ' ', 'w', 'r', 'o', 'n', 'g'}).has_value());  // no newline
   const std::string bad = "f64_trunc maybe\n";
   EXPECT_FALSE(decode_probe_results(std::vector<uint8_t>(bad.begin(), bad.end())).has_value());
 }

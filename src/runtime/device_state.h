@@ -78,9 +78,9 @@ struct DeviceState {
   // Changes whenever `mapped` does: a recorded launch's region table is
   // stale once it differs from the value at recording.
   uint64_t mapping_generation = 0;
-  size_t live_children = 0;                // Buffers and Kernels not yet destroyed
+  size_t live_children = 0;  // Buffers and Kernels not yet destroyed
 
-  RawBuffer staging;       // reusable, host-visible
+  RawBuffer staging;  // reusable, host-visible
   // Trap records + LaunchBlocks of Kernel::launch (not of recorded launches,
   // which bring their own arena); created on first use.
   std::unique_ptr<LaunchArena> launch_arena;
@@ -143,17 +143,15 @@ struct DeviceState {
   Result<RawBuffer> create_raw_buffer(uint64_t size, VkBufferUsageFlags usage, MemoryKind kind);
   void destroy_raw_buffer(RawBuffer& buffer);
   // Makes `buffer` at least `size` bytes (recreating it, contents lost).
-  Status ensure_raw_buffer(RawBuffer& buffer, uint64_t size, VkBufferUsageFlags usage,
-                           MemoryKind kind);
+  Status ensure_raw_buffer(RawBuffer& buffer, uint64_t size, VkBufferUsageFlags usage, MemoryKind kind);
 
  private:
   void finish_pending();
 };
 
 // Memory barrier helper for one-queue, in-order work.
-void memory_barrier(DeviceState& device, VkCommandBuffer cmd, VkPipelineStageFlags src_stages,
-                    VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
-                    VkAccessFlags dst_access);
+void memory_barrier(DeviceState& device, VkCommandBuffer cmd, VkPipelineStageFlags src_stages, VkAccessFlags src_access,
+                    VkPipelineStageFlags dst_stages, VkAccessFlags dst_access);
 
 // How long launches wait by default.
 inline constexpr std::chrono::seconds kDefaultLaunchTimeout{60};

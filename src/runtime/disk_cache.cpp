@@ -75,9 +75,12 @@ std::optional<uint64_t> parse_cache_size(std::string_view text) {
   uint64_t multiplier = 1;
   if (!text.empty()) {
     switch (text.back()) {
-      case 'k': case 'K': multiplier = 1ull << 10; break;
-      case 'm': case 'M': multiplier = 1ull << 20; break;
-      case 'g': case 'G': multiplier = 1ull << 30; break;
+      case 'k':
+      case 'K': multiplier = 1ull << 10; break;
+      case 'm':
+      case 'M': multiplier = 1ull << 20; break;
+      case 'g':
+      case 'G': multiplier = 1ull << 30; break;
       default: break;
     }
     if (multiplier != 1) text.remove_suffix(1);
@@ -97,8 +100,7 @@ uint64_t resolve_cache_max_bytes(const CacheOptions& options) {
   return kDefaultCacheMaxBytes;
 }
 
-std::vector<uint8_t> seal_cache_entry(CacheEntryKind kind, const Sha256Digest& key,
-                                      std::span<const uint8_t> payload) {
+std::vector<uint8_t> seal_cache_entry(CacheEntryKind kind, const Sha256Digest& key, std::span<const uint8_t> payload) {
   std::vector<uint8_t> file;
   file.reserve(kHeaderSize + payload.size());
   file.insert(file.end(), kMagic, kMagic + 8);
@@ -179,8 +181,8 @@ Result<std::shared_ptr<DiskCache>> DiskCache::open(const CacheOptions& options) 
 DiskCache::DiskCache(fs::path directory, uint64_t max_bytes)
     : directory_(std::move(directory)), max_bytes_(max_bytes) {}
 
-DiskCache::ReadResult DiskCache::read(std::string_view folder, std::string_view name,
-                                      CacheEntryKind kind, const Sha256Digest& key) const {
+DiskCache::ReadResult DiskCache::read(std::string_view folder, std::string_view name, CacheEntryKind kind,
+                                      const Sha256Digest& key) const {
   ReadResult result;
   const fs::path path = directory_ / folder / name;
   std::ifstream in(path, std::ios::binary);
@@ -199,8 +201,8 @@ DiskCache::ReadResult DiskCache::read(std::string_view folder, std::string_view 
   return result;
 }
 
-Status DiskCache::write(std::string_view folder, std::string_view name, CacheEntryKind kind,
-                        const Sha256Digest& key, std::span<const uint8_t> payload) {
+Status DiskCache::write(std::string_view folder, std::string_view name, CacheEntryKind kind, const Sha256Digest& key,
+                        std::span<const uint8_t> payload) {
   WASMGPU_TRY(write_file_atomically(directory_ / folder / name, seal_cache_entry(kind, key, payload)));
   bool trim_now;
   {
@@ -241,8 +243,7 @@ size_t DiskCache::trim() {
     }
   }
   if (total <= max_bytes_) return removed;
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
   const uint64_t goal = max_bytes_ / 4 * 3;
   for (const Entry& entry : entries) {
     if (total <= goal) break;

@@ -49,8 +49,7 @@ uint64_t resolve_cache_max_bytes(const CacheOptions& options);
 std::optional<uint64_t> parse_cache_size(std::string_view text);
 
 // An entry file: header + payload. Exposed for tests.
-std::vector<uint8_t> seal_cache_entry(CacheEntryKind kind, const Sha256Digest& key,
-                                      std::span<const uint8_t> payload);
+std::vector<uint8_t> seal_cache_entry(CacheEntryKind kind, const Sha256Digest& key, std::span<const uint8_t> payload);
 // The payload, when `file` is a complete entry of this kind and key whose
 // checksum matches.
 std::optional<std::vector<uint8_t>> open_cache_entry(CacheEntryKind kind, const Sha256Digest& key,
@@ -74,13 +73,12 @@ class DiskCache {
   };
   // Reads `folder/name` and checks it. A hit refreshes the file's
   // modification time, which trimming uses as its last use.
-  ReadResult read(std::string_view folder, std::string_view name, CacheEntryKind kind,
-                  const Sha256Digest& key) const;
+  ReadResult read(std::string_view folder, std::string_view name, CacheEntryKind kind, const Sha256Digest& key) const;
   // Writes `folder/name` atomically (see above), then trims the directory now
   // and then. Fails only with a reason for verbose output; callers go on
   // without the cache.
-  Status write(std::string_view folder, std::string_view name, CacheEntryKind kind,
-               const Sha256Digest& key, std::span<const uint8_t> payload);
+  Status write(std::string_view folder, std::string_view name, CacheEntryKind kind, const Sha256Digest& key,
+               std::span<const uint8_t> payload);
 
   // Deletes the least recently used entries until the entries take at most
   // three quarters of max_bytes, when they take more than max_bytes; also
@@ -91,8 +89,8 @@ class DiskCache {
  private:
   std::filesystem::path directory_;
   uint64_t max_bytes_;
-  std::mutex mutex_;       // writes_
-  uint64_t writes_ = 0;    // trim() runs on the first write and every kTrimInterval-th
+  std::mutex mutex_;     // writes_
+  uint64_t writes_ = 0;  // trim() runs on the first write and every kTrimInterval-th
 };
 
 // Writes `bytes` to `path` atomically: a temporary file next to it, fsync,

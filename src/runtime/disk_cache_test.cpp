@@ -40,8 +40,8 @@ std::string resolved(const CacheOptions& options) {
 }
 
 TEST(CacheDirectory, ChosenByOptionsThenEnvironment) {
-  ScopedEnv cache("WASMGPU_CACHE", nullptr), dir("WASMGPU_CACHE_DIR", nullptr),
-      xdg("XDG_CACHE_HOME", nullptr), home("HOME", "/home/someone");
+  ScopedEnv cache("WASMGPU_CACHE", nullptr), dir("WASMGPU_CACHE_DIR", nullptr), xdg("XDG_CACHE_HOME", nullptr),
+      home("HOME", "/home/someone");
   CacheOptions options;
   EXPECT_EQ(resolved(options), "/home/someone/.cache/wasmgpu");
   {
@@ -67,8 +67,8 @@ TEST(CacheDirectory, ChosenByOptionsThenEnvironment) {
 }
 
 TEST(CacheDirectory, NoHomeMeansNoCache) {
-  ScopedEnv cache("WASMGPU_CACHE", nullptr), dir("WASMGPU_CACHE_DIR", nullptr),
-      xdg("XDG_CACHE_HOME", nullptr), home("HOME", nullptr);
+  ScopedEnv cache("WASMGPU_CACHE", nullptr), dir("WASMGPU_CACHE_DIR", nullptr), xdg("XDG_CACHE_HOME", nullptr),
+      home("HOME", nullptr);
   Result<fs::path> directory = resolve_cache_directory(CacheOptions{});
   ASSERT_FALSE(directory.ok());
   EXPECT_NE(directory.error().message.find("no WASMGPU_CACHE_DIR"), std::string::npos) << directory.error().message;
@@ -100,14 +100,12 @@ TEST(CacheEntry, EveryDamagedByteAndEveryTruncationIsRejected) {
   const std::vector<uint8_t> file = seal_cache_entry(CacheEntryKind::CompiledKernel, key, payload);
   ASSERT_EQ(open_cache_entry(CacheEntryKind::CompiledKernel, key, file), payload);
   EXPECT_EQ(open_cache_entry(CacheEntryKind::CompiledCalls, key, file), std::nullopt);
-  EXPECT_EQ(open_cache_entry(CacheEntryKind::CompiledKernel, sha256(std::string_view("other")), file),
-            std::nullopt);
+  EXPECT_EQ(open_cache_entry(CacheEntryKind::CompiledKernel, sha256(std::string_view("other")), file), std::nullopt);
   for (size_t i = 0; i < file.size(); ++i) {
     std::vector<uint8_t> damaged = file;
     damaged[i] ^= 0x10;
     EXPECT_EQ(open_cache_entry(CacheEntryKind::CompiledKernel, key, damaged), std::nullopt) << "byte " << i;
-    EXPECT_EQ(open_cache_entry(CacheEntryKind::CompiledKernel, key,
-                               std::span<const uint8_t>(file.data(), i)),
+    EXPECT_EQ(open_cache_entry(CacheEntryKind::CompiledKernel, key, std::span<const uint8_t>(file.data(), i)),
               std::nullopt)
         << "first " << i << " bytes";
   }
@@ -120,8 +118,7 @@ TEST(DiskCacheFiles, WriteThenReadAndCorruptIsReported) {
   TempDir dir;
   DiskCache cache(dir.path / "cache", kDefaultCacheMaxBytes);
   const Sha256Digest key = sha256(std::string_view("k"));
-  EXPECT_EQ(cache.read("spirv", "a.bin", CacheEntryKind::CompiledKernel, key).status,
-            DiskCache::ReadStatus::Missing);
+  EXPECT_EQ(cache.read("spirv", "a.bin", CacheEntryKind::CompiledKernel, key).status, DiskCache::ReadStatus::Missing);
   const std::vector<uint8_t> payload(1000, 7);
   ASSERT_TRUE(cache.write("spirv", "a.bin", CacheEntryKind::CompiledKernel, key, payload).ok());
   DiskCache::ReadResult hit = cache.read("spirv", "a.bin", CacheEntryKind::CompiledKernel, key);
@@ -131,20 +128,18 @@ TEST(DiskCacheFiles, WriteThenReadAndCorruptIsReported) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path / "cache" / "spirv"), fs::directory_iterator()), 1);
 
   fs::resize_file(dir.path / "cache" / "spirv" / "a.bin", 500);
-  EXPECT_EQ(cache.read("spirv", "a.bin", CacheEntryKind::CompiledKernel, key).status,
-            DiskCache::ReadStatus::Corrupt);
+  EXPECT_EQ(cache.read("spirv", "a.bin", CacheEntryKind::CompiledKernel, key).status, DiskCache::ReadStatus::Corrupt);
   // A write replaces the broken file.
   ASSERT_TRUE(cache.write("spirv", "a.bin", CacheEntryKind::CompiledKernel, key, payload).ok());
-  EXPECT_EQ(cache.read("spirv", "a.bin", CacheEntryKind::CompiledKernel, key).status,
-            DiskCache::ReadStatus::Hit);
+  EXPECT_EQ(cache.read("spirv", "a.bin", CacheEntryKind::CompiledKernel, key).status, DiskCache::ReadStatus::Hit);
 }
 
 TEST(DiskCacheFiles, UnwritableDirectoryFailsWithAReason) {
   TempDir dir;
   std::ofstream(dir.path / "file") << "x";
   DiskCache cache(dir.path / "file" / "cache", kDefaultCacheMaxBytes);  // under a regular file
-  const Status written = cache.write("spirv", "a.bin", CacheEntryKind::CompiledKernel,
-                                     sha256(std::string_view("k")), std::vector<uint8_t>{1});
+  const Status written = cache.write("spirv", "a.bin", CacheEntryKind::CompiledKernel, sha256(std::string_view("k")),
+                                     std::vector<uint8_t>{1});
   ASSERT_FALSE(written.ok());
   EXPECT_NE(written.error().message.find("cannot create"), std::string::npos) << written.error().message;
   EXPECT_EQ(written.error().code, ErrorCode::Io);
@@ -160,8 +155,8 @@ TEST(DiskCacheFiles, TrimRemovesLeastRecentlyUsedFirst) {
   for (int i = 0; i < 6; ++i) {
     const std::string name = "e" + std::to_string(i) + ".bin";
     ASSERT_TRUE(write_file_atomically(dir.path / "spirv" / name,
-                                      seal_cache_entry(CacheEntryKind::CompiledKernel,
-                                                       sha256(name), payload)).ok());
+                                      seal_cache_entry(CacheEntryKind::CompiledKernel, sha256(name), payload))
+                    .ok());
     fs::last_write_time(dir.path / "spirv" / name, now - std::chrono::minutes(60 - i));
   }
   // Reading e0 makes it the most recently used.

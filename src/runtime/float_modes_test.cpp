@@ -36,11 +36,11 @@ std::string ops_module() {
   std::string wat = "(module\n";
   for (std::string t : {"f32", "f64"}) {
     for (std::string op : {"add", "sub", "mul", "div", "min", "max"})
-      wat += "(func (export \"" + t + "." + op + "\") (param " + t + " " + t + ") (result " + t +
-             ") (" + t + "." + op + " (local.get 0) (local.get 1)))\n";
+      wat += "(func (export \"" + t + "." + op + "\") (param " + t + " " + t + ") (result " + t + ") (" + t + "." + op +
+             " (local.get 0) (local.get 1)))\n";
     for (std::string op : {"eq", "ne", "lt", "gt", "le", "ge"})
-      wat += "(func (export \"" + t + "." + op + "\") (param " + t + " " + t + ") (result i32) (" + t + "." +
-             op + " (local.get 0) (local.get 1)))\n";
+      wat += "(func (export \"" + t + "." + op + "\") (param " + t + " " + t + ") (result i32) (" + t + "." + op +
+             " (local.get 0) (local.get 1)))\n";
     for (std::string op : {"sqrt", "ceil", "floor", "trunc", "nearest"})
       wat += "(func (export \"" + t + "." + op + "\") (param " + t + ") (result " + t + ") (" + t + "." + op +
              " (local.get 0)))\n";
@@ -51,17 +51,15 @@ std::string ops_module() {
 }
 
 std::vector<uint32_t> f32_inputs() {
-  std::vector<uint32_t> v = {0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x00000002, 0x00000003,
-                             0x007FFFFF, 0x807FFFFF, 0x00400000, 0x00400001, 0x00800000, 0x80800000,
-                             0x00800001, 0x00FFFFFF, 0x3F800000, 0xBF800000, 0x3F800001, 0x3F7FFFFF,
-                             0x3FC00000, 0x40400000, 0x3F000000, 0x3E800000, 0x33800000, 0x33800001,
-                             0x39800000, 0x3F801000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F000000, 0x0C000000,
-                             0x72000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7FA00000,
-                             0x7FC00123, 0x40490FDB, 0x34000000, 0x00000005,
-                             // Rounding edges: 2^23 - 0.5, -3.5, ±2.5, ±0.5, the float below 0.5,
-                             // 2^23 + 1, 2^24 - 1.
-                             0x4AFFFFFF, 0xCAFFFFFF, 0xC0600000, 0x40200000, 0xC0200000, 0xBF000000,
-                             0x3EFFFFFF, 0x4B000001, 0x4B7FFFFF};
+  std::vector<uint32_t> v = {
+      0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x00000002, 0x00000003, 0x007FFFFF, 0x807FFFFF, 0x00400000,
+      0x00400001, 0x00800000, 0x80800000, 0x00800001, 0x00FFFFFF, 0x3F800000, 0xBF800000, 0x3F800001, 0x3F7FFFFF,
+      0x3FC00000, 0x40400000, 0x3F000000, 0x3E800000, 0x33800000, 0x33800001, 0x39800000, 0x3F801000, 0x7F7FFFFF,
+      0xFF7FFFFF, 0x7F000000, 0x0C000000, 0x72000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7FA00000,
+      0x7FC00123, 0x40490FDB, 0x34000000, 0x00000005,
+      // Rounding edges: 2^23 - 0.5, -3.5, ±2.5, ±0.5, the float below 0.5,
+      // 2^23 + 1, 2^24 - 1.
+      0x4AFFFFFF, 0xCAFFFFFF, 0xC0600000, 0x40200000, 0xC0200000, 0xBF000000, 0x3EFFFFFF, 0x4B000001, 0x4B7FFFFF};
   std::mt19937 rng(1234);
   for (int i = 0; i < 24; ++i) v.push_back(rng());
   for (int i = 0; i < 12; ++i) v.push_back(rng() & 0x807FFFFF);  // subnormals
@@ -69,23 +67,19 @@ std::vector<uint32_t> f32_inputs() {
 }
 
 std::vector<uint64_t> f64_inputs() {
-  std::vector<uint64_t> v = {0, 0x8000000000000000, 1, 0x8000000000000001, 2, 3, 0x000FFFFFFFFFFFFF,
-                             0x0008000000000000, 0x0010000000000000, 0x0010000000000001,
-                             0x3FF0000000000000, 0xBFF0000000000000, 0x3FF0000000000001,
-                             0x3FEFFFFFFFFFFFFF, 0x3FF8000000000000, 0x4008000000000000,
-                             0x3FE0000000000000, 0x3CA0000000000000, 0x3FF0000004000000,
-                             0x7FEFFFFFFFFFFFFF, 0xFFEFFFFFFFFFFFFF, 0x7FE0000000000000,
-                             0x0360000000000000, 0x7C60000000000000, 0x7FF0000000000000,
-                             0xFFF0000000000000, 0x7FF8000000000000, 0xFFF8000000000000,
-                             0x7FF4000000000000, 0x7FF8000000000123, 0x400921FB54442D18,
-                             0x3810000000000000, 0x36A0000000000000, 0x47EFFFFFE0000000,
-                             0x380FFFFFF0000000, 0x3690000000000000,
+  std::vector<uint64_t> v = {0, 0x8000000000000000, 1, 0x8000000000000001, 2, 3, 0x000FFFFFFFFFFFFF, 0x0008000000000000,
+                             0x0010000000000000, 0x0010000000000001, 0x3FF0000000000000, 0xBFF0000000000000,
+                             0x3FF0000000000001, 0x3FEFFFFFFFFFFFFF, 0x3FF8000000000000, 0x4008000000000000,
+                             0x3FE0000000000000, 0x3CA0000000000000, 0x3FF0000004000000, 0x7FEFFFFFFFFFFFFF,
+                             0xFFEFFFFFFFFFFFFF, 0x7FE0000000000000, 0x0360000000000000, 0x7C60000000000000,
+                             0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 0xFFF8000000000000,
+                             0x7FF4000000000000, 0x7FF8000000000123, 0x400921FB54442D18, 0x3810000000000000,
+                             0x36A0000000000000, 0x47EFFFFFE0000000, 0x380FFFFFF0000000, 0x3690000000000000,
                              // Rounding edges: ±(2^52 - 0.5) (lavapipe's trunc and nearest gave it
                              // back on one CPU), -3.5, 2.5, -0.5, the double below 0.5, 2^52 + 1, a
                              // value whose trunc one driver left unchanged.
-                             0x432FFFFFFFFFFFFF, 0xC32FFFFFFFFFFFFF, 0xC00C000000000000,
-                             0x4004000000000000, 0xBFE0000000000000, 0x3FDFFFFFFFFFFFFF,
-                             0x4330000000000001, 0xC25DEF3841B53F3D};
+                             0x432FFFFFFFFFFFFF, 0xC32FFFFFFFFFFFFF, 0xC00C000000000000, 0x4004000000000000,
+                             0xBFE0000000000000, 0x3FDFFFFFFFFFFFFF, 0x4330000000000001, 0xC25DEF3841B53F3D};
   std::mt19937_64 rng(99);
   for (int i = 0; i < 24; ++i) v.push_back(rng());
   for (int i = 0; i < 12; ++i) v.push_back(rng() & 0x800FFFFFFFFFFFFF);
@@ -116,8 +110,10 @@ uint64_t ulp_distance(uint64_t got, uint64_t want, int width) {
 
 template <typename F>
 uint64_t bits_of(F v) {
-  if constexpr (sizeof(F) == 4) return std::bit_cast<uint32_t>(v);
-  else return std::bit_cast<uint64_t>(v);
+  if constexpr (sizeof(F) == 4)
+    return std::bit_cast<uint32_t>(v);
+  else
+    return std::bit_cast<uint64_t>(v);
 }
 
 template <typename F>
@@ -136,7 +132,8 @@ class FloatModesTest : public VulkanTest {
     std::vector<std::vector<Value>> args;
     for (const auto& t : tuples) {
       std::vector<Value> a;
-      for (In x : t) a.push_back(sizeof(In) == 4 ? Value{wasm::ValType::F32, bits_of(x)} : Value{wasm::ValType::F64, bits_of(x)});
+      for (In x : t)
+        a.push_back(sizeof(In) == 4 ? Value{wasm::ValType::F32, bits_of(x)} : Value{wasm::ValType::F64, bits_of(x)});
       args.push_back(a);
     }
     auto results = m.call(name, args);
@@ -240,7 +237,8 @@ class FloatModesTest : public VulkanTest {
     wrong += check(m, "f32.gt", p32, C32([](const V32& v) { return int(v[0] > v[1]); }), only_normal);
     wrong += check(m, "f32.le", p32, C32([](const V32& v) { return int(v[0] <= v[1]); }), only_normal);
     wrong += check(m, "f32.ge", p32, C32([](const V32& v) { return int(v[0] >= v[1]); }), only_normal);
-    wrong += check(m, "f64.promote", u32s, std::function<double(const V32&)>([](const V32& v) { return double(v[0]); }), only_normal);
+    wrong += check(m, "f64.promote", u32s, std::function<double(const V32&)>([](const V32& v) { return double(v[0]); }),
+                   only_normal);
     wrong += check(m, "f64.add", p64, F64([](const V64& v) { return v[0] + v[1]; }), only_normal);
     wrong += check(m, "f64.sub", p64, F64([](const V64& v) { return v[0] - v[1]; }), only_normal);
     wrong += check(m, "f64.mul", p64, F64([](const V64& v) { return v[0] * v[1]; }), only_normal);
@@ -258,7 +256,8 @@ class FloatModesTest : public VulkanTest {
     wrong += check(m, "f64.gt", p64, C64([](const V64& v) { return int(v[0] > v[1]); }), only_normal);
     wrong += check(m, "f64.le", p64, C64([](const V64& v) { return int(v[0] <= v[1]); }), only_normal);
     wrong += check(m, "f64.ge", p64, C64([](const V64& v) { return int(v[0] >= v[1]); }), only_normal);
-    wrong += check(m, "f32.demote", u64s, std::function<float(const V64&)>([](const V64& v) { return float(v[0]); }), only_normal);
+    wrong += check(m, "f32.demote", u64s, std::function<float(const V64&)>([](const V64& v) { return float(v[0]); }),
+                   only_normal);
     return wrong;
   }
 };
@@ -295,7 +294,8 @@ TEST_F(FloatModesTest, ExactRunsOfArithmeticGiveWasmBits) {
     (func (export "mad_load") (param f32 f32 f32) (result f32)
       (f32.add (f32.mul (local.get 0) (local.get 1))
                (f32.add (local.get 2) (f32.load (i32.add (i32.const 60) (i32.const 4)))))))
-  )"), options);
+  )"),
+                             options);
   ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
   std::vector<uint32_t> edges = f32_inputs();
   std::mt19937_64 rng(11);
@@ -306,13 +306,14 @@ TEST_F(FloatModesTest, ExactRunsOfArithmeticGiveWasmBits) {
     triples.push_back(t);
   }
   using V = std::vector<float>;
-  EXPECT_EQ(check(*loaded, "mad", triples, std::function<float(const V&)>([](const V& v) { return v[0] * v[1] + v[2]; })), 0);
-  EXPECT_EQ(check(*loaded, "chain", triples, std::function<float(const V&)>([](const V& v) {
-              return (v[0] + v[1]) * v[2] - v[0] * v[2];
-            })), 0);
-  EXPECT_EQ(check(*loaded, "mad_load", triples, std::function<float(const V&)>([](const V& v) {
-              return v[0] * v[1] + (v[2] + 0.0f);
-            })), 0);
+  EXPECT_EQ(
+      check(*loaded, "mad", triples, std::function<float(const V&)>([](const V& v) { return v[0] * v[1] + v[2]; })), 0);
+  EXPECT_EQ(check(*loaded, "chain", triples,
+                  std::function<float(const V&)>([](const V& v) { return (v[0] + v[1]) * v[2] - v[0] * v[2]; })),
+            0);
+  EXPECT_EQ(check(*loaded, "mad_load", triples,
+                  std::function<float(const V&)>([](const V& v) { return v[0] * v[1] + (v[2] + 0.0f); })),
+            0);
 }
 
 // Fast mode: Vulkan rounds + - * correctly, and a correctly rounding device
@@ -335,7 +336,8 @@ TEST_F(FloatModesTest, DeviceProbeSubnormals) {
   auto f32 = [](uint32_t bits) { return Value{wasm::ValType::F32, bits}; };
   auto f64 = [](uint64_t bits) { return Value{wasm::ValType::F64, bits}; };
   bool f32_keeps = run("f32.add", f32(1), f32(1)) == 2 && run("f32.sub", f32(3), f32(1)) == 2 &&
-                   run("f32.mul", f32(2), f32(0x3F000000)) == 1 && run("f32.mul", f32(0x00800000), f32(0x3F000000)) == 0x00400000;
+                   run("f32.mul", f32(2), f32(0x3F000000)) == 1 &&
+                   run("f32.mul", f32(0x00800000), f32(0x3F000000)) == 0x00400000;
   bool f64_keeps = run("f64.add", f64(1), f64(1)) == 2 && run("f64.sub", f64(3), f64(1)) == 2 &&
                    run("f64.mul", f64(2), f64(0x3FE0000000000000)) == 1 &&
                    run("f64.mul", f64(0x0010000000000000), f64(0x3FE0000000000000)) == 0x0008000000000000;
@@ -359,7 +361,8 @@ class DeviceWithoutFloatControls : public VulkanTest {
     spirv::CompileOptions options;
     options.float_mode = mode;
     auto loaded = Module::load(*device, wat_to_wasm(R"((module
-      (func (export "add") (param f32 f32) (result f32) (f32.add (local.get 0) (local.get 1)))))"), options);
+      (func (export "add") (param f32 f32) (result f32) (f32.add (local.get 0) (local.get 1)))))"),
+                               options);
     if (!loaded.ok()) return loaded.error().message;
     std::vector<std::vector<Value>> args = {{Value{wasm::ValType::F32, 0}, Value{wasm::ValType::F32, 0}}};
     auto called = loaded->call("add", args);

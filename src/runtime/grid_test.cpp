@@ -27,7 +27,8 @@ TEST_F(VulkanTest, GridLaunchRunsAndChecksLimits) {
   ASSERT_FALSE(too_many.ok());
   EXPECT_NE(too_many.error().message.find("workgroups in y exceeds the device's limit of " +
                                           std::to_string(limits.max_workgroup_count[1])),
-            std::string::npos) << too_many.error().message;
+            std::string::npos)
+      << too_many.error().message;
 
   Status too_deep = kernel->launch(Grid{1, 1, 1}, WorkgroupSize{1, 1, limits.max_workgroup_size[2] + 1}, {});
   ASSERT_FALSE(too_deep.ok());
@@ -54,8 +55,7 @@ TEST_F(VulkanTest, SharedMemoryAndBarrierRequirementsAreChecked) {
   ASSERT_TRUE(kernel.ok());
   Status too_much = kernel->launch(Grid{1, 1, 1}, WorkgroupSize{1, 1, 1}, {});
   ASSERT_FALSE(too_much.ok());
-  EXPECT_NE(too_much.error().message.find("maxComputeSharedMemorySize"), std::string::npos)
-      << too_much.error().message;
+  EXPECT_NE(too_much.error().message.find("maxComputeSharedMemorySize"), std::string::npos) << too_much.error().message;
 
   spirv::CompiledKernel barrier = noop_kernel();
   barrier.info.uses_barriers = true;

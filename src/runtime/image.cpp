@@ -20,8 +20,8 @@ constexpr VkPipelineStageFlags kEarlierStages = VK_PIPELINE_STAGE_COMPUTE_SHADER
 constexpr VkAccessFlags kEarlierWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 // Everything later that may touch it, once back in GENERAL.
 constexpr VkPipelineStageFlags kLaterStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-constexpr VkAccessFlags kLaterAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags kLaterAccesses =
+    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 
 VkFormat vk_format(ImageFormat format) {
   switch (format) {
@@ -111,7 +111,8 @@ Result<Image> Image::create(DeviceState& device, const ImageDesc& desc_in) {
                       "cannot create a " + what + ": it must be a storage image, a sampled image or both");
   VkPhysicalDeviceProperties properties{};
   vkGetPhysicalDeviceProperties(device.physical_device, &properties);
-  const uint32_t max_size = desc.three_d ? properties.limits.maxImageDimension3D : properties.limits.maxImageDimension2D;
+  const uint32_t max_size =
+      desc.three_d ? properties.limits.maxImageDimension3D : properties.limits.maxImageDimension2D;
   if (std::max({desc.width, desc.height, desc.depth}) > max_size)
     return make_error(ErrorCode::Unsupported, "cannot create a " + what + ": Vulkan device '" + device.info.name +
                                                   "' allows at most " + std::to_string(max_size) +
@@ -171,7 +172,8 @@ Result<Image> Image::create(DeviceState& device, const ImageDesc& desc_in) {
   view_info.viewType = desc.three_d ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D;
   view_info.format = format;
   view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  WASMGPU_TRY(device.check("vkCreateImageView", vk.vkCreateImageView(device.device, &view_info, nullptr, &image.view_)));
+  WASMGPU_TRY(
+      device.check("vkCreateImageView", vk.vkCreateImageView(device.device, &view_info, nullptr, &image.view_)));
 
   // Zeroed, then GENERAL (the layout between commands, see image.h),
   // before any kernel can see the handle.
@@ -262,7 +264,8 @@ Status transfer(DeviceState& device, VkImage image, const ImageDesc& desc, uint8
       WASMGPU_ASSIGN_OR_RETURN(VkCommandBuffer cmd, device.begin());
       // GENERAL -> the transfer's optimal layout -> GENERAL, ordered after
       // earlier launches and copies and before later ones.
-      const VkImageLayout layout = download ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+      const VkImageLayout layout =
+          download ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
       const VkAccessFlags access = download ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT;
       image_barrier(device, cmd, image, VK_IMAGE_LAYOUT_GENERAL, layout, kEarlierStages,
                     kEarlierWrites | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT,
@@ -326,7 +329,8 @@ Result<Sampler> Sampler::create(DeviceState& device, const SamplerDesc& desc) {
   info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
   info.addressModeU = info.addressModeV = info.addressModeW = mode;
   info.maxLod = VK_LOD_CLAMP_NONE;
-  WASMGPU_TRY(device.check("vkCreateSampler", device.vk.vkCreateSampler(device.device, &info, nullptr, &sampler.sampler_)));
+  WASMGPU_TRY(
+      device.check("vkCreateSampler", device.vk.vkCreateSampler(device.device, &info, nullptr, &sampler.sampler_)));
   WASMGPU_ASSIGN_OR_RETURN(sampler.handle_, allocate_handle(device, "a sampler"));
   write_image_descriptor(device, abi::kBindingSampler, sampler.handle_, VK_DESCRIPTOR_TYPE_SAMPLER, VK_NULL_HANDLE,
                          sampler.sampler_);

@@ -28,8 +28,8 @@ using testing::VulkanTest;
 std::vector<uint8_t> compile_c(const std::string& source) {
   namespace fs = std::filesystem;
   static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("wasmgpu-image-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  const fs::path dir =
+      fs::temp_directory_path() / ("wasmgpu-image-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
   fs::create_directories(dir);
   std::ofstream(dir / "k.c") << source;
   const std::string command = "cd '" + dir.string() + "' && clang-19 --target=wasm32 -nostdlib -ffreestanding -O2 -I" +
@@ -64,16 +64,21 @@ TEST_F(VulkanTest, ImagesRoundTripThroughStaging) {
   ASSERT_TRUE(rgba8->write(bytes.data(), bytes.size()).ok());
   EXPECT_EQ(read_image<uint8_t>(*rgba8), bytes);
   // rgba32f 3D, sampled and storage.
-  auto volume = Image::create(state, {.width = 3, .height = 2, .depth = 4, .three_d = true,
-                                      .format = ImageFormat::Rgba32Float, .storage = true, .sampled = true});
+  auto volume = Image::create(state, {.width = 3,
+                                      .height = 2,
+                                      .depth = 4,
+                                      .three_d = true,
+                                      .format = ImageFormat::Rgba32Float,
+                                      .storage = true,
+                                      .sampled = true});
   ASSERT_TRUE(volume.ok()) << volume.error().message;
   std::vector<float> texels(3 * 2 * 4 * 4);
   for (size_t i = 0; i < texels.size(); ++i) texels[i] = float(i) * 0.5f - 7.0f;
   ASSERT_TRUE(volume->write(texels.data(), texels.size() * 4).ok());
   EXPECT_EQ(read_image<float>(*volume), texels);
   // r32f, sampled only; handles differ and are never 0.
-  auto r32f = Image::create(state, {.width = 7, .height = 1, .format = ImageFormat::R32Float, .storage = false,
-                                    .sampled = true});
+  auto r32f = Image::create(
+      state, {.width = 7, .height = 1, .format = ImageFormat::R32Float, .storage = false, .sampled = true});
   ASSERT_TRUE(r32f.ok()) << r32f.error().message;
   std::vector<float> line{1, 2, 3, 4, 5, 6, 7};
   ASSERT_TRUE(r32f->write(line.data(), 28).ok());
@@ -128,8 +133,8 @@ TEST_F(VulkanTest, WasmKernelReadsOneImageAndWritesAnother) {
     for (uint32_t x = 0; x < w; ++x) {
       const uint32_t xl = x > 0 ? x - 1 : 0, xr = x < w - 1 ? x + 1 : w - 1;
       for (uint32_t k = 0; k < 3; ++k) {
-        float expected = 0.25f * in[(y * w + xl) * 4 + k] + 0.5f * in[(y * w + x) * 4 + k] +
-                         0.25f * in[(y * w + xr) * 4 + k];
+        float expected =
+            0.25f * in[(y * w + xl) * 4 + k] + 0.5f * in[(y * w + x) * 4 + k] + 0.25f * in[(y * w + xr) * 4 + k];
         ASSERT_EQ(out[(y * w + x) * 4 + k], expected) << x << "," << y << " channel " << k;
       }
       ASSERT_EQ(out[(y * w + x) * 4 + 3], float(w * 100 + h));
@@ -168,8 +173,8 @@ TEST_F(VulkanTest, WasmKernelsWriteRgba8AndUse3DImages) {
   EXPECT_EQ(read_image<uint8_t>(*bytes), expected);
 
   // 2x2x2 texels, one workgroup of 8: every load happens before every store.
-  auto volume = Image::create(state, {.width = 2, .height = 2, .depth = 2, .three_d = true,
-                                      .format = ImageFormat::Rgba32Float});
+  auto volume =
+      Image::create(state, {.width = 2, .height = 2, .depth = 2, .three_d = true, .format = ImageFormat::Rgba32Float});
   ASSERT_TRUE(volume.ok());
   std::vector<float> texels(32);
   for (size_t i = 0; i < texels.size(); ++i) texels[i] = float(i);
@@ -208,8 +213,8 @@ TEST_F(VulkanTest, SamplingAtTexelCentres) {
   ASSERT_TRUE(module.ok()) << module.error().to_string();
   DeviceState& state = device->state();
   const uint32_t w = 4, h = 3;
-  auto image = Image::create(state, {.width = w, .height = h, .format = ImageFormat::Rgba32Float, .storage = false,
-                                     .sampled = true});
+  auto image = Image::create(
+      state, {.width = w, .height = h, .format = ImageFormat::Rgba32Float, .storage = false, .sampled = true});
   ASSERT_TRUE(image.ok()) << image.error().message;
   std::vector<float> texels(w * h * 4);
   for (size_t i = 0; i < texels.size(); ++i) texels[i] = float(i * i % 97) * 0.125f;

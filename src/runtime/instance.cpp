@@ -18,11 +18,9 @@ constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
 VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                 VkDebugUtilsMessageTypeFlagsEXT,
-                                                const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                                void* user_data) {
+                                                const VkDebugUtilsMessengerCallbackDataEXT* data, void* user_data) {
   auto* state = static_cast<InstanceState*>(user_data);
-  std::string message = severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error: "
-                                                                                   : "warning: ";
+  std::string message = severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error: " : "warning: ";
   if (data && data->pMessageIdName) message += std::string("[") + data->pMessageIdName + "] ";
   if (data && data->pMessage) message += data->pMessage;
   state->add_message(std::move(message));
@@ -92,11 +90,9 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
     std::vector<VkLayerProperties> available(count);
     vkEnumerateInstanceLayerProperties(&count, available.data());
     bool found = false;
-    for (const VkLayerProperties& layer : available)
-      found |= std::strcmp(layer.layerName, kValidationLayer) == 0;
+    for (const VkLayerProperties& layer : available) found |= std::strcmp(layer.layerName, kValidationLayer) == 0;
     if (!found)
-      return make_error(std::string("Vulkan validation was requested (WASMGPU_VALIDATION) but ") +
-                        kValidationLayer +
+      return make_error(std::string("Vulkan validation was requested (WASMGPU_VALIDATION) but ") + kValidationLayer +
                         " is not installed (Debian: vulkan-validationlayers)");
     layers.push_back(kValidationLayer);
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
@@ -112,16 +108,15 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
 
   VkDebugUtilsMessengerCreateInfoEXT messenger_info{};
   messenger_info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
-  messenger_info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                                   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  messenger_info.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                                VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                                VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   messenger_info.pfnUserCallback = on_debug_message;
   messenger_info.pUserData = state.get();
 
-  VkValidationFeatureEnableEXT enables[] = {
-      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
   VkValidationFeaturesEXT validation_features{};
   validation_features.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT;
   validation_features.pNext = &messenger_info;  // also catches vkCreate/DestroyInstance messages
@@ -159,8 +154,7 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
   volkLoadInstanceOnly(state->instance);
 
   if (state->validation) {
-    if (VkResult r = vkCreateDebugUtilsMessengerEXT(state->instance, &messenger_info, nullptr,
-                                                    &state->messenger);
+    if (VkResult r = vkCreateDebugUtilsMessengerEXT(state->instance, &messenger_info, nullptr, &state->messenger);
         r != VK_SUCCESS)
       return vk_error("vkCreateDebugUtilsMessengerEXT", r);
   }
@@ -172,10 +166,8 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
     r = vkEnumeratePhysicalDevices(state->instance, &count, state->physical_devices.data());
     state->physical_devices.resize(count);
   }
-  if (r != VK_SUCCESS && r != VK_INCOMPLETE)
-    return vk_error("vkEnumeratePhysicalDevices", r);
-  for (uint32_t i = 0; i < count; ++i)
-    state->devices.push_back(read_device_info(state->physical_devices[i], i));
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE) return vk_error("vkEnumeratePhysicalDevices", r);
+  for (uint32_t i = 0; i < count; ++i) state->devices.push_back(read_device_info(state->physical_devices[i], i));
   return Instance(std::move(state));
 }
 

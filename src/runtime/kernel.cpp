@@ -35,18 +35,16 @@ static std::string missing_float_controls(const spirv::KernelInfo& info, const D
   return missing;
 }
 
-Result<Kernel> Kernel::create(Device& device, spirv::CompiledKernel kernel,
-                              const Buffer* linear_memory) {
+Result<Kernel> Kernel::create(Device& device, spirv::CompiledKernel kernel, const Buffer* linear_memory) {
   return create(device.state(), std::move(kernel), linear_memory);
 }
 
-Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
-                              const Buffer* linear_memory) {
+Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel, const Buffer* linear_memory) {
   return create(device, std::move(kernel), linear_memory, 0);
 }
 
-Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
-                              const Buffer* linear_memory, VkDeviceAddress instance_state) {
+Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel, const Buffer* linear_memory,
+                              VkDeviceAddress instance_state) {
   WASMGPU_TRY(device.ready());
   const spirv::KernelInfo& info = kernel.info;
   const std::string name = "kernel '" + info.export_name + "'";
@@ -59,25 +57,20 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
                                                   " float mode) needs " + missing + ", which Vulkan device '" +
                                                   device.info.name + "' does not offer");
   if (info.memory_bytes > abi::kBufferAddressBase)
-    return make_error(name + " needs " + format_bytes(info.memory_bytes) +
-                      " of linear memory; at most " + format_bytes(abi::kBufferAddressBase) +
-                      " fit below the buffers in the wasm address space");
+    return make_error(name + " needs " + format_bytes(info.memory_bytes) + " of linear memory; at most " +
+                      format_bytes(abi::kBufferAddressBase) + " fit below the buffers in the wasm address space");
   if (info.memory_bytes > 0) {
     if (!linear_memory)
-      return make_error(name + " needs " + format_bytes(info.memory_bytes) +
-                        " of linear memory, but none was given");
+      return make_error(name + " needs " + format_bytes(info.memory_bytes) + " of linear memory, but none was given");
     if (linear_memory->device_state() != &device)
       return make_error(name + ": its linear memory belongs to another Device");
     if (linear_memory->size() < info.memory_bytes)
       return make_error(name + " needs " + format_bytes(info.memory_bytes) +
-                        " of linear memory; the buffer given has " +
-                        format_bytes(linear_memory->size()));
+                        " of linear memory; the buffer given has " + format_bytes(linear_memory->size()));
   }
   if (info.stack_slot_size % 16 != 0)
-    return make_error(name + ": stack slot size " + std::to_string(info.stack_slot_size) +
-                      " is not a multiple of 16");
-  if (kernel.words.empty())
-    return make_error(name + ": no SPIR-V");
+    return make_error(name + ": stack slot size " + std::to_string(info.stack_slot_size) + " is not a multiple of 16");
+  if (kernel.words.empty()) return make_error(name + ": no SPIR-V");
   if (info.uses_images) {
     Result<BindlessSet*> set = bindless_set(device);
     if (!set.ok()) {
@@ -87,7 +80,8 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
     }
   }
   if (info.uses_instance_state && instance_state == 0)
-    return make_error(name + " keeps module instance state (memory.grow, mutable globals, ...); "
+    return make_error(name +
+                      " keeps module instance state (memory.grow, mutable globals, ...); "
                       "load it through runtime::Module, which creates that state");
 
   VkShaderModuleCreateInfo module_info{};
@@ -96,15 +90,13 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
   module_info.pCode = kernel.words.data();
   VkShaderModule shader = VK_NULL_HANDLE;
   WASMGPU_TRY(device.check("vkCreateShaderModule for " + name,
-                           device.vk.vkCreateShaderModule(device.device, &module_info, nullptr,
-                                                          &shader)));
+                           device.vk.vkCreateShaderModule(device.device, &module_info, nullptr, &shader)));
   Kernel result(&device, shader, std::move(kernel.info), linear_memory);
   result.instance_state_ = instance_state;
   return result;
 }
 
-Kernel::Kernel(DeviceState* device, VkShaderModule shader, spirv::KernelInfo info,
-               const Buffer* linear_memory)
+Kernel::Kernel(DeviceState* device, VkShaderModule shader, spirv::KernelInfo info, const Buffer* linear_memory)
     : device_(device), shader_(shader), info_(std::move(info)), memory_(linear_memory) {
   ++device_->live_children;
 }
@@ -139,8 +131,7 @@ void Kernel::release() {
   if (!device_) return;
   DeviceState* device = device_;
   device->destroy_later([device, shader = shader_, pipelines = std::move(pipelines_)] {
-    for (const auto& [size, pipeline] : pipelines)
-      device->vk.vkDestroyPipeline(device->device, pipeline, nullptr);
+    for (const auto& [size, pipeline] : pipelines) device->vk.vkDestroyPipeline(device->device, pipeline, nullptr);
     device->vk.vkDestroyShaderModule(device->device, shader, nullptr);
   });
   --device->live_children;
@@ -153,8 +144,8 @@ VkPipelineLayout Kernel::pipeline_layout() const {
   return info_.uses_images ? device_->bindless->pipeline_layout : device_->pipeline_layout;
 }
 
-Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, uint32_t size_z,
-                                    uint32_t index_dims, bool may_overrun, uint32_t proven_params) {
+Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, uint32_t size_z, uint32_t index_dims,
+                                    bool may_overrun, uint32_t proven_params) {
   // One key per shape and specialization. launch() checks sizes against
   // device limits, which keep x < 2^12, y, z < 2^10; index_dims is 1 to 3.
   const std::pair<uint64_t, uint32_t> key{workgroup_size | (size_y - 1) << 12 | uint64_t(size_z - 1) << 22 |
@@ -195,10 +186,9 @@ Result<VkPipeline> Kernel::pipeline(uint32_t workgroup_size, uint32_t size_y, ui
   if (device_->pipeline_feedback) pipeline_info.pNext = &feedback_info;
   VkPipeline pipeline = VK_NULL_HANDLE;
   const auto started = std::chrono::steady_clock::now();
-  WASMGPU_TRY(device_->check(
-      "vkCreateComputePipelines for kernel '" + info_.export_name + "'",
-      device_->vk.vkCreateComputePipelines(device_->device, device_->pipeline_cache.handle(), 1,
-                                           &pipeline_info, nullptr, &pipeline)));
+  WASMGPU_TRY(device_->check("vkCreateComputePipelines for kernel '" + info_.export_name + "'",
+                             device_->vk.vkCreateComputePipelines(device_->device, device_->pipeline_cache.handle(), 1,
+                                                                  &pipeline_info, nullptr, &pipeline)));
   pipelines_.emplace(key, pipeline);
   std::string label = info_.export_name;
   for (uint32_t p = 0; p < 32; ++p)  // the parameters proven at launch (abi/launch_proof.h)

@@ -33,16 +33,14 @@ class Kernel {
   // `linear_memory` is what the kernel sees at wasm address 0 (its first
   // info.memory_bytes bytes); required when info.memory_bytes > 0. Modules
   // pass their memory; SPIR-V from other sources may pass any Buffer.
-  static Result<Kernel> create(Device& device, spirv::CompiledKernel kernel,
-                               const Buffer* linear_memory = nullptr);
-  static Result<Kernel> create(DeviceState& device, spirv::CompiledKernel kernel,
-                               const Buffer* linear_memory);
+  static Result<Kernel> create(Device& device, spirv::CompiledKernel kernel, const Buffer* linear_memory = nullptr);
+  static Result<Kernel> create(DeviceState& device, spirv::CompiledKernel kernel, const Buffer* linear_memory);
 
   // For modules with instance state: launches pass `instance_state` (the
   // device address of the module instance's InstanceState) in the
   // LaunchBlock; required when kernel.info.uses_instance_state.
-  static Result<Kernel> create(DeviceState& device, spirv::CompiledKernel kernel,
-                               const Buffer* linear_memory, VkDeviceAddress instance_state);
+  static Result<Kernel> create(DeviceState& device, spirv::CompiledKernel kernel, const Buffer* linear_memory,
+                               VkDeviceAddress instance_state);
 
   Kernel(Kernel&& other) noexcept;
   Kernel& operator=(Kernel&& other) noexcept;
@@ -57,8 +55,7 @@ class Kernel {
   // wasm address, or a device that lacks a feature the kernel needs; fails
   // after running when an invocation trapped ("kernel 'k' trapped: integer
   // divide by zero at invocation 17 (3 invocations trapped)").
-  Status launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> args,
-                const LaunchOptions& options = {});
+  Status launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> args, const LaunchOptions& options = {});
   Status launch(uint32_t n, uint32_t workgroup_size, std::initializer_list<Arg> args,
                 const LaunchOptions& options = {}) {
     return launch(n, workgroup_size, std::span<const Arg>(args.begin(), args.size()), options);
@@ -68,16 +65,14 @@ class Kernel {
   // global id: x + y * (grid.x * size.x) + z * (grid.x * size.x) * (grid.y * size.y).
   // Fails, without running anything, when the workgroup size or count exceeds
   // the device's limits or the kernel's shared memory does not fit.
-  Status launch(Grid grid, WorkgroupSize workgroup_size, std::span<const Arg> args,
-                const LaunchOptions& options = {});
+  Status launch(Grid grid, WorkgroupSize workgroup_size, std::span<const Arg> args, const LaunchOptions& options = {});
   Status launch(Grid grid, WorkgroupSize workgroup_size, std::initializer_list<Arg> args,
                 const LaunchOptions& options = {}) {
     return launch(grid, workgroup_size, std::span<const Arg>(args.begin(), args.size()), options);
   }
 
   // Either shape (recorded_launch.h).
-  Status launch(const LaunchShape& shape, std::span<const Arg> args,
-                const LaunchOptions& options = {});
+  Status launch(const LaunchShape& shape, std::span<const Arg> args, const LaunchOptions& options = {});
 
   // The checks of launch() and record() without launching or recording: ok
   // when a launch of this shape with these arguments would be accepted.
@@ -94,12 +89,10 @@ class Kernel {
   // command buffer's execution; the region table (every buffer with a wasm
   // address, for pointers stored in memory) is the one of recording time.
   // A launch of 0 invocations records nothing. See recorded_launch.h.
-  Result<RecordedLaunch> record(VkCommandBuffer cmd, const LaunchShape& shape,
-                                std::span<const Arg> args, LaunchArena& arena,
-                                const RecordOptions& options = {});
-  Result<RecordedLaunch> record(VkCommandBuffer cmd, const LaunchShape& shape,
-                                std::initializer_list<Arg> args, LaunchArena& arena,
-                                const RecordOptions& options = {}) {
+  Result<RecordedLaunch> record(VkCommandBuffer cmd, const LaunchShape& shape, std::span<const Arg> args,
+                                LaunchArena& arena, const RecordOptions& options = {});
+  Result<RecordedLaunch> record(VkCommandBuffer cmd, const LaunchShape& shape, std::initializer_list<Arg> args,
+                                LaunchArena& arena, const RecordOptions& options = {}) {
     return record(cmd, shape, std::span<const Arg>(args.begin(), args.size()), arena, options);
   }
 
@@ -116,8 +109,7 @@ class Kernel {
   VkDeviceAddress instance_state() const { return instance_state_; }
 
  private:
-  Kernel(DeviceState* device, VkShaderModule shader, spirv::KernelInfo info,
-         const Buffer* linear_memory);
+  Kernel(DeviceState* device, VkShaderModule shader, spirv::KernelInfo info, const Buffer* linear_memory);
   void release();
   DeviceState* device_ = nullptr;
   VkShaderModule shader_ = VK_NULL_HANDLE;

@@ -68,9 +68,7 @@ struct LaunchRecorder {
     if (proven && launch.arg_slots_)
       launch.recorded_args_.assign(launch.arg_slots_, launch.arg_slots_ + abi::kArgSlotSize * launch.params_.size());
   }
-  static void set_dispatches(RecordedLaunch& launch, uint32_t dispatches) {
-    launch.dispatches_ = dispatches;
-  }
+  static void set_dispatches(RecordedLaunch& launch, uint32_t dispatches) { launch.dispatches_ = dispatches; }
 };
 
 namespace {
@@ -92,14 +90,12 @@ std::string param_list(const std::vector<wasm::ValType>& params) {
   return text;
 }
 
-std::string describe_mapped(const DeviceState& device, const Buffer* memory,
-                            uint64_t memory_bytes) {
+std::string describe_mapped(const DeviceState& device, const Buffer* memory, uint64_t memory_bytes) {
   std::string text = "mapped now: ";
   if (memory && memory_bytes) text += "module memory " + format_bytes(memory_bytes) + ", ";
   text += std::to_string(device.mapped.size()) + " buffer(s) reserving " +
           format_bytes(device.addresses.reserved_bytes()) + " of the " +
-          format_bytes(abi::kAddressSpaceEnd - abi::kBufferAddressBase) +
-          " buffer address space (largest free gap " +
+          format_bytes(abi::kAddressSpaceEnd - abi::kBufferAddressBase) + " buffer address space (largest free gap " +
           format_bytes(device.addresses.largest_free_size()) + ")";
   return text;
 }
@@ -116,8 +112,8 @@ Status check_args(const Kernel& kernel, const DeviceState& device, std::span<con
     const wasm::ValType expected = info.params[i];
     const Arg& arg = args[i];
     // Position counted among the kernel's parameters: the invocation index is parameter 0.
-    const std::string where = name + ": argument " + std::to_string(i + 1) + " (parameter " +
-                              std::to_string(i + 1) + " of the wasm function)";
+    const std::string where = name + ": argument " + std::to_string(i + 1) + " (parameter " + std::to_string(i + 1) +
+                              " of the wasm function)";
     if (arg.kind() == Arg::Kind::Buffer) {
       if (expected != wasm::ValType::I32)
         return make_error(ErrorCode::InvalidArgument,
@@ -158,18 +154,13 @@ Status check_args(const Kernel& kernel, const DeviceState& device, std::span<con
   return {};
 }
 
-void put32(uint8_t* base, uint64_t offset, uint32_t value) {
-  std::memcpy(base + offset, &value, 4);
-}
-void put64(uint8_t* base, uint64_t offset, uint64_t value) {
-  std::memcpy(base + offset, &value, 8);
-}
+void put32(uint8_t* base, uint64_t offset, uint32_t value) { std::memcpy(base + offset, &value, 4); }
+void put64(uint8_t* base, uint64_t offset, uint64_t value) { std::memcpy(base + offset, &value, 8); }
 uint32_t get32(const uint8_t* base, uint64_t offset) {
   uint32_t value;
   std::memcpy(&value, base + offset, 4);
   return value;
 }
-
 
 // The mapped buffer an argument's i32 value points into, as its ParamRegion
 // (abi/launch_abi.h) describes it: none when the value is not 16-aligned or
@@ -189,8 +180,8 @@ std::optional<ParamBuffer> param_buffer(const DeviceState& device, uint32_t valu
 
 // The kernel parameters whose recorded accesses this launch keeps inside
 // their buffers (abi/launch_proof.h): its abi::kSpecProvenParams.
-uint32_t proven_params(const spirv::KernelInfo& info, const DeviceState& device, const LaunchShape& shape,
-                       uint32_t n, const uint32_t size[3], std::span<const Arg> args) {
+uint32_t proven_params(const spirv::KernelInfo& info, const DeviceState& device, const LaunchShape& shape, uint32_t n,
+                       const uint32_t size[3], std::span<const Arg> args) {
   if (info.launch_proof.accesses.empty()) return 0;
   abi::LaunchRanges ranges;
   ranges.count = n;
@@ -230,8 +221,7 @@ struct Prepared {
 };
 
 // Every check of a launch, the pipeline, and stacks large enough; records nothing.
-Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape& shape,
-                         std::span<const Arg> args) {
+Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape& shape, std::span<const Arg> args) {
   const spirv::KernelInfo& info = kernel.info();
   const DeviceLimits& limits = device.info.limits;
   const std::string name = "kernel '" + info.export_name + "'";
@@ -305,8 +295,8 @@ Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape&
       p.is_grid ? abi::index_dims(uint64_t(p.groups[1]) * p.size[1], uint64_t(p.groups[2]) * p.size[2]) : 1;
   const bool may_overrun = !p.is_grid && p.n % workgroup_size != 0;
   p.proven = proven_params(info, device, shape, p.n, p.size, args);
-  WASMGPU_ASSIGN_OR_RETURN(p.pipeline, kernel.pipeline(workgroup_size, p.size[1], p.size[2], index_dims,
-                                                       may_overrun, p.proven));
+  WASMGPU_ASSIGN_OR_RETURN(p.pipeline,
+                           kernel.pipeline(workgroup_size, p.size[1], p.size[2], index_dims, may_overrun, p.proven));
   p.layout = kernel.pipeline_layout();
   p.uses_images = info.uses_images;
 
@@ -331,8 +321,7 @@ Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape&
   if (stack_bytes > 0 && (!device.stacks || device.stacks->raw.size < stack_bytes)) {
     // Launches recorded earlier keep the old stacks alive through their arenas.
     device.stacks.reset();
-    WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw,
-                             device.create_raw_buffer(stack_bytes, kStackUsage, MemoryKind::Device));
+    WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw, device.create_raw_buffer(stack_bytes, kStackUsage, MemoryKind::Device));
     device.stacks = std::make_shared<SharedRawBuffer>(&device, raw);
   }
   return p;
@@ -353,8 +342,7 @@ Result<RecordedLaunch> write_launch_block(Kernel& kernel, DeviceState& device, c
   std::vector<Region> regions;
   if (info.memory_bytes > 0)
     regions.push_back({0, uint32_t(info.memory_bytes), kernel.linear_memory()->device_address()});
-  for (const auto& [base, range] : device.mapped)
-    regions.push_back({base, uint32_t(range.size), range.device_address});
+  for (const auto& [base, range] : device.mapped) regions.push_back({base, uint32_t(range.size), range.device_address});
 
   const uint64_t args_offset = abi::kLaunchHeaderSize;
   // The argument slots, then one ParamRegion per argument (set_arg fills both).
@@ -393,14 +381,14 @@ Result<RecordedLaunch> write_launch_block(Kernel& kernel, DeviceState& device, c
 
 // Records the barriers and dispatches of a prepared launch; returns the
 // number of dispatches.
-uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepared& p,
-                         RecordedLaunch& launch, const RecordOptions& options) {
+uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepared& p, RecordedLaunch& launch,
+                         const RecordOptions& options) {
   constexpr VkAccessFlags kShaderAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
   if (options.barrier_before) {
     // Earlier uploads and launches before this one's shader accesses.
     memory_barrier(device, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                   VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccess);
+                   VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   kShaderAccess);
   } else if (p.slot > 0) {
     // Another launch may have used the stacks just before (WAR/WAW).
     VkBufferMemoryBarrier barrier{};
@@ -412,9 +400,8 @@ uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepare
     barrier.buffer = device.stacks->raw.buffer;
     barrier.offset = 0;
     barrier.size = VK_WHOLE_SIZE;
-    device.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 1, &barrier,
-                                   0, nullptr);
+    device.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                                   0, nullptr, 1, &barrier, 0, nullptr);
   }
   device.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
   if (p.uses_images)  // the bindless set of images and samplers (bindless.h)
@@ -430,8 +417,7 @@ uint32_t record_commands(DeviceState& device, VkCommandBuffer cmd, const Prepare
                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccess);
     const uint64_t count = std::min<uint64_t>(p.per_dispatch, p.n - base);
     put32(push.data(), abi::kPushBaseIndex, uint32_t(base));
-    device.vk.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, abi::kPushConstantsSize,
-                                 push.data());
+    device.vk.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, abi::kPushConstantsSize, push.data());
     if (p.is_grid)
       device.vk.vkCmdDispatch(cmd, p.groups[0], p.groups[1], p.groups[2]);
     else
@@ -497,8 +483,8 @@ Status RecordedLaunch::set_arg(size_t index, const Arg& arg) {
   uint64_t value = arg.bits();
   if (arg.kind() == Arg::Kind::Buffer) {
     const Buffer* buffer = arg.buffer();
-    if (expected != wasm::ValType::I32 || !buffer->device_state() ||
-        buffer->device_state() != device_ || !buffer->wasm_address())
+    if (expected != wasm::ValType::I32 || !buffer->device_state() || buffer->device_state() != device_ ||
+        !buffer->wasm_address())
       return make_error(ErrorCode::InvalidArgument,
                         name + ": argument " + std::to_string(index + 1) +
                             " cannot be replaced by this Buffer (moved from, of another Device, "
@@ -564,8 +550,7 @@ std::string trap_message(const std::string& kernel_name, const TrapReport& repor
   if (!report.kind)
     message += "trap of unknown kind";
   else
-    message += std::string(abi::to_string(*report.kind)) + " at invocation " +
-               std::to_string(report.invocation);
+    message += std::string(abi::to_string(*report.kind)) + " at invocation " + std::to_string(report.invocation);
   message += " (" + std::to_string(report.trapped_invocations) +
              (report.trapped_invocations == 1 ? " invocation trapped)" : " invocations trapped)");
   return message;
@@ -579,14 +564,13 @@ Status read_trap(const RecordedLaunch& launch) {
 
 void record_host_read_barrier(DeviceState& device, VkCommandBuffer cmd) {
   memory_barrier(device, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                 VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+                 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                 VK_ACCESS_HOST_READ_BIT);
 }
 
 // ---------------------------------------------------------------------- Kernel
 
-Status Kernel::launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> args,
-                      const LaunchOptions& options) {
+Status Kernel::launch(uint32_t n, uint32_t workgroup_size, std::span<const Arg> args, const LaunchOptions& options) {
   return launch(LaunchShape::linear(n, workgroup_size), args, options);
 }
 
@@ -595,8 +579,7 @@ Status Kernel::launch(Grid grid, WorkgroupSize workgroup_size, std::span<const A
   return launch(LaunchShape::of_grid(grid, workgroup_size), args, options);
 }
 
-Status Kernel::launch(const LaunchShape& shape, std::span<const Arg> args,
-                      const LaunchOptions& options) {
+Status Kernel::launch(const LaunchShape& shape, std::span<const Arg> args, const LaunchOptions& options) {
   if (!device_) return make_error(ErrorCode::InvalidArgument, "launch of a moved-from Kernel");
   DeviceState& device = *device_;
   WASMGPU_ASSIGN_OR_RETURN(Prepared p, prepare(*this, device, shape, args));
@@ -624,9 +607,8 @@ Status Kernel::check_launch(const LaunchShape& shape, std::span<const Arg> args)
   return {};
 }
 
-Result<RecordedLaunch> Kernel::record(VkCommandBuffer cmd, const LaunchShape& shape,
-                                      std::span<const Arg> args, LaunchArena& arena,
-                                      const RecordOptions& options) {
+Result<RecordedLaunch> Kernel::record(VkCommandBuffer cmd, const LaunchShape& shape, std::span<const Arg> args,
+                                      LaunchArena& arena, const RecordOptions& options) {
   if (!device_) return make_error(ErrorCode::InvalidArgument, "record of a moved-from Kernel");
   DeviceState& device = *device_;
   if (!arena.device_state())
@@ -637,8 +619,7 @@ Result<RecordedLaunch> Kernel::record(VkCommandBuffer cmd, const LaunchShape& sh
   WASMGPU_ASSIGN_OR_RETURN(Prepared p, prepare(*this, device, shape, args));
   if (p.n == 0) return LaunchRecorder::make(info_, device);
   VkDeviceAddress block_address = 0;
-  WASMGPU_ASSIGN_OR_RETURN(RecordedLaunch recorded,
-                           write_launch_block(*this, device, p, args, arena, block_address));
+  WASMGPU_ASSIGN_OR_RETURN(RecordedLaunch recorded, write_launch_block(*this, device, p, args, arena, block_address));
   LaunchRecorder::set_dispatches(recorded, record_commands(device, cmd, p, recorded, options));
   return recorded;
 }

@@ -73,16 +73,13 @@ Result<LaunchArena::Allocation> LaunchArena::allocate(uint64_t size) {
   for (; current_ < chunks_.size(); ++current_) {
     Chunk& chunk = chunks_[current_];
     if (chunk.raw.size - chunk.used >= size) {
-      Allocation allocation{static_cast<uint8_t*>(chunk.raw.mapped) + chunk.used,
-                            chunk.raw.address + chunk.used};
+      Allocation allocation{static_cast<uint8_t*>(chunk.raw.mapped) + chunk.used, chunk.raw.address + chunk.used};
       chunk.used += size;
       return allocation;
     }
   }
-  const uint64_t bytes = std::max(
-      {size, kChunkBytes, chunks_.empty() ? 0 : 2 * chunks_.back().raw.size});
-  WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw,
-                           device_->create_raw_buffer(bytes, kArenaUsage, MemoryKind::Host));
+  const uint64_t bytes = std::max({size, kChunkBytes, chunks_.empty() ? 0 : 2 * chunks_.back().raw.size});
+  WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw, device_->create_raw_buffer(bytes, kArenaUsage, MemoryKind::Host));
   chunks_.push_back(Chunk{raw, size});
   current_ = chunks_.size() - 1;
   return Allocation{static_cast<uint8_t*>(raw.mapped), raw.address};

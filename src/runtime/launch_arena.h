@@ -51,8 +51,8 @@ class LaunchArena {
   ~LaunchArena();
 
   struct Allocation {
-    uint8_t* host = nullptr;     // mapped pointer
-    VkDeviceAddress address = 0; // the same bytes for shaders
+    uint8_t* host = nullptr;      // mapped pointer
+    VkDeviceAddress address = 0;  // the same bytes for shaders
   };
   // `size` bytes, 16-byte aligned, contents unspecified.
   Result<Allocation> allocate(uint64_t size);

@@ -71,7 +71,8 @@ void kernel(uint index) {
   uint pointer = load32(arg32(0) + 4 * index, index);
   store32(arg32(1) + 4 * index, load32(pointer, index), index);
 }
-)", {ValType::I32, ValType::I32}));
+)",
+                                                    {ValType::I32, ValType::I32}));
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   auto a = device->create_buffer(16);
   auto b = device->create_buffer(100000);
@@ -82,9 +83,8 @@ void kernel(uint index) {
   std::vector<uint32_t> b_data(25000);
   std::iota(b_data.begin(), b_data.end(), 100u);
   ASSERT_TRUE(b->write(b_data).ok());
-  ASSERT_TRUE(table->write(std::vector<uint32_t>{*a->wasm_address() + 8, *b->wasm_address(),
-                                                 *b->wasm_address() + 99996})
-                  .ok());
+  ASSERT_TRUE(
+      table->write(std::vector<uint32_t>{*a->wasm_address() + 8, *b->wasm_address(), *b->wasm_address() + 99996}).ok());
   Status launched = kernel->launch(3, 0, {*table, *out});
   ASSERT_TRUE(launched.ok()) << launched.error().message;
   EXPECT_EQ(*out->read_as<uint32_t>(3), (std::vector<uint32_t>{13, 100, 100 + 24999}));
@@ -102,11 +102,14 @@ TEST_F(VulkanTest, LinearMemoryIsMappedAtZero) {
   auto memory = device->create_buffer(65536);
   ASSERT_TRUE(memory.ok());
   ASSERT_TRUE(memory->write(std::vector<uint32_t>{0, 0, 0, 0, 42}).ok());
-  auto kernel = Kernel::create(*device, glsl_kernel("mem", R"(
+  auto kernel = Kernel::create(*device,
+                               glsl_kernel("mem", R"(
 void kernel(uint index) {
   store32(arg32(0) + 4 * index, load32(16 + 65520 * index, index), index);
 }
-)", {ValType::I32}, 65536), &*memory);
+)",
+                                           {ValType::I32}, 65536),
+                               &*memory);
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   auto out = device->create_buffer(8);
   ASSERT_TRUE(out.ok());
@@ -115,11 +118,9 @@ void kernel(uint index) {
   // Invocation 1 reads [65536, 65540): past the memory.
   Status trapped = kernel->launch(2, 0, {*out});
   ASSERT_FALSE(trapped.ok());
-  EXPECT_NE(trapped.error().message.find("out of bounds memory access at invocation 1"),
-            std::string::npos);
+  EXPECT_NE(trapped.error().message.find("out of bounds memory access at invocation 1"), std::string::npos);
 
-  auto needs_memory =
-      Kernel::create(*device, glsl_kernel("mem", "void kernel(uint i) {}", {}, 65536));
+  auto needs_memory = Kernel::create(*device, glsl_kernel("mem", "void kernel(uint i) {}", {}, 65536));
   ASSERT_FALSE(needs_memory.ok());
   EXPECT_NE(needs_memory.error().message.find("needs 64 KiB of linear memory"), std::string::npos);
 }
@@ -127,7 +128,8 @@ void kernel(uint index) {
 TEST_F(VulkanTest, GridsBeyondTheWorkgroupCountLimitAreSplit) {
   auto kernel = Kernel::create(*device, glsl_kernel("iota", R"(
 void kernel(uint index) { store32(arg32(0) + 4 * index, index ^ 0x5a5a5a5au, index); }
-)", {ValType::I32}));
+)",
+                                                    {ValType::I32}));
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   const uint32_t limit = device->info().limits.max_workgroup_count[0];
   // Workgroup size 1 keeps this small on lavapipe (limit 65535).
@@ -155,7 +157,8 @@ void kernel(uint index) {
   store32(arg32(0) + 8 * index, Words(slot).w[0], index);
   store32(arg32(0) + 8 * index + 4, gl_GlobalInvocationID.x + Words(slot + 4194300).w[0] - index * 3u, index);
 }
-)", {ValType::I32}, 0, slot_size));
+)",
+                                                    {ValType::I32}, 0, slot_size));
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   const uint32_t n = 100;
   auto out = device->create_buffer(8 * n);
@@ -171,8 +174,7 @@ void kernel(uint index) {
   ASSERT_NE(device->state().stacks, nullptr);
   EXPECT_EQ(device->state().stacks->raw.size, uint64_t(16) * slot_size);
   // A small launch does not need more slots than invocations (rounded to the workgroup).
-  auto small = Kernel::create(*device, glsl_kernel("stacky", "void kernel(uint i) {}",
-                                                   {ValType::I32}, 0, 16));
+  auto small = Kernel::create(*device, glsl_kernel("stacky", "void kernel(uint i) {}", {ValType::I32}, 0, 16));
   ASSERT_TRUE(small.ok());
   ASSERT_TRUE(small->launch(3, 2, {*out}).ok());
 }
@@ -185,7 +187,8 @@ void kernel(uint index) {
   if (v == 1u) { trap(3, index); return; }   // integer overflow
   store32(arg32(0) + 4 * index, 1000u / v, index);
 }
-)", {ValType::I32}));
+)",
+                                                    {ValType::I32}));
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   const uint32_t n = 100;
   auto data = device->create_buffer(4 * n);
@@ -236,11 +239,9 @@ TEST_F(VulkanTest, ArgumentCountAndTypesAreChecked) {
                                                   "is f64, but f32 was given"),
             std::string::npos);
 
-  Status buffer_for_float =
-      kernel->launch(1, 0, {*buffer, *buffer, 3, int64_t(4), *buffer, 2.0});
+  Status buffer_for_float = kernel->launch(1, 0, {*buffer, *buffer, 3, int64_t(4), *buffer, 2.0});
   ASSERT_FALSE(buffer_for_float.ok());
-  EXPECT_NE(buffer_for_float.error().message.find("is f32, but a Buffer was given"),
-            std::string::npos);
+  EXPECT_NE(buffer_for_float.error().message.find("is f32, but a Buffer was given"), std::string::npos);
 
   Buffer moved = std::move(buffer).value();
   Status moved_from = kernel->launch(1, 0, {*buffer, moved, 3, int64_t(4), 0.5f, 2.0});
@@ -263,16 +264,13 @@ TEST_F(VulkanTest, BufferWithoutWasmAddressIsRefusedAtLaunch) {
   auto unmapped = device->create_buffer(uint64_t(800) << 20);
   ASSERT_TRUE(unmapped.ok()) << unmapped.error().message;
   EXPECT_FALSE(unmapped->wasm_address());
-  auto kernel = Kernel::create(*device, glsl_kernel("iota", "void kernel(uint i) {}",
-                                                    {ValType::I32}));
+  auto kernel = Kernel::create(*device, glsl_kernel("iota", "void kernel(uint i) {}", {ValType::I32}));
   ASSERT_TRUE(kernel.ok());
   Status refused = kernel->launch(1, 0, {*unmapped});
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.error().message.find("the 800 MiB Buffer has no wasm address"),
-            std::string::npos)
+  EXPECT_NE(refused.error().message.find("the 800 MiB Buffer has no wasm address"), std::string::npos)
       << refused.error().message;
-  EXPECT_NE(refused.error().message.find("mapped now: 0 buffer(s) reserving 3.0 GiB"),
-            std::string::npos)
+  EXPECT_NE(refused.error().message.find("mapped now: 0 buffer(s) reserving 3.0 GiB"), std::string::npos)
       << refused.error().message;
   addresses.free(hog);
 }
@@ -303,7 +301,8 @@ void kernel(uint index) {
   for (uint i = 0u; i < arg32(1); ++i) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; }
   store32(arg32(0) + 4 * index, x, index);
 }
-)", {ValType::I32, ValType::I32}));
+)",
+                                                    {ValType::I32, ValType::I32}));
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   auto out = device->create_buffer(16);
   auto scratch = device->create_buffer(16);
@@ -312,18 +311,20 @@ void kernel(uint index) {
   no_wait.timeout = std::chrono::nanoseconds(0);
   Status timed_out = kernel->launch(1, 1, {*out, 30'000'000u}, no_wait);
   ASSERT_FALSE(timed_out.ok());
-  EXPECT_NE(timed_out.error().message.find("kernel 'spin' did not finish: the kernel ran longer than 0 s, the launch timeout (VK_TIMEOUT)"),
+  EXPECT_NE(timed_out.error().message.find(
+                "kernel 'spin' did not finish: the kernel ran longer than 0 s, the launch timeout (VK_TIMEOUT)"),
             std::string::npos)
       << timed_out.error().message;
   // While it runs, new work is refused rather than waited for.
   Status busy = out->fill(0);
   if (!busy.ok()) {
-    EXPECT_NE(busy.error().message.find("is busy: kernel 'spin' timed out and is still running"),
-              std::string::npos)
+    EXPECT_NE(busy.error().message.find("is busy: kernel 'spin' timed out and is still running"), std::string::npos)
         << busy.error().message;
   }
   // Destroying a buffer the running kernel maps is deferred until it finishes.
-  { Buffer doomed = std::move(scratch).value(); }
+  {
+    Buffer doomed = std::move(scratch).value();
+  }
   Status waited = device->wait();
   ASSERT_TRUE(waited.ok()) << waited.error().message;
   EXPECT_FALSE(device->lost());
@@ -341,8 +342,7 @@ namespace {
 // refuses every later call with an error instead of aborting.
 TEST_F(VulkanTest, LostDeviceRefusesEveryCall) {
   auto buffer = device->create_buffer(64);
-  auto kernel = Kernel::create(*device, testing::glsl_kernel("k", "void kernel(uint i) {}",
-                                                             {wasm::ValType::I32}));
+  auto kernel = Kernel::create(*device, testing::glsl_kernel("k", "void kernel(uint i) {}", {wasm::ValType::I32}));
   ASSERT_TRUE(buffer.ok() && kernel.ok());
   Error error = device->state().fail("vkQueueSubmit", VK_ERROR_DEVICE_LOST);
   EXPECT_EQ(error.message, "vkQueueSubmit failed: VK_ERROR_DEVICE_LOST");

@@ -33,28 +33,24 @@ Result<std::vector<uint8_t>> initial_memory(const wasm::Module& module) {
   const uint64_t bytes = initial_pages(module).value_or(0) * kPageBytes;
   if (bytes > abi::kBufferAddressBase)
     return make_error("the module's memory starts at " + format_bytes(bytes) + "; at most " +
-                      format_bytes(abi::kBufferAddressBase) +
-                      " fit below the buffers in the wasm address space");
+                      format_bytes(abi::kBufferAddressBase) + " fit below the buffers in the wasm address space");
   std::vector<uint8_t> image(bytes);
   for (size_t i = 0; i < module.data.size(); ++i) {
     const wasm::DataSegment& segment = module.data[i];
     if (segment.mode != wasm::DataSegment::Mode::Active) continue;
     const auto& instrs = segment.offset.instrs;
     const bool constant = !instrs.empty() && instrs[0].op == wasm::Opcode::I32Const &&
-                          (instrs.size() == 1 || (instrs.size() == 2 &&
-                                                  instrs[1].op == wasm::Opcode::End));
+                          (instrs.size() == 1 || (instrs.size() == 2 && instrs[1].op == wasm::Opcode::End));
     if (!constant)
       return make_error("data segment " + std::to_string(i) +
                         ": its offset is not a constant i32 (i32.const); wasmgpu does not "
                         "support offsets computed from globals");
     const uint64_t offset = uint32_t(instrs[0].imm64);
     if (offset + segment.bytes.size() > bytes)
-      return make_error("data segment " + std::to_string(i) + " (" +
-                        std::to_string(segment.bytes.size()) + " bytes at offset " +
-                        std::to_string(offset) + ") does not fit in the module's " +
+      return make_error("data segment " + std::to_string(i) + " (" + std::to_string(segment.bytes.size()) +
+                        " bytes at offset " + std::to_string(offset) + ") does not fit in the module's " +
                         std::to_string(bytes) + "-byte memory");
-    if (!segment.bytes.empty())
-      std::memcpy(image.data() + offset, segment.bytes.data(), segment.bytes.size());
+    if (!segment.bytes.empty()) std::memcpy(image.data() + offset, segment.bytes.data(), segment.bytes.size());
   }
   return image;
 }
@@ -101,11 +97,9 @@ struct Module::State {
   std::optional<CallCatalogue> calls;  // compiled on the first call
   std::optional<Error> calls_error;
   std::map<std::vector<uint32_t>, CallShader> call_shaders;  // by exports
-  std::vector<wasm::KernelMetadata> kernel_metadata;  // checked against the exports at load
+  std::vector<wasm::KernelMetadata> kernel_metadata;         // checked against the exports at load
 
-  VkDeviceAddress instance_address() const {
-    return instance_state ? instance_state->device_address() : 0;
-  }
+  VkDeviceAddress instance_address() const { return instance_state ? instance_state->device_address() : 0; }
 };
 
 namespace {
@@ -118,8 +112,7 @@ constexpr uint64_t kReserveCap = abi::kBufferAddressBase;
 
 }  // namespace
 
-Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
-                            const spirv::CompileOptions& compile_options,
+Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm, const spirv::CompileOptions& compile_options,
                             std::span<const uint64_t> imported_globals) {
   WASMGPU_ASSIGN_OR_RETURN(wasm::Module decoded, wasm::decode_and_validate(wasm));
   WASMGPU_ASSIGN_OR_RETURN(std::vector<wasm::KernelMetadata> kernel_metadata, wasm::read_kernel_metadata(decoded));
@@ -129,15 +122,14 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
   // One small file, never a probe run: without an entry nothing is routed.
   if (device.state().disk_cache)
     state->probe = read_cached_probe(*device.state().disk_cache, device.state().info, host_cpu_features());
-  state->compile_options = device_compile_options(device.state().info, compile_options,
-                                                  state->probe ? &*state->probe : nullptr);
+  state->compile_options =
+      device_compile_options(device.state().info, compile_options, state->probe ? &*state->probe : nullptr);
   if (device.state().compile_cache.enabled()) state->wasm_sha256 = sha256(wasm);
   const bool keeps_state = frontend::module_uses_instance_state(decoded);
   uint64_t memory_size = image.size();
   if (keeps_state)
     memory_size = std::max<uint64_t>(
-        memory_size,
-        std::min(frontend::memory_reserve_bytes(decoded, kReserveWithoutMaximum), kReserveCap));
+        memory_size, std::min(frontend::memory_reserve_bytes(decoded, kReserveWithoutMaximum), kReserveCap));
   if (memory_size > 0) {
     WASMGPU_ASSIGN_OR_RETURN(Buffer memory, create_buffer(device.state(), memory_size,
                                                           /*assign_wasm_address=*/false));
@@ -150,9 +142,8 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm,
     for (const wasm::Import& import : decoded.imports)
       if (import.kind == wasm::ExternalKind::Global) ++imported_global_count;
     if (imported_globals.size() != imported_global_count)
-      return make_error("the module imports " + std::to_string(imported_global_count) +
-                        " global(s), but " + std::to_string(imported_globals.size()) +
-                        " value(s) were given");
+      return make_error("the module imports " + std::to_string(imported_global_count) + " global(s), but " +
+                        std::to_string(imported_globals.size()) + " value(s) were given");
     WASMGPU_ASSIGN_OR_RETURN(std::vector<uint8_t> instance,
                              frontend::initial_instance_state(decoded, imported_globals, memory_size));
     const std::vector<uint8_t> segments = frontend::data_segment_bytes(decoded);
@@ -190,18 +181,18 @@ uint64_t Module::memory_bytes() const { return state_->memory ? state_->memory->
 
 Result<Kernel*> Module::kernel(std::string_view name) {
   if (auto it = state_->kernels.find(name); it != state_->kernels.end()) return &it->second;
-  WASMGPU_ASSIGN_OR_RETURN(spirv::CompiledKernel compiled,
-                           state_->device->compile_cache.kernel(state_->module, state_->wasm_sha256,
-                                                                name, state_->compile_options));
+  WASMGPU_ASSIGN_OR_RETURN(
+      spirv::CompiledKernel compiled,
+      state_->device->compile_cache.kernel(state_->module, state_->wasm_sha256, name, state_->compile_options));
   if (state_->probe) WASMGPU_TRY(check_probe_results(*state_->probe, compiled.info, state_->device->info.name));
-  WASMGPU_ASSIGN_OR_RETURN(Kernel kernel, Kernel::create(*state_->device, std::move(compiled),
-                                                         memory(), state_->instance_address()));
+  WASMGPU_ASSIGN_OR_RETURN(Kernel kernel,
+                           Kernel::create(*state_->device, std::move(compiled), memory(), state_->instance_address()));
   auto [it, inserted] = state_->kernels.emplace(std::string(name), std::move(kernel));
   return &it->second;
 }
 
-Status Module::launch(std::string_view kernel_name, uint32_t n, uint32_t workgroup_size,
-                      std::span<const Arg> args, const LaunchOptions& options) {
+Status Module::launch(std::string_view kernel_name, uint32_t n, uint32_t workgroup_size, std::span<const Arg> args,
+                      const LaunchOptions& options) {
   WASMGPU_ASSIGN_OR_RETURN(Kernel * kernel, this->kernel(kernel_name));
   return kernel->launch(n, workgroup_size, args, options);
 }
@@ -214,8 +205,8 @@ namespace {
 
 // Values a call can pass (a v128 as two i64 slots, spirv::CallInfo).
 bool is_scalar(wasm::ValType type) {
-  return type == wasm::ValType::I32 || type == wasm::ValType::I64 ||
-         type == wasm::ValType::F32 || type == wasm::ValType::F64 || type == wasm::ValType::V128;
+  return type == wasm::ValType::I32 || type == wasm::ValType::I64 || type == wasm::ValType::F32 ||
+         type == wasm::ValType::F64 || type == wasm::ValType::V128;
 }
 
 // Exported functions whose params and results are all scalars or v128, in export order.
@@ -290,33 +281,28 @@ static Result<CallCatalogue> build_call_catalogue(CompileCache& cache, const was
 Result<const spirv::CallInfo*> Module::call_info(std::string_view export_name) {
   State& st = *state_;
   if (!st.calls && !st.calls_error) {
-    auto catalogue = build_call_catalogue(st.device->compile_cache, st.module, st.wasm_sha256,
-                                          st.compile_options);
+    auto catalogue = build_call_catalogue(st.device->compile_cache, st.module, st.wasm_sha256, st.compile_options);
     if (catalogue.ok())
       st.calls.emplace(std::move(catalogue.value()));
     else
       st.calls_error = catalogue.take_error();
   }
   if (st.calls_error) return *st.calls_error;
-  if (auto it = st.calls->index.find(export_name); it != st.calls->index.end())
-    return &st.calls->calls[it->second];
+  if (auto it = st.calls->index.find(export_name); it != st.calls->index.end()) return &st.calls->calls[it->second];
   if (auto it = st.calls->refused.find(export_name); it != st.calls->refused.end())
     return make_error(ErrorCode::Compile, "export '" + std::string(export_name) + "' cannot be called: " + it->second);
   return make_error(ErrorCode::NotFound, "the module exports no function named '" + std::string(export_name) + "'");
 }
 
-Result<std::vector<CallResult>> Module::call(std::string_view export_name,
-                                             std::span<const std::vector<Value>> tuples,
+Result<std::vector<CallResult>> Module::call(std::string_view export_name, std::span<const std::vector<Value>> tuples,
                                              const LaunchOptions& options) {
   std::vector<CallRequest> requests;
   requests.reserve(tuples.size());
-  for (const std::vector<Value>& tuple : tuples)
-    requests.push_back(CallRequest{std::string(export_name), tuple});
+  for (const std::vector<Value>& tuple : tuples) requests.push_back(CallRequest{std::string(export_name), tuple});
   return call(requests, options);
 }
 
-Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
-                                             const LaunchOptions& options) {
+Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls, const LaunchOptions& options) {
   State& st = *state_;
   std::vector<const spirv::CallInfo*> infos;
   infos.reserve(calls.size());
@@ -324,14 +310,12 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
     WASMGPU_ASSIGN_OR_RETURN(const spirv::CallInfo* info, call_info(calls[i].export_name));
     const std::string where = "call " + std::to_string(i) + " of '" + calls[i].export_name + "'";
     if (calls[i].args.size() != info->params.size())
-      return make_error(where + ": it takes " + std::to_string(info->params.size()) +
-                        " argument(s), but " + std::to_string(calls[i].args.size()) +
-                        " were given");
+      return make_error(where + ": it takes " + std::to_string(info->params.size()) + " argument(s), but " +
+                        std::to_string(calls[i].args.size()) + " were given");
     for (size_t a = 0; a < info->params.size(); ++a)
       if (calls[i].args[a].type != info->params[a])
-        return make_error(where + ": argument " + std::to_string(a + 1) + " is " +
-                          wasm::to_string(info->params[a]) + ", but " +
-                          wasm::to_string(calls[i].args[a].type) + " was given");
+        return make_error(where + ": argument " + std::to_string(a + 1) + " is " + wasm::to_string(info->params[a]) +
+                          ", but " + wasm::to_string(calls[i].args[a].type) + " was given");
     infos.push_back(info);
   }
   if (calls.empty()) return std::vector<CallResult>{};
@@ -345,16 +329,13 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
     std::vector<std::string> names;
     for (uint32_t position : exports) names.push_back(st.calls->calls[position].export_name);
     WASMGPU_ASSIGN_OR_RETURN(spirv::CompiledCalls compiled,
-                             st.device->compile_cache.calls(st.module, st.wasm_sha256, names,
-                                                            st.compile_options));
+                             st.device->compile_cache.calls(st.module, st.wasm_sha256, names, st.compile_options));
     const uint32_t call_stride = compiled.call_record_size, result_stride = compiled.result_record_size;
     spirv::CompiledKernel kernel{std::move(compiled.words), std::move(compiled.info)};
     kernel.info.export_name = "calls";
     // The shader's own arguments: the record addresses and strides.
-    kernel.info.params = {wasm::ValType::I64, wasm::ValType::I64, wasm::ValType::I32,
-                          wasm::ValType::I32};
-    WASMGPU_ASSIGN_OR_RETURN(Kernel k, Kernel::create(*st.device, std::move(kernel), memory(),
-                                                      st.instance_address()));
+    kernel.info.params = {wasm::ValType::I64, wasm::ValType::I64, wasm::ValType::I32, wasm::ValType::I32};
+    WASMGPU_ASSIGN_OR_RETURN(Kernel k, Kernel::create(*st.device, std::move(kernel), memory(), st.instance_address()));
     found = st.call_shaders.emplace(exports, CallShader{exports, std::move(k), call_stride, result_stride}).first;
   }
   CallShader& shader = found->second;
@@ -387,8 +368,8 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
   LaunchOptions launch_options = options;
   launch_options.fail_on_trap = false;
   const Arg args[] = {Arg(uint64_t(st.call_records->device_address())),
-                      Arg(uint64_t(st.result_records->device_address())),
-                      Arg(shader.call_stride), Arg(shader.result_stride)};
+                      Arg(uint64_t(st.result_records->device_address())), Arg(shader.call_stride),
+                      Arg(shader.result_stride)};
   WASMGPU_TRY(shader.kernel.launch(uint32_t(n), 0, args, launch_options));
   std::vector<uint8_t> results(results_size);
   WASMGPU_TRY(st.result_records->read(results.data(), results.size()));
@@ -399,9 +380,8 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
     std::memcpy(&status, record, 4);
     if (status != abi::kCallReturned) {
       if (status - abi::kCallTrapped >= abi::kTrapKindCount)
-        return make_error("call " + std::to_string(i) + " of '" + calls[i].export_name +
-                          "' left an invalid status " + std::to_string(status) +
-                          " in its result record");
+        return make_error("call " + std::to_string(i) + " of '" + calls[i].export_name + "' left an invalid status " +
+                          std::to_string(status) + " in its result record");
       out[i].trapped = true;
       out[i].trap = abi::TrapKind(status - abi::kCallTrapped);
       continue;

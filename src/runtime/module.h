@@ -50,12 +50,11 @@ class Module {
   Result<Kernel*> kernel(std::string_view name);
 
   // kernel(name) then Kernel::launch.
-  Status launch(std::string_view kernel_name, uint32_t n, uint32_t workgroup_size,
-                std::span<const Arg> args, const LaunchOptions& options = {});
-  Status launch(std::string_view kernel_name, uint32_t n, uint32_t workgroup_size,
-                std::initializer_list<Arg> args, const LaunchOptions& options = {}) {
-    return launch(kernel_name, n, workgroup_size,
-                  std::span<const Arg>(args.begin(), args.size()), options);
+  Status launch(std::string_view kernel_name, uint32_t n, uint32_t workgroup_size, std::span<const Arg> args,
+                const LaunchOptions& options = {});
+  Status launch(std::string_view kernel_name, uint32_t n, uint32_t workgroup_size, std::initializer_list<Arg> args,
+                const LaunchOptions& options = {}) {
+    return launch(kernel_name, n, workgroup_size, std::span<const Arg>(args.begin(), args.size()), options);
   }
 
   // Vectorised calls: runs the exported function once per tuple of
@@ -65,12 +64,10 @@ class Module {
   // Instance state (memory, mutable globals) persists across calls and
   // launches. Fails without running anything on an unknown export, an export
   // the compiler refuses, or arguments of the wrong count or types.
-  Result<std::vector<CallResult>> call(std::string_view export_name,
-                                       std::span<const std::vector<Value>> tuples,
+  Result<std::vector<CallResult>> call(std::string_view export_name, std::span<const std::vector<Value>> tuples,
                                        const LaunchOptions& options = {});
   // The same for calls of different exports, in one launch.
-  Result<std::vector<CallResult>> call(std::span<const CallRequest> calls,
-                                       const LaunchOptions& options = {});
+  Result<std::vector<CallResult>> call(std::span<const CallRequest> calls, const LaunchOptions& options = {});
   // The compiled facts of a callable export (params, results, whether it may
   // have side effects), compiling every export on first use (to SPIR-V only).
   // Callable are the exported functions with scalar params and results that

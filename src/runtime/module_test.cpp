@@ -23,21 +23,18 @@ using testing::VulkanTest;
 std::vector<uint8_t> compile_c(const std::string& source, const char* opt = "-O2") {
   namespace fs = std::filesystem;
   static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("wasmgpu-module-test-" + std::to_string(getpid()) + "-" +
-                        std::to_string(counter++));
+  const fs::path dir =
+      fs::temp_directory_path() / ("wasmgpu-module-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
   fs::create_directories(dir);
   std::ofstream(dir / "k.c") << source;
-  const std::string command = "cd '" + dir.string() +
-                              "' && clang-19 --target=wasm32 -nostdlib -ffreestanding " + opt +
+  const std::string command = "cd '" + dir.string() + "' && clang-19 --target=wasm32 -nostdlib -ffreestanding " + opt +
                               " -c k.c -o k.o && wasm-ld-19 --no-entry k.o -o k.wasm 2>&1";
   if (std::system(command.c_str()) != 0) {
     ADD_FAILURE() << "cannot compile:\n" << source;
     return {};
   }
   std::ifstream file(dir / "k.wasm", std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
-                             std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   fs::remove_all(dir);
   return bytes;
 }
@@ -85,8 +82,7 @@ TEST_F(VulkanTest, WasmKernelsRun) {
   ASSERT_TRUE(lookups.ok());
   launched = module->launch("lookup", 8, 0, {*lookups});
   ASSERT_TRUE(launched.ok()) << launched.error().message;
-  EXPECT_EQ(*lookups->read_as<int32_t>(8),
-            (std::vector<int32_t>{10, 20, 30, 40, 10, 20, 30, 40}));
+  EXPECT_EQ(*lookups->read_as<int32_t>(8), (std::vector<int32_t>{10, 20, 30, 40, 10, 20, 30, 40}));
 
   // i64 and f64 scalars.
   if (device->float64_enabled()) {
@@ -107,8 +103,7 @@ TEST_F(VulkanTest, WasmKernelsRun) {
       << wrong.error().message;
   Status not_kernel = module->launch("not_a_kernel", 1, 0, {});
   ASSERT_FALSE(not_kernel.ok());
-  EXPECT_NE(not_kernel.error().message.find("returns values"), std::string::npos)
-      << not_kernel.error().message;
+  EXPECT_NE(not_kernel.error().message.find("returns values"), std::string::npos) << not_kernel.error().message;
   Status missing = module->launch("nope", 1, 0, {});
   EXPECT_FALSE(missing.ok());
 }
@@ -138,8 +133,7 @@ TEST_F(VulkanTest, WasmTrapsAreReported) {
   ASSERT_TRUE(den->write(dens).ok());
   Status oob = module->launch("divide", n, 16, {*num, *den, *short_out});
   ASSERT_FALSE(oob.ok());
-  EXPECT_NE(oob.error().message.find("out of bounds memory access at invocation 10"),
-            std::string::npos)
+  EXPECT_NE(oob.error().message.find("out of bounds memory access at invocation 10"), std::string::npos)
       << oob.error().message;
 }
 
@@ -152,7 +146,8 @@ void reverse(int i, const int* in, int* out) {
   for (int k = 0; k < 8; ++k) local[k] = in[8 * i + k] + i;
   for (int k = 0; k < 8; ++k) out[8 * i + k] = local[7 - k];
 }
-)", "-O0");
+)",
+                                        "-O0");
   ASSERT_FALSE(wasm.empty());
   auto module = Module::load(*device, wasm);
   ASSERT_TRUE(module.ok()) << module.error().to_string();
@@ -168,8 +163,8 @@ void reverse(int i, const int* in, int* out) {
   const spirv::KernelInfo& info = (*kernel)->info();
   EXPECT_GT(info.stack_slot_size, 0u);
   Status launched = (*kernel)->launch(n, 32, {*in, *out});
-  ASSERT_TRUE(launched.ok()) << launched.error().message << " (stack window [" << info.stack_window_lo
-                             << ", " << info.stack_hi << "), slot " << info.stack_slot_size << ")";
+  ASSERT_TRUE(launched.ok()) << launched.error().message << " (stack window [" << info.stack_window_lo << ", "
+                             << info.stack_hi << "), slot " << info.stack_slot_size << ")";
   auto result = out->read_as<int32_t>(8 * n);
   ASSERT_TRUE(result.ok());
   for (uint32_t i = 0; i < n; ++i)

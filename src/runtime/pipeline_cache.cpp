@@ -52,8 +52,8 @@ bool pipeline_cache_data_matches(std::span<const uint8_t> data, const DeviceInfo
   const uint32_t header_size = read_u32(data.data());
   const uint32_t header_version = read_u32(data.data() + 4);
   return header_size >= kHeaderOneSize && header_size <= data.size() &&
-         header_version == VK_PIPELINE_CACHE_HEADER_VERSION_ONE &&
-         read_u32(data.data() + 8) == info.vendor_id && read_u32(data.data() + 12) == info.device_id &&
+         header_version == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && read_u32(data.data() + 8) == info.vendor_id &&
+         read_u32(data.data() + 12) == info.device_id &&
          std::memcmp(data.data() + 16, info.pipeline_cache_uuid.data(), VK_UUID_SIZE) == 0;
 }
 
@@ -70,8 +70,8 @@ Status PipelineCache::create(VkDevice device, const VolkDeviceTable& vk, const D
   if (!disk_) return {};
   std::vector<uint8_t> initial;
   {
-    DiskCache::ReadResult read = disk_->read(kFolder, pipeline_cache_file_name(info),
-                                             CacheEntryKind::PipelineCache, pipeline_cache_key(info));
+    DiskCache::ReadResult read =
+        disk_->read(kFolder, pipeline_cache_file_name(info), CacheEntryKind::PipelineCache, pipeline_cache_key(info));
     if (read.status == DiskCache::ReadStatus::Hit && pipeline_cache_data_matches(read.payload, info)) {
       initial = std::move(read.payload);
       file_data_sha256_ = sha256(initial);

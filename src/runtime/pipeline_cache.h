@@ -43,8 +43,8 @@ class PipelineCache {
   PipelineCache& operator=(const PipelineCache&) = delete;
 
   // Creates the VkPipelineCache (empty without `disk` or a valid file).
-  Status create(VkDevice device, const VolkDeviceTable& vk, const DeviceInfo& info,
-                std::shared_ptr<DiskCache> disk, CacheStats& stats);
+  Status create(VkDevice device, const VolkDeviceTable& vk, const DeviceInfo& info, std::shared_ptr<DiskCache> disk,
+                CacheStats& stats);
   VkPipelineCache handle() const { return cache_; }
 
   // Counts a created pipeline and saves when the last save is over a minute old.

@@ -98,7 +98,8 @@ class PipelineCacheTest : public ::testing::Test {
   static void launch_one(Device& device, uint32_t workgroup_size = 32) {
     auto kernel = Kernel::create(device, testing::glsl_kernel("triple", R"(
 void kernel(uint index) { store32(arg32(0) + 4 * index, index * 3u, index); }
-)", {wasm::ValType::I32}));
+)",
+                                                              {wasm::ValType::I32}));
     ASSERT_TRUE(kernel.ok()) << kernel.error().message;
     auto out = device.create_buffer(4 * 64);
     ASSERT_TRUE(out.ok());
@@ -108,9 +109,7 @@ void kernel(uint index) { store32(arg32(0) + 4 * index, index * 3u, index); }
     for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ((*values)[i], 3 * i);
   }
 
-  fs::path file_of(const Device& device) const {
-    return dir / "pipelines" / pipeline_cache_file_name(device.info());
-  }
+  fs::path file_of(const Device& device) const { return dir / "pipelines" / pipeline_cache_file_name(device.info()); }
 
   std::vector<uint8_t> driver_data(const Device& device) const {
     std::ifstream in(file_of(device), std::ios::binary);
@@ -173,9 +172,10 @@ TEST_F(PipelineCacheTest, FileForAnotherDriverBuildIsIgnoredAndReplaced) {
   // as after a driver update that kept the version number.
   DeviceInfo other = info;
   other.pipeline_cache_uuid[0] ^= 0xff;
-  ASSERT_TRUE(write_file_atomically(dir / "pipelines" / pipeline_cache_file_name(info),
-                                    seal_cache_entry(CacheEntryKind::PipelineCache, pipeline_cache_key(info),
-                                                     header_for(other))).ok());
+  ASSERT_TRUE(write_file_atomically(
+                  dir / "pipelines" / pipeline_cache_file_name(info),
+                  seal_cache_entry(CacheEntryKind::PipelineCache, pipeline_cache_key(info), header_for(other)))
+                  .ok());
   {
     auto device = Device::create(*instance, options());
     ASSERT_TRUE(device.ok());

@@ -31,7 +31,8 @@ namespace {
 // A file name from a pipeline label: letters, digits, '.', '-' and '_' kept.
 std::string file_part(std::string_view text) {
   std::string part;
-  for (char c : text) part += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
+  for (char c : text)
+    part += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
   return part;
 }
 

@@ -42,9 +42,7 @@ class WarmUpTest : public testing::VulkanTest {
 // one on disk), so that the compile these tests bound really happens.
 uint32_t fresh_constant() { return std::random_device{}() | 1u; }
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Spins until the host writes a non-zero word at the device address arg64(1)
 // (or, should that write never become visible, for 2^32 rounds), then stores
@@ -121,7 +119,8 @@ std::string slow_to_compile(int statements) {
 }
 
 TEST_F(WarmUpTest, TheLaunchTimeoutDoesNotCountTheCompile) {
-  auto kernel = Kernel::create(*device, glsl_kernel("slow_compile", slow_to_compile(3000), {ValType::I32, ValType::I32}));
+  auto kernel =
+      Kernel::create(*device, glsl_kernel("slow_compile", slow_to_compile(3000), {ValType::I32, ValType::I32}));
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   auto out = device->create_buffer(16);
   ASSERT_TRUE(out.ok());
@@ -146,7 +145,8 @@ TEST_F(WarmUpTest, TheLaunchTimeoutDoesNotCountTheCompile) {
 }
 
 TEST_F(WarmUpTest, ACompileLongerThanTheCompileTimeoutIsReportedAsSuch) {
-  auto kernel = Kernel::create(*device, glsl_kernel("slow_compile", slow_to_compile(200), {ValType::I32, ValType::I32}));
+  auto kernel =
+      Kernel::create(*device, glsl_kernel("slow_compile", slow_to_compile(200), {ValType::I32, ValType::I32}));
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   auto out = device->create_buffer(16);
   ASSERT_TRUE(out.ok());
@@ -200,11 +200,13 @@ void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i >= pc.n) return;
   float y = pc.a * xs.x[i] + ys.y[i];
-  if (pc.n == )" + std::to_string(random() | 0x80000000u) + R"(u) {
+  if (pc.n == )" + std::to_string(random() | 0x80000000u) +
+                       R"(u) {
     uint h = i;
 )";
   for (int k = 0; k < 200; ++k)
-    source += "    h = (h ^ (h >> " + std::to_string(random() % 15 + 1) + "u)) * " + std::to_string(random() | 1u) + "u;\n";
+    source +=
+        "    h = (h ^ (h >> " + std::to_string(random() % 15 + 1) + "u)) * " + std::to_string(random() | 1u) + "u;\n";
   source += "    y = float(h);\n  }\n  ys.y[i] = y;\n}\n";
   return source;
 }

@@ -80,9 +80,8 @@ void kernel(uint index) {
 )";
 
 TEST_F(VulkanTest, RecordedLaunchesRunInTheCallersCommandBuffer) {
-  auto kernel = Kernel::create(*device, glsl_kernel("axpy", kStackAxpy,
-                                                    {ValType::I32, ValType::I32, ValType::I32, ValType::I32},
-                                                    0, 16));
+  auto kernel = Kernel::create(
+      *device, glsl_kernel("axpy", kStackAxpy, {ValType::I32, ValType::I32, ValType::I32, ValType::I32}, 0, 16));
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   const uint32_t n = 300;
   auto a = device->create_buffer(4 * n);
@@ -185,7 +184,8 @@ void kernel(uint index) {
   if (v == 0u) { trap(2, index); return; }
   store32(arg32(0) + 4 * index, 1000u / v, index);
 }
-)", {ValType::I32}));
+)",
+                                                    {ValType::I32}));
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   const uint32_t n = 64;
   auto data = device->create_buffer(4 * n);
@@ -222,7 +222,8 @@ void kernel(uint index) {
 TEST_F(VulkanTest, LaunchArenaGrowsWithoutMovingEarlierBlocks) {
   auto kernel = Kernel::create(*device, glsl_kernel("add", R"(
 void kernel(uint index) { store32(arg32(0) + 4 * index, load32(arg32(0) + 4 * index, index) + arg32(1), index); }
-)", {ValType::I32, ValType::I32}));
+)",
+                                                    {ValType::I32, ValType::I32}));
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
   // Buffers make each LaunchBlock's region table longer.
   std::vector<Buffer> buffers;

@@ -135,8 +135,8 @@ std::string describe_param(const Param& p) {
   if (p.set) text += " (set " + std::to_string(*p.set) + ", binding " + std::to_string(*p.binding) + ")";
   if (p.push_offset) {
     text = std::string("push constant '") + p.name + "' (" +
-           (p.kind == ParamKind::Scalar ? to_string(p.scalar) : std::to_string(p.size) + " bytes") +
-           " at offset " + std::to_string(*p.push_offset) + ")";
+           (p.kind == ParamKind::Scalar ? to_string(p.scalar) : std::to_string(p.size) + " bytes") + " at offset " +
+           std::to_string(*p.push_offset) + ")";
   }
   return text;
 }
@@ -258,8 +258,8 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
     names += (names.empty() ? "'" : ", '") + k.name + "'";
   }
   if (entry.empty())
-    return make_error("the SPIR-V module has " + std::to_string(reflection.kernels.size()) +
-                      " compute entry points (" + names + "); name one");
+    return make_error("the SPIR-V module has " + std::to_string(reflection.kernels.size()) + " compute entry points (" +
+                      names + "); name one");
   return make_error("the SPIR-V module has no compute entry point '" + entry + "' (it has " + names + ")");
 }
 
@@ -294,7 +294,8 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
   module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   module_info.codeSize = words.size() * 4;
   module_info.pCode = words.data();
-  WASMGPU_TRY(d.check("vkCreateShaderModule", d.vk.vkCreateShaderModule(d.device, &module_info, nullptr, &state->shader)));
+  WASMGPU_TRY(
+      d.check("vkCreateShaderModule", d.vk.vkCreateShaderModule(d.device, &module_info, nullptr, &state->shader)));
 
   uint32_t set_count = 0;
   std::map<VkDescriptorType, uint32_t> type_counts;
@@ -324,7 +325,8 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
     info.bindingCount = uint32_t(bindings.size());
     info.pBindings = bindings.data();
     VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-    WASMGPU_TRY(d.check("vkCreateDescriptorSetLayout", d.vk.vkCreateDescriptorSetLayout(d.device, &info, nullptr, &layout)));
+    WASMGPU_TRY(
+        d.check("vkCreateDescriptorSetLayout", d.vk.vkCreateDescriptorSetLayout(d.device, &info, nullptr, &layout)));
     state->set_layouts.push_back(layout);
   }
   for (auto [type, count] : type_counts) state->pool_sizes.push_back({type, count * kSetsPerPool});
@@ -423,8 +425,8 @@ Result<std::vector<const SpirvArg*>> SpirvKernel::bind(std::span<const SpirvArg>
     for (size_t i = 0; i < args.size(); ++i) bound[i] = &args[i];
   } else {
     for (const SpirvArg& a : args) {
-      auto it = std::find_if(iface.params.begin(), iface.params.end(),
-                             [&](const Param& p) { return p.name == a.name(); });
+      auto it =
+          std::find_if(iface.params.begin(), iface.params.end(), [&](const Param& p) { return p.name == a.name(); });
       if (it == iface.params.end())
         return make_error(ErrorCode::InvalidArgument,
                           kernel + " has no parameter '" + a.name() + "' (it has " + signature() + ")");
@@ -453,16 +455,20 @@ Result<std::vector<const SpirvArg*>> SpirvKernel::bind(std::span<const SpirvArg>
             return mismatch("expects " + std::to_string(p.size) + " bytes, given " + std::to_string(a.data().size()));
           break;
         }
-        if (a.kind() != K::Scalar) return mismatch("expects a " + std::string(to_string(p.scalar)) + " scalar, given " + a.describe());
+        if (a.kind() != K::Scalar)
+          return mismatch("expects a " + std::string(to_string(p.scalar)) + " scalar, given " + a.describe());
         if (a.scalar_type() == p.scalar) break;
         if (is_integer(p.scalar) && is_integer(a.scalar_type())) {
           if (!convert_integer(a.scalar_type(), a.bits(), p.scalar))
-            return mismatch("the value " + scalar_text(a.scalar_type(), a.bits()) + " does not fit in " + to_string(p.scalar));
+            return mismatch("the value " + scalar_text(a.scalar_type(), a.bits()) + " does not fit in " +
+                            to_string(p.scalar));
           break;
         }
         return mismatch("expects a " + std::string(to_string(p.scalar)) + " scalar, given " + a.describe());
       case ParamKind::Bytes:
-        if (a.kind() != K::Bytes) return mismatch("expects " + std::to_string(p.size) + " bytes (" + p.element_type + "), given " + a.describe());
+        if (a.kind() != K::Bytes)
+          return mismatch("expects " + std::to_string(p.size) + " bytes (" + p.element_type + "), given " +
+                          a.describe());
         if (a.data().size() < p.size || a.data().size() > round_up(p.size, 16))
           return mismatch("expects " + std::to_string(p.size) + " bytes (" + p.element_type + "), given " +
                           std::to_string(a.data().size()));
@@ -560,9 +566,9 @@ Result<VkPipeline> SpirvKernel::pipeline(const std::array<uint32_t, 3>& size,
   info.flags = pipeline_statistics_flags(d);
   VkPipeline pipeline = VK_NULL_HANDLE;
   const auto started = std::chrono::steady_clock::now();
-  WASMGPU_TRY(d.check("vkCreateComputePipelines for kernel '" + iface.name + "'",
-                      d.vk.vkCreateComputePipelines(d.device, d.pipeline_cache.handle(), 1, &info, nullptr,
-                                                    &pipeline)));
+  WASMGPU_TRY(
+      d.check("vkCreateComputePipelines for kernel '" + iface.name + "'",
+              d.vk.vkCreateComputePipelines(d.device, d.pipeline_cache.handle(), 1, &info, nullptr, &pipeline)));
   state_->pipelines.emplace(key, pipeline);
   print_pipeline_statistics(d, pipeline, iface.name);
   // The persisted pipeline cache (docs/caching.md) serves foreign SPIR-V too.
@@ -671,16 +677,19 @@ Result<SpirvBindings> SpirvKernel::record(VkCommandBuffer cmd, const SpirvLaunch
         VkDescriptorBufferInfo info{};
         if (a.kind() == SpirvArg::Kind::Bytes) {
           // A uniform value: its own small host-visible buffer.
-          WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw, d.create_raw_buffer(round_up(p.size, 16), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-                                                                      MemoryKind::Host));
+          WASMGPU_ASSIGN_OR_RETURN(
+              RawBuffer raw,
+              d.create_raw_buffer(round_up(p.size, 16), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, MemoryKind::Host));
           std::memset(raw.mapped, 0, raw.size);
           std::memcpy(raw.mapped, a.data().data(), std::min<size_t>(a.data().size(), raw.size));
           info = {raw.buffer, 0, raw.size};
           bindings.uniforms_.push_back(raw);
         } else {
           uint64_t range = a.buffer_size();
-          if (p.kind == ParamKind::UniformBuffer) range = std::min<uint64_t>(range, state_->limits.maxUniformBufferRange);
-          else range = std::min<uint64_t>(range, state_->limits.maxStorageBufferRange);
+          if (p.kind == ParamKind::UniformBuffer)
+            range = std::min<uint64_t>(range, state_->limits.maxUniformBufferRange);
+          else
+            range = std::min<uint64_t>(range, state_->limits.maxStorageBufferRange);
           info = {a.vk_buffer(), a.buffer_offset(), range};
         }
         buffer_infos.push_back(info);
@@ -692,7 +701,7 @@ Result<SpirvBindings> SpirvKernel::record(VkCommandBuffer cmd, const SpirvLaunch
         info.imageView = p.kind == ParamKind::Sampler ? VK_NULL_HANDLE : a.view();
         info.imageLayout = p.kind == ParamKind::Sampler ? VK_IMAGE_LAYOUT_UNDEFINED : a.layout();
         info.sampler = (p.kind == ParamKind::Sampler || p.kind == ParamKind::CombinedImageSampler) ? a.vk_sampler()
-                                                                                                  : VK_NULL_HANDLE;
+                                                                                                   : VK_NULL_HANDLE;
         image_infos.push_back(info);
         w.pImageInfo = &image_infos.back();
         break;

@@ -68,7 +68,9 @@ class SpirvArg {
   // A push-constant member or uniform value given as bytes (a C struct).
   static SpirvArg bytes(const void* data, size_t size);
   template <class T>
-  static SpirvArg value(const T& v) { return bytes(&v, sizeof v); }
+  static SpirvArg value(const T& v) {
+    return bytes(&v, sizeof v);
+  }
   // A storage or uniform buffer: `size` bytes at `offset` of `buffer`.
   static SpirvArg buffer(VkBuffer buffer, uint64_t size, uint64_t offset = 0);
   static SpirvArg buffer(const Buffer& buffer) { return SpirvArg::buffer(buffer.handle(), buffer.size()); }
@@ -150,8 +152,7 @@ class SpirvKernel {
  public:
   // `words` must contain the entry point `interface.name` (GLCompute) with
   // the resources `interface` describes (as reflect_spirv gives them).
-  static Result<SpirvKernel> create(DeviceState& device, std::span<const uint32_t> words,
-                                    KernelInterface interface);
+  static Result<SpirvKernel> create(DeviceState& device, std::span<const uint32_t> words, KernelInterface interface);
   // Reflects `words` and creates the kernel of entry point `entry` (empty:
   // the only compute entry point; an error names them when there are more).
   static Result<SpirvKernel> create(DeviceState& device, std::span<const uint32_t> words,

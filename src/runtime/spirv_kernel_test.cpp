@@ -201,7 +201,8 @@ TEST_F(SpirvKernelTest, SlangStyleEntryPointParamsAndGlobalParams) {
   const SpirvArg args[] = {SpirvArg::bytes(global, sizeof global).named("globalParams"),
                            SpirvArg::buffer(in).named("input"), SpirvArg::buffer(out).named("output"),
                            SpirvArg::of(count).named("count"), SpirvArg::of(0.5f).named("bias")};
-  ASSERT_TRUE(kernel.launch({{2, 1, 1}, std::nullopt, {}}, args).ok()) << error_of(kernel.launch({{2, 1, 1}, std::nullopt, {}}, args));
+  ASSERT_TRUE(kernel.launch({{2, 1, 1}, std::nullopt, {}}, args).ok())
+      << error_of(kernel.launch({{2, 1, 1}, std::nullopt, {}}, args));
   std::vector<float> expected(80, -1.0f);
   for (uint32_t i = 0; i < count; ++i) expected[i] = input[i] * 2.0f + 1.0f + 0.5f;
   EXPECT_EQ(read<float>(out, 80), expected);
@@ -232,7 +233,8 @@ TEST_F(SpirvKernelTest, RustGpuStyleEntryPointsOfOneModuleAndASpecConstant) {
   EXPECT_EQ(ambiguous.error().message, "the SPIR-V module has 2 compute entry points ('main_cs', 'add_cs'); name one");
   auto missing = SpirvKernel::create(device->state(), fixture("rust_gpu_style.spv"), "main");
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message, "the SPIR-V module has no compute entry point 'main' (it has 'main_cs', 'add_cs')");
+  EXPECT_EQ(missing.error().message,
+            "the SPIR-V module has no compute entry point 'main' (it has 'main_cs', 'add_cs')");
 }
 
 TEST_F(SpirvKernelTest, MisuseIsAnErrorNamingTheParameter) {
@@ -259,17 +261,19 @@ TEST_F(SpirvKernelTest, MisuseIsAnErrorNamingTheParameter) {
             "kernel 'main' has no parameter 'x' (it has xs: buffer, ys: buffer, n: u32, a: f32)");
   EXPECT_EQ(error(saxpy, one, {SpirvArg::buffer(data).named("xs"), SpirvArg::buffer(data).named("xs")}),
             "kernel 'main': parameter 'xs' is given twice");
-  EXPECT_EQ(error(saxpy, one, {SpirvArg::buffer(data).named("xs"), SpirvArg::buffer(data).named("ys"),
-                               SpirvArg::of(1u).named("n")}),
-            "kernel 'main': no argument for parameter 3 (push constant 'a' (f32 at offset 4))");
+  EXPECT_EQ(
+      error(saxpy, one,
+            {SpirvArg::buffer(data).named("xs"), SpirvArg::buffer(data).named("ys"), SpirvArg::of(1u).named("n")}),
+      "kernel 'main': no argument for parameter 3 (push constant 'a' (f32 at offset 4))");
   EXPECT_EQ(error(saxpy, {{0, 1, 1}, std::nullopt, {}},
                   {SpirvArg::buffer(data), SpirvArg::buffer(data), SpirvArg::of(1u), SpirvArg::of(1.0f)}),
             "kernel 'main': the workgroup count in x must be at least 1");
   // The block of uniform_params' output has an 8-byte header before values[].
   Params params{};
-  EXPECT_EQ(error(uniforms, one, {SpirvArg::buffer(small), SpirvArg::value(params)}),
-            "kernel 'main': argument 0 for buffer 'result' (set 0, binding 2): the buffer is 4 bytes, smaller than the 8 "
-            "bytes of block 'Out'");
+  EXPECT_EQ(
+      error(uniforms, one, {SpirvArg::buffer(small), SpirvArg::value(params)}),
+      "kernel 'main': argument 0 for buffer 'result' (set 0, binding 2): the buffer is 4 bytes, smaller than the 8 "
+      "bytes of block 'Out'");
   EXPECT_EQ(error(uniforms, one, {SpirvArg::buffer(data), SpirvArg::bytes(&params, 12)}),
             "kernel 'main': argument 1 for uniform buffer 'params' (set 1, binding 0): expects a value of 64 bytes "
             "(Params), given 12 bytes");

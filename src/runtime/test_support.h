@@ -27,8 +27,7 @@ std::vector<uint8_t> wat_to_wasm(const std::string& wat);
 // Calls every export of the module `wat` (exports take no parameters and
 // return i32 and i64 values) on `device` and compares each result with wabt's
 // wasm-interp running the same module; returns how many were compared.
-int expect_exports_match_wasm_interp(Device& device, const std::string& wat,
-                                     const spirv::CompileOptions& options = {});
+int expect_exports_match_wasm_interp(Device& device, const std::string& wat, const spirv::CompileOptions& options = {});
 
 // Prepends the ABI prologue (push constants, LaunchBlock readers, address
 // translation through the region table, trap reporting) to `body`, which
@@ -36,9 +35,8 @@ int expect_exports_match_wasm_interp(Device& device, const std::string& wat,
 std::string abi_shader(const std::string& body);
 
 // A CompiledKernel from GLSL written with abi_shader().
-spirv::CompiledKernel glsl_kernel(const std::string& name, const std::string& body,
-                                  std::vector<wasm::ValType> params, uint64_t memory_bytes = 0,
-                                  uint32_t stack_slot_size = 0);
+spirv::CompiledKernel glsl_kernel(const std::string& name, const std::string& body, std::vector<wasm::ValType> params,
+                                  uint64_t memory_bytes = 0, uint32_t stack_slot_size = 0);
 
 class VulkanTest : public ::testing::Test {
  protected:

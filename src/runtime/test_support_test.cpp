@@ -18,8 +18,8 @@ namespace wasmgpu::runtime::testing {
 std::vector<uint8_t> wat_to_wasm(const std::string& wat) {
   namespace fs = std::filesystem;
   static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("wasmgpu-wat-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  const fs::path dir =
+      fs::temp_directory_path() / ("wasmgpu-wat-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
   fs::create_directories(dir);
   std::ofstream(dir / "m.wat") << wat;
   const std::string command = "wat2wasm '" + (dir / "m.wat").string() + "' -o '" + (dir / "m.wasm").string() + "'";
@@ -58,13 +58,13 @@ std::string interp_text(const std::vector<Value>& values) {
 
 }  // namespace
 
-int expect_exports_match_wasm_interp(Device& device, const std::string& wat,
-                                     const spirv::CompileOptions& options) {
+int expect_exports_match_wasm_interp(Device& device, const std::string& wat, const spirv::CompileOptions& options) {
   namespace fs = std::filesystem;
   const std::vector<uint8_t> bytes = wat_to_wasm(wat);
   if (bytes.empty()) return 0;
   const fs::path path = fs::temp_directory_path() / ("wasmgpu-interp-" + std::to_string(getpid()) + ".wasm");
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   const std::string expected = output_of("wasm-interp '" + path.string() + "' --run-all-exports");
   fs::remove(path);
 
@@ -99,14 +99,13 @@ int expect_exports_match_wasm_interp(Device& device, const std::string& wat,
 std::vector<uint32_t> compile_glsl(const std::string& source) {
   namespace fs = std::filesystem;
   static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("wasmgpu-runtime-test-" + std::to_string(getpid()));
+  const fs::path dir = fs::temp_directory_path() / ("wasmgpu-runtime-test-" + std::to_string(getpid()));
   fs::create_directories(dir);
   const fs::path input = dir / ("shader" + std::to_string(counter) + ".comp");
   const fs::path output = dir / ("shader" + std::to_string(counter++) + ".spv");
   std::ofstream(input) << source;
-  const std::string command = "glslangValidator --quiet --target-env vulkan1.2 -V -o '" +
-                              output.string() + "' '" + input.string() + "' 2>&1";
+  const std::string command =
+      "glslangValidator --quiet --target-env vulkan1.2 -V -o '" + output.string() + "' '" + input.string() + "' 2>&1";
   std::string log;
   if (FILE* pipe = popen(command.c_str(), "r")) {
     char chunk[512];
@@ -190,17 +189,15 @@ void main() {
 )" + body;
 }
 
-spirv::CompiledKernel glsl_kernel(const std::string& name, const std::string& body,
-                                  std::vector<wasm::ValType> params, uint64_t memory_bytes,
-                                  uint32_t stack_slot_size) {
+spirv::CompiledKernel glsl_kernel(const std::string& name, const std::string& body, std::vector<wasm::ValType> params,
+                                  uint64_t memory_bytes, uint32_t stack_slot_size) {
   spirv::CompiledKernel kernel;
   kernel.words = compile_glsl(abi_shader(body));
   kernel.info.export_name = name;
   kernel.info.params = std::move(params);
   kernel.info.memory_bytes = memory_bytes;
   kernel.info.stack_slot_size = stack_slot_size;
-  for (wasm::ValType type : kernel.info.params)
-    kernel.info.uses_float64 |= type == wasm::ValType::F64;
+  for (wasm::ValType type : kernel.info.params) kernel.info.uses_float64 |= type == wasm::ValType::F64;
   return kernel;
 }
 
@@ -216,8 +213,7 @@ void VulkanTest::SetUp() {
 void VulkanTest::TearDown() {
   device.reset();  // destruction messages count too
   if (!instance) return;
-  for (const std::string& message : instance->validation_messages())
-    ADD_FAILURE() << "validation: " << message;
+  for (const std::string& message : instance->validation_messages()) ADD_FAILURE() << "validation: " << message;
   instance.reset();
 }
 

@@ -52,8 +52,7 @@ Error vk_error(std::string_view what, VkResult result) {
 std::string format_bytes(uint64_t bytes) { return wasmgpu::format_bytes(bytes); }
 
 std::string format_api_version(uint32_t version) {
-  return std::to_string(VK_API_VERSION_MAJOR(version)) + "." +
-         std::to_string(VK_API_VERSION_MINOR(version)) + "." +
+  return std::to_string(VK_API_VERSION_MAJOR(version)) + "." + std::to_string(VK_API_VERSION_MINOR(version)) + "." +
          std::to_string(VK_API_VERSION_PATCH(version));
 }
 

@@ -24,9 +24,7 @@ std::string format_bytes(uint64_t bytes);
 // "1.3.239" from a packed Vulkan version.
 std::string format_api_version(uint32_t version);
 
-inline uint64_t round_up(uint64_t value, uint64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
+inline uint64_t round_up(uint64_t value, uint64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
 }  // namespace wasmgpu::runtime
 

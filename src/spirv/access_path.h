@@ -49,8 +49,7 @@ struct AddressFacts {
 
 // The path for an access to [start, start + size). `start` and `size` are
 // the compile-time values when known (nullopt: only known at run time).
-AccessPath access_path(const AddressFacts& facts, std::optional<uint64_t> start,
-                       std::optional<uint64_t> size);
+AccessPath access_path(const AddressFacts& facts, std::optional<uint64_t> start, std::optional<uint64_t> size);
 
 // How many memory access sites of a shader take each path (loads, stores,
 // memory.fill/copy/init; a copy counts once, with the slower of its two

@@ -19,7 +19,7 @@ TEST(AccessPath, ConstantRangesInsideTheInitialMemoryNeedNoCheck) {
 TEST(AccessPath, ConstantRangesPastTheInitialSizeAreBoundsChecked) {
   AddressFacts facts{.initial_memory_bytes = kPage};
   EXPECT_EQ(access_path(facts, kPage - 2, 4), AccessPath::BoundsChecked);  // crosses the end
-  EXPECT_EQ(access_path(facts, 5 * kPage, 1), AccessPath::BoundsChecked);   // memory may have grown
+  EXPECT_EQ(access_path(facts, 5 * kPage, 1), AccessPath::BoundsChecked);  // memory may have grown
   EXPECT_EQ(access_path(facts, abi::kBufferAddressBase - 1, 4), AccessPath::BoundsChecked);
   AddressFacts none{};  // a memory of 0 pages
   EXPECT_EQ(access_path(none, 0, 1), AccessPath::BoundsChecked);
@@ -34,14 +34,16 @@ TEST(AccessPath, BufferAddressesAndUnknownAddressesAreTranslated) {
 
 TEST(AccessPath, StackAndSharedRangesAreTranslated) {
   AddressFacts facts{.initial_memory_bytes = 4 * kPage,
-                     .stack_lo = kPage, .stack_hi = 2 * kPage,
-                     .shared_lo = 3 * kPage, .shared_hi = 3 * kPage + 256};
-  EXPECT_EQ(access_path(facts, kPage - 2, 4), AccessPath::Translated);      // straddles the stack's start
-  EXPECT_EQ(access_path(facts, kPage + 100, 4), AccessPath::Translated);    // inside the stack
-  EXPECT_EQ(access_path(facts, 2 * kPage, 4), AccessPath::Direct);          // just past the stack
+                     .stack_lo = kPage,
+                     .stack_hi = 2 * kPage,
+                     .shared_lo = 3 * kPage,
+                     .shared_hi = 3 * kPage + 256};
+  EXPECT_EQ(access_path(facts, kPage - 2, 4), AccessPath::Translated);        // straddles the stack's start
+  EXPECT_EQ(access_path(facts, kPage + 100, 4), AccessPath::Translated);      // inside the stack
+  EXPECT_EQ(access_path(facts, 2 * kPage, 4), AccessPath::Direct);            // just past the stack
   EXPECT_EQ(access_path(facts, 3 * kPage + 252, 8), AccessPath::Translated);  // straddles shared's end
   EXPECT_EQ(access_path(facts, 3 * kPage + 256, 8), AccessPath::Direct);
-  EXPECT_EQ(access_path(facts, kPage - 4, 4), AccessPath::Direct);          // just below the stack
+  EXPECT_EQ(access_path(facts, kPage - 4, 4), AccessPath::Direct);  // just below the stack
 }
 
 TEST(AccessPath, CountsAddUp) {

@@ -78,7 +78,9 @@ TEST(Atomics, IntrinsicAtomicsOnSharedWordsAreInline) {
 #include <wasmgpu.h>
 WASMGPU_SHARED int bins[256];
 WASMGPU_KERNEL(k) void k(int i, const unsigned char *data) { wasmgpu_atomic_add(&bins[data[i]], 1); }
-)", "-O2", kHeader), "k");
+)",
+                                               "-O2", kHeader),
+                                     "k");
   std::string text = disassembly(k);
   std::string kernel = text.substr(text.find("%k = OpFunction"));
   kernel = kernel.substr(0, kernel.find("OpFunctionEnd"));
@@ -88,17 +90,19 @@ WASMGPU_KERNEL(k) void k(int i, const unsigned char *data) { wasmgpu_atomic_add(
 
 std::string wait_notify_error(const std::string& instruction) {
   return compile_error(wat_to_wasm(R"((module (memory 1 1 shared)
-    (func $helper (param i32) (result i32) (local.get 0) )" + instruction + R"( )
-    (func (export "k") (param i32) (drop (call $helper (local.get 0))))))"), "k");
+    (func $helper (param i32) (result i32) (local.get 0) )" +
+                                   instruction + R"( )
+    (func (export "k") (param i32) (drop (call $helper (local.get 0))))))"),
+                       "k");
 }
 
 TEST(Atomics, RefusesWaitNamingInstructionAndFunction) {
   std::string error = wait_notify_error("(i32.const 0) (i64.const -1) (memory.atomic.wait32)");
-  EXPECT_NE(error.find("function helper uses memory.atomic.wait32 (a GPU invocation cannot block"),
-            std::string::npos) << error;
+  EXPECT_NE(error.find("function helper uses memory.atomic.wait32 (a GPU invocation cannot block"), std::string::npos)
+      << error;
   error = wait_notify_error("(i64.const 0) (i64.const -1) (memory.atomic.wait64)");
-  EXPECT_NE(error.find("function helper uses memory.atomic.wait64 (a GPU invocation cannot block"),
-            std::string::npos) << error;
+  EXPECT_NE(error.find("function helper uses memory.atomic.wait64 (a GPU invocation cannot block"), std::string::npos)
+      << error;
 }
 
 // No invocation can wait, so memory.atomic.notify wakes none: its helper

@@ -54,7 +54,8 @@ void RuntimeHelpers::copy(FunctionBuilder& f, uint32_t dest, uint32_t source, ui
   };
   if (path == AccessPath::Direct) return copy_bytes();
   uint32_t count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
-  uint32_t fits = f.op(Op::OpLogicalAnd, k_.types.bool_type, {within_memory(f, dest64, count64), within_memory(f, source64, count64)});
+  uint32_t fits = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                       {within_memory(f, dest64, count64), within_memory(f, source64, count64)});
   f.if_else(fits, copy_bytes, [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
 }
 
@@ -99,8 +100,9 @@ void RuntimeHelpers::emit_copy_bytes(uint32_t id) {
     Id to = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), k_.types.u8());
     f.store_aligned(to, f.load_aligned(k_.types.u8(), from, 1), 1);
   };
-  f.if_else(f.param(3), [&] { counted_loop(f, count, copy_byte); },
-            [&] { counted_loop(f, count, copy_byte, /*backwards=*/true); });
+  f.if_else(
+      f.param(3), [&] { counted_loop(f, count, copy_byte); },
+      [&] { counted_loop(f, count, copy_byte, /*backwards=*/true); });
   f.return_();
   f.finish();
 }
@@ -112,9 +114,8 @@ void RuntimeHelpers::emit_fill(uint32_t id) {
   return_if_trapped(f);
   uint32_t dest = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
   uint32_t count = f.param(2);
-  shared_bulk(f, {dest}, count, [&](uint32_t i) {
-    store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), f.param(1), 1);
-  });
+  shared_bulk(f, {dest}, count,
+              [&](uint32_t i) { store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), f.param(1), 1); });
   uint32_t address = translate(f, dest, count);
   call(f, k_.types.void_type, function_id(Helper::FillBytes),
        {address, f.op(Op::OpUConvert, k_.types.u8(), {f.param(1)}), count});
@@ -128,11 +129,15 @@ void RuntimeHelpers::emit_copy(uint32_t id) {
   k_.b.name(id, "wasmgpu.memory_copy");
   return_if_trapped(f);
   uint32_t count = f.param(2);
-  uint32_t from = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)}), to = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
-  shared_bulk(f, {to, from}, count, [&](uint32_t i) {
-    uint32_t byte = load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {from, i}), 1);
-    store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {to, i}), byte, 1);
-  }, f.op(Op::OpUGreaterThan, k_.types.bool_type, {to, from}));
+  uint32_t from = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)}),
+           to = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
+  shared_bulk(
+      f, {to, from}, count,
+      [&](uint32_t i) {
+        uint32_t byte = load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {from, i}), 1);
+        store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {to, i}), byte, 1);
+      },
+      f.op(Op::OpUGreaterThan, k_.types.bool_type, {to, from}));
   uint32_t source = translate(f, from, count);
   uint32_t dest = translate(f, to, count);
   call(f, k_.types.void_type, function_id(Helper::CopyBytes),
@@ -155,7 +160,8 @@ void RuntimeHelpers::emit_init(uint32_t id) {
   uint32_t dropped_address = f.op(Op::OpIAdd, k_.types.u64, {state, f.op(Op::OpUConvert, k_.types.u64, {f.param(5)})});
   uint32_t dropped = f.load_aligned(k_.types.u32, k_.device_pointer(f, dropped_address, k_.types.u32), 4);
   uint32_t is_dropped = f.op(Op::OpINotEqual, k_.types.bool_type, {dropped, b.const_u32(0)});
-  uint32_t size = f.op(Op::OpSelect, k_.types.u64, {is_dropped, b.const_u64(0), f.op(Op::OpUConvert, k_.types.u64, {f.param(3)})});
+  uint32_t size =
+      f.op(Op::OpSelect, k_.types.u64, {is_dropped, b.const_u64(0), f.op(Op::OpUConvert, k_.types.u64, {f.param(3)})});
   uint32_t source = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)});
   uint32_t source_end = f.op(Op::OpIAdd, k_.types.u64, {source, count64});
   f.if_else(f.op(Op::OpUGreaterThan, k_.types.bool_type, {source_end, size}),
@@ -181,17 +187,19 @@ void RuntimeHelpers::shared_bulk(FunctionBuilder& f, std::initializer_list<uint3
   f.if_else(any, [&] {
     for (uint32_t start : starts) {
       uint32_t end = f.op(Op::OpIAdd, k_.types.u64, {start, f.op(Op::OpUConvert, k_.types.u64, {count})});
-      uint32_t in_shared = f.op(Op::OpLogicalAnd, k_.types.bool_type,
-                                {f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {start, k_.b.const_u64(k_.shared.lo)}),
-                                 f.op(Op::OpULessThanEqual, k_.types.bool_type, {end, k_.b.const_u64(k_.shared.hi)})});
+      uint32_t in_shared =
+          f.op(Op::OpLogicalAnd, k_.types.bool_type,
+               {f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {start, k_.b.const_u64(k_.shared.lo)}),
+                f.op(Op::OpULessThanEqual, k_.types.bool_type, {end, k_.b.const_u64(k_.shared.hi)})});
       f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {in_shared}), [&] { translate(f, start, count); });
     }
     uint32_t count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
     if (backwards == 0) {
       counted_loop(f, count64, byte);
     } else {
-      f.if_else(backwards, [&] { counted_loop(f, count64, byte, /*backwards=*/true); },
-                [&] { counted_loop(f, count64, byte); });
+      f.if_else(
+          backwards, [&] { counted_loop(f, count64, byte, /*backwards=*/true); },
+          [&] { counted_loop(f, count64, byte); });
     }
     f.return_();
   });

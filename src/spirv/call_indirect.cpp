@@ -28,7 +28,10 @@ uint32_t FunctionLowering::resolve_element(uint32_t table, uint32_t element) {
   uint32_t in_bounds = op(Op::OpULessThan, k_.types.bool_type, {element, table_length(record)});
   f_.if_else(
       in_bounds,
-      [&] { f_.store(function_var, f_.load_aligned(k_.types.u32, k_.device_pointer(f_, slot_address(record, element), k_.types.u32), 4)); },
+      [&] {
+        f_.store(function_var,
+                 f_.load_aligned(k_.types.u32, k_.device_pointer(f_, slot_address(record, element), k_.types.u32), 4));
+      },
       [&] { k_.helpers->trap(f_, abi::TrapKind::UndefinedElement); });
   uint32_t function = f_.load(k_.types.u32, function_var);
   // After an undefined element the index is null too; only the first trap counts.
@@ -40,8 +43,7 @@ uint32_t FunctionLowering::resolve_element(uint32_t table, uint32_t element) {
 Status FunctionLowering::dispatch_indirect(uint32_t function, uint32_t type_index, const std::vector<uint32_t>& args) {
   const wasm::FuncType& expected = k_.module.types.at(type_index);
   std::vector<uint32_t> result_vars = new_vars(expected.results);
-  for (size_t i = 0; i < result_vars.size(); ++i)
-    f_.store(result_vars[i], b_.const_null(type_of(expected.results[i])));
+  for (size_t i = 0; i < result_vars.size(); ++i) f_.store(result_vars[i], b_.const_null(type_of(expected.results[i])));
 
   WASMGPU_TRY(function_switch(function, type_index, [&](uint32_t callee) -> Status {
     auto id = k_.function_ids.find(callee);

@@ -34,7 +34,8 @@ TEST(CallShader, AnySignatureAndSideEffects) {
     (func (export "writes") (param i32) (call $store (local.get 0)))
     (func (export "bump") (global.set $g (i64.const 1)))
     (func (export "none")))
-  )", {"add", "pair", "writes", "bump", "none"});
+  )",
+                                     {"add", "pair", "writes", "bump", "none"});
   ASSERT_EQ(calls.calls.size(), 5u);
   EXPECT_FALSE(calls.calls[0].has_side_effects);
   EXPECT_FALSE(calls.calls[1].has_side_effects);
@@ -68,7 +69,8 @@ TEST(CallShader, MemoryGrowSizeInitDrop) {
     (func (export "init") (param i32 i32 i32) (memory.init $p (local.get 0) (local.get 1) (local.get 2)))
     (func (export "drop") (data.drop $p))
     (func (export "load") (param i32) (result i32) (i32.load8_u (local.get 0))))
-  )", {"grow", "size", "init", "drop", "load"});
+  )",
+                                     {"grow", "size", "init", "drop", "load"});
   EXPECT_TRUE(calls.info.uses_instance_state);
   EXPECT_TRUE(calls.calls[0].has_side_effects);
   EXPECT_FALSE(calls.calls[1].has_side_effects);
@@ -86,7 +88,8 @@ TEST(CallShader, CallIndirectThroughTheTable) {
     (func $nop (type $v))
     (func (export "dispatch") (param i32 i32) (result i32)
       (call_indirect (type $ii) (local.get 1) (local.get 0))))
-  )", {"dispatch"});
+  )",
+                                     {"dispatch"});
   EXPECT_EQ(calls.info.compiled_functions, 3u);  // dispatch, inc, dec: $nop has another type
 }
 
@@ -96,7 +99,8 @@ TEST(CallShader, ImportedGlobalsAreInstanceState) {
     (global $copy i32 (global.get $g))
     (func (export "get") (result i32) (global.get $g))
     (func (export "get-copy") (result i32) (global.get $copy)))
-  )", {"get", "get-copy"});
+  )",
+                                     {"get", "get-copy"});
   EXPECT_TRUE(calls.info.uses_instance_state);
   EXPECT_FALSE(calls.calls[0].has_side_effects);
   EXPECT_FALSE(calls.calls[1].has_side_effects);

@@ -79,8 +79,8 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   for (uint32_t word = 0; word < kPushCopyWords; ++word)
     b.member_decorate(push_block, kPushHeaderMembers + word, spv::Decoration::Offset, {abi::kPushArgsCopy + 4 * word});
   b.name(push_block, "PushConstants");
-  k.abi.push_constants_var = b.global_variable(b.pointer_type(spv::StorageClass::PushConstant, push_block),
-                                           spv::StorageClass::PushConstant);
+  k.abi.push_constants_var =
+      b.global_variable(b.pointer_type(spv::StorageClass::PushConstant, push_block), spv::StorageClass::PushConstant);
 
   FunctionBuilder f(b, main_id, k.types.void_type, {});
   uint32_t launch_block = push_member(k, f, 0, k.types.u64);
@@ -157,8 +157,7 @@ uint32_t load_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t
 }
 
 // Writes `value` of `type` to the whole 8-byte slot at `base` + `offset`.
-void store_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t offset, ValType type,
-                uint32_t value) {
+void store_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t offset, ValType type, uint32_t value) {
   uint32_t address = f.op(Op::OpIAdd, k.types.u64, {base, k.b.const_u64(offset)});
   if (type == ValType::F32) value = f.op(Op::OpBitcast, k.types.u32, {value});
   if (type == ValType::F64) value = f.op(Op::OpBitcast, k.types.u64, {value});
@@ -271,8 +270,8 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.f64_subnormals_native = options.f64_subnormals_native;
 
   auto private_var = [&](Id type, const char* name, uint32_t initializer = 0) {
-    const Id var = b.global_variable(b.pointer_type(spv::StorageClass::Private, type),
-                                     spv::StorageClass::Private, initializer);
+    const Id var =
+        b.global_variable(b.pointer_type(spv::StorageClass::Private, type), spv::StorageClass::Private, initializer);
     b.name(var, name);
     return var;
   };
@@ -318,9 +317,9 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
       FunctionLowering lowering(k, function);
       WASMGPU_TRY(lowering.lower(*facts.function(function)));
     } else if (lowered_components.insert(component->second).second) {
-      WASMGPU_ASSIGN_OR_RETURN(uint32_t bytes,
-                               lower_recursive_component(k, graph.recursive_components[component->second],
-                                                         options.max_call_depth));
+      WASMGPU_ASSIGN_OR_RETURN(
+          uint32_t bytes,
+          lower_recursive_component(k, graph.recursive_components[component->second], options.max_call_depth));
       info.call_stack_bytes += bytes;
     }
   }
@@ -385,8 +384,10 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
 static std::vector<ValType> call_slots(const std::vector<ValType>& types) {
   std::vector<ValType> slots;
   for (ValType t : types) {
-    if (t == ValType::V128) slots.insert(slots.end(), {ValType::I64, ValType::I64});
-    else slots.push_back(t);
+    if (t == ValType::V128)
+      slots.insert(slots.end(), {ValType::I64, ValType::I64});
+    else
+      slots.push_back(t);
   }
   return slots;
 }
@@ -467,8 +468,9 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
         uint32_t slot = 0;
         for (size_t r = 0; r < type.results.size(); ++r) {
           const ValType t = type.results[r];
-          uint32_t v = type.results.size() == 1 ? value
-                                                : f.op(Op::OpCompositeExtract, k.types.value_type(t), {value, uint32_t(r)});
+          uint32_t v = type.results.size() == 1
+                           ? value
+                           : f.op(Op::OpCompositeExtract, k.types.value_type(t), {value, uint32_t(r)});
           const uint32_t offset = abi::kResultRecordValues + abi::kArgSlotSize * slot;
           if (t == ValType::V128) {
             uint32_t halves = f.op(Op::OpBitcast, b.vector_type(k.types.u64, 2), {v});
@@ -489,8 +491,10 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     k.helpers->trap(f, abi::TrapKind::Unreachable);
     f.branch(merge);
     f.begin_block(merge);
-    uint32_t trapped_status = f.op(Op::OpIAdd, k.types.u32, {f.load(k.types.u32, k.abi.trap_kind_var), b.const_u32(abi::kCallTrapped)});
-    uint32_t status = f.op(Op::OpSelect, k.types.u32, {k.helpers->trapped(f), trapped_status, b.const_u32(abi::kCallReturned)});
+    uint32_t trapped_status =
+        f.op(Op::OpIAdd, k.types.u32, {f.load(k.types.u32, k.abi.trap_kind_var), b.const_u32(abi::kCallTrapped)});
+    uint32_t status =
+        f.op(Op::OpSelect, k.types.u32, {k.helpers->trapped(f), trapped_status, b.const_u32(abi::kCallReturned)});
     f.store_aligned(k.device_pointer(f, result_record, k.types.u32), status, 4);
     f.store_aligned(k.device_pointer(f, f.op(Op::OpIAdd, k.types.u64, {result_record, b.const_u64(4)}), k.types.u32),
                     b.const_u32(0), 4);

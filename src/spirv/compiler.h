@@ -19,8 +19,8 @@ namespace wasmgpu::spirv {
 
 // The float mode is the front end's (every back end compiles it); its names
 // here keep spirv::CompileOptions' users as they were.
-using frontend::FloatMode;
 using frontend::float_mode_name;
+using frontend::FloatMode;
 using frontend::parse_float_mode;
 
 // The default CompileOptions::max_call_depth: deep enough for the spec suite

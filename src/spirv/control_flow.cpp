@@ -63,8 +63,7 @@ Status FunctionLowering::find_branch_targets() {
       case Opcode::Loop:
       case Opcode::If: labels.push_back(i); break;
       case Opcode::End:
-        if (labels.empty())
-          return make_error("function " + k_.module.function_name(index_) + ": unbalanced end");
+        if (labels.empty()) return make_error("function " + k_.module.function_name(index_) + ": unbalanced end");
         labels.pop_back();
         break;
       case Opcode::Br:
@@ -105,20 +104,21 @@ void FunctionLowering::store_top(const std::vector<uint32_t>& vars) {
   for (size_t i = 0; i < vars.size(); ++i) f_.store(vars[i], stack_[first + i]);
 }
 
-void FunctionLowering::load_into_stack(const std::vector<uint32_t>& vars,
-                                       const std::vector<wasm::ValType>& types) {
+void FunctionLowering::load_into_stack(const std::vector<uint32_t>& vars, const std::vector<wasm::ValType>& types) {
   for (size_t i = 0; i < vars.size(); ++i) push(f_.load(type_of(types[i]), vars[i]));
 }
 
 void FunctionLowering::enter_frame(const wasm::Instr& instr, size_t index) {
   Frame frame;
-  frame.kind = instr.op == Opcode::Block ? Frame::Kind::Block
-               : instr.op == Opcode::Loop ? Frame::Kind::Loop : Frame::Kind::If;
+  frame.kind = instr.op == Opcode::Block  ? Frame::Kind::Block
+               : instr.op == Opcode::Loop ? Frame::Kind::Loop
+                                          : Frame::Kind::If;
   frame.else_index = instr.imm0;
   frame.end_index = instr.imm1;
   std::tie(frame.params, frame.results) = block_signature(instr.block);
   frame.construct = targeted_[index];
-  frame.merges_into_parent = frame.kind == Frame::Kind::Loop && frame.construct && can_merge_into_parent(index, frames_.back());
+  frame.merges_into_parent =
+      frame.kind == Frame::Kind::Loop && frame.construct && can_merge_into_parent(index, frames_.back());
   uint32_t condition = 0;
   if (frame.kind == Frame::Kind::If) condition = nonzero(pop(), k_.types.u32);
   frame.height = stack_.size() - frame.params.size();

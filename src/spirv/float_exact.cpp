@@ -15,9 +15,9 @@ using wasm::Opcode;
 using Op = spv::Op;
 
 struct ExactFloat::Format {
-  uint32_t width;     // 32 or 64
-  uint32_t mant;      // stored significand bits
-  uint32_t max_exp;   // all-ones biased exponent
+  uint32_t width;    // 32 or 64
+  uint32_t mant;     // stored significand bits
+  uint32_t max_exp;  // all-ones biased exponent
   int32_t bias;
   uint64_t sign() const { return uint64_t(1) << (width - 1); }
   uint64_t inf() const { return uint64_t(max_exp) << mant; }
@@ -80,7 +80,8 @@ Fields fields(Emit& e, const ExactFloat::Format& fmt, uint32_t bits) {
 std::pair<uint32_t, uint32_t> normalize(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
   uint32_t subnormal = e.test(Op::OpIEqual, x.exp, e.u32(0));
   uint32_t shift = e.op32(Op::OpISub, e.u32(fmt.mant), e.msb64(x.mant));
-  uint32_t sig = e.sel(subnormal, e.shl(x.mant, shift), e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << fmt.mant)));
+  uint32_t sig =
+      e.sel(subnormal, e.shl(x.mant, shift), e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << fmt.mant)));
   uint32_t exp = e.sel(subnormal, e.op32(Op::OpISub, e.u32(uint32_t(1 - fmt.bias)), shift),
                        e.op32(Op::OpISub, x.exp, e.u32(uint32_t(fmt.bias))));
   return {sig, exp};
@@ -89,8 +90,8 @@ std::pair<uint32_t, uint32_t> normalize(Emit& e, const ExactFloat::Format& fmt, 
 // Rounds sign * sig * 2^(exp - lead) (+ a sticky fraction below sig's last
 // bit when `sticky`) to nearest even in `fmt`, subnormals and overflow
 // included. sig < 2^(lead + 1), lead > fmt.mant, lead < 62. Returns u64 bits.
-uint32_t round_pack(Emit& e, const ExactFloat::Format& fmt, uint32_t sign, uint32_t exp, uint32_t sig,
-                    uint32_t lead, uint32_t sticky) {
+uint32_t round_pack(Emit& e, const ExactFloat::Format& fmt, uint32_t sign, uint32_t exp, uint32_t sig, uint32_t lead,
+                    uint32_t sticky) {
   uint32_t biased = e.op32(Op::OpIAdd, exp, e.u32(uint32_t(fmt.bias)));
   uint32_t normal = e.test(Op::OpSGreaterThanEqual, biased, e.u32(1));
   uint32_t base_shift = lead - fmt.mant;
@@ -102,8 +103,8 @@ uint32_t round_pack(Emit& e, const ExactFloat::Format& fmt, uint32_t sign, uint3
   uint32_t q = e.shr(sig, shift);
   uint32_t rest = e.op64(Op::OpBitwiseAnd, sig, e.op64(Op::OpISub, unit, e.u64(1)));
   uint32_t odd = e.test(Op::OpINotEqual, e.and64(q, 1), e.u64(0));
-  uint32_t up = e.any(e.test(Op::OpUGreaterThan, rest, half),
-                      e.all(e.test(Op::OpIEqual, rest, half), e.any(sticky, odd)));
+  uint32_t up =
+      e.any(e.test(Op::OpUGreaterThan, rest, half), e.all(e.test(Op::OpIEqual, rest, half), e.any(sticky, odd)));
   q = e.op64(Op::OpIAdd, q, e.bool64(up));
   // A normal result: (biased - 1) << mant plus q, whose leading bit adds the
   // last 1 to the exponent (and a rounding carry moves into it, up to inf).
@@ -119,8 +120,7 @@ uint32_t is_nan(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
 }
 
 // wasm's NaN result: the first NaN operand, quieted, else the canonical NaN.
-uint32_t nan_result(Emit& e, const ExactFloat::Format& fmt, uint32_t a, uint32_t a_nan, uint32_t b,
-                    uint32_t b_nan) {
+uint32_t nan_result(Emit& e, const ExactFloat::Format& fmt, uint32_t a, uint32_t a_nan, uint32_t b, uint32_t b_nan) {
   uint32_t quiet = e.u64(fmt.quiet());
   return e.sel(a_nan, e.op64(Op::OpBitwiseOr, a, quiet),
                e.sel(b_nan, e.op64(Op::OpBitwiseOr, b, quiet), e.u64(fmt.canonical_nan())));
@@ -200,8 +200,8 @@ void ExactFloat::emit_demote(uint32_t id) {
   Emit e{k_, f};
   uint32_t bits = f.param(0);
   Fields x = fields(e, kF64, bits);
-  uint32_t in_normal_range = e.all(e.test(Op::OpUGreaterThanEqual, x.exp, e.u32(1023 - 126)),
-                                   e.test(Op::OpULessThan, x.exp, e.u32(2047)));
+  uint32_t in_normal_range =
+      e.all(e.test(Op::OpUGreaterThanEqual, x.exp, e.u32(1023 - 126)), e.test(Op::OpULessThan, x.exp, e.u32(2047)));
   f.if_else(in_normal_range, [&] {
     uint32_t narrowed = f.op(Op::OpFConvert, k_.types.f32(), {f.op(Op::OpBitcast, k_.types.f64(), {bits})});
     f.return_value(f.op(Op::OpBitcast, k_.types.u32, {narrowed}));
@@ -344,8 +344,8 @@ void ExactFloat::emit_sqrt(uint32_t id, const Format& fmt) {
   uint32_t pos_inf = e.test(Op::OpIEqual, a, e.u64(fmt.inf()));
   uint32_t special = e.any(e.any(nan, zero), e.any(negative, pos_inf));
   f.if_else(special, [&] {
-    uint32_t result = e.sel(nan, e.op64(Op::OpBitwiseOr, a, e.u64(fmt.quiet())),
-                            e.sel(negative, e.u64(fmt.canonical_nan()), a));
+    uint32_t result =
+        e.sel(nan, e.op64(Op::OpBitwiseOr, a, e.u64(fmt.quiet())), e.sel(negative, e.u64(fmt.canonical_nan()), a));
     f.return_value(narrow(result));
   });
   auto [sig, exp] = normalize(e, fmt, x);
@@ -400,12 +400,18 @@ uint32_t ExactFloat::compare(FunctionBuilder& f, Opcode opcode, const Format& fm
   uint32_t equal = e.any(e.test(Op::OpIEqual, a, b), both_zero);
   uint32_t result = 0;
   switch (opcode) {
-    case Opcode::F32Eq: case Opcode::F64Eq: result = equal; break;
-    case Opcode::F32Ne: case Opcode::F64Ne: return e.any(unordered, e.no(equal));
-    case Opcode::F32Lt: case Opcode::F64Lt: result = e.all(e.no(equal), e.test(Op::OpULessThan, ka, kb)); break;
-    case Opcode::F32Gt: case Opcode::F64Gt: result = e.all(e.no(equal), e.test(Op::OpUGreaterThan, ka, kb)); break;
-    case Opcode::F32Le: case Opcode::F64Le: result = e.any(equal, e.test(Op::OpULessThan, ka, kb)); break;
-    case Opcode::F32Ge: case Opcode::F64Ge: result = e.any(equal, e.test(Op::OpUGreaterThan, ka, kb)); break;
+    case Opcode::F32Eq:
+    case Opcode::F64Eq: result = equal; break;
+    case Opcode::F32Ne:
+    case Opcode::F64Ne: return e.any(unordered, e.no(equal));
+    case Opcode::F32Lt:
+    case Opcode::F64Lt: result = e.all(e.no(equal), e.test(Op::OpULessThan, ka, kb)); break;
+    case Opcode::F32Gt:
+    case Opcode::F64Gt: result = e.all(e.no(equal), e.test(Op::OpUGreaterThan, ka, kb)); break;
+    case Opcode::F32Le:
+    case Opcode::F64Le: result = e.any(equal, e.test(Op::OpULessThan, ka, kb)); break;
+    case Opcode::F32Ge:
+    case Opcode::F64Ge: result = e.any(equal, e.test(Op::OpUGreaterThan, ka, kb)); break;
     default: assert(false);
   }
   return e.all(e.no(unordered), result);
@@ -418,12 +424,18 @@ uint32_t ExactFloat::compare(FunctionBuilder& f, Opcode opcode, const Format& fm
 uint32_t ExactFloat::native_compare(FunctionBuilder& f, Opcode opcode, uint32_t a, uint32_t b) {
   Op op = Op::OpFOrdEqual;
   switch (opcode) {
-    case Opcode::F32Eq: case Opcode::F64Eq: op = Op::OpFOrdEqual; break;
-    case Opcode::F32Ne: case Opcode::F64Ne: op = Op::OpFUnordNotEqual; break;
-    case Opcode::F32Lt: case Opcode::F64Lt: op = Op::OpFOrdLessThan; break;
-    case Opcode::F32Gt: case Opcode::F64Gt: op = Op::OpFOrdGreaterThan; break;
-    case Opcode::F32Le: case Opcode::F64Le: op = Op::OpFOrdLessThanEqual; break;
-    case Opcode::F32Ge: case Opcode::F64Ge: op = Op::OpFOrdGreaterThanEqual; break;
+    case Opcode::F32Eq:
+    case Opcode::F64Eq: op = Op::OpFOrdEqual; break;
+    case Opcode::F32Ne:
+    case Opcode::F64Ne: op = Op::OpFUnordNotEqual; break;
+    case Opcode::F32Lt:
+    case Opcode::F64Lt: op = Op::OpFOrdLessThan; break;
+    case Opcode::F32Gt:
+    case Opcode::F64Gt: op = Op::OpFOrdGreaterThan; break;
+    case Opcode::F32Le:
+    case Opcode::F64Le: op = Op::OpFOrdLessThanEqual; break;
+    case Opcode::F32Ge:
+    case Opcode::F64Ge: op = Op::OpFOrdGreaterThanEqual; break;
     default: assert(false);
   }
   return f.op(op, k_.types.bool_type, {a, b});
@@ -499,7 +511,8 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
     uint32_t nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, is_nan(e, kF64, y));
     uint32_t r_nan = f.op(Op::OpIsNan, k_.types.bool_type, {r});
     uint32_t result = e.sel(r_nan, nan, f.op(Op::OpBitcast, k_.types.u64, {r}));
-    if (op != Op::OpFMul) result = e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum_bits(e, op, a_bits, b_bits, 64), result);
+    if (op != Op::OpFMul)
+      result = e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum_bits(e, op, a_bits, b_bits, 64), result);
     f.store(bits, result);
   });
   return f.op(Op::OpBitcast, k_.types.f64(), {f.load(k_.types.u64, bits)});
@@ -536,8 +549,8 @@ void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
     uint32_t nan = e.any(e.any(x_nan, y_nan), e.any(e.all(x_inf, y_zero), e.all(x_zero, y_inf)));
     uint32_t infinite = e.any(x_inf, y_inf), zero = e.any(x_zero, y_zero);
     f.if_else(e.any(nan, e.any(infinite, zero)), [&] {
-      f.return_value(e.sel(nan, nan_result(e, kF64, a, x_nan, b_operand, y_nan),
-                           e.sel(infinite, signed_inf, signed_zero)));
+      f.return_value(
+          e.sel(nan, nan_result(e, kF64, a, x_nan, b_operand, y_nan), e.sel(infinite, signed_inf, signed_zero)));
     });
     auto [sig_a, exp_a] = normalize(e, kF64, x);
     auto [sig_b, exp_b] = normalize(e, kF64, y);
@@ -548,7 +561,8 @@ void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
     uint32_t middle = e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_lo), e.op64(Op::OpIMul, a_lo, b_hi));
     uint32_t lo = e.op64(Op::OpIAdd, low, e.shl(middle, e.u32(32)));
     uint32_t carry = e.bool64(e.test(Op::OpULessThan, lo, low));
-    uint32_t hi = e.op64(Op::OpIAdd, e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_hi), e.shr(middle, e.u32(32))), carry);
+    uint32_t hi =
+        e.op64(Op::OpIAdd, e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_hi), e.shr(middle, e.u32(32))), carry);
     // The product's top bits (leading bit at 60 or 61) and whether any of
     // the 44 below them is set.
     uint32_t top = e.op64(Op::OpBitwiseOr, e.shl(hi, e.u32(20)), e.shr(lo, e.u32(44)));
@@ -579,7 +593,8 @@ void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
   uint32_t distance = e.op32(Op::OpISub, exp_big, exp_small);
   distance = e.sel(e.test(Op::OpUGreaterThan, distance, e.u32(63)), e.u32(63), distance);
   uint32_t lost = e.op64(Op::OpBitwiseAnd, sig_small, e.op64(Op::OpISub, e.shl(e.u64(1), distance), e.u64(1)));
-  uint32_t aligned = e.op64(Op::OpBitwiseOr, e.shr(sig_small, distance), e.bool64(e.test(Op::OpINotEqual, lost, e.u64(0))));
+  uint32_t aligned =
+      e.op64(Op::OpBitwiseOr, e.shr(sig_small, distance), e.bool64(e.test(Op::OpINotEqual, lost, e.u64(0))));
   uint32_t same_sign = e.test(Op::OpIEqual, x.sign, y.sign);
   uint32_t sum = e.sel(same_sign, e.op64(Op::OpIAdd, sig_big, aligned), e.op64(Op::OpISub, sig_big, aligned));
   // Exact cancellation gives +0 under round to nearest.
@@ -616,10 +631,9 @@ void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
 // The branch is shared by a run of such operations (an expression such as
 // `b + s * c`): each one's values join the run's test (run_test()), and the run settles (settle())
 // before the first instruction that is not another f32 + - *, a push of a
-// local or constant, a load or integer arithmetic (continues_run()). Only then, if some test failed, is the whole run redone
-// by the helpers in order, each from the redone results of the ones before;
-// the operand stack's values of the run are replaced by the settled ones.
-// Nothing outside the run has seen a value of it until then.
+// local or constant, a load or integer arithmetic (continues_run()). Only then, if some test failed, is the whole run
+// redone by the helpers in order, each from the redone results of the ones before; the operand stack's values of the
+// run are replaced by the settled ones. Nothing outside the run has seen a value of it until then.
 uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, uint32_t lhs, uint32_t rhs) {
   uint32_t r = f.op(op, k_.types.f32(), {lhs, rhs});
   k_.b.decorate(r, spv::Decoration::NoContraction);
@@ -659,21 +673,51 @@ uint32_t ExactFloat::run_test(FunctionBuilder& f) {
 
 bool ExactFloat::continues_run(Opcode opcode) {
   switch (opcode) {
-    case Opcode::F32Add: case Opcode::F32Sub: case Opcode::F32Mul: case Opcode::LocalGet:
-    case Opcode::I32Const: case Opcode::I64Const: case Opcode::F32Const: case Opcode::F64Const: case Opcode::Nop:
+    case Opcode::F32Add:
+    case Opcode::F32Sub:
+    case Opcode::F32Mul:
+    case Opcode::LocalGet:
+    case Opcode::I32Const:
+    case Opcode::I64Const:
+    case Opcode::F32Const:
+    case Opcode::F64Const:
+    case Opcode::Nop:
     // Loads and integer arithmetic take no f32 operand, so they cannot see
     // a value of the run, and write nothing (`b[i] + s * c[i]` loads b[i]
     // between the multiply and the add). A load that traps ends the
     // invocation's work: the run's values are then never used.
-    case Opcode::I32Load: case Opcode::I64Load: case Opcode::F32Load: case Opcode::F64Load:
-    case Opcode::I32Load8S: case Opcode::I32Load8U: case Opcode::I32Load16S: case Opcode::I32Load16U:
-    case Opcode::I64Load8S: case Opcode::I64Load8U: case Opcode::I64Load16S: case Opcode::I64Load16U:
-    case Opcode::I64Load32S: case Opcode::I64Load32U:
-    case Opcode::I32Add: case Opcode::I32Sub: case Opcode::I32Mul: case Opcode::I32And: case Opcode::I32Or:
-    case Opcode::I32Xor: case Opcode::I32Shl: case Opcode::I32ShrS: case Opcode::I32ShrU:
-    case Opcode::I64Add: case Opcode::I64Sub: case Opcode::I64Mul: case Opcode::I64And: case Opcode::I64Or:
-    case Opcode::I64Xor: case Opcode::I64Shl: case Opcode::I64ShrS: case Opcode::I64ShrU:
-      return true;
+    case Opcode::I32Load:
+    case Opcode::I64Load:
+    case Opcode::F32Load:
+    case Opcode::F64Load:
+    case Opcode::I32Load8S:
+    case Opcode::I32Load8U:
+    case Opcode::I32Load16S:
+    case Opcode::I32Load16U:
+    case Opcode::I64Load8S:
+    case Opcode::I64Load8U:
+    case Opcode::I64Load16S:
+    case Opcode::I64Load16U:
+    case Opcode::I64Load32S:
+    case Opcode::I64Load32U:
+    case Opcode::I32Add:
+    case Opcode::I32Sub:
+    case Opcode::I32Mul:
+    case Opcode::I32And:
+    case Opcode::I32Or:
+    case Opcode::I32Xor:
+    case Opcode::I32Shl:
+    case Opcode::I32ShrS:
+    case Opcode::I32ShrU:
+    case Opcode::I64Add:
+    case Opcode::I64Sub:
+    case Opcode::I64Mul:
+    case Opcode::I64And:
+    case Opcode::I64Or:
+    case Opcode::I64Xor:
+    case Opcode::I64Shl:
+    case Opcode::I64ShrS:
+    case Opcode::I64ShrU: return true;
     default: return false;
   }
 }
@@ -741,7 +785,9 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
       stack.push_back(as_f64(call(f, Helper::F64Div, {bits64(lhs), bits64(rhs)})));
       return true;
     }
-    case Opcode::F64Add: case Opcode::F64Sub: case Opcode::F64Mul: {
+    case Opcode::F64Add:
+    case Opcode::F64Sub:
+    case Opcode::F64Mul: {
       static constexpr Op kOps[] = {Op::OpFAdd, Op::OpFSub, Op::OpFMul};
       uint32_t rhs = pop(), lhs = pop();
       stack.push_back(f64_native(f, kOps[size_t(opcode) - size_t(Opcode::F64Add)], lhs, rhs));
@@ -749,9 +795,18 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
     }
     case Opcode::F32Sqrt: stack.push_back(as_f32(call(f, Helper::F32Sqrt, {bits32(pop())}))); return true;
     case Opcode::F64Sqrt: stack.push_back(as_f64(call(f, Helper::F64Sqrt, {bits64(pop())}))); return true;
-    case Opcode::F32Eq: case Opcode::F32Ne: case Opcode::F32Lt: case Opcode::F32Gt: case Opcode::F32Le:
-    case Opcode::F32Ge: case Opcode::F64Eq: case Opcode::F64Ne: case Opcode::F64Lt: case Opcode::F64Gt:
-    case Opcode::F64Le: case Opcode::F64Ge: {
+    case Opcode::F32Eq:
+    case Opcode::F32Ne:
+    case Opcode::F32Lt:
+    case Opcode::F32Gt:
+    case Opcode::F32Le:
+    case Opcode::F32Ge:
+    case Opcode::F64Eq:
+    case Opcode::F64Ne:
+    case Opcode::F64Lt:
+    case Opcode::F64Gt:
+    case Opcode::F64Le:
+    case Opcode::F64Ge: {
       bool is64 = wasm::info(opcode).params[0] == wasm::ValType::F64;
       uint32_t rhs = pop(), lhs = pop();
       uint32_t result = f.variable(k_.types.bool_type);
@@ -763,21 +818,27 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
       stack.push_back(e.sel(f.load(k_.types.bool_type, result), e.u32(1), e.u32(0)));
       return true;
     }
-    case Opcode::F32Min: case Opcode::F32Max: {
+    case Opcode::F32Min:
+    case Opcode::F32Max: {
       uint32_t rhs = pop(), lhs = pop();
       uint32_t r = min_max(f, opcode == Opcode::F32Min, kF32, wide32(lhs), wide32(rhs));
       stack.push_back(as_f32(e.to32(r)));
       return true;
     }
-    case Opcode::F64Min: case Opcode::F64Max: {
+    case Opcode::F64Min:
+    case Opcode::F64Max: {
       uint32_t rhs = pop(), lhs = pop();
       stack.push_back(as_f64(min_max(f, opcode == Opcode::F64Min, kF64, bits64(lhs), bits64(rhs))));
       return true;
     }
-    case Opcode::F32Ceil: case Opcode::F32Floor: case Opcode::F32Trunc: case Opcode::F32Nearest:
-    case Opcode::F64Ceil: case Opcode::F64Floor: case Opcode::F64Trunc: case Opcode::F64Nearest:
-      stack.push_back(round_to_integral(k_, f, opcode, pop()));
-      return true;
+    case Opcode::F32Ceil:
+    case Opcode::F32Floor:
+    case Opcode::F32Trunc:
+    case Opcode::F32Nearest:
+    case Opcode::F64Ceil:
+    case Opcode::F64Floor:
+    case Opcode::F64Trunc:
+    case Opcode::F64Nearest: stack.push_back(round_to_integral(k_, f, opcode, pop())); return true;
     case Opcode::F64PromoteF32: stack.push_back(as_f64(promote_bits(f, bits32(pop())))); return true;
     case Opcode::F32DemoteF64: stack.push_back(as_f32(call(f, Helper::Demote, {bits64(pop())}))); return true;
     default: return false;

@@ -55,7 +55,19 @@ class ExactFloat {
   void settle(FunctionBuilder& f, std::vector<uint32_t>& stack);
 
  private:
-  enum class Helper : uint8_t { F32Add, F32Sub, F32Mul, F32Div, F64Div, F32Sqrt, F64Sqrt, Demote, F64Add, F64Sub, F64Mul };
+  enum class Helper : uint8_t {
+    F32Add,
+    F32Sub,
+    F32Mul,
+    F32Div,
+    F64Div,
+    F32Sqrt,
+    F64Sqrt,
+    Demote,
+    F64Add,
+    F64Sub,
+    F64Mul
+  };
 
   uint32_t helper(Helper which);
   uint32_t call(FunctionBuilder& f, Helper which, std::initializer_list<uint32_t> args);

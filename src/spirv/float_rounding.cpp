@@ -13,10 +13,14 @@ enum class Rounding { Ceil, Floor, Trunc, Nearest };
 
 Rounding rounding_of(Opcode opcode) {
   switch (opcode) {
-    case Opcode::F32Ceil: case Opcode::F64Ceil: return Rounding::Ceil;
-    case Opcode::F32Floor: case Opcode::F64Floor: return Rounding::Floor;
-    case Opcode::F32Trunc: case Opcode::F64Trunc: return Rounding::Trunc;
-    case Opcode::F32Nearest: case Opcode::F64Nearest: return Rounding::Nearest;
+    case Opcode::F32Ceil:
+    case Opcode::F64Ceil: return Rounding::Ceil;
+    case Opcode::F32Floor:
+    case Opcode::F64Floor: return Rounding::Floor;
+    case Opcode::F32Trunc:
+    case Opcode::F64Trunc: return Rounding::Trunc;
+    case Opcode::F32Nearest:
+    case Opcode::F64Nearest: return Rounding::Nearest;
     default: assert(false); return Rounding::Trunc;
   }
 }
@@ -52,8 +56,8 @@ uint32_t round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, 
   auto any = [&](uint32_t a, uint32_t d) { return test(Op::OpLogicalOr, a, d); };
 
   const uint64_t sign_bit = uint64_t(1) << (width - 1);
-  const uint64_t one = uint64_t(bias) << mant;          // 1.0
-  const uint64_t half = uint64_t(bias - 1) << mant;     // 0.5
+  const uint64_t one = uint64_t(bias) << mant;       // 1.0
+  const uint64_t half = uint64_t(bias - 1) << mant;  // 0.5
   const uint64_t inf = ((uint64_t(1) << (width - 1 - mant)) - 1) << mant;
   uint32_t x = f.op(Op::OpBitcast, int_type, {value});
   uint32_t magnitude = op(Op::OpBitwiseAnd, x, c(sign_bit - 1));
@@ -66,11 +70,14 @@ uint32_t round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, 
   // |x| < 1.
   uint32_t small_result = signed_zero;
   switch (rounding) {
-    case Rounding::Ceil: small_result = sel(all(nonzero, f.op(Op::OpLogicalNot, k.types.bool_type, {negative})), c(one), signed_zero); break;
+    case Rounding::Ceil:
+      small_result = sel(all(nonzero, f.op(Op::OpLogicalNot, k.types.bool_type, {negative})), c(one), signed_zero);
+      break;
     case Rounding::Floor: small_result = sel(all(nonzero, negative), c(one | sign_bit), signed_zero); break;
     case Rounding::Trunc: break;
     case Rounding::Nearest:
-      small_result = sel(test(Op::OpUGreaterThan, magnitude, c(half)), op(Op::OpBitwiseOr, signed_zero, c(one)), signed_zero);
+      small_result =
+          sel(test(Op::OpUGreaterThan, magnitude, c(half)), op(Op::OpBitwiseOr, signed_zero, c(one)), signed_zero);
       break;
   }
 

@@ -27,7 +27,6 @@ using Op = spv::Op;
 
 namespace {
 
-
 std::vector<uint32_t> param_types(KernelContext& k, const wasm::FuncType& type) {
   std::vector<uint32_t> types;
   for (ValType t : type.params) types.push_back(k.types.value_type(t));
@@ -201,10 +200,10 @@ void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
   // The trapped invocation goes on (traps.cpp): divide by 1 instead of 0,
   // which some devices (lavapipe on a CPU) would fault on.
   rhs = op(Op::OpSelect, type, {zero_divisor, constant(1), rhs});
-  bool is_signed = opcode == Opcode::I32DivS || opcode == Opcode::I64DivS ||
-                   opcode == Opcode::I32RemS || opcode == Opcode::I64RemS;
-  bool is_div = opcode == Opcode::I32DivS || opcode == Opcode::I64DivS ||
-                opcode == Opcode::I32DivU || opcode == Opcode::I64DivU;
+  bool is_signed =
+      opcode == Opcode::I32DivS || opcode == Opcode::I64DivS || opcode == Opcode::I32RemS || opcode == Opcode::I64RemS;
+  bool is_div =
+      opcode == Opcode::I32DivS || opcode == Opcode::I64DivS || opcode == Opcode::I32DivU || opcode == Opcode::I64DivU;
   if (!is_signed) {
     push(op(is_div ? Op::OpUDiv : Op::OpUMod, type, {lhs, rhs}));
     return;
@@ -242,8 +241,13 @@ void FunctionLowering::float_unary(Opcode opcode, Id type, uint32_t bits) {
     case Opcode::F64Neg: push(on_bits(Op::OpBitwiseXor, sign)); return;
     // Both modes: the native instructions were seen wrong on one driver
     // (float_rounding.h).
-    case Opcode::F32Ceil: case Opcode::F64Ceil: case Opcode::F32Floor: case Opcode::F64Floor:
-    case Opcode::F32Trunc: case Opcode::F64Trunc: case Opcode::F32Nearest:
+    case Opcode::F32Ceil:
+    case Opcode::F64Ceil:
+    case Opcode::F32Floor:
+    case Opcode::F64Floor:
+    case Opcode::F32Trunc:
+    case Opcode::F64Trunc:
+    case Opcode::F32Nearest:
     case Opcode::F64Nearest: push(round_to_integral(k_, f_, opcode, x)); return;
     case Opcode::F32Sqrt:
     case Opcode::F64Sqrt: push(f_.glsl(GLSLstd450Sqrt, type, {x})); return;
@@ -258,9 +262,9 @@ void FunctionLowering::float_unary(Opcode opcode, Id type, uint32_t bits) {
 uint32_t FunctionLowering::is_nan_bits(uint32_t x, uint32_t bits) {
   const bool wide = bits == 64;
   uint32_t int_type = wide ? k_.types.u64 : k_.types.u32;
-  uint32_t magnitude = op(Op::OpBitwiseAnd, int_type,
-                          {op(Op::OpBitcast, int_type, {x}),
-                           wide ? b_.const_u64(0x7FFF'FFFF'FFFF'FFFFull) : b_.const_u32(0x7FFF'FFFFu)});
+  uint32_t magnitude = op(
+      Op::OpBitwiseAnd, int_type,
+      {op(Op::OpBitcast, int_type, {x}), wide ? b_.const_u64(0x7FFF'FFFF'FFFF'FFFFull) : b_.const_u32(0x7FFF'FFFFu)});
   uint32_t infinity = wide ? b_.const_u64(0x7FF0'0000'0000'0000ull) : b_.const_u32(0x7F80'0000u);
   return op(Op::OpUGreaterThan, k_.types.bool_type, {magnitude, infinity});
 }
@@ -284,8 +288,7 @@ void FunctionLowering::float_min_max(bool is_min, uint32_t type, uint32_t bits) 
 // bits x > -2^(N-1) - 1 and x < 2^(N-1); unsigned x > -1 and x < 2^N. The
 // bounds are exact in the float type except -2^31 - 1 in f32 and -2^63 - 1,
 // which round to -2^(N-1): there the test is x >= -2^(N-1).
-void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, bool is_signed,
-                                bool saturating) {
+void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, bool is_signed, bool saturating) {
   uint32_t x = pop();
   uint32_t float_type = float_bits == 64 ? k_.types.f64() : k_.types.f32();
   uint32_t int_type = int_bits == 64 ? k_.types.u64 : k_.types.u32;
@@ -306,10 +309,12 @@ void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, 
   uint32_t in_range = op(Op::OpLogicalAnd, k_.types.bool_type, {above_lower, below_upper});
   uint32_t is_nan = is_nan_bits(x, float_bits);
   if (!saturating) {
-    f_.if_else(is_nan, [&] { k_.helpers->trap(f_, abi::TrapKind::InvalidConversionToInteger); }, [&] {
-      f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {in_range}),
-                 [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerOverflow); });
-    });
+    f_.if_else(
+        is_nan, [&] { k_.helpers->trap(f_, abi::TrapKind::InvalidConversionToInteger); },
+        [&] {
+          f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {in_range}),
+                     [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerOverflow); });
+        });
   }
   // Convert only in-range values (others are undefined in SPIR-V). An
   // unsigned conversion of (-1, 0] converts +0 instead: a negative operand
@@ -317,15 +322,15 @@ void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, 
   // rounding instruction is trusted to make it -0 (float_rounding.h).
   uint32_t convertible = in_range;
   if (!is_signed)
-    convertible = op(Op::OpLogicalAnd, k_.types.bool_type, {in_range, op(Op::OpFOrdGreaterThan, k_.types.bool_type, {x, float_const(0.0)})});
+    convertible = op(Op::OpLogicalAnd, k_.types.bool_type,
+                     {in_range, op(Op::OpFOrdGreaterThan, k_.types.bool_type, {x, float_const(0.0)})});
   uint32_t safe = op(Op::OpSelect, float_type, {convertible, x, float_const(0.0)});
   uint32_t converted = is_signed ? op(Op::OpConvertFToS, int_type, {safe}) : op(Op::OpConvertFToU, int_type, {safe});
   if (!saturating) {
     push(converted);
     return;
   }
-  uint64_t max = is_signed ? (uint64_t(1) << (int_bits - 1)) - 1
-                           : (int_bits == 64 ? ~uint64_t(0) : 0xFFFF'FFFFu);
+  uint64_t max = is_signed ? (uint64_t(1) << (int_bits - 1)) - 1 : (int_bits == 64 ? ~uint64_t(0) : 0xFFFF'FFFFu);
   uint64_t min = is_signed ? uint64_t(1) << (int_bits - 1) : 0;
   uint32_t negative = op(Op::OpFOrdLessThan, k_.types.bool_type, {x, float_const(0.0)});
   uint32_t clamped = op(Op::OpSelect, int_type, {negative, int_const(min), int_const(max)});
@@ -342,8 +347,7 @@ uint32_t FunctionLowering::effective_address(const wasm::Instr& instr) {
   uint32_t operand = pop();
   // A constant address stays a constant, so that the access can be proven
   // to lie in the module memory (access_path.h).
-  if (std::optional<uint64_t> constant = b_.integer_constant(operand))
-    return b_.const_u64(*constant + instr.imm1);
+  if (std::optional<uint64_t> constant = b_.integer_constant(operand)) return b_.const_u64(*constant + instr.imm1);
   uint32_t address = op(Op::OpUConvert, k_.types.u64, {operand});
   if (instr.imm1 != 0) address = op(Op::OpIAdd, k_.types.u64, {address, b_.const_u64(instr.imm1)});
   k_.proofs.address_parts[address] = {operand, uint32_t(instr.imm1)};
@@ -366,9 +370,7 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
   switch (type) {
     case ValType::F32: push(op(Op::OpBitcast, k_.types.f32(), {raw})); return;
     case ValType::F64: push(op(Op::OpBitcast, k_.types.f64(), {raw})); return;
-    case ValType::I32:
-      push(is_signed && width < 4 ? sign_extend(raw, k_.types.u32, 32, width * 8) : raw);
-      return;
+    case ValType::I32: push(is_signed && width < 4 ? sign_extend(raw, k_.types.u32, 32, width * 8) : raw); return;
     case ValType::I64:
       if (width == 8) {
         push(raw);
@@ -496,8 +498,8 @@ Status FunctionLowering::call(uint32_t function_index) {
     return make_error("function " + k_.module.function_name(function_index) + " was not compiled");
   size_t first = stack_.size() - callee.params.size();
   // No early return when the callee trapped (traps.cpp): the caller winds down too.
-  uint32_t result = f_.call(k_.types.result_type(callee.results), it->second,
-                            std::span<const uint32_t>(stack_).subspan(first));
+  uint32_t result =
+      f_.call(k_.types.result_type(callee.results), it->second, std::span<const uint32_t>(stack_).subspan(first));
   stack_.resize(first);
   if (callee.results.size() == 1) {
     push(result);
@@ -535,11 +537,11 @@ Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
       break;
     }
     default:
-      return make_error("global " + std::to_string(global_index) +
-                        " has an initializer that is not a constant (" + std::string(wasm::info(init.op).text) + ")");
+      return make_error("global " + std::to_string(global_index) + " has an initializer that is not a constant (" +
+                        std::string(wasm::info(init.op).text) + ")");
   }
-  uint32_t var = b_.global_variable(b_.pointer_type(spv::StorageClass::Private, type),
-                                    spv::StorageClass::Private, value);
+  uint32_t var =
+      b_.global_variable(b_.pointer_type(spv::StorageClass::Private, type), spv::StorageClass::Private, value);
   std::string name = k_.module.global_name(global_index);
   b_.name(var, name.empty() ? "global" + std::to_string(global_index) : name);
   k_.abi.global_vars.emplace(global_index, var);
@@ -569,7 +571,8 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
       uint32_t condition = nonzero(pop(), u32);
       if (branches_back_directly(instr.imm0)) {
         uint32_t running = op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)});
-        f_.if_else(op(Op::OpLogicalAnd, k_.types.bool_type, {condition, running}), [&] { branch_to(instr.imm0, true); });
+        f_.if_else(op(Op::OpLogicalAnd, k_.types.bool_type, {condition, running}),
+                   [&] { branch_to(instr.imm0, true); });
       } else {
         f_.if_else(condition, [&] { branch_to(instr.imm0); });
       }
@@ -603,7 +606,9 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::TableSize: table_size(instr.imm0); break;
     case Opcode::TableFill: table_fill(instr.imm0); break;
     case Opcode::RefNull: push(b_.const_u32(abi::kNullRef)); break;
-    case Opcode::RefIsNull: push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u32(abi::kNullRef)}))); break;
+    case Opcode::RefIsNull:
+      push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u32(abi::kNullRef)})));
+      break;
     case Opcode::RefFunc: push(b_.const_u32(instr.imm0)); break;
     // --- memory ---
     case Opcode::I32Load: load(instr, 4, false, ValType::I32); break;
@@ -662,58 +667,98 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     // --- comparisons ---
     case Opcode::I32Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u32(0)}))); break;
     case Opcode::I64Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u64(0)}))); break;
-    case Opcode::I32Eq: case Opcode::I64Eq: compare(Op::OpIEqual, 0); break;
-    case Opcode::I32Ne: case Opcode::I64Ne: compare(Op::OpINotEqual, 0); break;
-    case Opcode::I32LtS: case Opcode::I64LtS: compare(Op::OpSLessThan, 0); break;
-    case Opcode::I32LtU: case Opcode::I64LtU: compare(Op::OpULessThan, 0); break;
-    case Opcode::I32GtS: case Opcode::I64GtS: compare(Op::OpSGreaterThan, 0); break;
-    case Opcode::I32GtU: case Opcode::I64GtU: compare(Op::OpUGreaterThan, 0); break;
-    case Opcode::I32LeS: case Opcode::I64LeS: compare(Op::OpSLessThanEqual, 0); break;
-    case Opcode::I32LeU: case Opcode::I64LeU: compare(Op::OpULessThanEqual, 0); break;
-    case Opcode::I32GeS: case Opcode::I64GeS: compare(Op::OpSGreaterThanEqual, 0); break;
-    case Opcode::I32GeU: case Opcode::I64GeU: compare(Op::OpUGreaterThanEqual, 0); break;
-    case Opcode::F32Eq: case Opcode::F64Eq: compare(Op::OpFOrdEqual, 0); break;
-    case Opcode::F32Ne: case Opcode::F64Ne: compare(Op::OpFUnordNotEqual, 0); break;
-    case Opcode::F32Lt: case Opcode::F64Lt: compare(Op::OpFOrdLessThan, 0); break;
-    case Opcode::F32Gt: case Opcode::F64Gt: compare(Op::OpFOrdGreaterThan, 0); break;
-    case Opcode::F32Le: case Opcode::F64Le: compare(Op::OpFOrdLessThanEqual, 0); break;
-    case Opcode::F32Ge: case Opcode::F64Ge: compare(Op::OpFOrdGreaterThanEqual, 0); break;
+    case Opcode::I32Eq:
+    case Opcode::I64Eq: compare(Op::OpIEqual, 0); break;
+    case Opcode::I32Ne:
+    case Opcode::I64Ne: compare(Op::OpINotEqual, 0); break;
+    case Opcode::I32LtS:
+    case Opcode::I64LtS: compare(Op::OpSLessThan, 0); break;
+    case Opcode::I32LtU:
+    case Opcode::I64LtU: compare(Op::OpULessThan, 0); break;
+    case Opcode::I32GtS:
+    case Opcode::I64GtS: compare(Op::OpSGreaterThan, 0); break;
+    case Opcode::I32GtU:
+    case Opcode::I64GtU: compare(Op::OpUGreaterThan, 0); break;
+    case Opcode::I32LeS:
+    case Opcode::I64LeS: compare(Op::OpSLessThanEqual, 0); break;
+    case Opcode::I32LeU:
+    case Opcode::I64LeU: compare(Op::OpULessThanEqual, 0); break;
+    case Opcode::I32GeS:
+    case Opcode::I64GeS: compare(Op::OpSGreaterThanEqual, 0); break;
+    case Opcode::I32GeU:
+    case Opcode::I64GeU: compare(Op::OpUGreaterThanEqual, 0); break;
+    case Opcode::F32Eq:
+    case Opcode::F64Eq: compare(Op::OpFOrdEqual, 0); break;
+    case Opcode::F32Ne:
+    case Opcode::F64Ne: compare(Op::OpFUnordNotEqual, 0); break;
+    case Opcode::F32Lt:
+    case Opcode::F64Lt: compare(Op::OpFOrdLessThan, 0); break;
+    case Opcode::F32Gt:
+    case Opcode::F64Gt: compare(Op::OpFOrdGreaterThan, 0); break;
+    case Opcode::F32Le:
+    case Opcode::F64Le: compare(Op::OpFOrdLessThanEqual, 0); break;
+    case Opcode::F32Ge:
+    case Opcode::F64Ge: compare(Op::OpFOrdGreaterThanEqual, 0); break;
     // --- integer arithmetic ---
-    case Opcode::I32Clz: case Opcode::I32Ctz: case Opcode::I32Popcnt:
-    case Opcode::I64Clz: case Opcode::I64Ctz: case Opcode::I64Popcnt: count_bits(instr.op); break;
+    case Opcode::I32Clz:
+    case Opcode::I32Ctz:
+    case Opcode::I32Popcnt:
+    case Opcode::I64Clz:
+    case Opcode::I64Ctz:
+    case Opcode::I64Popcnt: count_bits(instr.op); break;
     case Opcode::I32Add: binary(Op::OpIAdd, u32); break;
     case Opcode::I32Sub: binary(Op::OpISub, u32); break;
     case Opcode::I32Mul: binary(Op::OpIMul, u32); break;
-    case Opcode::I32DivS: case Opcode::I32DivU: case Opcode::I32RemS: case Opcode::I32RemU:
-      divide(instr.op, u32, 32);
-      break;
+    case Opcode::I32DivS:
+    case Opcode::I32DivU:
+    case Opcode::I32RemS:
+    case Opcode::I32RemU: divide(instr.op, u32, 32); break;
     case Opcode::I32And: binary(Op::OpBitwiseAnd, u32); break;
     case Opcode::I32Or: binary(Op::OpBitwiseOr, u32); break;
     case Opcode::I32Xor: binary(Op::OpBitwiseXor, u32); break;
-    case Opcode::I32Shl: case Opcode::I32ShrS: case Opcode::I32ShrU: case Opcode::I32Rotl:
+    case Opcode::I32Shl:
+    case Opcode::I32ShrS:
+    case Opcode::I32ShrU:
+    case Opcode::I32Rotl:
     case Opcode::I32Rotr: shift(instr.op, u32, 32); break;
     case Opcode::I64Add: binary(Op::OpIAdd, u64); break;
     case Opcode::I64Sub: binary(Op::OpISub, u64); break;
     case Opcode::I64Mul: binary(Op::OpIMul, u64); break;
-    case Opcode::I64DivS: case Opcode::I64DivU: case Opcode::I64RemS: case Opcode::I64RemU:
-      divide(instr.op, u64, 64);
-      break;
+    case Opcode::I64DivS:
+    case Opcode::I64DivU:
+    case Opcode::I64RemS:
+    case Opcode::I64RemU: divide(instr.op, u64, 64); break;
     case Opcode::I64And: binary(Op::OpBitwiseAnd, u64); break;
     case Opcode::I64Or: binary(Op::OpBitwiseOr, u64); break;
     case Opcode::I64Xor: binary(Op::OpBitwiseXor, u64); break;
-    case Opcode::I64Shl: case Opcode::I64ShrS: case Opcode::I64ShrU: case Opcode::I64Rotl:
+    case Opcode::I64Shl:
+    case Opcode::I64ShrS:
+    case Opcode::I64ShrU:
+    case Opcode::I64Rotl:
     case Opcode::I64Rotr: shift(instr.op, u64, 64); break;
     // --- float arithmetic ---
-    case Opcode::F32Abs: case Opcode::F32Neg: case Opcode::F32Ceil: case Opcode::F32Floor:
-    case Opcode::F32Trunc: case Opcode::F32Nearest: case Opcode::F32Sqrt:
-      float_unary(instr.op, k_.types.f32(), 32);
-      break;
-    case Opcode::F64Abs: case Opcode::F64Neg: case Opcode::F64Ceil: case Opcode::F64Floor:
-    case Opcode::F64Trunc: case Opcode::F64Nearest: case Opcode::F64Sqrt:
-      float_unary(instr.op, k_.types.f64(), 64);
-      break;
-    case Opcode::F32Add: case Opcode::F32Sub: case Opcode::F32Mul: case Opcode::F32Div:
-    case Opcode::F64Add: case Opcode::F64Sub: case Opcode::F64Mul: case Opcode::F64Div: {
+    case Opcode::F32Abs:
+    case Opcode::F32Neg:
+    case Opcode::F32Ceil:
+    case Opcode::F32Floor:
+    case Opcode::F32Trunc:
+    case Opcode::F32Nearest:
+    case Opcode::F32Sqrt: float_unary(instr.op, k_.types.f32(), 32); break;
+    case Opcode::F64Abs:
+    case Opcode::F64Neg:
+    case Opcode::F64Ceil:
+    case Opcode::F64Floor:
+    case Opcode::F64Trunc:
+    case Opcode::F64Nearest:
+    case Opcode::F64Sqrt: float_unary(instr.op, k_.types.f64(), 64); break;
+    case Opcode::F32Add:
+    case Opcode::F32Sub:
+    case Opcode::F32Mul:
+    case Opcode::F32Div:
+    case Opcode::F64Add:
+    case Opcode::F64Sub:
+    case Opcode::F64Mul:
+    case Opcode::F64Div: {
       bool is64 = wasm::info(instr.op).results[0] == wasm::ValType::F64;
       uint32_t type = is64 ? k_.types.f64() : k_.types.f32();
       Opcode base = is64 ? Opcode::F64Add : Opcode::F32Add;
@@ -759,18 +804,14 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::I64TruncSatF64U: truncate(instr.op, 64, 64, false, true); break;
     case Opcode::I64ExtendI32S: push(op(Op::OpSConvert, u64, {pop()})); break;
     case Opcode::I64ExtendI32U: push(op(Op::OpUConvert, u64, {pop()})); break;
-    case Opcode::F32ConvertI32S: case Opcode::F32ConvertI64S:
-      push(op(Op::OpConvertSToF, k_.types.f32(), {pop()}));
-      break;
-    case Opcode::F32ConvertI32U: case Opcode::F32ConvertI64U:
-      push(op(Op::OpConvertUToF, k_.types.f32(), {pop()}));
-      break;
-    case Opcode::F64ConvertI32S: case Opcode::F64ConvertI64S:
-      push(op(Op::OpConvertSToF, k_.types.f64(), {pop()}));
-      break;
-    case Opcode::F64ConvertI32U: case Opcode::F64ConvertI64U:
-      push(op(Op::OpConvertUToF, k_.types.f64(), {pop()}));
-      break;
+    case Opcode::F32ConvertI32S:
+    case Opcode::F32ConvertI64S: push(op(Op::OpConvertSToF, k_.types.f32(), {pop()})); break;
+    case Opcode::F32ConvertI32U:
+    case Opcode::F32ConvertI64U: push(op(Op::OpConvertUToF, k_.types.f32(), {pop()})); break;
+    case Opcode::F64ConvertI32S:
+    case Opcode::F64ConvertI64S: push(op(Op::OpConvertSToF, k_.types.f64(), {pop()})); break;
+    case Opcode::F64ConvertI32U:
+    case Opcode::F64ConvertI64U: push(op(Op::OpConvertUToF, k_.types.f64(), {pop()})); break;
     case Opcode::F32DemoteF64: push(op(Op::OpFConvert, k_.types.f32(), {pop()})); break;
     case Opcode::F64PromoteF32: push(op(Op::OpFConvert, k_.types.f64(), {pop()})); break;
     case Opcode::I32ReinterpretF32: push(op(Op::OpBitcast, u32, {pop()})); break;
@@ -781,10 +822,11 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::I32Extend16S: push(sign_extend(pop(), u32, 32, 16)); break;
     case Opcode::I64Extend8S: push(sign_extend(pop(), u64, 64, 8)); break;
     case Opcode::I64Extend16S: push(sign_extend(pop(), u64, 64, 16)); break;
-    case Opcode::I64Extend32S: push(sign_extend(pop(), u64, 64, 32)); break;
-    // --- SIMD (simd_lowering.cpp) ---
-#define WASM_OPCODE(name, text, prefix, code, imm, cls, typing, params, results, access, trap) \
-  WASMGPU_CASE_##cls(name)
+    case Opcode::I64Extend32S:
+      push(sign_extend(pop(), u64, 64, 32));
+      break;
+      // --- SIMD (simd_lowering.cpp) ---
+#define WASM_OPCODE(name, text, prefix, code, imm, cls, typing, params, results, access, trap) WASMGPU_CASE_##cls(name)
 #define WASMGPU_CASE_Control(name)
 #define WASMGPU_CASE_Parametric(name)
 #define WASMGPU_CASE_Variable(name)

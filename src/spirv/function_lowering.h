@@ -54,9 +54,9 @@ class FunctionLowering {
     size_t height = 0;  // operand stack height below the parameters
     bool construct = false;
     uint32_t header = 0, merge = 0, continue_target = 0;  // construct blocks
-    std::vector<uint32_t> result_vars;  // constructs and ifs
-    std::vector<uint32_t> param_vars;   // loop constructs
-    std::vector<uint32_t> param_values; // ifs: parameters, for the else arm
+    std::vector<uint32_t> result_vars;                    // constructs and ifs
+    std::vector<uint32_t> param_vars;                     // loop constructs
+    std::vector<uint32_t> param_values;                   // ifs: parameters, for the else arm
     uint32_t if_merge = 0, else_label = 0;
     bool seen_else = false;
     // Frame indices that branches leaving through this construct's merge
@@ -143,9 +143,9 @@ class FunctionLowering {
   uint32_t resolve_element(uint32_t table, uint32_t element);
   Status dispatch_indirect(uint32_t function, uint32_t type_index, const std::vector<uint32_t>& args);
   // Tables and element segments in the InstanceState (table_access.cpp).
-  uint32_t table_address(uint32_t table);                 // u64: the Table record
+  uint32_t table_address(uint32_t table);                        // u64: the Table record
   uint32_t slot_address(uint32_t table_record, uint32_t index);  // u64 (index u32)
-  uint32_t table_length(uint32_t table_record);           // u32: current size
+  uint32_t table_length(uint32_t table_record);                  // u32: current size
   void table_get(uint32_t table);
   void table_set(uint32_t table);
   void table_size(uint32_t table);
@@ -206,17 +206,17 @@ class FunctionLowering {
   const wasm::FuncType& type_;
   std::optional<FunctionBuilder> own_function_;  // empty for a component member
   FunctionBuilder& f_;
-  std::vector<uint32_t> locals_;            // Function variables
+  std::vector<uint32_t> locals_;  // Function variables
   std::vector<wasm::ValType> local_types_;
   std::vector<uint32_t> stack_;
   std::vector<Frame> frames_;
-  std::vector<bool> targeted_;              // per instruction index: a targeted label
+  std::vector<bool> targeted_;  // per instruction index: a targeted label
   // Per instruction index: a loop label inside which some branch targets the
   // loop's parent label (clang's early exit from a loop, `br_if 1`).
   std::vector<bool> leaves_into_parent_;
   // Loops closed at their parent block's end (Frame::closes_sunk_loop).
   std::vector<Frame> sunk_loops_;
-  uint32_t pending_var_ = 0;                // frame index a multi-level branch heads for
+  uint32_t pending_var_ = 0;  // frame index a multi-level branch heads for
   // What the front end knows of the function (front_end_facts.h): per
   // instruction index, what pointer_provenance proved about memory access
   // addresses (provenance), the same with ranges for each of

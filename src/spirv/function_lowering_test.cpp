@@ -22,8 +22,7 @@ std::string every_numeric_opcode_wat() {
     expr += ")";
     body += !op.results.empty() ? "(drop " + expr + ")\n" : expr + "\n";
   }
-  return "(module (func (export \"k\") (param $i i32) (param $l i64) (param $f f32) (param $d f64)\n" +
-         body + "))";
+  return "(module (func (export \"k\") (param $i i32) (param $l i64) (param $f f32) (param $d f64)\n" + body + "))";
 }
 
 TEST(FunctionLowering, EveryNumericOpcodeValidates) {
@@ -57,8 +56,8 @@ TEST(FunctionLowering, SignallingNanConstantsAreBitcastIntegers) {
     (f32.store (i32.const 16) (f32.const nan:0x400001))
     (f32.store (i32.const 20) (f32.const 1.5)))))");
   std::string text = disassembly(k);
-  EXPECT_NE(text.find("%uint 2141192192"), std::string::npos) << text;          // 0x7fa00000
-  EXPECT_NE(text.find("%ulong 18443366373989023744"), std::string::npos) << text; // 0xfff4000000000000
+  EXPECT_NE(text.find("%uint 2141192192"), std::string::npos) << text;             // 0x7fa00000
+  EXPECT_NE(text.find("%ulong 18443366373989023744"), std::string::npos) << text;  // 0xfff4000000000000
   EXPECT_EQ(text.find("%float 0x1.4p+128"), std::string::npos) << text;
   EXPECT_NE(text.find("%float 1.5"), std::string::npos) << text;
   EXPECT_NE(text.find("%float 0x1.800002p+128"), std::string::npos) << text;  // quiet NaN stays a float

@@ -82,8 +82,8 @@ std::optional<RuntimeHelpers::GroupPlan> RuntimeHelpers::plan_group(std::span<co
 // The group's range check: whether [first_ea + lo, first_ea + hi) lies in
 // the argument's buffer (Parameter) or the shared range, and the device
 // address (Parameter, u64) or shared byte offset (u32) of its first byte then.
-std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, const GroupPlan& plan,
-                                                          uint32_t first_ea, bool proven_at_launch) {
+std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, const GroupPlan& plan, uint32_t first_ea,
+                                                          bool proven_at_launch) {
   const uint64_t span = uint64_t(plan.hi - plan.lo);
   if (!plan.shared) return region_check(f, plan.param, first_ea, plan.lo, span, proven_at_launch);
   return shared_range_check(k_, f, first_ea, plan.lo, span);
@@ -114,7 +114,8 @@ uint32_t RuntimeHelpers::aligned_for_launch(FunctionBuilder& f, const GroupPlan&
   uint32_t vote = aligned16(f, k_, address);
   if (!proven_at_launch || plan.shared) return vote;
   for (const GroupedAccess& m : members) {
-    if (m.delta != delta || m.proof_access < 0 || size_t(m.proof_access) >= k_.proofs.launch_proof.accesses.size()) continue;
+    if (m.delta != delta || m.proof_access < 0 || size_t(m.proof_access) >= k_.proofs.launch_proof.accesses.size())
+      continue;
     abi::ProofAccess& proof = k_.proofs.launch_proof.accesses[size_t(m.proof_access)];
     if (proof.param != plan.param) return vote;
     proof.align = 16;
@@ -187,7 +188,9 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
   if (!plan) return {};
   ModuleBuilder& b = k_.b;
   const GroupedAccess& first = members[0];
-  auto add64 = [&](uint32_t x, int64_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u64, {x, b.const_u64(uint64_t(c))}); };
+  auto add64 = [&](uint32_t x, int64_t c) {
+    return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u64, {x, b.const_u64(uint64_t(c))});
+  };
   auto [inside, at] = group_check(f, *plan, first_ea, proven_at_launch);
   std::map<int64_t, uint32_t> value_at;  // delta -> u32 or u64 bits
   auto load_from = [&](uint32_t base) {
@@ -212,12 +215,15 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
       }
       uint32_t words[4];
       for (uint32_t& w : words) w = f.variable(k_.types.u32);
-      f.if_else(aligned_for_launch(f, *plan, members, c.delta, address, proven_at_launch), [&] {
-        std::vector<uint32_t> loaded = load_vector();
-        for (uint32_t j = 0; j < 4; ++j) f.store(words[j], loaded[j]);
-      }, [&] {
-        for (uint32_t j = 0; j < 4; ++j) f.store(words[j], load_at(f, add64(address, 4 * j), 4, 4));
-      });
+      f.if_else(
+          aligned_for_launch(f, *plan, members, c.delta, address, proven_at_launch),
+          [&] {
+            std::vector<uint32_t> loaded = load_vector();
+            for (uint32_t j = 0; j < 4; ++j) f.store(words[j], loaded[j]);
+          },
+          [&] {
+            for (uint32_t j = 0; j < 4; ++j) f.store(words[j], load_at(f, add64(address, 4 * j), 4, 4));
+          });
       for (uint32_t j = 0; j < 4; ++j) value_at[c.delta + 4 * j] = f.load(k_.types.u32, words[j]);
     }
   };
@@ -230,7 +236,9 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
     // The address each member has in place: u32(first address - first
     // offset + constant) + offset (access_groups.h), which is exact even
     // where the grouped sum would wrap.
-    auto add32 = [&](uint32_t x, uint32_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u32, {x, b.const_u32(c)}); };
+    auto add32 = [&](uint32_t x, uint32_t c) {
+      return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u32, {x, b.const_u32(c)});
+    };
     uint32_t first_address = add32(f.op(Op::OpUConvert, k_.types.u32, {first_ea}), uint32_t(-first.offset));
     for (size_t i = 0; i < members.size(); ++i) {
       const GroupedAccess& m = members[i];
@@ -252,7 +260,13 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
   // 0.87 to 0.96 (docs/performance.md).
   const bool fast_mode = k_.exact_float == nullptr;
   if (!plan->shared && fast_mode) {
-    f.if_else(inside, [&] { load_from(at); keep_values(); }, general);
+    f.if_else(
+        inside,
+        [&] {
+          load_from(at);
+          keep_values();
+        },
+        general);
     return variables;
   }
   if (!plan->shared) {
@@ -279,8 +293,7 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
   return variables;
 }
 
-bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAccess> members,
-                                 bool proven_at_launch) {
+bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAccess> members, bool proven_at_launch) {
   std::optional<GroupPlan> plan = plan_group(members, /*stores=*/true);
   if (!plan) return false;
   ModuleBuilder& b = k_.b;
@@ -289,52 +302,58 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
   std::map<int64_t, uint32_t> value_at;
   for (const GroupedAccess& m : members) value_at[m.delta] = m.value;
   // A trapped invocation writes nothing more: the general path checks that.
-  uint32_t fast = f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)})});
-  f.if_else(fast, [&] {
-    if (!plan->shared) {
-      for (const Chunk& c : chunks_of(k_, *plan, *first.fact, first.offset)) {
-        uint32_t address = c.delta == plan->lo
-                               ? at
-                               : f.op(Op::OpIAdd, k_.types.u64, {at, b.const_u64(uint64_t(c.delta - plan->lo))});
-        if (c.words <= 1) {
-          const uint32_t width = c.words == 0 ? 8 : 4;
-          store_at(f, address, value_at.at(c.delta), width, width);
-          continue;
-        }
-        std::vector<uint32_t> parts;
-        for (uint32_t j = 0; j < c.words; ++j) parts.push_back(value_at.at(c.delta + 4 * j));
-        const Id vector = b.vector_type(k_.types.u32, c.words);
-        auto store_vector = [&] {
-          f.store_aligned(k_.device_pointer(f, address, vector), f.op(Op::OpCompositeConstruct, vector, parts),
-                          4 * c.words);
-        };
-        if (!c.when_aligned) {
-          store_vector();
-          continue;
-        }
-        f.if_else(aligned16(f, k_, address), store_vector, [&] {
-          for (uint32_t j = 0; j < 4; ++j) {
-            uint32_t word = j == 0 ? address : f.op(Op::OpIAdd, k_.types.u64, {address, b.const_u64(4 * j)});
-            store_at(f, word, parts[j], 4, 4);
+  uint32_t fast =
+      f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)})});
+  f.if_else(
+      fast,
+      [&] {
+        if (!plan->shared) {
+          for (const Chunk& c : chunks_of(k_, *plan, *first.fact, first.offset)) {
+            uint32_t address = c.delta == plan->lo
+                                   ? at
+                                   : f.op(Op::OpIAdd, k_.types.u64, {at, b.const_u64(uint64_t(c.delta - plan->lo))});
+            if (c.words <= 1) {
+              const uint32_t width = c.words == 0 ? 8 : 4;
+              store_at(f, address, value_at.at(c.delta), width, width);
+              continue;
+            }
+            std::vector<uint32_t> parts;
+            for (uint32_t j = 0; j < c.words; ++j) parts.push_back(value_at.at(c.delta + 4 * j));
+            const Id vector = b.vector_type(k_.types.u32, c.words);
+            auto store_vector = [&] {
+              f.store_aligned(k_.device_pointer(f, address, vector), f.op(Op::OpCompositeConstruct, vector, parts),
+                              4 * c.words);
+            };
+            if (!c.when_aligned) {
+              store_vector();
+              continue;
+            }
+            f.if_else(aligned16(f, k_, address), store_vector, [&] {
+              for (uint32_t j = 0; j < 4; ++j) {
+                uint32_t word = j == 0 ? address : f.op(Op::OpIAdd, k_.types.u64, {address, b.const_u64(4 * j)});
+                store_at(f, word, parts[j], 4, 4);
+              }
+            });
           }
-        });
-      }
-      return;
-    }
-    uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, at);
-    for (int64_t d : plan->deltas) {
-      uint32_t value = value_at.at(d);
-      if (plan->width_at.at(d) == 4) {
-        f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), value);
-        continue;
-      }
-      f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), f.op(Op::OpUConvert, k_.types.u32, {value}));
-      f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)),
-              f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpShiftRightLogical, k_.types.u64, {value, b.const_u32(32)})}));
-    }
-  }, [&] {
-    for (const GroupedAccess& m : members) store_translated(f, m.ea, m.value, m.width);
-  });
+          return;
+        }
+        uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, at);
+        for (int64_t d : plan->deltas) {
+          uint32_t value = value_at.at(d);
+          if (plan->width_at.at(d) == 4) {
+            f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), value);
+            continue;
+          }
+          f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)),
+                  f.op(Op::OpUConvert, k_.types.u32, {value}));
+          f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)),
+                  f.op(Op::OpUConvert, k_.types.u32,
+                       {f.op(Op::OpShiftRightLogical, k_.types.u64, {value, b.const_u32(32)})}));
+        }
+      },
+      [&] {
+        for (const GroupedAccess& m : members) store_translated(f, m.ea, m.value, m.width);
+      });
   return true;
 }
 

@@ -38,7 +38,8 @@ std::string sum_of_four(const std::string& base) {
   return R"(
   (func (export "k") (param $i i32) (param $src i32) (param $dst i32)
     (local $p i32)
-    (local.set $p )" + base + R"()
+    (local.set $p )" +
+         base + R"()
     (i32.store (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 2)))
       (i32.add (i32.add (i32.load offset=4 (local.get $p)) (i32.load (local.get $p)))
                (i32.add (i32.load offset=12 (local.get $p)) (i32.load offset=8 (local.get $p)))))))";
@@ -46,10 +47,9 @@ std::string sum_of_four(const std::string& base) {
 
 TEST(GroupedLoads, FourAlignedWordsOfAnArgumentAreOneVectorLoad) {
   AccessPathCounts paths;
-  std::string text = compiled_text("(module (memory 1)" +
-                                   sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 4)))") +
-                                   ")",
-                                   &paths);
+  std::string text = compiled_text(
+      "(module (memory 1)" + sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 4)))") + ")",
+      &paths);
   EXPECT_EQ(paths.parameter, 5u);  // the four loads and the store
   EXPECT_EQ(paths.grouped, 4u);
   EXPECT_EQ(paths.wide, 1u);
@@ -73,8 +73,8 @@ std::string kernel_function(const std::string& text) {
 // at the LaunchBlock where the check fails (docs/compiler.md, "Access
 // groups"; measured on the H200).
 TEST(GroupedLoads, FastModeLoadsBehindTheCheckExactModeGroupsSpeculatively) {
-  const std::string group = "(module (memory 1)" +
-                            sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 4)))") + ")";
+  const std::string group =
+      "(module (memory 1)" + sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 4)))") + ")";
   const std::string single = R"((module (memory 1)
     (func (export "k") (param $i i32) (param $src i32) (param $dst i32)
       (i32.store (local.get $dst) (i32.load (i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 2))))))))";
@@ -98,8 +98,8 @@ TEST(GroupedLoads, FastModeLoadsBehindTheCheckExactModeGroupsSpeculatively) {
 // device can vote, the words are one 16-byte load when the whole subgroup's
 // addresses are aligned, else four word loads; without votes, always words.
 TEST(GroupedLoads, AlignmentKnownAtRunTimeVotesForOneVectorLoad) {
-  const std::string wat = "(module (memory 1)" +
-                          sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 2)))") + ")";
+  const std::string wat =
+      "(module (memory 1)" + sum_of_four("(i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 2)))") + ")";
   AccessPathCounts paths;
   std::string kernel = kernel_function(compiled_text(wat, &paths));
   EXPECT_EQ(paths.wide, 0u);
@@ -107,7 +107,7 @@ TEST(GroupedLoads, AlignmentKnownAtRunTimeVotesForOneVectorLoad) {
   EXPECT_EQ(count(kernel, "OpGroupNonUniformAll %bool %uint_3"), 1u) << kernel;  // Subgroup scope
   EXPECT_EQ(count(kernel, "OpLoad %v4uint"), 1u) << kernel;
   EXPECT_EQ(count(kernel, "Aligned 16"), 1u) << kernel;
-  EXPECT_EQ(count(kernel, "Aligned 4"), 5u) << kernel;  // the word loads and the store
+  EXPECT_EQ(count(kernel, "Aligned 4"), 5u) << kernel;                   // the word loads and the store
   EXPECT_EQ(count(kernel, "OpFunctionCall %uint %wasmgpu_load32"), 4u);  // each member's general path
 
   CompileOptions no_votes;
@@ -138,11 +138,11 @@ TEST(GroupedLoads, KnownMisalignmentGivesWordLoads) {
 TEST(GroupedLoads, ASharedRowIsReadAtOneBaseIndex) {
   std::string zeros;
   for (int i = 0; i < 256; ++i) zeros += "\\00";
-  std::string text = compiled_text("(module (memory 1) (data $.wasmgpu_shared.tile (i32.const 1024) \"" + zeros +
-                                   "\")" +
-                                   sum_of_four("(i32.add (i32.const 1024) (i32.shl (i32.and (local.get $i) "
-                                               "(i32.const 15)) (i32.const 4)))") +
-                                   ")");
+  std::string text =
+      compiled_text("(module (memory 1) (data $.wasmgpu_shared.tile (i32.const 1024) \"" + zeros + "\")" +
+                    sum_of_four("(i32.add (i32.const 1024) (i32.shl (i32.and (local.get $i) "
+                                "(i32.const 15)) (i32.const 4)))") +
+                    ")");
   std::string kernel = text.substr(text.find("%k = OpFunction"));
   kernel = kernel.substr(0, kernel.find("OpFunctionEnd"));
   EXPECT_EQ(count(kernel, "OpAccessChain %_ptr_Workgroup_uint %wasmgpu_shared"), 4u) << kernel;

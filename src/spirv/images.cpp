@@ -51,8 +51,8 @@ void Images::declare() {
   const Id f32 = k_.types.f32();
   auto array_var = [&](Id element, uint32_t binding, const char* name) {
     const Id type = b.runtime_array_type(element);
-    uint32_t var = b.global_variable(b.pointer_type(spv::StorageClass::UniformConstant, type),
-                                     spv::StorageClass::UniformConstant);
+    uint32_t var =
+        b.global_variable(b.pointer_type(spv::StorageClass::UniformConstant, type), spv::StorageClass::UniformConstant);
     b.decorate(var, spv::Decoration::DescriptorSet, {abi::kImageSet});
     b.decorate(var, spv::Decoration::Binding, {binding});
     b.name(var, name);
@@ -73,8 +73,8 @@ void Images::declare() {
   b.member_decorate(block, 0, spv::Decoration::Offset, {0});
   b.member_decorate(block, 0, spv::Decoration::NonWritable);
   b.name(block, "HandleTable");
-  table_var_ = b.global_variable(b.pointer_type(spv::StorageClass::StorageBuffer, block),
-                                 spv::StorageClass::StorageBuffer);
+  table_var_ =
+      b.global_variable(b.pointer_type(spv::StorageClass::StorageBuffer, block), spv::StorageClass::StorageBuffer);
   b.decorate(table_var_, spv::Decoration::DescriptorSet, {abi::kImageSet});
   b.decorate(table_var_, spv::Decoration::Binding, {abi::kBindingHandleTable});
   b.name(table_var_, "handle_table");
@@ -113,7 +113,8 @@ uint32_t Images::lower(FunctionBuilder& f, Op op, std::span<const uint32_t> args
     for (uint32_t c = 0; c < 4; ++c) {
       uint32_t ea = constant ? b.const_u64(*constant + 4 * c)
                              : (c == 0 ? base : f.op(SpvOp::OpIAdd, k_.types.u64, {base, b.const_u64(4 * c)}));
-      uint32_t bits = f.op(SpvOp::OpBitcast, k_.types.u32, {f.op(SpvOp::OpCompositeExtract, k_.types.f32(), {texel, c})});
+      uint32_t bits =
+          f.op(SpvOp::OpBitcast, k_.types.u32, {f.op(SpvOp::OpCompositeExtract, k_.types.f32(), {texel, c})});
       k_.helpers->store(f, ea, bits, 4);
     }
   };
@@ -121,13 +122,9 @@ uint32_t Images::lower(FunctionBuilder& f, Op op, std::span<const uint32_t> args
     case Op::Load2D:
     case Op::Load3D:
     case Op::Sample2D:
-    case Op::Sample3D:
-      store_texel(args[0], call(t_vec4(), args.subspan(1)));
-      return 0;
+    case Op::Sample3D: store_texel(args[0], call(t_vec4(), args.subspan(1))); return 0;
     case Op::Store2D:
-    case Op::Store3D:
-      call(k_.types.void_type, args);
-      return 0;
+    case Op::Store3D: call(k_.types.void_type, args); return 0;
     case Op::Size: return call(k_.types.u32, args);
   }
   return 0;
@@ -151,7 +148,8 @@ std::pair<uint32_t, uint32_t> Images::entry(FunctionBuilder& f, uint32_t handle,
 
 uint32_t Images::descriptor(FunctionBuilder& f, uint32_t var, Id type, uint32_t handle) {
   ModuleBuilder& b = k_.b;
-  uint32_t pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::UniformConstant, type), {var, handle});
+  uint32_t pointer =
+      f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::UniformConstant, type), {var, handle});
   b.decorate(pointer, spv::Decoration::NonUniform);
   uint32_t value = f.load(type, pointer);
   b.decorate(value, spv::Decoration::NonUniform);
@@ -224,23 +222,24 @@ void Images::emit(uint32_t id, Op op) {
     for (uint32_t i = 0; i < dims; ++i) coords.push_back(f.param(2 + i));
     uint32_t coord = f.op(SpvOp::OpCompositeConstruct, b.vector_type(f32, dims), coords);
     uint32_t lod = f.param(2 + dims);
-    f.return_value(f.op(SpvOp::OpImageSampleExplicitLod, vec4,
-                        {combined, coord, uint32_t(spv::ImageOperandsMask::Lod), lod}));
+    f.return_value(
+        f.op(SpvOp::OpImageSampleExplicitLod, vec4, {combined, coord, uint32_t(spv::ImageOperandsMask::Lod), lod}));
     f.finish();
     return;
   }
 
   const bool store = op == Op::Store2D || op == Op::Store3D;
   if (store) h.return_if_trapped(f);  // a trapped invocation writes nothing more
-  auto [value, ok] = entry(f, handle, abi::kHandleStorage | abi::kHandle3D | abi::kHandleSampler,
-                           abi::kHandleStorage | dim_flag);
+  auto [value, ok] =
+      entry(f, handle, abi::kHandleStorage | abi::kHandle3D | abi::kHandleSampler, abi::kHandleStorage | dim_flag);
   trap_unless(ok, abi::TrapKind::InvalidHandle);
   std::vector<uint32_t> coords;
   uint32_t inside = 0;
   for (uint32_t i = 0; i < dims; ++i) {
     uint32_t c = f.param(1 + i);
     coords.push_back(c);
-    uint32_t below = f.op(SpvOp::OpULessThan, k_.types.bool_type, {c, f.op(SpvOp::OpCompositeExtract, u32, {value, i})});
+    uint32_t below =
+        f.op(SpvOp::OpULessThan, k_.types.bool_type, {c, f.op(SpvOp::OpCompositeExtract, u32, {value, i})});
     inside = inside ? f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {inside, below}) : below;
   }
   trap_unless(inside, abi::TrapKind::ImageOutOfBounds);

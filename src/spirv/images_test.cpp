@@ -49,7 +49,9 @@ TEST(Images, KernelsWithoutImagesDeclareNoDescriptors) {
   CompiledKernel k = expect_compiles(c_to_wasm(R"(
 #include <wasmgpu.h>
 WASMGPU_KERNEL(k) void k(int i, float *out) { out[i] = 2.0f * out[i]; }
-)", "-O2", kHeader), "k");
+)",
+                                               "-O2", kHeader),
+                                     "k");
   EXPECT_FALSE(k.info.uses_images);
   std::string text = disassembly(k);
   EXPECT_EQ(text.find("DescriptorSet"), std::string::npos);
@@ -63,7 +65,8 @@ TEST(Images, SizeQueryAloneValidates) {
     (import "wasmgpu" "image_size" (func $size (param i32 i32) (result i32)))
     (memory 1)
     (func $k (export "k") (param i32 i32)
-      (i32.store (i32.mul (local.get 0) (i32.const 4)) (call $size (local.get 1) (local.get 0))))))"), "k");
+      (i32.store (i32.mul (local.get 0) (i32.const 4)) (call $size (local.get 1) (local.get 0))))))"),
+                                     "k");
   EXPECT_TRUE(k.info.uses_images);
 }
 
@@ -71,9 +74,11 @@ TEST(Images, RefusesWrongSignature) {
   std::string error = compile_error(wat_to_wasm(R"((module
     (import "wasmgpu" "image_store_2d" (func $store (param i32 i32 i32 f32)))
     (func $k (export "k") (param i32)
-      (call $store (local.get 0) (i32.const 0) (i32.const 0) (f32.const 1)))))"), "k");
+      (call $store (local.get 0) (i32.const 0) (i32.const 0) (f32.const 1)))))"),
+                                    "k");
   EXPECT_NE(error.find("wasmgpu.image_store_2d has signature (i32, i32, i32, f32, f32, f32, f32) -> ()"),
-            std::string::npos) << error;
+            std::string::npos)
+      << error;
 }
 
 }  // namespace

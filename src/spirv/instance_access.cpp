@@ -61,9 +61,8 @@ Status FunctionLowering::global_set(uint32_t global_index) {
   Id raw_type = wide ? k_.types.u64 : k_.types.u32;
   if (type == ValType::F32 || type == ValType::F64) value = op(Op::OpBitcast, raw_type, {value});
   uint32_t offset = abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * global_index;
-  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}), [&] {
-    f_.store_aligned(k_.instance_pointer(f_, offset, raw_type), value, wide ? 8 : 4);
-  });
+  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}),
+             [&] { f_.store_aligned(k_.instance_pointer(f_, offset, raw_type), value, wide ? 8 : 4); });
   return {};
 }
 
@@ -81,10 +80,12 @@ void FunctionLowering::memory_grow() {
   uint32_t delta = op(Op::OpUConvert, k_.types.u64, {pop()});
   Id pages_pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32);
   uint32_t old_pages = f_.load_aligned(k_.types.u32, pages_pointer, 4);
-  uint32_t limit = f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, abi::kInstanceMemoryLimitPages, k_.types.u32), 4);
+  uint32_t limit =
+      f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, abi::kInstanceMemoryLimitPages, k_.types.u32), 4);
   uint32_t new_pages = op(Op::OpIAdd, k_.types.u64, {op(Op::OpUConvert, k_.types.u64, {old_pages}), delta});
   uint32_t fits = op(Op::OpULessThanEqual, k_.types.bool_type, {new_pages, op(Op::OpUConvert, k_.types.u64, {limit})});
-  uint32_t ok = op(Op::OpLogicalAnd, k_.types.bool_type, {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
+  uint32_t ok = op(Op::OpLogicalAnd, k_.types.bool_type,
+                   {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
   f_.if_else(ok, [&] {
     Id pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32);
     f_.store_aligned(pointer, op(Op::OpUConvert, k_.types.u32, {new_pages}), 4);
@@ -108,9 +109,8 @@ Status FunctionLowering::data_drop(uint32_t segment) {
     return make_error("function " + k_.module.function_name(index_) + " uses data.drop of data segment " +
                       std::to_string(segment) + ", which does not exist");
   uint32_t offset = k_.layout.data_dropped_offset + 4 * segment;
-  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}), [&] {
-    f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), b_.const_u32(1), 4);
-  });
+  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}),
+             [&] { f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), b_.const_u32(1), 4); });
   return {};
 }
 

@@ -56,9 +56,7 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
     uint32_t type = b.type_of(args[0]);
     return f.op(op, type, {subgroup_scope(), uint32_t(operation), args[0]});
   };
-  auto float_or_int = [&](Op float_op, Op int_op) {
-    return b.type_of(args[0]) == k_.types.f32() ? float_op : int_op;
-  };
+  auto float_or_int = [&](Op float_op, Op int_op) { return b.type_of(args[0]) == k_.types.f32() ? float_op : int_op; };
 
   switch (intrinsic.kind) {
     case IntrinsicKind::GlobalId: {
@@ -86,8 +84,8 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::NumWorkgroups), 1);
       uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.spec.workgroup_size(), 0});
       uint32_t count = f.load(u32, k_.abi.invocation_count_var);
-      uint32_t launch_x = f.op(Op::OpUDiv, u32,
-                               {f.op(Op::OpIAdd, u32, {count, f.op(Op::OpISub, u32, {size_x, b.const_u32(1)})}), size_x});
+      uint32_t launch_x = f.op(
+          Op::OpUDiv, u32, {f.op(Op::OpIAdd, u32, {count, f.op(Op::OpISub, u32, {size_x, b.const_u32(1)})}), size_x});
       uint32_t dims_operands[] = {k_.spec.index_dims(), b.const_u32(1)};
       uint32_t over_x = b.spec_const_op(k_.types.bool_type, Op::OpIEqual, dims_operands);
       uint32_t one_d = f.op(Op::OpLogicalAnd, k_.types.bool_type,
@@ -104,17 +102,15 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
                              uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
       return 0;
     case IntrinsicKind::MemoryBarrier:
-      f.op_void(Op::OpMemoryBarrier,
-                {b.const_u32(uint32_t(spv::Scope::Device)),
-                 b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
-                             uint32_t(spv::MemorySemanticsMask::UniformMemory) |
-                             uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
+      f.op_void(Op::OpMemoryBarrier, {b.const_u32(uint32_t(spv::Scope::Device)),
+                                      b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
+                                                  uint32_t(spv::MemorySemanticsMask::UniformMemory) |
+                                                  uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
       return 0;
     case IntrinsicKind::WorkgroupMemoryBarrier:
-      f.op_void(Op::OpMemoryBarrier,
-                {b.const_u32(uint32_t(spv::Scope::Workgroup)),
-                 b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
-                             uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
+      f.op_void(Op::OpMemoryBarrier, {b.const_u32(uint32_t(spv::Scope::Workgroup)),
+                                      b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
+                                                  uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
       return 0;
     case IntrinsicKind::SubgroupSize:
       b.capability(spv::Capability::GroupNonUniform);
@@ -148,8 +144,9 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
     case IntrinsicKind::SubgroupAny: {
       b.capability(spv::Capability::GroupNonUniformVote);
       uint32_t predicate = f.op(Op::OpINotEqual, k_.types.bool_type, {args[0], b.const_u32(0)});
-      uint32_t vote = f.op(intrinsic.kind == IntrinsicKind::SubgroupAll ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
-                           k_.types.bool_type, {subgroup_scope(), predicate});
+      uint32_t vote =
+          f.op(intrinsic.kind == IntrinsicKind::SubgroupAll ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
+               k_.types.bool_type, {subgroup_scope(), predicate});
       return f.op(Op::OpSelect, u32, {vote, b.const_u32(1), b.const_u32(0)});
     }
     case IntrinsicKind::SubgroupAdd:
@@ -182,7 +179,8 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       // AtomicOp lists the atomics in the catalog's order.
       static_assert(uint8_t(IntrinsicKind::AtomicCompareExchange) - uint8_t(IntrinsicKind::AtomicAdd) ==
                         uint8_t(AtomicOp::CompareExchange) &&
-                    uint8_t(IntrinsicKind::AtomicAddF32) - uint8_t(IntrinsicKind::AtomicAdd) == uint8_t(AtomicOp::AddF32));
+                    uint8_t(IntrinsicKind::AtomicAddF32) - uint8_t(IntrinsicKind::AtomicAdd) ==
+                        uint8_t(AtomicOp::AddF32));
       AtomicOp atomic = AtomicOp(uint8_t(intrinsic.kind) - uint8_t(IntrinsicKind::AtomicAdd));
       const Id result_type = atomic == AtomicOp::AddF32 ? k_.types.f32() : u32;
       std::vector<uint32_t> operands{atomic_helper(atomic), f.op(Op::OpUConvert, k_.types.u64, {args[0]})};
@@ -194,18 +192,25 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       // invocation that has trapped).
       ModuleBuilder& b = k_.b;
       auto [inside, relative] = shared_range_check32(k_, f, args[0], 0, 4);
-      uint32_t aligned = f.op(Op::OpIEqual, k_.types.bool_type, {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
+      uint32_t aligned = f.op(Op::OpIEqual, k_.types.bool_type,
+                              {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
       // An address proven an aligned shared word (FunctionLowering::call).
-      uint32_t fast = unless_proven(k_, f, f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, aligned}), args[0], 0, 4);
-      fast = f.op(Op::OpLogicalAnd, k_.types.bool_type, {fast, f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)})});
+      uint32_t fast =
+          unless_proven(k_, f, f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, aligned}), args[0], 0, 4);
+      fast = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                  {fast, f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)})});
       uint32_t result = f.variable(result_type);
-      f.if_else(fast, [&] {
-        uint32_t pointer = shared_word_pointer_at(k_, f, f.op(Op::OpShiftRightLogical, u32, {relative, b.const_u32(2)}));
-        const bool exchange = atomic == AtomicOp::CompareExchange;  // wasm order: (address, expected, replacement)
-        uint32_t bits = atomic_on(f, atomic, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)),
-                                  exchange ? args[2] : args[1], exchange ? args[1] : 0);
-        f.store(result, atomic == AtomicOp::AddF32 ? f.op(Op::OpBitcast, k_.types.f32(), {bits}) : bits);
-      }, [&] { f.store(result, f.op(Op::OpFunctionCall, result_type, operands)); });
+      f.if_else(
+          fast,
+          [&] {
+            uint32_t pointer =
+                shared_word_pointer_at(k_, f, f.op(Op::OpShiftRightLogical, u32, {relative, b.const_u32(2)}));
+            const bool exchange = atomic == AtomicOp::CompareExchange;  // wasm order: (address, expected, replacement)
+            uint32_t bits = atomic_on(f, atomic, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)),
+                                      exchange ? args[2] : args[1], exchange ? args[1] : 0);
+            f.store(result, atomic == AtomicOp::AddF32 ? f.op(Op::OpBitcast, k_.types.f32(), {bits}) : bits);
+          },
+          [&] { f.store(result, f.op(Op::OpFunctionCall, result_type, operands)); });
       return f.load(result_type, result);
     }
     case IntrinsicKind::ImageLoad2D: return k_.images->lower(f, Images::Op::Load2D, args);
@@ -270,7 +275,8 @@ ThreadAtomicKind thread_atomic_kind(wasm::Opcode op) {
     case wasm::AccessKind::Exchange: return ThreadAtomicKind::Exchange;
     case wasm::AccessKind::CompareExchange: return ThreadAtomicKind::CompareExchange;
     case wasm::AccessKind::Notify: return ThreadAtomicKind::Notify;
-    case wasm::AccessKind::None: case wasm::AccessKind::Wait: break;
+    case wasm::AccessKind::None:
+    case wasm::AccessKind::Wait: break;
   }
   assert(false && "not a threads-proposal load, store, read-modify-write or notify");
   return ThreadAtomicKind::Load;
@@ -288,15 +294,13 @@ bool is_i64_instruction(wasm::Opcode op) {
 
 }  // namespace
 
-void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr& instr,
-                                          std::vector<uint32_t>& stack) {
+void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr& instr, std::vector<uint32_t>& stack) {
   ModuleBuilder& b = k_.b;
   if (instr.op == wasm::Opcode::AtomicFence) {
-    f.op_void(Op::OpMemoryBarrier,
-              {b.const_u32(uint32_t(spv::Scope::Device)),
-               b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
-                           uint32_t(spv::MemorySemanticsMask::UniformMemory) |
-                           uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
+    f.op_void(Op::OpMemoryBarrier, {b.const_u32(uint32_t(spv::Scope::Device)),
+                                    b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
+                                                uint32_t(spv::MemorySemanticsMask::UniformMemory) |
+                                                uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
     return;
   }
   ThreadAtomicKind kind = thread_atomic_kind(instr.op);
@@ -345,8 +349,7 @@ uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, 
       case ThreadAtomicKind::Xor: return rmw(Op::OpAtomicXor);
       case ThreadAtomicKind::Exchange: return rmw(Op::OpAtomicExchange);
       case ThreadAtomicKind::CompareExchange:  // wasm operands: (expected, replacement)
-        return f.op(Op::OpAtomicCompareExchange, word,
-                    {pointer, scope, acq_rel, acquire, operands[1], operands[0]});
+        return f.op(Op::OpAtomicCompareExchange, word, {pointer, scope, acq_rel, acquire, operands[1], operands[0]});
       // memory.atomic.wait is refused (spirv/lowerable.h), so no invocation
       // ever waits and notify wakes none: 0, once the address has passed the
       // alignment and bounds checks that lead here.
@@ -375,11 +378,13 @@ uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, 
       case ThreadAtomicKind::CompareExchange: {
         // The expected value is wrapped to the access width; a failed compare
         // writes the old value back (no visible change).
-        uint32_t equal = f.op(Op::OpIEqual, k_.types.bool_type, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
+        uint32_t equal =
+            f.op(Op::OpIEqual, k_.types.bool_type, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
         value = f.op(Op::OpSelect, u32, {equal, operands[1], old});
         break;
       }
-      case ThreadAtomicKind::Load: case ThreadAtomicKind::Notify: break;
+      case ThreadAtomicKind::Load:
+      case ThreadAtomicKind::Notify: break;
     }
     uint32_t field = f.op(Op::OpShiftLeftLogical, u32, {mask, shift});
     uint32_t placed = f.op(Op::OpShiftLeftLogical, u32, {f.op(Op::OpBitwiseAnd, u32, {value, mask}), shift});
@@ -398,8 +403,8 @@ uint32_t Intrinsics::compare_exchange_loop(FunctionBuilder& f, uint32_t pointer,
     uint32_t expected = f.load(u32, expected_var);
     uint32_t desired = update(expected);
     // On failure the exchange only reads, so its semantics are the load's.
-    uint32_t seen = f.op(Op::OpAtomicCompareExchange, u32,
-                         {pointer, scope, exchange_semantics, load_semantics, desired, expected});
+    uint32_t seen =
+        f.op(Op::OpAtomicCompareExchange, u32, {pointer, scope, exchange_semantics, load_semantics, desired, expected});
     f.store(expected_var, seen);
     f.branch_conditional(f.op(Op::OpIEqual, k_.types.bool_type, {seen, expected}), loop.merge, loop.continue_target);
   });
@@ -461,13 +466,13 @@ void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
   uint32_t address = helpers.device_address(f, ea, b.const_u32(width));
   if (width < 4) address = f.op(Op::OpBitwiseAnd, k_.types.u64, {address, b.const_u64(~uint64_t(3))});
   uint32_t pointer = k_.device_pointer(f, address, width == 8 ? k_.types.u64 : k_.types.u32);
-  finish(thread_atomic_on_word(f, op, pointer, spv::Scope::Device,
-                               uint32_t(spv::MemorySemanticsMask::UniformMemory), width, shift, operands));
+  finish(thread_atomic_on_word(f, op, pointer, spv::Scope::Device, uint32_t(spv::MemorySemanticsMask::UniformMemory),
+                               width, shift, operands));
   f.finish();
 }
 
-uint32_t Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, uint32_t pointer, uint32_t scope,
-                               uint32_t value, uint32_t comparator) {
+uint32_t Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, uint32_t pointer, uint32_t scope, uint32_t value,
+                               uint32_t comparator) {
   ModuleBuilder& b = k_.b;
   const Id u32 = k_.types.u32;
   uint32_t relaxed = b.const_u32(0);
@@ -523,8 +528,8 @@ void Intrinsics::emit_atomic(uint32_t id, AtomicOp op) {
     uint32_t inside = shared_contains(k_, f, ea, 4);
     f.if_else(inside, [&] {
       uint32_t pointer = shared_word_pointer(k_, f, ea);
-      f.return_value(result(atomic_on(f, op, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)), value,
-                                      comparator)));
+      f.return_value(
+          result(atomic_on(f, op, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)), value, comparator)));
     });
   }
   uint32_t address = helpers.device_address(f, ea, b.const_u32(4));

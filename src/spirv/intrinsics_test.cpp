@@ -47,8 +47,7 @@ TEST(Intrinsics, EveryIntrinsicValidates) {
     EXPECT_TRUE(k.info.uses_barriers);
     std::string text = disassembly(k);
     for (const char* expected : {"OpControlBarrier", "OpGroupNonUniformFAdd", "OpGroupNonUniformBallot",
-                                 "OpGroupNonUniformShuffle", "OpAtomicCompareExchange", "OpAtomicSMin",
-                                 "Workgroup"})
+                                 "OpGroupNonUniformShuffle", "OpAtomicCompareExchange", "OpAtomicSMin", "Workgroup"})
       EXPECT_NE(text.find(expected), std::string::npos) << expected << " at " << opt;
   }
 }
@@ -57,7 +56,9 @@ TEST(Intrinsics, NoSharedMemoryWithoutSharedVariables) {
   CompiledKernel k = expect_compiles(c_to_wasm(R"(
 #include <wasmgpu.h>
 WASMGPU_KERNEL(k) void k(int i, int *out) { out[i] = (int)wasmgpu_local_id(0); }
-)", "-O2", kHeader), "k");
+)",
+                                               "-O2", kHeader),
+                                     "k");
   EXPECT_EQ(k.info.shared_memory_bytes, 0u);
   EXPECT_FALSE(k.info.uses_barriers);
 }
@@ -68,24 +69,30 @@ TEST(Intrinsics, RefusesOtherImportsNamingImportAndFunction) {
 __attribute__((import_module("env"), import_name("expf"))) float expf(float);
 __attribute__((noinline)) float helper(float x) { return expf(x); }
 __attribute__((export_name("k"))) void k(int i, float *out) { out[i] = helper(out[i]); }
-)", "-O2"), "k");
+)",
+                                              "-O2"),
+                                    "k");
   EXPECT_NE(error.find("function helper calls imported function env.expf"), std::string::npos) << error;
 }
 
 TEST(Intrinsics, RefusesUnknownWasmgpuImport) {
   std::string error = compile_error(wat_to_wasm(R"((module
     (import "wasmgpu" "warp_vote" (func $vote (param i32) (result i32)))
-    (func $k (export "k") (param i32) (drop (call $vote (local.get 0))))))"), "k");
+    (func $k (export "k") (param i32) (drop (call $vote (local.get 0))))))"),
+                                    "k");
   EXPECT_NE(error.find("function k calls imported function wasmgpu.warp_vote, which is not a wasmgpu intrinsic"),
-            std::string::npos) << error;
+            std::string::npos)
+      << error;
 }
 
 TEST(Intrinsics, RefusesWrongSignature) {
   std::string error = compile_error(wat_to_wasm(R"((module
     (import "wasmgpu" "barrier" (func $barrier (param i32)))
-    (func $k (export "k") (param i32) (call $barrier (local.get 0)))))"), "k");
+    (func $k (export "k") (param i32) (call $barrier (local.get 0)))))"),
+                                    "k");
   EXPECT_NE(error.find("function k calls imported function wasmgpu.barrier with signature (i32) -> ()"),
-            std::string::npos) << error;
+            std::string::npos)
+      << error;
   EXPECT_NE(error.find("wasmgpu.barrier has signature () -> ()"), std::string::npos) << error;
 }
 
@@ -94,7 +101,9 @@ TEST(Intrinsics, RefusesInitialisedSharedMemory) {
 #include <wasmgpu.h>
 WASMGPU_SHARED int table[4] = {1, 2, 3, 4};
 WASMGPU_KERNEL(k) void k(int i, int *out) { out[i] = table[i & 3]; }
-)", "-O0", kHeader), "k");
+)",
+                                              "-O0", kHeader),
+                                    "k");
   EXPECT_NE(error.find("initial values"), std::string::npos) << error;
 }
 
@@ -118,7 +127,9 @@ WASMGPU_KERNEL(k) void k(int i, unsigned char *out) {
   __builtin_memcpy(out + 64 * i, scratch, sizeof scratch);
   out[i] = (unsigned char)halves[(i + 1) & 31];
 }
-)", "-O2", kHeader + " -mbulk-memory"), "k");
+)",
+                                               "-O2", kHeader + " -mbulk-memory"),
+                                     "k");
   EXPECT_EQ(k.info.shared_memory_bytes, 128u);
   std::string text = disassembly(k);
   EXPECT_NE(text.find("OpAtomicAnd"), std::string::npos);

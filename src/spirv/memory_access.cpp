@@ -51,9 +51,7 @@ namespace {
 using Op = spv::Op;
 
 // Device alignment of module-memory address `ea` (memory_base is 16-aligned).
-uint32_t constant_alignment(uint64_t ea) {
-  return ea % 16 == 0 ? 16 : uint32_t(uint64_t(1) << std::countr_zero(ea));
-}
+uint32_t constant_alignment(uint64_t ea) { return ea % 16 == 0 ? 16 : uint32_t(uint64_t(1) << std::countr_zero(ea)); }
 
 // (address & (alignment - 1)) == 0 for a u64 device address.
 uint32_t is_aligned(KernelContext& k, FunctionBuilder& f, uint32_t address, uint32_t alignment) {
@@ -156,8 +154,9 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f,
     // 2^32 - c >= size + offset > size - span (offset > -span), as a 64-bit
     // compare would find. Half the instructions of the 64-bit form.
     uint32_t base32 = f.op(Op::OpUConvert, k_.types.u32, {wasm_base});
-    uint32_t present = f.op(Op::OpIEqual, k_.types.bool_type,
-                            {f.op(Op::OpShiftRightLogical, k_.types.u64, {wasm_base, b.const_u32(32)}), b.const_u64(0)});
+    uint32_t present =
+        f.op(Op::OpIEqual, k_.types.bool_type,
+             {f.op(Op::OpShiftRightLogical, k_.types.u64, {wasm_base, b.const_u32(32)}), b.const_u64(0)});
     uint32_t size32 = f.op(Op::OpUConvert, k_.types.u32, {size});
     uint32_t c = offset == 0 ? base32 : f.op(Op::OpISub, k_.types.u32, {base32, b.const_u32(uint32_t(offset))});
     uint32_t relative = f.op(Op::OpISub, k_.types.u32, {parts->second.operand, c});
@@ -176,7 +175,8 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f,
     // 0.95 without; docs/performance.md).
     if (proven_at_launch) {
       uint32_t bias = f.op(Op::OpISub, k_.types.u64, {device, f.op(Op::OpUConvert, k_.types.u64, {c})});
-      return {inside, f.op(Op::OpIAdd, k_.types.u64, {bias, f.op(Op::OpUConvert, k_.types.u64, {parts->second.operand})})};
+      return {inside,
+              f.op(Op::OpIAdd, k_.types.u64, {bias, f.op(Op::OpUConvert, k_.types.u64, {parts->second.operand})})};
     }
     uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {device, f.op(Op::OpUConvert, k_.types.u64, {relative})});
     return {inside, address};
@@ -189,7 +189,8 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f,
   uint32_t limit = f.op(Op::OpISub, k_.types.u64, {size, b.const_u64(span)});
   uint32_t inside = f.op(Op::OpULessThanEqual, k_.types.bool_type, {relative, limit});
   if (span > abi::kParamRegionMinSize)
-    inside = f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {size, b.const_u64(span)})});
+    inside = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                  {inside, f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {size, b.const_u64(span)})});
   uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {device, relative});
   return {inside, address};
 }
@@ -245,8 +246,8 @@ void RuntimeHelpers::indexed_module_or_general(FunctionBuilder& f, uint32_t ea, 
   std::optional<std::pair<uint64_t, uint64_t>> range = indexed_module_range();
   if (!range) return general();
   uint32_t offset = f.op(Op::OpISub, k_.types.u64, {ea, k_.b.const_u64(range->first)});
-  uint32_t inside = f.op(Op::OpULessThanEqual, k_.types.bool_type,
-                         {offset, k_.b.const_u64(range->second - range->first - width)});
+  uint32_t inside =
+      f.op(Op::OpULessThanEqual, k_.types.bool_type, {offset, k_.b.const_u64(range->second - range->first - width)});
   f.if_else(inside, module, general);
 }
 
@@ -260,8 +261,8 @@ void RuntimeHelpers::indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t wi
     module_or_general();
 }
 
-uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact,
-                              uint64_t offset, bool proven_at_launch) {
+uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact, uint64_t offset,
+                              bool proven_at_launch) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
   AccessPath path = path_of(constant, width);
@@ -281,19 +282,23 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
       f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {inside}), [&] {
         indexed_module_or_general(
             f, ea, width,
-            [&] { f.store(result, load_device(f, module_address(f, ea), width,
-                                              path == AccessPath::Indexed ? AccessPath::Parameter
-                                                                          : AccessPath::ParameterUnaligned)); },
+            [&] {
+              f.store(result, load_device(f, module_address(f, ea), width,
+                                          path == AccessPath::Indexed ? AccessPath::Parameter
+                                                                      : AccessPath::ParameterUnaligned));
+            },
             [&] { f.store(result, load_translated(f, ea, width)); });
       });
       return f.load(type, result);
     }
-    indexed_access(f, ea, width,
-                   [&] { f.store(result, shared_load(k_, f, ea, width, alignment)); },
-                   [&] { f.store(result, load_device(f, module_address(f, ea), width,
-                                                     path == AccessPath::Indexed ? AccessPath::Parameter
-                                                                                 : AccessPath::ParameterUnaligned)); },
-                   [&] { f.store(result, load_translated(f, ea, width)); });
+    indexed_access(
+        f, ea, width, [&] { f.store(result, shared_load(k_, f, ea, width, alignment)); },
+        [&] {
+          f.store(result,
+                  load_device(f, module_address(f, ea), width,
+                              path == AccessPath::Indexed ? AccessPath::Parameter : AccessPath::ParameterUnaligned));
+        },
+        [&] { f.store(result, load_translated(f, ea, width)); });
     return f.load(type, result);
   }
   if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
@@ -310,13 +315,14 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
       // the general path after) was slower on the H200 (stencil 0.75
       // against 0.80 of its twin, exact stencil 0.69 against 0.76;
       // docs/performance.md) and no faster on lavapipe.
-      f.if_else(inside,
-                [&] { f.store(result, words ? load_at(f, address, 8, 4) : load_at(f, address, width, width)); },
-                [&] { f.store(result, load_translated(f, ea, width)); });
+      f.if_else(
+          inside, [&] { f.store(result, words ? load_at(f, address, 8, 4) : load_at(f, address, width, width)); },
+          [&] { f.store(result, load_translated(f, ea, width)); });
       return f.load(type, result);
     }
-    f.if_else(inside, [&] { f.store(result, load_device(f, address, width, path)); },
-              [&] { f.store(result, load_translated(f, ea, width)); });
+    f.if_else(
+        inside, [&] { f.store(result, load_device(f, address, width, path)); },
+        [&] { f.store(result, load_translated(f, ea, width)); });
     return f.load(type, result);
   }
   switch (path) {
@@ -325,9 +331,10 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
       // A trapped access yields 0, as the Translated path does.
       uint32_t result = f.variable(type);
       f.store(result, k_.b.const_null(type));
-      f.if_else(within_memory(f, ea, k_.b.const_u64(width)), [&] {
-        f.store(result, load_at(f, module_address(f, ea), width, constant_alignment(*constant)));
-      }, [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
+      f.if_else(
+          within_memory(f, ea, k_.b.const_u64(width)),
+          [&] { f.store(result, load_at(f, module_address(f, ea), width, constant_alignment(*constant))); },
+          [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
       return f.load(type, result);
     }
     default: break;
@@ -381,8 +388,8 @@ void RuntimeHelpers::store_translated(FunctionBuilder& f, uint32_t ea, uint32_t 
   call(f, k_.types.void_type, function_id(Helper::Store, width), {ea, value});
 }
 
-void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
-                           const PointerFact* fact, uint64_t offset, bool proven_at_launch) {
+void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width, const PointerFact* fact,
+                           uint64_t offset, bool proven_at_launch) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
   AccessPath path = path_of(constant, width);
@@ -394,30 +401,35 @@ void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint
     const uint32_t alignment = fact->alignment(offset);
     // A trapped invocation writes nothing more.
     f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)}), [&] {
-      indexed_access(f, ea, width, [&] { shared_store(k_, f, ea, value, width, alignment); },
-                     [&] { store_device(f, module_address(f, ea), value, width,
-                                        path == AccessPath::Indexed ? AccessPath::Parameter
-                                                                    : AccessPath::ParameterUnaligned); },
-                     [&] { store_translated(f, ea, value, width); });
+      indexed_access(
+          f, ea, width, [&] { shared_store(k_, f, ea, value, width, alignment); },
+          [&] {
+            store_device(f, module_address(f, ea), value, width,
+                         path == AccessPath::Indexed ? AccessPath::Parameter : AccessPath::ParameterUnaligned);
+          },
+          [&] { store_translated(f, ea, value, width); });
     });
     return;
   }
   if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
     auto [inside, address] = parameter_check(f, fact->param, ea, width, proven_at_launch);
     // A trapped invocation writes nothing more: the general path checks that.
-    uint32_t fast = f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)})});
+    uint32_t fast =
+        f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)})});
     const bool words = path == AccessPath::ParameterUnaligned && width == 8 &&
                        fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
-    f.if_else(fast, [&] { words ? store_at(f, address, value, 8, 4) : store_device(f, address, value, width, path); },
-              [&] { store_translated(f, ea, value, width); });
+    f.if_else(
+        fast, [&] { words ? store_at(f, address, value, 8, 4) : store_device(f, address, value, width, path); },
+        [&] { store_translated(f, ea, value, width); });
     return;
   }
   auto write = [&] { store_at(f, module_address(f, ea), value, width, constant_alignment(*constant)); };
   // A trapped invocation writes nothing more.
   f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)}), [&] {
-    if (path == AccessPath::Direct) write();
-    else f.if_else(within_memory(f, ea, k_.b.const_u64(width)), write,
-                   [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
+    if (path == AccessPath::Direct)
+      write();
+    else
+      f.if_else(within_memory(f, ea, k_.b.const_u64(width)), write, [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
   });
 }
 
@@ -467,8 +479,8 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
   uint32_t regions = f.op(Op::OpUConvert, k_.types.u64, {launch_field(f, abi::kLaunchRegionsOffset, 4)});
   regions = f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), regions});
   counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {count}), [&](uint32_t i) {
-    uint32_t entry = f.op(Op::OpIAdd, k_.types.u64,
-                          {regions, f.op(Op::OpIMul, k_.types.u64, {i, b.const_u64(abi::kRegionStride)})});
+    uint32_t entry =
+        f.op(Op::OpIAdd, k_.types.u64, {regions, f.op(Op::OpIMul, k_.types.u64, {i, b.const_u64(abi::kRegionStride)})});
     auto field = [&](uint32_t offset, Id type, uint32_t width) {
       return f.load_aligned(type, k_.device_pointer(f, offset_address(k_, f, entry, offset), type), width);
     };
@@ -484,8 +496,8 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
   f.finish();
 }
 
-void RuntimeHelpers::counted_loop(FunctionBuilder& f, uint32_t count,
-                                  const std::function<void(uint32_t)>& body, bool backwards) {
+void RuntimeHelpers::counted_loop(FunctionBuilder& f, uint32_t count, const std::function<void(uint32_t)>& body,
+                                  bool backwards) {
   ModuleBuilder& b = k_.b;
   uint32_t counter = f.variable(k_.types.u64);
   f.store(counter, backwards ? count : b.const_u64(0));
@@ -510,11 +522,11 @@ void RuntimeHelpers::counted_loop(FunctionBuilder& f, uint32_t count,
 
 uint32_t RuntimeHelpers::load_at(FunctionBuilder& f, uint32_t address, uint32_t width, uint32_t alignment) {
   Id type = width == 8 ? k_.types.u64 : k_.types.u32;
-  if (alignment >= width && width >= 4)
-    return f.load_aligned(type, k_.device_pointer(f, address, type), width);
+  if (alignment >= width && width >= 4) return f.load_aligned(type, k_.device_pointer(f, address, type), width);
   if (width == 8 && alignment >= 4) {
     uint32_t low = f.load_aligned(k_.types.u32, k_.device_pointer(f, address, k_.types.u32), 4);
-    uint32_t high = f.load_aligned(k_.types.u32, k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), 4);
+    uint32_t high =
+        f.load_aligned(k_.types.u32, k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), 4);
     low = f.op(Op::OpUConvert, k_.types.u64, {low});
     high = f.op(Op::OpShiftLeftLogical, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {high}), k_.b.const_u32(32)});
     return f.op(Op::OpBitwiseOr, k_.types.u64, {low, high});
@@ -538,7 +550,8 @@ void RuntimeHelpers::store_at(FunctionBuilder& f, uint32_t address, uint32_t val
   }
   if (width == 8 && alignment >= 4) {
     uint32_t low = f.op(Op::OpUConvert, k_.types.u32, {value});
-    uint32_t high = f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpShiftRightLogical, k_.types.u64, {value, k_.b.const_u32(32)})});
+    uint32_t high =
+        f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpShiftRightLogical, k_.types.u64, {value, k_.b.const_u32(32)})});
     f.store_aligned(k_.device_pointer(f, address, k_.types.u32), low, 4);
     f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), high, 4);
     return;
@@ -555,8 +568,7 @@ void RuntimeHelpers::store_at(FunctionBuilder& f, uint32_t address, uint32_t val
 void RuntimeHelpers::return_load_by_alignment(FunctionBuilder& f, uint32_t address, uint32_t width) {
   for (uint32_t alignment : {8u, 4u}) {
     if (alignment > width) continue;
-    f.if_else(is_aligned(k_, f, address, alignment),
-              [&] { f.return_value(load_at(f, address, width, alignment)); });
+    f.if_else(is_aligned(k_, f, address, alignment), [&] { f.return_value(load_at(f, address, width, alignment)); });
   }
   f.return_value(load_at(f, address, width, 1));
 }

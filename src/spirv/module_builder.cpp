@@ -26,8 +26,8 @@ void append_string(Words& out, std::string_view text) {
 
 namespace {
 // Instructions with a literal string: build the operand list, then the word count.
-void append_with_string(Words& out, spv::Op op, std::initializer_list<uint32_t> before,
-                        std::string_view text, std::span<const uint32_t> after = {}) {
+void append_with_string(Words& out, spv::Op op, std::initializer_list<uint32_t> before, std::string_view text,
+                        std::span<const uint32_t> after = {}) {
   Words operands(before);
   append_string(operands, text);
   operands.insert(operands.end(), after.begin(), after.end());
@@ -66,16 +66,13 @@ void ModuleBuilder::name(uint32_t id, std::string_view text) {
   append_with_string(debug_names_, spv::Op::OpName, {id}, escaped);
 }
 
-void ModuleBuilder::decorate(uint32_t id, spv::Decoration decoration,
-                             std::initializer_list<uint32_t> literals) {
+void ModuleBuilder::decorate(uint32_t id, spv::Decoration decoration, std::initializer_list<uint32_t> literals) {
   append_instruction(annotations_, spv::Op::OpDecorate, {id, uint32_t(decoration)}, literals);
 }
 
-void ModuleBuilder::member_decorate(Id struct_type, uint32_t member,
-                                    spv::Decoration decoration,
+void ModuleBuilder::member_decorate(Id struct_type, uint32_t member, spv::Decoration decoration,
                                     std::initializer_list<uint32_t> literals) {
-  append_instruction(annotations_, spv::Op::OpMemberDecorate, {struct_type, member, uint32_t(decoration)},
-                     literals);
+  append_instruction(annotations_, spv::Op::OpMemberDecorate, {struct_type, member, uint32_t(decoration)}, literals);
 }
 
 size_t ModuleBuilder::WordsHash::operator()(const Words& words) const noexcept {
@@ -146,9 +143,7 @@ Id ModuleBuilder::array_type(Id element, Id length_constant) {
   return dedup(spv::Op::OpTypeArray, {element, length_constant}, false);
 }
 
-Id ModuleBuilder::runtime_array_type(Id element) {
-  return dedup(spv::Op::OpTypeRuntimeArray, {element}, false);
-}
+Id ModuleBuilder::runtime_array_type(Id element) { return dedup(spv::Op::OpTypeRuntimeArray, {element}, false); }
 
 Id ModuleBuilder::image_type(Id sampled_type, spv::Dim dim, uint32_t sampled) {
   return dedup(spv::Op::OpTypeImage,
@@ -209,9 +204,7 @@ std::optional<uint64_t> ModuleBuilder::integer_constant(uint32_t id) const {
   return it->second;
 }
 
-Id ModuleBuilder::const_u8(uint8_t value) {
-  return dedup(spv::Op::OpConstant, {uint_type(8), value}, true);
-}
+Id ModuleBuilder::const_u8(uint8_t value) { return dedup(spv::Op::OpConstant, {uint_type(8), value}, true); }
 
 Id ModuleBuilder::const_f32_bits(uint32_t bits) { return scalar_constant(float_type(32), 32, bits, false); }
 
@@ -221,9 +214,7 @@ Id ModuleBuilder::const_bool(bool value) {
   return dedup(value ? spv::Op::OpConstantTrue : spv::Op::OpConstantFalse, {bool_type()}, true);
 }
 
-Id ModuleBuilder::const_null(Id type) {
-  return dedup(spv::Op::OpConstantNull, {type}, true);
-}
+Id ModuleBuilder::const_null(Id type) { return dedup(spv::Op::OpConstantNull, {type}, true); }
 
 Id ModuleBuilder::const_composite(Id type, std::span<const uint32_t> constituents) {
   std::vector<uint32_t> operands{type};
@@ -253,8 +244,7 @@ Id ModuleBuilder::spec_const_op(uint32_t type, spv::Op op, std::span<const uint3
 Id ModuleBuilder::global_variable(uint32_t pointer_type, spv::StorageClass storage, uint32_t initializer) {
   const Id id = fresh_id();
   if (initializer)
-    append_instruction(types_and_globals_, spv::Op::OpVariable,
-                       {pointer_type, id, uint32_t(storage), initializer});
+    append_instruction(types_and_globals_, spv::Op::OpVariable, {pointer_type, id, uint32_t(storage), initializer});
   else
     append_instruction(types_and_globals_, spv::Op::OpVariable, {pointer_type, id, uint32_t(storage)});
   interface_.push_back(id);
@@ -276,11 +266,10 @@ Words ModuleBuilder::assemble() const {
     append_instruction(out, spv::Op::OpCapability, {uint32_t(capability)});
   if (glsl_) append_with_string(out, spv::Op::OpExtInstImport, {glsl_}, "GLSL.std.450");
   append_instruction(out, spv::Op::OpMemoryModel,
-                     {uint32_t(spv::AddressingModel::PhysicalStorageBuffer64),
-                      uint32_t(spv::MemoryModel::GLSL450)});
+                     {uint32_t(spv::AddressingModel::PhysicalStorageBuffer64), uint32_t(spv::MemoryModel::GLSL450)});
   for (const auto& [function, name] : entry_names_)
-    append_with_string(out, spv::Op::OpEntryPoint, {uint32_t(spv::ExecutionModel::GLCompute), function},
-                       name, interface_);
+    append_with_string(out, spv::Op::OpEntryPoint, {uint32_t(spv::ExecutionModel::GLCompute), function}, name,
+                       interface_);
   // The rest is megabytes for large modules: reserve once rather than regrow.
   size_t rest = execution_modes_.size() + debug_names_.size() + annotations_.size() + types_and_globals_.size();
   for (const Words& words : functions_) rest += words.size();
@@ -297,8 +286,7 @@ Words ModuleBuilder::assemble() const {
 
 FunctionBuilder::FunctionBuilder(ModuleBuilder& module, uint32_t id, uint32_t result_type,
                                  std::span<const uint32_t> param_types)
-    : module_(module), id_(id), result_type_(result_type),
-      param_types_(param_types.begin(), param_types.end()) {
+    : module_(module), id_(id), result_type_(result_type), param_types_(param_types.begin(), param_types.end()) {
   function_type_ = module.function_type(result_type, param_types);
   for (size_t i = 0; i < param_types.size(); ++i) {
     params_.push_back(module.fresh_id());
@@ -344,8 +332,7 @@ void FunctionBuilder::op_void(spv::Op op, std::initializer_list<uint32_t> operan
   op_void(op, std::span<const uint32_t>(operands.begin(), operands.size()));
 }
 
-Id FunctionBuilder::glsl(uint32_t instruction, Id type,
-                               std::initializer_list<uint32_t> operands) {
+Id FunctionBuilder::glsl(uint32_t instruction, Id type, std::initializer_list<uint32_t> operands) {
   assert(open_);
   uint32_t set = module_.glsl_std_450();  // its id first, on first use: ids follow the order of asking
   const Id id = module_.fresh_id();
@@ -450,13 +437,9 @@ bool FunctionBuilder::loop(const std::function<void(const LoopBlocks&)>& body_fn
   return begin_block(blocks.merge);
 }
 
-Id FunctionBuilder::load(uint32_t type, uint32_t pointer) {
-  return op(spv::Op::OpLoad, type, {pointer});
-}
+Id FunctionBuilder::load(uint32_t type, uint32_t pointer) { return op(spv::Op::OpLoad, type, {pointer}); }
 
-void FunctionBuilder::store(uint32_t pointer, uint32_t value) {
-  op_void(spv::Op::OpStore, {pointer, value});
-}
+void FunctionBuilder::store(uint32_t pointer, uint32_t value) { op_void(spv::Op::OpStore, {pointer, value}); }
 
 Id FunctionBuilder::load_aligned(Id type, Id pointer, uint32_t alignment) {
   return op(spv::Op::OpLoad, type, {pointer, uint32_t(spv::MemoryAccessMask::Aligned), alignment});

@@ -51,8 +51,7 @@ class ModuleBuilder {
   Id glsl_std_450();  // the GLSL.std.450 extended instruction set
 
   void entry_point(uint32_t function, std::string_view name);  // GLCompute
-  void execution_mode(uint32_t function, spv::ExecutionMode mode,
-                      std::initializer_list<uint32_t> literals);
+  void execution_mode(uint32_t function, spv::ExecutionMode mode, std::initializer_list<uint32_t> literals);
   void name(uint32_t id, std::string_view text);
   void decorate(uint32_t id, spv::Decoration decoration, std::initializer_list<uint32_t> literals = {});
   void member_decorate(Id struct_type, uint32_t member, spv::Decoration decoration,
@@ -172,8 +171,7 @@ class ModuleBuilder {
 // entry). Emitting into an unreachable point is a bug, so callers ask open().
 class FunctionBuilder {
  public:
-  FunctionBuilder(ModuleBuilder& module, uint32_t id, uint32_t result_type,
-                  std::span<const uint32_t> param_types);
+  FunctionBuilder(ModuleBuilder& module, uint32_t id, uint32_t result_type, std::span<const uint32_t> param_types);
 
   ModuleBuilder& module() { return module_; }
   Id id() const { return Id(id_); }
@@ -205,8 +203,7 @@ class FunctionBuilder {
   // Terminators.
   void branch(uint32_t target);
   void branch_conditional(uint32_t condition, uint32_t if_true, uint32_t if_false);
-  void switch_(uint32_t selector, uint32_t default_label,
-               const std::vector<std::pair<uint32_t, uint32_t>>& cases);
+  void switch_(uint32_t selector, uint32_t default_label, const std::vector<std::pair<uint32_t, uint32_t>>& cases);
   void return_();
   void return_value(uint32_t value);
   // Returns the function's zero (or nothing for void): used after traps.
@@ -217,8 +214,7 @@ class FunctionBuilder {
 
   // if (condition) { then_fn(); } else { else_fn(); } as a selection construct.
   // Either arm may terminate; afterwards open() tells whether code continues.
-  void if_else(uint32_t condition, const std::function<void()>& then_fn,
-               const std::function<void()>& else_fn = {});
+  void if_else(uint32_t condition, const std::function<void()>& then_fn, const std::function<void()>& else_fn = {});
 
   // The blocks of a loop construct made by loop(), their ids allocated in
   // this order before anything is emitted.

@@ -107,8 +107,7 @@ class ComponentLowering {
   void branch(uint32_t depth);
   void lower_br_table(const wasm::Instr& instr);
   void return_from_member();
-  Status call_member(size_t ip, const std::vector<wasm::ValType>& params,
-                     const std::vector<wasm::ValType>& results,
+  Status call_member(size_t ip, const std::vector<wasm::ValType>& params, const std::vector<wasm::ValType>& results,
                      const std::function<Status(const std::vector<uint32_t>& args)>& dispatch);
 
   std::vector<uint32_t> types_of(const std::vector<uint32_t>& values) const;
@@ -133,7 +132,7 @@ class ComponentLowering {
   std::map<StateKey, State> states_;
   std::vector<State*> by_number_;
   uint32_t state_var_ = 0, depth_var_ = 0, sp_var_ = 0;
-  uint32_t frames_var_ = 0;  // u64: device address of this invocation's call stack
+  uint32_t frames_var_ = 0;   // u64: device address of this invocation's call stack
   uint32_t slot_offset_ = 0;  // where the call stack starts in the invocation's stack slot
   std::vector<uint32_t> arg_vars_, result_vars_;
   std::map<std::pair<size_t, uint32_t>, uint32_t> slots_;  // (height, type) -> variable
@@ -146,8 +145,7 @@ class ComponentLowering {
   bool live_ = false;
 };
 
-ComponentLowering::ComponentLowering(KernelContext& k, const std::vector<uint32_t>& members,
-                                     uint32_t max_depth)
+ComponentLowering::ComponentLowering(KernelContext& k, const std::vector<uint32_t>& members, uint32_t max_depth)
     : k_(k), b_(k.b), members_(members), max_depth_(max_depth) {
   for (size_t i = 0; i < members_.size(); ++i) {
     position_.emplace(members_[i], uint32_t(i));
@@ -222,7 +220,8 @@ Result<uint32_t> ComponentLowering::lower() {
     lowering->local_types_ = lowering->type_.params;
     const std::vector<wasm::ValType>& locals = lowering->function_.locals;
     lowering->local_types_.insert(lowering->local_types_.end(), locals.begin(), locals.end());
-    for (wasm::ValType type : lowering->local_types_) lowering->locals_.push_back(f.variable(k_.types.value_type(type)));
+    for (wasm::ValType type : lowering->local_types_)
+      lowering->locals_.push_back(f.variable(k_.types.value_type(type)));
     members_lowering_.push_back(std::move(lowering));
   }
   // Entry states first, so that member i enters at state i.
@@ -247,13 +246,15 @@ Result<uint32_t> ComponentLowering::lower() {
   // would be a member), so one call stack per component suffices.
   slot_offset_ = k_.stack_slot_size;
   auto launch_field = [&](uint32_t offset, Id type, uint32_t alignment) {
-    uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), b_.const_u64(offset)});
+    uint32_t address =
+        f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), b_.const_u64(offset)});
     return f.load_aligned(type, k_.device_pointer(f, address, type), alignment);
   };
   uint32_t slot_size = f.op(Op::OpUConvert, k_.types.u64, {launch_field(abi::kLaunchStackSlotSize, k_.types.u32, 4)});
   uint32_t slot = f.op(Op::OpUConvert, k_.types.u64, {f.load(k_.types.u32, k_.abi.stack_slot_var)});
-  uint32_t frames = f.op(Op::OpIAdd, k_.types.u64,
-                         {launch_field(abi::kLaunchStackBase, k_.types.u64, 8), f.op(Op::OpIMul, k_.types.u64, {slot, slot_size})});
+  uint32_t frames =
+      f.op(Op::OpIAdd, k_.types.u64,
+           {launch_field(abi::kLaunchStackBase, k_.types.u64, 8), f.op(Op::OpIMul, k_.types.u64, {slot, slot_size})});
   f.store(frames_var_, f.op(Op::OpIAdd, k_.types.u64, {frames, b_.const_u64(slot_offset_)}));
   f.store(state_var_, f.param(0));
   f.store(depth_var_, b_.const_u32(0));
@@ -280,10 +281,10 @@ Result<uint32_t> ComponentLowering::lower() {
         f.begin_block(switch_merge_);
       },
       [&](const FunctionBuilder::LoopBlocks& loop) {
-        uint32_t running = f.op(Op::OpLogicalAnd, k_.types.bool_type,
-                                {f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)}),
-                                 f.op(Op::OpINotEqual, k_.types.bool_type,
-                                      {f.load(k_.types.u32, state_var_), b_.const_u32(kExit)})});
+        uint32_t running =
+            f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                 {f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)}),
+                  f.op(Op::OpINotEqual, k_.types.bool_type, {f.load(k_.types.u32, state_var_), b_.const_u32(kExit)})});
         f.branch_conditional(running, loop.header, loop.merge);
       });
   WASMGPU_TRY(std::move(lowered));
@@ -385,8 +386,8 @@ Status ComponentLowering::lower_member(uint32_t member) {
   // Parameters from the argument registers; other locals start at zero.
   for (size_t i = 0; i < fl.locals_.size(); ++i) {
     const Id type = k_.types.value_type(fl.local_types_[i]);
-    f.store(fl.locals_[i], i < fl.type_.params.size() ? unpack(k_, f, f.load(k_.types.u64, arg_vars_[i]), type)
-                                                       : b_.const_null(type));
+    f.store(fl.locals_[i],
+            i < fl.type_.params.size() ? unpack(k_, f, f.load(k_.types.u64, arg_vars_[i]), type) : b_.const_null(type));
   }
   const std::vector<wasm::Instr>& body = fl.function_.body;
   Label function_label;
@@ -474,10 +475,10 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
           operands.insert(operands.end(), args.begin(), args.end());
           uint32_t result = f.op(Op::OpFunctionCall, k_.types.result_type(expected.results), operands);
           for (size_t r = 0; r < expected.results.size(); ++r) {
-            uint32_t value = expected.results.size() == 1
-                                 ? result
-                                 : f.op(Op::OpCompositeExtract, k_.types.value_type(expected.results[r]),
-                                        {result, uint32_t(r)});
+            uint32_t value =
+                expected.results.size() == 1
+                    ? result
+                    : f.op(Op::OpCompositeExtract, k_.types.value_type(expected.results[r]), {result, uint32_t(r)});
             f.store(result_vars_[r], pack(k_, f, value));
           }
           return {};
@@ -491,8 +492,9 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
 void ComponentLowering::enter_label(const wasm::Instr& instr, size_t ip) {
   FunctionLowering& fl = *fl_;
   Label label;
-  label.kind = instr.op == Opcode::Block ? Label::Kind::Block
-               : instr.op == Opcode::Loop ? Label::Kind::Loop : Label::Kind::If;
+  label.kind = instr.op == Opcode::Block  ? Label::Kind::Block
+               : instr.op == Opcode::Loop ? Label::Kind::Loop
+                                          : Label::Kind::If;
   label.instr = ip;
   label.else_index = instr.imm0;
   label.end_index = instr.imm1;
@@ -510,8 +512,8 @@ void ComponentLowering::enter_label(const wasm::Instr& instr, size_t ip) {
   } else if (label.kind == Label::Kind::If) {
     uint32_t then_state = state(ip, Role::IfThen), else_state = state(ip, Role::IfElse);
     transition(then_state, stack);
-    f_->store(state_var_, f_->op(Op::OpSelect, k_.types.u32,
-                                 {condition, b_.const_u32(then_state), b_.const_u32(else_state)}));
+    f_->store(state_var_,
+              f_->op(Op::OpSelect, k_.types.u32, {condition, b_.const_u32(then_state), b_.const_u32(else_state)}));
     end_case();
     enter_state(then_state, types_of(stack));
   }
@@ -579,8 +581,9 @@ void ComponentLowering::branch(uint32_t depth) {
   size_t arity = target.kind == Label::Kind::Loop ? target.params.size() : target.results.size();
   std::vector<uint32_t> values(stack.begin(), stack.begin() + target.below.size());
   values.insert(values.end(), stack.end() - arity, stack.end());
-  Role role = target.kind == Label::Kind::Loop  ? Role::LoopHeader
-              : target.kind == Label::Kind::If ? Role::IfEnd : Role::BlockEnd;
+  Role role = target.kind == Label::Kind::Loop ? Role::LoopHeader
+              : target.kind == Label::Kind::If ? Role::IfEnd
+                                               : Role::BlockEnd;
   transition(state(target.instr, role), values);
 }
 
@@ -626,7 +629,8 @@ void ComponentLowering::store_arguments(const std::vector<uint32_t>& args) {
 Id ComponentLowering::stack_word(uint32_t index) {
   FunctionBuilder& f = *f_;
   uint32_t offset = f.op(Op::OpIMul, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {index}), b_.const_u64(4)});
-  return k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, frames_var_), offset}), k_.types.u32);
+  return k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, frames_var_), offset}),
+                           k_.types.u32);
 }
 
 void ComponentLowering::push_words(uint32_t sp, uint32_t& offset, uint32_t value) {
@@ -655,8 +659,8 @@ uint32_t ComponentLowering::pop_words(uint32_t base, uint32_t& offset, uint32_t 
   }
   uint32_t low = f.op(Op::OpUConvert, k_.types.u64, {get()});
   uint32_t high = f.op(Op::OpUConvert, k_.types.u64, {get()});
-  uint32_t bits = f.op(Op::OpBitwiseOr, k_.types.u64,
-                       {low, f.op(Op::OpShiftLeftLogical, k_.types.u64, {high, b_.const_u32(32)})});
+  uint32_t bits =
+      f.op(Op::OpBitwiseOr, k_.types.u64, {low, f.op(Op::OpShiftLeftLogical, k_.types.u64, {high, b_.const_u32(32)})});
   return type == k_.types.u64 ? bits : f.op(Op::OpBitcast, type, {bits});
 }
 
@@ -714,8 +718,7 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
   return {};
 }
 
-Result<uint32_t> lower_recursive_component(KernelContext& k, const std::vector<uint32_t>& members,
-                                           uint32_t max_depth) {
+Result<uint32_t> lower_recursive_component(KernelContext& k, const std::vector<uint32_t>& members, uint32_t max_depth) {
   ComponentLowering lowering(k, members, max_depth);
   return lowering.lower();
 }

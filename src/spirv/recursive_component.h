@@ -26,7 +26,6 @@ inline constexpr uint64_t kMaxCallStackBytes = 16u << 20;
 // CallStackExhausted. The call stack (max_depth times the largest frame) is
 // appended to the invocation's stack slot (k.stack_slot_size grows); returns
 // its size in bytes.
-Result<uint32_t> lower_recursive_component(KernelContext& k, const std::vector<uint32_t>& members,
-                                           uint32_t max_depth);
+Result<uint32_t> lower_recursive_component(KernelContext& k, const std::vector<uint32_t>& members, uint32_t max_depth);
 
 }  // namespace wasmgpu::spirv

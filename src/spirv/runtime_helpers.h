@@ -56,17 +56,17 @@ class RuntimeHelpers {
   // `proven_at_launch`: the access is one the kernel's LaunchProof records
   // (ProofState::launch_proof), so that its range check also passes where
   // the parameter's bit of abi::kSpecProvenParams is set.
-  uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact = nullptr,
-                uint64_t offset = 0, bool proven_at_launch = false);
+  uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact = nullptr, uint64_t offset = 0,
+                bool proven_at_launch = false);
   // A member of a group of accesses (access_groups.h).
   struct GroupedAccess {
-    uint32_t width;           // 4 or 8
-    int64_t delta;            // effective address minus the first member's
-    uint32_t constant;        // GroupMember::constant
-    uint64_t offset;          // the access's offset
-    const PointerFact* fact;  // of its address operand
-    uint32_t ea = 0;          // stores: the member's effective address (u64)
-    uint32_t value = 0;       //   and value (u32, or u64 for width 8)
+    uint32_t width;             // 4 or 8
+    int64_t delta;              // effective address minus the first member's
+    uint32_t constant;          // GroupMember::constant
+    uint64_t offset;            // the access's offset
+    const PointerFact* fact;    // of its address operand
+    uint32_t ea = 0;            // stores: the member's effective address (u64)
+    uint32_t value = 0;         //   and value (u32, or u64 for width 8)
     int32_t proof_access = -1;  // loads: its index in ProofState::launch_proof.accesses, -1 if none
   };
   // Issues a group's loads at its first member, whose effective address is
@@ -85,15 +85,15 @@ class RuntimeHelpers {
   bool store_group(FunctionBuilder& f, std::span<const GroupedAccess> members, bool proven_at_launch);
   // What the members of a group have in common, when they can share a path.
   struct GroupPlan {
-    bool shared = false;            // the shared-memory path, else Parameter
-    uint32_t param = 0;             // Parameter: the pointer argument
-    int64_t lo = 0, hi = 0;         // the bytes the members cover, relative to the first
-    std::vector<int64_t> deltas;    // distinct, ascending
+    bool shared = false;          // the shared-memory path, else Parameter
+    uint32_t param = 0;           // Parameter: the pointer argument
+    int64_t lo = 0, hi = 0;       // the bytes the members cover, relative to the first
+    std::vector<int64_t> deltas;  // distinct, ascending
     std::map<int64_t, uint32_t> width_at;
   };
   // Stores the low `width` bytes of `value` (u32, or u64 for width 8).
-  void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width,
-             const PointerFact* fact = nullptr, uint64_t offset = 0, bool proven_at_launch = false);
+  void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width, const PointerFact* fact = nullptr,
+             uint64_t offset = 0, bool proven_at_launch = false);
   // A v128 access (16 bytes, a uvec4 value) whose address is proven to
   // derive from a pointer parameter at a 16-byte aligned offset: one range
   // check and one 16-byte access, else two 8-byte accesses of the general
@@ -110,8 +110,8 @@ class RuntimeHelpers {
   // memory.init of a data segment of `segment_size` bytes at `segment_offset`
   // in the data-segments buffer, whose dropped flag is the u32 at InstanceState
   // + `dropped_offset` (operands u32; the segment facts are constants).
-  void memory_init(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count,
-                   uint32_t segment_size, uint64_t segment_offset, uint32_t dropped_offset);
+  void memory_init(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count, uint32_t segment_size,
+                   uint64_t segment_offset, uint32_t dropped_offset);
 
   // --- tables (table_helpers.cpp) ---
   // Copies `count` slots to the Table record at `dest_table` (u64), from slot
@@ -119,8 +119,8 @@ class RuntimeHelpers {
   // `source_size` entries, from entry `source`: backwards when the ranges
   // overlap that way (table.copy), front to back otherwise. Unless both
   // ranges fit, traps "out of bounds table access" and moves nothing.
-  void table_move(FunctionBuilder& f, uint32_t dest_table, uint32_t dest, uint32_t source_slots,
-                  uint32_t source_size, uint32_t source, uint32_t count);
+  void table_move(FunctionBuilder& f, uint32_t dest_table, uint32_t dest, uint32_t source_slots, uint32_t source_size,
+                  uint32_t source, uint32_t count);
   // Sets `count` slots of the Table record at `table` (u64) from `index` to
   // `value` (a reference), with the same bounds check.
   void table_fill(FunctionBuilder& f, uint32_t table, uint32_t index, uint32_t value, uint32_t count);
@@ -136,15 +136,28 @@ class RuntimeHelpers {
   void emit_bodies();
 
  private:
-  enum class Helper : uint8_t { Trap, Translate, Load, Store, LoadDevice, StoreDevice, Fill, Copy, Init, FillBytes, CopyBytes, TableMove, TableFill };
+  enum class Helper : uint8_t {
+    Trap,
+    Translate,
+    Load,
+    Store,
+    LoadDevice,
+    StoreDevice,
+    Fill,
+    Copy,
+    Init,
+    FillBytes,
+    CopyBytes,
+    TableMove,
+    TableFill
+  };
   struct Key {
     Helper helper;
     uint32_t width;
     auto operator<=>(const Key&) const = default;
   };
   uint32_t function_id(Helper helper, uint32_t width = 0);
-  uint32_t call(FunctionBuilder& f, uint32_t result_type, uint32_t function,
-                std::initializer_list<uint32_t> args);
+  uint32_t call(FunctionBuilder& f, uint32_t result_type, uint32_t function, std::initializer_list<uint32_t> args);
 
   void emit_trap(uint32_t id);
   void emit_translate(uint32_t id);
@@ -183,13 +196,12 @@ class RuntimeHelpers {
   // largest piece of the initial memory outside the stack and shared ranges.
   std::optional<std::pair<uint64_t, uint64_t>> indexed_module_range();
   // `module()` when [ea, ea + width) lies inside indexed_module_range(), else `general()`.
-  void indexed_module_or_general(FunctionBuilder& f, uint32_t ea, uint32_t width,
-                                 const std::function<void()>& module, const std::function<void()>& general);
+  void indexed_module_or_general(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& module,
+                                 const std::function<void()>& general);
   // Emits the Indexed access: `shared()` inside the shared range, `module()`
   // inside indexed_module_range(), else `general()`.
-  void indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t width,
-                      const std::function<void()>& shared, const std::function<void()>& module,
-                      const std::function<void()>& general);
+  void indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& shared,
+                      const std::function<void()>& module, const std::function<void()>& general);
   // The device access at `address` on a Parameter path.
   uint32_t load_device(FunctionBuilder& f, uint32_t address, uint32_t width, AccessPath path);
   void store_device(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width, AccessPath path);
@@ -215,8 +227,8 @@ class RuntimeHelpers {
   std::optional<GroupPlan> plan_group(std::span<const GroupedAccess> members, bool stores);
   std::pair<uint32_t, uint32_t> group_check(FunctionBuilder& f, const GroupPlan& plan, uint32_t first_ea,
                                             bool proven_at_launch);
-  uint32_t group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
-                            uint64_t first_offset, uint32_t offset);
+  uint32_t group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first, uint64_t first_offset,
+                            uint32_t offset);
   // Whether a load group's four words at `delta` (device address `address`)
   // take one 16-byte access: the launch's proof (where the group is
   // `proven_at_launch`) or a subgroup vote.

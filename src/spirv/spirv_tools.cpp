@@ -8,8 +8,7 @@ namespace wasmgpu::spirv {
 Status validate(const std::vector<uint32_t>& words) {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_2);
   std::string messages;
-  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& position,
-                               const char* message) {
+  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& position, const char* message) {
     if (!messages.empty()) messages += "\n";
     messages += "word " + std::to_string(position.index) + ": " + message;
   });
@@ -23,8 +22,7 @@ Status validate(const std::vector<uint32_t>& words) {
 Result<std::string> disassemble(const std::vector<uint32_t>& words) {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_2);
   std::string text;
-  if (!tools.Disassemble(words, &text,
-                         SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
+  if (!tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
     return make_error("cannot disassemble SPIR-V");
   return text;
 }

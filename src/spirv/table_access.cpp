@@ -35,7 +35,10 @@ void FunctionLowering::table_get(uint32_t table) {
   f_.store(value_var, b_.const_u32(abi::kNullRef));
   f_.if_else(
       op(Op::OpULessThan, k_.types.bool_type, {index, table_length(record)}),
-      [&] { f_.store(value_var, f_.load_aligned(k_.types.u32, k_.device_pointer(f_, slot_address(record, index), k_.types.u32), 4)); },
+      [&] {
+        f_.store(value_var,
+                 f_.load_aligned(k_.types.u32, k_.device_pointer(f_, slot_address(record, index), k_.types.u32), 4));
+      },
       [&] { k_.helpers->trap(f_, abi::TrapKind::TableOutOfBounds); });
   push(f_.load(k_.types.u32, value_var));
 }
@@ -63,12 +66,16 @@ void FunctionLowering::table_grow(uint32_t table) {
   uint32_t old_size = table_length(record);
   uint32_t capacity_address = op(Op::OpIAdd, k_.types.u64, {record, b_.const_u64(abi::kTableCapacity)});
   uint32_t capacity = f_.load_aligned(k_.types.u32, k_.device_pointer(f_, capacity_address, k_.types.u32), 4);
-  uint32_t new_size = op(Op::OpIAdd, k_.types.u64, {op(Op::OpUConvert, k_.types.u64, {old_size}), op(Op::OpUConvert, k_.types.u64, {delta})});
-  uint32_t fits = op(Op::OpULessThanEqual, k_.types.bool_type, {new_size, op(Op::OpUConvert, k_.types.u64, {capacity})});
-  uint32_t ok = op(Op::OpLogicalAnd, k_.types.bool_type, {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
+  uint32_t new_size = op(Op::OpIAdd, k_.types.u64,
+                         {op(Op::OpUConvert, k_.types.u64, {old_size}), op(Op::OpUConvert, k_.types.u64, {delta})});
+  uint32_t fits =
+      op(Op::OpULessThanEqual, k_.types.bool_type, {new_size, op(Op::OpUConvert, k_.types.u64, {capacity})});
+  uint32_t ok = op(Op::OpLogicalAnd, k_.types.bool_type,
+                   {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
   f_.if_else(ok, [&] {
     uint32_t size_address = op(Op::OpIAdd, k_.types.u64, {record, b_.const_u64(abi::kTableSize)});
-    f_.store_aligned(k_.device_pointer(f_, size_address, k_.types.u32), op(Op::OpUConvert, k_.types.u32, {new_size}), 4);
+    f_.store_aligned(k_.device_pointer(f_, size_address, k_.types.u32), op(Op::OpUConvert, k_.types.u32, {new_size}),
+                     4);
     k_.helpers->table_fill(f_, record, old_size, value, delta);
   });
   push(op(Op::OpSelect, k_.types.u32, {ok, old_size, b_.const_u32(0xFFFF'FFFFu)}));
@@ -83,8 +90,7 @@ void FunctionLowering::table_copy(uint32_t dest_table, uint32_t source_table) {
   uint32_t count = pop(), source = pop(), dest = pop();
   uint32_t source_record = table_address(source_table);
   uint32_t source_slots = op(Op::OpIAdd, k_.types.u64, {source_record, b_.const_u64(abi::kTableSlots)});
-  k_.helpers->table_move(f_, table_address(dest_table), dest, source_slots, table_length(source_record), source,
-                         count);
+  k_.helpers->table_move(f_, table_address(dest_table), dest, source_slots, table_length(source_record), source, count);
 }
 
 Status FunctionLowering::table_init(uint32_t segment, uint32_t table) {
@@ -94,7 +100,8 @@ Status FunctionLowering::table_init(uint32_t segment, uint32_t table) {
   uint32_t count = pop(), source = pop(), dest = pop();
   // A dropped segment (every active one after instantiation) has no items left.
   Id dropped_pointer = k_.instance_pointer(f_, k_.layout.elem_dropped_offset + 4 * segment, k_.types.u32);
-  uint32_t dropped = op(Op::OpINotEqual, k_.types.bool_type, {f_.load_aligned(k_.types.u32, dropped_pointer, 4), b_.const_u32(0)});
+  uint32_t dropped =
+      op(Op::OpINotEqual, k_.types.bool_type, {f_.load_aligned(k_.types.u32, dropped_pointer, 4), b_.const_u32(0)});
   uint32_t items = uint32_t(k_.module.elements[segment].items.size());
   uint32_t size = op(Op::OpSelect, k_.types.u32, {dropped, b_.const_u32(0), b_.const_u32(items)});
   uint32_t base = f_.load(k_.types.u64, k_.abi.instance_state_var);
@@ -108,9 +115,8 @@ Status FunctionLowering::elem_drop(uint32_t segment) {
     return make_error("function " + k_.module.function_name(index_) + " uses elem.drop of element segment " +
                       std::to_string(segment) + ", which does not exist");
   uint32_t offset = k_.layout.elem_dropped_offset + 4 * segment;
-  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}), [&] {
-    f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), b_.const_u32(1), 4);
-  });
+  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}),
+             [&] { f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), b_.const_u32(1), 4); });
   return {};
 }
 

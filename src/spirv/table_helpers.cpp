@@ -9,7 +9,8 @@ using Op = spv::Op;
 
 void RuntimeHelpers::table_move(FunctionBuilder& f, uint32_t dest_table, uint32_t dest, uint32_t source_slots,
                                 uint32_t source_size, uint32_t source, uint32_t count) {
-  call(f, k_.types.void_type, function_id(Helper::TableMove), {dest_table, dest, source_slots, source_size, source, count});
+  call(f, k_.types.void_type, function_id(Helper::TableMove),
+       {dest_table, dest, source_slots, source_size, source, count});
 }
 
 void RuntimeHelpers::table_fill(FunctionBuilder& f, uint32_t table, uint32_t index, uint32_t value, uint32_t count) {
@@ -23,7 +24,9 @@ uint32_t entry_address(KernelContext& k, FunctionBuilder& f, uint32_t base, uint
   return f.op(Op::OpIAdd, k.types.u64, {base, f.op(Op::OpIMul, k.types.u64, {index, k.b.const_u64(4)})});
 }
 
-uint32_t widen(KernelContext& k, FunctionBuilder& f, uint32_t value) { return f.op(Op::OpUConvert, k.types.u64, {value}); }
+uint32_t widen(KernelContext& k, FunctionBuilder& f, uint32_t value) {
+  return f.op(Op::OpUConvert, k.types.u64, {value});
+}
 
 // The current size of the Table record at `table` (u64), widened to u64.
 uint32_t table_size64(KernelContext& k, FunctionBuilder& f, uint32_t table) {
@@ -40,7 +43,8 @@ void RuntimeHelpers::emit_table_move(uint32_t id) {
   return_if_trapped(f);
   uint32_t dest_table = f.param(0), dest = widen(k_, f, f.param(1)), source_slots = f.param(2);
   uint32_t source_size = widen(k_, f, f.param(3)), source = widen(k_, f, f.param(4)), count = widen(k_, f, f.param(5));
-  uint32_t source_past = f.op(Op::OpUGreaterThan, k_.types.bool_type, {f.op(Op::OpIAdd, k_.types.u64, {source, count}), source_size});
+  uint32_t source_past =
+      f.op(Op::OpUGreaterThan, k_.types.bool_type, {f.op(Op::OpIAdd, k_.types.u64, {source, count}), source_size});
   uint32_t dest_past = f.op(Op::OpUGreaterThan, k_.types.bool_type,
                             {f.op(Op::OpIAdd, k_.types.u64, {dest, count}), table_size64(k_, f, dest_table)});
   f.if_else(f.op(Op::OpLogicalOr, k_.types.bool_type, {source_past, dest_past}),
@@ -49,10 +53,14 @@ void RuntimeHelpers::emit_table_move(uint32_t id) {
   uint32_t from = entry_address(k_, f, source_slots, source);
   uint32_t to = entry_address(k_, f, dest_slots, dest);
   auto move = [&](bool backwards) {
-    counted_loop(f, count, [&](uint32_t i) {
-      uint32_t slot = f.load_aligned(k_.types.u32, k_.device_pointer(f, entry_address(k_, f, from, i), k_.types.u32), 4);
-      f.store_aligned(k_.device_pointer(f, entry_address(k_, f, to, i), k_.types.u32), slot, 4);
-    }, backwards);
+    counted_loop(
+        f, count,
+        [&](uint32_t i) {
+          uint32_t slot =
+              f.load_aligned(k_.types.u32, k_.device_pointer(f, entry_address(k_, f, from, i), k_.types.u32), 4);
+          f.store_aligned(k_.device_pointer(f, entry_address(k_, f, to, i), k_.types.u32), slot, 4);
+        },
+        backwards);
   };
   // Backwards when the destination starts inside the source range (memmove).
   f.if_else(f.op(Op::OpUGreaterThan, k_.types.bool_type, {to, from}), [&] { move(true); }, [&] { move(false); });

@@ -43,13 +43,18 @@ TEST(Table, InstanceStateHoldsTablesAndElementSegments) {
   EXPECT_EQ(layout.elem_items_offsets[1], layout.elem_items_offsets[0] + 3 * 4);
   EXPECT_EQ(layout.table_offsets[0] % 8, 0u);
   EXPECT_EQ(layout.table_offsets[1] % 8, 0u);
-  EXPECT_GE(layout.table_offsets[1], layout.table_offsets[0] + abi::kTableSlots + 4 * (4 + frontend::kTableGrowthSlots));
+  EXPECT_GE(layout.table_offsets[1],
+            layout.table_offsets[0] + abi::kTableSlots + 4 * (4 + frontend::kTableGrowthSlots));
   EXPECT_GE(layout.size, layout.table_offsets[1] + abi::kTableSlots + 4 * 3);
 
   uint64_t imported[] = {1};
   auto state = initial_instance_state(module, imported, 0);
   ASSERT_TRUE(state.ok()) << state.error().to_string();
-  auto u32_at = [&](size_t at) { uint32_t v; std::memcpy(&v, state->data() + at, 4); return v; };
+  auto u32_at = [&](size_t at) {
+    uint32_t v;
+    std::memcpy(&v, state->data() + at, 4);
+    return v;
+  };
   const uint32_t t = layout.table_offsets[0], u = layout.table_offsets[1];
   EXPECT_EQ(u32_at(t + abi::kTableSize), 4u);
   EXPECT_EQ(u32_at(t + abi::kTableCapacity), 4u + frontend::kTableGrowthSlots);
@@ -89,7 +94,8 @@ TEST(Table, EveryTableInstructionCompilesAndCountsAsASideEffect) {
     (func (export "drop") (elem.drop $p))
     (func (export "copy") (param i32 i32 i32) (table.copy $u $t (local.get 0) (local.get 1) (local.get 2)))
     (func (export "grow") (param i32) (result i32) (table.grow $t (ref.null func) (local.get 0)))
-    (func (export "fill") (param i32 i32) (table.fill $u (local.get 0) (ref.func $inc) (local.get 1)))))", "");
+    (func (export "fill") (param i32 i32) (table.fill $u (local.get 0) (ref.func $inc) (local.get 1)))))",
+                                           "");
   Result<wasm::Module> module = wasm::decode(bytes);
   ASSERT_TRUE(module.ok());
   std::vector<std::string> exports = {"call", "get", "size", "set", "init", "drop", "copy", "grow", "fill"};
@@ -97,8 +103,7 @@ TEST(Table, EveryTableInstructionCompilesAndCountsAsASideEffect) {
   ASSERT_TRUE(calls.ok()) << calls.error().to_string();
   EXPECT_TRUE(validate(calls->words).ok());
   EXPECT_TRUE(calls->info.uses_instance_state);
-  for (size_t i = 0; i < exports.size(); ++i)
-    EXPECT_EQ(calls->calls[i].has_side_effects, i >= 3) << exports[i];
+  for (size_t i = 0; i < exports.size(); ++i) EXPECT_EQ(calls->calls[i].has_side_effects, i >= 3) << exports[i];
 }
 
 }  // namespace

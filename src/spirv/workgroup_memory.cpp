@@ -28,7 +28,8 @@ uint32_t load_byte(KernelContext& k, FunctionBuilder& f, uint32_t ea) {
   uint32_t word = f.load(k.types.u32, shared_word_pointer(k, f, ea));
   uint32_t shift = f.op(Op::OpUConvert, k.types.u32, {f.op(Op::OpBitwiseAnd, k.types.u64, {ea, k.b.const_u64(3)})});
   shift = f.op(Op::OpShiftLeftLogical, k.types.u32, {shift, k.b.const_u32(3)});
-  return f.op(Op::OpBitwiseAnd, k.types.u32, {f.op(Op::OpShiftRightLogical, k.types.u32, {word, shift}), k.b.const_u32(0xFF)});
+  return f.op(Op::OpBitwiseAnd, k.types.u32,
+              {f.op(Op::OpShiftRightLogical, k.types.u32, {word, shift}), k.b.const_u32(0xFF)});
 }
 
 void store_byte(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t byte) {
@@ -37,7 +38,8 @@ void store_byte(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t byte
   uint32_t shift = f.op(Op::OpUConvert, k.types.u32, {f.op(Op::OpBitwiseAnd, k.types.u64, {ea, b.const_u64(3)})});
   shift = f.op(Op::OpShiftLeftLogical, k.types.u32, {shift, b.const_u32(3)});
   uint32_t keep = f.op(Op::OpNot, k.types.u32, {f.op(Op::OpShiftLeftLogical, k.types.u32, {b.const_u32(0xFF), shift})});
-  uint32_t bits = f.op(Op::OpShiftLeftLogical, k.types.u32, {f.op(Op::OpBitwiseAnd, k.types.u32, {byte, b.const_u32(0xFF)}), shift});
+  uint32_t bits = f.op(Op::OpShiftLeftLogical, k.types.u32,
+                       {f.op(Op::OpBitwiseAnd, k.types.u32, {byte, b.const_u32(0xFF)}), shift});
   uint32_t scope = b.const_u32(uint32_t(spv::Scope::Workgroup)), relaxed = b.const_u32(0);
   f.op(Op::OpAtomicAnd, k.types.u32, {pointer, scope, relaxed, keep});
   f.op(Op::OpAtomicOr, k.types.u32, {pointer, scope, relaxed, bits});
@@ -49,8 +51,8 @@ void declare_shared_memory(KernelContext& k) {
   ModuleBuilder& b = k.b;
   uint32_t words = (k.shared.hi - k.shared.lo) / 4;
   const Id array = b.array_type(k.types.u32, b.const_u32(words));
-  k.shared.variable = b.global_variable(b.pointer_type(spv::StorageClass::Workgroup, array),
-                                        spv::StorageClass::Workgroup);
+  k.shared.variable =
+      b.global_variable(b.pointer_type(spv::StorageClass::Workgroup, array), spv::StorageClass::Workgroup);
   b.name(k.shared.variable, "wasmgpu_shared");
 }
 
@@ -82,7 +84,8 @@ uint32_t shared_word_pointer(KernelContext& k, FunctionBuilder& f, uint32_t ea) 
 
 uint32_t shared_word_pointer_at(KernelContext& k, FunctionBuilder& f, uint32_t index, uint32_t words) {
   if (words != 0) index = f.op(Op::OpIAdd, k.types.u32, {index, k.b.const_u32(words)});
-  return f.op(Op::OpAccessChain, k.b.pointer_type(spv::StorageClass::Workgroup, k.types.u32), {k.shared.variable, index});
+  return f.op(Op::OpAccessChain, k.b.pointer_type(spv::StorageClass::Workgroup, k.types.u32),
+              {k.shared.variable, index});
 }
 
 uint32_t shared_load(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t width, uint32_t known_alignment) {
@@ -141,10 +144,10 @@ std::pair<uint32_t, uint32_t> shared_range_check(KernelContext& k, FunctionBuild
   // Below 2^32 whenever inside holds, which is when it is used; then also
   // operand + offset - lo computed in 32 bits, where the parts are known (a
   // proven access keeps only this arithmetic).
-  uint32_t relative32 =
-      parts == k.proofs.address_parts.end()
-          ? f.op(Op::OpUConvert, k.types.u32, {relative})
-          : f.op(Op::OpISub, k.types.u32, {parts->second.operand, k.b.const_u32(uint32_t(int64_t(k.shared.lo) - offset))});
+  uint32_t relative32 = parts == k.proofs.address_parts.end()
+                            ? f.op(Op::OpUConvert, k.types.u32, {relative})
+                            : f.op(Op::OpISub, k.types.u32,
+                                   {parts->second.operand, k.b.const_u32(uint32_t(int64_t(k.shared.lo) - offset))});
   return {unless_proven(k, f, inside, ea, delta, span), relative32};
 }
 
@@ -168,7 +171,8 @@ void shared_store(KernelContext& k, FunctionBuilder& f, uint32_t ea, uint32_t va
     uint32_t low = width == 8 ? f.op(Op::OpUConvert, k.types.u32, {value}) : value;
     f.store(shared_word_pointer(k, f, ea), low);
     if (width == 8) {
-      uint32_t high = f.op(Op::OpUConvert, k.types.u32, {f.op(Op::OpShiftRightLogical, k.types.u64, {value, k.b.const_u32(32)})});
+      uint32_t high =
+          f.op(Op::OpUConvert, k.types.u32, {f.op(Op::OpShiftRightLogical, k.types.u64, {value, k.b.const_u32(32)})});
       f.store(shared_word_pointer(k, f, plus(k, f, ea, 4)), high);
     }
   };

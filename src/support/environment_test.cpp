@@ -10,7 +10,6 @@ namespace {
 
 using std::chrono::nanoseconds;
 
-
 TEST(EnvironmentParsing, Flags) {
   EXPECT_TRUE(parse_flag("1"));
   EXPECT_TRUE(parse_flag("yes"));

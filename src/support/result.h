@@ -62,16 +62,31 @@ class [[nodiscard]] Result {
   bool ok() const { return state_.index() == 0; }
   explicit operator bool() const { return ok(); }
 
-  T& value() & { assert(ok()); return std::get<0>(state_); }
-  const T& value() const& { assert(ok()); return std::get<0>(state_); }
-  T&& value() && { assert(ok()); return std::get<0>(std::move(state_)); }
+  T& value() & {
+    assert(ok());
+    return std::get<0>(state_);
+  }
+  const T& value() const& {
+    assert(ok());
+    return std::get<0>(state_);
+  }
+  T&& value() && {
+    assert(ok());
+    return std::get<0>(std::move(state_));
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Error& error() const { assert(!ok()); return std::get<1>(state_); }
-  Error take_error() { assert(!ok()); return std::get<1>(std::move(state_)); }
+  const Error& error() const {
+    assert(!ok());
+    return std::get<1>(state_);
+  }
+  Error take_error() {
+    assert(!ok());
+    return std::get<1>(std::move(state_));
+  }
 
  private:
   std::variant<T, Error> state_;
@@ -86,8 +101,14 @@ class [[nodiscard]] Result<void> {
 
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }
-  const Error& error() const { assert(!ok()); return *error_; }
-  Error take_error() { assert(!ok()); return std::move(*error_); }
+  const Error& error() const {
+    assert(!ok());
+    return *error_;
+  }
+  Error take_error() {
+    assert(!ok());
+    return std::move(*error_);
+  }
 
  private:
   std::optional<Error> error_;
@@ -110,17 +131,16 @@ Result<T> with_default_code(Result<T> result, ErrorCode code) {
 }  // namespace wasmgpu
 
 // Propagates an error from an expression yielding a Result<...>.
-#define WASMGPU_TRY(expr)                                   \
-  do {                                                      \
-    auto wasmgpu_try_result_ = (expr);                      \
+#define WASMGPU_TRY(expr)                                                   \
+  do {                                                                      \
+    auto wasmgpu_try_result_ = (expr);                                      \
     if (!wasmgpu_try_result_.ok()) return wasmgpu_try_result_.take_error(); \
   } while (0)
 
 #define WASMGPU_CONCAT_INNER_(a, b) a##b
 #define WASMGPU_CONCAT_(a, b) WASMGPU_CONCAT_INNER_(a, b)
 // Declares `lhs` from the value of a Result, or returns its error.
-#define WASMGPU_ASSIGN_OR_RETURN(lhs, expr)                                   \
-  auto WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__) = (expr);                      \
-  if (!WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__).ok())                          \
-    return WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__).take_error();              \
+#define WASMGPU_ASSIGN_OR_RETURN(lhs, expr)                                                                       \
+  auto WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__) = (expr);                                                          \
+  if (!WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__).ok()) return WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__).take_error(); \
   lhs = std::move(WASMGPU_CONCAT_(wasmgpu_tmp_, __LINE__)).value()

@@ -11,8 +11,7 @@ namespace {
 // Digests from FIPS 180-4's examples (NIST CSRC "SHA256.pdf") and the
 // one-million-'a' vector of FIPS 180-2.
 TEST(Sha256, KnownVectors) {
-  EXPECT_EQ(to_hex(sha256(std::string_view(""))),
-            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(to_hex(sha256(std::string_view(""))), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(to_hex(sha256(std::string_view("abc"))),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(to_hex(sha256(std::string_view("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))),

@@ -50,9 +50,8 @@ TEST(Atomics, OpcodeTableMatchesTheThreadsProposal) {
 
 TEST(Atomics, DecodesMemArgAndFence) {
   // i32.const 0; i32.const 1; i32.atomic.rmw.add align=2 offset=8; drop; atomic.fence; end
-  auto module = decode(module_with_memory({0x03, 0x01, 0x02},
-                                          {0x41, 0x00, 0x41, 0x01, 0xFE, 0x1E, 0x02, 0x08, 0x1A, 0xFE, 0x03,
-                                           0x00, 0x0B}));
+  auto module = decode(module_with_memory(
+      {0x03, 0x01, 0x02}, {0x41, 0x00, 0x41, 0x01, 0xFE, 0x1E, 0x02, 0x08, 0x1A, 0xFE, 0x03, 0x00, 0x0B}));
   ASSERT_TRUE(module.ok()) << module.error().to_string();
   const auto& code = module->functions[0].body;
   ASSERT_EQ(code.size(), 6u);
@@ -92,8 +91,7 @@ TEST(Atomics, AtomicsNeedAMemory) {
 TEST(Atomics, SharedMemoryNeedsAMaximum) {
   EXPECT_EQ(decode_and_validate(module_with_memory({0x02, 0x01}, {0x0B})), "shared memory must have maximum");
   EXPECT_EQ(decode_and_validate(module_with_memory({0x03, 0x01, 0x01}, {0x0B})), "ok");
-  EXPECT_EQ(decode_and_validate(module_with_memory({0x04, 0x01}, {0x0B})),
-            "integer too large: malformed limits flags");
+  EXPECT_EQ(decode_and_validate(module_with_memory({0x04, 0x01}, {0x0B})), "integer too large: malformed limits flags");
   // Tables cannot be shared.
   EXPECT_EQ(decode_and_validate(module_of({section(4, {0x01, 0x70, 0x03, 0x01, 0x01})})),
             "integer too large: malformed limits flags");

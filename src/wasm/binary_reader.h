@@ -60,9 +60,7 @@ class BinaryReader {
 
   // The spec's wording for running out of bytes inside a section differs
   // from running out at the top level.
-  const char* end_message() const {
-    return in_section_ ? "unexpected end of section or function" : "unexpected end";
-  }
+  const char* end_message() const { return in_section_ ? "unexpected end of section or function" : "unexpected end"; }
 
   std::span<const uint8_t> whole_;
   size_t pos_;

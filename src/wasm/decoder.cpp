@@ -12,8 +12,19 @@ namespace wasmgpu::wasm {
 namespace {
 
 enum SectionId : uint8_t {
-  kCustom = 0, kType = 1, kImport = 2, kFunction = 3, kTable = 4, kMemory = 5, kGlobal = 6,
-  kExport = 7, kStart = 8, kElement = 9, kCode = 10, kData = 11, kDataCount = 12,
+  kCustom = 0,
+  kType = 1,
+  kImport = 2,
+  kFunction = 3,
+  kTable = 4,
+  kMemory = 5,
+  kGlobal = 6,
+  kExport = 7,
+  kStart = 8,
+  kElement = 9,
+  kCode = 10,
+  kData = 11,
+  kDataCount = 12,
 };
 
 // Position of a (non-custom) section in the required order; the data count
@@ -42,8 +53,7 @@ class ModuleDecoder {
   explicit ModuleDecoder(std::span<const uint8_t> bytes) : bytes_(bytes) {}
 
   Result<Module> decode() {
-    if (bytes_.size() > std::numeric_limits<uint32_t>::max())
-      return make_error_at(0, "module too large (over 4 GiB)");
+    if (bytes_.size() > std::numeric_limits<uint32_t>::max()) return make_error_at(0, "module too large (over 4 GiB)");
     BinaryReader reader(bytes_);
     WASMGPU_TRY(decode_header(reader));
     int last_rank = 0;
@@ -52,13 +62,11 @@ class ModuleDecoder {
       WASMGPU_ASSIGN_OR_RETURN(uint8_t id, reader.read_byte());
       if (id > kDataCount) return make_error_at(section_start, "malformed section id");
       WASMGPU_ASSIGN_OR_RETURN(uint32_t size, reader.read_u32());
-      if (size > reader.remaining())
-        return reader.error_here("section size mismatch: length out of bounds");
+      if (size > reader.remaining()) return reader.error_here("section size mismatch: length out of bounds");
       WASMGPU_ASSIGN_OR_RETURN(BinaryReader section, reader.sub_reader(size));
       if (id != kCustom) {
         const int rank = section_rank(id);
-        if (rank <= last_rank)
-          return make_error_at(section_start, "unexpected content after last section");
+        if (rank <= last_rank) return make_error_at(section_start, "unexpected content after last section");
         last_rank = rank;
       }
       WASMGPU_TRY(decode_section(id, section));
@@ -67,8 +75,7 @@ class ModuleDecoder {
     if (module_.functions.size() != code_count_)
       return make_error_at(bytes_.size(), "function and code section have inconsistent lengths");
     if (module_.data_count && !saw_data_section_ && *module_.data_count != 0)
-      return make_error_at(bytes_.size(),
-                           "data count and data section have inconsistent lengths");
+      return make_error_at(bytes_.size(), "data count and data section have inconsistent lengths");
     return std::move(module_);
   }
 
@@ -77,12 +84,10 @@ class ModuleDecoder {
     static constexpr uint8_t kMagic[4] = {0x00, 0x61, 0x73, 0x6D};
     static constexpr uint8_t kVersion[4] = {0x01, 0x00, 0x00, 0x00};
     if (bytes_.size() < 4) return make_error_at(bytes_.size(), "unexpected end");
-    if (!std::equal(kMagic, kMagic + 4, bytes_.begin()))
-      return make_error_at(0, "magic header not detected");
+    if (!std::equal(kMagic, kMagic + 4, bytes_.begin())) return make_error_at(0, "magic header not detected");
     (void)reader.read_bytes(4);
     if (reader.remaining() < 4) return make_error_at(4, "unexpected end: unknown binary version");
-    if (!std::equal(kVersion, kVersion + 4, bytes_.begin() + 4))
-      return make_error_at(4, "unknown binary version");
+    if (!std::equal(kVersion, kVersion + 4, bytes_.begin() + 4)) return make_error_at(4, "unknown binary version");
     (void)reader.read_bytes(4);
     return {};
   }
@@ -127,8 +132,7 @@ class ModuleDecoder {
         module_.start = start;
         return {};
       }
-      case kElement:
-        return read_vector(reader, [&](uint32_t) { return decode_element_segment(reader); });
+      case kElement: return read_vector(reader, [&](uint32_t) { return decode_element_segment(reader); });
       case kDataCount: {
         WASMGPU_ASSIGN_OR_RETURN(uint32_t count, reader.read_u32());
         module_.data_count = count;
@@ -147,8 +151,7 @@ class ModuleDecoder {
     WASMGPU_ASSIGN_OR_RETURN(auto contents, reader.read_bytes(reader.remaining()));
     custom.bytes.assign(contents.begin(), contents.end());
     if (custom.name == "name") {
-      if (std::optional<NameSection> names = parse_name_section(contents))
-        module_.names = std::move(*names);
+      if (std::optional<NameSection> names = parse_name_section(contents)) module_.names = std::move(*names);
     }
     module_.custom_sections.push_back(std::move(custom));
     return {};
@@ -245,8 +248,7 @@ class ModuleDecoder {
         ++module_.imported_globals;
         break;
       }
-      default:
-        return make_error_at(kind_at, "malformed import kind");
+      default: return make_error_at(kind_at, "malformed import kind");
     }
     import.kind = static_cast<ExternalKind>(kind);
     module_.imports.push_back(std::move(import));
@@ -291,8 +293,7 @@ class ModuleDecoder {
     const bool is_active = (flags & 1) == 0;
     const bool has_table_index = is_active && (flags & 2);
     const bool uses_expressions = flags & 4;
-    if (!is_active)
-      segment.mode = (flags & 2) ? ElementSegment::Mode::Declarative : ElementSegment::Mode::Passive;
+    if (!is_active) segment.mode = (flags & 2) ? ElementSegment::Mode::Declarative : ElementSegment::Mode::Passive;
     if (has_table_index) {
       WASMGPU_ASSIGN_OR_RETURN(segment.table, reader.read_u32());
     }
@@ -348,16 +349,14 @@ class ModuleDecoder {
       WASMGPU_ASSIGN_OR_RETURN(uint32_t run_length, body.read_u32());
       WASMGPU_ASSIGN_OR_RETURN(ValType type, decode_value_type(body));
       total_locals += run_length;
-      if (total_locals > std::numeric_limits<uint32_t>::max())
-        return make_error_at(locals_at, "too many locals");
+      if (total_locals > std::numeric_limits<uint32_t>::max()) return make_error_at(locals_at, "too many locals");
       runs.emplace_back(run_length, type);
       return {};
     }));
     expanded_locals_ += total_locals;
     if (expanded_locals_ > kMaxExpandedLocalsPerModule)
       return make_error_at(locals_at, "too many locals (implementation limit of " +
-                                          std::to_string(kMaxExpandedLocalsPerModule) +
-                                          " per module)");
+                                          std::to_string(kMaxExpandedLocalsPerModule) + " per module)");
     function.locals.reserve(size_t(total_locals));
     for (const auto& [run_length, type] : runs) function.locals.insert(function.locals.end(), run_length, type);
 

@@ -47,10 +47,13 @@ TEST(BinaryReader, UnsignedLeb32UnusedBitsSet) {
 }
 
 TEST(BinaryReader, SignedLeb32) {
-  struct Case { Bytes bytes; int32_t expected; };
+  struct Case {
+    Bytes bytes;
+    int32_t expected;
+  };
   for (const Case& c : {Case{{0x7F}, -1}, Case{{0x80, 0x80, 0x80, 0x80, 0x78}, INT32_MIN},
-                        Case{{0xFF, 0xFF, 0xFF, 0xFF, 0x07}, INT32_MAX},
-                        Case{{0xFF, 0xFF, 0xFF, 0xFF, 0x7F}, -1}, Case{{0xC0, 0x00}, 64}}) {
+                        Case{{0xFF, 0xFF, 0xFF, 0xFF, 0x07}, INT32_MAX}, Case{{0xFF, 0xFF, 0xFF, 0xFF, 0x7F}, -1},
+                        Case{{0xC0, 0x00}, 64}}) {
     auto value = reader_over(c.bytes).read_s32();
     ASSERT_TRUE(value.ok());
     EXPECT_EQ(*value, c.expected);
@@ -165,8 +168,7 @@ TEST(Decoder, SectionOrder) {
   // Custom sections go anywhere, and the data count section sits before code.
   Bytes custom = section(0, name("hello"));
   EXPECT_EQ(decode_error(module_of({custom, type_section_void(), custom, function_section(1), custom,
-                                    section(12, {0x00}), code_section({body({0x00, 0x0B})}),
-                                    custom})),
+                                    section(12, {0x00}), code_section({body({0x00, 0x0B})}), custom})),
             "ok");
   EXPECT_EQ(decode_error(module_of({section(13, {})})), "malformed section id");
 }
@@ -183,8 +185,7 @@ TEST(Decoder, SectionSizeMismatch) {
 }
 
 TEST(Decoder, FunctionAndCodeCountsMustAgree) {
-  EXPECT_EQ(decode_error(module_of({type_section_void(), function_section(2),
-                                    code_section({body({0x00, 0x0B})})})),
+  EXPECT_EQ(decode_error(module_of({type_section_void(), function_section(2), code_section({body({0x00, 0x0B})})})),
             "function and code section have inconsistent lengths");
   EXPECT_EQ(decode_error(module_of({type_section_void(), function_section(1)})),
             "function and code section have inconsistent lengths");
@@ -200,21 +201,21 @@ TEST(Decoder, DataCountRules) {
             "data count and data section have inconsistent lengths");
   // data.drop without a data count section.
   Bytes data_drop = {0xFC, 0x09, 0x00, 0x0B};
-  EXPECT_EQ(decode_error(module_of({type_section_void(), function_section(1), memory,
-                                    code_section({body(concat({Bytes{0x00}, data_drop}))}),
-                                    section(11, {0x01, 0x01, 0x00})})),
+  EXPECT_EQ(decode_error(
+                module_of({type_section_void(), function_section(1), memory,
+                           code_section({body(concat({Bytes{0x00}, data_drop}))}), section(11, {0x01, 0x01, 0x00})})),
             "data count section required");
-  EXPECT_EQ(decode_error(module_of({type_section_void(), function_section(1), memory, section(12, {0x01}),
-                                    code_section({body(concat({Bytes{0x00}, data_drop}))}),
-                                    section(11, {0x01, 0x01, 0x00})})),
+  EXPECT_EQ(decode_error(
+                module_of({type_section_void(), function_section(1), memory, section(12, {0x01}),
+                           code_section({body(concat({Bytes{0x00}, data_drop}))}), section(11, {0x01, 0x01, 0x00})})),
             "ok");
 }
 
 TEST(Decoder, TooManyLocalsIsRejectedWithoutAllocating) {
   // 0xFFFFFFFF i32 locals plus 2 i64 locals: over 2^32 - 1 in total.
   Bytes locals = concat({Bytes{0x02}, Bytes{0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x7F}, Bytes{0x02, 0x7E}});
-  Bytes bytes = module_of({type_section_void(), function_section(1),
-                           code_section({body(concat({locals, Bytes{0x0B}}))})});
+  Bytes bytes =
+      module_of({type_section_void(), function_section(1), code_section({body(concat({locals, Bytes{0x0B}}))})});
   EXPECT_EQ(decode_error(bytes), "too many locals");
   // 0xFFFFFFFF alone is within the spec's limit but beyond the implementation's.
   Bytes many = concat({Bytes{0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x7F}, Bytes{0x0B}});
@@ -226,8 +227,7 @@ TEST(Decoder, LocalsAreExpanded) {
   Bytes code = {0x02, 0x02, 0x7F, 0x01, 0x7C, 0x0B};  // 2 x i32, 1 x f64
   auto module = decode(module_of({type_section_void(), function_section(1), code_section({body(code)})}));
   ASSERT_TRUE(module.ok()) << module.error().to_string();
-  EXPECT_EQ(module->functions[0].locals,
-            (std::vector<ValType>{ValType::I32, ValType::I32, ValType::F64}));
+  EXPECT_EQ(module->functions[0].locals, (std::vector<ValType>{ValType::I32, ValType::I32, ValType::F64}));
 }
 
 TEST(Decoder, HugeVectorCountsFailCleanly) {
@@ -241,8 +241,8 @@ TEST(Decoder, HugeVectorCountsFailCleanly) {
 
 TEST(Decoder, BlockBookkeeping) {
   // 0 block 1 loop 2 end 3 end 4 i32.const 5 if 6 nop 7 else 8 nop 9 end 10 i32.const 11 if 12 end 13 end
-  Bytes code = {0x02, 0x40, 0x03, 0x40, 0x0B, 0x0B, 0x41, 0x01, 0x04, 0x40, 0x01, 0x05,
-                0x01, 0x0B, 0x41, 0x00, 0x04, 0x40, 0x0B, 0x0B};
+  Bytes code = {0x02, 0x40, 0x03, 0x40, 0x0B, 0x0B, 0x41, 0x01, 0x04, 0x40,
+                0x01, 0x05, 0x01, 0x0B, 0x41, 0x00, 0x04, 0x40, 0x0B, 0x0B};
   auto module = decode(single_function_module(code));
   ASSERT_TRUE(module.ok()) << module.error().to_string();
   const auto& body = module->functions[0].body;
@@ -253,8 +253,8 @@ TEST(Decoder, BlockBookkeeping) {
   EXPECT_EQ(body[1].imm0, 2u);
   EXPECT_EQ(body[1].imm1, 2u);
   EXPECT_EQ(body[5].op, Opcode::If);
-  EXPECT_EQ(body[5].imm0, 7u);  // else
-  EXPECT_EQ(body[5].imm1, 9u);  // end
+  EXPECT_EQ(body[5].imm0, 7u);    // else
+  EXPECT_EQ(body[5].imm1, 9u);    // end
   EXPECT_EQ(body[11].imm0, 12u);  // no else: equals the end
   EXPECT_EQ(body[11].imm1, 12u);
   EXPECT_EQ(body[13].op, Opcode::End);
@@ -339,17 +339,16 @@ TEST(Decoder, MalformedUtf8Name) {
 TEST(Decoder, ElementSegmentEncodings) {
   Bytes table = section(4, {0x01, 0x70, 0x00, 0x01});
   Bytes i32_zero = {0x41, 0x00, 0x0B};
-  Bytes elements = concat({Bytes{0x08},
-      concat({Bytes{0x00}, i32_zero, Bytes{0x01, 0x00}}),                          // 0
-      Bytes{0x01, 0x00, 0x01, 0x00},                                               // 1 passive
-      concat({Bytes{0x02, 0x00}, i32_zero, Bytes{0x00, 0x01, 0x00}}),              // 2
-      Bytes{0x03, 0x00, 0x01, 0x00},                                               // 3 declarative
-      concat({Bytes{0x04}, i32_zero, Bytes{0x01, 0xD2, 0x00, 0x0B}}),              // 4
-      Bytes{0x05, 0x70, 0x01, 0xD0, 0x70, 0x0B},                                   // 5 passive exprs
-      concat({Bytes{0x06, 0x00}, i32_zero, Bytes{0x70, 0x01, 0xD2, 0x00, 0x0B}}),  // 6
-      Bytes{0x07, 0x70, 0x01, 0xD2, 0x00, 0x0B}});                                 // 7 declarative exprs
-  Bytes bytes = module_of({type_section_void(), function_section(1), table, section(9, elements),
-                           code_section({body({0x00, 0x0B})})});
+  Bytes elements = concat({Bytes{0x08}, concat({Bytes{0x00}, i32_zero, Bytes{0x01, 0x00}}),  // 0
+                           Bytes{0x01, 0x00, 0x01, 0x00},                                    // 1 passive
+                           concat({Bytes{0x02, 0x00}, i32_zero, Bytes{0x00, 0x01, 0x00}}),   // 2
+                           Bytes{0x03, 0x00, 0x01, 0x00},                                    // 3 declarative
+                           concat({Bytes{0x04}, i32_zero, Bytes{0x01, 0xD2, 0x00, 0x0B}}),   // 4
+                           Bytes{0x05, 0x70, 0x01, 0xD0, 0x70, 0x0B},                        // 5 passive exprs
+                           concat({Bytes{0x06, 0x00}, i32_zero, Bytes{0x70, 0x01, 0xD2, 0x00, 0x0B}}),  // 6
+                           Bytes{0x07, 0x70, 0x01, 0xD2, 0x00, 0x0B}});  // 7 declarative exprs
+  Bytes bytes = module_of(
+      {type_section_void(), function_section(1), table, section(9, elements), code_section({body({0x00, 0x0B})})});
   auto module = decode_and_validate(bytes);
   ASSERT_TRUE(module.ok()) << module.error().to_string();
   ASSERT_EQ(module->elements.size(), 8u);
@@ -368,7 +367,9 @@ TEST(Decoder, ElementSegmentEncodings) {
 
 // ---- Custom and name sections --------------------------------------------
 
-Bytes name_subsection(uint8_t id, const Bytes& contents) { return concat({Bytes{id}, uleb(contents.size()), contents}); }
+Bytes name_subsection(uint8_t id, const Bytes& contents) {
+  return concat({Bytes{id}, uleb(contents.size()), contents});
+}
 
 TEST(Decoder, NameSection) {
   Bytes names = concat({
@@ -380,8 +381,8 @@ TEST(Decoder, NameSection) {
       name_subsection(7, concat({Bytes{0x01, 0x00}, name("g")})),
       name_subsection(9, concat({Bytes{0x01, 0x00}, name("d")})),
   });
-  Bytes bytes = module_of({type_section_void(), function_section(1), code_section({body({0x00, 0x0B})}),
-                           section(0, names)});
+  Bytes bytes =
+      module_of({type_section_void(), function_section(1), code_section({body({0x00, 0x0B})}), section(0, names)});
   auto module = decode(bytes);
   ASSERT_TRUE(module.ok()) << module.error().to_string();
   EXPECT_EQ(module->names.module_name, "mod");
@@ -420,14 +421,12 @@ TEST(Decoder, CustomSectionsAreKept) {
 }
 
 TEST(Decoder, ImportsAndExports) {
-  Bytes imports = concat({Bytes{0x04},
-                          name("env"), name("f"), Bytes{0x00, 0x00},
-                          name("env"), name("t"), Bytes{0x01, 0x70, 0x00, 0x01},
-                          name("env"), name("m"), Bytes{0x02, 0x01, 0x01, 0x02},
+  Bytes imports = concat({Bytes{0x04}, name("env"), name("f"), Bytes{0x00, 0x00}, name("env"), name("t"),
+                          Bytes{0x01, 0x70, 0x00, 0x01}, name("env"), name("m"), Bytes{0x02, 0x01, 0x01, 0x02},
                           name("env"), name("g"), Bytes{0x03, 0x7E, 0x01}});
   Bytes exports = concat({Bytes{0x01}, name("run"), Bytes{0x00, 0x01}});
-  auto module = decode(module_of({type_section_void(), section(2, imports), function_section(1),
-                                  section(7, exports), code_section({body({0x00, 0x0B})})}));
+  auto module = decode(module_of({type_section_void(), section(2, imports), function_section(1), section(7, exports),
+                                  code_section({body({0x00, 0x0B})})}));
   ASSERT_TRUE(module.ok()) << module.error().to_string();
   EXPECT_EQ(module->imported_functions, 1u);
   EXPECT_EQ(module->imported_tables, 1u);

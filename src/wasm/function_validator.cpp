@@ -33,15 +33,16 @@ constexpr Operand operand(ValType type) { return static_cast<Operand>(type); }
 
 bool is_numeric_or_vector(Operand type) {
   switch (type) {
-    case operand(ValType::I32): case operand(ValType::I64): case operand(ValType::F32):
-    case operand(ValType::F64): case operand(ValType::V128): return true;
+    case operand(ValType::I32):
+    case operand(ValType::I64):
+    case operand(ValType::F32):
+    case operand(ValType::F64):
+    case operand(ValType::V128): return true;
     default: return false;
   }
 }
 
-bool is_reference(Operand type) {
-  return type == operand(ValType::FuncRef) || type == operand(ValType::ExternRef);
-}
+bool is_reference(Operand type) { return type == operand(ValType::FuncRef) || type == operand(ValType::ExternRef); }
 
 // log2 of the natural alignment (access width in bytes) of a memory access.
 uint32_t natural_alignment(Opcode op) {
@@ -53,27 +54,29 @@ uint32_t natural_alignment(Opcode op) {
 // Lane count of a SIMD instruction with a Lane immediate (the lanes of its shape).
 uint32_t lane_count(Opcode op) {
   switch (op) {
-    case Opcode::I8x16ExtractLaneS: case Opcode::I8x16ExtractLaneU: case Opcode::I8x16ReplaceLane:
-      return 16;
-    case Opcode::I16x8ExtractLaneS: case Opcode::I16x8ExtractLaneU: case Opcode::I16x8ReplaceLane:
-      return 8;
-    case Opcode::I32x4ExtractLane: case Opcode::I32x4ReplaceLane: case Opcode::F32x4ExtractLane:
-    case Opcode::F32x4ReplaceLane:
-      return 4;
-    case Opcode::I64x2ExtractLane: case Opcode::I64x2ReplaceLane: case Opcode::F64x2ExtractLane:
-    case Opcode::F64x2ReplaceLane:
-      return 2;
-    default:
-      assert(false && "not a lane instruction");
-      return 0;
+    case Opcode::I8x16ExtractLaneS:
+    case Opcode::I8x16ExtractLaneU:
+    case Opcode::I8x16ReplaceLane: return 16;
+    case Opcode::I16x8ExtractLaneS:
+    case Opcode::I16x8ExtractLaneU:
+    case Opcode::I16x8ReplaceLane: return 8;
+    case Opcode::I32x4ExtractLane:
+    case Opcode::I32x4ReplaceLane:
+    case Opcode::F32x4ExtractLane:
+    case Opcode::F32x4ReplaceLane: return 4;
+    case Opcode::I64x2ExtractLane:
+    case Opcode::I64x2ReplaceLane:
+    case Opcode::F64x2ExtractLane:
+    case Opcode::F64x2ReplaceLane: return 2;
+    default: assert(false && "not a lane instruction"); return 0;
   }
 }
 
 struct ControlFrame {
-  Opcode op;                 // Block, Loop, If, Else, or Nop for the function itself
+  Opcode op;  // Block, Loop, If, Else, or Nop for the function itself
   const std::vector<ValType>* start_types;
   const std::vector<ValType>* end_types;
-  size_t height;             // operand stack height on entry
+  size_t height;  // operand stack height on entry
   bool unreachable = false;
   const std::vector<ValType>& label_types() const { return op == Opcode::Loop ? *start_types : *end_types; }
 };
@@ -81,8 +84,7 @@ struct ControlFrame {
 class FunctionValidator {
  public:
   FunctionValidator(const Module& module, const IndexSpaces& spaces, const Function& function)
-      : module_(module), spaces_(spaces), function_(function),
-        type_(module.types.at(function.type_index)) {}
+      : module_(module), spaces_(spaces), function_(function), type_(module.types.at(function.type_index)) {}
 
   Status validate() {
     locals_ = type_.params;
@@ -103,8 +105,8 @@ class FunctionValidator {
   Error error(std::string message) const { return make_error_at(at_, std::move(message)); }
   Error type_mismatch(Operand expected, Operand actual) const {
     auto name = [](Operand t) { return t == kUnknown ? "nothing" : to_string(static_cast<ValType>(t)); };
-    return error(std::string("type mismatch: expected ") + name(expected) + ", found " + name(actual) +
-                 " in " + std::string(info(current_op_).text));
+    return error(std::string("type mismatch: expected ") + name(expected) + ", found " + name(actual) + " in " +
+                 std::string(info(current_op_).text));
   }
 
   void push(Operand type) { operands_.push_back(type); }
@@ -127,8 +129,7 @@ class FunctionValidator {
 
   Result<Operand> pop(Operand expected) {
     WASMGPU_ASSIGN_OR_RETURN(Operand actual, pop());
-    if (actual != expected && actual != kUnknown && expected != kUnknown)
-      return type_mismatch(expected, actual);
+    if (actual != expected && actual != kUnknown && expected != kUnknown) return type_mismatch(expected, actual);
     return actual;
   }
   Status pop(ValType expected) {
@@ -167,19 +168,15 @@ class FunctionValidator {
     return &controls_[controls_.size() - 1 - depth];
   }
 
-  Status block_types(const BlockType& block, const std::vector<ValType>*& start,
-                     const std::vector<ValType>*& end) {
+  Status block_types(const BlockType& block, const std::vector<ValType>*& start, const std::vector<ValType>*& end) {
     switch (block.kind) {
-      case BlockType::Kind::Empty:
-        start = end = &kNoTypes;
-        return {};
+      case BlockType::Kind::Empty: start = end = &kNoTypes; return {};
       case BlockType::Kind::Value:
         start = &kNoTypes;
         end = &single_value_types_[block.value];
         return {};
       case BlockType::Kind::TypeIndex:
-        if (block.type_index >= module_.types.size())
-          return error("unknown type " + std::to_string(block.type_index));
+        if (block.type_index >= module_.types.size()) return error("unknown type " + std::to_string(block.type_index));
         start = &module_.types[block.type_index].params;
         end = &module_.types[block.type_index].results;
         return {};
@@ -198,8 +195,7 @@ class FunctionValidator {
       if (instr.imm0 != natural_alignment(instr.op)) return error("alignment must be equal to natural");
       return {};
     }
-    if (instr.imm0 > natural_alignment(instr.op))
-      return error("alignment must not be larger than natural");
+    if (instr.imm0 > natural_alignment(instr.op)) return error("alignment must not be larger than natural");
     return {};
   }
 
@@ -272,11 +268,8 @@ class FunctionValidator {
 
   Status validate_by_hand(const Instr& instr) {
     switch (instr.op) {
-      case Opcode::Unreachable:
-        set_unreachable();
-        return {};
-      case Opcode::Nop:
-        return {};
+      case Opcode::Unreachable: set_unreachable(); return {};
+      case Opcode::Nop: return {};
       case Opcode::Block:
       case Opcode::Loop:
       case Opcode::If: {
@@ -322,8 +315,7 @@ class FunctionValidator {
         set_unreachable();
         return {};
       case Opcode::Call: {
-        if (instr.imm0 >= spaces_.functions.size())
-          return error("unknown function " + std::to_string(instr.imm0));
+        if (instr.imm0 >= spaces_.functions.size()) return error("unknown function " + std::to_string(instr.imm0));
         const FuncType& callee = *spaces_.functions[instr.imm0];
         WASMGPU_TRY(pop_all(callee.params));
         push_all(callee.results);
@@ -331,7 +323,8 @@ class FunctionValidator {
       }
       case Opcode::CallIndirect: {
         WASMGPU_ASSIGN_OR_RETURN(const TableType* callee_table, table(instr.imm1));
-        if (callee_table->element != ValType::FuncRef) return error("type mismatch: call_indirect on a non-funcref table");
+        if (callee_table->element != ValType::FuncRef)
+          return error("type mismatch: call_indirect on a non-funcref table");
         if (instr.imm0 >= module_.types.size()) return error("unknown type " + std::to_string(instr.imm0));
         const FuncType& callee = module_.types[instr.imm0];
         WASMGPU_TRY(pop(ValType::I32));
@@ -415,9 +408,7 @@ class FunctionValidator {
         WASMGPU_TRY(pop(ValType::I32));
         return {};
       }
-      case Opcode::RefNull:
-        push(Operand(instr.imm0));
-        return {};
+      case Opcode::RefNull: push(Operand(instr.imm0)); return {};
       case Opcode::RefIsNull: {
         WASMGPU_ASSIGN_OR_RETURN(Operand type, pop());
         if (type != kUnknown && !is_reference(type)) return error("type mismatch: ref.is_null needs a reference");
@@ -425,14 +416,12 @@ class FunctionValidator {
         return {};
       }
       case Opcode::RefFunc: {
-        if (instr.imm0 >= spaces_.functions.size())
-          return error("unknown function " + std::to_string(instr.imm0));
+        if (instr.imm0 >= spaces_.functions.size()) return error("unknown function " + std::to_string(instr.imm0));
         if (!spaces_.declared_references[instr.imm0]) return error("undeclared function reference");
         push(ValType::FuncRef);
         return {};
       }
-      default:
-        return error("no typing rule for " + std::string(info(instr.op).text));
+      default: return error("no typing rule for " + std::string(info(instr.op).text));
     }
   }
 
@@ -472,8 +461,8 @@ class FunctionValidator {
   struct SingleValueTypes {
     std::array<std::vector<ValType>, 256> by_byte;
     SingleValueTypes() {
-      for (ValType t : {ValType::I32, ValType::I64, ValType::F32, ValType::F64, ValType::V128,
-                        ValType::FuncRef, ValType::ExternRef})
+      for (ValType t : {ValType::I32, ValType::I64, ValType::F32, ValType::F64, ValType::V128, ValType::FuncRef,
+                        ValType::ExternRef})
         by_byte[size_t(t)] = {t};
     }
     const std::vector<ValType>& operator[](ValType t) const { return by_byte[size_t(t)]; }

@@ -6,7 +6,13 @@ namespace wasmgpu::wasm {
 
 bool is_value_type_byte(uint8_t byte) {
   switch (byte) {
-    case 0x7F: case 0x7E: case 0x7D: case 0x7C: case 0x7B: case 0x70: case 0x6F: return true;
+    case 0x7F:
+    case 0x7E:
+    case 0x7D:
+    case 0x7C:
+    case 0x7B:
+    case 0x70:
+    case 0x6F: return true;
     default: return false;
   }
 }
@@ -73,8 +79,7 @@ Result<uint64_t> read_u64_le(BinaryReader& reader) {
 Status decode_immediates(BinaryReader& reader, const ExpressionContext& context, Instr& instr,
                          std::vector<std::vector<uint32_t>>& br_tables) {
   switch (info(instr.op).immediate) {
-    case ImmediateKind::None:
-      return {};
+    case ImmediateKind::None: return {};
     case ImmediateKind::Block: {
       WASMGPU_ASSIGN_OR_RETURN(instr.block, decode_block_type(reader));
       return {};
@@ -114,8 +119,7 @@ Status decode_immediates(BinaryReader& reader, const ExpressionContext& context,
       WASMGPU_ASSIGN_OR_RETURN(instr.imm1, reader.read_u32());
       return {};
     }
-    case ImmediateKind::MemArg:
-      return decode_mem_arg(reader, instr);
+    case ImmediateKind::MemArg: return decode_mem_arg(reader, instr);
     case ImmediateKind::MemArgLane: {
       WASMGPU_TRY(decode_mem_arg(reader, instr));
       WASMGPU_ASSIGN_OR_RETURN(uint8_t lane, reader.read_byte());
@@ -168,8 +172,7 @@ Status decode_immediates(BinaryReader& reader, const ExpressionContext& context,
       }
       return {};
     }
-    case ImmediateKind::AtomicFence:
-      return expect_zero_byte(reader);
+    case ImmediateKind::AtomicFence: return expect_zero_byte(reader);
     case ImmediateKind::RefNull: {
       WASMGPU_ASSIGN_OR_RETURN(ValType type, decode_reference_type(reader));
       instr.imm0 = uint32_t(type);
@@ -181,8 +184,7 @@ Status decode_immediates(BinaryReader& reader, const ExpressionContext& context,
 
 }  // namespace
 
-Status decode_expression(BinaryReader& reader, const ExpressionContext& context,
-                         std::vector<Instr>& instrs,
+Status decode_expression(BinaryReader& reader, const ExpressionContext& context, std::vector<Instr>& instrs,
                          std::vector<std::vector<uint32_t>>& br_tables) {
   // Indices in `instrs` of the open block/loop/if instructions.
   std::vector<uint32_t> open_blocks;
@@ -206,12 +208,9 @@ Status decode_expression(BinaryReader& reader, const ExpressionContext& context,
     switch (instr.op) {
       case Opcode::Block:
       case Opcode::Loop:
-      case Opcode::If:
-        open_blocks.push_back(index);
-        break;
+      case Opcode::If: open_blocks.push_back(index); break;
       case Opcode::Else: {
-        if (open_blocks.empty() || instrs[open_blocks.back()].op != Opcode::If ||
-            instrs[open_blocks.back()].imm0 != 0)
+        if (open_blocks.empty() || instrs[open_blocks.back()].op != Opcode::If || instrs[open_blocks.back()].imm0 != 0)
           return make_error_at(instr.offset, "else without matching if");
         instrs[open_blocks.back()].imm0 = index;
         break;
@@ -227,8 +226,7 @@ Status decode_expression(BinaryReader& reader, const ExpressionContext& context,
         if (opener.op != Opcode::If || opener.imm0 == 0) opener.imm0 = index;
         break;
       }
-      default:
-        break;
+      default: break;
     }
     instrs.push_back(instr);
   }

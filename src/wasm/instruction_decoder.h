@@ -19,8 +19,7 @@ struct ExpressionContext {
 
 // Reads instructions up to and including the `end` that closes the
 // expression, appending them to `instrs` (br_table targets to `br_tables`).
-Status decode_expression(BinaryReader& reader, const ExpressionContext& context,
-                         std::vector<Instr>& instrs,
+Status decode_expression(BinaryReader& reader, const ExpressionContext& context, std::vector<Instr>& instrs,
                          std::vector<std::vector<uint32_t>>& br_tables);
 
 // Reads a value type byte; "malformed value type" on anything else.

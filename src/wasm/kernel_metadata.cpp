@@ -61,11 +61,9 @@ Result<KernelParam> read_param(MetadataReader& r, const std::string& kernel, siz
   WASMGPU_ASSIGN_OR_RETURN(param.size, r.u32("the size of " + where));
   size_t alignment_offset = r.offset();
   WASMGPU_ASSIGN_OR_RETURN(param.alignment, r.u32("the alignment of " + where));
-  if (param.alignment == 0 || (param.alignment & (param.alignment - 1)) != 0 ||
-      (param.size % param.alignment) != 0)
+  if (param.alignment == 0 || (param.alignment & (param.alignment - 1)) != 0 || (param.size % param.alignment) != 0)
     return r.error_at(alignment_offset, "alignment " + std::to_string(param.alignment) + " of " + where +
-                                            " is not a power of two dividing its size " +
-                                            std::to_string(param.size));
+                                            " is not a power of two dividing its size " + std::to_string(param.size));
   WASMGPU_ASSIGN_OR_RETURN(param.name, r.string("the name of " + where));
   WASMGPU_ASSIGN_OR_RETURN(param.type, r.string("the type of " + where));
   WASMGPU_ASSIGN_OR_RETURN(param.pointee, r.string("the pointee type of " + where));
@@ -114,9 +112,8 @@ Status check_against_signature(const Module& module, const KernelMetadata& recor
     const KernelParam& param = record.params[i];
     std::optional<ValType> expected = wasm_type_of(param);
     if (expected == type.params[i]) continue;
-    return make_error("parameter metadata for " + kernel + ", parameter " + std::to_string(i) + " (" +
-                      describe(param) + "): the wasm function takes " +
-                      to_string(type.params[i]) + " there" +
+    return make_error("parameter metadata for " + kernel + ", parameter " + std::to_string(i) + " (" + describe(param) +
+                      "): the wasm function takes " + to_string(type.params[i]) + " there" +
                       (expected ? std::string(", not ") + to_string(*expected) : std::string()));
   }
   return {};

@@ -44,7 +44,7 @@ struct KernelParam {
 };
 
 struct KernelMetadata {
-  std::string kernel;  // the export name
+  std::string kernel;               // the export name
   std::vector<KernelParam> params;  // every wasm parameter, the invocation index first
   friend bool operator==(const KernelMetadata&, const KernelMetadata&) = default;
 };

@@ -16,9 +16,7 @@ Bytes cstring(std::string_view text) {
   return out;
 }
 
-Bytes le32(uint32_t value) {
-  return {uint8_t(value), uint8_t(value >> 8), uint8_t(value >> 16), uint8_t(value >> 24)};
-}
+Bytes le32(uint32_t value) { return {uint8_t(value), uint8_t(value >> 8), uint8_t(value >> 16), uint8_t(value >> 24)}; }
 
 Bytes param(uint8_t kind, uint32_t size, uint32_t alignment, std::string_view name, std::string_view type,
             std::string_view pointee) {
@@ -27,9 +25,8 @@ Bytes param(uint8_t kind, uint32_t size, uint32_t alignment, std::string_view na
 
 // saxpy(int i, float a, const float *x, float *y), as the header encodes it.
 Bytes saxpy_record() {
-  return concat({Bytes{1}, cstring("saxpy"), Bytes{4}, param(0, 4, 4, "i", "int", ""),
-                 param(1, 4, 4, "a", "float", ""), param(3, 4, 4, "x", "const float *", "float"),
-                 param(2, 4, 4, "y", "float *", "float")});
+  return concat({Bytes{1}, cstring("saxpy"), Bytes{4}, param(0, 4, 4, "i", "int", ""), param(1, 4, 4, "a", "float", ""),
+                 param(3, 4, 4, "x", "const float *", "float"), param(2, 4, 4, "y", "float *", "float")});
 }
 
 // step(int i, Particle *p, double dt, long long n)
@@ -172,9 +169,9 @@ TEST(KernelMetadata, DisagreementWithTheSignatureNamesKernelAndParameter) {
     return read.ok() ? std::string("(accepted)") : read.error().message;
   };
   // a declared as double: f64, but the wasm function takes f32.
-  Bytes wrong_type = concat({Bytes{1}, cstring("saxpy"), Bytes{4}, param(0, 4, 4, "i", "int", ""),
-                             param(1, 8, 8, "a", "double", ""), param(3, 4, 4, "x", "const float *", "float"),
-                             param(2, 4, 4, "y", "float *", "float")});
+  Bytes wrong_type =
+      concat({Bytes{1}, cstring("saxpy"), Bytes{4}, param(0, 4, 4, "i", "int", ""), param(1, 8, 8, "a", "double", ""),
+              param(3, 4, 4, "x", "const float *", "float"), param(2, 4, 4, "y", "float *", "float")});
   EXPECT_EQ(error_of(wrong_type),
             "parameter metadata for kernel 'saxpy', parameter 1 (double a): the wasm function takes f32 there, "
             "not f64");
@@ -182,19 +179,18 @@ TEST(KernelMetadata, DisagreementWithTheSignatureNamesKernelAndParameter) {
   EXPECT_EQ(error_of(too_few), "parameter metadata for kernel 'saxpy' lists 1 parameters, the wasm function takes 4");
   Bytes unknown = concat({Bytes{1}, cstring("daxpy"), Bytes{0}});
   EXPECT_EQ(error_of(unknown), "parameter metadata for kernel 'daxpy': the module exports no such function");
-  EXPECT_EQ(error_of(concat({saxpy_record(), saxpy_record()})),
-            "parameter metadata for kernel 'saxpy' appears twice");
+  EXPECT_EQ(error_of(concat({saxpy_record(), saxpy_record()})), "parameter metadata for kernel 'saxpy' appears twice");
   EXPECT_NE(error_of(Bytes{1, 's'}).find("truncated"), std::string::npos);
   // A handle is an i32: in place of the f32 it is refused, in place of an i32 pointer accepted.
-  Bytes handle_for_float = concat({Bytes{1}, cstring("saxpy"), Bytes{4}, param(0, 4, 4, "i", "int", ""),
-                                   param(4, 4, 4, "a", "wasmgpu_image", ""),
-                                   param(3, 4, 4, "x", "const float *", "float"), param(2, 4, 4, "y", "float *", "float")});
+  Bytes handle_for_float = concat(
+      {Bytes{1}, cstring("saxpy"), Bytes{4}, param(0, 4, 4, "i", "int", ""), param(4, 4, 4, "a", "wasmgpu_image", ""),
+       param(3, 4, 4, "x", "const float *", "float"), param(2, 4, 4, "y", "float *", "float")});
   EXPECT_EQ(error_of(handle_for_float),
             "parameter metadata for kernel 'saxpy', parameter 1 (wasmgpu_image a): the wasm function takes f32 "
             "there, not i32");
-  Bytes handle_for_pointer = concat({Bytes{1}, cstring("saxpy"), Bytes{4}, param(0, 4, 4, "i", "int", ""),
-                                     param(1, 4, 4, "a", "float", ""), param(5, 4, 4, "x", "wasmgpu_sampler", ""),
-                                     param(4, 4, 4, "y", "wasmgpu_image", "")});
+  Bytes handle_for_pointer =
+      concat({Bytes{1}, cstring("saxpy"), Bytes{4}, param(0, 4, 4, "i", "int", ""), param(1, 4, 4, "a", "float", ""),
+              param(5, 4, 4, "x", "wasmgpu_sampler", ""), param(4, 4, 4, "y", "wasmgpu_image", "")});
   EXPECT_EQ(error_of(handle_for_pointer), "(accepted)");
 }
 

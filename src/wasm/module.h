@@ -57,7 +57,7 @@ struct Import {
 struct Export {
   std::string name;
   ExternalKind kind = ExternalKind::Func;
-  uint32_t index = 0;  // in the index space of `kind` (imports first)
+  uint32_t index = 0;   // in the index space of `kind` (imports first)
   uint64_t offset = 0;  // byte offset of the export entry in the binary
 };
 
@@ -118,10 +118,10 @@ struct Global {
 
 struct Function {
   uint32_t type_index = 0;
-  std::vector<ValType> locals;  // declared locals, expanded, parameters excluded
-  std::vector<Instr> body;      // ends with the function's final `end`
+  std::vector<ValType> locals;                   // declared locals, expanded, parameters excluded
+  std::vector<Instr> body;                       // ends with the function's final `end`
   std::vector<std::vector<uint32_t>> br_tables;  // br_table targets; the default label last
-  uint64_t body_offset = 0;     // byte offset of the body (its size field) in the binary
+  uint64_t body_offset = 0;                      // byte offset of the body (its size field) in the binary
 };
 
 struct ElementSegment {
@@ -143,8 +143,8 @@ struct DataSegment {
 
 struct CustomSection {
   std::string name;
-  uint64_t offset = 0;          // byte offset of the section's contents in the binary
-  std::vector<uint8_t> bytes;   // contents after the name
+  uint64_t offset = 0;         // byte offset of the section's contents in the binary
+  std::vector<uint8_t> bytes;  // contents after the name
 };
 
 // The `name` custom section, where present and well-formed. Names that are
@@ -160,10 +160,10 @@ struct NameSection {
 struct Module {
   std::vector<FuncType> types;
   std::vector<Import> imports;
-  std::vector<Function> functions;  // defined functions only
-  std::vector<TableType> tables;    // defined tables only
-  std::vector<MemoryType> memories; // defined memories only
-  std::vector<Global> globals;      // defined globals only
+  std::vector<Function> functions;   // defined functions only
+  std::vector<TableType> tables;     // defined tables only
+  std::vector<MemoryType> memories;  // defined memories only
+  std::vector<Global> globals;       // defined globals only
   std::vector<Export> exports;
   std::optional<uint32_t> start;
   uint64_t start_offset = 0;  // byte offset of the start function index in the binary

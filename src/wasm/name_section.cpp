@@ -28,8 +28,7 @@ Result<NameMap> read_name_map(BinaryReader& reader) {
   }
   // The format requires increasing indices; sort anyway so that lookups by
   // binary search stay correct for producers that get this wrong.
-  std::sort(names.begin(), names.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return names;
 }
 
@@ -58,7 +57,7 @@ Result<NameSection> parse(std::span<const uint8_t> contents) {
           section.local_names.emplace_back(function, std::move(locals));
         }
         std::sort(section.local_names.begin(), section.local_names.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
         break;
       }
       case kGlobalNames: {
@@ -69,8 +68,7 @@ Result<NameSection> parse(std::span<const uint8_t> contents) {
         WASMGPU_ASSIGN_OR_RETURN(section.data_names, read_name_map(sub));
         break;
       }
-      default:
-        continue;  // other subsections (labels, types, ...) are skipped whole
+      default: continue;  // other subsections (labels, types, ...) are skipped whole
     }
     if (!sub.at_end()) return sub.error_here("name subsection size mismatch");
   }

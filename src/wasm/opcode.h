@@ -15,9 +15,31 @@
 namespace wasmgpu::wasm {
 
 enum class ImmediateKind : uint8_t {
-  None, Block, LabelIndex, BrTable, FuncIndex, CallIndirect, LocalIndex, GlobalIndex,
-  TableIndex, TableInit, TableCopy, ElemIndex, DataIndex, MemArg, MemArgLane, Memory,
-  I32Const, I64Const, F32Const, F64Const, V128Const, Shuffle, Lane, SelectTyped, RefNull,
+  None,
+  Block,
+  LabelIndex,
+  BrTable,
+  FuncIndex,
+  CallIndirect,
+  LocalIndex,
+  GlobalIndex,
+  TableIndex,
+  TableInit,
+  TableCopy,
+  ElemIndex,
+  DataIndex,
+  MemArg,
+  MemArgLane,
+  Memory,
+  I32Const,
+  I64Const,
+  F32Const,
+  F64Const,
+  V128Const,
+  Shuffle,
+  Lane,
+  SelectTyped,
+  RefNull,
   AtomicFence,  // atomic.fence: one zero byte
 };
 
@@ -39,7 +61,18 @@ enum class OpcodeClass : uint8_t {
 
 // What an instruction does to linear memory.
 enum class AccessKind : uint8_t {
-  None, Load, Store, Add, Sub, And, Or, Xor, Exchange, CompareExchange, Wait, Notify,
+  None,
+  Load,
+  Store,
+  Add,
+  Sub,
+  And,
+  Or,
+  Xor,
+  Exchange,
+  CompareExchange,
+  Wait,
+  Notify,
 };
 
 // How loaded bytes widen to the result: not at all (the access is the
@@ -87,15 +120,15 @@ inline constexpr uint32_t kOpcodeCount = 0
     ;
 
 struct OpcodeInfo {
-  std::string_view text;   // "i32.add"
-  uint8_t prefix;          // 0, 0xFC, 0xFD or 0xFE
-  uint32_t code;           // byte, or sub-opcode after the prefix
+  std::string_view text;  // "i32.add"
+  uint8_t prefix;         // 0, 0xFC, 0xFD or 0xFE
+  uint32_t code;          // byte, or sub-opcode after the prefix
   ImmediateKind immediate;
   OpcodeClass cls;
-  bool typed_by_hand;      // params and results are empty: the validator types it (opcodes.def)
-  ValTypes params;         // popped, the first one deepest
-  ValTypes results;        // pushed
-  MemoryAccess access;     // the address is the first parameter
+  bool typed_by_hand;   // params and results are empty: the validator types it (opcodes.def)
+  ValTypes params;      // popped, the first one deepest
+  ValTypes results;     // pushed
+  MemoryAccess access;  // the address is the first parameter
   bool may_trap;
 };
 

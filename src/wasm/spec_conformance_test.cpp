@@ -60,8 +60,8 @@ std::vector<fs::path> wast_files() {
 // Converts `wast` into `dir`, returning the JSON script path or empty on failure.
 fs::path convert(const fs::path& wast, const fs::path& dir) {
   fs::path json = dir / (wast.stem().string() + ".json");
-  std::string command = "wast2json " + shell_quote(wast.string()) + " -o " +
-                        shell_quote(json.string()) + " >/dev/null 2>&1";
+  std::string command =
+      "wast2json " + shell_quote(wast.string()) + " -o " + shell_quote(json.string()) + " >/dev/null 2>&1";
   if (std::system(command.c_str()) != 0) return {};
   return json;
 }
@@ -83,15 +83,13 @@ void check_script(const fs::path& json_path, Tally& tally) {
     const std::string type = command["type"];
     const bool is_module = type == "module";
     const bool must_reject = type == "assert_malformed" || type == "assert_invalid";
-    const bool must_accept =
-        is_module || type == "assert_unlinkable" || type == "assert_uninstantiable";
+    const bool must_accept = is_module || type == "assert_unlinkable" || type == "assert_uninstantiable";
     if (!must_reject && !must_accept) continue;
     if (command.value("module_type", "binary") == "text") {
       ++tally.skipped_text;  // text-format errors: a text parser's business, not ours
       continue;
     }
-    const std::string where =
-        fs::path(wast).filename().string() + ":" + std::to_string(command.value("line", 0));
+    const std::string where = fs::path(wast).filename().string() + ":" + std::to_string(command.value("line", 0));
     std::vector<uint8_t> bytes = read_file(json_path.parent_path() / std::string(command["filename"]));
     Result<Module> module = decode_and_validate(bytes);
     if (must_accept) {
@@ -101,8 +99,8 @@ void check_script(const fs::path& json_path, Tally& tally) {
         tally.failures.push_back(where + ": " + type + " rejected: " + module.error().to_string());
       }
     } else if (module.ok()) {
-      tally.failures.push_back(where + ": " + type + " accepted (expected \"" +
-                               std::string(command.value("text", "")) + "\")");
+      tally.failures.push_back(where + ": " + type + " accepted (expected \"" + std::string(command.value("text", "")) +
+                               "\")");
     } else {
       (type == "assert_malformed" ? tally.rejected_malformed : tally.rejected_invalid)++;
     }
@@ -125,8 +123,7 @@ TEST(SpecConformance, EveryWastModuleIsAcceptedOrRejectedAsTheScriptSays) {
   }
   std::cout << "spec conformance: " << files.size() << " files\n"
             << "  modules accepted:                  " << tally.accepted_modules << "\n"
-            << "  unlinkable/uninstantiable accepted: "
-            << tally.accepted_unlinkable_or_uninstantiable << "\n"
+            << "  unlinkable/uninstantiable accepted: " << tally.accepted_unlinkable_or_uninstantiable << "\n"
             << "  malformed (binary) rejected:       " << tally.rejected_malformed << "\n"
             << "  invalid rejected:                  " << tally.rejected_invalid << "\n"
             << "  skipped (text-format assertions):  " << tally.skipped_text << "\n"
@@ -138,8 +135,8 @@ TEST(SpecConformance, EveryWastModuleIsAcceptedOrRejectedAsTheScriptSays) {
 // The valid modules of a few spec scripts, as hostile-input seeds.
 std::vector<std::vector<uint8_t>> seed_modules(const fs::path& dir) {
   std::vector<std::vector<uint8_t>> modules;
-  for (const char* name : {"binary", "br_table", "elem", "names", "simd_lane", "data", "i64",
-                           "custom", "call_indirect", "global"}) {
+  for (const char* name :
+       {"binary", "br_table", "elem", "names", "simd_lane", "data", "i64", "custom", "call_indirect", "global"}) {
     fs::path json_path = convert(fs::path(WASMGPU_SPEC_TESTS_DIR) / (std::string(name) + ".wast"), dir);
     EXPECT_FALSE(json_path.empty()) << name;
     if (json_path.empty()) continue;
@@ -186,8 +183,8 @@ TEST(SpecConformance, MutatedModulesNeverCrash) {
   std::vector<std::vector<uint8_t>> modules = seed_modules(dir.path());
   ASSERT_FALSE(modules.empty());
   std::mt19937_64 random(20240601);
-  static constexpr uint8_t kInterestingBytes[] = {0x00, 0x01, 0x02, 0x04, 0x05, 0x0B, 0x40,
-                                                  0x7F, 0x80, 0xFC, 0xFD, 0xFF};
+  static constexpr uint8_t kInterestingBytes[] = {0x00, 0x01, 0x02, 0x04, 0x05, 0x0B,
+                                                  0x40, 0x7F, 0x80, 0xFC, 0xFD, 0xFF};
   int still_valid = 0;
   constexpr int kMutations = 20000;
   for (int iteration = 0; iteration < kMutations; ++iteration) {

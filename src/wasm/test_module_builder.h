@@ -33,9 +33,7 @@ inline Bytes name(std::string_view text) {
 }
 
 // A section: id, size, contents.
-inline Bytes section(uint8_t id, const Bytes& contents) {
-  return concat({Bytes{id}, uleb(contents.size()), contents});
-}
+inline Bytes section(uint8_t id, const Bytes& contents) { return concat({Bytes{id}, uleb(contents.size()), contents}); }
 
 inline Bytes module_header() { return {0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00}; }
 

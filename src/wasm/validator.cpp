@@ -15,21 +15,18 @@ Error limits_error(std::optional<uint64_t> at, std::string message) {
   return at ? make_error_at(*at, std::move(message)) : make_error(std::move(message));
 }
 
-Status validate_limits(const Limits& limits, uint64_t bound, const char* too_large,
-                       std::optional<uint64_t> at) {
+Status validate_limits(const Limits& limits, uint64_t bound, const char* too_large, std::optional<uint64_t> at) {
   if (limits.min > bound) return limits_error(at, too_large);
   if (limits.max) {
     if (*limits.max > bound) return limits_error(at, too_large);
-    if (limits.min > *limits.max)
-      return limits_error(at, "size minimum must not be greater than maximum");
+    if (limits.min > *limits.max) return limits_error(at, "size minimum must not be greater than maximum");
   }
   return {};
 }
 
 Status validate_memory_type(const MemoryType& memory, std::optional<uint64_t> at) {
   if (memory.limits.shared && !memory.limits.max) return limits_error(at, "shared memory must have maximum");
-  return validate_limits(memory.limits, kMaxMemoryPages,
-                         "memory size must be at most 65536 pages (4GiB)", at);
+  return validate_limits(memory.limits, kMaxMemoryPages, "memory size must be at most 65536 pages (4GiB)", at);
 }
 
 Status validate_table_type(const TableType& table, std::optional<uint64_t> at) {
@@ -45,24 +42,21 @@ class ModuleValidator {
   Status validate() {
     WASMGPU_TRY(validate_imports());
     for (const Function& function : module_.functions)
-      if (function.type_index >= module_.types.size())
-        return make_error_at(function.body_offset, "unknown type");
+      if (function.type_index >= module_.types.size()) return make_error_at(function.body_offset, "unknown type");
     for (const TableType& table : module_.tables) WASMGPU_TRY(validate_table_type(table, std::nullopt));
     for (const MemoryType& memory : module_.memories) WASMGPU_TRY(validate_memory_type(memory, std::nullopt));
     if (module_.total_memories() > 1) return make_error("multiple memories");
     collect_declared_function_references();
     // Global initialisers see only imported globals (each defined global is
     // initialised before the next exists).
-    for (const Global& global : module_.globals)
-      WASMGPU_TRY(validate_const_expr(global.init, global.type.type));
+    for (const Global& global : module_.globals) WASMGPU_TRY(validate_const_expr(global.init, global.type.type));
     WASMGPU_TRY(validate_exports());
     WASMGPU_TRY(validate_start());
     WASMGPU_TRY(validate_elements());
     WASMGPU_TRY(validate_data());
     IndexSpaces spaces = build_index_spaces(module_);
     spaces.declared_references = std::move(declared_references_);
-    for (const Function& function : module_.functions)
-      WASMGPU_TRY(validate_function(module_, spaces, function));
+    for (const Function& function : module_.functions) WASMGPU_TRY(validate_function(module_, spaces, function));
     return {};
   }
 
@@ -71,8 +65,7 @@ class ModuleValidator {
     for (const Import& import : module_.imports) {
       switch (import.kind) {
         case ExternalKind::Func:
-          if (import.func_type >= module_.types.size())
-            return make_error_at(import.offset, "unknown type");
+          if (import.func_type >= module_.types.size()) return make_error_at(import.offset, "unknown type");
           break;
         case ExternalKind::Table: WASMGPU_TRY(validate_table_type(import.table, import.offset)); break;
         case ExternalKind::Memory: WASMGPU_TRY(validate_memory_type(import.memory, import.offset)); break;
@@ -126,11 +119,9 @@ class ModuleValidator {
           break;
         }
         case Opcode::End:
-          if (stack.size() != 1 || stack[0] != expected)
-            return make_error_at(instr.offset, "type mismatch");
+          if (stack.size() != 1 || stack[0] != expected) return make_error_at(instr.offset, "type mismatch");
           return {};
-        default:
-          return make_error_at(instr.offset, "constant expression required");
+        default: return make_error_at(instr.offset, "constant expression required");
       }
     }
     return make_error_at(expr_offset(expr), "constant expression required");
@@ -150,8 +141,8 @@ class ModuleValidator {
       }
       if (entry.index >= count)
         return make_error_at(entry.offset, std::string("unknown ") +
-                          (entry.kind == ExternalKind::Func ? "function" : to_string(entry.kind)) + " " +
-                          std::to_string(entry.index) + " in export \"" + entry.name + "\"");
+                                               (entry.kind == ExternalKind::Func ? "function" : to_string(entry.kind)) +
+                                               " " + std::to_string(entry.index) + " in export \"" + entry.name + "\"");
     }
     return {};
   }
@@ -161,7 +152,7 @@ class ModuleValidator {
     if (*module_.start >= module_.total_functions())
       return make_error_at(module_.start_offset, "unknown function " + std::to_string(*module_.start) + " as start");
     const FuncType& type = module_.function_type(*module_.start);
-    if (!type.params.empty() || !type.results.empty()) 
+    if (!type.params.empty() || !type.results.empty())
       return make_error_at(module_.start_offset, "start function must have type [] -> []");
     return {};
   }

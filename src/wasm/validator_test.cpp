@@ -23,8 +23,8 @@ bool starts_with(const std::string& text, std::string_view prefix) { return text
 Bytes memory_section() { return section(5, {0x01, 0x00, 0x01}); }
 
 Bytes function_with_memory(const Bytes& code) {
-  return module_of({type_section_void(), function_section(1), memory_section(),
-                    code_section({body(concat({Bytes{0x00}, code}))})});
+  return module_of(
+      {type_section_void(), function_section(1), memory_section(), code_section({body(concat({Bytes{0x00}, code}))})});
 }
 
 TEST(Validator, AcceptsSimpleArithmetic) {
@@ -53,8 +53,8 @@ TEST(Validator, UnreachableMakesTheStackPolymorphic) {
   // unreachable; i32.add  -> fine, yields i32
   EXPECT_EQ(validation_error(single_function_module({0x00, 0x6A, 0x0B}, true)), "ok");
   // unreachable; i64.const 0; i32.add  -> still a mismatch
-  EXPECT_TRUE(starts_with(validation_error(single_function_module({0x00, 0x42, 0x00, 0x6A, 0x0B}, true)),
-                          "type mismatch"));
+  EXPECT_TRUE(
+      starts_with(validation_error(single_function_module({0x00, 0x42, 0x00, 0x6A, 0x0B}, true)), "type mismatch"));
   // br 0 then garbage typed as anything
   EXPECT_EQ(validation_error(single_function_module({0x0C, 0x00, 0x1A, 0x0B})), "ok");
 }
@@ -73,12 +73,12 @@ TEST(Validator, Labels) {
 
 TEST(Validator, IfWithoutElseMustNotProduceValues) {
   // i32.const 1; if (result i32) i32.const 2 end; drop
-  EXPECT_TRUE(starts_with(
-      validation_error(single_function_module({0x41, 0x01, 0x04, 0x7F, 0x41, 0x02, 0x0B, 0x1A, 0x0B})),
-      "type mismatch"));
+  EXPECT_TRUE(
+      starts_with(validation_error(single_function_module({0x41, 0x01, 0x04, 0x7F, 0x41, 0x02, 0x0B, 0x1A, 0x0B})),
+                  "type mismatch"));
   // ... with an else it is fine.
-  EXPECT_EQ(validation_error(single_function_module(
-                {0x41, 0x01, 0x04, 0x7F, 0x41, 0x02, 0x05, 0x41, 0x03, 0x0B, 0x1A, 0x0B})),
+  EXPECT_EQ(validation_error(
+                single_function_module({0x41, 0x01, 0x04, 0x7F, 0x41, 0x02, 0x05, 0x41, 0x03, 0x0B, 0x1A, 0x0B})),
             "ok");
 }
 
@@ -98,9 +98,8 @@ TEST(Validator, SelectRules) {
   // untyped select on i32: ok
   EXPECT_EQ(validation_error(single_function_module({0x41, 1, 0x41, 2, 0x41, 0, 0x1B, 0x0B}, true)), "ok");
   // untyped select on funcref: type mismatch
-  EXPECT_TRUE(starts_with(
-      validation_error(single_function_module({0xD0, 0x70, 0xD0, 0x70, 0x41, 0, 0x1B, 0x1A, 0x0B})),
-      "type mismatch"));
+  EXPECT_TRUE(starts_with(validation_error(single_function_module({0xD0, 0x70, 0xD0, 0x70, 0x41, 0, 0x1B, 0x1A, 0x0B})),
+                          "type mismatch"));
   // typed select on funcref: ok
   EXPECT_EQ(validation_error(single_function_module({0xD0, 0x70, 0xD0, 0x70, 0x41, 0, 0x1C, 0x01, 0x70, 0x1A, 0x0B})),
             "ok");
@@ -114,9 +113,9 @@ TEST(Validator, LocalsAndGlobals) {
   // Immutable global written.
   Bytes globals = section(6, {0x01, 0x7F, 0x00, 0x41, 0x00, 0x0B});
   Bytes code = {0x00, 0x41, 0x01, 0x24, 0x00, 0x0B};
-  EXPECT_EQ(validation_error(module_of({type_section_void(), function_section(1), globals,
-                                        code_section({body(code)})})),
-            "global is immutable");
+  EXPECT_EQ(
+      validation_error(module_of({type_section_void(), function_section(1), globals, code_section({body(code)})})),
+      "global is immutable");
 }
 
 TEST(Validator, ConstantExpressions) {
@@ -147,8 +146,8 @@ TEST(Validator, UndeclaredFunctionReference) {
 
 TEST(Validator, MemoryRules) {
   // i32.load without a memory.
-  EXPECT_TRUE(starts_with(validation_error(single_function_module({0x41, 0, 0x28, 0x02, 0x00, 0x1A, 0x0B})),
-                          "unknown memory"));
+  EXPECT_TRUE(
+      starts_with(validation_error(single_function_module({0x41, 0, 0x28, 0x02, 0x00, 0x1A, 0x0B})), "unknown memory"));
   // Alignment larger than natural.
   EXPECT_EQ(validation_error(function_with_memory({0x41, 0, 0x28, 0x03, 0x00, 0x1A, 0x0B})),
             "alignment must not be larger than natural");
@@ -164,8 +163,7 @@ TEST(Validator, MemoryRules) {
 TEST(Validator, SimdLaneBounds) {
   Bytes v128_zero = {0xFD, 0x0C, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   // i32x4.extract_lane 3: ok; 4: invalid.
-  EXPECT_EQ(validation_error(single_function_module(concat({v128_zero, Bytes{0xFD, 0x1B, 0x03, 0x0B}}), true)),
-            "ok");
+  EXPECT_EQ(validation_error(single_function_module(concat({v128_zero, Bytes{0xFD, 0x1B, 0x03, 0x0B}}), true)), "ok");
   EXPECT_EQ(validation_error(single_function_module(concat({v128_zero, Bytes{0xFD, 0x1B, 0x04, 0x0B}}), true)),
             "invalid lane index");
   // i8x16.shuffle with lane 32.

@@ -12,9 +12,8 @@ TEST_P(Atomics, HistogramWithC11AtomicsMatchesTheCpu) {
   const uint32_t n = kWorkgroup * kGroups - 17;  // the last workgroup is partly idle
   std::vector<uint32_t> values = random_words(n, 7);
   for (uint32_t& v : values) v %= 100000;
-  runtime::Buffer in = buffer_with(values), bins = buffer(4 * kBins), parity = buffer(4 * kBins),
-                  sum = buffer(8), max = buffer_with(std::vector<int64_t>{-1}), halves = buffer(2 * 16),
-                  seen = buffer(32);
+  runtime::Buffer in = buffer_with(values), bins = buffer(4 * kBins), parity = buffer(4 * kBins), sum = buffer(8),
+                  max = buffer_with(std::vector<int64_t>{-1}), halves = buffer(2 * 16), seen = buffer(32);
   // A runtime buffer starts undefined (runtime/device.h): the counters start at zero.
   for (runtime::Buffer* counters : {&bins, &parity, &sum, &halves, &seen}) ASSERT_TRUE(counters->fill(0).ok());
   Status launched = kernel("atomics", "atomic_histogram")

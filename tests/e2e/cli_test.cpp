@@ -150,8 +150,8 @@ TEST_F(Cli, RunReportsTraps) {
 TEST_F(Cli, RunLaunchesA2DGrid) {
   const uint32_t width = 10, height = 7;
   CommandResult result = run_cli("run '" + kernel_path("grid.O2.wasm") + "' coords --grid 3,2 --workgroup-size 4,4 " +
-                                 std::to_string(width) + " " + std::to_string(height) + " out:" + path("c.bin") +
-                                 ":" + std::to_string(4 * width * height));
+                                 std::to_string(width) + " " + std::to_string(height) + " out:" + path("c.bin") + ":" +
+                                 std::to_string(4 * width * height));
   ASSERT_EQ(result.status, 0) << result.output;
   EXPECT_NE(result.output.find("a grid of 3x2x1 workgroups"), std::string::npos) << result.output;
   std::vector<uint32_t> expected;
@@ -198,7 +198,8 @@ TEST_F(Cli, ParallelProcessesShareTheCache) {
   // sh: start all four, then wait for each and fail when any failed.
   std::string parallel;
   for (int i = 0; i < 4; ++i)
-    parallel += run_line("q" + std::to_string(i) + ".bin", "log" + std::to_string(i)) + " & p" + std::to_string(i) + "=$!; ";
+    parallel +=
+        run_line("q" + std::to_string(i) + ".bin", "log" + std::to_string(i)) + " & p" + std::to_string(i) + "=$!; ";
   parallel += "wait $p0 && wait $p1 && wait $p2 && wait $p3";
   ASSERT_EQ(std::system(parallel.c_str()), 0);
   for (int i = 0; i < 4; ++i) {
@@ -217,8 +218,9 @@ TEST_F(Cli, ParallelProcessesShareTheCache) {
   EXPECT_EQ(entries, 1u);  // one kernel
 
   const std::string warm_line = "WASMGPU_CACHE_DIR='" + cache + "' '" + cli_path() + "' run '" +
-                                kernel_path("traps.O2.wasm") + "' divide --n 4 -v in:" + path("num.bin") + " in:" +
-                                path("den.bin") + " out:" + path("q.bin") + ":16 > '" + path("warm.log") + "' 2>&1";
+                                kernel_path("traps.O2.wasm") + "' divide --n 4 -v in:" + path("num.bin") +
+                                " in:" + path("den.bin") + " out:" + path("q.bin") + ":16 > '" + path("warm.log") +
+                                "' 2>&1";
   ASSERT_EQ(std::system(warm_line.c_str()), 0);
   std::ifstream in(path("warm.log"));
   const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -237,8 +239,8 @@ TEST_F(Cli, NoCacheCompilesAndWritesNothing) {
   ASSERT_EQ(std::system(line.c_str()), 0);
   std::ifstream in(path("log"));
   const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_NE(log.find("cache off (turned off by CacheOptions::enabled): 1 compiled to SPIR-V ("),
-            std::string::npos) << log;
+  EXPECT_NE(log.find("cache off (turned off by CacheOptions::enabled): 1 compiled to SPIR-V ("), std::string::npos)
+      << log;
   EXPECT_NE(log.find(", 0 from cache ("), std::string::npos) << log;
   EXPECT_FALSE(fs::exists(cache));
   EXPECT_EQ(read<int32_t>("q.bin"), (std::vector<int32_t>{3}));

@@ -26,8 +26,8 @@ void EndToEnd::TearDown() {
   device_.reset();
   if (instance_) {
     auto messages = instance_->validation_messages();
-    EXPECT_TRUE(messages.empty()) << messages.size() << " validation message(s), first: "
-                                  << (messages.empty() ? "" : messages.front());
+    EXPECT_TRUE(messages.empty()) << messages.size()
+                                  << " validation message(s), first: " << (messages.empty() ? "" : messages.front());
   }
   instance_.reset();
 }

@@ -68,8 +68,7 @@ std::vector<uint64_t> random_dwords(size_t count, uint32_t seed);
 
 // Compares two arrays element by element; reports the first few differences.
 template <class T>
-::testing::AssertionResult same_values(const std::vector<T>& gpu, const std::vector<T>& native,
-                                       size_t per_item = 1) {
+::testing::AssertionResult same_values(const std::vector<T>& gpu, const std::vector<T>& native, size_t per_item = 1) {
   if (gpu.size() != native.size()) return ::testing::AssertionFailure() << "size differs";
   size_t reported = 0, differing = 0;
   auto failure = ::testing::AssertionFailure();

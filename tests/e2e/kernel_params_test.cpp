@@ -34,20 +34,19 @@ TEST_P(KernelParams, MetadataReadsBackExactly) {
   };
   ASSERT_EQ(metadata[0].params.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i)
-    EXPECT_EQ(metadata[0].params[i], expected[i]) << "parameter " << i << ": got "
-                                                  << wasm::describe(metadata[0].params[i]);
+    EXPECT_EQ(metadata[0].params[i], expected[i])
+        << "parameter " << i << ": got " << wasm::describe(metadata[0].params[i]);
 }
 
 TEST_P(KernelParams, KernelRunsAndMatchesTheCpu) {
   constexpr unsigned kCount = 200;
   std::vector<Body> bodies(kCount);
-  for (unsigned i = 0; i < kCount; ++i)
-    bodies[i] = {0.25 * i - 7.0, 1.0 / (i + 3), 0.5f + float(i % 17)};
+  for (unsigned i = 0; i < kCount; ++i) bodies[i] = {0.25 * i - 7.0, 1.0 / (i + 3), 0.5f + float(i % 17)};
   runtime::Buffer in = buffer_with(bodies);
   runtime::Buffer out = buffer(sizeof(BodyState) * kCount);
   ASSERT_TRUE(out.fill(0).ok());
-  Status launched = kernel("kernel_params", "integrate")
-                        .launch(kCount, 64, {in, 0.125, int64_t(1) << 40, 0.75f, out, kCount});
+  Status launched =
+      kernel("kernel_params", "integrate").launch(kCount, 64, {in, 0.125, int64_t(1) << 40, 0.75f, out, kCount});
   ASSERT_TRUE(launched.ok()) << launched.error().message;
   std::vector<BodyState> native(kCount);
   for (unsigned i = 0; i < kCount; ++i)
@@ -57,7 +56,7 @@ TEST_P(KernelParams, KernelRunsAndMatchesTheCpu) {
     bool same = std::memcmp(&gpu[i].position, &native[i].position, sizeof(double)) == 0 &&
                 std::memcmp(&gpu[i].energy, &native[i].energy, sizeof(float)) == 0 && gpu[i].step == native[i].step;
     EXPECT_TRUE(same) << "body " << i << ": gpu " << gpu[i].position << " " << gpu[i].energy << " " << gpu[i].step
-        << ", native " << native[i].position << " " << native[i].energy << " " << native[i].step;
+                      << ", native " << native[i].position << " " << native[i].energy << " " << native[i].step;
   }
 }
 

@@ -30,8 +30,8 @@ TEST_P(EndToEnd, IntegerOpsMatchNative) {
 // Finite, normal values (devices may flush subnormals; NaN payloads are not
 // specified bit for bit by wasm), with signed zeros, integers and halves.
 std::vector<float> test_floats(size_t count, uint32_t seed) {
-  static const float kEdges[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 3.0f, 1e6f, -1e6f,
-                                 1.17549435e-38f, 3.0e38f};
+  static const float kEdges[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f,  -0.5f,           1.5f,
+                                 2.5f, -2.5f, 3.0f, 1e6f,  -1e6f, 1.17549435e-38f, 3.0e38f};
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> wide(-1e6f, 1e6f), narrow(-8.0f, 8.0f);
   std::vector<float> values(count);

@@ -34,9 +34,9 @@ struct Function {
 };
 
 const Function kFunctions[] = {
-    {"expf", false, false, -90, 90},  {"logf", false, false, 0, 1e4},  {"sinf", false, false, -1e5, 1e5},
+    {"expf", false, false, -90, 90},   {"logf", false, false, 0, 1e4},   {"sinf", false, false, -1e5, 1e5},
     {"cosf", false, false, -1e5, 1e5}, {"tanhf", false, false, -12, 12}, {"powf", false, true, -4, 40},
-    {"fmodf", false, true, -1e3, 1e3}, {"exp", true, false, -710, 710}, {"log", true, false, 0, 1e6},
+    {"fmodf", false, true, -1e3, 1e3}, {"exp", true, false, -710, 710},  {"log", true, false, 0, 1e6},
     {"pow", true, true, -4, 40},       {"fmod", true, true, -1e6, 1e6},
 };
 
@@ -135,9 +135,7 @@ TEST_P(Libm, DeviceResultsEqualTheWasmInterpreterBitForBit) {
   EXPECT_TRUE(passed) << output;
   // spectest-interp counts the module command as one more test.
   const std::string all = std::to_string(assertions + 1);
-  EXPECT_NE(output.find(all + "/" + all + " tests passed"),
-            std::string::npos)
-      << output;
+  EXPECT_NE(output.find(all + "/" + all + " tests passed"), std::string::npos) << output;
 }
 
 // libm's code is the same at every level (it comes from libc.a); -O2 only.

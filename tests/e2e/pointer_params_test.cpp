@@ -25,9 +25,8 @@ void sum4_at(int i, const uint32_t* src, uint32_t* dst, int shift);
 void sum4_strided(int i, const uint32_t* src, uint32_t* dst, int stride);
 void spread4_at(int i, const uint32_t* src, uint32_t* dst, int shift);
 void mix_at(int i, const uint32_t* a, const uint32_t* b, uint32_t* out, int shift);
-void gather_many(int i, const int32_t* p0, const int32_t* p1, const int32_t* p2, const int32_t* p3,
-                 const int32_t* p4, const int32_t* p5, const int32_t* p6, double scale, long long offset,
-                 float bias, int64_t* out);
+void gather_many(int i, const int32_t* p0, const int32_t* p1, const int32_t* p2, const int32_t* p3, const int32_t* p4,
+                 const int32_t* p5, const int32_t* p6, double scale, long long offset, float bias, int64_t* out);
 }
 
 namespace wasmgpu::e2e {
@@ -67,8 +66,7 @@ TEST_P(PointerParams, PointersIntoTheMiddleOfABufferWithNegativeOffsets) {
   // The destination in the middle of a buffer, the rest untouched.
   runtime::Buffer dst = buffer(4 * 2 * n);
   ASSERT_TRUE(dst.fill(0x5a5a5a5a).ok());
-  Status launched = kernel("pointer_params", "copy32_at")
-                        .launch(n, 64, {sb, *dst.wasm_address() + 4 * (n / 2), 0});
+  Status launched = kernel("pointer_params", "copy32_at").launch(n, 64, {sb, *dst.wasm_address() + 4 * (n / 2), 0});
   ASSERT_TRUE(launched.ok()) << launched.error().message;
   std::vector<int32_t> expected(2 * n, 0x5a5a5a5a);
   for (uint32_t i = 0; i < n; ++i) expected[n / 2 + i] = src[i];
@@ -185,8 +183,10 @@ TEST_P(PointerParams, GroupedLoadsMatchNativeCodeAndTrapWhereAMemberLeavesTheBuf
   auto native = [&](int shift, const std::vector<uint32_t>& words, int base) {
     std::vector<uint32_t> result(n);
     for (uint32_t i = 0; i < n; ++i)
-      if (shift == INT32_MIN) sum4(int(i), words.data(), result.data());
-      else sum4_at(int(i), words.data() + base, result.data(), shift);
+      if (shift == INT32_MIN)
+        sum4(int(i), words.data(), result.data());
+      else
+        sum4_at(int(i), words.data() + base, result.data(), shift);
     return result;
   };
   Status launched = kernel("pointer_params", "sum4").launch(n, 64, {sb, out});
@@ -292,8 +292,9 @@ TEST_P(PointerParams, ArgumentsBeyondThePushConstantsComeFromTheLaunchBlock) {
   const long long offset = -(1LL << 40) + 3;
   const float bias = 2.5f;
   Status launched = kernel("pointer_params", "gather_many")
-                        .launch(n, 64, {buffers[0], buffers[1], buffers[2], buffers[3], buffers[4], buffers[5],
-                                        buffers[6], scale, int64_t(offset), bias, out});
+                        .launch(n, 64,
+                                {buffers[0], buffers[1], buffers[2], buffers[3], buffers[4], buffers[5], buffers[6],
+                                 scale, int64_t(offset), bias, out});
   ASSERT_TRUE(launched.ok()) << launched.error().message;
   std::vector<int64_t> native(n);
   for (uint32_t i = 0; i < n; ++i)

@@ -81,8 +81,7 @@ TEST_P(Recursion, TheDepthChosenAtLoadMovesTheLimit) {
   EXPECT_TRUE(same_values(results, native_nest({50, 3, 0})));
   launched = run_nest(shallow, {50, 51}, nullptr);
   ASSERT_FALSE(launched.ok());
-  EXPECT_NE(launched.error().message.find("call stack exhausted at invocation 1 (1 invocation"),
-            std::string::npos)
+  EXPECT_NE(launched.error().message.find("call stack exhausted at invocation 1 (1 invocation"), std::string::npos)
       << launched.error().message;
 
   runtime::Module deep = load_with_depth(3000);

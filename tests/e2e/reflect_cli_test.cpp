@@ -53,12 +53,14 @@ TEST(ReflectCli, SpirvInterfaceAsJson) {
   EXPECT_EQ(params["binding"], 0);
   EXPECT_EQ(params["index"], 1);
   EXPECT_EQ(params["layout"]["size"], 64);
-  EXPECT_EQ(params["layout"]["members"][2],
-            nlohmann::json::parse(R"({"name": "bias", "type": "float[2]", "offset": 32, "size": 32, "array_stride": 16})"));
+  EXPECT_EQ(
+      params["layout"]["members"][2],
+      nlohmann::json::parse(R"({"name": "bias", "type": "float[2]", "offset": 32, "size": 32, "array_stride": 16})"));
   ASSERT_EQ(json["structs"].size(), 1u);
   EXPECT_EQ(json["structs"][0]["name"], "Range");
   ASSERT_EQ(k["spec_constants"].size(), 2u);
-  EXPECT_EQ(k["spec_constants"][1], nlohmann::json::parse(R"({"id": 5, "name": "FACTOR", "type": "f32", "default": 2.5})"));
+  EXPECT_EQ(k["spec_constants"][1],
+            nlohmann::json::parse(R"({"id": 5, "name": "FACTOR", "type": "f32", "default": 2.5})"));
 }
 
 TEST(ReflectCli, EntryPointAndPushConstants) {
@@ -95,8 +97,8 @@ TEST(ReflectCli, WasmKernelWithMetadata) {
 TEST(ReflectCli, UnknownEntryAndBadInputAreOneLineErrors) {
   Output unknown = run("reflect '" + fixtures + "/rust_gpu_style.spv' --entry main");
   EXPECT_EQ(unknown.status, 1);
-  EXPECT_EQ(unknown.text, "wasmgpu: error: " + fixtures +
-                              "/rust_gpu_style.spv has no kernel 'main' (kernels: main_cs, add_cs)\n");
+  EXPECT_EQ(unknown.text,
+            "wasmgpu: error: " + fixtures + "/rust_gpu_style.spv has no kernel 'main' (kernels: main_cs, add_cs)\n");
   Output bad = run("reflect '" + fixtures + "/../CMakeCache.txt'");
   EXPECT_EQ(bad.status, 1);
   EXPECT_EQ(bad.text.rfind("wasmgpu: error: ", 0), 0u) << bad.text;

@@ -12,9 +12,9 @@ WASMGPU_SHARED _Atomic unsigned local_bins[BINS];
 WASMGPU_SHARED _Atomic unsigned char local_parity[BINS];
 
 WASMGPU_KERNEL(atomic_histogram)
-void atomic_histogram(int index, const unsigned *values, unsigned n, _Atomic unsigned *bins,
-                      _Atomic unsigned *parity, _Atomic unsigned long long *sum, _Atomic long long *max,
-                      _Atomic unsigned short *halves, _Atomic unsigned char *seen) {
+void atomic_histogram(int index, const unsigned *values, unsigned n, _Atomic unsigned *bins, _Atomic unsigned *parity,
+                      _Atomic unsigned long long *sum, _Atomic long long *max, _Atomic unsigned short *halves,
+                      _Atomic unsigned char *seen) {
   unsigned l = wasmgpu_local_index();
   for (unsigned b = l; b < BINS; b += wasmgpu_workgroup_size(0)) {
     atomic_store_explicit(&local_bins[b], 0, memory_order_relaxed);

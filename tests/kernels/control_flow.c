@@ -32,8 +32,8 @@ static uint32_t grid_search(uint32_t seed) {
   for (uint32_t row = 0; row < 16; ++row) {
     for (uint32_t col = 0; col < 16; ++col) {
       uint32_t cell = (seed * 2654435761u) ^ (row * 97 + col * 31);
-      if ((cell & 0xF) == 0) goto next_row;   /* continue the outer loop */
-      if ((cell & 0x3FF) == 0x155) {           /* break out of both loops */
+      if ((cell & 0xF) == 0) goto next_row; /* continue the outer loop */
+      if ((cell & 0x3FF) == 0x155) {        /* break out of both loops */
         found = row * 16 + col;
         goto done;
       }
@@ -47,7 +47,7 @@ done:
 static uint32_t collatz_steps(uint32_t v, uint32_t limit) {
   uint32_t steps = 0;
   while (v != 1) {
-    if (steps == limit) return 0xFFFFu;        /* early return from a loop */
+    if (steps == limit) return 0xFFFFu; /* early return from a loop */
     v = (v & 1) ? 3 * v + 1 : v / 2;
     ++steps;
   }

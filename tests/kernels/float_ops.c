@@ -8,8 +8,20 @@
 
 #define RESULTS_PER_ITEM 32
 
-static uint64_t bits32(float f) { union { float f; uint32_t u; } v = {f}; return v.u; }
-static uint64_t bits64(double d) { union { double d; uint64_t u; } v = {d}; return v.u; }
+static uint64_t bits32(float f) {
+  union {
+    float f;
+    uint32_t u;
+  } v = {f};
+  return v.u;
+}
+static uint64_t bits64(double d) {
+  union {
+    double d;
+    uint64_t u;
+  } v = {d};
+  return v.u;
+}
 
 WASMGPU_KERNEL(float_ops)
 void float_ops(int i, const float *f, const double *d, const int32_t *n, uint64_t *out) {
@@ -17,18 +29,32 @@ void float_ops(int i, const float *f, const double *d, const int32_t *n, uint64_
   double c = d[2 * i], e = d[2 * i + 1];
   int32_t k = n[i];
   uint64_t *o = out + (uint64_t)i * RESULTS_PER_ITEM;
-  o[0] = bits32(a + b); o[1] = bits32(a - b); o[2] = bits32(a * b);
-  o[3] = bits32(a * b + a);              /* no fused multiply-add */
-  o[4] = bits64(c + e); o[5] = bits64(c - e); o[6] = bits64(c * e); o[7] = bits64(c * e - c);
-  o[8] = bits32(__builtin_fabsf(a)); o[9] = bits32(-a); o[10] = bits32(__builtin_copysignf(a, b));
-  o[11] = bits32(__builtin_truncf(a)); o[12] = bits32(__builtin_floorf(a)); o[13] = bits32(__builtin_ceilf(a));
+  o[0] = bits32(a + b);
+  o[1] = bits32(a - b);
+  o[2] = bits32(a * b);
+  o[3] = bits32(a * b + a); /* no fused multiply-add */
+  o[4] = bits64(c + e);
+  o[5] = bits64(c - e);
+  o[6] = bits64(c * e);
+  o[7] = bits64(c * e - c);
+  o[8] = bits32(__builtin_fabsf(a));
+  o[9] = bits32(-a);
+  o[10] = bits32(__builtin_copysignf(a, b));
+  o[11] = bits32(__builtin_truncf(a));
+  o[12] = bits32(__builtin_floorf(a));
+  o[13] = bits32(__builtin_ceilf(a));
   o[14] = bits32(__builtin_rintf(a));
-  o[15] = bits64(__builtin_trunc(c)); o[16] = bits64(__builtin_floor(c)); o[17] = bits64(__builtin_ceil(c));
-  o[18] = bits64(__builtin_rint(c)); o[19] = bits64(__builtin_copysign(c, e));
-  o[20] = bits32((float)c);              /* demote */
-  o[21] = bits64((double)a);             /* promote */
-  o[22] = bits32((float)k); o[23] = bits64((double)k);
-  o[24] = bits32((float)(uint32_t)k); o[25] = bits64((double)((int64_t)k * 1000003));
+  o[15] = bits64(__builtin_trunc(c));
+  o[16] = bits64(__builtin_floor(c));
+  o[17] = bits64(__builtin_ceil(c));
+  o[18] = bits64(__builtin_rint(c));
+  o[19] = bits64(__builtin_copysign(c, e));
+  o[20] = bits32((float)c);  /* demote */
+  o[21] = bits64((double)a); /* promote */
+  o[22] = bits32((float)k);
+  o[23] = bits64((double)k);
+  o[24] = bits32((float)(uint32_t)k);
+  o[25] = bits64((double)((int64_t)k * 1000003));
   o[26] = bits32((float)((uint64_t)(uint32_t)k << 20));
   /* float -> int: the values are in range, so native and wasm agree */
   o[27] = (uint64_t)(int64_t)(int32_t)(a * 0.25f);

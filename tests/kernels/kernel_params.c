@@ -6,9 +6,9 @@
 
 #include "kernel_params.h"
 
-WASMGPU_DEFINE_KERNEL(integrate, WASMGPU_VALUE(int, index), WASMGPU_CONST_PTR(Body, bodies),
-                      WASMGPU_VALUE(double, dt), WASMGPU_VALUE(int64_t, step), WASMGPU_VALUE(float, damping),
-                      WASMGPU_PTR(BodyState, states), WASMGPU_VALUE(unsigned, count)) {
+WASMGPU_DEFINE_KERNEL(integrate, WASMGPU_VALUE(int, index), WASMGPU_CONST_PTR(Body, bodies), WASMGPU_VALUE(double, dt),
+                      WASMGPU_VALUE(int64_t, step), WASMGPU_VALUE(float, damping), WASMGPU_PTR(BodyState, states),
+                      WASMGPU_VALUE(unsigned, count)) {
   if ((unsigned)index >= count) return;
   const Body *b = &bodies[index];
   BodyState *s = &states[index];

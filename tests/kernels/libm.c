@@ -12,14 +12,12 @@
 #define SCALAR_EXPORT(name)
 #endif
 
-#define UNARY(T, f)                                                                     \
+#define UNARY(T, f)                                                                       \
   WASMGPU_KERNEL(kernel_##f) void kernel_##f(int i, const T *x, T *y) { y[i] = f(x[i]); } \
   SCALAR_EXPORT(call_##f) T call_##f(T x) { return f(x); }
 
-#define BINARY(T, f)                                                     \
-  WASMGPU_KERNEL(kernel_##f) void kernel_##f(int i, const T *x, const T *x2, T *y) { \
-    y[i] = f(x[i], x2[i]);                                               \
-  }                                                                      \
+#define BINARY(T, f)                                                                                          \
+  WASMGPU_KERNEL(kernel_##f) void kernel_##f(int i, const T *x, const T *x2, T *y) { y[i] = f(x[i], x2[i]); } \
   SCALAR_EXPORT(call_##f) T call_##f(T x, T x2) { return f(x, x2); }
 
 UNARY(float, expf)

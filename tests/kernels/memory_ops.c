@@ -9,10 +9,10 @@ static const char kText[] = "wasmgpu: static data";
 
 struct __attribute__((packed)) record {
   uint8_t tag;
-  int16_t small;   /* at offset 1: unaligned */
-  uint32_t word;   /* at offset 3 */
-  uint64_t wide;   /* at offset 7 */
-  float value;     /* at offset 15 */
+  int16_t small; /* at offset 1: unaligned */
+  uint32_t word; /* at offset 3 */
+  uint64_t wide; /* at offset 7 */
+  float value;   /* at offset 15 */
 };
 
 static uint64_t load_unaligned64(const uint8_t *p) {
@@ -30,9 +30,12 @@ void memory_ops(int i, const uint8_t *bytes, const struct record *records, uint8
   /* Every load width and signedness, at an offset that is often unaligned. */
   const uint8_t *b = bytes + 3 * i + 1;
   int8_t s8 = (int8_t)b[0];
-  uint16_t u16; __builtin_memcpy(&u16, b, 2);
-  int16_t s16; __builtin_memcpy(&s16, b + 1, 2);
-  uint32_t u32; __builtin_memcpy(&u32, b + 2, 4);
+  uint16_t u16;
+  __builtin_memcpy(&u16, b, 2);
+  int16_t s16;
+  __builtin_memcpy(&s16, b + 1, 2);
+  uint32_t u32;
+  __builtin_memcpy(&u32, b + 2, 4);
   uint64_t u64 = load_unaligned64(b + 1);
   store_unaligned32(o + 1, (uint32_t)(int32_t)s8);
   store_unaligned32(o + 5, (uint32_t)(int32_t)s16 + u16);

@@ -13,9 +13,7 @@ WASMGPU_KERNEL(copy64_at) void copy64_at(int i, const int64_t *src, int64_t *dst
   dst[i] = src[i + shift];
 }
 
-WASMGPU_KERNEL(copy8_at) void copy8_at(int i, const uint8_t *src, uint8_t *dst, int shift) {
-  dst[i] = src[i + shift];
-}
+WASMGPU_KERNEL(copy8_at) void copy8_at(int i, const uint8_t *src, uint8_t *dst, int shift) { dst[i] = src[i + shift]; }
 
 /* Two floats per invocation through a struct, and a 16-bit field. */
 struct pair {
@@ -35,10 +33,9 @@ WASMGPU_KERNEL(swap_pairs) void swap_pairs(int i, const struct pair *in, struct 
 /* More arguments than the push constants hold (abi/launch_abi.h,
  * push_layout): the values of 8-byte scalars, and the ParamRegions of most
  * pointers, come from the LaunchBlock instead. */
-WASMGPU_KERNEL(gather_many) void gather_many(int i, const int32_t *p0, const int32_t *p1, const int32_t *p2,
-                                             const int32_t *p3, const int32_t *p4, const int32_t *p5,
-                                             const int32_t *p6, double scale, long long offset, float bias,
-                                             int64_t *out) {
+WASMGPU_KERNEL(gather_many)
+void gather_many(int i, const int32_t *p0, const int32_t *p1, const int32_t *p2, const int32_t *p3, const int32_t *p4,
+                 const int32_t *p5, const int32_t *p6, double scale, long long offset, float bias, int64_t *out) {
   long long sum = p0[i] + 2LL * p1[i] + 3LL * p2[i] + 5LL * p3[i] + 7LL * p4[i] + 11LL * p5[i] + 13LL * p6[i];
   out[i] = (int64_t)((double)sum * scale + (double)bias) + offset;
 }

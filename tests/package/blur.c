@@ -4,8 +4,8 @@ static int clamp_int(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi :
 
 /* One horizontal (dx=1, dy=0) or vertical (dx=0, dy=1) pass of a 5-tap
  * Gaussian blur over an rgba32f image, edges clamped. */
-WASMGPU_DEFINE_KERNEL(blur, WASMGPU_VALUE(int, i), WASMGPU_IMAGE(src), WASMGPU_IMAGE(dst),
-                      WASMGPU_VALUE(int, dx), WASMGPU_VALUE(int, dy)) {
+WASMGPU_DEFINE_KERNEL(blur, WASMGPU_VALUE(int, i), WASMGPU_IMAGE(src), WASMGPU_IMAGE(dst), WASMGPU_VALUE(int, dx),
+                      WASMGPU_VALUE(int, dy)) {
   static const float weights[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
   int w = wasmgpu_image_size(src, 0), h = wasmgpu_image_size(src, 1);
   int x = i % w, y = i / w;

@@ -53,13 +53,13 @@ int main(int argc, char** argv) {
     image.write(picture);
 
     wasmgpu::CommandBuffer commands = device.command_buffer();
-    commands.launch(saxpy, n, 2.0f, x_buf, y_buf);                 // y = 2x + y
-    commands.launch(sum_chunks, chunks, y_buf, chunk, partial);    // 64 partial sums of y
-    commands.launch(sum_chunks, 1, partial, chunks, total);        // their sum
-    commands.launch(normalize, n, wasmgpu::arg("values", y_buf),   // y /= total
+    commands.launch(saxpy, n, 2.0f, x_buf, y_buf);                // y = 2x + y
+    commands.launch(sum_chunks, chunks, y_buf, chunk, partial);   // 64 partial sums of y
+    commands.launch(sum_chunks, 1, partial, chunks, total);       // their sum
+    commands.launch(normalize, n, wasmgpu::arg("values", y_buf),  // y /= total
                     wasmgpu::arg("total", total), wasmgpu::arg("count", uint32_t(n)));
-    commands.launch(blur, width * height, image, scratch, 1, 0);   // horizontal pass
-    commands.launch(blur, width * height, scratch, image, 0, 1);   // vertical pass
+    commands.launch(blur, width * height, image, scratch, 1, 0);  // horizontal pass
+    commands.launch(blur, width * height, scratch, image, 0, 1);  // vertical pass
     wasmgpu::Submission submission = commands.submit();
     submission.wait();
 

@@ -25,9 +25,7 @@ class HornerF64 final : public Workload {
   Unit unit() const override { return Unit::Flops; }
   uint64_t quick_size() const override { return 1 << 14; }
   uint64_t start_size() const override { return 1 << 18; }
-  uint64_t max_size(Gpu& gpu) const override {
-    return std::min(memory_budget(gpu) / 16, max_invocations_1d(gpu, 256));
-  }
+  uint64_t max_size(Gpu& gpu) const override { return std::min(memory_budget(gpu) / 16, max_invocations_1d(gpu, 256)); }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
 
   static double evaluate(double v, const std::vector<double>& coef) {
@@ -57,8 +55,8 @@ class HornerF64 final : public Workload {
       uint64_t x, y, coef;
       uint32_t degree;
     } push{x_buf_->device_address(), y_buf_->device_address(), coef_buf_->device_address(), BENCH_HORNER_DEGREE};
-    kernels_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1}, {*x_buf_, *y_buf_, *coef_buf_, BENCH_HORNER_DEGREE},
-                     &push, sizeof push);
+    kernels_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1}, {*x_buf_, *y_buf_, *coef_buf_, BENCH_HORNER_DEGREE}, &push,
+                     sizeof push);
     kernels_.prepare_default(uint32_t(n), {*x_buf_, *y_buf_, *coef_buf_, BENCH_HORNER_DEGREE});
   }
   double work() const override { return 2.0 * BENCH_HORNER_DEGREE * double(n_); }

@@ -64,7 +64,9 @@ class Mandelbrot final : public Workload {
     iterations_ = 0;
   }
   double work() const override { return 8.0 * double(iterations_); }
-  std::string size_text() const override { return fmt::format("{}x{} max_iter={}", w_, w_, BENCH_MANDELBROT_ITERATIONS); }
+  std::string size_text() const override {
+    return fmt::format("{}x{} max_iter={}", w_, w_, BENCH_MANDELBROT_ITERATIONS);
+  }
   std::string cuda_args() const override { return fmt::format("--size {}", w_); }
   void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
   KernelSet& kernels() override { return kernels_; }

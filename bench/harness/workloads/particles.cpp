@@ -44,9 +44,7 @@ class Particles final : public Workload {
   Unit unit() const override { return Unit::Bytes; }
   uint64_t quick_size() const override { return 1 << 14; }
   uint64_t start_size() const override { return 1 << 18; }
-  uint64_t max_size(Gpu& gpu) const override {
-    return std::min(memory_budget(gpu) / 64, max_invocations_1d(gpu, 256));
-  }
+  uint64_t max_size(Gpu& gpu) const override { return std::min(memory_budget(gpu) / 64, max_invocations_1d(gpu, 256)); }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
 
   void setup(Gpu& gpu, uint64_t n, uint64_t capacity) override {
@@ -65,8 +63,8 @@ class Particles final : public Workload {
     } push{in_buf_->device_address(), out_buf_->device_address(), BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING,
            BENCH_PARTICLE_DT};
     kernels_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1},
-                     {*in_buf_, *out_buf_, BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING, BENCH_PARTICLE_DT},
-                     &push, sizeof push);
+                     {*in_buf_, *out_buf_, BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING, BENCH_PARTICLE_DT}, &push,
+                     sizeof push);
     kernels_.prepare_default(
         uint32_t(n), {*in_buf_, *out_buf_, BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING, BENCH_PARTICLE_DT});
   }

@@ -53,8 +53,8 @@ class Sgemm final : public Workload {
       uint64_t a, b, c;
       uint32_t n;
     } push{a_buf_->device_address(), b_buf_->device_address(), c_buf_->device_address(), uint32_t(n)};
-    kernels_.prepare({uint32_t(n / 128), uint32_t(n / 128), 1}, {256, 1, 1},
-                     {*a_buf_, *b_buf_, *c_buf_, uint32_t(n)}, &push, sizeof push);
+    kernels_.prepare({uint32_t(n / 128), uint32_t(n / 128), 1}, {256, 1, 1}, {*a_buf_, *b_buf_, *c_buf_, uint32_t(n)},
+                     &push, sizeof push);
   }
   double work() const override { return 2.0 * double(n_) * double(n_) * double(n_); }
   std::string size_text() const override { return fmt::format("n={}", n_); }
@@ -68,7 +68,8 @@ class Sgemm final : public Workload {
   void record(CommandBuffer& commands, Variant v) override { kernels_.record(commands, v); }
   KernelSet& kernels() override { return kernels_; }
   std::string no_default_reason() const override {
-    return "its workgroups of 256 share tiles in workgroup memory (local and workgroup ids, barriers): a user gives the size";
+    return "its workgroups of 256 share tiles in workgroup memory (local and workgroup ids, barriers): a user gives "
+           "the size";
   }
   void reset(Gpu& gpu) override { fill(gpu, *c_buf_, 0xFFFFFFFFu); }
   void check(Gpu& gpu, Variant v) override {

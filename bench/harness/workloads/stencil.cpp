@@ -70,7 +70,8 @@ class Stencil final : public Workload {
       for (uint64_t k = 0; k < count; ++k) {
         const uint64_t i = first + k;
         float expected = at(i);
-        if (x > 0 && y > 0 && x + 1 < w && y + 1 < w) expected = 0.25f * (at(i - w) + at(i + w) + at(i - 1) + at(i + 1));
+        if (x > 0 && y > 0 && x + 1 < w && y + 1 < w)
+          expected = 0.25f * (at(i - w) + at(i + w) + at(i - 1) + at(i + 1));
         bool ok = is_exact(v) ? std::memcmp(&out[k], &expected, 4) == 0 : close(out[k], expected, 1e-6, 1.0);
         if (!ok) mismatch(name(), v, fmt::format("({}, {})", x, y), out[k], expected);
         if (++x == w) x = 0, ++y;

@@ -23,9 +23,7 @@ class Triad final : public Workload {
   Unit unit() const override { return Unit::Bytes; }
   uint64_t quick_size() const override { return 1 << 16; }
   uint64_t start_size() const override { return 1 << 20; }
-  uint64_t max_size(Gpu& gpu) const override {
-    return std::min(memory_budget(gpu) / 12, max_invocations_1d(gpu, 256));
-  }
+  uint64_t max_size(Gpu& gpu) const override { return std::min(memory_budget(gpu) / 12, max_invocations_1d(gpu, 256)); }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
 
   void setup(Gpu& gpu, uint64_t n, uint64_t capacity) override {

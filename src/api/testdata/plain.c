@@ -2,6 +2,4 @@
  * signature (pointers are plain i32). */
 #include <wasmgpu.h>
 
-WASMGPU_KERNEL(plain_copy) void plain_copy(int i, const int *src, int *dst, int add) {
-  dst[i] = src[i] + add;
-}
+WASMGPU_KERNEL(plain_copy) void plain_copy(int i, const int *src, int *dst, int add) { dst[i] = src[i] + add; }
