@@ -47,6 +47,12 @@ struct ModuleOptions {
   // Calls that may be active at once in one recursive cycle of functions;
   // one more traps. 0: the compiler's default (docs/compiler.md, "Recursion").
   uint32_t max_call_depth = 0;
+  // The instructions a kernel may reach with every call inlined (drivers
+  // inline every call before they optimise) before the functions whose
+  // copies cost most are marked DontInline; 0 marks none. Unset: the
+  // environment's WASMGPU_INLINE_BUDGET, else 131,072 (docs/compiler.md,
+  // "Inlining budget"). Only the SPIR-V a driver compiles depends on it.
+  std::optional<uint64_t> inline_budget;
   // The values of the module's imported globals (bits, i32 and f32 in the
   // low 32 bits), in import order: a module that imports globals needs one
   // per import (the wasm spec tests' `spectest` module, for one).

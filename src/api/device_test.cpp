@@ -69,6 +69,34 @@ TEST_F(ApiDevice, CacheStatsCountCompilesAndPipelinesWithTheCacheOff) {
   EXPECT_EQ(device.cache_stats().cache_write_failures, 0u);
 }
 
+// The inlining budget is a compile option: a module loaded with another
+// budget is compiled again (the cache key holds it), the same budget finds
+// the cached SPIR-V, and the results do not depend on it.
+TEST_F(ApiDevice, InlineBudgetReachesTheCompileAndItsCacheKey) {
+  testing::ScratchCache scratch;
+  ASSERT_FALSE(scratch.dir.empty());
+  Device device = scratch.open();
+  auto run = [&](std::optional<uint64_t> budget) {
+    ModuleOptions options;
+    options.inline_budget = budget;
+    Module module = device.load_file(testing::kernel_path("kernels"), options);
+    Buffer<int> in = device.upload(std::vector<int>{1, 2, 3, 4});
+    Buffer<int> out = device.buffer<int>(4);
+    module.kernel("stack_sum")(4, in, out);
+    return out.read();
+  };
+  const std::vector<int> reference = run(std::nullopt);
+  EXPECT_EQ(reference, (std::vector<int>{36, 72, 108, 144}));
+  const uint64_t compiles = device.cache_stats().spirv_compiles;
+  EXPECT_EQ(run(1), reference);
+  const uint64_t after_budget = device.cache_stats().spirv_compiles;
+  EXPECT_GT(after_budget, compiles);
+  const uint64_t hits = device.cache_stats().spirv_cache_hits;
+  EXPECT_EQ(run(1), reference);
+  EXPECT_EQ(device.cache_stats().spirv_compiles, after_budget);
+  EXPECT_GT(device.cache_stats().spirv_cache_hits, hits);
+}
+
 TEST_F(ApiDevice, UnknownDevicesAreNotFound) {
   Exception by_index = expect_exception([] { Device::open(4000); });
   EXPECT_EQ(by_index.kind(), ErrorKind::NotFound);

@@ -207,6 +207,8 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
   compile.float_mode =
       options.float_mode == ModuleOptions::FloatMode::Fast ? spirv::FloatMode::Fast : spirv::FloatMode::Exact;
   if (options.max_call_depth) compile.max_call_depth = options.max_call_depth;
+  if (std::optional<uint64_t> budget = options.inline_budget ? options.inline_budget : environment::inline_budget())
+    compile.inline_budget = *budget;
   std::unique_ptr<device::BackendModule> module =
       detail::check(options.imported_globals.empty()
                         ? impl_->backend->load_wasm(bytes, compile)

@@ -15,32 +15,13 @@ namespace {
 
 using ApiSelftest = testing::ValidatedTest;
 using testing::expect_exception;
+using testing::ScratchCache;
 
 const SelftestLine* line_of(const SelftestReport& report, const std::string& property) {
   for (const SelftestLine& l : report.lines)
     if (l.property == property) return &l;
   return nullptr;
 }
-
-// A device whose caches live in a fresh directory: the forced (wrong) raw
-// results the test caches must not reach the other tests' devices, which
-// would route kernels by them.
-struct ScratchCache {
-  std::filesystem::path dir;
-  ScratchCache() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "wasmgpu-selftest-XXXXXX").string();
-    dir = ::mkdtemp(pattern.data()) ? pattern : "";
-  }
-  ~ScratchCache() {
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-  Device open() const {
-    DeviceOptions options;
-    options.cache_directory = dir.string();
-    return Device::open(options);
-  }
-};
 
 TEST_F(ApiSelftest, ReportsEveryPropertyAndForcedRawResultsAreRoutedAround) {
   ScratchCache scratch;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -30,6 +31,19 @@ Exception expect_exception(F&& body) {
   ADD_FAILURE() << "threw nothing";
   return Exception(ErrorKind::Vulkan, "<nothing thrown>");
 }
+
+// A fresh cache directory, removed with everything in it at the end: what a
+// test caches (forced probe results, entries it counts) reaches no other
+// test's device. `dir` is empty when it could not be made.
+struct ScratchCache {
+  std::filesystem::path dir;
+  ScratchCache();
+  ~ScratchCache();
+  ScratchCache(const ScratchCache&) = delete;
+  ScratchCache& operator=(const ScratchCache&) = delete;
+  // A device (the default one) whose caches live in `dir`.
+  Device open() const;
+};
 
 // Fails the test on any validation message reported while it ran.
 class ValidatedTest : public ::testing::Test {

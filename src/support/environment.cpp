@@ -106,6 +106,12 @@ bool autotune() {
 
 bool bench_trace() { return flag("WASMGPU_BENCH_TRACE"); }
 
+std::optional<uint64_t> inline_budget() {
+  const std::optional<std::string> text = get_nonempty("WASMGPU_INLINE_BUDGET");
+  if (!text || text->size() > 19 || text->find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::stoull(*text);
+}
+
 std::optional<std::string> xdg_cache_home() {
   std::optional<std::string> value = get("XDG_CACHE_HOME");
   if (value && value->starts_with('/')) return value;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,6 +72,11 @@ std::optional<unsigned> bench_threads();
 std::optional<unsigned> cpu_threads();
 // WASMGPU_BENCH_TRACE: a flag; the bench's phase times on stderr.
 bool bench_trace();
+// WASMGPU_INLINE_BUDGET: the instructions a shader may reach with every call
+// inlined before its costliest functions are kept out of line
+// (spirv/inline_budget.h); "0" keeps none out of line. nullopt when unset or
+// not a whole decimal number.
+std::optional<uint64_t> inline_budget();
 
 // ---------------------------------------------------------------- other programs' variables
 

@@ -109,6 +109,18 @@ TEST(EnvironmentVariables, AreReadAtEachCall) {
     ScopedVariable threads("WASMGPU_CPU_THREADS", "0");
     EXPECT_EQ(cpu_threads(), std::nullopt);
   }
+  for (const char* text : {"", "-1", "12k", "1e5", "99999999999999999999"}) {
+    ScopedVariable budget("WASMGPU_INLINE_BUDGET", text);
+    EXPECT_EQ(inline_budget(), std::nullopt) << text;
+  }
+  {
+    ScopedVariable budget("WASMGPU_INLINE_BUDGET", "0");
+    EXPECT_EQ(inline_budget(), 0u);
+  }
+  {
+    ScopedVariable budget("WASMGPU_INLINE_BUDGET", "32768");
+    EXPECT_EQ(inline_budget(), 32768u);
+  }
   {
     ScopedVariable drivers("VK_DRIVER_FILES", "/x.json");
     EXPECT_NE(vulkan_loader_settings().find("\nVK_DRIVER_FILES=/x.json"), std::string::npos);
