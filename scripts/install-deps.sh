@@ -60,7 +60,7 @@ PACKAGES=(
   clang-19 lld-19 clang-format-19 libclang-rt-19-dev llvm-19-dev
   libvulkan-dev libvulkan-volk-dev vulkan-validationlayers vulkan-tools
   spirv-headers spirv-tools libspirv-cross-c-shared-dev glslang-tools glslang-dev
-  wabt binaryen wasi-libc csmith python3
+  wabt binaryen wasi-libc csmith libcsmith-dev python3
   python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev libfmt-dev
 )

@@ -66,6 +66,12 @@ class Csmith:
 
     def __init__(self, args):
         self.args = args
+        # Csmith's programs include csmith.h, which Debian packages apart
+        # (libcsmith-dev): without it every program would fail to compile and
+        # count as left out, so a run would test nothing and pass.
+        if not os.path.exists("/usr/include/csmith/csmith.h"):
+            sys.exit("difftest: /usr/include/csmith/csmith.h is missing (libcsmith-dev; scripts/install-deps.sh "
+                     "installs it)")
         self.include = os.path.join(args.work, "include")
         os.makedirs(self.include, exist_ok=True)
         with open(os.path.join(self.include, "stdio.h"), "w") as f:
@@ -254,7 +260,7 @@ def parse_seeds(text):
     return seeds
 
 
-OUTCOMES = ["match", "mismatch", "device trap", "device timeout", "device error", "left out"]
+OUTCOMES = ["match", "mismatch", "device trap", "device timeout", "device error", "build error", "left out"]
 
 
 def main():
@@ -285,6 +291,7 @@ def main():
                         help="make the programs and their references in --work and stop (prepared.json)")
     parser.add_argument("--run-prepared", metavar="DIR",
                         help="run programs a --prepare-only run made in DIR on the device (needs only wasmgpu)")
+    parser.add_argument("--limit", type=int, help="with --run-prepared: only the first N prepared programs")
     parser.add_argument("--expect-all-match", action="store_true",
                         help="exit 1 unless every program that was not left out matched (for the test suite)")
     args = parser.parse_args()
@@ -316,8 +323,8 @@ def main():
             if why:
                 report.append({"program": f"{source.name}-{seed}", "outcome": "left out", "why": why})
             for name, wasm, why in built:
-                if wasm is None:
-                    report.append({"program": name, "outcome": "left out", "why": why})
+                if wasm is None:  # clang or wasm-ld refused a valid C program: a harness fault
+                    report.append({"program": name, "outcome": "build error", "why": why})
                 elif os.path.getsize(wasm) > args.max_bytes:
                     report.append({"program": name, "outcome": "left out",
                                    "why": f"{os.path.getsize(wasm)} bytes, over --max-bytes"})
@@ -338,20 +345,30 @@ def main():
 
 
 def run_jobs(args, work, jobs):
+    """Runs the jobs, --jobs at a time, each reported as it finishes. With
+    --report, every finished entry is also appended at once to REPORT.partial
+    (one JSON object a line), so that a run stopped early keeps its results."""
     kinds = {"csmith": Csmith, "ttf": Ttf}
 
     def one(job):
         wasm = os.path.join(work, job["wasm"])
         return dict(kinds[job["source"]].on_device(args, wasm, job["reference"]), program=job["program"], wasm=wasm)
 
+    partial = open(args.report + ".partial", "w") if args.report else None
     done, entries = 0, []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for entry in pool.map(one, jobs):
+        for future in concurrent.futures.as_completed([pool.submit(one, job) for job in jobs]):
+            entry = future.result()
             done += 1
             entries.append(entry)
+            if partial:
+                partial.write(json.dumps(entry) + "\n")
+                partial.flush()
             detail = f" ({entry['why'][:120]})" if entry["outcome"] != "match" and "why" in entry else ""
             print(f"difftest [{done}/{len(jobs)}] {entry['program']}: {entry['outcome']} "
                   f"{entry.get('device_s', 0):.1f} s{detail}", file=sys.stderr, flush=True)
+    if partial:
+        partial.close()
     return entries
 
 
@@ -361,7 +378,12 @@ def run_prepared(args):
     with open(os.path.join(args.run_prepared, "prepared.json")) as f:
         prepared = json.load(f)
     jobs = [j for j in prepared["jobs"] if args.source in ("both", j["source"])]
-    return finish(args, run_jobs(args, args.run_prepared, jobs) + prepared["left_out"])
+    left_out = prepared["left_out"]
+    if args.limit is not None:
+        jobs, left_out = jobs[:args.limit], []
+        print(f"difftest: the first {len(jobs)} prepared programs (--limit); the left-out ones are not counted",
+              file=sys.stderr)
+    return finish(args, run_jobs(args, args.run_prepared, jobs) + left_out)
 
 
 def finish(args, report):
