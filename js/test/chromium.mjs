@@ -36,9 +36,10 @@ export class Browser {
       '--disable-component-update',
       '--disable-sync',
       '--mute-audio',
-      // The sandbox needs user namespaces or a setuid helper; test machines
-      // and containers often run as root, where Chromium refuses it.
-      ...(process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : []),
+      // The sandbox needs user namespaces (or Debian's chromium-sandbox, not
+      // installed), which containers often lack, and Chromium refuses it as
+      // root; the only page opened is the test's own, served locally.
+      '--no-sandbox',
       ...flags,
       'about:blank',
     ];
