@@ -148,6 +148,9 @@ async function runPage() {
            ...(found.problems || []).filter((p) => !page.status.includes(p))]);
     if (!found.mandelbrot) return finish();
 
+    // Two animation frames: the canvas's pixels are composited before the shot.
+    await withTimeout(evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))'), 10000,
+                      'no animation frame within 10 s');
     const shot = await browser.send('Page.captureScreenshot', { format: 'png' }, session);
     const png = Buffer.from(shot.data, 'base64');
     shotPath = join(build, 'webgpu.browser.png');
