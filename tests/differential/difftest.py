@@ -288,7 +288,8 @@ def main():
     parser.add_argument("--report", help="write every program's outcome here (JSON)")
     parser.add_argument("--wast2json", default="wast2json", help="wabt's wast2json (ttf scripts)")
     parser.add_argument("--prepare-only", action="store_true",
-                        help="make the programs and their references in --work and stop (prepared.json)")
+                        help="make the programs and their references in --work and stop (prepared.json, rewritten after "
+                             "each seed; a later run with the same --work goes on where it stopped)")
     parser.add_argument("--run-prepared", metavar="DIR",
                         help="run programs a --prepare-only run made in DIR on the device (needs only wasmgpu)")
     parser.add_argument("--limit", type=int, help="with --run-prepared: only the first N prepared programs")
@@ -316,9 +317,27 @@ def main():
 
     jobs = []
     report = []
+    prepared_path = os.path.join(args.work, "prepared.json")
+    done_seeds = set()
+    if args.prepare_only and os.path.exists(prepared_path):
+        # A --prepare-only run that stopped early: keep what it made.
+        with open(prepared_path) as f:
+            earlier = json.load(f)
+        jobs, report = earlier["jobs"], earlier["left_out"]
+        done_seeds = set(earlier.get("seeds", []))
+        print(f"difftest: {len(done_seeds)} seeds already prepared in {args.work}", file=sys.stderr)
+
+    def save_prepared():
+        # Rewritten after every seed, so that a stopped run keeps its work.
+        with open(prepared_path + ".tmp", "w") as f:
+            json.dump({"jobs": jobs, "left_out": report, "seeds": sorted(done_seeds)}, f, indent=1)
+        os.replace(prepared_path + ".tmp", prepared_path)
+
     for source in sources:
         chosen = getattr(args, f"{source.name}_seeds")
         for seed in (parse_seeds(chosen) if chosen else range(args.first_seed, args.first_seed + args.count)):
+            if f"{source.name}-{seed}" in done_seeds:
+                continue
             built, why = source.programs(seed)
             if why:
                 report.append({"program": f"{source.name}-{seed}", "outcome": "left out", "why": why})
@@ -335,9 +354,13 @@ def main():
                     else:
                         jobs.append({"source": source.name, "program": name,
                                      "wasm": os.path.relpath(wasm, args.work), "reference": ref})
+            if args.prepare_only:
+                done_seeds.add(f"{source.name}-{seed}")
+                save_prepared()
+                print(f"difftest: prepared {source.name} seed {seed}: {len(jobs)} programs so far, "
+                      f"{len(report)} left out", file=sys.stderr, flush=True)
     if args.prepare_only:
-        with open(os.path.join(args.work, "prepared.json"), "w") as f:
-            json.dump({"jobs": jobs, "left_out": report}, f, indent=1)
+        save_prepared()
         print(f"difftest: {len(jobs)} programs prepared in {args.work} ({len(report)} left out); run them with "
               f"--run-prepared {args.work}")
         return 0
