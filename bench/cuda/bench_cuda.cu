@@ -256,6 +256,82 @@ __global__ void particles(const particle* in, particle* out) {
   out4[1] = make_float4(p.vy, p.vz, p.inverse_mass, __uint_as_float(p.flags));
 }
 
+// bench/kernels/jacobi_2d.c: one sweep, 16 x 16 blocks, one point each.
+__global__ void jacobi_2d(const float* in, float* out, unsigned n) {
+  unsigned j = blockIdx.x * 16 + threadIdx.x, i = blockIdx.y * 16 + threadIdx.y;
+  if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n) {
+    size_t at = (size_t)i * n + j;
+    out[at] = 0.2f * (in[at] + in[at - 1] + in[at + 1] + in[at + n] + in[at - n]);
+  }
+}
+
+// bench/kernels/gesummv.c: one block of 256 per row, strided partial sums,
+// then a shared-memory tree.
+__global__ void __launch_bounds__(256)
+    gesummv(const float* a, const float* b, const float* x, float* y, float alpha, float beta, unsigned n) {
+  __shared__ float sums_a[256], sums_b[256];
+  unsigned local = threadIdx.x, i = blockIdx.x;
+  const float* row_a = a + (size_t)i * n;
+  const float* row_b = b + (size_t)i * n;
+  float sum_a = 0.0f, sum_b = 0.0f;
+  for (unsigned j = local; j < n; j += 256) {
+    sum_a += row_a[j] * x[j];
+    sum_b += row_b[j] * x[j];
+  }
+  sums_a[local] = sum_a;
+  sums_b[local] = sum_b;
+  __syncthreads();
+  for (unsigned half = 128; half > 0; half >>= 1) {
+    if (local < half) {
+      sums_a[local] += sums_a[local + half];
+      sums_b[local] += sums_b[local + half];
+    }
+    __syncthreads();
+  }
+  if (local == 0) y[i] = alpha * sums_a[0] + beta * sums_b[0];
+}
+
+// A row of `a` times x as a block of 256 adds it (atax_ax, bicg_q): strided
+// partial sums, then a shared-memory tree; one block per row.
+__device__ void block_row_dot(const float* a, const float* x, float* out, unsigned n) {
+  __shared__ float sums[256];
+  unsigned local = threadIdx.x, i = blockIdx.x;
+  const float* row = a + (size_t)i * n;
+  float sum = 0.0f;
+  for (unsigned j = local; j < n; j += 256) sum += row[j] * x[j];
+  sums[local] = sum;
+  __syncthreads();
+  for (unsigned half = 128; half > 0; half >>= 1) {
+    if (local < half) sums[local] += sums[local + half];
+    __syncthreads();
+  }
+  if (local == 0) out[i] = sums[0];
+}
+
+// bench/kernels/atax.c: tmp = A x (a block of 256 per row), then
+// y = A^T tmp (a thread per column, ascending i).
+__global__ void __launch_bounds__(256) atax_ax(const float* a, const float* x, float* tmp, unsigned n) {
+  block_row_dot(a, x, tmp, n);
+}
+__global__ void atax_atx(const float* a, const float* tmp, float* y, unsigned n) {
+  unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+  for (unsigned i = 0; i < n; ++i) sum += a[(size_t)i * n + j] * tmp[i];
+  y[j] = sum;
+}
+
+// bench/kernels/bicg.c: s = A^T r (a thread per column, ascending i) and
+// q = A p (a block of 256 per row).
+__global__ void bicg_s(const float* a, const float* r, float* s, unsigned n) {
+  unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+  for (unsigned i = 0; i < n; ++i) sum += r[i] * a[(size_t)i * n + j];
+  s[j] = sum;
+}
+__global__ void __launch_bounds__(256) bicg_q(const float* a, const float* p, float* q, unsigned n) {
+  block_row_dot(a, p, q, n);
+}
+
 __global__ void bump(unsigned* counter) {
   if (blockIdx.x == 0 && threadIdx.x == 0) counter[0] += 1u;
 }
@@ -522,6 +598,225 @@ static void run_particles(const Args& args) {
   report(args, time_runs(args, launch));
 }
 
+// One jacobi-2d sweep on the CPU, in the kernel's order of additions.
+static void jacobi_sweep(const HostArray<float>& in, HostArray<float>& out, size_t n) {
+  parallel_for(n - 2, 16, [&](uint64_t begin, uint64_t end) {
+    for (size_t i = begin + 1; i < end + 1; ++i)
+      for (size_t j = 1; j + 1 < n; ++j) {
+        size_t at = i * n + j;
+        out[at] = 0.2f * (in[at] + in[at - 1] + in[at + 1] + in[at + n] + in[at - n]);
+      }
+  });
+}
+
+// A run: BENCH_JACOBI_STEPS time steps of two sweeps, A into B and B into A.
+static void run_jacobi_2d(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  const size_t nn = (size_t)n * n;
+  HostArray<float> a = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 8); });
+  HostArray<float> b = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 9); });
+  DeviceArray<float> da(a), db(b);
+  dim3 grid(n / 16, n / 16), block(16, 16);
+  auto launch = [&] {
+    for (unsigned t = 0; t < BENCH_JACOBI_STEPS; ++t) {
+      jacobi_2d<<<grid, block>>>(da.p, db.p, n);
+      jacobi_2d<<<grid, block>>>(db.p, da.p, n);
+    }
+  };
+  launch();
+  HostArray<float> ga = da.download(), gb = db.download();
+  for (unsigned t = 0; t < BENCH_JACOBI_STEPS; ++t) jacobi_sweep(a, b, n), jacobi_sweep(b, a, n);
+  parallel_for(nn, 1 << 16, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      if (kExact ? !same_bits(ga[i], a[i]) : !near(ga[i], a[i], 1e-5)) fail("jacobi_2d: wrong A[" + std::to_string(i) + "]");
+      if (kExact ? !same_bits(gb[i], b[i]) : !near(gb[i], b[i], 1e-5)) fail("jacobi_2d: wrong B[" + std::to_string(i) + "]");
+    }
+  });
+  report(args, time_runs(args, launch));
+}
+
+// A cuBLAS handle in FP32 (the default math mode: no TF32).
+struct Cublas {
+  cublasHandle_t handle;
+  Cublas() {
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) fail("cublasCreate failed");
+    cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH);
+  }
+  ~Cublas() { cublasDestroy(handle); }
+};
+
+static void cublas_check(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS) fail(std::string(what) + " failed");
+}
+
+// sum over j < n of row[j] * x[j] as a block of 256 adds it: thread l sums
+// j = l, l + 256, ..., then the 256 sums are added in a tree.
+static float block_dot(const float* row, size_t row_stride, const float* x, size_t n, double& magnitude) {
+  float sums[256] = {};
+  magnitude = 0;
+  for (size_t j = 0; j < n; ++j) {
+    float product = row[j * row_stride] * x[j];
+    sums[j % 256] += product;
+    magnitude += std::fabs(product);
+  }
+  for (unsigned half = 128; half > 0; half >>= 1)
+    for (unsigned l = 0; l < half; ++l) sums[l] += sums[l + half];
+  return sums[0];
+}
+
+// Compares a library's vector with the twin's: another order of additions,
+// so within 1e-3 of the vector's largest magnitude (an element near zero
+// after cancellation may differ far more than 1e-3 of its own size).
+static void compare_library(const char* workload, const HostArray<float>& library, const HostArray<float>& twin) {
+  double largest = 1.0;
+  for (size_t i = 0; i < twin.size(); ++i) largest = std::max(largest, (double)std::fabs(twin[i]));
+  for (size_t i = 0; i < twin.size(); ++i)
+    if (!(std::fabs(library[i] - twin[i]) <= 1e-3 * largest))
+      fail(std::string(workload) + ": cuBLAS disagrees with the twin at " + std::to_string(i));
+}
+
+static void run_gesummv(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  const size_t nn = (size_t)n * n;
+  HostArray<float> a = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 10); });
+  HostArray<float> b = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 11); });
+  HostArray<float> x = generate<float>(n, [](uint64_t i) { return bench_unit(uint32_t(i), 12); });
+  DeviceArray<float> da(a), db(b), dx(x), dy(n);
+  auto launch = [&] { gesummv<<<n, 256>>>(da.p, db.p, dx.p, dy.p, BENCH_ALPHA, BENCH_BETA, n); };
+  launch();
+  HostArray<float> y = dy.download();
+  parallel_for(n, 16, [&](uint64_t begin, uint64_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      double magnitude_a, magnitude_b;
+      float sum_a = block_dot(&a[i * n], 1, x.data(), n, magnitude_a);
+      float sum_b = block_dot(&b[i * n], 1, x.data(), n, magnitude_b);
+      float want = BENCH_ALPHA * sum_a + BENCH_BETA * sum_b;
+      double scale = BENCH_ALPHA * magnitude_a + BENCH_BETA * magnitude_b;
+      bool ok = kExact ? same_bits(y[i], want) : std::fabs(y[i] - want) <= 1e-5 * scale + 1e-6;
+      if (!ok) fail("gesummv: wrong y[" + std::to_string(i) + "]");
+    }
+  });
+  double library_ms = 0;
+#ifndef BENCH_NOFMA
+  // Two cublasSgemv: the row-major matrices are column-major transposes.
+  Cublas cublas;
+  const float alpha = BENCH_ALPHA, beta = BENCH_BETA, zero = 0.0f, one = 1.0f;
+  DeviceArray<float> dl(n);
+  auto library = [&] {
+    cublas_check(cublasSgemv(cublas.handle, CUBLAS_OP_T, n, n, &alpha, da.p, n, dx.p, 1, &zero, dl.p, 1),
+                 "cublasSgemv");
+    cublas_check(cublasSgemv(cublas.handle, CUBLAS_OP_T, n, n, &beta, db.p, n, dx.p, 1, &one, dl.p, 1),
+                 "cublasSgemv");
+  };
+  library();
+  compare_library("gesummv", dl.download(), y);
+  library_ms = time_runs(args, library);
+#endif
+  report(args, time_runs(args, launch), library_ms);
+}
+
+// y[j] = sum over i of a[i][j] * v[i] in ascending i, checked against
+// `got` (columns in chunks: the rows walked once per chunk).
+static void check_columns(const char* what, const HostArray<float>& a, const float* v, const HostArray<float>& got,
+                          size_t n) {
+  parallel_for(n, 256, [&](uint64_t begin, uint64_t end) {
+    std::vector<float> want(end - begin, 0.0f);
+    std::vector<double> scale(end - begin, 0.0);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = begin; j < end; ++j) {
+        float product = a[i * n + j] * v[i];
+        want[j - begin] += product;
+        scale[j - begin] += std::fabs(product);
+      }
+    for (size_t j = begin; j < end; ++j) {
+      bool ok = kExact ? same_bits(got[j], want[j - begin])
+                       : std::fabs(got[j] - want[j - begin]) <= 1e-5 * scale[j - begin] + 1e-6;
+      if (!ok) fail(std::string(what) + "[" + std::to_string(j) + "] is wrong");
+    }
+  });
+}
+
+// Each row of `a` times x, as a block of 256 adds it.
+static void check_rows(const char* what, const HostArray<float>& a, const HostArray<float>& x,
+                       const HostArray<float>& got, size_t n) {
+  parallel_for(n, 16, [&](uint64_t begin, uint64_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      double magnitude;
+      float want = block_dot(&a[i * n], 1, x.data(), n, magnitude);
+      bool ok = kExact ? same_bits(got[i], want) : std::fabs(got[i] - want) <= 1e-5 * magnitude + 1e-6;
+      if (!ok) fail(std::string(what) + "[" + std::to_string(i) + "] is wrong");
+    }
+  });
+}
+
+static void run_atax(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  const size_t nn = (size_t)n * n;
+  HostArray<float> a = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 13); });
+  HostArray<float> x = generate<float>(n, [](uint64_t i) { return bench_unit(uint32_t(i), 14); });
+  DeviceArray<float> da(a), dx(x), dtmp(n), dy(n);
+  auto launch = [&] {
+    atax_ax<<<n, 256>>>(da.p, dx.p, dtmp.p, n);
+    atax_atx<<<n / 256, 256>>>(da.p, dtmp.p, dy.p, n);
+  };
+  launch();
+  HostArray<float> tmp = dtmp.download(), y = dy.download();
+  check_rows("atax: tmp", a, x, tmp, n);
+  // y against A^T times the twin's own tmp (checked above; in the -fmad
+  // build its rounding would otherwise add up in y past the tolerance).
+  check_columns("atax: y", a, tmp.data(), y, n);
+  double library_ms = 0;
+#ifndef BENCH_NOFMA
+  Cublas cublas;
+  const float one = 1.0f, zero = 0.0f;
+  DeviceArray<float> dltmp(n), dly(n);
+  auto library = [&] {
+    cublas_check(cublasSgemv(cublas.handle, CUBLAS_OP_T, n, n, &one, da.p, n, dx.p, 1, &zero, dltmp.p, 1),
+                 "cublasSgemv");
+    cublas_check(cublasSgemv(cublas.handle, CUBLAS_OP_N, n, n, &one, da.p, n, dltmp.p, 1, &zero, dly.p, 1),
+                 "cublasSgemv");
+  };
+  library();
+  compare_library("atax", dly.download(), y);
+  library_ms = time_runs(args, library);
+#endif
+  report(args, time_runs(args, launch), library_ms);
+}
+
+static void run_bicg(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  const size_t nn = (size_t)n * n;
+  HostArray<float> a = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 15); });
+  HostArray<float> r = generate<float>(n, [](uint64_t i) { return bench_unit(uint32_t(i), 16); });
+  HostArray<float> p = generate<float>(n, [](uint64_t i) { return bench_unit(uint32_t(i), 17); });
+  DeviceArray<float> da(a), dr(r), dp(p), ds(n), dq(n);
+  auto launch = [&] {
+    bicg_s<<<n / 256, 256>>>(da.p, dr.p, ds.p, n);
+    bicg_q<<<n, 256>>>(da.p, dp.p, dq.p, n);
+  };
+  launch();
+  HostArray<float> s = ds.download(), q = dq.download();
+  check_columns("bicg: s", a, r.data(), s, n);
+  check_rows("bicg: q", a, p, q, n);
+  double library_ms = 0;
+#ifndef BENCH_NOFMA
+  Cublas cublas;
+  const float one = 1.0f, zero = 0.0f;
+  DeviceArray<float> dls(n), dlq(n);
+  auto library = [&] {
+    cublas_check(cublasSgemv(cublas.handle, CUBLAS_OP_N, n, n, &one, da.p, n, dr.p, 1, &zero, dls.p, 1),
+                 "cublasSgemv");
+    cublas_check(cublasSgemv(cublas.handle, CUBLAS_OP_T, n, n, &one, da.p, n, dp.p, 1, &zero, dlq.p, 1),
+                 "cublasSgemv");
+  };
+  library();
+  compare_library("bicg", dls.download(), s);
+  compare_library("bicg", dlq.download(), q);
+  library_ms = time_runs(args, library);
+#endif
+  report(args, time_runs(args, launch), library_ms);
+}
+
 static void run_launch(const Args& args) {
   const unsigned launches = unsigned(args.size);
   DeviceArray<unsigned> counter(1);
@@ -583,6 +878,10 @@ static int run(int argc, char** argv) {
   else if (w == "horner_f64") run_horner(args);
   else if (w == "histogram") run_histogram(args);
   else if (w == "particles") run_particles(args);
+  else if (w == "jacobi_2d") run_jacobi_2d(args);
+  else if (w == "gesummv") run_gesummv(args);
+  else if (w == "atax") run_atax(args);
+  else if (w == "bicg") run_bicg(args);
   else if (w == "launch") run_launch(args);
   else if (w == "sync") run_sync(args);
   else fail("unknown workload '" + w + "'");

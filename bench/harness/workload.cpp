@@ -22,11 +22,11 @@ const char* to_string(Variant variant) {
   return "?";
 }
 
-KernelSet::KernelSet(Gpu& gpu, const std::string& name)
-    : fast_(gpu, embedded(name + ".wasm"), name, ModuleOptions::FloatMode::Fast),
-      exact_(gpu, embedded(name + ".wasm"), name, ModuleOptions::FloatMode::Exact) {
-  plain_ = &gpu.twin(embedded(name + ".plain.spv"));
-  precise_ = &gpu.twin(embedded(name + ".precise.spv"));
+KernelSet::KernelSet(Gpu& gpu, const std::string& module, const std::string& kernel)
+    : fast_(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Fast),
+      exact_(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Exact) {
+  plain_ = &gpu.twin(embedded(kernel + ".plain.spv"));
+  precise_ = &gpu.twin(embedded(kernel + ".precise.spv"));
 }
 
 void KernelSet::prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size, std::vector<Argument> wasm_args,
@@ -107,10 +107,11 @@ std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vecto
   if (!gpu.info().float64)
     throw std::runtime_error("the bench needs a device with shaderFloat64 (exact mode and the f64 workload use it)");
   using Factory = std::unique_ptr<Workload> (*)(Gpu&);
-  const std::pair<const char*, Factory> all[] = {{"triad", make_triad},           {"reduce", make_reduce},
-                                                 {"mandelbrot", make_mandelbrot}, {"sgemm", make_sgemm},
-                                                 {"stencil", make_stencil},       {"horner_f64", make_horner_f64},
-                                                 {"histogram", make_histogram},   {"particles", make_particles}};
+  const std::pair<const char*, Factory> all[] = {
+      {"triad", make_triad},         {"reduce", make_reduce},       {"mandelbrot", make_mandelbrot},
+      {"sgemm", make_sgemm},         {"stencil", make_stencil},     {"horner_f64", make_horner_f64},
+      {"histogram", make_histogram}, {"particles", make_particles}, {"jacobi_2d", make_jacobi_2d},
+      {"gesummv", make_gesummv},     {"atax", make_atax},           {"bicg", make_bicg}};
   std::vector<std::unique_ptr<Workload>> workloads;
   for (const auto& [name, make] : all)
     if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) workloads.push_back(make(gpu));

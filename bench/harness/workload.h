@@ -37,7 +37,10 @@ class KernelSet {
  public:
   // `name`: the embedded bench/kernels/NAME.c (as NAME.wasm, export NAME) and
   // bench/glsl/NAME.comp (as NAME.plain.spv and NAME.precise.spv).
-  KernelSet(Gpu& gpu, const std::string& name);
+  KernelSet(Gpu& gpu, const std::string& name) : KernelSet(gpu, name, name) {}
+  // Kernel `kernel` of the embedded module `module`.wasm (a workload of
+  // several kernels keeps them in one module), with the twins KERNEL.comp.
+  KernelSet(Gpu& gpu, const std::string& module, const std::string& kernel);
   // Prepares the launches (again after buffers changed): a grid of `groups`
   // workgroups of `size`, the wasm arguments and the twin's push constants.
   void prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size, std::vector<Argument> wasm_args,
