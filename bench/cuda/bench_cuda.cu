@@ -332,6 +332,33 @@ __global__ void __launch_bounds__(256) bicg_q(const float* a, const float* p, fl
   block_row_dot(a, p, q, n);
 }
 
+// bench/kernels/mm2.c: element (row, col) of x y in 16 x 16 shared-memory
+// tiles, one element per thread of a 16 x 16 block.
+__device__ float tiled_product(const float* x, const float* y, unsigned n, unsigned row, unsigned col) {
+  __shared__ float left_tile[16][16], right_tile[16][16];
+  unsigned tx = threadIdx.x, ty = threadIdx.y;
+  float sum = 0.0f;
+  for (unsigned k0 = 0; k0 < n; k0 += 16) {
+    left_tile[ty][tx] = x[(size_t)row * n + k0 + tx];
+    right_tile[ty][tx] = y[(size_t)(k0 + ty) * n + col];
+    __syncthreads();
+    for (unsigned k = 0; k < 16; ++k) sum += left_tile[ty][k] * right_tile[k][tx];
+    __syncthreads();
+  }
+  return sum;
+}
+
+// tmp = alpha (A B), then out = beta D + tmp C.
+__global__ void mm2_tmp(const float* a, const float* b, float* tmp, float alpha, unsigned n) {
+  unsigned col = blockIdx.x * 16 + threadIdx.x, row = blockIdx.y * 16 + threadIdx.y;
+  tmp[(size_t)row * n + col] = alpha * tiled_product(a, b, n, row, col);
+}
+__global__ void mm2_out(const float* tmp, const float* c, const float* d, float* out, float beta, unsigned n) {
+  unsigned col = blockIdx.x * 16 + threadIdx.x, row = blockIdx.y * 16 + threadIdx.y;
+  float product = tiled_product(tmp, c, n, row, col);
+  out[(size_t)row * n + col] = beta * d[(size_t)row * n + col] + product;
+}
+
 __global__ void bump(unsigned* counter) {
   if (blockIdx.x == 0 && threadIdx.x == 0) counter[0] += 1u;
 }
@@ -817,6 +844,93 @@ static void run_bicg(const Args& args) {
   report(args, time_runs(args, launch), library_ms);
 }
 
+// Sampled, as the bench checks it: tmp at 4096 elements (both corners
+// included) against the CPU's alpha (A B); out at 64 rows x 64 columns (the
+// first and last of each included) against beta D + the twin's own tmp row
+// times C.
+static void run_2mm(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  const size_t nn = (size_t)n * n;
+  HostArray<float> a = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 18); });
+  HostArray<float> b = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 19); });
+  HostArray<float> c = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 20); });
+  HostArray<float> d = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 21); });
+  DeviceArray<float> da(a), db(b), dc(c), dd(d), dtmp(nn), dout(nn);
+  dim3 grid(n / 16, n / 16), block(16, 16);
+  auto launch = [&] {
+    mm2_tmp<<<grid, block>>>(da.p, db.p, dtmp.p, BENCH_ALPHA, n);
+    mm2_out<<<grid, block>>>(dtmp.p, dc.p, dd.p, dout.p, BENCH_BETA, n);
+  };
+  launch();
+  HostArray<float> tmp = dtmp.download(), out = dout.download();
+  const size_t samples = std::min<size_t>(nn, 4096);
+  parallel_for(samples, 16, [&](uint64_t begin, uint64_t end) {
+    for (size_t s = begin; s < end; ++s) {
+      size_t at = samples == nn ? s : (s == samples - 1 ? nn - 1 : bench_hash(uint32_t(s)) % nn);
+      size_t row = at / n, col = at % n;
+      float sum = 0.0f;
+      double magnitude = 0;
+      for (size_t k = 0; k < n; ++k) {
+        float product = a[row * n + k] * b[k * n + col];
+        sum += product;
+        magnitude += std::fabs(product);
+      }
+      float want = BENCH_ALPHA * sum;
+      bool ok = kExact ? same_bits(tmp[at], want) : std::fabs(tmp[at] - want) <= 1e-5 * BENCH_ALPHA * magnitude + 1e-6;
+      if (!ok) fail("2mm: wrong tmp[" + std::to_string(row) + "][" + std::to_string(col) + "]");
+    }
+  });
+  const size_t rows = std::min<size_t>(n, 64), columns = std::min<size_t>(n, 64);
+  parallel_for(rows * columns, 16, [&](uint64_t begin, uint64_t end) {
+    for (size_t s = begin; s < end; ++s) {
+      size_t r = s / columns, q = s % columns;
+      size_t row = rows == n ? r : r * (n - 1) / (rows - 1);
+      size_t col = columns == n ? q : (q == columns - 1 ? n - 1 : bench_hash(uint32_t(q)) % n);
+      float sum = 0.0f;
+      double magnitude = 0;
+      for (size_t k = 0; k < n; ++k) {
+        float product = tmp[row * n + k] * c[k * n + col];
+        sum += product;
+        magnitude += std::fabs(product);
+      }
+      float scaled = BENCH_BETA * d[row * n + col], want = scaled + sum;
+      size_t at = row * n + col;
+      bool ok = kExact ? same_bits(out[at], want)
+                       : std::fabs(out[at] - want) <= 1e-5 * (magnitude + std::fabs(scaled)) + 1e-6;
+      if (!ok) fail("2mm: wrong out[" + std::to_string(row) + "][" + std::to_string(col) + "]");
+    }
+  });
+  double library_ms = 0;
+#ifndef BENCH_NOFMA
+  // Two cublasSgemm in FP32 (row-major X Y is column-major Y^T X^T); the
+  // second accumulates into a copy of D (cublasSgemm's C = alpha op(A)
+  // op(B) + beta C is in place), so each run copies D first (2 n^2 floats
+  // moved: under 1% of the run from n = 1024).
+  Cublas cublas;
+  const float alpha = BENCH_ALPHA, beta = BENCH_BETA, one = 1.0f, zero = 0.0f;
+  DeviceArray<float> dltmp(nn), dlout(nn);
+  auto library = [&] {
+    cublas_check(cublasSgemm(cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, db.p, n, da.p, n, &zero,
+                             dltmp.p, n),
+                 "cublasSgemm");
+    CHECK(cudaMemcpyAsync(dlout.p, dd.p, nn * sizeof(float), cudaMemcpyDeviceToDevice));
+    cublas_check(cublasSgemm(cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, dc.p, n, dltmp.p, n, &beta,
+                             dlout.p, n),
+                 "cublasSgemm");
+  };
+  library();
+  HostArray<float> lout = dlout.download();
+  double largest = 1.0;
+  for (size_t s = 0; s < 4096; ++s) largest = std::max(largest, (double)std::fabs(out[bench_hash(uint32_t(s)) % nn]));
+  for (size_t s = 0; s < 4096; ++s) {
+    size_t at = bench_hash(uint32_t(s)) % nn;
+    if (!(std::fabs(lout[at] - out[at]) <= 1e-3 * largest)) fail("2mm: cuBLAS disagrees with the twin at " + std::to_string(at));
+  }
+  library_ms = time_runs(args, library);
+#endif
+  report(args, time_runs(args, launch), library_ms);
+}
+
 static void run_launch(const Args& args) {
   const unsigned launches = unsigned(args.size);
   DeviceArray<unsigned> counter(1);
@@ -882,6 +996,7 @@ static int run(int argc, char** argv) {
   else if (w == "gesummv") run_gesummv(args);
   else if (w == "atax") run_atax(args);
   else if (w == "bicg") run_bicg(args);
+  else if (w == "2mm") run_2mm(args);
   else if (w == "launch") run_launch(args);
   else if (w == "sync") run_sync(args);
   else fail("unknown workload '" + w + "'");

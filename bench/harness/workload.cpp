@@ -107,11 +107,19 @@ std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vecto
   if (!gpu.info().float64)
     throw std::runtime_error("the bench needs a device with shaderFloat64 (exact mode and the f64 workload use it)");
   using Factory = std::unique_ptr<Workload> (*)(Gpu&);
-  const std::pair<const char*, Factory> all[] = {
-      {"triad", make_triad},         {"reduce", make_reduce},       {"mandelbrot", make_mandelbrot},
-      {"sgemm", make_sgemm},         {"stencil", make_stencil},     {"horner_f64", make_horner_f64},
-      {"histogram", make_histogram}, {"particles", make_particles}, {"jacobi_2d", make_jacobi_2d},
-      {"gesummv", make_gesummv},     {"atax", make_atax},           {"bicg", make_bicg}};
+  const std::pair<const char*, Factory> all[] = {{"triad", make_triad},
+                                                 {"reduce", make_reduce},
+                                                 {"mandelbrot", make_mandelbrot},
+                                                 {"sgemm", make_sgemm},
+                                                 {"stencil", make_stencil},
+                                                 {"horner_f64", make_horner_f64},
+                                                 {"histogram", make_histogram},
+                                                 {"particles", make_particles},
+                                                 {"jacobi_2d", make_jacobi_2d},
+                                                 {"gesummv", make_gesummv},
+                                                 {"atax", make_atax},
+                                                 {"bicg", make_bicg},
+                                                 {"2mm", make_mm2}};
   std::vector<std::unique_ptr<Workload>> workloads;
   for (const auto& [name, make] : all)
     if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) workloads.push_back(make(gpu));

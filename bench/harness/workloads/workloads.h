@@ -19,5 +19,6 @@ std::unique_ptr<Workload> make_jacobi_2d(Gpu& gpu);
 std::unique_ptr<Workload> make_gesummv(Gpu& gpu);
 std::unique_ptr<Workload> make_atax(Gpu& gpu);
 std::unique_ptr<Workload> make_bicg(Gpu& gpu);
+std::unique_ptr<Workload> make_mm2(Gpu& gpu);  // "2mm"
 
 }  // namespace wasmgpu::bench
