@@ -359,6 +359,23 @@ __global__ void mm2_out(const float* tmp, const float* c, const float* d, float*
   out[(size_t)row * n + col] = beta * d[(size_t)row * n + col] + product;
 }
 
+// bench/kernels/fdtd_2d.c: ex and ey from hz (ey's first row is t), then hz
+// from them; 16 x 16 blocks, one point each.
+__global__ void fdtd_2d_e(float* ex, float* ey, const float* hz, unsigned n, unsigned t) {
+  unsigned j = blockIdx.x * 16 + threadIdx.x, i = blockIdx.y * 16 + threadIdx.y;
+  size_t at = (size_t)i * n + j;
+  if (i == 0)
+    ey[at] = (float)t;
+  else
+    ey[at] = ey[at] - 0.5f * (hz[at] - hz[at - n]);
+  if (j > 0) ex[at] = ex[at] - 0.5f * (hz[at] - hz[at - 1]);
+}
+__global__ void fdtd_2d_h(const float* ex, const float* ey, float* hz, unsigned n) {
+  unsigned j = blockIdx.x * 16 + threadIdx.x, i = blockIdx.y * 16 + threadIdx.y;
+  size_t at = (size_t)i * n + j;
+  if (i + 1 < n && j + 1 < n) hz[at] = hz[at] - 0.7f * (ex[at + 1] - ex[at] + ey[at + n] - ey[at]);
+}
+
 __global__ void bump(unsigned* counter) {
   if (blockIdx.x == 0 && threadIdx.x == 0) counter[0] += 1u;
 }
@@ -931,6 +948,50 @@ static void run_2mm(const Args& args) {
   report(args, time_runs(args, launch), library_ms);
 }
 
+// A run: BENCH_FDTD_STEPS time steps t = 0, 1, ... of the two launches.
+static void run_fdtd_2d(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  const size_t nn = (size_t)n * n;
+  HostArray<float> ex = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 22); });
+  HostArray<float> ey = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 23); });
+  HostArray<float> hz = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 24); });
+  DeviceArray<float> dex(ex), dey(ey), dhz(hz);
+  dim3 grid(n / 16, n / 16), block(16, 16);
+  auto launch = [&] {
+    for (unsigned t = 0; t < BENCH_FDTD_STEPS; ++t) {
+      fdtd_2d_e<<<grid, block>>>(dex.p, dey.p, dhz.p, n, t);
+      fdtd_2d_h<<<grid, block>>>(dex.p, dey.p, dhz.p, n);
+    }
+  };
+  launch();
+  HostArray<float> gex = dex.download(), gey = dey.download(), ghz = dhz.download();
+  for (unsigned t = 0; t < BENCH_FDTD_STEPS; ++t) {
+    parallel_for(n, 16, [&](uint64_t begin, uint64_t end) {
+      for (size_t i = begin; i < end; ++i)
+        for (size_t j = 0; j < n; ++j) {
+          size_t at = i * n + j;
+          ey[at] = i == 0 ? float(t) : ey[at] - 0.5f * (hz[at] - hz[at - n]);
+          if (j > 0) ex[at] = ex[at] - 0.5f * (hz[at] - hz[at - 1]);
+        }
+    });
+    parallel_for(n - 1, 16, [&](uint64_t begin, uint64_t end) {
+      for (size_t i = begin; i < end; ++i)
+        for (size_t j = 0; j + 1 < n; ++j) {
+          size_t at = i * n + j;
+          hz[at] = hz[at] - 0.7f * (ex[at + 1] - ex[at] + ey[at + n] - ey[at]);
+        }
+    });
+  }
+  parallel_for(nn, 1 << 16, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      if (kExact ? !same_bits(gex[i], ex[i]) : !near(gex[i], ex[i], 1e-5)) fail("fdtd_2d: wrong ex[" + std::to_string(i) + "]");
+      if (kExact ? !same_bits(gey[i], ey[i]) : !near(gey[i], ey[i], 1e-5)) fail("fdtd_2d: wrong ey[" + std::to_string(i) + "]");
+      if (kExact ? !same_bits(ghz[i], hz[i]) : !near(ghz[i], hz[i], 1e-5)) fail("fdtd_2d: wrong hz[" + std::to_string(i) + "]");
+    }
+  });
+  report(args, time_runs(args, launch));
+}
+
 static void run_launch(const Args& args) {
   const unsigned launches = unsigned(args.size);
   DeviceArray<unsigned> counter(1);
@@ -997,6 +1058,7 @@ static int run(int argc, char** argv) {
   else if (w == "atax") run_atax(args);
   else if (w == "bicg") run_bicg(args);
   else if (w == "2mm") run_2mm(args);
+  else if (w == "fdtd_2d") run_fdtd_2d(args);
   else if (w == "launch") run_launch(args);
   else if (w == "sync") run_sync(args);
   else fail("unknown workload '" + w + "'");

@@ -31,11 +31,18 @@ KernelSet::KernelSet(Gpu& gpu, const std::string& module, const std::string& ker
 
 void KernelSet::prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size, std::vector<Argument> wasm_args,
                         const void* push, uint32_t push_size) {
-  fast_launch_.reset(), exact_launch_.reset(), default_launch_.reset();
-  fast_launch_.emplace(fast_.prepare(groups, size, wasm_args));
-  exact_launch_.emplace(exact_.prepare(groups, size, wasm_args));
-  plain_launch_.emplace(Gpu::twin_launch(*plain_, push, push_size, groups));
-  precise_launch_.emplace(Gpu::twin_launch(*precise_, push, push_size, groups));
+  fast_launches_.clear(), exact_launches_.clear(), plain_launches_.clear(), precise_launches_.clear();
+  default_launch_.reset();
+  add_launch(groups, size, std::move(wasm_args), push, push_size);
+}
+
+size_t KernelSet::add_launch(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size,
+                             std::vector<Argument> wasm_args, const void* push, uint32_t push_size) {
+  fast_launches_.push_back(fast_.prepare(groups, size, wasm_args));
+  exact_launches_.push_back(exact_.prepare(groups, size, wasm_args));
+  plain_launches_.push_back(Gpu::twin_launch(*plain_, push, push_size, groups));
+  precise_launches_.push_back(Gpu::twin_launch(*precise_, push, push_size, groups));
+  return fast_launches_.size() - 1;
 }
 
 // The user's default is exact mode (Module's default float mode) with no
@@ -55,13 +62,13 @@ LaunchChoice KernelSet::settle_default() {
   return kernel.launch_shape(shape);
 }
 
-void KernelSet::record(CommandBuffer& commands, Variant variant) const {
+void KernelSet::record(CommandBuffer& commands, Variant variant, size_t index) const {
   switch (variant) {
-    case Variant::WasmFast: fast_launch_->record(commands); break;
-    case Variant::WasmExact: exact_launch_->record(commands); break;
+    case Variant::WasmFast: fast_launches_.at(index).record(commands); break;
+    case Variant::WasmExact: exact_launches_.at(index).record(commands); break;
     case Variant::WasmDefault: default_launch_->record(commands); break;
-    case Variant::Glsl: plain_launch_->record(commands); break;
-    case Variant::GlslPrecise: precise_launch_->record(commands); break;
+    case Variant::Glsl: plain_launches_.at(index).record(commands); break;
+    case Variant::GlslPrecise: precise_launches_.at(index).record(commands); break;
   }
 }
 
@@ -119,7 +126,8 @@ std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vecto
                                                  {"gesummv", make_gesummv},
                                                  {"atax", make_atax},
                                                  {"bicg", make_bicg},
-                                                 {"2mm", make_mm2}};
+                                                 {"2mm", make_mm2},
+                                                 {"fdtd_2d", make_fdtd_2d}};
   std::vector<std::unique_ptr<Workload>> workloads;
   for (const auto& [name, make] : all)
     if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) workloads.push_back(make(gpu));

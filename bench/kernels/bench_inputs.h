@@ -36,6 +36,7 @@ static inline double bench_coefficient(uint32_t k) { return (double)((int)((k * 
 /* PolyBench workloads: time steps per run, and the scalars of gesummv and 2mm
  * (PolyBench's). */
 #define BENCH_JACOBI_STEPS 10u
+#define BENCH_FDTD_STEPS 10u
 #define BENCH_ALPHA 1.5f
 #define BENCH_BETA 1.2f
 

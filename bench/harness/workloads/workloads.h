@@ -20,5 +20,6 @@ std::unique_ptr<Workload> make_gesummv(Gpu& gpu);
 std::unique_ptr<Workload> make_atax(Gpu& gpu);
 std::unique_ptr<Workload> make_bicg(Gpu& gpu);
 std::unique_ptr<Workload> make_mm2(Gpu& gpu);  // "2mm"
+std::unique_ptr<Workload> make_fdtd_2d(Gpu& gpu);
 
 }  // namespace wasmgpu::bench
