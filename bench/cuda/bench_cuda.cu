@@ -376,6 +376,53 @@ __global__ void fdtd_2d_h(const float* ex, const float* ey, float* hz, unsigned 
   if (i + 1 < n && j + 1 < n) hz[at] = hz[at] - 0.7f * (ex[at + 1] - ex[at] + ey[at + n] - ey[at]);
 }
 
+// bench/kernels/correlation.c: column means and deviations (a thread per
+// column), the normalised data (16 x 16 blocks), then normal^T normal in
+// 16 x 16 shared-memory tiles, the tiles on and above the diagonal only,
+// each writing its mirror; the diagonal is 1.
+__global__ void correlation_mean(const float* data, float* mean, unsigned n) {
+  unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+  for (unsigned i = 0; i < n; ++i) sum += data[(size_t)i * n + j];
+  mean[j] = sum / (float)n;
+}
+__global__ void correlation_std(const float* data, const float* mean, float* stddev, unsigned n) {
+  unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  float m = mean[j], sum = 0.0f;
+  for (unsigned i = 0; i < n; ++i) {
+    float d = data[(size_t)i * n + j] - m;
+    sum += d * d;
+  }
+  float s = sqrtf(sum / (float)n);
+  stddev[j] = s <= 0.1f ? 1.0f : s;
+}
+__global__ void correlation_normalize(const float* data, const float* mean, const float* stddev, float* normal,
+                                      unsigned n) {
+  unsigned j = blockIdx.x * 16 + threadIdx.x, i = blockIdx.y * 16 + threadIdx.y;
+  size_t at = (size_t)i * n + j;
+  normal[at] = (data[at] - mean[j]) / (sqrtf((float)n) * stddev[j]);
+}
+__global__ void correlation_corr(const float* normal, float* corr, unsigned n) {
+  __shared__ float left_tile[16][16], right_tile[16][16];
+  unsigned tx = threadIdx.x, ty = threadIdx.y;
+  unsigned row0 = blockIdx.y * 16, col0 = blockIdx.x * 16;
+  if (row0 > col0) return;
+  unsigned row = row0 + ty, col = col0 + tx;
+  float sum = 0.0f;
+  for (unsigned k0 = 0; k0 < n; k0 += 16) {
+    left_tile[ty][tx] = normal[(size_t)(k0 + ty) * n + row0 + tx];
+    right_tile[ty][tx] = normal[(size_t)(k0 + ty) * n + col0 + tx];
+    __syncthreads();
+    for (unsigned k = 0; k < 16; ++k) sum += left_tile[k][ty] * right_tile[k][tx];
+    __syncthreads();
+  }
+  if (row == col) sum = 1.0f;
+  if (row <= col) {
+    corr[(size_t)row * n + col] = sum;
+    corr[(size_t)col * n + row] = sum;
+  }
+}
+
 __global__ void bump(unsigned* counter) {
   if (blockIdx.x == 0 && threadIdx.x == 0) counter[0] += 1u;
 }
@@ -679,6 +726,7 @@ static void run_jacobi_2d(const Args& args) {
   report(args, time_runs(args, launch));
 }
 
+#ifndef BENCH_NOFMA
 // A cuBLAS handle in FP32 (the default math mode: no TF32).
 struct Cublas {
   cublasHandle_t handle;
@@ -693,6 +741,19 @@ static void cublas_check(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS) fail(std::string(what) + " failed");
 }
 
+// Compares a library's vector with the twin's: another order of additions,
+// so within 1e-3 of the vector's largest magnitude (an element near zero
+// after cancellation may differ far more than 1e-3 of its own size).
+static void compare_library(const char* workload, const HostArray<float>& library, const HostArray<float>& twin) {
+  double largest = 1.0;
+  for (size_t i = 0; i < twin.size(); ++i) largest = std::max(largest, (double)std::fabs(twin[i]));
+  for (size_t i = 0; i < twin.size(); ++i)
+    if (!(std::fabs(library[i] - twin[i]) <= 1e-3 * largest))
+      fail(std::string(workload) + ": cuBLAS disagrees with the twin at " + std::to_string(i));
+}
+
+#endif
+
 // sum over j < n of row[j] * x[j] as a block of 256 adds it: thread l sums
 // j = l, l + 256, ..., then the 256 sums are added in a tree.
 static float block_dot(const float* row, size_t row_stride, const float* x, size_t n, double& magnitude) {
@@ -706,17 +767,6 @@ static float block_dot(const float* row, size_t row_stride, const float* x, size
   for (unsigned half = 128; half > 0; half >>= 1)
     for (unsigned l = 0; l < half; ++l) sums[l] += sums[l + half];
   return sums[0];
-}
-
-// Compares a library's vector with the twin's: another order of additions,
-// so within 1e-3 of the vector's largest magnitude (an element near zero
-// after cancellation may differ far more than 1e-3 of its own size).
-static void compare_library(const char* workload, const HostArray<float>& library, const HostArray<float>& twin) {
-  double largest = 1.0;
-  for (size_t i = 0; i < twin.size(); ++i) largest = std::max(largest, (double)std::fabs(twin[i]));
-  for (size_t i = 0; i < twin.size(); ++i)
-    if (!(std::fabs(library[i] - twin[i]) <= 1e-3 * largest))
-      fail(std::string(workload) + ": cuBLAS disagrees with the twin at " + std::to_string(i));
 }
 
 static void run_gesummv(const Args& args) {
@@ -992,6 +1042,77 @@ static void run_fdtd_2d(const Args& args) {
   report(args, time_runs(args, launch));
 }
 
+// Every mean, deviation and normalised element, and the correlation matrix
+// at 4096 elements (both corners and the last diagonal element included),
+// as the bench checks them: bit for bit in the -fmad=false build (CUDA's
+// division and sqrtf are correctly rounded by default), else with a
+// tolerance.
+static void run_correlation(const Args& args) {
+  const unsigned n = unsigned(args.size);
+  const size_t nn = (size_t)n * n;
+  HostArray<float> data = generate<float>(nn, [](uint64_t i) { return bench_unit(uint32_t(i), 25); });
+  DeviceArray<float> ddata(data), dmean(n), dstd(n), dnormal(nn), dcorr(nn);
+  dim3 tiles(n / 16, n / 16), block(16, 16);
+  auto launch = [&] {
+    correlation_mean<<<n / 256, 256>>>(ddata.p, dmean.p, n);
+    correlation_std<<<n / 256, 256>>>(ddata.p, dmean.p, dstd.p, n);
+    correlation_normalize<<<tiles, block>>>(ddata.p, dmean.p, dstd.p, dnormal.p, n);
+    correlation_corr<<<tiles, block>>>(dnormal.p, dcorr.p, n);
+  };
+  launch();
+  HostArray<float> mean = dmean.download(), stddev = dstd.download(), normal = dnormal.download(), corr = dcorr.download();
+  std::vector<float> want_mean(n), want_std(n);
+  parallel_for(n, 256, [&](uint64_t begin, uint64_t end) {
+    std::vector<float> sums(end - begin, 0.0f);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = begin; j < end; ++j) sums[j - begin] += data[i * n + j];
+    for (size_t j = begin; j < end; ++j) want_mean[j] = sums[j - begin] / float(n);
+    std::fill(sums.begin(), sums.end(), 0.0f);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = begin; j < end; ++j) {
+        float d = data[i * n + j] - want_mean[j];
+        sums[j - begin] += d * d;
+      }
+    for (size_t j = begin; j < end; ++j) {
+      float s = std::sqrt(sums[j - begin] / float(n));
+      want_std[j] = s <= 0.1f ? 1.0f : s;
+    }
+  });
+  for (size_t j = 0; j < n; ++j) {
+    if (kExact ? !same_bits(mean[j], want_mean[j]) : !(std::fabs(mean[j] - want_mean[j]) <= 1e-5))
+      fail("correlation: wrong mean[" + std::to_string(j) + "]");
+    if (kExact ? !same_bits(stddev[j], want_std[j]) : !near(stddev[j], want_std[j], 1e-5))
+      fail("correlation: wrong stddev[" + std::to_string(j) + "]");
+  }
+  auto want_normal = [&](size_t at) {
+    size_t j = at % n;
+    return (data[at] - want_mean[j]) / (std::sqrt(float(n)) * want_std[j]);
+  };
+  const float unit = 1.0f / std::sqrt(float(n));
+  parallel_for(nn, 1 << 16, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t at = begin; at < end; ++at) {
+      float want = want_normal(at);
+      bool ok = kExact ? same_bits(normal[at], want) : std::fabs(normal[at] - want) <= 1e-4 * std::max(std::fabs(want), unit);
+      if (!ok) fail("correlation: wrong normal[" + std::to_string(at) + "]");
+    }
+  });
+  const size_t samples = std::min<size_t>(nn, 4096);
+  parallel_for(samples, 16, [&](uint64_t begin, uint64_t end) {
+    for (size_t s = begin; s < end; ++s) {
+      size_t at = samples == nn ? s : (s + 2 >= samples ? (s + 2 == samples ? n - 1 : nn - 1) : bench_hash(uint32_t(s)) % nn);
+      size_t row = at / n, col = at % n, i = std::min(row, col), j = std::max(row, col);
+      float want = 1.0f;
+      if (i != j) {
+        want = 0.0f;
+        for (size_t k = 0; k < n; ++k) want += want_normal(k * n + i) * want_normal(k * n + j);
+      }
+      if (kExact ? !same_bits(corr[at], want) : !(std::fabs(corr[at] - want) <= 1e-4))
+        fail("correlation: wrong corr[" + std::to_string(row) + "][" + std::to_string(col) + "]");
+    }
+  });
+  report(args, time_runs(args, launch));
+}
+
 static void run_launch(const Args& args) {
   const unsigned launches = unsigned(args.size);
   DeviceArray<unsigned> counter(1);
@@ -1059,6 +1180,7 @@ static int run(int argc, char** argv) {
   else if (w == "bicg") run_bicg(args);
   else if (w == "2mm") run_2mm(args);
   else if (w == "fdtd_2d") run_fdtd_2d(args);
+  else if (w == "correlation") run_correlation(args);
   else if (w == "launch") run_launch(args);
   else if (w == "sync") run_sync(args);
   else fail("unknown workload '" + w + "'");

@@ -127,7 +127,8 @@ std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vecto
                                                  {"atax", make_atax},
                                                  {"bicg", make_bicg},
                                                  {"2mm", make_mm2},
-                                                 {"fdtd_2d", make_fdtd_2d}};
+                                                 {"fdtd_2d", make_fdtd_2d},
+                                                 {"correlation", make_correlation}};
   std::vector<std::unique_ptr<Workload>> workloads;
   for (const auto& [name, make] : all)
     if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) workloads.push_back(make(gpu));

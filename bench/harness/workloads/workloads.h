@@ -21,5 +21,6 @@ std::unique_ptr<Workload> make_atax(Gpu& gpu);
 std::unique_ptr<Workload> make_bicg(Gpu& gpu);
 std::unique_ptr<Workload> make_mm2(Gpu& gpu);  // "2mm"
 std::unique_ptr<Workload> make_fdtd_2d(Gpu& gpu);
+std::unique_ptr<Workload> make_correlation(Gpu& gpu);
 
 }  // namespace wasmgpu::bench
