@@ -756,11 +756,11 @@ static void compare_library(const char* workload, const HostArray<float>& librar
 
 // sum over j < n of row[j] * x[j] as a block of 256 adds it: thread l sums
 // j = l, l + 256, ..., then the 256 sums are added in a tree.
-static float block_dot(const float* row, size_t row_stride, const float* x, size_t n, double& magnitude) {
+static float block_dot(const float* row, const float* x, size_t n, double& magnitude) {
   float sums[256] = {};
   magnitude = 0;
   for (size_t j = 0; j < n; ++j) {
-    float product = row[j * row_stride] * x[j];
+    float product = row[j] * x[j];
     sums[j % 256] += product;
     magnitude += std::fabs(product);
   }
@@ -782,8 +782,8 @@ static void run_gesummv(const Args& args) {
   parallel_for(n, 16, [&](uint64_t begin, uint64_t end) {
     for (size_t i = begin; i < end; ++i) {
       double magnitude_a, magnitude_b;
-      float sum_a = block_dot(&a[i * n], 1, x.data(), n, magnitude_a);
-      float sum_b = block_dot(&b[i * n], 1, x.data(), n, magnitude_b);
+      float sum_a = block_dot(&a[i * n], x.data(), n, magnitude_a);
+      float sum_b = block_dot(&b[i * n], x.data(), n, magnitude_b);
       float want = BENCH_ALPHA * sum_a + BENCH_BETA * sum_b;
       double scale = BENCH_ALPHA * magnitude_a + BENCH_BETA * magnitude_b;
       bool ok = kExact ? same_bits(y[i], want) : std::fabs(y[i] - want) <= 1e-5 * scale + 1e-6;
@@ -836,7 +836,7 @@ static void check_rows(const char* what, const HostArray<float>& a, const HostAr
   parallel_for(n, 16, [&](uint64_t begin, uint64_t end) {
     for (size_t i = begin; i < end; ++i) {
       double magnitude;
-      float want = block_dot(&a[i * n], 1, x.data(), n, magnitude);
+      float want = block_dot(&a[i * n], x.data(), n, magnitude);
       bool ok = kExact ? same_bits(got[i], want) : std::fabs(got[i] - want) <= 1e-5 * magnitude + 1e-6;
       if (!ok) fail(std::string(what) + "[" + std::to_string(i) + "] is wrong");
     }
