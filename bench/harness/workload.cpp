@@ -22,20 +22,27 @@ const char* to_string(Variant variant) {
   return "?";
 }
 
-KernelSet::KernelSet(Gpu& gpu, const std::string& name)
-    : fast_(gpu, embedded(name + ".wasm"), name, ModuleOptions::FloatMode::Fast),
-      exact_(gpu, embedded(name + ".wasm"), name, ModuleOptions::FloatMode::Exact) {
-  plain_ = &gpu.twin(embedded(name + ".plain.spv"));
-  precise_ = &gpu.twin(embedded(name + ".precise.spv"));
+KernelSet::KernelSet(Gpu& gpu, const std::string& module, const std::string& kernel)
+    : fast_(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Fast),
+      exact_(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Exact) {
+  plain_ = &gpu.twin(embedded(kernel + ".plain.spv"));
+  precise_ = &gpu.twin(embedded(kernel + ".precise.spv"));
 }
 
 void KernelSet::prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size, std::vector<Argument> wasm_args,
                         const void* push, uint32_t push_size) {
-  fast_launch_.reset(), exact_launch_.reset(), default_launch_.reset();
-  fast_launch_.emplace(fast_.prepare(groups, size, wasm_args));
-  exact_launch_.emplace(exact_.prepare(groups, size, wasm_args));
-  plain_launch_.emplace(Gpu::twin_launch(*plain_, push, push_size, groups));
-  precise_launch_.emplace(Gpu::twin_launch(*precise_, push, push_size, groups));
+  fast_launches_.clear(), exact_launches_.clear(), plain_launches_.clear(), precise_launches_.clear();
+  default_launch_.reset();
+  add_launch(groups, size, std::move(wasm_args), push, push_size);
+}
+
+size_t KernelSet::add_launch(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size,
+                             std::vector<Argument> wasm_args, const void* push, uint32_t push_size) {
+  fast_launches_.push_back(fast_.prepare(groups, size, wasm_args));
+  exact_launches_.push_back(exact_.prepare(groups, size, wasm_args));
+  plain_launches_.push_back(Gpu::twin_launch(*plain_, push, push_size, groups));
+  precise_launches_.push_back(Gpu::twin_launch(*precise_, push, push_size, groups));
+  return fast_launches_.size() - 1;
 }
 
 // The user's default is exact mode (Module's default float mode) with no
@@ -55,13 +62,13 @@ LaunchChoice KernelSet::settle_default() {
   return kernel.launch_shape(shape);
 }
 
-void KernelSet::record(CommandBuffer& commands, Variant variant) const {
+void KernelSet::record(CommandBuffer& commands, Variant variant, size_t index) const {
   switch (variant) {
-    case Variant::WasmFast: fast_launch_->record(commands); break;
-    case Variant::WasmExact: exact_launch_->record(commands); break;
+    case Variant::WasmFast: fast_launches_.at(index).record(commands); break;
+    case Variant::WasmExact: exact_launches_.at(index).record(commands); break;
     case Variant::WasmDefault: default_launch_->record(commands); break;
-    case Variant::Glsl: plain_launch_->record(commands); break;
-    case Variant::GlslPrecise: precise_launch_->record(commands); break;
+    case Variant::Glsl: plain_launches_.at(index).record(commands); break;
+    case Variant::GlslPrecise: precise_launches_.at(index).record(commands); break;
   }
 }
 
@@ -107,10 +114,21 @@ std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vecto
   if (!gpu.info().float64)
     throw std::runtime_error("the bench needs a device with shaderFloat64 (exact mode and the f64 workload use it)");
   using Factory = std::unique_ptr<Workload> (*)(Gpu&);
-  const std::pair<const char*, Factory> all[] = {{"triad", make_triad},           {"reduce", make_reduce},
-                                                 {"mandelbrot", make_mandelbrot}, {"sgemm", make_sgemm},
-                                                 {"stencil", make_stencil},       {"horner_f64", make_horner_f64},
-                                                 {"histogram", make_histogram},   {"particles", make_particles}};
+  const std::pair<const char*, Factory> all[] = {{"triad", make_triad},
+                                                 {"reduce", make_reduce},
+                                                 {"mandelbrot", make_mandelbrot},
+                                                 {"sgemm", make_sgemm},
+                                                 {"stencil", make_stencil},
+                                                 {"horner_f64", make_horner_f64},
+                                                 {"histogram", make_histogram},
+                                                 {"particles", make_particles},
+                                                 {"jacobi_2d", make_jacobi_2d},
+                                                 {"gesummv", make_gesummv},
+                                                 {"atax", make_atax},
+                                                 {"bicg", make_bicg},
+                                                 {"2mm", make_mm2},
+                                                 {"fdtd_2d", make_fdtd_2d},
+                                                 {"correlation", make_correlation}};
   std::vector<std::unique_ptr<Workload>> workloads;
   for (const auto& [name, make] : all)
     if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) workloads.push_back(make(gpu));

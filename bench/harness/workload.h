@@ -37,11 +37,18 @@ class KernelSet {
  public:
   // `name`: the embedded bench/kernels/NAME.c (as NAME.wasm, export NAME) and
   // bench/glsl/NAME.comp (as NAME.plain.spv and NAME.precise.spv).
-  KernelSet(Gpu& gpu, const std::string& name);
+  KernelSet(Gpu& gpu, const std::string& name) : KernelSet(gpu, name, name) {}
+  // Kernel `kernel` of the embedded module `module`.wasm (a workload of
+  // several kernels keeps them in one module), with the twins KERNEL.comp.
+  KernelSet(Gpu& gpu, const std::string& module, const std::string& kernel);
   // Prepares the launches (again after buffers changed): a grid of `groups`
   // workgroups of `size`, the wasm arguments and the twin's push constants.
   void prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size, std::vector<Argument> wasm_args,
                const void* push, uint32_t push_size);
+  // One more launch of the same kernels (after prepare), with other
+  // arguments: record(..., index) records it. Returns its index.
+  size_t add_launch(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size, std::vector<Argument> wasm_args,
+                    const void* push, uint32_t push_size);
   // The default launch of a 1-D kernel: `n` invocations of the fast-mode
   // kernel with no workgroup size, kernel(n, wasm_args...).
   void prepare_default(uint32_t n, std::vector<Argument> wasm_args);
@@ -52,13 +59,15 @@ class KernelSet {
   // the shape the default launches then get. Without the autotuner
   // (WASMGPU_AUTOTUNE=0, untunable kernels, small n) it calls nothing.
   LaunchChoice settle_default();
-  void record(CommandBuffer& commands, Variant variant) const;
+  // Records launch `index` (0: the one prepare made) of `variant`.
+  void record(CommandBuffer& commands, Variant variant, size_t index = 0) const;
 
  private:
   WasmKernel fast_, exact_;
   const Kernel *plain_ = nullptr, *precise_ = nullptr;
-  std::optional<WasmLaunch> fast_launch_, exact_launch_, default_launch_;
-  std::optional<TwinLaunch> plain_launch_, precise_launch_;
+  std::vector<WasmLaunch> fast_launches_, exact_launches_;
+  std::optional<WasmLaunch> default_launch_;
+  std::vector<TwinLaunch> plain_launches_, precise_launches_;
 };
 
 class Workload {

@@ -33,5 +33,11 @@ static inline double bench_coefficient(uint32_t k) { return (double)((int)((k * 
 #define BENCH_PARTICLE_STIFFNESS 0.75f
 #define BENCH_PARTICLE_DAMPING 0.125f
 #define BENCH_PARTICLE_DT 0.015625f
+/* PolyBench workloads: time steps per run, and the scalars of gesummv and 2mm
+ * (PolyBench's). */
+#define BENCH_JACOBI_STEPS 10u
+#define BENCH_FDTD_STEPS 10u
+#define BENCH_ALPHA 1.5f
+#define BENCH_BETA 1.2f
 
 #endif

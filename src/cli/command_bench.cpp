@@ -30,7 +30,8 @@ void add_bench_command(CLI::App& app) {
                   "Device index or part of its name (default: WASMGPU_DEVICE, else discrete GPU first)");
   cmd->add_option("--only", *workloads,
                   "Comma-separated workloads: triad, reduce, mandelbrot, sgemm, stencil, horner_f64, histogram, "
-                  "particles, launch, sync, compile (default: all; the copy bandwidth is always measured)");
+                  "particles, jacobi_2d, gesummv, atax, bicg, 2mm, fdtd_2d, correlation, launch, sync, compile "
+                  "(default: all; the copy bandwidth is always measured)");
   cmd->add_option("--runs", options->runs, "Timed runs per variant, interleaved; the median is reported")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));

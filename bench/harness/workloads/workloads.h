@@ -15,5 +15,12 @@ std::unique_ptr<Workload> make_stencil(Gpu& gpu);
 std::unique_ptr<Workload> make_horner_f64(Gpu& gpu);
 std::unique_ptr<Workload> make_histogram(Gpu& gpu);
 std::unique_ptr<Workload> make_particles(Gpu& gpu);
+std::unique_ptr<Workload> make_jacobi_2d(Gpu& gpu);
+std::unique_ptr<Workload> make_gesummv(Gpu& gpu);
+std::unique_ptr<Workload> make_atax(Gpu& gpu);
+std::unique_ptr<Workload> make_bicg(Gpu& gpu);
+std::unique_ptr<Workload> make_mm2(Gpu& gpu);  // "2mm"
+std::unique_ptr<Workload> make_fdtd_2d(Gpu& gpu);
+std::unique_ptr<Workload> make_correlation(Gpu& gpu);
 
 }  // namespace wasmgpu::bench
