@@ -10,6 +10,7 @@
 #include "cli/float_mode_option.h"
 #include "frontend/kernel_signature.h"
 #include "spirv/compiler.h"
+#include "support/environment.h"
 #include "wasm/kernel_metadata.h"
 
 namespace wasmgpu::cli {
@@ -81,6 +82,20 @@ void print_params(const std::vector<wasm::KernelMetadata>& metadata, const std::
   }
 }
 
+// What the driver compiles once it has inlined every call (docs/compiler.md,
+// "Inlining budget").
+void print_inlining(const spirv::KernelInfo& info, const spirv::CompileOptions& options) {
+  if (info.functions_kept_out_of_line)
+    fmt::print(
+        "    driver inlining: {} instructions ({} blocks) with every call inlined, over the budget of {}; {} "
+        "function{} marked DontInline, {} instructions ({} blocks) left\n",
+        info.inlined_instructions, info.inlined_blocks, options.inline_budget, info.functions_kept_out_of_line,
+        info.functions_kept_out_of_line == 1 ? "" : "s", info.instructions_after_inlining, info.blocks_after_inlining);
+  else
+    fmt::print("    driver inlining: {} instructions ({} blocks) with every call inlined, within the budget of {}\n",
+               info.inlined_instructions, info.inlined_blocks, options.inline_budget);
+}
+
 void run_inspect(const std::string& path, const spirv::CompileOptions& options) {
   wasm::Module module = load_module_or_fail(path);
   fmt::print("module: {}\n", path);
@@ -99,6 +114,15 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
     if (metadata) print_params(*metadata, e.name);
     if (Status signature = frontend::check_kernel_signature(module, e.name); !signature.ok()) {
       fmt::print("    not a kernel: {}\n", signature.error().message);
+      // `wasmgpu call` runs it in a call shader of its own.
+      const std::string name = e.name;
+      auto calls = spirv::compile_calls(module, std::span<const std::string>(&name, 1), options);
+      if (!calls) {
+        fmt::print("    not callable: {}\n", calls.error().to_string());
+        continue;
+      }
+      fmt::print("    callable (wasmgpu call): a call shader of {} SPIR-V words\n", calls->words.size());
+      print_inlining(calls->info, options);
       continue;
     }
     auto compiled = spirv::compile_kernel(module, e.name, options);
@@ -114,12 +138,7 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
     if (info.uses_float64) fmt::print(", needs shaderFloat64");
     fmt::print(", {} floats", spirv::float_mode_name(info.float_mode));
     fmt::print(")\n");
-    if (info.functions_kept_out_of_line)
-      fmt::print(
-          "    driver inlining: {} instructions with every call inlined, over the budget; {} function{} "
-          "marked DontInline, {} instructions left\n",
-          info.inlined_instructions, info.functions_kept_out_of_line, info.functions_kept_out_of_line == 1 ? "" : "s",
-          info.instructions_after_inlining);
+    print_inlining(info, options);
     print_access_paths(info.memory_access_paths);
     print_launch_proof(info.launch_proof);
     // Launches without a workgroup size (docs/host-api.md, "Launch shapes").
@@ -145,7 +164,11 @@ void add_inspect_command(CLI::App& app) {
   auto options = std::make_shared<spirv::CompileOptions>();
   add_float_mode_option(cmd, options.get());
   add_call_stack_depth_option(cmd, options.get());
-  cmd->callback([path, options] { run_inspect(*path, *options); });
+  cmd->callback([path, options] {
+    // The budget the runtime would use (ModuleOptions::inline_budget's default).
+    if (std::optional<uint64_t> budget = environment::inline_budget()) options->inline_budget = *budget;
+    run_inspect(*path, *options);
+  });
 }
 
 }  // namespace wasmgpu::cli

@@ -84,11 +84,13 @@ void visit_fields(V& v, T& o)
   auto& [export_name, function_index, params, memory_bytes, stack_hi, stack_window_lo, stack_slot_size, uses_float64,
          uses_int8_storage, shared_memory_bytes, uses_barriers, uses_images, uses_int64, float64_function,
          uses_instance_state, float_mode, call_stack_bytes, compiled_functions, inlined_instructions,
-         instructions_after_inlining, functions_kept_out_of_line, memory_access_paths, launch_proof] = o;
+         instructions_after_inlining, inlined_blocks, blocks_after_inlining, functions_kept_out_of_line,
+         memory_access_paths, launch_proof] = o;
   v(export_name), v(function_index), v(params), v(memory_bytes), v(stack_hi), v(stack_window_lo);
   v(stack_slot_size), v(uses_float64), v(uses_int8_storage), v(shared_memory_bytes), v(uses_barriers);
   v(uses_images), v(uses_int64), v(float64_function), v(uses_instance_state), v(float_mode), v(call_stack_bytes);
-  v(compiled_functions), v(inlined_instructions), v(instructions_after_inlining), v(functions_kept_out_of_line);
+  v(compiled_functions), v(inlined_instructions), v(instructions_after_inlining), v(inlined_blocks);
+  v(blocks_after_inlining), v(functions_kept_out_of_line);
   v(memory_access_paths), v(launch_proof);
 }
 

@@ -372,6 +372,8 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   InlineBudgetResult inlining = apply_inline_budget(words, options.inline_budget);
   info.inlined_instructions = inlining.inlined_instructions;
   info.instructions_after_inlining = inlining.instructions_after;
+  info.inlined_blocks = inlining.inlined_blocks;
+  info.blocks_after_inlining = inlining.blocks_after;
   info.functions_kept_out_of_line = inlining.functions_kept_out_of_line;
   if (options.validate) WASMGPU_TRY(validate(words));
   return {};

@@ -115,6 +115,8 @@ struct KernelInfo {
   // kept out of line, and how many functions were.
   uint64_t inlined_instructions = 0;
   uint64_t instructions_after_inlining = 0;
+  uint64_t inlined_blocks = 0;  // basic blocks, counted the same way
+  uint64_t blocks_after_inlining = 0;
   uint32_t functions_kept_out_of_line = 0;
   // Memory access sites by path (access_path.h), for reporting: the share on
   // the Direct and BoundsChecked paths skips address translation.

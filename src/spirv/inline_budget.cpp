@@ -12,6 +12,7 @@ constexpr uint32_t kOpEntryPoint = 15;
 constexpr uint32_t kOpFunction = 54;
 constexpr uint32_t kOpFunctionEnd = 56;
 constexpr uint32_t kOpFunctionCall = 57;
+constexpr uint32_t kOpLabel = 248;
 constexpr uint32_t kInlineMask = 0x1;
 constexpr uint32_t kDontInlineMask = 0x2;
 constexpr size_t kHeaderWords = 5;
@@ -27,6 +28,7 @@ uint64_t mul(uint64_t a, uint64_t b) {
 struct Function {
   size_t control_word = 0;                             // index of the OpFunction's function-control operand
   uint64_t own = 0;                                    // instructions, a call counting as one
+  uint64_t blocks = 0;                                 // basic blocks (OpLabel)
   std::vector<std::pair<uint32_t, uint64_t>> callees;  // (function, call sites)
   bool entry = false;
   bool out_of_line = false;
@@ -53,6 +55,7 @@ bool read_functions(const std::vector<uint32_t>& words, std::vector<Function>& f
     }
     if (current) {
       ++current->own;
+      if (op == kOpLabel) ++current->blocks;
       if (op == kOpFunctionCall && count >= 4) ++call_ids.back()[words[i + 3]];
       if (op == kOpFunctionEnd) current = nullptr;
     }
@@ -107,6 +110,7 @@ struct Sizes {
   std::vector<uint64_t> inlined;  // a function's size with its inlinable callees in it
   std::vector<uint64_t> copies;   // copies of a function the driver compiles
   uint64_t total = 0;
+  uint64_t total_blocks = 0;
 };
 
 Sizes measure(const std::vector<Function>& functions, const std::vector<uint32_t>& order) {
@@ -132,7 +136,10 @@ Sizes measure(const std::vector<Function>& functions, const std::vector<uint32_t
         s.copies[callee] = add(s.copies[callee], mul(s.copies[f], sites));
     }
   }
-  for (uint32_t f = 0; f < functions.size(); ++f) s.total = add(s.total, mul(s.copies[f], functions[f].own));
+  for (uint32_t f = 0; f < functions.size(); ++f) {
+    s.total = add(s.total, mul(s.copies[f], functions[f].own));
+    s.total_blocks = add(s.total_blocks, mul(s.copies[f], functions[f].blocks));
+  }
   return s;
 }
 
@@ -146,6 +153,7 @@ InlineBudgetResult apply_inline_budget(std::vector<uint32_t>& words, uint64_t bu
   for (Function& f : functions) f.out_of_line = (words[f.control_word] & kDontInlineMask) != 0;
   Sizes sizes = measure(functions, order);
   result.inlined_instructions = sizes.total;
+  result.inlined_blocks = sizes.total_blocks;
   while (budget != 0 && sizes.total > budget) {
     // Marking g leaves one copy of its inlined body where there were copies[g].
     uint32_t best = 0;
@@ -163,6 +171,7 @@ InlineBudgetResult apply_inline_budget(std::vector<uint32_t>& words, uint64_t bu
     sizes = measure(functions, order);
   }
   result.instructions_after = sizes.total;
+  result.blocks_after = sizes.total_blocks;
   return result;
 }
 

@@ -26,6 +26,9 @@ struct InlineBudgetResult {
   // functions marked DontInline are compiled once each.
   uint64_t inlined_instructions = 0;
   uint64_t instructions_after = 0;
+  // The same for basic blocks.
+  uint64_t inlined_blocks = 0;
+  uint64_t blocks_after = 0;
   // Functions marked DontInline.
   uint32_t functions_kept_out_of_line = 0;
 };
