@@ -55,12 +55,12 @@ void RuntimeHelpers::copy(FunctionBuilder& f, Id dest, Id source, Id count) {
   if (path == AccessPath::Direct) return copy_bytes();
   Id count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
   Id fits = f.op(Op::OpLogicalAnd, k_.types.bool_type,
-                       {within_memory(f, dest64, count64), within_memory(f, source64, count64)});
+                 {within_memory(f, dest64, count64), within_memory(f, source64, count64)});
   f.if_else(fits, copy_bytes, [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
 }
 
-void RuntimeHelpers::memory_init(FunctionBuilder& f, Id dest, Id source, Id count,
-                                 uint32_t segment_size, uint64_t segment_offset, uint32_t dropped_offset) {
+void RuntimeHelpers::memory_init(FunctionBuilder& f, Id dest, Id source, Id count, uint32_t segment_size,
+                                 uint64_t segment_offset, uint32_t dropped_offset) {
   k_.uses_memory = true;
   k_.access_paths.add(AccessPath::Translated);
   call(f, k_.types.void_type, function_id(Helper::Init),
@@ -129,8 +129,7 @@ void RuntimeHelpers::emit_copy(Id id) {
   k_.b.name(id, "wasmgpu.memory_copy");
   return_if_trapped(f);
   Id count = f.param(2);
-  Id from = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)}),
-           to = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
+  Id from = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)}), to = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
   shared_bulk(
       f, {to, from}, count,
       [&](Id i) {
@@ -182,15 +181,13 @@ void RuntimeHelpers::shared_bulk(FunctionBuilder& f, std::initializer_list<Id> s
                                  const std::function<void(Id)>& byte, Id backwards) {
   if (!k_.shared.variable) return;
   Id any = k_.b.const_bool(false);
-  for (Id start : starts)
-    any = f.op(Op::OpLogicalOr, k_.types.bool_type, {any, shared_overlaps(k_, f, start, count)});
+  for (Id start : starts) any = f.op(Op::OpLogicalOr, k_.types.bool_type, {any, shared_overlaps(k_, f, start, count)});
   f.if_else(any, [&] {
     for (Id start : starts) {
       Id end = f.op(Op::OpIAdd, k_.types.u64, {start, f.op(Op::OpUConvert, k_.types.u64, {count})});
-      Id in_shared =
-          f.op(Op::OpLogicalAnd, k_.types.bool_type,
-               {f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {start, k_.b.const_u64(k_.shared.lo)}),
-                f.op(Op::OpULessThanEqual, k_.types.bool_type, {end, k_.b.const_u64(k_.shared.hi)})});
+      Id in_shared = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                          {f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {start, k_.b.const_u64(k_.shared.lo)}),
+                           f.op(Op::OpULessThanEqual, k_.types.bool_type, {end, k_.b.const_u64(k_.shared.hi)})});
       f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {in_shared}), [&] { translate(f, start, count); });
     }
     Id count64 = f.op(Op::OpUConvert, k_.types.u64, {count});

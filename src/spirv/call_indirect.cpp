@@ -54,7 +54,8 @@ Status FunctionLowering::dispatch_indirect(Id function, uint32_t type_index, con
       f_.store(result_vars[0], result);
     } else {
       for (size_t i = 0; i < expected.results.size(); ++i)
-        f_.store(result_vars[i], op(Op::OpCompositeExtract, type_of(expected.results[i]), {result, literal(uint32_t(i))}));
+        f_.store(result_vars[i],
+                 op(Op::OpCompositeExtract, type_of(expected.results[i]), {result, literal(uint32_t(i))}));
     }
     return {};
   }));

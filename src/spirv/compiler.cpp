@@ -45,7 +45,7 @@ constexpr uint32_t kPushCopyWords = (abi::kPushConstantsSize - abi::kPushArgsCop
 // Member `member` of the push-constant block (declared by emit_main).
 Id push_member(KernelContext& k, FunctionBuilder& f, uint32_t member, Id type) {
   Id pointer = f.op(Op::OpAccessChain, k.b.pointer_type(spv::StorageClass::PushConstant, type),
-                          {k.abi.push_constants_var, k.b.const_u32(member)});
+                    {k.abi.push_constants_var, k.b.const_u32(member)});
   return f.load(type, pointer);
 }
 
@@ -92,7 +92,9 @@ Id emit_main(KernelContext& k, const MainBody& body) {
   // so that the driver drops them from launches whose y and z are always 0.
   Id global_id = f.load(uvec3, global_id_var);
   Id grid = f.op(Op::OpIMul, uvec3, {f.load(uvec3, workgroups_var), workgroup_size});
-  auto component = [&](Id vector, uint32_t i) { return f.op(Op::OpCompositeExtract, k.types.u32, {vector, literal(i)}); };
+  auto component = [&](Id vector, uint32_t i) {
+    return f.op(Op::OpCompositeExtract, k.types.u32, {vector, literal(i)});
+  };
   Id dims = k.spec.index_dims();
   auto extends_over = [&](uint32_t d) {
     const Operand operands[] = {dims, b.const_u32(d)};
@@ -165,8 +167,7 @@ void store_slot(KernelContext& k, FunctionBuilder& f, Id base, uint32_t offset, 
   f.store_aligned(k.device_pointer(f, address, k.types.u64), value, 8);
 }
 
-void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_index, Id index,
-                      Id launch_block) {
+void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_index, Id index, Id launch_block) {
   const wasm::FuncType& type = k.module.function_type(kernel_index);
   const std::span<const ValType> args(type.params.begin() + 1, type.params.end());
   const abi::PushLayout push = abi::push_layout(push_arg_widths(args));
@@ -453,7 +454,7 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
         const uint32_t offset = abi::kCallRecordParams + abi::kArgSlotSize * slot;
         if (t == ValType::V128) {  // two i64 slots, the low half first
           const Id halves[] = {load_slot(k, f, record, offset, ValType::I64),
-                                     load_slot(k, f, record, offset + abi::kArgSlotSize, ValType::I64)};
+                               load_slot(k, f, record, offset + abi::kArgSlotSize, ValType::I64)};
           operands.push_back(f.op(Op::OpBitcast, k.types.v128(),
                                   {f.op(Op::OpCompositeConstruct, b.vector_type(k.types.u64, 2), halves)}));
           slot += 2;
@@ -469,8 +470,8 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
         for (size_t r = 0; r < type.results.size(); ++r) {
           const ValType t = type.results[r];
           Id v = type.results.size() == 1
-                           ? value
-                           : f.op(Op::OpCompositeExtract, k.types.value_type(t), {value, literal(uint32_t(r))});
+                     ? value
+                     : f.op(Op::OpCompositeExtract, k.types.value_type(t), {value, literal(uint32_t(r))});
           const uint32_t offset = abi::kResultRecordValues + abi::kArgSlotSize * slot;
           if (t == ValType::V128) {
             Id halves = f.op(Op::OpBitcast, b.vector_type(k.types.u64, 2), {v});

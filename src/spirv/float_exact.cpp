@@ -16,8 +16,8 @@ using Op = spv::Op;
 
 struct ExactFloat::Format {
   uint32_t width;    // 32 or 64
-  Id mant;     // stored significand bits
-  Id max_exp;  // all-ones biased exponent
+  uint32_t mant;     // stored significand bits
+  uint32_t max_exp;  // all-ones biased exponent
   int32_t bias;
   uint64_t sign() const { return uint64_t(1) << (width - 1); }
   uint64_t inf() const { return uint64_t(max_exp) << mant; }
@@ -37,8 +37,8 @@ struct Emit {
   ModuleBuilder& b = k.b;
 
   Id u64(uint64_t v) { return b.const_u64(v); }
-  Id u32(Id v) { return b.const_u32(v); }
-  Id op(Op o, Id type, std::initializer_list<Id> args) { return f.op(o, type, args); }
+  Id u32(uint32_t v) { return b.const_u32(v); }
+  Id op(Op o, Id type, std::initializer_list<Operand> args) { return f.op(o, type, args); }
   Id op64(Op o, Id a, Id c) { return op(o, k.types.u64, {a, c}); }
   Id op32(Op o, Id a, Id c) { return op(o, k.types.u32, {a, c}); }
   Id test(Op o, Id a, Id c) { return op(o, k.types.bool_type, {a, c}); }
@@ -48,8 +48,8 @@ struct Emit {
   Id no(Id a) { return op(Op::OpLogicalNot, k.types.bool_type, {a}); }
   Id to64(Id v) { return op(Op::OpUConvert, k.types.u64, {v}); }
   Id to32(Id v) { return op(Op::OpUConvert, k.types.u32, {v}); }
-  Id shl(Id v, uint32_t n) { return op(Op::OpShiftLeftLogical, b.type_of(v), {v, n}); }
-  Id shr(Id v, uint32_t n) { return op(Op::OpShiftRightLogical, b.type_of(v), {v, n}); }
+  Id shl(Id v, Id n) { return op(Op::OpShiftLeftLogical, b.type_of(v), {v, n}); }
+  Id shr(Id v, Id n) { return op(Op::OpShiftRightLogical, b.type_of(v), {v, n}); }
   Id and64(Id v, uint64_t mask) { return op64(Op::OpBitwiseAnd, v, u64(mask)); }
   Id bool64(Id cond) { return sel(cond, u64(1), u64(0)); }
   // Index of the highest set bit of a nonzero u64 (u32).
@@ -80,21 +80,19 @@ Fields fields(Emit& e, const ExactFloat::Format& fmt, Id bits) {
 std::pair<Id, Id> normalize(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
   Id subnormal = e.test(Op::OpIEqual, x.exp, e.u32(0));
   Id shift = e.op32(Op::OpISub, e.u32(fmt.mant), e.msb64(x.mant));
-  Id sig =
-      e.sel(subnormal, e.shl(x.mant, shift), e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << fmt.mant)));
+  Id sig = e.sel(subnormal, e.shl(x.mant, shift), e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << fmt.mant)));
   Id exp = e.sel(subnormal, e.op32(Op::OpISub, e.u32(uint32_t(1 - fmt.bias)), shift),
-                       e.op32(Op::OpISub, x.exp, e.u32(uint32_t(fmt.bias))));
+                 e.op32(Op::OpISub, x.exp, e.u32(uint32_t(fmt.bias))));
   return {sig, exp};
 }
 
 // Rounds sign * sig * 2^(exp - lead) (+ a sticky fraction below sig's last
 // bit when `sticky`) to nearest even in `fmt`, subnormals and overflow
 // included. sig < 2^(lead + 1), lead > fmt.mant, lead < 62. Returns u64 bits.
-Id round_pack(Emit& e, const ExactFloat::Format& fmt, Id sign, Id exp, Id sig, Id lead,
-                    Id sticky) {
+Id round_pack(Emit& e, const ExactFloat::Format& fmt, Id sign, Id exp, Id sig, uint32_t lead, Id sticky) {
   Id biased = e.op32(Op::OpIAdd, exp, e.u32(uint32_t(fmt.bias)));
   Id normal = e.test(Op::OpSGreaterThanEqual, biased, e.u32(1));
-  Id base_shift = lead - fmt.mant;
+  uint32_t base_shift = lead - fmt.mant;
   Id sub_shift = e.op32(Op::OpISub, e.u32(base_shift + 1), biased);
   sub_shift = e.sel(e.test(Op::OpSGreaterThan, sub_shift, e.u32(63)), e.u32(63), sub_shift);
   Id shift = e.sel(normal, e.u32(base_shift), sub_shift);
@@ -103,8 +101,7 @@ Id round_pack(Emit& e, const ExactFloat::Format& fmt, Id sign, Id exp, Id sig, I
   Id q = e.shr(sig, shift);
   Id rest = e.op64(Op::OpBitwiseAnd, sig, e.op64(Op::OpISub, unit, e.u64(1)));
   Id odd = e.test(Op::OpINotEqual, e.and64(q, 1), e.u64(0));
-  Id up =
-      e.any(e.test(Op::OpUGreaterThan, rest, half), e.all(e.test(Op::OpIEqual, rest, half), e.any(sticky, odd)));
+  Id up = e.any(e.test(Op::OpUGreaterThan, rest, half), e.all(e.test(Op::OpIEqual, rest, half), e.any(sticky, odd)));
   q = e.op64(Op::OpIAdd, q, e.bool64(up));
   // A normal result: (biased - 1) << mant plus q, whose leading bit adds the
   // last 1 to the exponent (and a rounding carry moves into it, up to inf).
@@ -362,9 +359,9 @@ void ExactFloat::emit_sqrt(Id id, const Format& fmt) {
   f.store(i_var, e.u32(0));
   f.loop(
       [&](const FunctionBuilder::LoopBlocks& loop) {
-        uint32_t i = f.load(k_.types.u32, i_var);
+        Id i = f.load(k_.types.u32, i_var);
         f.if_else(e.test(Op::OpUGreaterThanEqual, i, e.u32(fmt.mant + 3)), [&] { f.branch(loop.merge); });
-        uint32_t n = f.load(k_.types.u64, n_var);
+        Id n = f.load(k_.types.u64, n_var);
         Id pair = e.and64(e.shr(n, e.u32(fmt.mant)), 3);
         f.store(n_var, e.and64(e.shl(n, e.u32(2)), (uint64_t(1) << (fmt.mant + 2)) - 1));
         Id rem = e.op64(Op::OpBitwiseOr, e.shl(f.load(k_.types.u64, rem_var), e.u32(2)), pair);
@@ -398,7 +395,7 @@ Id ExactFloat::compare(FunctionBuilder& f, Opcode opcode, const Format& fmt, Id 
   };
   Id ka = key(a, x), kb = key(b, y);
   Id equal = e.any(e.test(Op::OpIEqual, a, b), both_zero);
-  uint32_t result = 0;
+  Id result;
   switch (opcode) {
     case Opcode::F32Eq:
     case Opcode::F64Eq: result = equal; break;
@@ -453,7 +450,7 @@ Id ExactFloat::native_compare_holds(FunctionBuilder& f, bool is64, Id a, Id b) {
   if (is64 && k_.f64_subnormals_native) return k_.b.const_bool(true);
   auto normal_or_special = [&](Id v) {
     Id high = is64 ? e.to32(e.shr(f.op(Op::OpBitcast, k_.types.u64, {v}), e.u32(32)))
-                         : f.op(Op::OpBitcast, k_.types.u32, {v});
+                   : f.op(Op::OpBitcast, k_.types.u32, {v});
     Id exponent = e.op32(Op::OpBitwiseAnd, high, e.u32(is64 ? 0x7FF0'0000u : 0x7F80'0000u));
     return e.test(Op::OpINotEqual, exponent, e.u32(0));
   };
@@ -561,8 +558,7 @@ void ExactFloat::emit_f64_arith(Id id, Op op) {
     Id middle = e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_lo), e.op64(Op::OpIMul, a_lo, b_hi));
     Id lo = e.op64(Op::OpIAdd, low, e.shl(middle, e.u32(32)));
     Id carry = e.bool64(e.test(Op::OpULessThan, lo, low));
-    Id hi =
-        e.op64(Op::OpIAdd, e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_hi), e.shr(middle, e.u32(32))), carry);
+    Id hi = e.op64(Op::OpIAdd, e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_hi), e.shr(middle, e.u32(32))), carry);
     // The product's top bits (leading bit at 60 or 61) and whether any of
     // the 44 below them is set.
     Id top = e.op64(Op::OpBitwiseOr, e.shl(hi, e.u32(20)), e.shr(lo, e.u32(44)));
@@ -593,8 +589,7 @@ void ExactFloat::emit_f64_arith(Id id, Op op) {
   Id distance = e.op32(Op::OpISub, exp_big, exp_small);
   distance = e.sel(e.test(Op::OpUGreaterThan, distance, e.u32(63)), e.u32(63), distance);
   Id lost = e.op64(Op::OpBitwiseAnd, sig_small, e.op64(Op::OpISub, e.shl(e.u64(1), distance), e.u64(1)));
-  Id aligned =
-      e.op64(Op::OpBitwiseOr, e.shr(sig_small, distance), e.bool64(e.test(Op::OpINotEqual, lost, e.u64(0))));
+  Id aligned = e.op64(Op::OpBitwiseOr, e.shr(sig_small, distance), e.bool64(e.test(Op::OpINotEqual, lost, e.u64(0))));
   Id same_sign = e.test(Op::OpIEqual, x.sign, y.sign);
   Id sum = e.sel(same_sign, e.op64(Op::OpIAdd, sig_big, aligned), e.op64(Op::OpISub, sig_big, aligned));
   // Exact cancellation gives +0 under round to nearest.
@@ -662,11 +657,11 @@ Id ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, Id lhs, Id rhs) {
 Id ExactFloat::run_test(FunctionBuilder& f) {
   Emit e{k_, f};
   const Id smallest_normal = k_.b.const_f32_bits(0x0080'0000u);
-  uint32_t all = 0;
+  Id all;
   for (const RunCheck& c : run_checks_) {
     Id test = e.test(c.result ? Op::OpFOrdGreaterThanEqual : Op::OpFUnordGreaterThanEqual,
-                           f.glsl(GLSLstd450FAbs, k_.types.f32(), {c.value}), smallest_normal);
-    all = all == 0 ? test : e.all(all, test);
+                     f.glsl(GLSLstd450FAbs, k_.types.f32(), {c.value}), smallest_normal);
+    all = !all ? test : e.all(all, test);
   }
   return all;
 }
@@ -742,7 +737,7 @@ void ExactFloat::settle(FunctionBuilder& f, std::vector<Id>& stack) {
   });
   for (size_t i = 0; i < run_.size(); ++i) {
     Id settled = f.op(Op::OpBitcast, k_.types.f32(), {f.load(k_.types.u32, variables[i])});
-    for (uint32_t& value : stack)
+    for (Id& value : stack)
       if (value == run_[i].result) value = settled;
   }
   run_.clear();

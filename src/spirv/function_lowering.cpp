@@ -33,7 +33,7 @@ std::vector<Id> param_types(KernelContext& k, const wasm::FuncType& type) {
   return types;
 }
 
-Id f32_bits(float value) { return std::bit_cast<Id>(value); }
+uint32_t f32_bits(float value) { return std::bit_cast<uint32_t>(value); }
 uint64_t f64_bits(double value) { return std::bit_cast<uint64_t>(value); }
 
 }  // namespace
@@ -104,9 +104,7 @@ Id FunctionLowering::pop() {
   return value;
 }
 
-Id FunctionLowering::op(Op op, Id type, std::initializer_list<Id> operands) {
-  return f_.op(op, type, operands);
-}
+Id FunctionLowering::op(Op op, Id type, std::initializer_list<Operand> operands) { return f_.op(op, type, operands); }
 
 Id FunctionLowering::float_op(Op op, Id type, Id a, Id b) {
   Id result = f_.op(op, type, {a, b});
@@ -130,7 +128,7 @@ void FunctionLowering::binary(Op opcode, Id type) {
   push(op(opcode, type, {lhs, rhs}));
 }
 
-void FunctionLowering::compare(Op opcode, Id) {
+void FunctionLowering::compare(Op opcode) {
   Id rhs = pop(), lhs = pop();
   push(bool_to_i32(op(opcode, k_.types.bool_type, {lhs, rhs})));
 }
@@ -155,7 +153,7 @@ void FunctionLowering::count_bits(Opcode opcode) {
   // 64-bit: the bit instructions are 32-bit only in Vulkan, so split.
   Id low = op(Op::OpUConvert, u32, {x});
   Id high = op(Op::OpUConvert, u32, {op(Op::OpShiftRightLogical, k_.types.u64, {x, b_.const_u32(32)})});
-  uint32_t result = 0;
+  Id result;
   auto plus32 = [&](Id v) { return op(Op::OpIAdd, u32, {v, b_.const_u32(32)}); };
   if (opcode == Opcode::I64Clz) {
     Id high_zero = op(Op::OpIEqual, k_.types.bool_type, {high, b_.const_u32(0)});
@@ -169,9 +167,9 @@ void FunctionLowering::count_bits(Opcode opcode) {
   push(op(Op::OpUConvert, k_.types.u64, {result}));
 }
 
-void FunctionLowering::shift(Opcode opcode, Id type, Id bits) {
+void FunctionLowering::shift(Opcode opcode, Id type, uint32_t bits) {
   Id count = pop(), x = pop();
-  auto constant = [&](Id v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(v); };
+  auto constant = [&](uint32_t v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(v); };
   count = op(Op::OpBitwiseAnd, type, {count, constant(bits - 1)});
   switch (opcode) {
     case Opcode::I32Shl:
@@ -190,7 +188,7 @@ void FunctionLowering::shift(Opcode opcode, Id type, Id bits) {
   push(op(Op::OpBitwiseOr, type, {a, b}));
 }
 
-void FunctionLowering::divide(Opcode opcode, Id type, Id bits) {
+void FunctionLowering::divide(Opcode opcode, Id type, uint32_t bits) {
   Id rhs = pop(), lhs = pop();
   auto constant = [&](uint64_t v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
   uint64_t minus_one = bits == 64 ? ~uint64_t(0) : 0xFFFF'FFFFu;
@@ -211,7 +209,7 @@ void FunctionLowering::divide(Opcode opcode, Id type, Id bits) {
   Id divisor_minus_one = op(Op::OpIEqual, k_.types.bool_type, {rhs, constant(minus_one)});
   if (is_div) {
     Id overflow = op(Op::OpLogicalAnd, k_.types.bool_type,
-                           {op(Op::OpIEqual, k_.types.bool_type, {lhs, constant(int_min)}), divisor_minus_one});
+                     {op(Op::OpIEqual, k_.types.bool_type, {lhs, constant(int_min)}), divisor_minus_one});
     f_.if_else(overflow, [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerOverflow); });
     push(op(Op::OpSDiv, type, {lhs, op(Op::OpSelect, type, {overflow, constant(1), rhs})}));
     return;
@@ -225,7 +223,7 @@ void FunctionLowering::divide(Opcode opcode, Id type, Id bits) {
   push(op(Op::OpISub, type, {lhs, op(Op::OpIMul, type, {quotient, safe_divisor})}));
 }
 
-void FunctionLowering::float_unary(Opcode opcode, Id type, Id bits) {
+void FunctionLowering::float_unary(Opcode opcode, Id type, uint32_t bits) {
   Id x = pop();
   Id int_type = bits == 64 ? k_.types.u64 : k_.types.u32;
   uint64_t sign = uint64_t(1) << (bits - 1);
@@ -259,7 +257,7 @@ void FunctionLowering::float_unary(Opcode opcode, Id type, Id bits) {
 // mode does not request SignedZeroInfNanPreserve, under which a driver may
 // assume that no value is a NaN, and these tests decide traps and results
 // that wasm defines in both modes.
-Id FunctionLowering::is_nan_bits(Id x, Id bits) {
+Id FunctionLowering::is_nan_bits(Id x, uint32_t bits) {
   const bool wide = bits == 64;
   Id int_type = wide ? k_.types.u64 : k_.types.u32;
   Id magnitude = op(
@@ -269,7 +267,7 @@ Id FunctionLowering::is_nan_bits(Id x, Id bits) {
   return op(Op::OpUGreaterThan, k_.types.bool_type, {magnitude, infinity});
 }
 
-void FunctionLowering::float_min_max(bool is_min, Id type, Id bits) {
+void FunctionLowering::float_min_max(bool is_min, Id type, uint32_t bits) {
   Id rhs = pop(), lhs = pop();
   Id int_type = bits == 64 ? k_.types.u64 : k_.types.u32;
   Id either_nan = op(Op::OpLogicalOr, k_.types.bool_type, {is_nan_bits(lhs, bits), is_nan_bits(rhs, bits)});
@@ -278,7 +276,7 @@ void FunctionLowering::float_min_max(bool is_min, Id type, Id bits) {
   Id result = op(Op::OpSelect, type, {ordered, lhs, rhs});
   // Equal operands differ at most in the sign of zero: min ORs the signs, max ANDs them.
   Id merged = op(is_min ? Op::OpBitwiseOr : Op::OpBitwiseAnd, int_type,
-                       {op(Op::OpBitcast, int_type, {lhs}), op(Op::OpBitcast, int_type, {rhs})});
+                 {op(Op::OpBitcast, int_type, {lhs}), op(Op::OpBitcast, int_type, {rhs})});
   result = op(Op::OpSelect, type, {equal, op(Op::OpBitcast, type, {merged}), result});
   Id nan = float_op(Op::OpFAdd, type, lhs, rhs);  // a quiet NaN propagated from the input
   push(op(Op::OpSelect, type, {either_nan, nan, result}));
@@ -338,7 +336,7 @@ void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, 
   push(op(Op::OpSelect, int_type, {is_nan, int_const(0), result}));
 }
 
-Id FunctionLowering::sign_extend(Id value, Id type, Id bits, uint32_t from_bits) {
+Id FunctionLowering::sign_extend(Id value, Id type, uint32_t bits, uint32_t from_bits) {
   Id amount = b_.const_u32(bits - from_bits);
   return op(Op::OpShiftRightArithmetic, type, {op(Op::OpShiftLeftLogical, type, {value, amount}), amount});
 }
@@ -366,7 +364,7 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
   Id ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
   Id raw = grouped_load(ea, width);  // u32, or u64 for width 8
-  if (raw == 0) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
+  if (!raw) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
   switch (type) {
     case ValType::F32: push(op(Op::OpBitcast, k_.types.f32(), {raw})); return;
     case ValType::F64: push(op(Op::OpBitcast, k_.types.f64(), {raw})); return;
@@ -385,10 +383,10 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
   }
 }
 
-Id FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t width) const {
+uint32_t FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t width) const {
   // Functions lowered without facts (the members of a recursive component)
   // prove nothing.
-  if (k_.shared.variable == 0 || ip >= facts_->provenance.size()) return 0;
+  if (!k_.shared.variable || ip >= facts_->provenance.size()) return 0;
   for (size_t i = 0; i < std::size(kProvenWorkgroupSizes); ++i) {
     if (i > 0 && (i - 1 >= facts_->ranges.size() || ip >= facts_->ranges[i - 1].size())) break;
     // The first size's facts are facts_->provenance themselves.
@@ -414,19 +412,19 @@ void FunctionLowering::prove_group(Id first_ea, std::span<const RuntimeHelpers::
 }
 
 Id FunctionLowering::grouped_load(Id ea, uint32_t width) {
-  if (current_ip_ >= facts_->load_groups.group_of.size() || facts_->load_groups.group_of[current_ip_] < 0) return 0;
+  if (current_ip_ >= facts_->load_groups.group_of.size() || facts_->load_groups.group_of[current_ip_] < 0) return Id();
   const AccessGroup& group = facts_->load_groups.groups[size_t(facts_->load_groups.group_of[current_ip_])];
   if (group.members[0].ip == current_ip_ && facts_->provenance.size() == function_.body.size()) {
     std::vector<RuntimeHelpers::GroupedAccess> members;
     for (const GroupMember& m : group.members)
-      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &facts_->provenance[m.ip], 0, 0,
+      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &facts_->provenance[m.ip], Id(), Id(),
                          launch_access(m.ip)});
     prove_group(ea, members, group.members);
     std::vector<Id> variables = k_.helpers->load_group(f_, ea, members, launch_recorded(group.members));
     for (size_t i = 0; i < variables.size(); ++i) grouped_values_[group.members[i].ip] = variables[i];
   }
   auto it = grouped_values_.find(current_ip_);
-  return it == grouped_values_.end() ? 0 : f_.load(width == 8 ? k_.types.u64 : k_.types.u32, it->second);
+  return it == grouped_values_.end() ? Id() : f_.load(width == 8 ? k_.types.u64 : k_.types.u32, it->second);
 }
 
 bool FunctionLowering::grouped_store(Id ea, Id value, uint32_t width) {
@@ -468,7 +466,7 @@ void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType t
     k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
-Id FunctionLowering::memory_pages() const {
+uint32_t FunctionLowering::memory_pages() const {
   const wasm::Module& m = k_.module;
   if (!m.memories.empty()) return uint32_t(m.memories[0].limits.min);
   for (const wasm::Import& import : m.imports)
@@ -498,14 +496,13 @@ Status FunctionLowering::call(uint32_t function_index) {
     return make_error("function " + k_.module.function_name(function_index) + " was not compiled");
   size_t first = stack_.size() - callee.params.size();
   // No early return when the callee trapped (traps.cpp): the caller winds down too.
-  Id result =
-      f_.call(k_.types.result_type(callee.results), it->second, std::span<const Id>(stack_).subspan(first));
+  Id result = f_.call(k_.types.result_type(callee.results), it->second, std::span<const Id>(stack_).subspan(first));
   stack_.resize(first);
   if (callee.results.size() == 1) {
     push(result);
   } else {
     for (size_t i = 0; i < callee.results.size(); ++i)
-      push(op(Op::OpCompositeExtract, type_of(callee.results[i]), {result, uint32_t(i)}));
+      push(op(Op::OpCompositeExtract, type_of(callee.results[i]), {result, literal(uint32_t(i))}));
   }
   return {};
 }
@@ -522,7 +519,7 @@ Result<Id> FunctionLowering::global_var(uint32_t global_index) {
   const Id type = type_of(global.type.type);
   if (global.init.instrs.empty()) return make_error("global " + std::to_string(global_index) + " has no initializer");
   const wasm::Instr& init = global.init.instrs[0];
-  uint32_t value = 0;
+  Id value;
   switch (init.op) {
     case Opcode::I32Const: value = b_.const_u32(uint32_t(init.imm64)); break;
     case Opcode::I64Const: value = b_.const_u64(init.imm64); break;
@@ -531,8 +528,8 @@ Result<Id> FunctionLowering::global_var(uint32_t global_index) {
     case Opcode::RefNull: value = b_.const_u32(abi::kNullRef); break;
     case Opcode::RefFunc: value = b_.const_u32(init.imm0); break;
     case Opcode::V128Const: {
-      const uint32_t words[] = {b_.const_u32(uint32_t(init.imm64)), b_.const_u32(uint32_t(init.imm64 >> 32)),
-                                b_.const_u32(uint32_t(init.imm64_hi)), b_.const_u32(uint32_t(init.imm64_hi >> 32))};
+      const Id words[] = {b_.const_u32(uint32_t(init.imm64)), b_.const_u32(uint32_t(init.imm64 >> 32)),
+                          b_.const_u32(uint32_t(init.imm64_hi)), b_.const_u32(uint32_t(init.imm64_hi >> 32))};
       value = b_.const_composite(type, words);
       break;
     }
@@ -540,8 +537,7 @@ Result<Id> FunctionLowering::global_var(uint32_t global_index) {
       return make_error("global " + std::to_string(global_index) + " has an initializer that is not a constant (" +
                         std::string(wasm::info(init.op).text) + ")");
   }
-  Id var =
-      b_.global_variable(b_.pointer_type(spv::StorageClass::Private, type), spv::StorageClass::Private, value);
+  Id var = b_.global_variable(b_.pointer_type(spv::StorageClass::Private, type), spv::StorageClass::Private, value);
   std::string name = k_.module.global_name(global_index);
   b_.name(var, name.empty() ? "global" + std::to_string(global_index) : name);
   k_.abi.global_vars.emplace(global_index, var);
@@ -668,37 +664,37 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::I32Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u32(0)}))); break;
     case Opcode::I64Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u64(0)}))); break;
     case Opcode::I32Eq:
-    case Opcode::I64Eq: compare(Op::OpIEqual, 0); break;
+    case Opcode::I64Eq: compare(Op::OpIEqual); break;
     case Opcode::I32Ne:
-    case Opcode::I64Ne: compare(Op::OpINotEqual, 0); break;
+    case Opcode::I64Ne: compare(Op::OpINotEqual); break;
     case Opcode::I32LtS:
-    case Opcode::I64LtS: compare(Op::OpSLessThan, 0); break;
+    case Opcode::I64LtS: compare(Op::OpSLessThan); break;
     case Opcode::I32LtU:
-    case Opcode::I64LtU: compare(Op::OpULessThan, 0); break;
+    case Opcode::I64LtU: compare(Op::OpULessThan); break;
     case Opcode::I32GtS:
-    case Opcode::I64GtS: compare(Op::OpSGreaterThan, 0); break;
+    case Opcode::I64GtS: compare(Op::OpSGreaterThan); break;
     case Opcode::I32GtU:
-    case Opcode::I64GtU: compare(Op::OpUGreaterThan, 0); break;
+    case Opcode::I64GtU: compare(Op::OpUGreaterThan); break;
     case Opcode::I32LeS:
-    case Opcode::I64LeS: compare(Op::OpSLessThanEqual, 0); break;
+    case Opcode::I64LeS: compare(Op::OpSLessThanEqual); break;
     case Opcode::I32LeU:
-    case Opcode::I64LeU: compare(Op::OpULessThanEqual, 0); break;
+    case Opcode::I64LeU: compare(Op::OpULessThanEqual); break;
     case Opcode::I32GeS:
-    case Opcode::I64GeS: compare(Op::OpSGreaterThanEqual, 0); break;
+    case Opcode::I64GeS: compare(Op::OpSGreaterThanEqual); break;
     case Opcode::I32GeU:
-    case Opcode::I64GeU: compare(Op::OpUGreaterThanEqual, 0); break;
+    case Opcode::I64GeU: compare(Op::OpUGreaterThanEqual); break;
     case Opcode::F32Eq:
-    case Opcode::F64Eq: compare(Op::OpFOrdEqual, 0); break;
+    case Opcode::F64Eq: compare(Op::OpFOrdEqual); break;
     case Opcode::F32Ne:
-    case Opcode::F64Ne: compare(Op::OpFUnordNotEqual, 0); break;
+    case Opcode::F64Ne: compare(Op::OpFUnordNotEqual); break;
     case Opcode::F32Lt:
-    case Opcode::F64Lt: compare(Op::OpFOrdLessThan, 0); break;
+    case Opcode::F64Lt: compare(Op::OpFOrdLessThan); break;
     case Opcode::F32Gt:
-    case Opcode::F64Gt: compare(Op::OpFOrdGreaterThan, 0); break;
+    case Opcode::F64Gt: compare(Op::OpFOrdGreaterThan); break;
     case Opcode::F32Le:
-    case Opcode::F64Le: compare(Op::OpFOrdLessThanEqual, 0); break;
+    case Opcode::F64Le: compare(Op::OpFOrdLessThanEqual); break;
     case Opcode::F32Ge:
-    case Opcode::F64Ge: compare(Op::OpFOrdGreaterThanEqual, 0); break;
+    case Opcode::F64Ge: compare(Op::OpFOrdGreaterThanEqual); break;
     // --- integer arithmetic ---
     case Opcode::I32Clz:
     case Opcode::I32Ctz:
@@ -859,7 +855,7 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
 // are integer constants reinterpreted in the function; drivers keep those bits.
 Id FunctionLowering::float_constant(int width, uint64_t bits) {
   if (width == 32) {
-    Id b = uint32_t(bits);
+    const uint32_t b = uint32_t(bits);
     bool signalling_nan = (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0 && !(b & 0x00400000u);
     return signalling_nan ? op(Op::OpBitcast, k_.types.f32(), {b_.const_u32(b)}) : b_.const_f32_bits(b);
   }

@@ -118,7 +118,7 @@ class FunctionLowering {
   Id bool_to_i32(Id condition);
   Id nonzero(Id value, Id type);
   void binary(spv::Op op, Id type);
-  void compare(spv::Op op, Id type);
+  void compare(spv::Op op);  // i32 result of a comparison of the top two values
   void count_bits(wasm::Opcode op);
   void shift(wasm::Opcode op, Id type, uint32_t bits);
   void divide(wasm::Opcode op, Id type, uint32_t bits);

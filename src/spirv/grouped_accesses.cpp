@@ -83,7 +83,7 @@ std::optional<RuntimeHelpers::GroupPlan> RuntimeHelpers::plan_group(std::span<co
 // the argument's buffer (Parameter) or the shared range, and the device
 // address (Parameter, u64) or shared byte offset (u32) of its first byte then.
 std::pair<Id, Id> RuntimeHelpers::group_check(FunctionBuilder& f, const GroupPlan& plan, Id first_ea,
-                                                          bool proven_at_launch) {
+                                              bool proven_at_launch) {
   const uint64_t span = uint64_t(plan.hi - plan.lo);
   if (!plan.shared) return region_check(f, plan.param, first_ea, plan.lo, span, proven_at_launch);
   return shared_range_check(k_, f, first_ea, plan.lo, span);
@@ -108,9 +108,8 @@ static Id aligned16(FunctionBuilder& f, KernelContext& k, Id address) {
 // parameter needs no vote: the driver folds `proven || vote` to the vector
 // access. SGEMM ran at 0.97-1.00 of its GLSL twin so, against 0.93 with the
 // vote in its staging loads (H200; docs/performance.md).
-Id RuntimeHelpers::aligned_for_launch(FunctionBuilder& f, const GroupPlan& plan,
-                                            std::span<const GroupedAccess> members, int64_t delta, Id address,
-                                            bool proven_at_launch) {
+Id RuntimeHelpers::aligned_for_launch(FunctionBuilder& f, const GroupPlan& plan, std::span<const GroupedAccess> members,
+                                      int64_t delta, Id address, bool proven_at_launch) {
   Id vote = aligned16(f, k_, address);
   if (!proven_at_launch || plan.shared) return vote;
   for (const GroupedAccess& m : members) {
@@ -174,7 +173,7 @@ static std::vector<Chunk> chunks_of(KernelContext& k, const RuntimeHelpers::Grou
 // again with a scalar LDS (0.89 of the GLSL twin against 0.93;
 // docs/performance.md).
 Id RuntimeHelpers::group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
-                                          uint64_t first_offset, Id offset) {
+                                    uint64_t first_offset, Id offset) {
   ModuleBuilder& b = k_.b;
   Id words = f.op(Op::OpShiftRightLogical, k_.types.u32, {offset, b.const_u32(2)});
   if (first.alignment(first_offset + uint64_t(plan.lo)) >= 16 && k_.shared.lo % 16 == 0)
@@ -182,8 +181,8 @@ Id RuntimeHelpers::group_base_index(FunctionBuilder& f, const GroupPlan& plan, c
   return words;
 }
 
-std::vector<Id> RuntimeHelpers::load_group(FunctionBuilder& f, Id first_ea,
-                                                 std::span<const GroupedAccess> members, bool proven_at_launch) {
+std::vector<Id> RuntimeHelpers::load_group(FunctionBuilder& f, Id first_ea, std::span<const GroupedAccess> members,
+                                           bool proven_at_launch) {
   std::optional<GroupPlan> plan = plan_group(members, /*stores=*/false);
   if (!plan) return {};
   ModuleBuilder& b = k_.b;
@@ -205,7 +204,8 @@ std::vector<Id> RuntimeHelpers::load_group(FunctionBuilder& f, Id first_ea,
       auto load_vector = [&] {
         std::vector<Id> words;
         Id loaded = f.load_aligned(vector, k_.device_pointer(f, address, vector), 4 * c.words);
-        for (uint32_t j = 0; j < c.words; ++j) words.push_back(f.op(Op::OpCompositeExtract, k_.types.u32, {loaded, literal(j)}));
+        for (uint32_t j = 0; j < c.words; ++j)
+          words.push_back(f.op(Op::OpCompositeExtract, k_.types.u32, {loaded, literal(j)}));
         return words;
       };
       if (!c.when_aligned) {
@@ -236,9 +236,7 @@ std::vector<Id> RuntimeHelpers::load_group(FunctionBuilder& f, Id first_ea,
     // The address each member has in place: u32(first address - first
     // offset + constant) + offset (access_groups.h), which is exact even
     // where the grouped sum would wrap.
-    auto add32 = [&](Id x, uint32_t c) {
-      return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u32, {x, b.const_u32(c)});
-    };
+    auto add32 = [&](Id x, uint32_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u32, {x, b.const_u32(c)}); };
     Id first_address = add32(f.op(Op::OpUConvert, k_.types.u32, {first_ea}), uint32_t(-first.offset));
     for (size_t i = 0; i < members.size(); ++i) {
       const GroupedAccess& m = members[i];
@@ -310,8 +308,8 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
         if (!plan->shared) {
           for (const Chunk& c : chunks_of(k_, *plan, *first.fact, first.offset)) {
             Id address = c.delta == plan->lo
-                                   ? at
-                                   : f.op(Op::OpIAdd, k_.types.u64, {at, b.const_u64(uint64_t(c.delta - plan->lo))});
+                             ? at
+                             : f.op(Op::OpIAdd, k_.types.u64, {at, b.const_u64(uint64_t(c.delta - plan->lo))});
             if (c.words <= 1) {
               const uint32_t width = c.words == 0 ? 8 : 4;
               store_at(f, address, value_at.at(c.delta), width, width);

@@ -108,7 +108,7 @@ Id Images::lower(FunctionBuilder& f, Op op, std::span<const Id> args) {
     Id base = constant ? Id() : f.op(SpvOp::OpUConvert, k_.types.u64, {out});
     for (uint32_t c = 0; c < 4; ++c) {
       Id ea = constant ? b.const_u64(*constant + 4 * c)
-                             : (c == 0 ? base : f.op(SpvOp::OpIAdd, k_.types.u64, {base, b.const_u64(4 * c)}));
+                       : (c == 0 ? base : f.op(SpvOp::OpIAdd, k_.types.u64, {base, b.const_u64(4 * c)}));
       Id bits =
           f.op(SpvOp::OpBitcast, k_.types.u32, {f.op(SpvOp::OpCompositeExtract, k_.types.f32(), {texel, literal(c)})});
       k_.helpers->store(f, ea, bits, 4);
@@ -133,19 +133,18 @@ std::pair<Id, Id> Images::entry(FunctionBuilder& f, Id handle, uint32_t mask, ui
   Id in_range = f.op(SpvOp::OpULessThan, k_.types.bool_type, {handle, length});
   Id safe = f.op(SpvOp::OpSelect, u32, {in_range, handle, b.const_u32(0)});
   Id pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::StorageBuffer, uvec4),
-                          {table_var_, b.const_u32(0), safe});
+                    {table_var_, b.const_u32(0), safe});
   Id value = f.load(uvec4, pointer);
   Id flags = f.op(SpvOp::OpCompositeExtract, u32, {value, literal(3)});
   Id masked = f.op(SpvOp::OpBitwiseAnd, u32, {flags, b.const_u32(mask)});
   Id kind_ok = required == 0 ? f.op(SpvOp::OpINotEqual, k_.types.bool_type, {masked, b.const_u32(0)})
-                                   : f.op(SpvOp::OpIEqual, k_.types.bool_type, {masked, b.const_u32(required)});
+                             : f.op(SpvOp::OpIEqual, k_.types.bool_type, {masked, b.const_u32(required)});
   return {value, f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {in_range, kind_ok})};
 }
 
 Id Images::descriptor(FunctionBuilder& f, Id var, Id type, Id handle) {
   ModuleBuilder& b = k_.b;
-  Id pointer =
-      f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::UniformConstant, type), {var, handle});
+  Id pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::UniformConstant, type), {var, handle});
   b.decorate(pointer, spv::Decoration::NonUniform);
   Id value = f.load(type, pointer);
   b.decorate(value, spv::Decoration::NonUniform);
@@ -218,8 +217,7 @@ void Images::emit(Id id, Op op) {
     for (uint32_t i = 0; i < dims; ++i) coords.push_back(f.param(2 + i));
     Id coord = f.op(SpvOp::OpCompositeConstruct, b.vector_type(f32, dims), coords);
     Id lod = f.param(2 + dims);
-    f.return_value(
-        f.op(SpvOp::OpImageSampleExplicitLod, vec4, {combined, coord, spv::ImageOperandsMask::Lod, lod}));
+    f.return_value(f.op(SpvOp::OpImageSampleExplicitLod, vec4, {combined, coord, spv::ImageOperandsMask::Lod, lod}));
     f.finish();
     return;
   }
@@ -244,7 +242,7 @@ void Images::emit(Id id, Op op) {
   Id coord = f.op(SpvOp::OpCompositeConstruct, b.vector_type(u32, dims), coords);
   if (store) {
     Id texel = f.op(SpvOp::OpCompositeConstruct, vec4,
-                          {f.param(1 + dims), f.param(2 + dims), f.param(3 + dims), f.param(4 + dims)});
+                    {f.param(1 + dims), f.param(2 + dims), f.param(3 + dims), f.param(4 + dims)});
     f.op_void(SpvOp::OpImageWrite, {image, coord, texel});
     f.return_();
   } else {

@@ -80,12 +80,11 @@ void FunctionLowering::memory_grow() {
   Id delta = op(Op::OpUConvert, k_.types.u64, {pop()});
   Id pages_pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32);
   Id old_pages = f_.load_aligned(k_.types.u32, pages_pointer, 4);
-  Id limit =
-      f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, abi::kInstanceMemoryLimitPages, k_.types.u32), 4);
+  Id limit = f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, abi::kInstanceMemoryLimitPages, k_.types.u32), 4);
   Id new_pages = op(Op::OpIAdd, k_.types.u64, {op(Op::OpUConvert, k_.types.u64, {old_pages}), delta});
   Id fits = op(Op::OpULessThanEqual, k_.types.bool_type, {new_pages, op(Op::OpUConvert, k_.types.u64, {limit})});
   Id ok = op(Op::OpLogicalAnd, k_.types.bool_type,
-                   {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
+             {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
   f_.if_else(ok, [&] {
     Id pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32);
     f_.store_aligned(pointer, op(Op::OpUConvert, k_.types.u32, {new_pages}), 4);

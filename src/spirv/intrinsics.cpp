@@ -84,13 +84,13 @@ Id Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span
       Id value = dimension_of(builtin_vector(spv::BuiltIn::NumWorkgroups), 1);
       Id size_x = f.op(Op::OpCompositeExtract, u32, {k_.spec.workgroup_size(), literal(0)});
       Id count = f.load(u32, k_.abi.invocation_count_var);
-      Id launch_x = f.op(
-          Op::OpUDiv, u32, {f.op(Op::OpIAdd, u32, {count, f.op(Op::OpISub, u32, {size_x, b.const_u32(1)})}), size_x});
+      Id launch_x = f.op(Op::OpUDiv, u32,
+                         {f.op(Op::OpIAdd, u32, {count, f.op(Op::OpISub, u32, {size_x, b.const_u32(1)})}), size_x});
       const Operand dims_operands[] = {k_.spec.index_dims(), b.const_u32(1)};
       Id over_x = b.spec_const_op(k_.types.bool_type, Op::OpIEqual, dims_operands);
       Id one_d = f.op(Op::OpLogicalAnd, k_.types.bool_type,
-                            {f.op(Op::OpLogicalAnd, k_.types.bool_type, {is_x(), over_x}),
-                             f.op(Op::OpUGreaterThan, k_.types.bool_type, {launch_x, value})});
+                      {f.op(Op::OpLogicalAnd, k_.types.bool_type, {is_x(), over_x}),
+                       f.op(Op::OpUGreaterThan, k_.types.bool_type, {launch_x, value})});
       return f.op(Op::OpSelect, u32, {one_d, launch_x, value});
     }
     case IntrinsicKind::LocalIndex: return builtin_scalar(spv::BuiltIn::LocalInvocationIndex);
@@ -144,9 +144,8 @@ Id Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span
     case IntrinsicKind::SubgroupAny: {
       b.capability(spv::Capability::GroupNonUniformVote);
       Id predicate = f.op(Op::OpINotEqual, k_.types.bool_type, {args[0], b.const_u32(0)});
-      Id vote =
-          f.op(intrinsic.kind == IntrinsicKind::SubgroupAll ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
-               k_.types.bool_type, {subgroup_scope(), predicate});
+      Id vote = f.op(intrinsic.kind == IntrinsicKind::SubgroupAll ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
+                     k_.types.bool_type, {subgroup_scope(), predicate});
       return f.op(Op::OpSelect, u32, {vote, b.const_u32(1), b.const_u32(0)});
     }
     case IntrinsicKind::SubgroupAdd:
@@ -193,21 +192,19 @@ Id Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span
       ModuleBuilder& b = k_.b;
       auto [inside, relative] = shared_range_check32(k_, f, args[0], 0, 4);
       Id aligned = f.op(Op::OpIEqual, k_.types.bool_type,
-                              {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
+                        {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
       // An address proven an aligned shared word (FunctionLowering::call).
-      Id fast =
-          unless_proven(k_, f, f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, aligned}), args[0], 0, 4);
+      Id fast = unless_proven(k_, f, f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, aligned}), args[0], 0, 4);
       fast = f.op(Op::OpLogicalAnd, k_.types.bool_type,
                   {fast, f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)})});
       Id result = f.variable(result_type);
       f.if_else(
           fast,
           [&] {
-            Id pointer =
-                shared_word_pointer_at(k_, f, f.op(Op::OpShiftRightLogical, u32, {relative, b.const_u32(2)}));
+            Id pointer = shared_word_pointer_at(k_, f, f.op(Op::OpShiftRightLogical, u32, {relative, b.const_u32(2)}));
             const bool exchange = atomic == AtomicOp::CompareExchange;  // wasm order: (address, expected, replacement)
             Id bits = atomic_on(f, atomic, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)),
-                                      exchange ? args[2] : args[1], exchange ? args[1] : Id());
+                                exchange ? args[2] : args[1], exchange ? args[1] : Id());
             f.store(result, atomic == AtomicOp::AddF32 ? f.op(Op::OpBitcast, k_.types.f32(), {bits}) : bits);
           },
           [&] { f.store(result, f.op(Op::OpFunctionCall, result_type, operands)); });
@@ -327,9 +324,9 @@ void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr&
   stack.push_back(f.op(Op::OpFunctionCall, is_i64_instruction(instr.op) ? k_.types.u64 : k_.types.u32, call));
 }
 
-Id Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, Id pointer,
-                                           spv::Scope scope_value, uint32_t storage_semantics, uint32_t width,
-                                           Id shift, std::span<const Id> operands) {
+Id Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, Id pointer, spv::Scope scope_value,
+                                     uint32_t storage_semantics, uint32_t width, Id shift,
+                                     std::span<const Id> operands) {
   ModuleBuilder& b = k_.b;
   ThreadAtomicKind kind = thread_atomic_kind(op);
   const Id word = width == 8 ? k_.types.u64 : k_.types.u32;
@@ -378,8 +375,7 @@ Id Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, Id poi
       case ThreadAtomicKind::CompareExchange: {
         // The expected value is wrapped to the access width; a failed compare
         // writes the old value back (no visible change).
-        Id equal =
-            f.op(Op::OpIEqual, k_.types.bool_type, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
+        Id equal = f.op(Op::OpIEqual, k_.types.bool_type, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
         value = f.op(Op::OpSelect, u32, {equal, operands[1], old});
         break;
       }
@@ -393,9 +389,8 @@ Id Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, Id poi
   return kind == ThreadAtomicKind::Store ? Id() : extract(old_word);
 }
 
-Id Intrinsics::compare_exchange_loop(FunctionBuilder& f, Id pointer, Id scope,
-                                           Id load_semantics, Id exchange_semantics,
-                                           const std::function<Id(Id)>& update) {
+Id Intrinsics::compare_exchange_loop(FunctionBuilder& f, Id pointer, Id scope, Id load_semantics, Id exchange_semantics,
+                                     const std::function<Id(Id)>& update) {
   const Id u32 = k_.types.u32;
   Id expected_var = f.variable(u32);
   f.store(expected_var, f.op(Op::OpAtomicLoad, u32, {pointer, scope, load_semantics}));
@@ -443,7 +438,7 @@ void Intrinsics::emit_thread_atomic(Id id, wasm::Opcode op) {
   };
   if (width > 1) {
     Id misaligned = f.op(Op::OpINotEqual, k_.types.bool_type,
-                               {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(width - 1)}), b.const_u64(0)});
+                         {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(width - 1)}), b.const_u64(0)});
     f.if_else(misaligned, [&] { helpers.trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
   }
   Id shift;
@@ -471,8 +466,7 @@ void Intrinsics::emit_thread_atomic(Id id, wasm::Opcode op) {
   f.finish();
 }
 
-Id Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, Id pointer, Id scope, Id value,
-                               Id comparator) {
+Id Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, Id pointer, Id scope, Id value, Id comparator) {
   ModuleBuilder& b = k_.b;
   const Id u32 = k_.types.u32;
   Id relaxed = b.const_u32(0);
@@ -522,7 +516,7 @@ void Intrinsics::emit_atomic(Id id, AtomicOp op) {
   }
   auto result = [&](Id bits) { return is_float ? f.op(Op::OpBitcast, k_.types.f32(), {bits}) : bits; };
   Id misaligned = f.op(Op::OpINotEqual, k_.types.bool_type,
-                             {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(3)}), b.const_u64(0)});
+                       {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(3)}), b.const_u64(0)});
   f.if_else(misaligned, [&] { helpers.trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
   if (k_.shared.variable) {
     Id inside = shared_contains(k_, f, ea, 4);

@@ -98,7 +98,7 @@ void RuntimeHelpers::set_memory_base(FunctionBuilder& f) {
   } else if (k_.proofs.address_facts.initial_memory_bytes > 0) {
     // Pushed by the runtime (abi/launch_abi.h): no load through the LaunchBlock.
     Id pointer = f.op(Op::OpAccessChain, k_.b.pointer_type(spv::StorageClass::PushConstant, k_.types.u64),
-                            {k_.abi.push_constants_var, k_.b.const_u32(AbiVariables::kPushMemoryAddressMember)});
+                      {k_.abi.push_constants_var, k_.b.const_u32(AbiVariables::kPushMemoryAddressMember)});
     base = f.load(k_.types.u64, pointer);
   } else {
     return;  // no module memory: no access takes a module-memory path
@@ -120,13 +120,13 @@ std::optional<AccessPath> RuntimeHelpers::parameter_path(const PointerFact* fact
   return typed ? AccessPath::Parameter : AccessPath::ParameterUnaligned;
 }
 
-std::pair<Id, Id> RuntimeHelpers::parameter_check(FunctionBuilder& f, uint32_t param, Id ea,
-                                                              uint32_t width, bool proven_at_launch) {
+std::pair<Id, Id> RuntimeHelpers::parameter_check(FunctionBuilder& f, uint32_t param, Id ea, uint32_t width,
+                                                  bool proven_at_launch) {
   return region_check(f, param, ea, 0, width, proven_at_launch);
 }
 
-std::pair<Id, Id> RuntimeHelpers::region_check(FunctionBuilder& f, uint32_t param, Id ea,
-                                                           int64_t delta, uint64_t span, bool proven_at_launch) {
+std::pair<Id, Id> RuntimeHelpers::region_check(FunctionBuilder& f, uint32_t param, Id ea, int64_t delta, uint64_t span,
+                                               bool proven_at_launch) {
   auto [inside, address] = region_compare(f, param, ea, delta, span, proven_at_launch);
   // An access proven at launch passes whatever the compare says; the
   // driver folds the specialization constant (abi/launch_proof.h).
@@ -134,8 +134,8 @@ std::pair<Id, Id> RuntimeHelpers::region_check(FunctionBuilder& f, uint32_t para
   return {inside, address};
 }
 
-std::pair<Id, Id> RuntimeHelpers::region_compare(FunctionBuilder& f, uint32_t param, Id ea,
-                                                             int64_t delta, uint64_t span, bool proven_at_launch) {
+std::pair<Id, Id> RuntimeHelpers::region_compare(FunctionBuilder& f, uint32_t param, Id ea, int64_t delta,
+                                                 uint64_t span, bool proven_at_launch) {
   ModuleBuilder& b = k_.b;
   const AbiVariables::ParamRegion& region = k_.abi.param_region(param);
   Id wasm_base = f.load(k_.types.u64, region.wasm_base), size = f.load(k_.types.u64, region.size);
@@ -154,14 +154,13 @@ std::pair<Id, Id> RuntimeHelpers::region_compare(FunctionBuilder& f, uint32_t pa
     // 2^32 - c >= size + offset > size - span (offset > -span), as a 64-bit
     // compare would find. Half the instructions of the 64-bit form.
     Id base32 = f.op(Op::OpUConvert, k_.types.u32, {wasm_base});
-    Id present =
-        f.op(Op::OpIEqual, k_.types.bool_type,
-             {f.op(Op::OpShiftRightLogical, k_.types.u64, {wasm_base, b.const_u32(32)}), b.const_u64(0)});
+    Id present = f.op(Op::OpIEqual, k_.types.bool_type,
+                      {f.op(Op::OpShiftRightLogical, k_.types.u64, {wasm_base, b.const_u32(32)}), b.const_u64(0)});
     Id size32 = f.op(Op::OpUConvert, k_.types.u32, {size});
     Id c = offset == 0 ? base32 : f.op(Op::OpISub, k_.types.u32, {base32, b.const_u32(uint32_t(offset))});
     Id relative = f.op(Op::OpISub, k_.types.u32, {parts->second.operand, c});
     Id within = f.op(Op::OpULessThanEqual, k_.types.bool_type,
-                           {relative, f.op(Op::OpISub, k_.types.u32, {size32, b.const_u32(uint32_t(span))})});
+                     {relative, f.op(Op::OpISub, k_.types.u32, {size32, b.const_u32(uint32_t(span))})});
     Id inside = f.op(Op::OpLogicalAnd, k_.types.bool_type, {present, within});
     if (span > abi::kParamRegionMinSize)  // size >= kParamRegionMinSize always; a wider span may not fit
       inside = f.op(Op::OpLogicalAnd, k_.types.bool_type,
@@ -201,8 +200,7 @@ Id RuntimeHelpers::load_device(FunctionBuilder& f, Id address, uint32_t width, A
   return call(f, width == 8 ? k_.types.u64 : k_.types.u32, function_id(Helper::LoadDevice, width), {address});
 }
 
-void RuntimeHelpers::store_device(FunctionBuilder& f, Id address, Id value, uint32_t width,
-                                  AccessPath path) {
+void RuntimeHelpers::store_device(FunctionBuilder& f, Id address, Id value, uint32_t width, AccessPath path) {
   if (path == AccessPath::Parameter) return store_at(f, address, value, width, width);
   if (width < 4) return store_at(f, address, value, width, 1);
   call(f, k_.types.void_type, function_id(Helper::StoreDevice, width), {address, value});
@@ -251,9 +249,8 @@ void RuntimeHelpers::indexed_module_or_general(FunctionBuilder& f, Id ea, uint32
   f.if_else(inside, module, general);
 }
 
-void RuntimeHelpers::indexed_access(FunctionBuilder& f, Id ea, uint32_t width,
-                                    const std::function<void()>& shared, const std::function<void()>& module,
-                                    const std::function<void()>& general) {
+void RuntimeHelpers::indexed_access(FunctionBuilder& f, Id ea, uint32_t width, const std::function<void()>& shared,
+                                    const std::function<void()>& module, const std::function<void()>& general) {
   auto module_or_general = [&] { indexed_module_or_general(f, ea, width, module, general); };
   if (k_.shared.variable)
     f.if_else(shared_contains(k_, f, ea, width), shared, module_or_general);
@@ -262,7 +259,7 @@ void RuntimeHelpers::indexed_access(FunctionBuilder& f, Id ea, uint32_t width,
 }
 
 Id RuntimeHelpers::load(FunctionBuilder& f, Id ea, uint32_t width, const PointerFact* fact, uint64_t offset,
-                              bool proven_at_launch) {
+                        bool proven_at_launch) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
   AccessPath path = path_of(constant, width);
@@ -342,8 +339,8 @@ Id RuntimeHelpers::load(FunctionBuilder& f, Id ea, uint32_t width, const Pointer
   return load_translated(f, ea, width);
 }
 
-std::optional<Id> RuntimeHelpers::load_v128(FunctionBuilder& f, Id ea, const PointerFact* fact,
-                                                  uint64_t offset, bool proven_at_launch) {
+std::optional<Id> RuntimeHelpers::load_v128(FunctionBuilder& f, Id ea, const PointerFact* fact, uint64_t offset,
+                                            bool proven_at_launch) {
   if (k_.b.integer_constant(ea) || parameter_path(fact, offset, 16) != AccessPath::Parameter) return std::nullopt;
   k_.uses_memory = true;
   k_.access_paths.add(AccessPath::Parameter);
@@ -354,14 +351,14 @@ std::optional<Id> RuntimeHelpers::load_v128(FunctionBuilder& f, Id ea, const Poi
       inside, [&] { f.store(result, f.load_aligned(v128, k_.device_pointer(f, address, v128), 16)); },
       [&] {
         const Id halves[] = {load_translated(f, ea, 8),
-                                   load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}), 8)};
+                             load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}), 8)};
         f.store(result, f.op(Op::OpBitcast, v128, {f.op(Op::OpCompositeConstruct, u64x2, halves)}));
       });
   return f.load(v128, result);
 }
 
-bool RuntimeHelpers::store_v128(FunctionBuilder& f, Id ea, Id value, const PointerFact* fact,
-                                uint64_t offset, bool proven_at_launch) {
+bool RuntimeHelpers::store_v128(FunctionBuilder& f, Id ea, Id value, const PointerFact* fact, uint64_t offset,
+                                bool proven_at_launch) {
   if (k_.b.integer_constant(ea) || parameter_path(fact, offset, 16) != AccessPath::Parameter) return false;
   k_.uses_memory = true;
   k_.access_paths.add(AccessPath::Parameter);
@@ -496,8 +493,7 @@ void RuntimeHelpers::emit_translate(Id id) {
   f.finish();
 }
 
-void RuntimeHelpers::counted_loop(FunctionBuilder& f, Id count, const std::function<void(Id)>& body,
-                                  bool backwards) {
+void RuntimeHelpers::counted_loop(FunctionBuilder& f, Id count, const std::function<void(Id)>& body, bool backwards) {
   ModuleBuilder& b = k_.b;
   Id counter = f.variable(k_.types.u64);
   f.store(counter, backwards ? count : b.const_u64(0));
@@ -525,8 +521,7 @@ Id RuntimeHelpers::load_at(FunctionBuilder& f, Id address, uint32_t width, uint3
   if (alignment >= width && width >= 4) return f.load_aligned(type, k_.device_pointer(f, address, type), width);
   if (width == 8 && alignment >= 4) {
     Id low = f.load_aligned(k_.types.u32, k_.device_pointer(f, address, k_.types.u32), 4);
-    Id high =
-        f.load_aligned(k_.types.u32, k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), 4);
+    Id high = f.load_aligned(k_.types.u32, k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), 4);
     low = f.op(Op::OpUConvert, k_.types.u64, {low});
     high = f.op(Op::OpShiftLeftLogical, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {high}), k_.b.const_u32(32)});
     return f.op(Op::OpBitwiseOr, k_.types.u64, {low, high});
@@ -541,8 +536,7 @@ Id RuntimeHelpers::load_at(FunctionBuilder& f, Id address, uint32_t width, uint3
   return value;
 }
 
-void RuntimeHelpers::store_at(FunctionBuilder& f, Id address, Id value, uint32_t width,
-                              uint32_t alignment) {
+void RuntimeHelpers::store_at(FunctionBuilder& f, Id address, Id value, uint32_t width, uint32_t alignment) {
   const Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   if (alignment >= width && width >= 4) {
     f.store_aligned(k_.device_pointer(f, address, type), value, width);
@@ -574,8 +568,7 @@ void RuntimeHelpers::return_load_by_alignment(FunctionBuilder& f, Id address, ui
 }
 
 // The store counterpart of return_load_by_alignment, then returns.
-void RuntimeHelpers::store_by_alignment_and_return(FunctionBuilder& f, Id address, Id value,
-                                                   uint32_t width) {
+void RuntimeHelpers::store_by_alignment_and_return(FunctionBuilder& f, Id address, Id value, uint32_t width) {
   for (uint32_t alignment : {8u, 4u}) {
     if (alignment > width) continue;
     f.if_else(is_aligned(k_, f, address, alignment), [&] {
@@ -634,8 +627,7 @@ void RuntimeHelpers::emit_store_device(Id id, uint32_t width) {
 
 // Workgroup-shared memory (workgroup_memory.h): an access inside the shared
 // range runs `inside` (which must return); one straddling its edge traps.
-void RuntimeHelpers::shared_access(FunctionBuilder& f, Id ea, uint32_t width,
-                                   const std::function<void()>& inside) {
+void RuntimeHelpers::shared_access(FunctionBuilder& f, Id ea, uint32_t width, const std::function<void()>& inside) {
   if (!k_.shared.variable) return;
   f.if_else(shared_contains(k_, f, ea, width), inside);
   f.if_else(shared_overlaps(k_, f, ea, k_.b.const_u32(width)),

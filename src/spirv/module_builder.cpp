@@ -16,8 +16,7 @@ void append_instruction(Words& out, spv::Op op, std::span<const Operand> operand
   append_words(out, operands);
 }
 
-void append_instruction(Words& out, spv::Op op, std::initializer_list<Operand> leading,
-                        std::span<const Operand> rest) {
+void append_instruction(Words& out, spv::Op op, std::initializer_list<Operand> leading, std::span<const Operand> rest) {
   out.push_back(uint32_t(leading.size() + rest.size() + 1) << 16 | uint32_t(op));
   append_words(out, leading);
   append_words(out, rest);
@@ -174,9 +173,7 @@ Id ModuleBuilder::image_type(Id sampled_type, spv::Dim dim, uint32_t sampled) {
 
 Id ModuleBuilder::sampler_type() { return dedup(spv::Op::OpTypeSampler, {}, false); }
 
-Id ModuleBuilder::sampled_image_type(Id image_type) {
-  return dedup(spv::Op::OpTypeSampledImage, {image_type}, false);
-}
+Id ModuleBuilder::sampled_image_type(Id image_type) { return dedup(spv::Op::OpTypeSampledImage, {image_type}, false); }
 
 Id ModuleBuilder::pointer_type(spv::StorageClass storage, Id pointee) {
   return dedup(spv::Op::OpTypePointer, {storage, pointee}, false);
@@ -286,14 +283,12 @@ Id ModuleBuilder::type_of(Id id) const {
 
 Words ModuleBuilder::assemble() const {
   Words out{spv::MagicNumber, 0x00010500, 0 /* generator */, next_id_, 0};
-  for (spv::Capability capability : capabilities_)
-    append_instruction(out, spv::Op::OpCapability, {capability});
+  for (spv::Capability capability : capabilities_) append_instruction(out, spv::Op::OpCapability, {capability});
   if (glsl_) append_with_string(out, spv::Op::OpExtInstImport, {glsl_}, "GLSL.std.450");
   append_instruction(out, spv::Op::OpMemoryModel,
                      {spv::AddressingModel::PhysicalStorageBuffer64, spv::MemoryModel::GLSL450});
   for (const auto& [function, name] : entry_names_)
-    append_with_string(out, spv::Op::OpEntryPoint, {spv::ExecutionModel::GLCompute, function}, name,
-                       interface_);
+    append_with_string(out, spv::Op::OpEntryPoint, {spv::ExecutionModel::GLCompute, function}, name, interface_);
   // The rest is megabytes for large modules: reserve once rather than regrow.
   size_t rest = execution_modes_.size() + debug_names_.size() + annotations_.size() + types_and_globals_.size();
   for (const Words& words : functions_) rest += words.size();

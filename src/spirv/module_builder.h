@@ -41,8 +41,7 @@ inline void append_instruction(Words& out, spv::Op op, std::initializer_list<Ope
 }
 // The same with the operands in two parts, `leading` then `rest` (a result
 // type and id, say, before the operands), without first joining them.
-void append_instruction(Words& out, spv::Op op, std::initializer_list<Operand> leading,
-                        std::span<const Operand> rest);
+void append_instruction(Words& out, spv::Op op, std::initializer_list<Operand> leading, std::span<const Operand> rest);
 void append_instruction(Words& out, spv::Op op, std::initializer_list<Operand> leading, std::span<const Id> rest);
 // A literal string operand: UTF-8, NUL-terminated, padded to whole words.
 void append_string(Words& out, std::string_view text);

@@ -92,8 +92,8 @@ class RuntimeHelpers {
     std::map<int64_t, uint32_t> width_at;
   };
   // Stores the low `width` bytes of `value` (u32, or u64 for width 8).
-  void store(FunctionBuilder& f, Id ea, Id value, uint32_t width, const PointerFact* fact = nullptr, uint64_t offset = 0,
-             bool proven_at_launch = false);
+  void store(FunctionBuilder& f, Id ea, Id value, uint32_t width, const PointerFact* fact = nullptr,
+             uint64_t offset = 0, bool proven_at_launch = false);
   // A v128 access (16 bytes, a uvec4 value) whose address is proven to
   // derive from a pointer parameter at a 16-byte aligned offset: one range
   // check and one 16-byte access, else two 8-byte accesses of the general

@@ -132,11 +132,11 @@ Id FunctionLowering::join(Lanes shape, const LaneParts& parts) {
 Id FunctionLowering::splat_constant(Id vector_type, uint64_t value) {
   if (vector_type == k_.types.v128()) {
     const Id c = b_.const_u32(uint32_t(value));
-    const uint32_t words[] = {c, c, c, c};
+    const Id words[] = {c, c, c, c};
     return b_.const_composite(vector_type, words);
   }
   const Id c = b_.const_u64(value);
-  const uint32_t words[] = {c, c};
+  const Id words[] = {c, c};
   return b_.const_composite(vector_type, words);
 }
 
@@ -159,13 +159,13 @@ Result<std::vector<Id>> FunctionLowering::per_lane(Opcode scalar, std::initializ
   return results;
 }
 
-Id FunctionLowering::load_raw(const wasm::Instr& instr, uint32_t width) {
+Id FunctionLowering::load_raw(const wasm::Instr& instr, Id width) {
   Id ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
   return k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
-void FunctionLowering::store_raw(const wasm::Instr& instr, Id ea, Id value, uint32_t width) {
+void FunctionLowering::store_raw(const wasm::Instr& instr, Id ea, Id value, Id width) {
   k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
@@ -256,7 +256,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     Id count = op(Op::OpBitwiseAnd, u32, {pop(), u32c(bits - 1)});
     Id x = pop();
     push(int_lanes(shape, is_signed, {x}, [&](Id t, std::vector<Id>& p) {
-      uint32_t n = t == v128 ? count : op(Op::OpUConvert, u64, {count});
+      Id n = t == v128 ? count : op(Op::OpUConvert, u64, {count});
       std::vector<Id> counts(t == v128 ? 4 : 2, n);
       return op(opcode, t, {p[0], f_.op(Op::OpCompositeConstruct, t, std::span<const Id>(counts))});
     }));
@@ -316,21 +316,21 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     push(from_lanes(to, values));
   };
   // Lane i of `from`, sign- or zero-extended to the lane type of `to`.
-  auto widened = [&](Id v, Lanes from, Lanes to, uint32_t i, bool is_signed) {
+  auto widened = [&](Id v, Lanes from, Lanes to, Id i, bool is_signed) {
     Id l = lane(v, from, i, is_signed);
     if (to != Lanes::I64) return l;
     return op(is_signed ? Op::OpSConvert : Op::OpUConvert, u64, {l});
   };
   auto extend = [&](Lanes from, Lanes to, bool high, bool is_signed) {
     Id x = pop();
-    const uint32_t n = lane_count(to), first = high ? n : 0;
+    const Id n = lane_count(to), first = high ? n : 0;
     std::vector<Id> values;
     for (uint32_t i = 0; i < n; ++i) values.push_back(widened(x, from, to, first + i, is_signed));
     push(from_lanes(to, values));
   };
   auto extmul = [&](Lanes from, Lanes to, bool high, bool is_signed) {
     Id b = pop(), a = pop();
-    const uint32_t n = lane_count(to), first = high ? n : 0;
+    const Id n = lane_count(to), first = high ? n : 0;
     const Id t = to == Lanes::I64 ? u64 : u32;
     std::vector<Id> values;
     for (uint32_t i = 0; i < n; ++i)
@@ -404,7 +404,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       const Lanes to = n < 2 ? Lanes::I16 : n < 4 ? Lanes::I32 : Lanes::I64;
       Id raw = load_raw(instr, 8);
       const Id halves[] = {raw, b_.const_u64(0)};
-      uint32_t bytes = from_lanes(Lanes::I64, halves);
+      Id bytes = from_lanes(Lanes::I64, halves);
       std::vector<Id> values;
       for (uint32_t i = 0; i < lane_count(to); ++i) values.push_back(widened(bytes, from, to, i, is_signed));
       push(from_lanes(to, values));
@@ -457,7 +457,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     }
     // --- constants, shuffles, lanes ---
     case Opcode::V128Const: {
-      const uint32_t words[] = {u32c(uint32_t(instr.imm64)), u32c(uint32_t(instr.imm64 >> 32)),
+      const Id words[] = {u32c(uint32_t(instr.imm64)), u32c(uint32_t(instr.imm64 >> 32)),
                                 u32c(uint32_t(instr.imm64_hi)), u32c(uint32_t(instr.imm64_hi >> 32))};
       push(b_.const_composite(v128, words));
       break;
@@ -519,7 +519,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       break;
     }
     case Opcode::V128Bitselect: {
-      uint32_t mask = pop(), b = pop(), a = pop();
+      Id mask = pop(), b = pop(), a = pop();
       push(op(Op::OpBitwiseOr, v128,
               {op(Op::OpBitwiseAnd, v128, {a, mask}), op(Op::OpBitwiseAnd, v128, {b, op(Op::OpNot, v128, {mask})})}));
       break;

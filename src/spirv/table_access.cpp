@@ -67,11 +67,10 @@ void FunctionLowering::table_grow(uint32_t table) {
   Id capacity_address = op(Op::OpIAdd, k_.types.u64, {record, b_.const_u64(abi::kTableCapacity)});
   Id capacity = f_.load_aligned(k_.types.u32, k_.device_pointer(f_, capacity_address, k_.types.u32), 4);
   Id new_size = op(Op::OpIAdd, k_.types.u64,
-                         {op(Op::OpUConvert, k_.types.u64, {old_size}), op(Op::OpUConvert, k_.types.u64, {delta})});
-  Id fits =
-      op(Op::OpULessThanEqual, k_.types.bool_type, {new_size, op(Op::OpUConvert, k_.types.u64, {capacity})});
+                   {op(Op::OpUConvert, k_.types.u64, {old_size}), op(Op::OpUConvert, k_.types.u64, {delta})});
+  Id fits = op(Op::OpULessThanEqual, k_.types.bool_type, {new_size, op(Op::OpUConvert, k_.types.u64, {capacity})});
   Id ok = op(Op::OpLogicalAnd, k_.types.bool_type,
-                   {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
+             {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
   f_.if_else(ok, [&] {
     Id size_address = op(Op::OpIAdd, k_.types.u64, {record, b_.const_u64(abi::kTableSize)});
     f_.store_aligned(k_.device_pointer(f_, size_address, k_.types.u32), op(Op::OpUConvert, k_.types.u32, {new_size}),

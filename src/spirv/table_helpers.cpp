@@ -7,8 +7,8 @@ namespace wasmgpu::spirv {
 
 using Op = spv::Op;
 
-void RuntimeHelpers::table_move(FunctionBuilder& f, Id dest_table, Id dest, Id source_slots,
-                                Id source_size, Id source, Id count) {
+void RuntimeHelpers::table_move(FunctionBuilder& f, Id dest_table, Id dest, Id source_slots, Id source_size, Id source,
+                                Id count) {
   call(f, k_.types.void_type, function_id(Helper::TableMove),
        {dest_table, dest, source_slots, source_size, source, count});
 }
@@ -24,9 +24,7 @@ Id entry_address(KernelContext& k, FunctionBuilder& f, Id base, Id index) {
   return f.op(Op::OpIAdd, k.types.u64, {base, f.op(Op::OpIMul, k.types.u64, {index, k.b.const_u64(4)})});
 }
 
-Id widen(KernelContext& k, FunctionBuilder& f, Id value) {
-  return f.op(Op::OpUConvert, k.types.u64, {value});
-}
+Id widen(KernelContext& k, FunctionBuilder& f, Id value) { return f.op(Op::OpUConvert, k.types.u64, {value}); }
 
 // The current size of the Table record at `table` (u64), widened to u64.
 Id table_size64(KernelContext& k, FunctionBuilder& f, Id table) {
@@ -46,7 +44,7 @@ void RuntimeHelpers::emit_table_move(Id id) {
   Id source_past =
       f.op(Op::OpUGreaterThan, k_.types.bool_type, {f.op(Op::OpIAdd, k_.types.u64, {source, count}), source_size});
   Id dest_past = f.op(Op::OpUGreaterThan, k_.types.bool_type,
-                            {f.op(Op::OpIAdd, k_.types.u64, {dest, count}), table_size64(k_, f, dest_table)});
+                      {f.op(Op::OpIAdd, k_.types.u64, {dest, count}), table_size64(k_, f, dest_table)});
   f.if_else(f.op(Op::OpLogicalOr, k_.types.bool_type, {source_past, dest_past}),
             [&] { trap_and_return(f, abi::TrapKind::TableOutOfBounds); });
   Id dest_slots = f.op(Op::OpIAdd, k_.types.u64, {dest_table, k_.b.const_u64(abi::kTableSlots)});
@@ -56,8 +54,7 @@ void RuntimeHelpers::emit_table_move(Id id) {
     counted_loop(
         f, count,
         [&](Id i) {
-          Id slot =
-              f.load_aligned(k_.types.u32, k_.device_pointer(f, entry_address(k_, f, from, i), k_.types.u32), 4);
+          Id slot = f.load_aligned(k_.types.u32, k_.device_pointer(f, entry_address(k_, f, from, i), k_.types.u32), 4);
           f.store_aligned(k_.device_pointer(f, entry_address(k_, f, to, i), k_.types.u32), slot, 4);
         },
         backwards);
@@ -75,7 +72,7 @@ void RuntimeHelpers::emit_table_fill(Id id) {
   return_if_trapped(f);
   Id table = f.param(0), index = widen(k_, f, f.param(1)), value = f.param(2), count = widen(k_, f, f.param(3));
   Id past = f.op(Op::OpUGreaterThan, k_.types.bool_type,
-                       {f.op(Op::OpIAdd, k_.types.u64, {index, count}), table_size64(k_, f, table)});
+                 {f.op(Op::OpIAdd, k_.types.u64, {index, count}), table_size64(k_, f, table)});
   f.if_else(past, [&] { trap_and_return(f, abi::TrapKind::TableOutOfBounds); });
   Id slots = f.op(Op::OpIAdd, k_.types.u64, {table, k_.b.const_u64(abi::kTableSlots)});
   Id first = entry_address(k_, f, slots, index);

@@ -18,8 +18,7 @@ Id RuntimeHelpers::function_id(Helper helper, uint32_t width) {
   return id;
 }
 
-Id RuntimeHelpers::call(FunctionBuilder& f, Id result_type, Id function,
-                              std::initializer_list<Id> args) {
+Id RuntimeHelpers::call(FunctionBuilder& f, Id result_type, Id function, std::initializer_list<Id> args) {
   return f.call(result_type, function, args);
 }
 

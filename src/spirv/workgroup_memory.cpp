@@ -39,7 +39,7 @@ void store_byte(KernelContext& k, FunctionBuilder& f, Id ea, Id byte) {
   shift = f.op(Op::OpShiftLeftLogical, k.types.u32, {shift, b.const_u32(3)});
   Id keep = f.op(Op::OpNot, k.types.u32, {f.op(Op::OpShiftLeftLogical, k.types.u32, {b.const_u32(0xFF), shift})});
   Id bits = f.op(Op::OpShiftLeftLogical, k.types.u32,
-                       {f.op(Op::OpBitwiseAnd, k.types.u32, {byte, b.const_u32(0xFF)}), shift});
+                 {f.op(Op::OpBitwiseAnd, k.types.u32, {byte, b.const_u32(0xFF)}), shift});
   Id scope = b.const_u32(uint32_t(spv::Scope::Workgroup)), relaxed = b.const_u32(0);
   f.op(Op::OpAtomicAnd, k.types.u32, {pointer, scope, relaxed, keep});
   f.op(Op::OpAtomicOr, k.types.u32, {pointer, scope, relaxed, bits});
@@ -56,8 +56,7 @@ void declare_shared_memory(KernelContext& k) {
   b.name(k.shared.variable, "wasmgpu_shared");
 }
 
-Id unless_proven(KernelContext& k, FunctionBuilder& f, Id inside, Id ea, int64_t delta,
-                       uint64_t span) {
+Id unless_proven(KernelContext& k, FunctionBuilder& f, Id inside, Id ea, int64_t delta, uint64_t span) {
   auto proof = k.proofs.shared_proofs.find(ea);
   if (proof == k.proofs.shared_proofs.end() || delta < proof->second.lo || delta + int64_t(span) > proof->second.hi)
     return inside;
@@ -117,15 +116,14 @@ Id shared_load(KernelContext& k, FunctionBuilder& f, Id ea, uint32_t width, uint
   return f.load(type, result);
 }
 
-std::pair<Id, Id> shared_range_check32(KernelContext& k, FunctionBuilder& f, Id operand,
-                                                   uint64_t offset, uint64_t span) {
+std::pair<Id, Id> shared_range_check32(KernelContext& k, FunctionBuilder& f, Id operand, uint64_t offset,
+                                       uint64_t span) {
   const uint64_t last = uint64_t(k.shared.hi - k.shared.lo) - span;
   Id relative = f.op(Op::OpISub, k.types.u32, {operand, k.b.const_u32(uint32_t(k.shared.lo - offset))});
   return {f.op(Op::OpULessThanEqual, k.types.bool_type, {relative, k.b.const_u32(uint32_t(last))}), relative};
 }
 
-std::pair<Id, Id> shared_range_check(KernelContext& k, FunctionBuilder& f, Id ea, int64_t delta,
-                                                 uint64_t span) {
+std::pair<Id, Id> shared_range_check(KernelContext& k, FunctionBuilder& f, Id ea, int64_t delta, uint64_t span) {
   auto parts = k.proofs.address_parts.find(ea);
   const int64_t offset = parts == k.proofs.address_parts.end() ? -1 : int64_t(parts->second.offset) + delta;
   // Also for an offset of -d > -span (a group whose first member is not its
@@ -140,19 +138,18 @@ std::pair<Id, Id> shared_range_check(KernelContext& k, FunctionBuilder& f, Id ea
   Id start = delta == 0 ? ea : f.op(Op::OpIAdd, k.types.u64, {ea, k.b.const_u64(uint64_t(delta))});
   Id relative = f.op(Op::OpISub, k.types.u64, {start, k.b.const_u64(k.shared.lo)});
   Id inside = f.op(Op::OpULessThanEqual, k.types.bool_type,
-                         {relative, k.b.const_u64(uint64_t(k.shared.hi - k.shared.lo) - span)});
+                   {relative, k.b.const_u64(uint64_t(k.shared.hi - k.shared.lo) - span)});
   // Below 2^32 whenever inside holds, which is when it is used; then also
   // operand + offset - lo computed in 32 bits, where the parts are known (a
   // proven access keeps only this arithmetic).
   Id relative32 = parts == k.proofs.address_parts.end()
-                            ? f.op(Op::OpUConvert, k.types.u32, {relative})
-                            : f.op(Op::OpISub, k.types.u32,
-                                   {parts->second.operand, k.b.const_u32(uint32_t(int64_t(k.shared.lo) - offset))});
+                      ? f.op(Op::OpUConvert, k.types.u32, {relative})
+                      : f.op(Op::OpISub, k.types.u32,
+                             {parts->second.operand, k.b.const_u32(uint32_t(int64_t(k.shared.lo) - offset))});
   return {unless_proven(k, f, inside, ea, delta, span), relative32};
 }
 
-std::pair<Id, Id> shared_load_speculative(KernelContext& k, FunctionBuilder& f, Id ea,
-                                                      uint32_t width) {
+std::pair<Id, Id> shared_load_speculative(KernelContext& k, FunctionBuilder& f, Id ea, uint32_t width) {
   const uint64_t last = uint64_t(k.shared.hi - k.shared.lo) - width;
   auto [inside, offset] = shared_range_check(k, f, ea, 0, width);
   Id index = f.op(Op::OpShiftRightLogical, k.types.u32, {offset, k.b.const_u32(2)});
@@ -164,8 +161,7 @@ std::pair<Id, Id> shared_load_speculative(KernelContext& k, FunctionBuilder& f, 
   return {inside, f.op(Op::OpBitwiseOr, k.types.u64, {f.op(Op::OpUConvert, k.types.u64, {low}), high})};
 }
 
-void shared_store(KernelContext& k, FunctionBuilder& f, Id ea, Id value, uint32_t width,
-                  uint32_t known_alignment) {
+void shared_store(KernelContext& k, FunctionBuilder& f, Id ea, Id value, uint32_t width, uint32_t known_alignment) {
   Id type = width == 8 ? k.types.u64 : k.types.u32;
   auto words = [&] {
     Id low = width == 8 ? f.op(Op::OpUConvert, k.types.u32, {value}) : value;
