@@ -16,19 +16,12 @@ namespace wasmgpu::spirv {
 class Id {
  public:
   constexpr Id() = default;  // 0: no id
-#ifdef WASMGPU_STRICT_IDS
   constexpr explicit Id(uint32_t value) : value_(value) {}
-#else
-  constexpr Id(uint32_t value) : value_(value) {}
-  constexpr operator uint32_t() const { return value_; }
-#endif
   constexpr uint32_t value() const { return value_; }
-#ifdef WASMGPU_STRICT_IDS
   // Whether this is an id at all (not the 0 of "no id").
   constexpr explicit operator bool() const { return value_ != 0; }
   friend constexpr bool operator==(Id, Id) = default;
   friend constexpr auto operator<=>(Id, Id) = default;
-#endif
 
  private:
   uint32_t value_ = 0;
@@ -46,9 +39,6 @@ class Operand {
   constexpr Operand(Id id) : word_(id.value()) {}
   template <ScopedEnum E>
   constexpr Operand(E enumerant) : word_(static_cast<uint32_t>(enumerant)) {}
-#ifndef WASMGPU_STRICT_IDS
-  constexpr Operand(uint32_t word) : word_(word) {}
-#endif
   constexpr uint32_t word() const { return word_; }
 
  private:

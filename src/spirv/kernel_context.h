@@ -32,7 +32,7 @@ class RuntimeHelpers;
 // Workgroup-shared memory: wasm addresses [lo, hi) (multiples of 4) live in
 // the Workgroup array `variable` (workgroup_memory.h); lo == hi when none.
 struct SharedMemory : frontend::SharedMemory {
-  Id variable;  // the Workgroup array (declare_shared_memory)
+  Id variable{};  // the Workgroup array (declare_shared_memory)
 };
 
 // Owns the kernel's common types, ABI variables, specialization constants

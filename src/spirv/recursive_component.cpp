@@ -69,8 +69,8 @@ bool is_wide(KernelContext& k, Id type) { return type == k.types.u64 || type == 
 
 class ComponentLowering {
  public:
-  ComponentLowering(KernelContext& k, const std::vector<Id>& members, Id max_depth);
-  Result<Id> lower();
+  ComponentLowering(KernelContext& k, const std::vector<uint32_t>& members, uint32_t max_depth);
+  Result<uint32_t> lower();
 
  private:
   enum class Role : uint8_t { Entry, LoopHeader, BlockEnd, IfThen, IfElse, IfEnd, Continue, Resume };
@@ -81,7 +81,8 @@ class ComponentLowering {
     auto operator<=>(const StateKey&) const = default;
   };
   struct State {
-    uint32_t number = 0, label = 0;
+    uint32_t number = 0;
+    Id label;
     bool emitted = false;
   };
   // A wasm label of the member being lowered.
@@ -93,10 +94,10 @@ class ComponentLowering {
     bool targeted = false, seen_else = false;
   };
 
-  bool is_member(Id function) const { return position_.count(function) != 0; }
+  bool is_member(uint32_t function) const { return position_.count(function) != 0; }
   bool reaches_member(const wasm::Instr& call_indirect) const;
   void plan_states(uint32_t member);
-  Id state(size_t instr, Role role) const { return states_.at({member_, instr, role}).number; }
+  uint32_t state(size_t instr, Role role) const { return states_.at({member_, instr, role}).number; }
   Id machine_result_type();
 
   Status lower_member(uint32_t member);
@@ -112,31 +113,31 @@ class ComponentLowering {
 
   std::vector<Id> types_of(const std::vector<Id>& values) const;
   Id slot(size_t height, Id type);
-  void transition(Id state_number, const std::vector<Id>& values);
-  void enter_state(Id state_number, const std::vector<Id>& shape);
+  void transition(uint32_t state_number, const std::vector<Id>& values);
+  void enter_state(uint32_t state_number, const std::vector<Id>& shape);
   void end_case();
   void store_arguments(const std::vector<Id>& args);
   Id stack_word(Id index);
-  void push_words(Id sp, Id& offset, Id value);
-  Id pop_words(Id base, Id& offset, Id type);
+  void push_words(Id sp, uint32_t& offset, Id value);
+  Id pop_words(Id base, uint32_t& offset, Id type);
   void emit_entry_wrappers(Id machine);
 
   KernelContext& k_;
   ModuleBuilder& b_;
-  std::vector<Id> members_;
-  std::map<Id, Id> position_;  // function index -> member position
-  Id max_depth_;
+  std::vector<uint32_t> members_;
+  std::map<uint32_t, uint32_t> position_;  // function index -> member position
+  uint32_t max_depth_;
   size_t max_params_ = 0, max_results_ = 0;
   std::optional<FunctionBuilder> f_;
   std::vector<std::unique_ptr<FunctionLowering>> members_lowering_;
   std::map<StateKey, State> states_;
   std::vector<State*> by_number_;
-  uint32_t state_var_ = 0, depth_var_ = 0, sp_var_ = 0;
-  uint32_t frames_var_ = 0;   // u64: device address of this invocation's call stack
+  Id state_var_, depth_var_, sp_var_;
+  Id frames_var_;             // u64: device address of this invocation's call stack
   uint32_t slot_offset_ = 0;  // where the call stack starts in the invocation's stack slot
   std::vector<Id> arg_vars_, result_vars_;
   std::map<std::pair<size_t, Id>, Id> slots_;  // (height, type) -> variable
-  uint32_t switch_merge_ = 0;
+  Id switch_merge_;
   uint32_t max_frame_words_ = 1;
   // The member being lowered.
   uint32_t member_ = 0;
@@ -145,7 +146,7 @@ class ComponentLowering {
   bool live_ = false;
 };
 
-ComponentLowering::ComponentLowering(KernelContext& k, const std::vector<Id>& members, Id max_depth)
+ComponentLowering::ComponentLowering(KernelContext& k, const std::vector<uint32_t>& members, uint32_t max_depth)
     : k_(k), b_(k.b), members_(members), max_depth_(max_depth) {
   for (size_t i = 0; i < members_.size(); ++i) {
     position_.emplace(members_[i], uint32_t(i));
@@ -206,7 +207,7 @@ void ComponentLowering::plan_states(uint32_t member) {
   }
 }
 
-Result<Id> ComponentLowering::lower() {
+Result<uint32_t> ComponentLowering::lower() {
   Id machine = b_.fresh_id();
   std::vector<Id> params(1 + max_params_, k_.types.u64);
   params[0] = k_.types.u32;
@@ -246,8 +247,7 @@ Result<Id> ComponentLowering::lower() {
   // would be a member), so one call stack per component suffices.
   slot_offset_ = k_.stack_slot_size;
   auto launch_field = [&](uint32_t offset, Id type, uint32_t alignment) {
-    Id address =
-        f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), b_.const_u64(offset)});
+    Id address = f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), b_.const_u64(offset)});
     return f.load_aligned(type, k_.device_pointer(f, address, type), alignment);
   };
   Id slot_size = f.op(Op::OpUConvert, k_.types.u64, {launch_field(abi::kLaunchStackSlotSize, k_.types.u32, 4)});
@@ -265,7 +265,7 @@ Result<Id> ComponentLowering::lower() {
   f.loop(
       [&](const FunctionBuilder::LoopBlocks&) {
         switch_merge_ = b_.fresh_id();
-        std::vector<std::pair<Id, Id>> cases;
+        std::vector<std::pair<uint32_t, Id>> cases;
         for (const State* s : by_number_) cases.emplace_back(s->number, s->label);
         Id current = f.load(k_.types.u32, state_var_);
         f.selection_merge(switch_merge_);
@@ -294,7 +294,7 @@ Result<Id> ComponentLowering::lower() {
     f.return_value(f.load(k_.types.u64, result_vars_[0]));
   } else {
     std::vector<Id> values;
-    for (uint32_t var : result_vars_) values.push_back(f.load(k_.types.u64, var));
+    for (Id var : result_vars_) values.push_back(f.load(k_.types.u64, var));
     f.return_value(f.op(Op::OpCompositeConstruct, f.result_type(), values));
   }
 
@@ -326,7 +326,7 @@ void ComponentLowering::emit_entry_wrappers(Id machine) {
     Id result = w.op(Op::OpFunctionCall, machine_type, operands);
     std::vector<Id> values;
     for (size_t r = 0; r < type.results.size(); ++r) {
-      Id bits = max_results_ == 1 ? result : w.op(Op::OpCompositeExtract, k_.types.u64, {result, uint32_t(r)});
+      Id bits = max_results_ == 1 ? result : w.op(Op::OpCompositeExtract, k_.types.u64, {result, literal(uint32_t(r))});
       values.push_back(unpack(k_, w, bits, k_.types.value_type(type.results[r])));
     }
     if (values.empty())
@@ -343,22 +343,22 @@ void ComponentLowering::emit_entry_wrappers(Id machine) {
 
 std::vector<Id> ComponentLowering::types_of(const std::vector<Id>& values) const {
   std::vector<Id> types;
-  for (uint32_t value : values) types.push_back(b_.type_of(value));
+  for (Id value : values) types.push_back(b_.type_of(value));
   return types;
 }
 
 Id ComponentLowering::slot(size_t height, Id type) {
-  auto [it, inserted] = slots_.emplace(std::pair(height, type), 0);
-  if (inserted) it->second = f_->variable(Id(type));
+  auto [it, inserted] = slots_.emplace(std::pair(height, type), Id());
+  if (inserted) it->second = f_->variable(type);
   return it->second;
 }
 
-void ComponentLowering::transition(Id state_number, const std::vector<Id>& values) {
+void ComponentLowering::transition(uint32_t state_number, const std::vector<Id>& values) {
   for (size_t h = 0; h < values.size(); ++h) f_->store(slot(h, b_.type_of(values[h])), values[h]);
   f_->store(state_var_, b_.const_u32(state_number));
 }
 
-void ComponentLowering::enter_state(Id state_number, const std::vector<Id>& shape) {
+void ComponentLowering::enter_state(uint32_t state_number, const std::vector<Id>& shape) {
   State& s = *by_number_.at(state_number);
   assert(!s.emitted && "a state is opened once");
   s.emitted = true;
@@ -426,7 +426,7 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
       return {};
     case Opcode::BrIf: {
       Id condition = fl.nonzero(fl.pop(), k_.types.u32);
-      Id next = state(ip, Role::Continue);
+      uint32_t next = state(ip, Role::Continue);
       std::vector<Id> stack = fl.stack_;
       f.if_else(condition, [&] { branch(instr.imm0); }, [&] { transition(next, stack); });
       end_case();
@@ -449,7 +449,7 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
     case Opcode::Call: {
       if (!is_member(instr.imm0)) return fl.lower_instruction(instr, ip);
       const wasm::FuncType& callee = k_.module.function_type(instr.imm0);
-      Id entry = position_.at(instr.imm0);
+      uint32_t entry = position_.at(instr.imm0);
       return call_member(ip, callee.params, callee.results, [&](const std::vector<Id>& args) -> Status {
         store_arguments(args);
         f.store(state_var_, b_.const_u32(entry));
@@ -465,7 +465,7 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
       return call_member(ip, expected.params, expected.results, [&](const std::vector<Id>& args) {
         // Every arm continues at the resume state unless it enters a member;
         // trapping arms leave the result registers as they are.
-        return fl.function_switch(function, instr.imm0, [&](Id callee) -> Status {
+        return fl.function_switch(function, instr.imm0, [&](uint32_t callee) -> Status {
           if (is_member(callee)) {
             store_arguments(args);
             f.store(state_var_, b_.const_u32(position_.at(callee)));
@@ -475,10 +475,10 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
           operands.insert(operands.end(), args.begin(), args.end());
           Id result = f.op(Op::OpFunctionCall, k_.types.result_type(expected.results), operands);
           for (size_t r = 0; r < expected.results.size(); ++r) {
-            Id value =
-                expected.results.size() == 1
-                    ? result
-                    : f.op(Op::OpCompositeExtract, k_.types.value_type(expected.results[r]), {result, uint32_t(r)});
+            Id value = expected.results.size() == 1
+                           ? result
+                           : f.op(Op::OpCompositeExtract, k_.types.value_type(expected.results[r]),
+                                  {result, literal(uint32_t(r))});
             f.store(result_vars_[r], pack(k_, f, value));
           }
           return {};
@@ -500,17 +500,17 @@ void ComponentLowering::enter_label(const wasm::Instr& instr, size_t ip) {
   label.end_index = instr.imm1;
   std::tie(label.params, label.results) = fl.block_signature(instr.block);
   label.targeted = fl.targeted_[ip];
-  Id condition = label.kind == Label::Kind::If ? fl.nonzero(fl.pop(), k_.types.u32) : 0;
+  Id condition = label.kind == Label::Kind::If ? fl.nonzero(fl.pop(), k_.types.u32) : Id();
   std::vector<Id> stack = fl.stack_;
   label.below = types_of(std::vector<Id>(stack.begin(), stack.end() - label.params.size()));
   labels_.push_back(label);
   if (label.kind == Label::Kind::Loop && label.targeted) {
-    Id header = state(ip, Role::LoopHeader);
+    uint32_t header = state(ip, Role::LoopHeader);
     transition(header, stack);
     end_case();
     enter_state(header, types_of(stack));
   } else if (label.kind == Label::Kind::If) {
-    Id then_state = state(ip, Role::IfThen), else_state = state(ip, Role::IfElse);
+    uint32_t then_state = state(ip, Role::IfThen), else_state = state(ip, Role::IfElse);
     transition(then_state, stack);
     f_->store(state_var_,
               f_->op(Op::OpSelect, k_.types.u32, {condition, b_.const_u32(then_state), b_.const_u32(else_state)}));
@@ -521,7 +521,7 @@ void ComponentLowering::enter_label(const wasm::Instr& instr, size_t ip) {
 
 void ComponentLowering::lower_else() {
   Label& label = labels_.back();
-  Id end = state(label.instr, Role::IfEnd);
+  uint32_t end = state(label.instr, Role::IfEnd);
   if (live_) {
     transition(end, fl_->stack_);
     end_case();
@@ -544,7 +544,7 @@ void ComponentLowering::lower_end() {
       }
       break;
     case Label::Kind::If: {
-      Id end = state(label.instr, Role::IfEnd);
+      uint32_t end = state(label.instr, Role::IfEnd);
       if (!label.seen_else) {
         lower_else();  // the implicit else passes the parameters on as results
         transition(end, fl_->stack_);
@@ -558,7 +558,7 @@ void ComponentLowering::lower_end() {
     }
     case Label::Kind::Block:
       if (label.targeted) {
-        Id end = state(label.instr, Role::BlockEnd);
+        uint32_t end = state(label.instr, Role::BlockEnd);
         if (live_) {
           transition(end, fl_->stack_);
           end_case();
@@ -590,11 +590,11 @@ void ComponentLowering::branch(uint32_t depth) {
 void ComponentLowering::lower_br_table(const wasm::Instr& instr) {
   FunctionBuilder& f = *f_;
   Id selector = fl_->pop();
-  const std::vector<Id>& targets = fl_->function_.br_tables[instr.imm0];
-  std::map<Id, Id> labels;  // depth -> case block
+  const std::vector<uint32_t>& targets = fl_->function_.br_tables[instr.imm0];
+  std::map<uint32_t, Id> labels;  // depth -> case block
   for (uint32_t depth : targets)
     if (!labels.count(depth)) labels[depth] = b_.fresh_id();
-  std::vector<std::pair<Id, Id>> cases;
+  std::vector<std::pair<uint32_t, Id>> cases;
   for (size_t i = 0; i + 1 < targets.size(); ++i) cases.emplace_back(uint32_t(i), labels[targets[i]]);
   Id merge = b_.fresh_id();
   f.selection_merge(merge);
@@ -615,7 +615,7 @@ void ComponentLowering::return_from_member() {
   Id outermost = f.op(Op::OpIEqual, k_.types.bool_type, {f.load(k_.types.u32, depth_var_), b_.const_u32(0)});
   Id sp = f.load(k_.types.u32, sp_var_);
   Id top = f.op(Op::OpSelect, k_.types.u32,
-                      {outermost, b_.const_u32(0), f.op(Op::OpISub, k_.types.u32, {sp, b_.const_u32(1)})});
+                {outermost, b_.const_u32(0), f.op(Op::OpISub, k_.types.u32, {sp, b_.const_u32(1)})});
   Id resume = f.load_aligned(k_.types.u32, stack_word(top), 4);
   f.store(state_var_, f.op(Op::OpSelect, k_.types.u32, {outermost, b_.const_u32(kExit), resume}));
 }
@@ -628,12 +628,12 @@ void ComponentLowering::store_arguments(const std::vector<Id>& args) {
 
 Id ComponentLowering::stack_word(Id index) {
   FunctionBuilder& f = *f_;
-  uint32_t offset = f.op(Op::OpIMul, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {index}), b_.const_u64(4)});
+  Id offset = f.op(Op::OpIMul, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {index}), b_.const_u64(4)});
   return k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, frames_var_), offset}),
                            k_.types.u32);
 }
 
-void ComponentLowering::push_words(Id sp, Id& offset, Id value) {
+void ComponentLowering::push_words(Id sp, uint32_t& offset, Id value) {
   FunctionBuilder& f = *f_;
   Id type = b_.type_of(value);
   auto put = [&](Id word) {
@@ -648,7 +648,7 @@ void ComponentLowering::push_words(Id sp, Id& offset, Id value) {
   put(f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpShiftRightLogical, k_.types.u64, {bits, b_.const_u32(32)})}));
 }
 
-Id ComponentLowering::pop_words(Id base, Id& offset, Id type) {
+Id ComponentLowering::pop_words(Id base, uint32_t& offset, Id type) {
   FunctionBuilder& f = *f_;
   auto get = [&] {
     return f.load_aligned(k_.types.u32, stack_word(f.op(Op::OpIAdd, k_.types.u32, {base, b_.const_u32(offset++)})), 4);
@@ -677,10 +677,10 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
   std::vector<Id> args(fl.stack_.begin() + first, fl.stack_.end());
   std::vector<Id> below(fl.stack_.begin(), fl.stack_.begin() + first);
   std::vector<Id> below_types = types_of(below);
-  Id resume = state(ip, Role::Resume);
+  uint32_t resume = state(ip, Role::Resume);
   uint32_t frame_words = 0;
   Status status;
-  uint32_t depth = f.load(k_.types.u32, depth_var_);
+  Id depth = f.load(k_.types.u32, depth_var_);
   Id full = f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {depth, b_.const_u32(max_depth_)});
   f.if_else(
       full,
@@ -692,7 +692,7 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
         Id sp = f.load(k_.types.u32, sp_var_);
         for (size_t i = 0; i < fl.locals_.size(); ++i)
           push_words(sp, frame_words, f.load(k_.types.value_type(fl.local_types_[i]), fl.locals_[i]));
-        for (uint32_t value : below) push_words(sp, frame_words, value);
+        for (Id value : below) push_words(sp, frame_words, value);
         push_words(sp, frame_words, b_.const_u32(resume));
         f.store(sp_var_, f.op(Op::OpIAdd, k_.types.u32, {sp, b_.const_u32(frame_words)}));
         f.store(depth_var_, f.op(Op::OpIAdd, k_.types.u32, {depth, b_.const_u32(1)}));
@@ -712,13 +712,13 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
     const Id type = k_.types.value_type(fl.local_types_[i]);
     f.store(fl.locals_[i], pop_words(base, offset, type));
   }
-  for (uint32_t type : below_types) fl.stack_.push_back(pop_words(base, offset, type));
+  for (Id type : below_types) fl.stack_.push_back(pop_words(base, offset, type));
   for (size_t r = 0; r < results.size(); ++r)
     fl.push(unpack(k_, f, f.load(k_.types.u64, result_vars_[r]), k_.types.value_type(results[r])));
   return {};
 }
 
-Result<Id> lower_recursive_component(KernelContext& k, const std::vector<Id>& members, Id max_depth) {
+Result<uint32_t> lower_recursive_component(KernelContext& k, const std::vector<uint32_t>& members, uint32_t max_depth) {
   ComponentLowering lowering(k, members, max_depth);
   return lowering.lower();
 }

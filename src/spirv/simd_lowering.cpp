@@ -19,7 +19,7 @@ using Lanes = LaneShape;
 
 namespace {
 
-Id lane_bits(Lanes shape) {
+uint32_t lane_bits(Lanes shape) {
   switch (shape) {
     case Lanes::I8: return 8;
     case Lanes::I16: return 16;
@@ -31,32 +31,32 @@ Id lane_bits(Lanes shape) {
   return 32;
 }
 
-Id lane_count(Lanes shape) { return 128 / lane_bits(shape); }
+uint32_t lane_count(Lanes shape) { return 128 / lane_bits(shape); }
 
 }  // namespace
 
-Id FunctionLowering::lane(Id v, Lanes shape, Id index, bool is_signed) {
+Id FunctionLowering::lane(Id v, Lanes shape, uint32_t index, bool is_signed) {
   const Id u32 = k_.types.u32;
   switch (shape) {
     case Lanes::I8:
     case Lanes::I16: {
-      const Id bits = lane_bits(shape), per_word = 32 / bits;
-      Id word = op(Op::OpCompositeExtract, u32, {v, index / per_word});
+      const uint32_t bits = lane_bits(shape), per_word = 32 / bits;
+      Id word = op(Op::OpCompositeExtract, u32, {v, literal(index / per_word)});
       return op(is_signed ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, u32,
                 {word, b_.const_u32(bits * (index % per_word)), b_.const_u32(bits)});
     }
-    case Lanes::I32: return op(Op::OpCompositeExtract, u32, {v, index});
-    case Lanes::F32: return op(Op::OpBitcast, k_.types.f32(), {op(Op::OpCompositeExtract, u32, {v, index})});
+    case Lanes::I32: return op(Op::OpCompositeExtract, u32, {v, literal(index)});
+    case Lanes::F32: return op(Op::OpBitcast, k_.types.f32(), {op(Op::OpCompositeExtract, u32, {v, literal(index)})});
     case Lanes::I64: {
       const Id u64x2 = b_.vector_type(k_.types.u64, 2);
-      return op(Op::OpCompositeExtract, k_.types.u64, {op(Op::OpBitcast, u64x2, {v}), index});
+      return op(Op::OpCompositeExtract, k_.types.u64, {op(Op::OpBitcast, u64x2, {v}), literal(index)});
     }
     case Lanes::F64: {
       const Id f64 = k_.types.f64(), f64x2 = b_.vector_type(f64, 2);
-      return op(Op::OpCompositeExtract, f64, {op(Op::OpBitcast, f64x2, {v}), index});
+      return op(Op::OpCompositeExtract, f64, {op(Op::OpBitcast, f64x2, {v}), literal(index)});
     }
   }
-  return 0;
+  return Id();
 }
 
 std::vector<Id> FunctionLowering::lanes(Id v, Lanes shape, bool is_signed) {
@@ -71,7 +71,7 @@ Id FunctionLowering::from_lanes(Lanes shape, std::span<const Id> values) {
   switch (shape) {
     case Lanes::I8:
     case Lanes::I16: {
-      const Id bits = lane_bits(shape), per_word = 32 / bits;
+      const uint32_t bits = lane_bits(shape), per_word = 32 / bits;
       std::vector<Id> words;
       for (uint32_t c = 0; c < 4; ++c) {
         // Each insert replaces all bits above the lanes before it.
@@ -86,7 +86,7 @@ Id FunctionLowering::from_lanes(Lanes shape, std::span<const Id> values) {
     case Lanes::I32: return f_.op(Op::OpCompositeConstruct, v128, values);
     case Lanes::F32: {
       std::vector<Id> words;
-      for (uint32_t v : values) words.push_back(op(Op::OpBitcast, u32, {v}));
+      for (Id v : values) words.push_back(op(Op::OpBitcast, u32, {v}));
       return f_.op(Op::OpCompositeConstruct, v128, std::span<const Id>(words));
     }
     case Lanes::I64: {
@@ -98,7 +98,7 @@ Id FunctionLowering::from_lanes(Lanes shape, std::span<const Id> values) {
       return op(Op::OpBitcast, v128, {f_.op(Op::OpCompositeConstruct, f64x2, values)});
     }
   }
-  return 0;
+  return Id();
 }
 
 FunctionLowering::LaneParts FunctionLowering::split(Id v, Lanes shape, bool is_signed) {
@@ -113,7 +113,7 @@ FunctionLowering::LaneParts FunctionLowering::split(Id v, Lanes shape, bool is_s
     out.parts.push_back(v);
     return out;
   }
-  const Id bits = lane_bits(shape);
+  const uint32_t bits = lane_bits(shape);
   for (uint32_t k = 0; k < 32 / bits; ++k)
     out.parts.push_back(op(is_signed ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, out.type,
                            {v, b_.const_u32(bits * k), b_.const_u32(bits)}));
@@ -122,7 +122,7 @@ FunctionLowering::LaneParts FunctionLowering::split(Id v, Lanes shape, bool is_s
 
 Id FunctionLowering::join(Lanes shape, const LaneParts& parts) {
   if (shape == Lanes::I64) return op(Op::OpBitcast, k_.types.v128(), {parts.parts[0]});
-  const Id bits = lane_bits(shape);
+  const uint32_t bits = lane_bits(shape);
   Id v = parts.parts[0];
   for (uint32_t k = 1; k < parts.parts.size(); ++k)
     v = op(Op::OpBitFieldInsert, parts.type, {v, parts.parts[k], b_.const_u32(bits * k), b_.const_u32(bits)});
@@ -140,10 +140,10 @@ Id FunctionLowering::splat_constant(Id vector_type, uint64_t value) {
   return b_.const_composite(vector_type, words);
 }
 
-Result<std::vector<Id>> FunctionLowering::per_lane(Opcode scalar, std::initializer_list<Id> operands,
-                                                         Lanes shape, Id count) {
+Result<std::vector<Id>> FunctionLowering::per_lane(Opcode scalar, std::initializer_list<Id> operands, Lanes shape,
+                                                   uint32_t count) {
   std::vector<std::vector<Id>> inputs;
-  for (uint32_t v : operands) inputs.push_back(lanes(v, shape));
+  for (Id v : operands) inputs.push_back(lanes(v, shape));
   const size_t ip = current_ip_;
   wasm::Instr instr;
   instr.op = scalar;
@@ -159,13 +159,13 @@ Result<std::vector<Id>> FunctionLowering::per_lane(Opcode scalar, std::initializ
   return results;
 }
 
-Id FunctionLowering::load_raw(const wasm::Instr& instr, Id width) {
+Id FunctionLowering::load_raw(const wasm::Instr& instr, uint32_t width) {
   Id ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
   return k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
-void FunctionLowering::store_raw(const wasm::Instr& instr, Id ea, Id value, Id width) {
+void FunctionLowering::store_raw(const wasm::Instr& instr, Id ea, Id value, uint32_t width) {
   k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
@@ -185,7 +185,7 @@ void FunctionLowering::v128_load(const wasm::Instr& instr) {
   }
   Id low = k_.helpers->load(f_, ea, 8, pointer_fact(), instr.imm1, proven);
   Id ea_high = b_.integer_constant(ea) ? b_.const_u64(*b_.integer_constant(ea) + 8)
-                                             : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
+                                       : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
   Id high = k_.helpers->load(f_, ea_high, 8, pointer_fact(), instr.imm1 + 8, proven);
   const Id halves[] = {low, high};
   push(from_lanes(Lanes::I64, halves));
@@ -198,18 +198,18 @@ void FunctionLowering::v128_store(const wasm::Instr& instr) {
   const bool proven = launch_recorded(current_ip_);
   if (k_.helpers->store_v128(f_, ea, value, pointer_fact(), instr.imm1, proven)) return;
   Id ea_high = b_.integer_constant(ea) ? b_.const_u64(*b_.integer_constant(ea) + 8)
-                                             : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
+                                       : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
   k_.helpers->store(f_, ea_high, lane(value, Lanes::I64, 1), 8, pointer_fact(), instr.imm1 + 8, proven);
   k_.helpers->store(f_, ea, lane(value, Lanes::I64, 0), 8, pointer_fact(), instr.imm1, proven);
 }
 
 Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   const Id u32 = k_.types.u32, u64 = k_.types.u64, v128 = k_.types.v128(), bool_type = k_.types.bool_type;
-  auto u32c = [&](Id v) { return b_.const_u32(v); };
+  auto u32c = [&](uint32_t v) { return b_.const_u32(v); };
   // Integer lanes: `fn` on each part of the operands (split), joined back.
   auto int_lanes = [&](Lanes shape, bool is_signed, std::initializer_list<Id> operands, auto fn) {
     std::vector<LaneParts> in;
-    for (uint32_t v : operands) in.push_back(split(v, shape, is_signed));
+    for (Id v : operands) in.push_back(split(v, shape, is_signed));
     LaneParts out{{}, in[0].type};
     for (size_t k = 0; k < in[0].parts.size(); ++k) {
       std::vector<Id> part;
@@ -221,8 +221,8 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   auto bvec = [&](Id type) { return b_.vector_type(bool_type, type == v128 ? 4 : 2); };
   auto int_binary = [&](Lanes shape, bool is_signed, Op opcode) {
     Id rhs = pop(), lhs = pop();
-    push(int_lanes(shape, is_signed, {lhs, rhs},
-                   [&](Id t, std::vector<Id>& p) { return op(opcode, t, {p[0], p[1]}); }));
+    push(
+        int_lanes(shape, is_signed, {lhs, rhs}, [&](Id t, std::vector<Id>& p) { return op(opcode, t, {p[0], p[1]}); }));
   };
   auto int_compare = [&](Lanes shape, bool is_signed, Op opcode) {
     Id rhs = pop(), lhs = pop();
@@ -244,7 +244,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     return op(Op::OpSelect, t, {op(Op::OpSGreaterThan, bvec(t), {x, high}), high, x});
   };
   auto saturating = [&](Lanes shape, bool is_signed, Op opcode) {
-    const Id bits = lane_bits(shape);
+    const uint32_t bits = lane_bits(shape);
     const int64_t lo = is_signed ? -(int64_t(1) << (bits - 1)) : 0;
     const int64_t hi = is_signed ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
     Id rhs = pop(), lhs = pop();
@@ -252,7 +252,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
                    [&](Id t, std::vector<Id>& p) { return clamp(t, op(opcode, t, {p[0], p[1]}), lo, hi); }));
   };
   auto int_shift = [&](Lanes shape, Op opcode, bool is_signed) {
-    const Id bits = lane_bits(shape);
+    const uint32_t bits = lane_bits(shape);
     Id count = op(Op::OpBitwiseAnd, u32, {pop(), u32c(bits - 1)});
     Id x = pop();
     push(int_lanes(shape, is_signed, {x}, [&](Id t, std::vector<Id>& p) {
@@ -272,18 +272,18 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   auto all_true = [&](Lanes shape) {
     LaneParts p = split(pop(), shape, false);
     Id all = b_.const_bool(true);
-    for (uint32_t part : p.parts)
+    for (Id part : p.parts)
       all = op(Op::OpLogicalAnd, bool_type,
                {all, op(Op::OpAll, bool_type, {op(Op::OpINotEqual, bvec(p.type), {part, splat_constant(p.type, 0)})})});
     push(bool_to_i32(all));
   };
   auto bitmask = [&](Lanes shape) {
-    const Id bits = lane_bits(shape);
+    const uint32_t bits = lane_bits(shape);
     Id x = pop(), mask = u32c(0);
     for (uint32_t i = 0; i < lane_count(shape); ++i) {
       Id l = lane(x, shape, i);
       Id sign = bits == 64 ? op(Op::OpUConvert, u32, {op(Op::OpShiftRightLogical, u64, {l, u32c(63)})})
-                                 : op(Op::OpShiftRightLogical, u32, {l, u32c(bits - 1)});
+                           : op(Op::OpShiftRightLogical, u32, {l, u32c(bits - 1)});
       mask = op(Op::OpBitwiseOr, u32, {mask, op(Op::OpShiftLeftLogical, u32, {sign, u32c(i)})});
     }
     push(mask);
@@ -302,13 +302,13 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   };
   // Narrow: a's lanes then b's, each saturated to the narrower lane.
   auto narrow = [&](Lanes from, Lanes to, bool is_signed) {
-    const Id bits = lane_bits(to);
+    const uint32_t bits = lane_bits(to);
     const int64_t lo = is_signed ? -(int64_t(1) << (bits - 1)) : 0;
     const int64_t hi = is_signed ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
     Id b = pop(), a = pop();
     std::vector<Id> values;
-    for (uint32_t v : {a, b})
-      for (uint32_t l : lanes(v, from, true)) {
+    for (Id v : {a, b})
+      for (Id l : lanes(v, from, true)) {
         Id low = u32c(uint32_t(lo)), high = u32c(uint32_t(hi));
         l = op(Op::OpSelect, u32, {op(Op::OpSLessThan, bool_type, {l, low}), low, l});
         values.push_back(op(Op::OpSelect, u32, {op(Op::OpSGreaterThan, bool_type, {l, high}), high, l}));
@@ -316,21 +316,21 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     push(from_lanes(to, values));
   };
   // Lane i of `from`, sign- or zero-extended to the lane type of `to`.
-  auto widened = [&](Id v, Lanes from, Lanes to, Id i, bool is_signed) {
+  auto widened = [&](Id v, Lanes from, Lanes to, uint32_t i, bool is_signed) {
     Id l = lane(v, from, i, is_signed);
     if (to != Lanes::I64) return l;
     return op(is_signed ? Op::OpSConvert : Op::OpUConvert, u64, {l});
   };
   auto extend = [&](Lanes from, Lanes to, bool high, bool is_signed) {
     Id x = pop();
-    const Id n = lane_count(to), first = high ? n : 0;
+    const uint32_t n = lane_count(to), first = high ? n : 0;
     std::vector<Id> values;
     for (uint32_t i = 0; i < n; ++i) values.push_back(widened(x, from, to, first + i, is_signed));
     push(from_lanes(to, values));
   };
   auto extmul = [&](Lanes from, Lanes to, bool high, bool is_signed) {
     Id b = pop(), a = pop();
-    const Id n = lane_count(to), first = high ? n : 0;
+    const uint32_t n = lane_count(to), first = high ? n : 0;
     const Id t = to == Lanes::I64 ? u64 : u32;
     std::vector<Id> values;
     for (uint32_t i = 0; i < n; ++i)
@@ -346,10 +346,10 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     push(from_lanes(to, values));
   };
   // Float lanes through the scalar instruction.
-  auto float_lanes = [&](Opcode scalar, Lanes shape, Id arity) -> Status {
-    Id b = arity == 2 ? pop() : 0, a = pop();
+  auto float_lanes = [&](Opcode scalar, Lanes shape, uint32_t arity) -> Status {
+    Id b = arity == 2 ? pop() : Id(), a = pop();
     Result<std::vector<Id>> r = arity == 2 ? per_lane(scalar, {a, b}, shape, lane_count(shape))
-                                                 : per_lane(scalar, {a}, shape, lane_count(shape));
+                                           : per_lane(scalar, {a}, shape, lane_count(shape));
     if (!r.ok()) return r.error();
     push(from_lanes(shape, *r));
     return {};
@@ -358,7 +358,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   auto float_compare = [&](Opcode scalar, Lanes shape) -> Status {
     Id b = pop(), a = pop();
     WASMGPU_ASSIGN_OR_RETURN(std::vector<Id> r, per_lane(scalar, {a, b}, shape, lane_count(shape)));
-    for (uint32_t& l : r) {
+    for (Id& l : r) {
       l = op(Op::OpISub, u32, {u32c(0), l});
       if (shape == Lanes::F64) l = op(Op::OpSConvert, u64, {l});
     }
@@ -370,7 +370,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     Id b = pop(), a = pop();
     const Opcode lt = shape == Lanes::F32 ? Opcode::F32Lt : Opcode::F64Lt;
     WASMGPU_ASSIGN_OR_RETURN(std::vector<Id> less, is_min ? per_lane(lt, {b, a}, shape, lane_count(shape))
-                                                                : per_lane(lt, {a, b}, shape, lane_count(shape)));
+                                                          : per_lane(lt, {a, b}, shape, lane_count(shape)));
     std::vector<Id> la = lanes(a, shape), lb = lanes(b, shape), values;
     const Id t = shape == Lanes::F32 ? k_.types.f32() : k_.types.f64();
     for (uint32_t i = 0; i < lane_count(shape); ++i)
@@ -379,7 +379,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     return {};
   };
   // Conversions of the first `count` lanes of `from`, the rest of `to` zero.
-  auto convert = [&](Opcode scalar, Lanes from, Lanes to, Id count) -> Status {
+  auto convert = [&](Opcode scalar, Lanes from, Lanes to, uint32_t count) -> Status {
     Id x = pop();
     WASMGPU_ASSIGN_OR_RETURN(std::vector<Id> values, per_lane(scalar, {x}, from, count));
     const Id zero = to == Lanes::F32 ? b_.const_f32_bits(0) : to == Lanes::F64 ? b_.const_f64_bits(0) : u32c(0);
@@ -458,7 +458,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     // --- constants, shuffles, lanes ---
     case Opcode::V128Const: {
       const Id words[] = {u32c(uint32_t(instr.imm64)), u32c(uint32_t(instr.imm64 >> 32)),
-                                u32c(uint32_t(instr.imm64_hi)), u32c(uint32_t(instr.imm64_hi >> 32))};
+                          u32c(uint32_t(instr.imm64_hi)), u32c(uint32_t(instr.imm64_hi >> 32))};
       push(b_.const_composite(v128, words));
       break;
     }
@@ -466,7 +466,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       Id b = pop(), a = pop();
       std::vector<Id> la = lanes(a, Lanes::I8), lb = lanes(b, Lanes::I8), values;
       for (uint32_t i = 0; i < 16; ++i) {
-        const Id index = uint32_t(((i < 8 ? instr.imm64 : instr.imm64_hi) >> (8 * (i % 8))) & 0xFF);
+        const uint32_t index = uint32_t(((i < 8 ? instr.imm64 : instr.imm64_hi) >> (8 * (i % 8))) & 0xFF);
         values.push_back(index < 16 ? la[index] : lb[index - 16]);
       }
       push(from_lanes(Lanes::I8, values));
@@ -478,9 +478,8 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       for (uint32_t i = 0; i < 16; ++i) {
         Id index = lane(s, Lanes::I8, i);
         Id in_range = op(Op::OpULessThan, bool_type, {index, u32c(16)});
-        Id word =
-            op(Op::OpVectorExtractDynamic, u32,
-               {a, op(Op::OpShiftRightLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(15)}), u32c(2)})});
+        Id word = op(Op::OpVectorExtractDynamic, u32,
+                     {a, op(Op::OpShiftRightLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(15)}), u32c(2)})});
         Id shift = op(Op::OpShiftLeftLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(3)}), u32c(3)});
         Id byte = op(Op::OpBitFieldUExtract, u32, {word, shift, u32c(8)});
         values.push_back(op(Op::OpSelect, u32, {in_range, byte, u32c(0)}));
