@@ -44,8 +44,7 @@ concept ImageOf = requires(ModuleBuilder& b, T sampled) { b.image_type(sampled, 
 template <typename T>
 concept AlignedLoadFrom = requires(FunctionBuilder& f, Id type, T pointer) { f.load_aligned(type, pointer, 4u); };
 template <typename T>
-concept AlignedStoreTo =
-    requires(FunctionBuilder& f, T pointer, Id value) { f.store_aligned(pointer, value, 4u); };
+concept AlignedStoreTo = requires(FunctionBuilder& f, T pointer, Id value) { f.store_aligned(pointer, value, 4u); };
 template <typename T>
 concept PointerTo = requires(ModuleBuilder& b, T pointee) { b.pointer_type(spv::StorageClass::Function, pointee); };
 template <typename T>
