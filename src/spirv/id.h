@@ -8,8 +8,9 @@
 #include <compare>
 #include <cstdint>
 #include <functional>
-#include <type_traits>
 #include <vector>
+
+#include <spirv/unified1/spirv.hpp11>
 
 namespace wasmgpu::spirv {
 
@@ -27,9 +28,50 @@ class Id {
   uint32_t value_ = 0;
 };
 
-// A scoped enumeration (spirv.hpp11's enumerants are all scoped).
+// The enumerations of the SPIR-V grammar (spirv.hpp11) whose enumerants
+// an instruction holds as literal words. Scope and MemorySemantics are not
+// among them: instructions take those as ids of constants, so an enumerant
+// of theirs passed as an operand does not compile. Nor does any enumeration
+// that is not SPIR-V's (a wasm opcode, a trap kind).
 template <typename E>
-concept ScopedEnum = std::is_enum_v<E> && !std::is_convertible_v<E, std::underlying_type_t<E>>;
+inline constexpr bool kGrammarEnum = false;
+template <>
+inline constexpr bool kGrammarEnum<spv::Op> = true;  // OpSpecConstantOp's opcode
+template <>
+inline constexpr bool kGrammarEnum<spv::Capability> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::ExecutionModel> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::ExecutionMode> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::AddressingModel> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::MemoryModel> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::StorageClass> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::Decoration> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::BuiltIn> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::Dim> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::ImageFormat> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::ImageOperandsMask> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::MemoryAccessMask> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::FunctionControlMask> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::SelectionControlMask> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::LoopControlMask> = true;
+template <>
+inline constexpr bool kGrammarEnum<spv::GroupOperation> = true;
+
+template <typename E>
+concept GrammarEnum = kGrammarEnum<E>;
 
 // One operand word of an instruction: an Id, an enumerant of the SPIR-V
 // grammar (a storage class, a decoration, a mask), or a literal number,
@@ -37,7 +79,7 @@ concept ScopedEnum = std::is_enum_v<E> && !std::is_convertible_v<E, std::underly
 class Operand {
  public:
   constexpr Operand(Id id) : word_(id.value()) {}
-  template <ScopedEnum E>
+  template <GrammarEnum E>
   constexpr Operand(E enumerant) : word_(static_cast<uint32_t>(enumerant)) {}
   constexpr uint32_t word() const { return word_; }
 

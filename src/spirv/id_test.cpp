@@ -26,6 +26,13 @@ static_assert(std::is_convertible_v<Id, Operand>);
 static_assert(std::is_convertible_v<spv::StorageClass, Operand>);
 static_assert(std::is_convertible_v<spv::Decoration, Operand>);
 static_assert(std::is_same_v<decltype(literal(3)), Operand>);
+// Scope and MemorySemantics operands are ids of constants, so their
+// enumerants are not operands; nor is an enumerant that is not SPIR-V's.
+enum class NotSpirv : uint32_t { Value };
+static_assert(std::is_convertible_v<spv::MemoryAccessMask, Operand>);
+static_assert(!std::is_convertible_v<spv::Scope, Operand>);
+static_assert(!std::is_convertible_v<spv::MemorySemanticsMask, Operand>);
+static_assert(!std::is_convertible_v<NotSpirv, Operand>);
 static_assert(!std::is_convertible_v<uint32_t, Operand>);
 static_assert(!std::is_constructible_v<Operand, uint32_t>);
 static_assert(!std::is_constructible_v<Operand, int>);
