@@ -97,6 +97,18 @@ Status FunctionLowering::lower(const FunctionFacts& facts) {
   return {};
 }
 
+Status FunctionLowering::prepare_member() {
+  WASMGPU_TRY(find_branch_targets());
+  local_types_ = type_.params;
+  local_types_.insert(local_types_.end(), function_.locals.begin(), function_.locals.end());
+  for (ValType type : local_types_) locals_.push_back(f_.variable(type_of(type)));
+  return {};
+}
+
+void FunctionLowering::settle_float_run(wasm::Opcode next) {
+  if (k_.exact_float && !ExactFloat::continues_run(next)) k_.exact_float->settle(f_, stack_);
+}
+
 Id FunctionLowering::pop() {
   assert(!stack_.empty() && "operand stack underflow (module not validated?)");
   Id value = stack_.back();
@@ -547,7 +559,7 @@ Result<Id> FunctionLowering::global_var(uint32_t global_index) {
 Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t index) {
   const Id u32 = k_.types.u32, u64 = k_.types.u64;
   current_ip_ = index;
-  if (k_.exact_float && !ExactFloat::continues_run(instr.op)) k_.exact_float->settle(f_, stack_);
+  settle_float_run(instr.op);
   if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
   if (wasm::info(instr.op).cls == wasm::OpcodeClass::Atomic) {  // threads-proposal atomics (intrinsics.h)
     k_.intrinsics->lower_atomic_instruction(f_, instr, stack_);

@@ -41,9 +41,45 @@ class FunctionLowering {
   // `facts`: the front end's about the function (front_end_facts.h).
   Status lower(const FunctionFacts& facts);
 
- private:
-  friend class ComponentLowering;
+  // --- as a member of a recursive component ---
+  // The component's state machine (recursive_component.cpp) lowers control
+  // flow, calls into the component and the locals' frames itself, and the
+  // other instructions through lower_instruction(); this is all it uses.
+  // Finds the branch targets and declares the locals (parameters first) as
+  // variables of the shared function, which the state machine initialises.
+  Status prepare_member();
+  const wasm::Function& function() const { return function_; }
+  const wasm::FuncType& type() const { return type_; }
+  // Whether some branch targets the label that instruction `ip` opens.
+  bool targeted(size_t ip) const { return targeted_[ip]; }
+  const std::vector<Id>& locals() const { return locals_; }  // Function variables
+  const std::vector<wasm::ValType>& local_types() const { return local_types_; }
+  // The operand stack as SPIR-V ids; each state starts from one it loads.
+  const std::vector<Id>& stack() const { return stack_; }
+  void clear_stack() { stack_.clear(); }
+  Id pop();
+  void push(Id value) { stack_.push_back(value); }
+  // Ends a run of exact f32 + - * (float_exact.h) unless `next` continues it:
+  // control flow must not separate a run's values from their settling.
+  void settle_float_run(wasm::Opcode next);
+  Status lower_instruction(const wasm::Instr& instr, size_t index);
+  Id nonzero(Id value, Id type);  // bool: value != 0
+  std::pair<std::vector<wasm::ValType>, std::vector<wasm::ValType>> block_signature(const wasm::BlockType& block) const;
+  // call_indirect in two steps (call_indirect.cpp). resolve_element: the
+  // function index in slot `element` (u32) of `table`, trapping "undefined
+  // element" past its size and "uninitialized element" on null (then
+  // abi::kNullRef). dispatch_indirect: calls that function with `args`,
+  // an OpSwitch over the targets of type `type_index`; any other index traps
+  // "indirect call type mismatch" (types compare structurally). Pushes the
+  // results (zeros after a trap).
+  Id resolve_element(uint32_t table, Id element);
+  // The OpSwitch of dispatch_indirect on `function` (u32): for each function of
+  // type `type_index` the slot may hold, `call_arm(callee)` emits the arm's
+  // body; any other index traps "indirect call type mismatch". Ends in the
+  // switch's merge block (the state machine of recursive components uses it).
+  Status function_switch(Id function, uint32_t type_index, const std::function<Status(uint32_t callee)>& call_arm);
 
+ private:
   // --- control flow (control_flow.cpp) ---
   // One wasm label. Labels that some branch targets become SPIR-V loop
   // constructs ("constructs" below); the others are emitted inline.
@@ -104,19 +140,14 @@ class FunctionLowering {
   std::vector<Id> frame_vars(Frame& frame, bool params);
   void store_top(const std::vector<Id>& vars);
   void load_into_stack(const std::vector<Id>& vars, const std::vector<wasm::ValType>& types);
-  std::pair<std::vector<wasm::ValType>, std::vector<wasm::ValType>> block_signature(const wasm::BlockType& block) const;
   std::vector<Id> new_vars(const std::vector<wasm::ValType>& types);
 
   // --- instructions (function_lowering.cpp) ---
-  Status lower_instruction(const wasm::Instr& instr, size_t index);
-  Id pop();
-  void push(Id value) { stack_.push_back(value); }
   Id type_of(wasm::ValType type) { return k_.types.value_type(type); }
   Id op(spv::Op op, Id type, std::initializer_list<Operand> operands);
   Id float_constant(int width, uint64_t bits);
   Id float_op(spv::Op op, Id type, Id a, Id b);
   Id bool_to_i32(Id condition);
-  Id nonzero(Id value, Id type);
   void binary(spv::Op op, Id type);
   void compare(spv::Op op);  // i32 result of a comparison of the top two values
   void count_bits(wasm::Opcode op);
@@ -132,14 +163,7 @@ class FunctionLowering {
   void store(const wasm::Instr& instr, uint32_t width, wasm::ValType type);
   Status call(uint32_t function_index);
   Status call_indirect(const wasm::Instr& instr);
-  // call_indirect in two steps (call_indirect.cpp). resolve_element: the
-  // function index in slot `element` (u32) of `table`, trapping "undefined
-  // element" past its size and "uninitialized element" on null (then
-  // abi::kNullRef). dispatch_indirect: calls that function with `args`,
-  // an OpSwitch over the targets of type `type_index`; any other index traps
-  // "indirect call type mismatch" (types compare structurally). Pushes the
-  // results (zeros after a trap).
-  Id resolve_element(uint32_t table, Id element);
+  // The second step of call_indirect (resolve_element above).
   Status dispatch_indirect(Id function, uint32_t type_index, const std::vector<Id>& args);
   // Tables and element segments in the InstanceState (table_access.cpp).
   Id table_address(uint32_t table);            // u64: the Table record
@@ -153,11 +177,6 @@ class FunctionLowering {
   void table_copy(uint32_t dest_table, uint32_t source_table);
   Status table_init(uint32_t segment, uint32_t table);
   Status elem_drop(uint32_t segment);
-  // The OpSwitch of dispatch_indirect on `function` (u32): for each function of
-  // type `type_index` the slot may hold, `call_arm(callee)` emits the arm's
-  // body; any other index traps "indirect call type mismatch". Ends in the
-  // switch's merge block (the state machine of recursive components uses it).
-  Status function_switch(Id function, uint32_t type_index, const std::function<Status(uint32_t callee)>& call_arm);
   // --- SIMD (simd_lowering.cpp) ---
   using Lanes = LaneShape;
   Status lower_simd(const wasm::Instr& instr);

@@ -24,8 +24,6 @@
 // loop exits at its next trip once `trapped` is set.
 #include "spirv/recursive_component.h"
 
-#include "spirv/float_exact.h"
-
 #include <algorithm>
 #include <cassert>
 #include <functional>
@@ -174,7 +172,7 @@ Id ComponentLowering::machine_result_type() {
 // lists them all. States that only dead code would open get empty cases.
 void ComponentLowering::plan_states(uint32_t member) {
   const FunctionLowering& fl = *members_lowering_[member];
-  const std::vector<wasm::Instr>& body = fl.function_.body;
+  const std::vector<wasm::Instr>& body = fl.function().body;
   auto add = [&](size_t instr, Role role) {
     State& s = states_[{member, instr, role}];
     s.number = uint32_t(by_number_.size());
@@ -185,10 +183,10 @@ void ComponentLowering::plan_states(uint32_t member) {
     const wasm::Instr& instr = body[ip];
     switch (instr.op) {
       case Opcode::Loop:
-        if (fl.targeted_[ip]) add(ip, Role::LoopHeader);
+        if (fl.targeted(ip)) add(ip, Role::LoopHeader);
         break;
       case Opcode::Block:
-        if (fl.targeted_[ip]) add(ip, Role::BlockEnd);
+        if (fl.targeted(ip)) add(ip, Role::BlockEnd);
         break;
       case Opcode::If:
         add(ip, Role::IfThen);
@@ -217,12 +215,7 @@ Result<uint32_t> ComponentLowering::lower() {
 
   for (uint32_t function : members_) {
     auto lowering = std::make_unique<FunctionLowering>(k_, function, f);
-    WASMGPU_TRY(lowering->find_branch_targets());
-    lowering->local_types_ = lowering->type_.params;
-    const std::vector<wasm::ValType>& locals = lowering->function_.locals;
-    lowering->local_types_.insert(lowering->local_types_.end(), locals.begin(), locals.end());
-    for (wasm::ValType type : lowering->local_types_)
-      lowering->locals_.push_back(f.variable(k_.types.value_type(type)));
+    WASMGPU_TRY(lowering->prepare_member());
     members_lowering_.push_back(std::move(lowering));
   }
   // Entry states first, so that member i enters at state i.
@@ -364,8 +357,8 @@ void ComponentLowering::enter_state(uint32_t state_number, const std::vector<Id>
   s.emitted = true;
   f_->begin_block(s.label);
   live_ = true;
-  fl_->stack_.clear();
-  for (size_t h = 0; h < shape.size(); ++h) fl_->stack_.push_back(f_->load(shape[h], slot(h, shape[h])));
+  fl_->clear_stack();
+  for (size_t h = 0; h < shape.size(); ++h) fl_->push(f_->load(shape[h], slot(h, shape[h])));
 }
 
 void ComponentLowering::end_case() {
@@ -384,16 +377,16 @@ Status ComponentLowering::lower_member(uint32_t member) {
   labels_.clear();
   enter_state(member, {});
   // Parameters from the argument registers; other locals start at zero.
-  for (size_t i = 0; i < fl.locals_.size(); ++i) {
-    const Id type = k_.types.value_type(fl.local_types_[i]);
-    f.store(fl.locals_[i],
-            i < fl.type_.params.size() ? unpack(k_, f, f.load(k_.types.u64, arg_vars_[i]), type) : b_.const_null(type));
+  for (size_t i = 0; i < fl.locals().size(); ++i) {
+    const Id type = k_.types.value_type(fl.local_types()[i]);
+    f.store(fl.locals()[i], i < fl.type().params.size() ? unpack(k_, f, f.load(k_.types.u64, arg_vars_[i]), type)
+                                                        : b_.const_null(type));
   }
-  const std::vector<wasm::Instr>& body = fl.function_.body;
+  const std::vector<wasm::Instr>& body = fl.function().body;
   Label function_label;
   function_label.kind = Label::Kind::Function;
   function_label.else_index = function_label.end_index = body.size() - 1;
-  function_label.results = fl.type_.results;
+  function_label.results = fl.type().results;
   labels_.push_back(function_label);
   for (size_t ip = 0; ip < body.size() && !labels_.empty(); ++ip) {
     if (!live_) {
@@ -413,7 +406,7 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
   FunctionLowering& fl = *fl_;
   FunctionBuilder& f = *f_;
   // As FunctionLowering::lower_instruction: exact f32 runs end before control flow.
-  if (k_.exact_float && !ExactFloat::continues_run(instr.op)) k_.exact_float->settle(f, fl.stack_);
+  fl.settle_float_run(instr.op);
   switch (instr.op) {
     case Opcode::Block:
     case Opcode::Loop:
@@ -427,7 +420,7 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
     case Opcode::BrIf: {
       Id condition = fl.nonzero(fl.pop(), k_.types.u32);
       uint32_t next = state(ip, Role::Continue);
-      std::vector<Id> stack = fl.stack_;
+      std::vector<Id> stack = fl.stack();
       f.if_else(condition, [&] { branch(instr.imm0); }, [&] { transition(next, stack); });
       end_case();
       enter_state(next, types_of(stack));
@@ -499,9 +492,9 @@ void ComponentLowering::enter_label(const wasm::Instr& instr, size_t ip) {
   label.else_index = instr.imm0;
   label.end_index = instr.imm1;
   std::tie(label.params, label.results) = fl.block_signature(instr.block);
-  label.targeted = fl.targeted_[ip];
+  label.targeted = fl.targeted(ip);
   Id condition = label.kind == Label::Kind::If ? fl.nonzero(fl.pop(), k_.types.u32) : Id();
-  std::vector<Id> stack = fl.stack_;
+  std::vector<Id> stack = fl.stack();
   label.below = types_of(std::vector<Id>(stack.begin(), stack.end() - label.params.size()));
   labels_.push_back(label);
   if (label.kind == Label::Kind::Loop && label.targeted) {
@@ -523,7 +516,7 @@ void ComponentLowering::lower_else() {
   Label& label = labels_.back();
   uint32_t end = state(label.instr, Role::IfEnd);
   if (live_) {
-    transition(end, fl_->stack_);
+    transition(end, fl_->stack());
     end_case();
   }
   label.seen_else = true;
@@ -547,10 +540,10 @@ void ComponentLowering::lower_end() {
       uint32_t end = state(label.instr, Role::IfEnd);
       if (!label.seen_else) {
         lower_else();  // the implicit else passes the parameters on as results
-        transition(end, fl_->stack_);
+        transition(end, fl_->stack());
         end_case();
       } else if (live_) {
-        transition(end, fl_->stack_);
+        transition(end, fl_->stack());
         end_case();
       }
       enter_state(end, shape);
@@ -560,7 +553,7 @@ void ComponentLowering::lower_end() {
       if (label.targeted) {
         uint32_t end = state(label.instr, Role::BlockEnd);
         if (live_) {
-          transition(end, fl_->stack_);
+          transition(end, fl_->stack());
           end_case();
         }
         enter_state(end, shape);
@@ -577,7 +570,7 @@ void ComponentLowering::branch(uint32_t depth) {
     return_from_member();
     return;
   }
-  const std::vector<Id>& stack = fl_->stack_;
+  const std::vector<Id>& stack = fl_->stack();
   size_t arity = target.kind == Label::Kind::Loop ? target.params.size() : target.results.size();
   std::vector<Id> values(stack.begin(), stack.begin() + target.below.size());
   values.insert(values.end(), stack.end() - arity, stack.end());
@@ -590,7 +583,7 @@ void ComponentLowering::branch(uint32_t depth) {
 void ComponentLowering::lower_br_table(const wasm::Instr& instr) {
   FunctionBuilder& f = *f_;
   Id selector = fl_->pop();
-  const std::vector<uint32_t>& targets = fl_->function_.br_tables[instr.imm0];
+  const std::vector<uint32_t>& targets = fl_->function().br_tables[instr.imm0];
   std::map<uint32_t, Id> labels;  // depth -> case block
   for (uint32_t depth : targets)
     if (!labels.count(depth)) labels[depth] = b_.fresh_id();
@@ -609,8 +602,8 @@ void ComponentLowering::lower_br_table(const wasm::Instr& instr) {
 
 void ComponentLowering::return_from_member() {
   FunctionBuilder& f = *f_;
-  const std::vector<Id>& stack = fl_->stack_;
-  size_t count = fl_->type_.results.size();
+  const std::vector<Id>& stack = fl_->stack();
+  size_t count = fl_->type().results.size();
   for (size_t i = 0; i < count; ++i) f.store(result_vars_[i], pack(k_, f, stack[stack.size() - count + i]));
   Id outermost = f.op(Op::OpIEqual, k_.types.bool_type, {f.load(k_.types.u32, depth_var_), b_.const_u32(0)});
   Id sp = f.load(k_.types.u32, sp_var_);
@@ -673,9 +666,9 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
                                       const std::function<Status(const std::vector<Id>& args)>& dispatch) {
   FunctionLowering& fl = *fl_;
   FunctionBuilder& f = *f_;
-  size_t first = fl.stack_.size() - params.size();
-  std::vector<Id> args(fl.stack_.begin() + first, fl.stack_.end());
-  std::vector<Id> below(fl.stack_.begin(), fl.stack_.begin() + first);
+  size_t first = fl.stack().size() - params.size();
+  std::vector<Id> args(fl.stack().begin() + first, fl.stack().end());
+  std::vector<Id> below(fl.stack().begin(), fl.stack().begin() + first);
   std::vector<Id> below_types = types_of(below);
   uint32_t resume = state(ip, Role::Resume);
   uint32_t frame_words = 0;
@@ -690,8 +683,8 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
       },
       [&] {
         Id sp = f.load(k_.types.u32, sp_var_);
-        for (size_t i = 0; i < fl.locals_.size(); ++i)
-          push_words(sp, frame_words, f.load(k_.types.value_type(fl.local_types_[i]), fl.locals_[i]));
+        for (size_t i = 0; i < fl.locals().size(); ++i)
+          push_words(sp, frame_words, f.load(k_.types.value_type(fl.local_types()[i]), fl.locals()[i]));
         for (Id value : below) push_words(sp, frame_words, value);
         push_words(sp, frame_words, b_.const_u32(resume));
         f.store(sp_var_, f.op(Op::OpIAdd, k_.types.u32, {sp, b_.const_u32(frame_words)}));
@@ -708,11 +701,11 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
   f.store(sp_var_, base);
   f.store(depth_var_, f.op(Op::OpISub, k_.types.u32, {f.load(k_.types.u32, depth_var_), b_.const_u32(1)}));
   uint32_t offset = 0;
-  for (size_t i = 0; i < fl.locals_.size(); ++i) {
-    const Id type = k_.types.value_type(fl.local_types_[i]);
-    f.store(fl.locals_[i], pop_words(base, offset, type));
+  for (size_t i = 0; i < fl.locals().size(); ++i) {
+    const Id type = k_.types.value_type(fl.local_types()[i]);
+    f.store(fl.locals()[i], pop_words(base, offset, type));
   }
-  for (Id type : below_types) fl.stack_.push_back(pop_words(base, offset, type));
+  for (Id type : below_types) fl.push(pop_words(base, offset, type));
   for (size_t r = 0; r < results.size(); ++r)
     fl.push(unpack(k_, f, f.load(k_.types.u64, result_vars_[r]), k_.types.value_type(results[r])));
   return {};
