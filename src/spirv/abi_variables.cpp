@@ -6,7 +6,7 @@ namespace wasmgpu::spirv {
 
 Id AbiVariables::builtin_input(spv::BuiltIn builtin, Id type) {
   auto it = builtin_vars_.find(uint32_t(builtin));
-  if (it != builtin_vars_.end()) return Id(it->second);
+  if (it != builtin_vars_.end()) return it->second;
   const Id var = b_.global_variable(b_.pointer_type(spv::StorageClass::Input, type), spv::StorageClass::Input);
   b_.decorate(var, spv::Decoration::BuiltIn, {uint32_t(builtin)});
   builtin_vars_.emplace(uint32_t(builtin), var);

@@ -36,7 +36,7 @@ class AbiVariables {
   Id builtin_input(spv::BuiltIn builtin, Id type);
 
   // Private variables holding wasm globals (by global index).
-  std::map<uint32_t, uint32_t> global_vars;
+  std::map<uint32_t, Id> global_vars;
 
   // Pointer parameters (ParamRegion in abi/launch_abi.h): the kernel function
   // whose parameters hold the launch's arguments (UINT32_MAX in call
@@ -53,7 +53,7 @@ class AbiVariables {
  private:
   ModuleBuilder& b_;
   const KernelTypes& types_;
-  std::map<uint32_t, uint32_t> builtin_vars_;
+  std::map<uint32_t, Id> builtin_vars_;
   std::map<uint32_t, ParamRegion> param_regions_;
 };
 

@@ -15,7 +15,7 @@ namespace {
 using Op = spv::Op;
 }
 
-void RuntimeHelpers::fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uint32_t count) {
+void RuntimeHelpers::fill(FunctionBuilder& f, Id dest, Id value, Id count) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant_dest = k_.b.integer_constant(dest);
   const std::optional<uint64_t> constant_count = k_.b.integer_constant(count);
@@ -25,7 +25,7 @@ void RuntimeHelpers::fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uin
     call(f, k_.types.void_type, function_id(Helper::Fill), {dest, value, count});
     return;
   }
-  uint32_t dest64 = f.op(Op::OpUConvert, k_.types.u64, {dest});
+  Id dest64 = f.op(Op::OpUConvert, k_.types.u64, {dest});
   auto fill_bytes = [&] {
     call(f, k_.types.void_type, function_id(Helper::FillBytes),
          {module_address(f, dest64), f.op(Op::OpUConvert, k_.types.u8(), {value}), count});
@@ -35,7 +35,7 @@ void RuntimeHelpers::fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uin
             [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
 }
 
-void RuntimeHelpers::copy(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count) {
+void RuntimeHelpers::copy(FunctionBuilder& f, Id dest, Id source, Id count) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant_count = k_.b.integer_constant(count);
   const AccessPath path = std::max(path_of(k_.b.integer_constant(dest), constant_count),
@@ -47,20 +47,20 @@ void RuntimeHelpers::copy(FunctionBuilder& f, uint32_t dest, uint32_t source, ui
   }
   // Both ranges are constants here, so the copy's direction is known.
   const uint64_t to = *k_.b.integer_constant(dest), from = *k_.b.integer_constant(source);
-  uint32_t dest64 = k_.b.const_u64(to), source64 = k_.b.const_u64(from);
+  Id dest64 = k_.b.const_u64(to), source64 = k_.b.const_u64(from);
   auto copy_bytes = [&] {
     call(f, k_.types.void_type, function_id(Helper::CopyBytes),
          {module_address(f, dest64), module_address(f, source64), count, k_.b.const_bool(to <= from)});
   };
   if (path == AccessPath::Direct) return copy_bytes();
-  uint32_t count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
-  uint32_t fits = f.op(Op::OpLogicalAnd, k_.types.bool_type,
-                       {within_memory(f, dest64, count64), within_memory(f, source64, count64)});
+  Id count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
+  Id fits = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                 {within_memory(f, dest64, count64), within_memory(f, source64, count64)});
   f.if_else(fits, copy_bytes, [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
 }
 
-void RuntimeHelpers::memory_init(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count,
-                                 uint32_t segment_size, uint64_t segment_offset, uint32_t dropped_offset) {
+void RuntimeHelpers::memory_init(FunctionBuilder& f, Id dest, Id source, Id count, uint32_t segment_size,
+                                 uint64_t segment_offset, uint32_t dropped_offset) {
   k_.uses_memory = true;
   k_.access_paths.add(AccessPath::Translated);
   call(f, k_.types.void_type, function_id(Helper::Init),
@@ -69,13 +69,13 @@ void RuntimeHelpers::memory_init(FunctionBuilder& f, uint32_t dest, uint32_t sou
 }
 
 // fill_bytes(address u64, byte u8, count u32): `count` bytes at a device address.
-void RuntimeHelpers::emit_fill_bytes(uint32_t id) {
-  uint32_t params[] = {k_.types.u64, k_.types.u8(), k_.types.u32};
+void RuntimeHelpers::emit_fill_bytes(Id id) {
+  Id params[] = {k_.types.u64, k_.types.u8(), k_.types.u32};
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.fill_bytes");
   return_if_trapped(f);  // a trapped invocation writes nothing more
-  uint32_t address = f.param(0), byte = f.param(1);
-  counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {f.param(2)}), [&](uint32_t i) {
+  Id address = f.param(0), byte = f.param(1);
+  counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {f.param(2)}), [&](Id i) {
     Id pointer = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {address, i}), k_.types.u8());
     f.store_aligned(pointer, byte, 1);
   });
@@ -88,14 +88,14 @@ void RuntimeHelpers::emit_fill_bytes(uint32_t id) {
 // wasm order: copying forwards when dest <= source (else backwards) is
 // memmove. Callers pass the direction, a constant when they know it, so that
 // the driver drops the other loop.
-void RuntimeHelpers::emit_copy_bytes(uint32_t id) {
-  uint32_t params[] = {k_.types.u64, k_.types.u64, k_.types.u32, k_.types.bool_type};
+void RuntimeHelpers::emit_copy_bytes(Id id) {
+  Id params[] = {k_.types.u64, k_.types.u64, k_.types.u32, k_.types.bool_type};
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.copy_bytes");
   return_if_trapped(f);
-  uint32_t dest = f.param(0), source = f.param(1);
-  uint32_t count = f.op(Op::OpUConvert, k_.types.u64, {f.param(2)});
-  auto copy_byte = [&](uint32_t i) {
+  Id dest = f.param(0), source = f.param(1);
+  Id count = f.op(Op::OpUConvert, k_.types.u64, {f.param(2)});
+  auto copy_byte = [&](Id i) {
     Id from = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {source, i}), k_.types.u8());
     Id to = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), k_.types.u8());
     f.store_aligned(to, f.load_aligned(k_.types.u8(), from, 1), 1);
@@ -107,39 +107,38 @@ void RuntimeHelpers::emit_copy_bytes(uint32_t id) {
   f.finish();
 }
 
-void RuntimeHelpers::emit_fill(uint32_t id) {
-  uint32_t params[] = {k_.types.u32, k_.types.u32, k_.types.u32};
+void RuntimeHelpers::emit_fill(Id id) {
+  Id params[] = {k_.types.u32, k_.types.u32, k_.types.u32};
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.memory_fill");
   return_if_trapped(f);
-  uint32_t dest = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
-  uint32_t count = f.param(2);
+  Id dest = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
+  Id count = f.param(2);
   shared_bulk(f, {dest}, count,
-              [&](uint32_t i) { store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), f.param(1), 1); });
-  uint32_t address = translate(f, dest, count);
+              [&](Id i) { store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), f.param(1), 1); });
+  Id address = translate(f, dest, count);
   call(f, k_.types.void_type, function_id(Helper::FillBytes),
        {address, f.op(Op::OpUConvert, k_.types.u8(), {f.param(1)}), count});
   f.return_();
   f.finish();
 }
 
-void RuntimeHelpers::emit_copy(uint32_t id) {
-  uint32_t params[] = {k_.types.u32, k_.types.u32, k_.types.u32};
+void RuntimeHelpers::emit_copy(Id id) {
+  Id params[] = {k_.types.u32, k_.types.u32, k_.types.u32};
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.memory_copy");
   return_if_trapped(f);
-  uint32_t count = f.param(2);
-  uint32_t from = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)}),
-           to = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
+  Id count = f.param(2);
+  Id from = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)}), to = f.op(Op::OpUConvert, k_.types.u64, {f.param(0)});
   shared_bulk(
       f, {to, from}, count,
-      [&](uint32_t i) {
-        uint32_t byte = load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {from, i}), 1);
+      [&](Id i) {
+        Id byte = load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {from, i}), 1);
         store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {to, i}), byte, 1);
       },
       f.op(Op::OpUGreaterThan, k_.types.bool_type, {to, from}));
-  uint32_t source = translate(f, from, count);
-  uint32_t dest = translate(f, to, count);
+  Id source = translate(f, from, count);
+  Id dest = translate(f, to, count);
   call(f, k_.types.void_type, function_id(Helper::CopyBytes),
        {dest, source, count, f.op(Op::OpULessThanEqual, k_.types.bool_type, {dest, source})});
   f.return_();
@@ -148,27 +147,27 @@ void RuntimeHelpers::emit_copy(uint32_t id) {
 
 // memory.init: the source range must lie in the segment (of size 0 once
 // dropped) and the destination in memory, both checked before any byte moves.
-void RuntimeHelpers::emit_init(uint32_t id) {
-  uint32_t params[] = {k_.types.u32, k_.types.u32, k_.types.u32, k_.types.u32, k_.types.u64, k_.types.u32};
+void RuntimeHelpers::emit_init(Id id) {
+  Id params[] = {k_.types.u32, k_.types.u32, k_.types.u32, k_.types.u32, k_.types.u64, k_.types.u32};
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.memory_init");
   ModuleBuilder& b = k_.b;
   return_if_trapped(f);
-  uint32_t count = f.param(2);
-  uint32_t count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
-  uint32_t state = f.load(k_.types.u64, k_.abi.instance_state_var);
-  uint32_t dropped_address = f.op(Op::OpIAdd, k_.types.u64, {state, f.op(Op::OpUConvert, k_.types.u64, {f.param(5)})});
-  uint32_t dropped = f.load_aligned(k_.types.u32, k_.device_pointer(f, dropped_address, k_.types.u32), 4);
-  uint32_t is_dropped = f.op(Op::OpINotEqual, k_.types.bool_type, {dropped, b.const_u32(0)});
-  uint32_t size =
+  Id count = f.param(2);
+  Id count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
+  Id state = f.load(k_.types.u64, k_.abi.instance_state_var);
+  Id dropped_address = f.op(Op::OpIAdd, k_.types.u64, {state, f.op(Op::OpUConvert, k_.types.u64, {f.param(5)})});
+  Id dropped = f.load_aligned(k_.types.u32, k_.device_pointer(f, dropped_address, k_.types.u32), 4);
+  Id is_dropped = f.op(Op::OpINotEqual, k_.types.bool_type, {dropped, b.const_u32(0)});
+  Id size =
       f.op(Op::OpSelect, k_.types.u64, {is_dropped, b.const_u64(0), f.op(Op::OpUConvert, k_.types.u64, {f.param(3)})});
-  uint32_t source = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)});
-  uint32_t source_end = f.op(Op::OpIAdd, k_.types.u64, {source, count64});
+  Id source = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)});
+  Id source_end = f.op(Op::OpIAdd, k_.types.u64, {source, count64});
   f.if_else(f.op(Op::OpUGreaterThan, k_.types.bool_type, {source_end, size}),
             [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
-  uint32_t dest = translate(f, f.op(Op::OpUConvert, k_.types.u64, {f.param(0)}), count);
-  uint32_t segments = f.load_aligned(k_.types.u64, k_.instance_pointer(f, abi::kInstanceDataSegments, k_.types.u64), 8);
-  uint32_t from = f.op(Op::OpIAdd, k_.types.u64, {segments, f.op(Op::OpIAdd, k_.types.u64, {f.param(4), source})});
+  Id dest = translate(f, f.op(Op::OpUConvert, k_.types.u64, {f.param(0)}), count);
+  Id segments = f.load_aligned(k_.types.u64, k_.instance_pointer(f, abi::kInstanceDataSegments, k_.types.u64), 8);
+  Id from = f.op(Op::OpIAdd, k_.types.u64, {segments, f.op(Op::OpIAdd, k_.types.u64, {f.param(4), source})});
   // Segment bytes and memory never overlap: either direction is right.
   call(f, k_.types.void_type, function_id(Helper::CopyBytes), {dest, from, count, b.const_bool(true)});
   f.return_();
@@ -178,23 +177,21 @@ void RuntimeHelpers::emit_init(uint32_t id) {
 // memory.fill/copy touching shared memory: checks every range first, then
 // moves bytes one at a time through the load/store helpers, which handle
 // both kinds of memory (backwards when `backwards`, for memmove overlap).
-void RuntimeHelpers::shared_bulk(FunctionBuilder& f, std::initializer_list<uint32_t> starts, uint32_t count,
-                                 const std::function<void(uint32_t)>& byte, uint32_t backwards) {
-  if (k_.shared.variable == 0) return;
-  uint32_t any = k_.b.const_bool(false);
-  for (uint32_t start : starts)
-    any = f.op(Op::OpLogicalOr, k_.types.bool_type, {any, shared_overlaps(k_, f, start, count)});
+void RuntimeHelpers::shared_bulk(FunctionBuilder& f, std::initializer_list<Id> starts, Id count,
+                                 const std::function<void(Id)>& byte, Id backwards) {
+  if (!k_.shared.variable) return;
+  Id any = k_.b.const_bool(false);
+  for (Id start : starts) any = f.op(Op::OpLogicalOr, k_.types.bool_type, {any, shared_overlaps(k_, f, start, count)});
   f.if_else(any, [&] {
-    for (uint32_t start : starts) {
-      uint32_t end = f.op(Op::OpIAdd, k_.types.u64, {start, f.op(Op::OpUConvert, k_.types.u64, {count})});
-      uint32_t in_shared =
-          f.op(Op::OpLogicalAnd, k_.types.bool_type,
-               {f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {start, k_.b.const_u64(k_.shared.lo)}),
-                f.op(Op::OpULessThanEqual, k_.types.bool_type, {end, k_.b.const_u64(k_.shared.hi)})});
+    for (Id start : starts) {
+      Id end = f.op(Op::OpIAdd, k_.types.u64, {start, f.op(Op::OpUConvert, k_.types.u64, {count})});
+      Id in_shared = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                          {f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {start, k_.b.const_u64(k_.shared.lo)}),
+                           f.op(Op::OpULessThanEqual, k_.types.bool_type, {end, k_.b.const_u64(k_.shared.hi)})});
       f.if_else(f.op(Op::OpLogicalNot, k_.types.bool_type, {in_shared}), [&] { translate(f, start, count); });
     }
-    uint32_t count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
-    if (backwards == 0) {
+    Id count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
+    if (!backwards) {
       counted_loop(f, count64, byte);
     } else {
       f.if_else(

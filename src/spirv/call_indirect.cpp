@@ -13,19 +13,19 @@ using Op = spv::Op;
 
 Status FunctionLowering::call_indirect(const wasm::Instr& instr) {
   const wasm::FuncType& expected = k_.module.types.at(instr.imm0);
-  uint32_t element = pop();
+  Id element = pop();
   size_t first = stack_.size() - expected.params.size();
-  std::vector<uint32_t> args(stack_.begin() + first, stack_.end());
+  std::vector<Id> args(stack_.begin() + first, stack_.end());
   stack_.resize(first);
-  uint32_t function = resolve_element(instr.imm1, element);
+  Id function = resolve_element(instr.imm1, element);
   return dispatch_indirect(function, instr.imm0, args);
 }
 
-uint32_t FunctionLowering::resolve_element(uint32_t table, uint32_t element) {
-  uint32_t record = table_address(table);
-  uint32_t function_var = f_.variable(k_.types.u32);
+Id FunctionLowering::resolve_element(uint32_t table, Id element) {
+  Id record = table_address(table);
+  Id function_var = f_.variable(k_.types.u32);
   f_.store(function_var, b_.const_u32(abi::kNullRef));
-  uint32_t in_bounds = op(Op::OpULessThan, k_.types.bool_type, {element, table_length(record)});
+  Id in_bounds = op(Op::OpULessThan, k_.types.bool_type, {element, table_length(record)});
   f_.if_else(
       in_bounds,
       [&] {
@@ -33,30 +33,29 @@ uint32_t FunctionLowering::resolve_element(uint32_t table, uint32_t element) {
                  f_.load_aligned(k_.types.u32, k_.device_pointer(f_, slot_address(record, element), k_.types.u32), 4));
       },
       [&] { k_.helpers->trap(f_, abi::TrapKind::UndefinedElement); });
-  uint32_t function = f_.load(k_.types.u32, function_var);
+  Id function = f_.load(k_.types.u32, function_var);
   // After an undefined element the index is null too; only the first trap counts.
   f_.if_else(op(Op::OpIEqual, k_.types.bool_type, {function, b_.const_u32(abi::kNullRef)}),
              [&] { k_.helpers->trap(f_, abi::TrapKind::UninitializedElement); });
   return function;
 }
 
-Status FunctionLowering::dispatch_indirect(uint32_t function, uint32_t type_index, const std::vector<uint32_t>& args) {
+Status FunctionLowering::dispatch_indirect(Id function, uint32_t type_index, const std::vector<Id>& args) {
   const wasm::FuncType& expected = k_.module.types.at(type_index);
-  std::vector<uint32_t> result_vars = new_vars(expected.results);
+  std::vector<Id> result_vars = new_vars(expected.results);
   for (size_t i = 0; i < result_vars.size(); ++i) f_.store(result_vars[i], b_.const_null(type_of(expected.results[i])));
 
   WASMGPU_TRY(function_switch(function, type_index, [&](uint32_t callee) -> Status {
     auto id = k_.function_ids.find(callee);
     if (id == k_.function_ids.end())
       return make_error("function " + k_.module.function_name(callee) + " was not compiled");
-    std::vector<uint32_t> operands{id->second};
-    operands.insert(operands.end(), args.begin(), args.end());
-    uint32_t result = f_.op(Op::OpFunctionCall, k_.types.result_type(expected.results), operands);
+    Id result = f_.call(k_.types.result_type(expected.results), id->second, args);
     if (expected.results.size() == 1) {
       f_.store(result_vars[0], result);
     } else {
       for (size_t i = 0; i < expected.results.size(); ++i)
-        f_.store(result_vars[i], op(Op::OpCompositeExtract, type_of(expected.results[i]), {result, uint32_t(i)}));
+        f_.store(result_vars[i],
+                 op(Op::OpCompositeExtract, type_of(expected.results[i]), {result, literal(uint32_t(i))}));
     }
     return {};
   }));
@@ -64,12 +63,12 @@ Status FunctionLowering::dispatch_indirect(uint32_t function, uint32_t type_inde
   return {};
 }
 
-Status FunctionLowering::function_switch(uint32_t function, uint32_t type_index,
+Status FunctionLowering::function_switch(Id function, uint32_t type_index,
                                          const std::function<Status(uint32_t callee)>& call_arm) {
-  std::vector<std::pair<uint32_t, uint32_t>> cases;  // function index -> label
+  std::vector<std::pair<uint32_t, Id>> cases;  // function index -> label
   for (uint32_t callee : indirect_callees(k_.module, *k_.indirect_targets, type_index))
     cases.emplace_back(callee, b_.fresh_id());
-  uint32_t merge = b_.fresh_id(), mismatch = b_.fresh_id();
+  Id merge = b_.fresh_id(), mismatch = b_.fresh_id();
   f_.selection_merge(merge);
   f_.switch_(function, mismatch, cases);
   for (auto [callee, label] : cases) {

@@ -43,32 +43,32 @@ constexpr uint32_t kPushHeaderMembers = AbiVariables::kPushHeaderMembers;
 constexpr uint32_t kPushCopyWords = (abi::kPushConstantsSize - abi::kPushArgsCopy) / 4;
 
 // Member `member` of the push-constant block (declared by emit_main).
-uint32_t push_member(KernelContext& k, FunctionBuilder& f, uint32_t member, Id type) {
-  uint32_t pointer = f.op(Op::OpAccessChain, k.b.pointer_type(spv::StorageClass::PushConstant, type),
-                          {k.abi.push_constants_var, k.b.const_u32(member)});
+Id push_member(KernelContext& k, FunctionBuilder& f, uint32_t member, Id type) {
+  Id pointer = f.op(Op::OpAccessChain, k.b.pointer_type(spv::StorageClass::PushConstant, type),
+                    {k.abi.push_constants_var, k.b.const_u32(member)});
   return f.load(type, pointer);
 }
 
-using MainBody = std::function<void(KernelContext&, FunctionBuilder&, uint32_t index, uint32_t launch_block)>;
+using MainBody = std::function<void(KernelContext&, FunctionBuilder&, Id index, Id launch_block)>;
 
 // `main`: reads the push constants, skips invocations past the launch's
 // count, sets the Private ABI variables, then runs `body` (for a kernel:
 // loads the arguments from the LaunchBlock and calls the kernel).
-uint32_t emit_main(KernelContext& k, const MainBody& body) {
+Id emit_main(KernelContext& k, const MainBody& body) {
   ModuleBuilder& b = k.b;
-  uint32_t main_id = b.fresh_id();
+  Id main_id = b.fresh_id();
   b.name(main_id, "main");
   b.entry_point(main_id, "main");
 
   const Id uvec3 = k.types.uvec3();
-  uint32_t workgroup_size = k.spec.workgroup_size();
-  uint32_t global_id_var = k.abi.builtin_input(spv::BuiltIn::GlobalInvocationId, uvec3);
+  Id workgroup_size = k.spec.workgroup_size();
+  Id global_id_var = k.abi.builtin_input(spv::BuiltIn::GlobalInvocationId, uvec3);
   b.name(global_id_var, "gl_GlobalInvocationID");
-  uint32_t workgroups_var = k.abi.builtin_input(spv::BuiltIn::NumWorkgroups, uvec3);
+  Id workgroups_var = k.abi.builtin_input(spv::BuiltIn::NumWorkgroups, uvec3);
 
   // The header's four fields, then the argument copy as 4-byte words
   // (abi/launch_abi.h); 8-byte values there are read as two words.
-  std::vector<uint32_t> members{k.types.u64, k.types.u32, k.types.u32, k.types.u64};
+  std::vector<Id> members{k.types.u64, k.types.u32, k.types.u32, k.types.u64};
   members.resize(kPushHeaderMembers + kPushCopyWords, k.types.u32);
   Id push_block = b.unique_struct_type(members);
   b.decorate(push_block, spv::Decoration::Block);
@@ -83,36 +83,38 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
       b.global_variable(b.pointer_type(spv::StorageClass::PushConstant, push_block), spv::StorageClass::PushConstant);
 
   FunctionBuilder f(b, main_id, k.types.void_type, {});
-  uint32_t launch_block = push_member(k, f, 0, k.types.u64);
-  uint32_t base_index = push_member(k, f, 1, k.types.u32);
-  uint32_t count = push_member(k, f, 2, k.types.u32);
+  Id launch_block = push_member(k, f, 0, k.types.u64);
+  Id base_index = push_member(k, f, 1, k.types.u32);
+  Id count = push_member(k, f, 2, k.types.u32);
   // The invocation index is the linearised global id (x fastest) plus the
   // dispatch's base: a 1-D launch is split into dispatches along x only. The
   // y and z terms are selected by specialization constants (abi::index_dims),
   // so that the driver drops them from launches whose y and z are always 0.
-  uint32_t global_id = f.load(uvec3, global_id_var);
-  uint32_t grid = f.op(Op::OpIMul, uvec3, {f.load(uvec3, workgroups_var), workgroup_size});
-  auto component = [&](uint32_t vector, uint32_t i) { return f.op(Op::OpCompositeExtract, k.types.u32, {vector, i}); };
-  uint32_t dims = k.spec.index_dims();
+  Id global_id = f.load(uvec3, global_id_var);
+  Id grid = f.op(Op::OpIMul, uvec3, {f.load(uvec3, workgroups_var), workgroup_size});
+  auto component = [&](Id vector, uint32_t i) {
+    return f.op(Op::OpCompositeExtract, k.types.u32, {vector, literal(i)});
+  };
+  Id dims = k.spec.index_dims();
   auto extends_over = [&](uint32_t d) {
-    uint32_t operands[] = {dims, b.const_u32(d)};
+    const Operand operands[] = {dims, b.const_u32(d)};
     return b.spec_const_op(k.types.bool_type, Op::OpUGreaterThanEqual, operands);
   };
-  auto term = [&](uint32_t d, uint32_t value) {
+  auto term = [&](uint32_t d, Id value) {
     return f.op(Op::OpSelect, k.types.u32, {extends_over(d), value, b.const_u32(0)});
   };
-  uint32_t plane = f.op(Op::OpIMul, k.types.u32, {component(grid, 0), component(grid, 1)});
-  uint32_t y_term = term(2, f.op(Op::OpIMul, k.types.u32, {component(global_id, 1), component(grid, 0)}));
-  uint32_t z_term = term(3, f.op(Op::OpIMul, k.types.u32, {component(global_id, 2), plane}));
-  uint32_t global_x =
+  Id plane = f.op(Op::OpIMul, k.types.u32, {component(grid, 0), component(grid, 1)});
+  Id y_term = term(2, f.op(Op::OpIMul, k.types.u32, {component(global_id, 1), component(grid, 0)}));
+  Id z_term = term(3, f.op(Op::OpIMul, k.types.u32, {component(global_id, 2), plane}));
+  Id global_x =
       f.op(Op::OpIAdd, k.types.u32, {component(global_id, 0), f.op(Op::OpIAdd, k.types.u32, {y_term, z_term})});
-  uint32_t index = f.op(Op::OpIAdd, k.types.u32, {base_index, global_x});
+  Id index = f.op(Op::OpIAdd, k.types.u32, {base_index, global_x});
   // Invocations past the count exist only where abi::kSpecMayOverrun says so.
-  uint32_t may_overrun = b.spec_const_u32(1, abi::kSpecMayOverrun);
+  Id may_overrun = b.spec_const_u32(1, abi::kSpecMayOverrun);
   b.name(may_overrun, "may_overrun");
-  uint32_t overrun_operands[] = {may_overrun, b.const_u32(0)};
-  uint32_t checks_count = b.spec_const_op(k.types.bool_type, Op::OpINotEqual, overrun_operands);
-  uint32_t past_count = f.op(Op::OpUGreaterThanEqual, k.types.bool_type, {index, count});
+  const Operand overrun_operands[] = {may_overrun, b.const_u32(0)};
+  Id checks_count = b.spec_const_op(k.types.bool_type, Op::OpINotEqual, overrun_operands);
+  Id past_count = f.op(Op::OpUGreaterThanEqual, k.types.bool_type, {index, count});
   f.if_else(f.op(Op::OpLogicalAnd, k.types.bool_type, {checks_count, past_count}), [&] { f.return_(); });
 
   f.store(k.abi.launch_block_var, launch_block);
@@ -121,7 +123,7 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
   f.store(k.abi.base_index_var, base_index);
   f.store(k.abi.invocation_count_var, count);
   if (k.instance_state) {
-    uint32_t address = f.op(Op::OpIAdd, k.types.u64, {launch_block, b.const_u64(abi::kLaunchInstanceState)});
+    Id address = f.op(Op::OpIAdd, k.types.u64, {launch_block, b.const_u64(abi::kLaunchInstanceState)});
     f.store(k.abi.instance_state_var, f.load_aligned(k.types.u64, k.device_pointer(f, address, k.types.u64), 8));
   }
   k.helpers->set_memory_base(f);
@@ -133,40 +135,39 @@ uint32_t emit_main(KernelContext& k, const MainBody& body) {
 
 // A value of `type` from the argument copy in the push constants, at byte
 // `offset` (abi::push_layout).
-uint32_t load_push_value(KernelContext& k, FunctionBuilder& f, uint32_t offset, ValType type) {
+Id load_push_value(KernelContext& k, FunctionBuilder& f, uint32_t offset, ValType type) {
   const uint32_t member = kPushHeaderMembers + (offset - abi::kPushArgsCopy) / 4;
   const bool wide = type == ValType::I64 || type == ValType::F64;
-  uint32_t raw = push_member(k, f, member, k.types.u32);
+  Id raw = push_member(k, f, member, k.types.u32);
   if (wide) {
-    uint32_t high = f.op(Op::OpUConvert, k.types.u64, {push_member(k, f, member + 1, k.types.u32)});
+    Id high = f.op(Op::OpUConvert, k.types.u64, {push_member(k, f, member + 1, k.types.u32)});
     high = f.op(Op::OpShiftLeftLogical, k.types.u64, {high, k.b.const_u32(32)});
     raw = f.op(Op::OpBitwiseOr, k.types.u64, {f.op(Op::OpUConvert, k.types.u64, {raw}), high});
   }
-  uint32_t value_type = k.types.value_type(type);
+  Id value_type = k.types.value_type(type);
   return value_type == (wide ? k.types.u64 : k.types.u32) ? raw : f.op(Op::OpBitcast, value_type, {raw});
 }
 
 // A value of `type` from the 8-byte slot at `base` + `offset` (i32/f32 in its low 4 bytes).
-uint32_t load_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t offset, ValType type) {
-  uint32_t address = f.op(Op::OpIAdd, k.types.u64, {base, k.b.const_u64(offset)});
+Id load_slot(KernelContext& k, FunctionBuilder& f, Id base, uint32_t offset, ValType type) {
+  Id address = f.op(Op::OpIAdd, k.types.u64, {base, k.b.const_u64(offset)});
   bool wide = type == ValType::I64 || type == ValType::F64;
   Id raw_type = wide ? k.types.u64 : k.types.u32;
-  uint32_t raw = f.load_aligned(raw_type, k.device_pointer(f, address, raw_type), wide ? 8 : 4);
-  uint32_t value_type = k.types.value_type(type);
+  Id raw = f.load_aligned(raw_type, k.device_pointer(f, address, raw_type), wide ? 8 : 4);
+  Id value_type = k.types.value_type(type);
   return value_type == raw_type ? raw : f.op(Op::OpBitcast, value_type, {raw});
 }
 
 // Writes `value` of `type` to the whole 8-byte slot at `base` + `offset`.
-void store_slot(KernelContext& k, FunctionBuilder& f, uint32_t base, uint32_t offset, ValType type, uint32_t value) {
-  uint32_t address = f.op(Op::OpIAdd, k.types.u64, {base, k.b.const_u64(offset)});
+void store_slot(KernelContext& k, FunctionBuilder& f, Id base, uint32_t offset, ValType type, Id value) {
+  Id address = f.op(Op::OpIAdd, k.types.u64, {base, k.b.const_u64(offset)});
   if (type == ValType::F32) value = f.op(Op::OpBitcast, k.types.u32, {value});
   if (type == ValType::F64) value = f.op(Op::OpBitcast, k.types.u64, {value});
   if (type == ValType::I32 || type == ValType::F32) value = f.op(Op::OpUConvert, k.types.u64, {value});
   f.store_aligned(k.device_pointer(f, address, k.types.u64), value, 8);
 }
 
-void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_index, uint32_t index,
-                      uint32_t launch_block) {
+void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_index, Id index, Id launch_block) {
   const wasm::FuncType& type = k.module.function_type(kernel_index);
   const std::span<const ValType> args(type.params.begin() + 1, type.params.end());
   const abi::PushLayout push = abi::push_layout(push_arg_widths(args));
@@ -176,16 +177,16 @@ void emit_kernel_call(KernelContext& k, FunctionBuilder& f, uint32_t kernel_inde
   for (const auto& [param, region] : k.abi.param_regions()) {
     const std::optional<uint32_t> pushed = push.region[param - 1];
     uint32_t entry = abi::kLaunchHeaderSize + abi::kArgSlotSize * arg_count + abi::kParamRegionStride * (param - 1);
-    auto field = [&](uint32_t var, uint32_t offset) {
+    auto field = [&](Id var, uint32_t offset) {
       if (pushed) return f.store(var, load_push_value(k, f, *pushed + offset, ValType::I64));
-      uint32_t address = f.op(Op::OpIAdd, k.types.u64, {launch_block, k.b.const_u64(entry + offset)});
+      Id address = f.op(Op::OpIAdd, k.types.u64, {launch_block, k.b.const_u64(entry + offset)});
       f.store(var, f.load_aligned(k.types.u64, k.device_pointer(f, address, k.types.u64), 8));
     };
     field(region.wasm_base, abi::kParamRegionWasmBase);
     field(region.size, abi::kParamRegionSize);
     field(region.device_address, abi::kParamRegionDeviceAddress);
   }
-  std::vector<uint32_t> operands{k.function_ids.at(kernel_index), index};
+  std::vector<Id> operands{k.function_ids.at(kernel_index), index};
   for (size_t i = 0; i < args.size(); ++i) {
     if (push.value[i]) {
       operands.push_back(load_push_value(k, f, *push.value[i], args[i]));
@@ -231,7 +232,7 @@ Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_vi
   // The front end, once; then the SPIR-V back end.
   WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, kernel_index, limits()));
   WASMGPU_TRY(compile_shader(module, facts, options, result.words, result.info,
-                             [&](KernelContext& k, FunctionBuilder& f, uint32_t index, uint32_t launch_block) {
+                             [&](KernelContext& k, FunctionBuilder& f, Id index, Id launch_block) {
                                emit_kernel_call(k, f, kernel_index, index, launch_block);
                              }));
   KernelInfo& info = result.info;
@@ -269,7 +270,7 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.loop_exit_breaks = options.loop_exit_breaks;
   k.f64_subnormals_native = options.f64_subnormals_native;
 
-  auto private_var = [&](Id type, const char* name, uint32_t initializer = 0) {
+  auto private_var = [&](Id type, const char* name, Id initializer = Id()) {
     const Id var =
         b.global_variable(b.pointer_type(spv::StorageClass::Private, type), spv::StorageClass::Private, initializer);
     b.name(var, name);
@@ -292,7 +293,7 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
     k.proofs.address_facts.stack_lo = stack.stack_lo;
     k.proofs.address_facts.stack_hi = stack.stack_hi;
   }
-  if (k.shared.variable != 0) {
+  if (k.shared.variable) {
     k.proofs.address_facts.shared_lo = k.shared.lo;
     k.proofs.address_facts.shared_hi = k.shared.hi;
   }
@@ -302,7 +303,7 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.images = &images;
   if (stack.stack_pointer) {
     // Each invocation's stack pointer starts at the top of its own stack.
-    uint32_t sp = private_var(k.types.u32, "__stack_pointer", b.const_u32(stack.stack_hi));
+    Id sp = private_var(k.types.u32, "__stack_pointer", b.const_u32(stack.stack_hi));
     k.abi.global_vars.emplace(*stack.stack_pointer, sp);
   }
 
@@ -324,7 +325,7 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
     }
   }
   k.current_function = UINT32_MAX;
-  uint32_t main_id = emit_main(k, body);
+  Id main_id = emit_main(k, body);
   intrinsics.emit_bodies();
   images.emit_bodies();
   helpers.emit_bodies();
@@ -423,25 +424,25 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     roots.push_back(found->index);
     result.calls.push_back(std::move(call));
   }
-  auto body = [&](KernelContext& k, FunctionBuilder& f, uint32_t index, uint32_t launch_block) {
+  auto body = [&](KernelContext& k, FunctionBuilder& f, Id index, Id launch_block) {
     ModuleBuilder& b = k.b;
-    auto arg = [&](uint32_t slot, uint32_t type) {
+    auto arg = [&](uint32_t slot, Id type) {
       return load_slot(k, f, launch_block, abi::kLaunchHeaderSize + abi::kArgSlotSize * slot,
                        type == k.types.u64 ? ValType::I64 : ValType::I32);
     };
-    uint32_t records = arg(abi::kCallArgRecords, k.types.u64);
-    uint32_t results = arg(abi::kCallArgResults, k.types.u64);
-    uint32_t index64 = f.op(Op::OpUConvert, k.types.u64, {index});
-    auto record_of = [&](uint32_t base, uint32_t stride) {
-      uint32_t offset = f.op(Op::OpIMul, k.types.u64, {index64, f.op(Op::OpUConvert, k.types.u64, {stride})});
+    Id records = arg(abi::kCallArgRecords, k.types.u64);
+    Id results = arg(abi::kCallArgResults, k.types.u64);
+    Id index64 = f.op(Op::OpUConvert, k.types.u64, {index});
+    auto record_of = [&](Id base, Id stride) {
+      Id offset = f.op(Op::OpIMul, k.types.u64, {index64, f.op(Op::OpUConvert, k.types.u64, {stride})});
       return f.op(Op::OpIAdd, k.types.u64, {base, offset});
     };
-    uint32_t record = record_of(records, arg(abi::kCallArgCallStride, k.types.u32));
-    uint32_t result_record = record_of(results, arg(abi::kCallArgResultStride, k.types.u32));
-    uint32_t function = f.load_aligned(k.types.u32, k.device_pointer(f, record, k.types.u32), 4);
+    Id record = record_of(records, arg(abi::kCallArgCallStride, k.types.u32));
+    Id result_record = record_of(results, arg(abi::kCallArgResultStride, k.types.u32));
+    Id function = f.load_aligned(k.types.u32, k.device_pointer(f, record, k.types.u32), 4);
 
-    uint32_t merge = b.fresh_id(), unknown = b.fresh_id();
-    std::vector<std::pair<uint32_t, uint32_t>> cases;
+    Id merge = b.fresh_id(), unknown = b.fresh_id();
+    std::vector<std::pair<uint32_t, Id>> cases;
     for (size_t i = 0; i < result.calls.size(); ++i) cases.emplace_back(uint32_t(i), b.fresh_id());
     f.selection_merge(merge);
     f.switch_(function, unknown, cases);
@@ -449,13 +450,13 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
       const CallInfo& call = result.calls[i];
       f.begin_block(cases[i].second);
       const wasm::FuncType& type = module.function_type(call.function_index);
-      std::vector<uint32_t> operands{k.function_ids.at(call.function_index)};
+      std::vector<Id> operands{k.function_ids.at(call.function_index)};
       uint32_t slot = 0;
       for (ValType t : type.params) {
         const uint32_t offset = abi::kCallRecordParams + abi::kArgSlotSize * slot;
         if (t == ValType::V128) {  // two i64 slots, the low half first
-          const uint32_t halves[] = {load_slot(k, f, record, offset, ValType::I64),
-                                     load_slot(k, f, record, offset + abi::kArgSlotSize, ValType::I64)};
+          const Id halves[] = {load_slot(k, f, record, offset, ValType::I64),
+                               load_slot(k, f, record, offset + abi::kArgSlotSize, ValType::I64)};
           operands.push_back(f.op(Op::OpBitcast, k.types.v128(),
                                   {f.op(Op::OpCompositeConstruct, b.vector_type(k.types.u64, 2), halves)}));
           slot += 2;
@@ -464,21 +465,21 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
           slot += 1;
         }
       }
-      uint32_t value = f.op(Op::OpFunctionCall, k.types.result_type(type.results), operands);
-      uint32_t returned = f.op(Op::OpLogicalNot, k.types.bool_type, {k.helpers->trapped(f)});
+      Id value = f.op(Op::OpFunctionCall, k.types.result_type(type.results), operands);
+      Id returned = f.op(Op::OpLogicalNot, k.types.bool_type, {k.helpers->trapped(f)});
       f.if_else(returned, [&] {
         uint32_t slot = 0;
         for (size_t r = 0; r < type.results.size(); ++r) {
           const ValType t = type.results[r];
-          uint32_t v = type.results.size() == 1
-                           ? value
-                           : f.op(Op::OpCompositeExtract, k.types.value_type(t), {value, uint32_t(r)});
+          Id v = type.results.size() == 1
+                     ? value
+                     : f.op(Op::OpCompositeExtract, k.types.value_type(t), {value, literal(uint32_t(r))});
           const uint32_t offset = abi::kResultRecordValues + abi::kArgSlotSize * slot;
           if (t == ValType::V128) {
-            uint32_t halves = f.op(Op::OpBitcast, b.vector_type(k.types.u64, 2), {v});
+            Id halves = f.op(Op::OpBitcast, b.vector_type(k.types.u64, 2), {v});
             for (uint32_t h = 0; h < 2; ++h)
               store_slot(k, f, result_record, offset + abi::kArgSlotSize * h, ValType::I64,
-                         f.op(Op::OpCompositeExtract, k.types.u64, {halves, h}));
+                         f.op(Op::OpCompositeExtract, k.types.u64, {halves, literal(h)}));
             slot += 2;
           } else {
             store_slot(k, f, result_record, offset, t, v);
@@ -493,9 +494,9 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     k.helpers->trap(f, abi::TrapKind::Unreachable);
     f.branch(merge);
     f.begin_block(merge);
-    uint32_t trapped_status =
+    Id trapped_status =
         f.op(Op::OpIAdd, k.types.u32, {f.load(k.types.u32, k.abi.trap_kind_var), b.const_u32(abi::kCallTrapped)});
-    uint32_t status =
+    Id status =
         f.op(Op::OpSelect, k.types.u32, {k.helpers->trapped(f), trapped_status, b.const_u32(abi::kCallReturned)});
     f.store_aligned(k.device_pointer(f, result_record, k.types.u32), status, 4);
     f.store_aligned(k.device_pointer(f, f.op(Op::OpIAdd, k.types.u64, {result_record, b.const_u64(4)}), k.types.u32),

@@ -92,19 +92,19 @@ std::pair<std::vector<wasm::ValType>, std::vector<wasm::ValType>> FunctionLoweri
   return {};
 }
 
-std::vector<uint32_t> FunctionLowering::new_vars(const std::vector<wasm::ValType>& types) {
-  std::vector<uint32_t> vars;
+std::vector<Id> FunctionLowering::new_vars(const std::vector<wasm::ValType>& types) {
+  std::vector<Id> vars;
   for (wasm::ValType type : types) vars.push_back(f_.variable(type_of(type)));
   return vars;
 }
 
-void FunctionLowering::store_top(const std::vector<uint32_t>& vars) {
+void FunctionLowering::store_top(const std::vector<Id>& vars) {
   assert(stack_.size() >= vars.size());
   size_t first = stack_.size() - vars.size();
   for (size_t i = 0; i < vars.size(); ++i) f_.store(vars[i], stack_[first + i]);
 }
 
-void FunctionLowering::load_into_stack(const std::vector<uint32_t>& vars, const std::vector<wasm::ValType>& types) {
+void FunctionLowering::load_into_stack(const std::vector<Id>& vars, const std::vector<wasm::ValType>& types) {
   for (size_t i = 0; i < vars.size(); ++i) push(f_.load(type_of(types[i]), vars[i]));
 }
 
@@ -119,7 +119,7 @@ void FunctionLowering::enter_frame(const wasm::Instr& instr, size_t index) {
   frame.construct = targeted_[index];
   frame.merges_into_parent =
       frame.kind == Frame::Kind::Loop && frame.construct && can_merge_into_parent(index, frames_.back());
-  uint32_t condition = 0;
+  Id condition;
   if (frame.kind == Frame::Kind::If) condition = nonzero(pop(), k_.types.u32);
   frame.height = stack_.size() - frame.params.size();
   frame.param_values.assign(stack_.begin() + frame.height, stack_.end());
@@ -134,7 +134,7 @@ void FunctionLowering::enter_frame(const wasm::Instr& instr, size_t index) {
     frame.header = b_.fresh_id();
     frame.merge = b_.fresh_id();
     frame.continue_target = b_.fresh_id();
-    uint32_t body = b_.fresh_id();
+    Id body = b_.fresh_id();
     f_.branch(frame.header);
     f_.begin_block(frame.header);
     f_.loop_merge(frame.merge, frame.continue_target);
@@ -146,7 +146,7 @@ void FunctionLowering::enter_frame(const wasm::Instr& instr, size_t index) {
     if (frame.result_vars.empty()) frame.result_vars = new_vars(frame.results);
     frame.if_merge = b_.fresh_id();
     frame.else_label = b_.fresh_id();
-    uint32_t then_label = b_.fresh_id();
+    Id then_label = b_.fresh_id();
     f_.selection_merge(frame.if_merge);
     f_.branch_conditional(condition, then_label, frame.else_label);
     f_.begin_block(then_label);
@@ -308,7 +308,7 @@ void FunctionLowering::return_values() {
   } else if (count == 1) {
     f_.return_value(stack_.back());
   } else {
-    std::vector<uint32_t> values(stack_.end() - count, stack_.end());
+    std::vector<Id> values(stack_.end() - count, stack_.end());
     f_.return_value(f_.op(spv::Op::OpCompositeConstruct, f_.result_type(), values));
   }
 }
@@ -344,7 +344,7 @@ void FunctionLowering::dispatch_pending(size_t frame_index) {
   // Targets at `outer` are completed here; those beyond it (smaller frame
   // indices) are forwarded outwards below.
   assert(outer != 0);
-  uint32_t pending = f_.load(k_.types.u32, pending_var_);
+  Id pending = f_.load(k_.types.u32, pending_var_);
   auto complete = [&] {
     f_.store(pending_var_, b_.const_u32(0));
     branch_to_frame_directly(outer);
@@ -377,7 +377,7 @@ constexpr uint32_t kSelectorsPerChunk = 8192;
 }  // namespace
 
 void FunctionLowering::lower_br_table(const wasm::Instr& instr) {
-  uint32_t selector = pop();
+  Id selector = pop();
   const std::vector<uint32_t>& targets = function_.br_tables[instr.imm0];
   const uint32_t default_depth = targets.back();
   // Entries that branch where the default does need no case of their own.
@@ -396,10 +396,10 @@ void FunctionLowering::lower_br_table(const wasm::Instr& instr) {
   // picks an inner switch that holds that chunk's cases.
   std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> chunks;
   for (const auto& entry : cases) chunks[entry.first / kSelectorsPerChunk].push_back(entry);
-  uint32_t chunk = op(spv::Op::OpUDiv, k_.types.u32, {selector, b_.const_u32(kSelectorsPerChunk)});
-  std::vector<std::pair<uint32_t, uint32_t>> chunk_labels;
+  Id chunk = op(spv::Op::OpUDiv, k_.types.u32, {selector, b_.const_u32(kSelectorsPerChunk)});
+  std::vector<std::pair<uint32_t, Id>> chunk_labels;
   for (const auto& entry : chunks) chunk_labels.emplace_back(entry.first, b_.fresh_id());
-  uint32_t merge = b_.fresh_id(), default_label = b_.fresh_id();
+  Id merge = b_.fresh_id(), default_label = b_.fresh_id();
   f_.selection_merge(merge);
   f_.switch_(chunk, default_label, chunk_labels);
   for (const auto& [index, label] : chunk_labels) {
@@ -411,15 +411,15 @@ void FunctionLowering::lower_br_table(const wasm::Instr& instr) {
   f_.begin_block(merge);  // every arm branched away: unreachable
 }
 
-void FunctionLowering::switch_to_depths(uint32_t selector, const std::vector<std::pair<uint32_t, uint32_t>>& cases,
+void FunctionLowering::switch_to_depths(Id selector, const std::vector<std::pair<uint32_t, uint32_t>>& cases,
                                         uint32_t default_depth) {
-  std::map<uint32_t, uint32_t> labels;  // depth -> case block
+  std::map<uint32_t, Id> labels;  // depth -> case block
   labels[default_depth] = b_.fresh_id();
   for (const auto& [value, depth] : cases)
     if (!labels.count(depth)) labels[depth] = b_.fresh_id();
-  std::vector<std::pair<uint32_t, uint32_t>> switch_cases;
+  std::vector<std::pair<uint32_t, Id>> switch_cases;
   for (const auto& [value, depth] : cases) switch_cases.emplace_back(value, labels[depth]);
-  uint32_t merge = b_.fresh_id();
+  Id merge = b_.fresh_id();
   f_.selection_merge(merge);
   f_.switch_(selector, labels[default_depth], switch_cases);
   for (auto [depth, label] : labels) {

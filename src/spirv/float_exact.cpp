@@ -36,26 +36,26 @@ struct Emit {
   FunctionBuilder& f;
   ModuleBuilder& b = k.b;
 
-  uint32_t u64(uint64_t v) { return b.const_u64(v); }
-  uint32_t u32(uint32_t v) { return b.const_u32(v); }
-  uint32_t op(Op o, uint32_t type, std::initializer_list<uint32_t> args) { return f.op(o, type, args); }
-  uint32_t op64(Op o, uint32_t a, uint32_t c) { return op(o, k.types.u64, {a, c}); }
-  uint32_t op32(Op o, uint32_t a, uint32_t c) { return op(o, k.types.u32, {a, c}); }
-  uint32_t test(Op o, uint32_t a, uint32_t c) { return op(o, k.types.bool_type, {a, c}); }
-  uint32_t sel(uint32_t cond, uint32_t a, uint32_t c) { return op(Op::OpSelect, b.type_of(a), {cond, a, c}); }
-  uint32_t any(uint32_t a, uint32_t c) { return test(Op::OpLogicalOr, a, c); }
-  uint32_t all(uint32_t a, uint32_t c) { return test(Op::OpLogicalAnd, a, c); }
-  uint32_t no(uint32_t a) { return op(Op::OpLogicalNot, k.types.bool_type, {a}); }
-  uint32_t to64(uint32_t v) { return op(Op::OpUConvert, k.types.u64, {v}); }
-  uint32_t to32(uint32_t v) { return op(Op::OpUConvert, k.types.u32, {v}); }
-  uint32_t shl(uint32_t v, uint32_t n) { return op(Op::OpShiftLeftLogical, b.type_of(v), {v, n}); }
-  uint32_t shr(uint32_t v, uint32_t n) { return op(Op::OpShiftRightLogical, b.type_of(v), {v, n}); }
-  uint32_t and64(uint32_t v, uint64_t mask) { return op64(Op::OpBitwiseAnd, v, u64(mask)); }
-  uint32_t bool64(uint32_t cond) { return sel(cond, u64(1), u64(0)); }
+  Id u64(uint64_t v) { return b.const_u64(v); }
+  Id u32(uint32_t v) { return b.const_u32(v); }
+  Id op(Op o, Id type, std::initializer_list<Operand> args) { return f.op(o, type, args); }
+  Id op64(Op o, Id a, Id c) { return op(o, k.types.u64, {a, c}); }
+  Id op32(Op o, Id a, Id c) { return op(o, k.types.u32, {a, c}); }
+  Id test(Op o, Id a, Id c) { return op(o, k.types.bool_type, {a, c}); }
+  Id sel(Id cond, Id a, Id c) { return op(Op::OpSelect, b.type_of(a), {cond, a, c}); }
+  Id any(Id a, Id c) { return test(Op::OpLogicalOr, a, c); }
+  Id all(Id a, Id c) { return test(Op::OpLogicalAnd, a, c); }
+  Id no(Id a) { return op(Op::OpLogicalNot, k.types.bool_type, {a}); }
+  Id to64(Id v) { return op(Op::OpUConvert, k.types.u64, {v}); }
+  Id to32(Id v) { return op(Op::OpUConvert, k.types.u32, {v}); }
+  Id shl(Id v, Id n) { return op(Op::OpShiftLeftLogical, b.type_of(v), {v, n}); }
+  Id shr(Id v, Id n) { return op(Op::OpShiftRightLogical, b.type_of(v), {v, n}); }
+  Id and64(Id v, uint64_t mask) { return op64(Op::OpBitwiseAnd, v, u64(mask)); }
+  Id bool64(Id cond) { return sel(cond, u64(1), u64(0)); }
   // Index of the highest set bit of a nonzero u64 (u32).
-  uint32_t msb64(uint32_t v) {
-    uint32_t high = to32(shr(v, u32(32))), low = to32(v);
-    uint32_t high_msb = op32(Op::OpIAdd, f.glsl(GLSLstd450FindUMsb, k.types.u32, {high}), u32(32));
+  Id msb64(Id v) {
+    Id high = to32(shr(v, u32(32))), low = to32(v);
+    Id high_msb = op32(Op::OpIAdd, f.glsl(GLSLstd450FindUMsb, k.types.u32, {high}), u32(32));
     return sel(test(Op::OpINotEqual, high, u32(0)), high_msb, f.glsl(GLSLstd450FindUMsb, k.types.u32, {low}));
   }
 };
@@ -63,10 +63,10 @@ struct Emit {
 // The fields of a float's bits (as u64): sign (0/1), biased exponent (u32),
 // stored significand (u64), and |x| bits.
 struct Fields {
-  uint32_t sign, exp, mant, magnitude;
+  Id sign, exp, mant, magnitude;
 };
 
-Fields fields(Emit& e, const ExactFloat::Format& fmt, uint32_t bits) {
+Fields fields(Emit& e, const ExactFloat::Format& fmt, Id bits) {
   Fields r;
   r.sign = e.shr(bits, e.u32(fmt.width - 1));
   r.magnitude = e.and64(bits, fmt.sign() - 1);
@@ -77,74 +77,71 @@ Fields fields(Emit& e, const ExactFloat::Format& fmt, uint32_t bits) {
 
 // Significand with its leading bit at `fmt.mant` and the exponent of that
 // bit (u32, signed), for a finite nonzero value (subnormals normalised).
-std::pair<uint32_t, uint32_t> normalize(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
-  uint32_t subnormal = e.test(Op::OpIEqual, x.exp, e.u32(0));
-  uint32_t shift = e.op32(Op::OpISub, e.u32(fmt.mant), e.msb64(x.mant));
-  uint32_t sig =
-      e.sel(subnormal, e.shl(x.mant, shift), e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << fmt.mant)));
-  uint32_t exp = e.sel(subnormal, e.op32(Op::OpISub, e.u32(uint32_t(1 - fmt.bias)), shift),
-                       e.op32(Op::OpISub, x.exp, e.u32(uint32_t(fmt.bias))));
+std::pair<Id, Id> normalize(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
+  Id subnormal = e.test(Op::OpIEqual, x.exp, e.u32(0));
+  Id shift = e.op32(Op::OpISub, e.u32(fmt.mant), e.msb64(x.mant));
+  Id sig = e.sel(subnormal, e.shl(x.mant, shift), e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << fmt.mant)));
+  Id exp = e.sel(subnormal, e.op32(Op::OpISub, e.u32(uint32_t(1 - fmt.bias)), shift),
+                 e.op32(Op::OpISub, x.exp, e.u32(uint32_t(fmt.bias))));
   return {sig, exp};
 }
 
 // Rounds sign * sig * 2^(exp - lead) (+ a sticky fraction below sig's last
 // bit when `sticky`) to nearest even in `fmt`, subnormals and overflow
 // included. sig < 2^(lead + 1), lead > fmt.mant, lead < 62. Returns u64 bits.
-uint32_t round_pack(Emit& e, const ExactFloat::Format& fmt, uint32_t sign, uint32_t exp, uint32_t sig, uint32_t lead,
-                    uint32_t sticky) {
-  uint32_t biased = e.op32(Op::OpIAdd, exp, e.u32(uint32_t(fmt.bias)));
-  uint32_t normal = e.test(Op::OpSGreaterThanEqual, biased, e.u32(1));
+Id round_pack(Emit& e, const ExactFloat::Format& fmt, Id sign, Id exp, Id sig, uint32_t lead, Id sticky) {
+  Id biased = e.op32(Op::OpIAdd, exp, e.u32(uint32_t(fmt.bias)));
+  Id normal = e.test(Op::OpSGreaterThanEqual, biased, e.u32(1));
   uint32_t base_shift = lead - fmt.mant;
-  uint32_t sub_shift = e.op32(Op::OpISub, e.u32(base_shift + 1), biased);
+  Id sub_shift = e.op32(Op::OpISub, e.u32(base_shift + 1), biased);
   sub_shift = e.sel(e.test(Op::OpSGreaterThan, sub_shift, e.u32(63)), e.u32(63), sub_shift);
-  uint32_t shift = e.sel(normal, e.u32(base_shift), sub_shift);
-  uint32_t unit = e.shl(e.u64(1), shift);
-  uint32_t half = e.shr(unit, e.u32(1));
-  uint32_t q = e.shr(sig, shift);
-  uint32_t rest = e.op64(Op::OpBitwiseAnd, sig, e.op64(Op::OpISub, unit, e.u64(1)));
-  uint32_t odd = e.test(Op::OpINotEqual, e.and64(q, 1), e.u64(0));
-  uint32_t up =
-      e.any(e.test(Op::OpUGreaterThan, rest, half), e.all(e.test(Op::OpIEqual, rest, half), e.any(sticky, odd)));
+  Id shift = e.sel(normal, e.u32(base_shift), sub_shift);
+  Id unit = e.shl(e.u64(1), shift);
+  Id half = e.shr(unit, e.u32(1));
+  Id q = e.shr(sig, shift);
+  Id rest = e.op64(Op::OpBitwiseAnd, sig, e.op64(Op::OpISub, unit, e.u64(1)));
+  Id odd = e.test(Op::OpINotEqual, e.and64(q, 1), e.u64(0));
+  Id up = e.any(e.test(Op::OpUGreaterThan, rest, half), e.all(e.test(Op::OpIEqual, rest, half), e.any(sticky, odd)));
   q = e.op64(Op::OpIAdd, q, e.bool64(up));
   // A normal result: (biased - 1) << mant plus q, whose leading bit adds the
   // last 1 to the exponent (and a rounding carry moves into it, up to inf).
-  uint32_t exp_part = e.shl(e.to64(e.op32(Op::OpISub, biased, e.u32(1))), e.u32(fmt.mant));
-  uint32_t magnitude = e.sel(normal, e.op64(Op::OpIAdd, exp_part, q), q);
-  uint32_t overflow = e.test(Op::OpSGreaterThanEqual, biased, e.u32(fmt.max_exp));
+  Id exp_part = e.shl(e.to64(e.op32(Op::OpISub, biased, e.u32(1))), e.u32(fmt.mant));
+  Id magnitude = e.sel(normal, e.op64(Op::OpIAdd, exp_part, q), q);
+  Id overflow = e.test(Op::OpSGreaterThanEqual, biased, e.u32(fmt.max_exp));
   magnitude = e.sel(overflow, e.u64(fmt.inf()), magnitude);
   return e.op64(Op::OpBitwiseOr, magnitude, e.shl(sign, e.u32(fmt.width - 1)));
 }
 
-uint32_t is_nan(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
+Id is_nan(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
   return e.test(Op::OpUGreaterThan, x.magnitude, e.u64(fmt.inf()));
 }
 
 // wasm's NaN result: the first NaN operand, quieted, else the canonical NaN.
-uint32_t nan_result(Emit& e, const ExactFloat::Format& fmt, uint32_t a, uint32_t a_nan, uint32_t b, uint32_t b_nan) {
-  uint32_t quiet = e.u64(fmt.quiet());
+Id nan_result(Emit& e, const ExactFloat::Format& fmt, Id a, Id a_nan, Id b, Id b_nan) {
+  Id quiet = e.u64(fmt.quiet());
   return e.sel(a_nan, e.op64(Op::OpBitwiseOr, a, quiet),
                e.sel(b_nan, e.op64(Op::OpBitwiseOr, b, quiet), e.u64(fmt.canonical_nan())));
 }
 
 }  // namespace
 
-uint32_t ExactFloat::helper(Helper which) {
+Id ExactFloat::helper(Helper which) {
   auto [it, inserted] = ids_.emplace(which, 0);
   if (inserted) it->second = k_.b.fresh_id();
   return it->second;
 }
 
-uint32_t ExactFloat::call(FunctionBuilder& f, Helper which, std::initializer_list<uint32_t> args) {
+Id ExactFloat::call(FunctionBuilder& f, Helper which, std::initializer_list<Id> args) {
   bool wide = which == Helper::F64Div || which == Helper::F64Sqrt || which == Helper::F64Add ||
               which == Helper::F64Sub || which == Helper::F64Mul;
-  uint32_t function = helper(which);
+  Id function = helper(which);
   return f.call(wide ? k_.types.u64 : k_.types.u32, function, args);
 }
 
 void ExactFloat::emit_bodies() {
   for (bool more = true; more;) {
     more = false;
-    for (auto [which, id] : std::map<Helper, uint32_t>(ids_)) {
+    for (auto [which, id] : std::map<Helper, Id>(ids_)) {
       if (emitted_[which]) continue;
       emitted_[which] = true;
       more = true;
@@ -153,7 +150,7 @@ void ExactFloat::emit_bodies() {
   }
 }
 
-void ExactFloat::emit(Helper which, uint32_t id) {
+void ExactFloat::emit(Helper which, Id id) {
   switch (which) {
     case Helper::F32Add: return emit_f32_arith(id, Op::OpFAdd);
     case Helper::F32Sub: return emit_f32_arith(id, Op::OpFSub);
@@ -171,48 +168,48 @@ void ExactFloat::emit(Helper which, uint32_t id) {
 
 // f32 -> f64 bits exactly, whatever the device does with f32 subnormals;
 // NaNs come out quiet (wasm's promote gives an arithmetic NaN).
-uint32_t ExactFloat::promote_bits(FunctionBuilder& f, uint32_t bits32) {
+Id ExactFloat::promote_bits(FunctionBuilder& f, Id bits32) {
   Emit e{k_, f};
   Fields x = fields(e, kF32, e.to64(bits32));
-  uint32_t zero_exp = e.test(Op::OpIEqual, x.exp, e.u32(0));
-  uint32_t special = e.test(Op::OpIEqual, x.exp, e.u32(255));
-  uint32_t nonzero = e.test(Op::OpINotEqual, x.mant, e.u64(0));
+  Id zero_exp = e.test(Op::OpIEqual, x.exp, e.u32(0));
+  Id special = e.test(Op::OpIEqual, x.exp, e.u32(255));
+  Id nonzero = e.test(Op::OpINotEqual, x.mant, e.u64(0));
   // Subnormal: mant * 2^-149 with its top bit p becomes exponent p - 149.
-  uint32_t p = e.msb64(x.mant);
-  uint32_t sub_exp = e.op32(Op::OpIAdd, p, e.u32(1023 - 149));
-  uint32_t sub_mant = e.and64(e.shl(x.mant, e.op32(Op::OpISub, e.u32(52), p)), (uint64_t(1) << 52) - 1);
-  uint32_t exp = e.sel(special, e.u32(2047), e.op32(Op::OpIAdd, x.exp, e.u32(1023 - 127)));
-  uint32_t mant = e.shl(x.mant, e.u32(29));
+  Id p = e.msb64(x.mant);
+  Id sub_exp = e.op32(Op::OpIAdd, p, e.u32(1023 - 149));
+  Id sub_mant = e.and64(e.shl(x.mant, e.op32(Op::OpISub, e.u32(52), p)), (uint64_t(1) << 52) - 1);
+  Id exp = e.sel(special, e.u32(2047), e.op32(Op::OpIAdd, x.exp, e.u32(1023 - 127)));
+  Id mant = e.shl(x.mant, e.u32(29));
   mant = e.sel(e.all(special, nonzero), e.op64(Op::OpBitwiseOr, mant, e.u64(kF64.quiet())), mant);
   exp = e.sel(zero_exp, e.sel(nonzero, sub_exp, e.u32(0)), exp);
   mant = e.sel(zero_exp, e.sel(nonzero, sub_mant, e.u64(0)), mant);
-  uint32_t result = e.op64(Op::OpBitwiseOr, e.shl(x.sign, e.u32(63)), e.shl(e.to64(exp), e.u32(52)));
+  Id result = e.op64(Op::OpBitwiseOr, e.shl(x.sign, e.u32(63)), e.shl(e.to64(exp), e.u32(52)));
   return e.op64(Op::OpBitwiseOr, result, mant);
 }
 
 // f64 bits (u64) -> f32 bits (u32), rounded to nearest even. Results in
 // f32's normal range (|x| >= 2^-126, finite) use the device's conversion,
 // which RoundingModeRTE makes exact; the rest is done in integers.
-void ExactFloat::emit_demote(uint32_t id) {
-  uint32_t params[] = {k_.types.u64};
+void ExactFloat::emit_demote(Id id) {
+  Id params[] = {k_.types.u64};
   FunctionBuilder f(k_.b, id, k_.types.u32, params);
   k_.b.name(id, "wasmgpu_f32_demote");
   Emit e{k_, f};
-  uint32_t bits = f.param(0);
+  Id bits = f.param(0);
   Fields x = fields(e, kF64, bits);
-  uint32_t in_normal_range =
+  Id in_normal_range =
       e.all(e.test(Op::OpUGreaterThanEqual, x.exp, e.u32(1023 - 126)), e.test(Op::OpULessThan, x.exp, e.u32(2047)));
   f.if_else(in_normal_range, [&] {
-    uint32_t narrowed = f.op(Op::OpFConvert, k_.types.f32(), {f.op(Op::OpBitcast, k_.types.f64(), {bits})});
+    Id narrowed = f.op(Op::OpFConvert, k_.types.f32(), {f.op(Op::OpBitcast, k_.types.f64(), {bits})});
     f.return_value(f.op(Op::OpBitcast, k_.types.u32, {narrowed}));
   });
-  uint32_t nan = is_nan(e, kF64, x);
-  uint32_t nan32 = e.op64(Op::OpBitwiseOr, e.shr(x.mant, e.u32(29)), e.u64(kF32.canonical_nan()));
-  uint32_t zero_exp = e.test(Op::OpIEqual, x.exp, e.u32(0));
-  uint32_t sig = e.sel(zero_exp, x.mant, e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << 52)));
-  uint32_t exp = e.sel(zero_exp, e.u32(uint32_t(-1022)), e.op32(Op::OpISub, x.exp, e.u32(1023)));
-  uint32_t rounded = round_pack(e, kF32, x.sign, exp, sig, 52, k_.b.const_bool(false));
-  uint32_t result = e.sel(nan, e.op64(Op::OpBitwiseOr, nan32, e.shl(x.sign, e.u32(31))), rounded);
+  Id nan = is_nan(e, kF64, x);
+  Id nan32 = e.op64(Op::OpBitwiseOr, e.shr(x.mant, e.u32(29)), e.u64(kF32.canonical_nan()));
+  Id zero_exp = e.test(Op::OpIEqual, x.exp, e.u32(0));
+  Id sig = e.sel(zero_exp, x.mant, e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << 52)));
+  Id exp = e.sel(zero_exp, e.u32(uint32_t(-1022)), e.op32(Op::OpISub, x.exp, e.u32(1023)));
+  Id rounded = round_pack(e, kF32, x.sign, exp, sig, 52, k_.b.const_bool(false));
+  Id result = e.sel(nan, e.op64(Op::OpBitwiseOr, nan32, e.shl(x.sign, e.u32(31))), rounded);
   f.return_value(e.to32(result));
   f.finish();
 }
@@ -221,21 +218,21 @@ void ExactFloat::emit_demote(uint32_t id) {
 // `0.0 - x` to `-x` even when the shader asks for signed zeros to be kept
 // (seen on lavapipe), which turns -0 + 0 into -0. IEEE: the sum of two zeros
 // is -0 only when both are -0 (x - y is x + (-y)).
-static uint32_t both_zero(Emit& e, uint32_t a, uint32_t b, uint32_t width) {
+static Id both_zero(Emit& e, Id a, Id b, uint32_t width) {
   if (width == 64) {
-    uint32_t either = e.op64(Op::OpBitwiseOr, a, b);
+    Id either = e.op64(Op::OpBitwiseOr, a, b);
     return e.test(Op::OpIEqual, e.op64(Op::OpBitwiseAnd, either, e.u64(~(uint64_t(1) << 63))), e.u64(0));
   }
-  uint32_t either = e.op32(Op::OpBitwiseOr, a, b);
+  Id either = e.op32(Op::OpBitwiseOr, a, b);
   return e.test(Op::OpIEqual, e.op32(Op::OpBitwiseAnd, either, e.u32(0x7FFF'FFFFu)), e.u32(0));
 }
 
-static uint32_t zero_sum_bits(Emit& e, Op op, uint32_t a, uint32_t b, uint32_t width) {
+static Id zero_sum_bits(Emit& e, Op op, Id a, Id b, uint32_t width) {
   if (width == 64) {
-    uint32_t b_signed = op == Op::OpFSub ? e.op64(Op::OpBitwiseXor, b, e.u64(uint64_t(1) << 63)) : b;
+    Id b_signed = op == Op::OpFSub ? e.op64(Op::OpBitwiseXor, b, e.u64(uint64_t(1) << 63)) : b;
     return e.op64(Op::OpBitwiseAnd, e.op64(Op::OpBitwiseAnd, a, b_signed), e.u64(uint64_t(1) << 63));
   }
-  uint32_t b_signed = op == Op::OpFSub ? e.op32(Op::OpBitwiseXor, b, e.u32(0x8000'0000u)) : b;
+  Id b_signed = op == Op::OpFSub ? e.op32(Op::OpBitwiseXor, b, e.u32(0x8000'0000u)) : b;
   return e.op32(Op::OpBitwiseAnd, e.op32(Op::OpBitwiseAnd, a, b_signed), e.u32(0x8000'0000u));
 }
 
@@ -247,15 +244,15 @@ static std::string arith_helper_name(Op op, int width) {
 
 // f32 + - *: both operands widened to f64 (natively unless one has a zero
 // exponent field), one native f64 operation, then demoted.
-void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
-  uint32_t params[] = {k_.types.u32, k_.types.u32};
+void ExactFloat::emit_f32_arith(Id id, Op op) {
+  Id params[] = {k_.types.u32, k_.types.u32};
   FunctionBuilder f(k_.b, id, k_.types.u32, params);
   k_.b.name(id, arith_helper_name(op, 32));
   Emit e{k_, f};
-  uint32_t a = f.param(0), b = f.param(1);
+  Id a = f.param(0), b = f.param(1);
   const Id f64 = k_.types.f64();
-  uint32_t wide_a = f.variable(f64), wide_b = f.variable(f64);
-  auto exp_zero = [&](uint32_t v) {
+  Id wide_a = f.variable(f64), wide_b = f.variable(f64);
+  auto exp_zero = [&](Id v) {
     return e.test(Op::OpIEqual, e.op32(Op::OpBitwiseAnd, v, e.u32(0x7F80'0000u)), e.u32(0));
   };
   f.if_else(
@@ -268,14 +265,14 @@ void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
         f.store(wide_a, f.op(Op::OpFConvert, f64, {f.op(Op::OpBitcast, k_.types.f32(), {a})}));
         f.store(wide_b, f.op(Op::OpFConvert, f64, {f.op(Op::OpBitcast, k_.types.f32(), {b})}));
       });
-  uint32_t r = f.op(op, f64, {f.load(f64, wide_a), f.load(f64, wide_b)});
+  Id r = f.op(op, f64, {f.load(f64, wide_a), f.load(f64, wide_b)});
   k_.b.decorate(r, spv::Decoration::NoContraction);
-  uint32_t r_bits = f.op(Op::OpBitcast, k_.types.u64, {r});
-  uint32_t narrowed = call(f, Helper::Demote, {r_bits});
+  Id r_bits = f.op(Op::OpBitcast, k_.types.u64, {r});
+  Id narrowed = call(f, Helper::Demote, {r_bits});
   Fields fa = fields(e, kF32, e.to64(a)), fb = fields(e, kF32, e.to64(b));
   Fields fr = fields(e, kF64, r_bits);
-  uint32_t nan = e.to32(nan_result(e, kF32, e.to64(a), is_nan(e, kF32, fa), e.to64(b), is_nan(e, kF32, fb)));
-  uint32_t result = e.sel(is_nan(e, kF64, fr), nan, narrowed);
+  Id nan = e.to32(nan_result(e, kF32, e.to64(a), is_nan(e, kF32, fa), e.to64(b), is_nan(e, kF32, fb)));
+  Id result = e.sel(is_nan(e, kF64, fr), nan, narrowed);
   if (op != Op::OpFMul) result = e.sel(both_zero(e, a, b, 32), zero_sum_bits(e, op, a, b, 32), result);
   f.return_value(result);
   f.finish();
@@ -283,94 +280,94 @@ void ExactFloat::emit_f32_arith(uint32_t id, Op op) {
 
 // Division: special operands first, then long division of the significands
 // (u64 division in chunks), rounded once.
-void ExactFloat::emit_div(uint32_t id, const Format& fmt) {
-  uint32_t int_type = fmt.width == 64 ? k_.types.u64 : k_.types.u32;
-  uint32_t params[] = {int_type, int_type};
+void ExactFloat::emit_div(Id id, const Format& fmt) {
+  Id int_type = fmt.width == 64 ? k_.types.u64 : k_.types.u32;
+  Id params[] = {int_type, int_type};
   FunctionBuilder f(k_.b, id, int_type, params);
   k_.b.name(id, fmt.width == 64 ? "wasmgpu_f64_div" : "wasmgpu_f32_div");
   Emit e{k_, f};
-  auto narrow = [&](uint32_t v) { return fmt.width == 64 ? v : e.to32(v); };
-  uint32_t a = fmt.width == 64 ? f.param(0) : e.to64(f.param(0));
-  uint32_t b = fmt.width == 64 ? f.param(1) : e.to64(f.param(1));
+  auto narrow = [&](Id v) { return fmt.width == 64 ? v : e.to32(v); };
+  Id a = fmt.width == 64 ? f.param(0) : e.to64(f.param(0));
+  Id b = fmt.width == 64 ? f.param(1) : e.to64(f.param(1));
   Fields x = fields(e, fmt, a), y = fields(e, fmt, b);
-  uint32_t sign = e.op64(Op::OpBitwiseXor, x.sign, y.sign);
-  uint32_t signed_zero = e.shl(sign, e.u32(fmt.width - 1));
-  uint32_t signed_inf = e.op64(Op::OpBitwiseOr, signed_zero, e.u64(fmt.inf()));
-  uint32_t x_nan = is_nan(e, fmt, x), y_nan = is_nan(e, fmt, y);
-  uint32_t x_inf = e.test(Op::OpIEqual, x.magnitude, e.u64(fmt.inf()));
-  uint32_t y_inf = e.test(Op::OpIEqual, y.magnitude, e.u64(fmt.inf()));
-  uint32_t x_zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
-  uint32_t y_zero = e.test(Op::OpIEqual, y.magnitude, e.u64(0));
-  uint32_t nan = e.any(e.any(x_nan, y_nan), e.any(e.all(x_inf, y_inf), e.all(x_zero, y_zero)));
-  uint32_t infinite = e.any(x_inf, y_zero), zero = e.any(x_zero, y_inf);
-  uint32_t special = e.any(nan, e.any(infinite, zero));
+  Id sign = e.op64(Op::OpBitwiseXor, x.sign, y.sign);
+  Id signed_zero = e.shl(sign, e.u32(fmt.width - 1));
+  Id signed_inf = e.op64(Op::OpBitwiseOr, signed_zero, e.u64(fmt.inf()));
+  Id x_nan = is_nan(e, fmt, x), y_nan = is_nan(e, fmt, y);
+  Id x_inf = e.test(Op::OpIEqual, x.magnitude, e.u64(fmt.inf()));
+  Id y_inf = e.test(Op::OpIEqual, y.magnitude, e.u64(fmt.inf()));
+  Id x_zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
+  Id y_zero = e.test(Op::OpIEqual, y.magnitude, e.u64(0));
+  Id nan = e.any(e.any(x_nan, y_nan), e.any(e.all(x_inf, y_inf), e.all(x_zero, y_zero)));
+  Id infinite = e.any(x_inf, y_zero), zero = e.any(x_zero, y_inf);
+  Id special = e.any(nan, e.any(infinite, zero));
   f.if_else(special, [&] {
-    uint32_t result = e.sel(nan, nan_result(e, fmt, a, x_nan, b, y_nan), e.sel(infinite, signed_inf, signed_zero));
+    Id result = e.sel(nan, nan_result(e, fmt, a, x_nan, b, y_nan), e.sel(infinite, signed_inf, signed_zero));
     f.return_value(narrow(result));
   });
   auto [sig_a, exp_a] = normalize(e, fmt, x);
   auto [sig_b, exp_b] = normalize(e, fmt, y);
-  uint32_t less = e.test(Op::OpULessThan, sig_a, sig_b);
+  Id less = e.test(Op::OpULessThan, sig_a, sig_b);
   sig_a = e.sel(less, e.shl(sig_a, e.u32(1)), sig_a);
-  uint32_t exp = e.op32(Op::OpISub, e.op32(Op::OpISub, exp_a, exp_b), e.sel(less, e.u32(1), e.u32(0)));
+  Id exp = e.op32(Op::OpISub, e.op32(Op::OpISub, exp_a, exp_b), e.sel(less, e.u32(1), e.u32(0)));
   // sig_b <= sig_a < 2 sig_b: the quotient's leading 1, then `chunk` more
   // bits per u64 division (the remainder stays below sig_b < 2^(mant+1)).
   uint32_t chunk = 63 - fmt.mant, steps = (fmt.mant + 2 + chunk - 1) / chunk;
-  uint32_t q = e.u64(1), rest = e.op64(Op::OpISub, sig_a, sig_b);
+  Id q = e.u64(1), rest = e.op64(Op::OpISub, sig_a, sig_b);
   for (uint32_t i = 0; i < steps; ++i) {
-    uint32_t shifted = e.shl(rest, e.u32(chunk));
+    Id shifted = e.shl(rest, e.u32(chunk));
     q = e.op64(Op::OpBitwiseOr, e.shl(q, e.u32(chunk)), e.op64(Op::OpUDiv, shifted, sig_b));
     rest = e.op64(Op::OpUMod, shifted, sig_b);
   }
-  uint32_t sticky = e.test(Op::OpINotEqual, rest, e.u64(0));
+  Id sticky = e.test(Op::OpINotEqual, rest, e.u64(0));
   f.return_value(narrow(round_pack(e, fmt, sign, exp, q, chunk * steps, sticky)));
   f.finish();
 }
 
 // Square root: digit-by-digit on the significand (two radicand bits per
 // step), rounded once with the remainder as sticky bit.
-void ExactFloat::emit_sqrt(uint32_t id, const Format& fmt) {
-  uint32_t int_type = fmt.width == 64 ? k_.types.u64 : k_.types.u32;
-  uint32_t params[] = {int_type};
+void ExactFloat::emit_sqrt(Id id, const Format& fmt) {
+  Id int_type = fmt.width == 64 ? k_.types.u64 : k_.types.u32;
+  Id params[] = {int_type};
   FunctionBuilder f(k_.b, id, int_type, params);
   k_.b.name(id, fmt.width == 64 ? "wasmgpu_f64_sqrt" : "wasmgpu_f32_sqrt");
   Emit e{k_, f};
-  auto narrow = [&](uint32_t v) { return fmt.width == 64 ? v : e.to32(v); };
-  uint32_t a = fmt.width == 64 ? f.param(0) : e.to64(f.param(0));
+  auto narrow = [&](Id v) { return fmt.width == 64 ? v : e.to32(v); };
+  Id a = fmt.width == 64 ? f.param(0) : e.to64(f.param(0));
   Fields x = fields(e, fmt, a);
-  uint32_t nan = is_nan(e, fmt, x);
-  uint32_t zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
-  uint32_t negative = e.all(e.test(Op::OpINotEqual, x.sign, e.u64(0)), e.no(zero));
-  uint32_t pos_inf = e.test(Op::OpIEqual, a, e.u64(fmt.inf()));
-  uint32_t special = e.any(e.any(nan, zero), e.any(negative, pos_inf));
+  Id nan = is_nan(e, fmt, x);
+  Id zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
+  Id negative = e.all(e.test(Op::OpINotEqual, x.sign, e.u64(0)), e.no(zero));
+  Id pos_inf = e.test(Op::OpIEqual, a, e.u64(fmt.inf()));
+  Id special = e.any(e.any(nan, zero), e.any(negative, pos_inf));
   f.if_else(special, [&] {
-    uint32_t result =
+    Id result =
         e.sel(nan, e.op64(Op::OpBitwiseOr, a, e.u64(fmt.quiet())), e.sel(negative, e.u64(fmt.canonical_nan()), a));
     f.return_value(narrow(result));
   });
   auto [sig, exp] = normalize(e, fmt, x);
-  uint32_t odd = e.test(Op::OpINotEqual, e.op32(Op::OpBitwiseAnd, exp, e.u32(1)), e.u32(0));
+  Id odd = e.test(Op::OpINotEqual, e.op32(Op::OpBitwiseAnd, exp, e.u32(1)), e.u32(0));
   sig = e.sel(odd, e.shl(sig, e.u32(1)), sig);
   exp = e.op32(Op::OpISub, exp, e.sel(odd, e.u32(1), e.u32(0)));
   // The radicand is sig << (mant + 4) (< 2^(2 mant + 6)); its root has its
   // leading bit at mant + 2 and stands for 2^(exp / 2).
-  uint32_t n_var = f.variable(k_.types.u64), rem_var = f.variable(k_.types.u64), root_var = f.variable(k_.types.u64);
-  uint32_t i_var = f.variable(k_.types.u32);
+  Id n_var = f.variable(k_.types.u64), rem_var = f.variable(k_.types.u64), root_var = f.variable(k_.types.u64);
+  Id i_var = f.variable(k_.types.u32);
   f.store(n_var, sig);
   f.store(rem_var, e.u64(0));
   f.store(root_var, e.u64(0));
   f.store(i_var, e.u32(0));
   f.loop(
       [&](const FunctionBuilder::LoopBlocks& loop) {
-        uint32_t i = f.load(k_.types.u32, i_var);
+        Id i = f.load(k_.types.u32, i_var);
         f.if_else(e.test(Op::OpUGreaterThanEqual, i, e.u32(fmt.mant + 3)), [&] { f.branch(loop.merge); });
-        uint32_t n = f.load(k_.types.u64, n_var);
-        uint32_t pair = e.and64(e.shr(n, e.u32(fmt.mant)), 3);
+        Id n = f.load(k_.types.u64, n_var);
+        Id pair = e.and64(e.shr(n, e.u32(fmt.mant)), 3);
         f.store(n_var, e.and64(e.shl(n, e.u32(2)), (uint64_t(1) << (fmt.mant + 2)) - 1));
-        uint32_t rem = e.op64(Op::OpBitwiseOr, e.shl(f.load(k_.types.u64, rem_var), e.u32(2)), pair);
-        uint32_t root = f.load(k_.types.u64, root_var);
-        uint32_t trial = e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(2)), e.u64(1));
-        uint32_t fits = e.test(Op::OpUGreaterThanEqual, rem, trial);
+        Id rem = e.op64(Op::OpBitwiseOr, e.shl(f.load(k_.types.u64, rem_var), e.u32(2)), pair);
+        Id root = f.load(k_.types.u64, root_var);
+        Id trial = e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(2)), e.u64(1));
+        Id fits = e.test(Op::OpUGreaterThanEqual, rem, trial);
         f.store(rem_var, e.sel(fits, e.op64(Op::OpISub, rem, trial), rem));
         f.store(root_var, e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(1)), e.bool64(fits)));
       },
@@ -378,27 +375,27 @@ void ExactFloat::emit_sqrt(uint32_t id, const Format& fmt) {
         f.store(i_var, e.op32(Op::OpIAdd, f.load(k_.types.u32, i_var), e.u32(1)));
         f.branch(loop.header);
       });
-  uint32_t sticky = e.test(Op::OpINotEqual, f.load(k_.types.u64, rem_var), e.u64(0));
-  uint32_t half_exp = e.op32(Op::OpShiftRightArithmetic, exp, e.u32(1));
-  uint32_t result = round_pack(e, fmt, e.u64(0), half_exp, f.load(k_.types.u64, root_var), fmt.mant + 2, sticky);
+  Id sticky = e.test(Op::OpINotEqual, f.load(k_.types.u64, rem_var), e.u64(0));
+  Id half_exp = e.op32(Op::OpShiftRightArithmetic, exp, e.u32(1));
+  Id result = round_pack(e, fmt, e.u64(0), half_exp, f.load(k_.types.u64, root_var), fmt.mant + 2, sticky);
   f.return_value(narrow(result));
   f.finish();
 }
 
 // Comparisons on bit patterns: no device flushes an integer.
-uint32_t ExactFloat::compare(FunctionBuilder& f, Opcode opcode, const Format& fmt, uint32_t a, uint32_t b) {
+Id ExactFloat::compare(FunctionBuilder& f, Opcode opcode, const Format& fmt, Id a, Id b) {
   Emit e{k_, f};
   Fields x = fields(e, fmt, a), y = fields(e, fmt, b);
-  uint32_t unordered = e.any(is_nan(e, fmt, x), is_nan(e, fmt, y));
-  uint32_t both_zero = e.test(Op::OpIEqual, e.op64(Op::OpBitwiseOr, x.magnitude, y.magnitude), e.u64(0));
+  Id unordered = e.any(is_nan(e, fmt, x), is_nan(e, fmt, y));
+  Id both_zero = e.test(Op::OpIEqual, e.op64(Op::OpBitwiseOr, x.magnitude, y.magnitude), e.u64(0));
   // Monotone map to unsigned order: negatives reversed below positives.
-  auto key = [&](uint32_t v, const Fields& fv) {
+  auto key = [&](Id v, const Fields& fv) {
     return e.sel(e.test(Op::OpINotEqual, fv.sign, e.u64(0)), e.op64(Op::OpBitwiseXor, v, e.u64(fmt.sign() * 2 - 1)),
                  e.op64(Op::OpBitwiseOr, v, e.u64(fmt.sign())));
   };
-  uint32_t ka = key(a, x), kb = key(b, y);
-  uint32_t equal = e.any(e.test(Op::OpIEqual, a, b), both_zero);
-  uint32_t result = 0;
+  Id ka = key(a, x), kb = key(b, y);
+  Id equal = e.any(e.test(Op::OpIEqual, a, b), both_zero);
+  Id result;
   switch (opcode) {
     case Opcode::F32Eq:
     case Opcode::F64Eq: result = equal; break;
@@ -421,7 +418,7 @@ uint32_t ExactFloat::compare(FunctionBuilder& f, Opcode opcode, const Format& fm
 // for NaN, -0 == +0), whenever no operand is subnormal; under
 // SignedZeroInfNanPreserve a device keeps NaNs and infinities, and only
 // subnormal operands may be flushed to zero.
-uint32_t ExactFloat::native_compare(FunctionBuilder& f, Opcode opcode, uint32_t a, uint32_t b) {
+Id ExactFloat::native_compare(FunctionBuilder& f, Opcode opcode, Id a, Id b) {
   Op op = Op::OpFOrdEqual;
   switch (opcode) {
     case Opcode::F32Eq:
@@ -448,29 +445,29 @@ uint32_t ExactFloat::native_compare(FunctionBuilder& f, Opcode opcode, uint32_t 
 // instead of two); where the probe or the device promises f64 subnormals,
 // f64 compares need no test. On the H200 the bit compare on every f32
 // compare held mandelbrot's exact mode to 0.16 of its precise twin.
-uint32_t ExactFloat::native_compare_holds(FunctionBuilder& f, bool is64, uint32_t a, uint32_t b) {
+Id ExactFloat::native_compare_holds(FunctionBuilder& f, bool is64, Id a, Id b) {
   Emit e{k_, f};
   if (is64 && k_.f64_subnormals_native) return k_.b.const_bool(true);
-  auto normal_or_special = [&](uint32_t v) {
-    uint32_t high = is64 ? e.to32(e.shr(f.op(Op::OpBitcast, k_.types.u64, {v}), e.u32(32)))
-                         : f.op(Op::OpBitcast, k_.types.u32, {v});
-    uint32_t exponent = e.op32(Op::OpBitwiseAnd, high, e.u32(is64 ? 0x7FF0'0000u : 0x7F80'0000u));
+  auto normal_or_special = [&](Id v) {
+    Id high = is64 ? e.to32(e.shr(f.op(Op::OpBitcast, k_.types.u64, {v}), e.u32(32)))
+                   : f.op(Op::OpBitcast, k_.types.u32, {v});
+    Id exponent = e.op32(Op::OpBitwiseAnd, high, e.u32(is64 ? 0x7FF0'0000u : 0x7F80'0000u));
     return e.test(Op::OpINotEqual, exponent, e.u32(0));
   };
   return e.all(normal_or_special(a), normal_or_special(b));
 }
 
 // min/max: the same order, in which -0 < +0 as wasm wants.
-uint32_t ExactFloat::min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b) {
+Id ExactFloat::min_max(FunctionBuilder& f, bool is_min, const Format& fmt, Id a, Id b) {
   Emit e{k_, f};
   Fields x = fields(e, fmt, a), y = fields(e, fmt, b);
-  uint32_t x_nan = is_nan(e, fmt, x), y_nan = is_nan(e, fmt, y);
-  auto key = [&](uint32_t v, const Fields& fv) {
+  Id x_nan = is_nan(e, fmt, x), y_nan = is_nan(e, fmt, y);
+  auto key = [&](Id v, const Fields& fv) {
     return e.sel(e.test(Op::OpINotEqual, fv.sign, e.u64(0)), e.op64(Op::OpBitwiseXor, v, e.u64(fmt.sign() * 2 - 1)),
                  e.op64(Op::OpBitwiseOr, v, e.u64(fmt.sign())));
   };
-  uint32_t a_first = e.test(is_min ? Op::OpULessThan : Op::OpUGreaterThan, key(a, x), key(b, y));
-  uint32_t result = e.sel(a_first, a, b);
+  Id a_first = e.test(is_min ? Op::OpULessThan : Op::OpUGreaterThan, key(a, x), key(b, y));
+  Id result = e.sel(a_first, a, b);
   return e.sel(e.any(x_nan, y_nan), nan_result(e, fmt, a, x_nan, b, y_nan), result);
 }
 
@@ -478,20 +475,20 @@ uint32_t ExactFloat::min_max(FunctionBuilder& f, bool is_min, const Format& fmt,
 // f64 subnormals (CompileOptions::f64_subnormals_native false), the native
 // result stands only under the tests f32_arith_inline explains for f32, with
 // 2^-1022 for 2^-126; everything else takes the integer helper.
-uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t b) {
+Id ExactFloat::f64_native(FunctionBuilder& f, Op op, Id a, Id b) {
   Emit e{k_, f};
-  uint32_t r = f.op(op, k_.types.f64(), {a, b});
+  Id r = f.op(op, k_.types.f64(), {a, b});
   k_.b.decorate(r, spv::Decoration::NoContraction);
-  uint32_t a_bits = f.op(Op::OpBitcast, k_.types.u64, {a}), b_bits = f.op(Op::OpBitcast, k_.types.u64, {b});
+  Id a_bits = f.op(Op::OpBitcast, k_.types.u64, {a}), b_bits = f.op(Op::OpBitcast, k_.types.u64, {b});
   if (!k_.f64_subnormals_native) {
-    const uint32_t smallest_normal = k_.b.const_f64_bits(uint64_t(1) << 52);
-    auto magnitude = [&](uint32_t v) { return f.glsl(GLSLstd450FAbs, k_.types.f64(), {v}); };
-    uint32_t keep = e.test(Op::OpFOrdGreaterThanEqual, magnitude(r), smallest_normal);
+    const Id smallest_normal = k_.b.const_f64_bits(uint64_t(1) << 52);
+    auto magnitude = [&](Id v) { return f.glsl(GLSLstd450FAbs, k_.types.f64(), {v}); };
+    Id keep = e.test(Op::OpFOrdGreaterThanEqual, magnitude(r), smallest_normal);
     if (op != Op::OpFMul) {
       keep = e.all(keep, e.test(Op::OpFUnordGreaterThanEqual, magnitude(a), smallest_normal));
       keep = e.all(keep, e.test(Op::OpFUnordGreaterThanEqual, magnitude(b), smallest_normal));
     }
-    uint32_t bits = f.variable(k_.types.u64);
+    Id bits = f.variable(k_.types.u64);
     f.store(bits, f.op(Op::OpBitcast, k_.types.u64, {r}));
     Helper helper = op == Op::OpFAdd ? Helper::F64Add : op == Op::OpFSub ? Helper::F64Sub : Helper::F64Mul;
     f.if_else(e.no(keep), [&] { f.store(bits, call(f, helper, {a_bits, b_bits})); });
@@ -503,14 +500,14 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
   // that a GPU emulates on 32-bit halves, run on that rare path alone. On the
   // H200 they ran on every operation before and held horner_f64's exact
   // mode to 0.13 of its precise twin (docs/performance.md).
-  uint32_t ordinary = e.test(Op::OpFOrdNotEqual, r, k_.b.const_f64_bits(0));
-  uint32_t bits = f.variable(k_.types.u64);
+  Id ordinary = e.test(Op::OpFOrdNotEqual, r, k_.b.const_f64_bits(0));
+  Id bits = f.variable(k_.types.u64);
   f.store(bits, f.op(Op::OpBitcast, k_.types.u64, {r}));
   f.if_else(e.no(ordinary), [&] {
     Fields x = fields(e, kF64, a_bits), y = fields(e, kF64, b_bits);
-    uint32_t nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, is_nan(e, kF64, y));
-    uint32_t r_nan = f.op(Op::OpIsNan, k_.types.bool_type, {r});
-    uint32_t result = e.sel(r_nan, nan, f.op(Op::OpBitcast, k_.types.u64, {r}));
+    Id nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, is_nan(e, kF64, y));
+    Id r_nan = f.op(Op::OpIsNan, k_.types.bool_type, {r});
+    Id result = e.sel(r_nan, nan, f.op(Op::OpBitcast, k_.types.u64, {r}));
     if (op != Op::OpFMul)
       result = e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum_bits(e, op, a_bits, b_bits, 64), result);
     f.store(bits, result);
@@ -526,28 +523,28 @@ uint32_t ExactFloat::f64_native(FunctionBuilder& f, Op op, uint32_t a, uint32_t 
 // once by round_pack. A sticky bit 8 places below the rounding point stays
 // below it after the at most one-place left shift a difference can need
 // once operands are more than one place apart, so it decides only ties.
-void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
-  uint32_t params[] = {k_.types.u64, k_.types.u64};
+void ExactFloat::emit_f64_arith(Id id, Op op) {
+  Id params[] = {k_.types.u64, k_.types.u64};
   FunctionBuilder f(k_.b, id, k_.types.u64, params);
   k_.b.name(id, arith_helper_name(op, 64));
   Emit e{k_, f};
-  uint32_t a = f.param(0), b = f.param(1);
+  Id a = f.param(0), b = f.param(1);
   if (op == Op::OpFSub) b = e.op64(Op::OpBitwiseXor, b, e.u64(kF64.sign()));  // x - y = x + (-y)
   Fields x = fields(e, kF64, a), y = fields(e, kF64, b);
-  uint32_t x_nan = is_nan(e, kF64, x), y_nan = is_nan(e, kF64, y);
-  uint32_t x_inf = e.test(Op::OpIEqual, x.magnitude, e.u64(kF64.inf()));
-  uint32_t y_inf = e.test(Op::OpIEqual, y.magnitude, e.u64(kF64.inf()));
-  uint32_t x_zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
-  uint32_t y_zero = e.test(Op::OpIEqual, y.magnitude, e.u64(0));
+  Id x_nan = is_nan(e, kF64, x), y_nan = is_nan(e, kF64, y);
+  Id x_inf = e.test(Op::OpIEqual, x.magnitude, e.u64(kF64.inf()));
+  Id y_inf = e.test(Op::OpIEqual, y.magnitude, e.u64(kF64.inf()));
+  Id x_zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
+  Id y_zero = e.test(Op::OpIEqual, y.magnitude, e.u64(0));
   // NaN operands keep their own bits: the subtrahend's sign flip above is
   // undone for the NaN result, as wasm's NaN rules speak of the operands.
-  uint32_t b_operand = f.param(1);
+  Id b_operand = f.param(1);
   if (op == Op::OpFMul) {
-    uint32_t sign = e.op64(Op::OpBitwiseXor, x.sign, y.sign);
-    uint32_t signed_zero = e.shl(sign, e.u32(63));
-    uint32_t signed_inf = e.op64(Op::OpBitwiseOr, signed_zero, e.u64(kF64.inf()));
-    uint32_t nan = e.any(e.any(x_nan, y_nan), e.any(e.all(x_inf, y_zero), e.all(x_zero, y_inf)));
-    uint32_t infinite = e.any(x_inf, y_inf), zero = e.any(x_zero, y_zero);
+    Id sign = e.op64(Op::OpBitwiseXor, x.sign, y.sign);
+    Id signed_zero = e.shl(sign, e.u32(63));
+    Id signed_inf = e.op64(Op::OpBitwiseOr, signed_zero, e.u64(kF64.inf()));
+    Id nan = e.any(e.any(x_nan, y_nan), e.any(e.all(x_inf, y_zero), e.all(x_zero, y_inf)));
+    Id infinite = e.any(x_inf, y_inf), zero = e.any(x_zero, y_zero);
     f.if_else(e.any(nan, e.any(infinite, zero)), [&] {
       f.return_value(
           e.sel(nan, nan_result(e, kF64, a, x_nan, b_operand, y_nan), e.sel(infinite, signed_inf, signed_zero)));
@@ -555,27 +552,26 @@ void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
     auto [sig_a, exp_a] = normalize(e, kF64, x);
     auto [sig_b, exp_b] = normalize(e, kF64, y);
     // 53 x 53 bits in 32-bit limbs: the product < 2^106 as hi:lo.
-    uint32_t a_hi = e.shr(sig_a, e.u32(32)), a_lo = e.and64(sig_a, 0xFFFF'FFFFu);
-    uint32_t b_hi = e.shr(sig_b, e.u32(32)), b_lo = e.and64(sig_b, 0xFFFF'FFFFu);
-    uint32_t low = e.op64(Op::OpIMul, a_lo, b_lo);
-    uint32_t middle = e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_lo), e.op64(Op::OpIMul, a_lo, b_hi));
-    uint32_t lo = e.op64(Op::OpIAdd, low, e.shl(middle, e.u32(32)));
-    uint32_t carry = e.bool64(e.test(Op::OpULessThan, lo, low));
-    uint32_t hi =
-        e.op64(Op::OpIAdd, e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_hi), e.shr(middle, e.u32(32))), carry);
+    Id a_hi = e.shr(sig_a, e.u32(32)), a_lo = e.and64(sig_a, 0xFFFF'FFFFu);
+    Id b_hi = e.shr(sig_b, e.u32(32)), b_lo = e.and64(sig_b, 0xFFFF'FFFFu);
+    Id low = e.op64(Op::OpIMul, a_lo, b_lo);
+    Id middle = e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_lo), e.op64(Op::OpIMul, a_lo, b_hi));
+    Id lo = e.op64(Op::OpIAdd, low, e.shl(middle, e.u32(32)));
+    Id carry = e.bool64(e.test(Op::OpULessThan, lo, low));
+    Id hi = e.op64(Op::OpIAdd, e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_hi), e.shr(middle, e.u32(32))), carry);
     // The product's top bits (leading bit at 60 or 61) and whether any of
     // the 44 below them is set.
-    uint32_t top = e.op64(Op::OpBitwiseOr, e.shl(hi, e.u32(20)), e.shr(lo, e.u32(44)));
-    uint32_t sticky = e.test(Op::OpINotEqual, e.and64(lo, (uint64_t(1) << 44) - 1), e.u64(0));
-    uint32_t at_61 = e.test(Op::OpINotEqual, e.shr(top, e.u32(61)), e.u64(0));
-    uint32_t sig = e.sel(at_61, top, e.shl(top, e.u32(1)));
+    Id top = e.op64(Op::OpBitwiseOr, e.shl(hi, e.u32(20)), e.shr(lo, e.u32(44)));
+    Id sticky = e.test(Op::OpINotEqual, e.and64(lo, (uint64_t(1) << 44) - 1), e.u64(0));
+    Id at_61 = e.test(Op::OpINotEqual, e.shr(top, e.u32(61)), e.u64(0));
+    Id sig = e.sel(at_61, top, e.shl(top, e.u32(1)));
     // sig_a sig_b 2^(exp_a + exp_b - 104) = top 2^(exp_a + exp_b - 60).
-    uint32_t exp = e.op32(Op::OpIAdd, e.op32(Op::OpIAdd, exp_a, exp_b), e.sel(at_61, e.u32(1), e.u32(0)));
+    Id exp = e.op32(Op::OpIAdd, e.op32(Op::OpIAdd, exp_a, exp_b), e.sel(at_61, e.u32(1), e.u32(0)));
     f.return_value(round_pack(e, kF64, sign, exp, sig, 61, sticky));
     f.finish();
     return;
   }
-  uint32_t nan = e.any(e.any(x_nan, y_nan), e.all(e.all(x_inf, y_inf), e.test(Op::OpINotEqual, x.sign, y.sign)));
+  Id nan = e.any(e.any(x_nan, y_nan), e.all(e.all(x_inf, y_inf), e.test(Op::OpINotEqual, x.sign, y.sign)));
   f.if_else(nan, [&] { f.return_value(nan_result(e, kF64, a, x_nan, b_operand, y_nan)); });
   f.if_else(x_inf, [&] { f.return_value(a); });
   f.if_else(y_inf, [&] { f.return_value(b); });
@@ -584,25 +580,24 @@ void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
   f.if_else(x_zero, [&] { f.return_value(b); });
   f.if_else(y_zero, [&] { f.return_value(a); });
   // The larger magnitude first.
-  uint32_t swap = e.test(Op::OpULessThan, x.magnitude, y.magnitude);
+  Id swap = e.test(Op::OpULessThan, x.magnitude, y.magnitude);
   auto [sig_x, exp_x] = normalize(e, kF64, x);
   auto [sig_y, exp_y] = normalize(e, kF64, y);
-  uint32_t sig_big = e.shl(e.sel(swap, sig_y, sig_x), e.u32(8)), sig_small = e.shl(e.sel(swap, sig_x, sig_y), e.u32(8));
-  uint32_t exp_big = e.sel(swap, exp_y, exp_x), exp_small = e.sel(swap, exp_x, exp_y);
-  uint32_t sign = e.sel(swap, y.sign, x.sign);
-  uint32_t distance = e.op32(Op::OpISub, exp_big, exp_small);
+  Id sig_big = e.shl(e.sel(swap, sig_y, sig_x), e.u32(8)), sig_small = e.shl(e.sel(swap, sig_x, sig_y), e.u32(8));
+  Id exp_big = e.sel(swap, exp_y, exp_x), exp_small = e.sel(swap, exp_x, exp_y);
+  Id sign = e.sel(swap, y.sign, x.sign);
+  Id distance = e.op32(Op::OpISub, exp_big, exp_small);
   distance = e.sel(e.test(Op::OpUGreaterThan, distance, e.u32(63)), e.u32(63), distance);
-  uint32_t lost = e.op64(Op::OpBitwiseAnd, sig_small, e.op64(Op::OpISub, e.shl(e.u64(1), distance), e.u64(1)));
-  uint32_t aligned =
-      e.op64(Op::OpBitwiseOr, e.shr(sig_small, distance), e.bool64(e.test(Op::OpINotEqual, lost, e.u64(0))));
-  uint32_t same_sign = e.test(Op::OpIEqual, x.sign, y.sign);
-  uint32_t sum = e.sel(same_sign, e.op64(Op::OpIAdd, sig_big, aligned), e.op64(Op::OpISub, sig_big, aligned));
+  Id lost = e.op64(Op::OpBitwiseAnd, sig_small, e.op64(Op::OpISub, e.shl(e.u64(1), distance), e.u64(1)));
+  Id aligned = e.op64(Op::OpBitwiseOr, e.shr(sig_small, distance), e.bool64(e.test(Op::OpINotEqual, lost, e.u64(0))));
+  Id same_sign = e.test(Op::OpIEqual, x.sign, y.sign);
+  Id sum = e.sel(same_sign, e.op64(Op::OpIAdd, sig_big, aligned), e.op64(Op::OpISub, sig_big, aligned));
   // Exact cancellation gives +0 under round to nearest.
   f.if_else(e.test(Op::OpIEqual, sum, e.u64(0)), [&] { f.return_value(e.u64(0)); });
   // sig_big 2^(exp_big - 60) = sum 2^(exp_big - 60): lead the sum at 61.
-  uint32_t lead = e.msb64(sum);
-  uint32_t shift = e.op32(Op::OpISub, e.u32(61), lead);
-  uint32_t exp = e.op32(Op::OpISub, e.op32(Op::OpIAdd, exp_big, lead), e.u32(60));
+  Id lead = e.msb64(sum);
+  Id shift = e.op32(Op::OpISub, e.u32(61), lead);
+  Id exp = e.op32(Op::OpISub, e.op32(Op::OpIAdd, exp_big, lead), e.u32(60));
   f.return_value(round_pack(e, kF64, sign, exp, e.shl(sum, shift), 61, k_.b.const_bool(false)));
   f.finish();
 }
@@ -634,13 +629,13 @@ void ExactFloat::emit_f64_arith(uint32_t id, Op op) {
 // local or constant, a load or integer arithmetic (continues_run()). Only then, if some test failed, is the whole run
 // redone by the helpers in order, each from the redone results of the ones before; the operand stack's values of the
 // run are replaced by the settled ones. Nothing outside the run has seen a value of it until then.
-uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, uint32_t lhs, uint32_t rhs) {
-  uint32_t r = f.op(op, k_.types.f32(), {lhs, rhs});
+Id ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, Id lhs, Id rhs) {
+  Id r = f.op(op, k_.types.f32(), {lhs, rhs});
   k_.b.decorate(r, spv::Decoration::NoContraction);
   if (op != Op::OpFMul) {
     // Known not subnormal while the run's test holds: its results and the
     // operands its additions tested.
-    auto tested = [&](uint32_t v) {
+    auto tested = [&](Id v) {
       for (const RunCheck& c : run_checks_)
         if (c.value == v) return true;
       return false;
@@ -659,14 +654,14 @@ uint32_t ExactFloat::f32_arith_inline(FunctionBuilder& f, Op op, uint32_t lhs, u
 // operation (and joined per operation); a balanced tree of the compares,
 // or an unsigned maximum of `(bits << 1) - 2^24` with one compare, gave
 // 0.83 (docs/performance.md).
-uint32_t ExactFloat::run_test(FunctionBuilder& f) {
+Id ExactFloat::run_test(FunctionBuilder& f) {
   Emit e{k_, f};
-  const uint32_t smallest_normal = k_.b.const_f32_bits(0x0080'0000u);
-  uint32_t all = 0;
+  const Id smallest_normal = k_.b.const_f32_bits(0x0080'0000u);
+  Id all;
   for (const RunCheck& c : run_checks_) {
-    uint32_t test = e.test(c.result ? Op::OpFOrdGreaterThanEqual : Op::OpFUnordGreaterThanEqual,
-                           f.glsl(GLSLstd450FAbs, k_.types.f32(), {c.value}), smallest_normal);
-    all = all == 0 ? test : e.all(all, test);
+    Id test = e.test(c.result ? Op::OpFOrdGreaterThanEqual : Op::OpFUnordGreaterThanEqual,
+                     f.glsl(GLSLstd450FAbs, k_.types.f32(), {c.value}), smallest_normal);
+    all = !all ? test : e.all(all, test);
   }
   return all;
 }
@@ -722,17 +717,17 @@ bool ExactFloat::continues_run(Opcode opcode) {
   }
 }
 
-void ExactFloat::settle(FunctionBuilder& f, std::vector<uint32_t>& stack) {
+void ExactFloat::settle(FunctionBuilder& f, std::vector<Id>& stack) {
   if (run_.empty()) return;
   Emit e{k_, f};
-  std::vector<uint32_t> variables;
+  std::vector<Id> variables;
   for (const RunOp& r : run_) {
     variables.push_back(f.variable(k_.types.u32));
     f.store(variables.back(), r.native_bits);
   }
   f.if_else(e.no(run_test(f)), [&] {
     // An operand that is an earlier member's result is read as redone.
-    auto input = [&](uint32_t value) {
+    auto input = [&](Id value) {
       for (size_t j = 0; j < run_.size(); ++j)
         if (run_[j].result == value) return f.load(k_.types.u32, variables[j]);
       return f.op(Op::OpBitcast, k_.types.u32, {value});
@@ -741,37 +736,37 @@ void ExactFloat::settle(FunctionBuilder& f, std::vector<uint32_t>& stack) {
       f.store(variables[i], call(f, run_[i].helper, {input(run_[i].lhs), input(run_[i].rhs)}));
   });
   for (size_t i = 0; i < run_.size(); ++i) {
-    uint32_t settled = f.op(Op::OpBitcast, k_.types.f32(), {f.load(k_.types.u32, variables[i])});
-    for (uint32_t& value : stack)
+    Id settled = f.op(Op::OpBitcast, k_.types.f32(), {f.load(k_.types.u32, variables[i])});
+    for (Id& value : stack)
       if (value == run_[i].result) value = settled;
   }
   run_.clear();
   run_checks_.clear();
 }
 
-bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>& stack) {
+bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<Id>& stack) {
   Emit e{k_, f};
   auto pop = [&] {
-    uint32_t v = stack.back();
+    Id v = stack.back();
     stack.pop_back();
     return v;
   };
-  auto bits32 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.types.u32, {v}); };
-  auto bits64 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.types.u64, {v}); };
-  auto wide32 = [&](uint32_t v) { return e.to64(bits32(v)); };  // f32 bits in a u64
-  auto as_f32 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.types.f32(), {v}); };
-  auto as_f64 = [&](uint32_t v) { return f.op(Op::OpBitcast, k_.types.f64(), {v}); };
+  auto bits32 = [&](Id v) { return f.op(Op::OpBitcast, k_.types.u32, {v}); };
+  auto bits64 = [&](Id v) { return f.op(Op::OpBitcast, k_.types.u64, {v}); };
+  auto wide32 = [&](Id v) { return e.to64(bits32(v)); };  // f32 bits in a u64
+  auto as_f32 = [&](Id v) { return f.op(Op::OpBitcast, k_.types.f32(), {v}); };
+  auto as_f64 = [&](Id v) { return f.op(Op::OpBitcast, k_.types.f64(), {v}); };
   auto f32_helper = [&](Helper h) {
     k_.types.f64();  // exact f32 arithmetic goes through f64: names this function as an f64 user
-    uint32_t rhs = pop(), lhs = pop();
+    Id rhs = pop(), lhs = pop();
     stack.push_back(as_f32(call(f, h, {bits32(lhs), bits32(rhs)})));
   };
   auto f32_arith = [&](Helper h, Op op) {
     k_.types.f64();  // the helper (the slow path) computes in f64
     if (run_.size() >= kMaxRun) settle(f, stack);
-    uint32_t rhs = pop(), lhs = pop();
-    uint32_t native = f32_arith_inline(f, op, lhs, rhs);
-    uint32_t result = as_f32(native);
+    Id rhs = pop(), lhs = pop();
+    Id native = f32_arith_inline(f, op, lhs, rhs);
+    Id result = as_f32(native);
     run_.push_back({h, lhs, rhs, native, result});
     stack.push_back(result);
   };
@@ -781,7 +776,7 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
     case Opcode::F32Mul: f32_arith(Helper::F32Mul, Op::OpFMul); return true;
     case Opcode::F32Div: f32_helper(Helper::F32Div); return true;
     case Opcode::F64Div: {
-      uint32_t rhs = pop(), lhs = pop();
+      Id rhs = pop(), lhs = pop();
       stack.push_back(as_f64(call(f, Helper::F64Div, {bits64(lhs), bits64(rhs)})));
       return true;
     }
@@ -789,7 +784,7 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
     case Opcode::F64Sub:
     case Opcode::F64Mul: {
       static constexpr Op kOps[] = {Op::OpFAdd, Op::OpFSub, Op::OpFMul};
-      uint32_t rhs = pop(), lhs = pop();
+      Id rhs = pop(), lhs = pop();
       stack.push_back(f64_native(f, kOps[size_t(opcode) - size_t(Opcode::F64Add)], lhs, rhs));
       return true;
     }
@@ -808,11 +803,11 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
     case Opcode::F64Le:
     case Opcode::F64Ge: {
       bool is64 = wasm::info(opcode).params[0] == wasm::ValType::F64;
-      uint32_t rhs = pop(), lhs = pop();
-      uint32_t result = f.variable(k_.types.bool_type);
+      Id rhs = pop(), lhs = pop();
+      Id result = f.variable(k_.types.bool_type);
       f.store(result, native_compare(f, opcode, lhs, rhs));
       f.if_else(e.no(native_compare_holds(f, is64, lhs, rhs)), [&] {
-        uint32_t a = is64 ? bits64(lhs) : wide32(lhs), b = is64 ? bits64(rhs) : wide32(rhs);
+        Id a = is64 ? bits64(lhs) : wide32(lhs), b = is64 ? bits64(rhs) : wide32(rhs);
         f.store(result, compare(f, opcode, is64 ? kF64 : kF32, a, b));
       });
       stack.push_back(e.sel(f.load(k_.types.bool_type, result), e.u32(1), e.u32(0)));
@@ -820,14 +815,14 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<uint32_t>&
     }
     case Opcode::F32Min:
     case Opcode::F32Max: {
-      uint32_t rhs = pop(), lhs = pop();
-      uint32_t r = min_max(f, opcode == Opcode::F32Min, kF32, wide32(lhs), wide32(rhs));
+      Id rhs = pop(), lhs = pop();
+      Id r = min_max(f, opcode == Opcode::F32Min, kF32, wide32(lhs), wide32(rhs));
       stack.push_back(as_f32(e.to32(r)));
       return true;
     }
     case Opcode::F64Min:
     case Opcode::F64Max: {
-      uint32_t rhs = pop(), lhs = pop();
+      Id rhs = pop(), lhs = pop();
       stack.push_back(as_f64(min_max(f, opcode == Opcode::F64Min, kF64, bits64(lhs), bits64(rhs))));
       return true;
     }

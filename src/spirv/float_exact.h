@@ -42,7 +42,7 @@ class ExactFloat {
   // Lowers `opcode` when the exact mode treats it differently from the
   // native lowering: pops its operands from `stack`, pushes the result and
   // returns true. Returns false (touching nothing) for other opcodes.
-  bool lower(FunctionBuilder& f, wasm::Opcode opcode, std::vector<uint32_t>& stack);
+  bool lower(FunctionBuilder& f, wasm::Opcode opcode, std::vector<Id>& stack);
 
   // Emits the helper functions asked for so far.
   void emit_bodies();
@@ -52,7 +52,7 @@ class ExactFloat {
   // `stack`; it must run before every instruction for which continues_run()
   // is false, and before a function's end.
   static bool continues_run(wasm::Opcode opcode);
-  void settle(FunctionBuilder& f, std::vector<uint32_t>& stack);
+  void settle(FunctionBuilder& f, std::vector<Id>& stack);
 
  private:
   enum class Helper : uint8_t {
@@ -69,31 +69,31 @@ class ExactFloat {
     F64Mul
   };
 
-  uint32_t helper(Helper which);
-  uint32_t call(FunctionBuilder& f, Helper which, std::initializer_list<uint32_t> args);
-  void emit(Helper which, uint32_t id);
-  void emit_f32_arith(uint32_t id, spv::Op op);
-  void emit_div(uint32_t id, const Format& fmt);
-  void emit_sqrt(uint32_t id, const Format& fmt);
-  void emit_demote(uint32_t id);
-  void emit_f64_arith(uint32_t id, spv::Op op);
+  Id helper(Helper which);
+  Id call(FunctionBuilder& f, Helper which, std::initializer_list<Id> args);
+  void emit(Helper which, Id id);
+  void emit_f32_arith(Id id, spv::Op op);
+  void emit_div(Id id, const Format& fmt);
+  void emit_sqrt(Id id, const Format& fmt);
+  void emit_demote(Id id);
+  void emit_f64_arith(Id id, spv::Op op);
 
   // Inline sequences (integer bits in, integer bits or bool out).
-  uint32_t promote_bits(FunctionBuilder& f, uint32_t bits);  // u32 -> u64
-  uint32_t compare(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, uint32_t a, uint32_t b);
-  uint32_t native_compare(FunctionBuilder& f, wasm::Opcode opcode, uint32_t a, uint32_t b);
-  uint32_t native_compare_holds(FunctionBuilder& f, bool is64, uint32_t a, uint32_t b);
-  uint32_t min_max(FunctionBuilder& f, bool is_min, const Format& fmt, uint32_t a, uint32_t b);
-  uint32_t f64_native(FunctionBuilder& f, spv::Op op, uint32_t a, uint32_t b);
+  Id promote_bits(FunctionBuilder& f, Id bits);  // u32 -> u64
+  Id compare(FunctionBuilder& f, wasm::Opcode opcode, const Format& fmt, Id a, Id b);
+  Id native_compare(FunctionBuilder& f, wasm::Opcode opcode, Id a, Id b);
+  Id native_compare_holds(FunctionBuilder& f, bool is64, Id a, Id b);
+  Id min_max(FunctionBuilder& f, bool is_min, const Format& fmt, Id a, Id b);
+  Id f64_native(FunctionBuilder& f, spv::Op op, Id a, Id b);
   // The native result's bits of a run member (f32 operands); the values it
   // must test join run_checks_.
-  uint32_t f32_arith_inline(FunctionBuilder& f, spv::Op op, uint32_t lhs, uint32_t rhs);
+  Id f32_arith_inline(FunctionBuilder& f, spv::Op op, Id lhs, Id rhs);
 
   // The current run of f32 + - *: per member its helper, its operands and
   // result (f32 ids) and its native result's bits.
   struct RunOp {
     Helper helper;
-    uint32_t lhs, rhs, native_bits, result;
+    Id lhs, rhs, native_bits, result;
   };
   static constexpr size_t kMaxRun = 16;
   std::vector<RunOp> run_;
@@ -101,15 +101,15 @@ class ExactFloat {
   // results (at least 2^-126 in magnitude, not NaN) and operands of + -
   // (not zero or subnormal), each once.
   struct RunCheck {
-    uint32_t value;  // f32 id
+    Id value;  // f32
     bool result;
   };
   std::vector<RunCheck> run_checks_;
   // Whether every check of the run holds (a bool id), emitted at settle().
-  uint32_t run_test(FunctionBuilder& f);
+  Id run_test(FunctionBuilder& f);
 
   KernelContext& k_;
-  std::map<Helper, uint32_t> ids_;
+  std::map<Helper, Id> ids_;
   std::map<Helper, bool> emitted_;
 };
 

@@ -41,34 +41,34 @@ bool is_f64(Opcode opcode) {
 //    into the exponent as IEEE's encoding intends (1.5 -> 1 + 1 = 2).
 // Everything is done in the float's own width (u32 for f32, so f32 kernels
 // need no 64-bit integers).
-uint32_t round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, uint32_t value) {
+Id round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, Id value) {
   const bool wide = is_f64(opcode);
   const Rounding rounding = rounding_of(opcode);
   const uint32_t width = wide ? 64 : 32, mant = wide ? 52 : 23, bias = wide ? 1023 : 127;
-  const uint32_t int_type = wide ? k.types.u64 : k.types.u32;
-  const uint32_t float_type = wide ? k.types.f64() : k.types.f32();
+  const Id int_type = wide ? k.types.u64 : k.types.u32;
+  const Id float_type = wide ? k.types.f64() : k.types.f32();
   ModuleBuilder& b = k.b;
   auto c = [&](uint64_t v) { return wide ? b.const_u64(v) : b.const_u32(uint32_t(v)); };
-  auto op = [&](Op o, uint32_t a, uint32_t d) { return f.op(o, int_type, {a, d}); };
-  auto test = [&](Op o, uint32_t a, uint32_t d) { return f.op(o, k.types.bool_type, {a, d}); };
-  auto sel = [&](uint32_t cond, uint32_t a, uint32_t d) { return f.op(Op::OpSelect, b.type_of(a), {cond, a, d}); };
-  auto all = [&](uint32_t a, uint32_t d) { return test(Op::OpLogicalAnd, a, d); };
-  auto any = [&](uint32_t a, uint32_t d) { return test(Op::OpLogicalOr, a, d); };
+  auto op = [&](Op o, Id a, Id d) { return f.op(o, int_type, {a, d}); };
+  auto test = [&](Op o, Id a, Id d) { return f.op(o, k.types.bool_type, {a, d}); };
+  auto sel = [&](Id cond, Id a, Id d) { return f.op(Op::OpSelect, b.type_of(a), {cond, a, d}); };
+  auto all = [&](Id a, Id d) { return test(Op::OpLogicalAnd, a, d); };
+  auto any = [&](Id a, Id d) { return test(Op::OpLogicalOr, a, d); };
 
   const uint64_t sign_bit = uint64_t(1) << (width - 1);
   const uint64_t one = uint64_t(bias) << mant;       // 1.0
   const uint64_t half = uint64_t(bias - 1) << mant;  // 0.5
   const uint64_t inf = ((uint64_t(1) << (width - 1 - mant)) - 1) << mant;
-  uint32_t x = f.op(Op::OpBitcast, int_type, {value});
-  uint32_t magnitude = op(Op::OpBitwiseAnd, x, c(sign_bit - 1));
-  uint32_t signed_zero = op(Op::OpBitwiseAnd, x, c(sign_bit));
-  uint32_t negative = test(Op::OpINotEqual, signed_zero, c(0));
-  uint32_t nonzero = test(Op::OpINotEqual, magnitude, c(0));
+  Id x = f.op(Op::OpBitcast, int_type, {value});
+  Id magnitude = op(Op::OpBitwiseAnd, x, c(sign_bit - 1));
+  Id signed_zero = op(Op::OpBitwiseAnd, x, c(sign_bit));
+  Id negative = test(Op::OpINotEqual, signed_zero, c(0));
+  Id nonzero = test(Op::OpINotEqual, magnitude, c(0));
   // The biased exponent as the integer type: compared, never shifted by.
-  uint32_t exponent = op(Op::OpShiftRightLogical, magnitude, b.const_u32(mant));
+  Id exponent = op(Op::OpShiftRightLogical, magnitude, b.const_u32(mant));
 
   // |x| < 1.
-  uint32_t small_result = signed_zero;
+  Id small_result = signed_zero;
   switch (rounding) {
     case Rounding::Ceil:
       small_result = sel(all(nonzero, f.op(Op::OpLogicalNot, k.types.bool_type, {negative})), c(one), signed_zero);
@@ -83,32 +83,32 @@ uint32_t round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, 
 
   // 1 <= |x| < 2^mant: `fraction_bits` in 1..mant (1 outside, to keep the
   // shift defined; that lane's result is not selected).
-  uint32_t is_small = test(Op::OpULessThan, exponent, c(bias));
-  uint32_t is_integral = test(Op::OpUGreaterThanEqual, exponent, c(bias + mant));
-  uint32_t fraction_bits = op(Op::OpISub, c(bias + mant), exponent);
+  Id is_small = test(Op::OpULessThan, exponent, c(bias));
+  Id is_integral = test(Op::OpUGreaterThanEqual, exponent, c(bias + mant));
+  Id fraction_bits = op(Op::OpISub, c(bias + mant), exponent);
   fraction_bits = sel(any(is_small, is_integral), c(1), fraction_bits);
-  uint32_t unit = op(Op::OpShiftLeftLogical, c(1), fraction_bits);
-  uint32_t mask = op(Op::OpISub, unit, c(1));
-  uint32_t fraction = op(Op::OpBitwiseAnd, x, mask);
-  uint32_t truncated = op(Op::OpBitwiseAnd, x, f.op(Op::OpNot, int_type, {mask}));
-  uint32_t has_fraction = test(Op::OpINotEqual, fraction, c(0));
-  uint32_t up = 0;  // add one to the truncated magnitude
+  Id unit = op(Op::OpShiftLeftLogical, c(1), fraction_bits);
+  Id mask = op(Op::OpISub, unit, c(1));
+  Id fraction = op(Op::OpBitwiseAnd, x, mask);
+  Id truncated = op(Op::OpBitwiseAnd, x, f.op(Op::OpNot, int_type, {mask}));
+  Id has_fraction = test(Op::OpINotEqual, fraction, c(0));
+  Id up;  // add one to the truncated magnitude
   switch (rounding) {
     case Rounding::Ceil: up = all(has_fraction, f.op(Op::OpLogicalNot, k.types.bool_type, {negative})); break;
     case Rounding::Floor: up = all(has_fraction, negative); break;
     case Rounding::Trunc: break;
     case Rounding::Nearest: {
-      uint32_t halfway = op(Op::OpShiftRightLogical, unit, c(1));
-      uint32_t odd = test(Op::OpINotEqual, op(Op::OpBitwiseAnd, truncated, unit), c(0));
+      Id halfway = op(Op::OpShiftRightLogical, unit, c(1));
+      Id odd = test(Op::OpINotEqual, op(Op::OpBitwiseAnd, truncated, unit), c(0));
       up = any(test(Op::OpUGreaterThan, fraction, halfway), all(test(Op::OpIEqual, fraction, halfway), odd));
       break;
     }
   }
-  uint32_t middle_result = up ? sel(up, op(Op::OpIAdd, truncated, unit), truncated) : truncated;
+  Id middle_result = up ? sel(up, op(Op::OpIAdd, truncated, unit), truncated) : truncated;
 
-  uint32_t result = sel(is_small, small_result, sel(is_integral, x, middle_result));
+  Id result = sel(is_small, small_result, sel(is_integral, x, middle_result));
   // A NaN gives itself, quieted (integral lane above: x).
-  uint32_t is_nan = test(Op::OpUGreaterThan, magnitude, c(inf));
+  Id is_nan = test(Op::OpUGreaterThan, magnitude, c(inf));
   uint64_t quiet = uint64_t(1) << (mant - 1);
   result = sel(is_nan, op(Op::OpBitwiseOr, x, c(quiet)), result);
   return f.op(Op::OpBitcast, float_type, {result});

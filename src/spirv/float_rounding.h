@@ -19,6 +19,6 @@ namespace wasmgpu::spirv {
 // `value` is an f32 or f64 id (as `opcode` says); returns the result's id of
 // the same type. A NaN input gives itself with the quiet bit set (wasm's
 // arithmetic NaN), zeros and infinities give themselves.
-uint32_t round_to_integral(KernelContext& k, FunctionBuilder& f, wasm::Opcode opcode, uint32_t value);
+Id round_to_integral(KernelContext& k, FunctionBuilder& f, wasm::Opcode opcode, Id value);
 
 }  // namespace wasmgpu::spirv

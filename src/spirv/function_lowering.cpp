@@ -27,8 +27,8 @@ using Op = spv::Op;
 
 namespace {
 
-std::vector<uint32_t> param_types(KernelContext& k, const wasm::FuncType& type) {
-  std::vector<uint32_t> types;
+std::vector<Id> param_types(KernelContext& k, const wasm::FuncType& type) {
+  std::vector<Id> types;
   for (ValType t : type.params) types.push_back(k.types.value_type(t));
   return types;
 }
@@ -63,9 +63,9 @@ Status FunctionLowering::lower(const FunctionFacts& facts) {
   local_types_.insert(local_types_.end(), function_.locals.begin(), function_.locals.end());
   for (size_t i = 0; i < local_types_.size(); ++i) {
     const Id type = type_of(local_types_[i]);
-    uint32_t var = f_.variable(type);
+    Id var = f_.variable(type);
     bool is_reference = local_types_[i] == ValType::FuncRef || local_types_[i] == ValType::ExternRef;
-    uint32_t zero = is_reference ? b_.const_u32(abi::kNullRef) : b_.const_null(type);
+    Id zero = is_reference ? b_.const_u32(abi::kNullRef) : b_.const_null(type);
     f_.store(var, i < type_.params.size() ? f_.param(i) : zero);
     locals_.push_back(var);
   }
@@ -97,19 +97,29 @@ Status FunctionLowering::lower(const FunctionFacts& facts) {
   return {};
 }
 
-uint32_t FunctionLowering::pop() {
+Status FunctionLowering::prepare_member() {
+  WASMGPU_TRY(find_branch_targets());
+  local_types_ = type_.params;
+  local_types_.insert(local_types_.end(), function_.locals.begin(), function_.locals.end());
+  for (ValType type : local_types_) locals_.push_back(f_.variable(type_of(type)));
+  return {};
+}
+
+void FunctionLowering::settle_float_run(wasm::Opcode next) {
+  if (k_.exact_float && !ExactFloat::continues_run(next)) k_.exact_float->settle(f_, stack_);
+}
+
+Id FunctionLowering::pop() {
   assert(!stack_.empty() && "operand stack underflow (module not validated?)");
-  uint32_t value = stack_.back();
+  Id value = stack_.back();
   stack_.pop_back();
   return value;
 }
 
-uint32_t FunctionLowering::op(Op op, uint32_t type, std::initializer_list<uint32_t> operands) {
-  return f_.op(op, type, operands);
-}
+Id FunctionLowering::op(Op op, Id type, std::initializer_list<Operand> operands) { return f_.op(op, type, operands); }
 
-uint32_t FunctionLowering::float_op(Op op, uint32_t type, uint32_t a, uint32_t b) {
-  uint32_t result = f_.op(op, type, {a, b});
+Id FunctionLowering::float_op(Op op, Id type, Id a, Id b) {
+  Id result = f_.op(op, type, {a, b});
   // Exact mode rounds every operation as wasm does; fast mode lets the
   // device fuse a*b + c into one multiply-add, as plain GLSL and nvcc -O3
   // do (docs/float-modes.md).
@@ -117,35 +127,35 @@ uint32_t FunctionLowering::float_op(Op op, uint32_t type, uint32_t a, uint32_t b
   return result;
 }
 
-uint32_t FunctionLowering::bool_to_i32(uint32_t condition) {
+Id FunctionLowering::bool_to_i32(Id condition) {
   return op(Op::OpSelect, k_.types.u32, {condition, b_.const_u32(1), b_.const_u32(0)});
 }
 
-uint32_t FunctionLowering::nonzero(uint32_t value, uint32_t type) {
+Id FunctionLowering::nonzero(Id value, Id type) {
   return op(Op::OpINotEqual, k_.types.bool_type, {value, type == k_.types.u64 ? b_.const_u64(0) : b_.const_u32(0)});
 }
 
-void FunctionLowering::binary(Op opcode, uint32_t type) {
-  uint32_t rhs = pop(), lhs = pop();
+void FunctionLowering::binary(Op opcode, Id type) {
+  Id rhs = pop(), lhs = pop();
   push(op(opcode, type, {lhs, rhs}));
 }
 
-void FunctionLowering::compare(Op opcode, uint32_t) {
-  uint32_t rhs = pop(), lhs = pop();
+void FunctionLowering::compare(Op opcode) {
+  Id rhs = pop(), lhs = pop();
   push(bool_to_i32(op(opcode, k_.types.bool_type, {lhs, rhs})));
 }
 
 void FunctionLowering::count_bits(Opcode opcode) {
-  uint32_t x = pop();
+  Id x = pop();
   Id u32 = k_.types.u32;
-  auto clz32 = [&](uint32_t v) {  // FindUMsb(0) is -1, so 31 - msb gives 32
+  auto clz32 = [&](Id v) {  // FindUMsb(0) is -1, so 31 - msb gives 32
     return op(Op::OpISub, u32, {b_.const_u32(31), f_.glsl(GLSLstd450FindUMsb, u32, {v})});
   };
-  auto ctz32 = [&](uint32_t v) {
-    uint32_t lsb = f_.glsl(GLSLstd450FindILsb, u32, {v});
+  auto ctz32 = [&](Id v) {
+    Id lsb = f_.glsl(GLSLstd450FindILsb, u32, {v});
     return op(Op::OpSelect, u32, {op(Op::OpIEqual, k_.types.bool_type, {v, b_.const_u32(0)}), b_.const_u32(32), lsb});
   };
-  auto popcnt32 = [&](uint32_t v) { return op(Op::OpBitCount, u32, {v}); };
+  auto popcnt32 = [&](Id v) { return op(Op::OpBitCount, u32, {v}); };
   switch (opcode) {
     case Opcode::I32Clz: push(clz32(x)); return;
     case Opcode::I32Ctz: push(ctz32(x)); return;
@@ -153,15 +163,15 @@ void FunctionLowering::count_bits(Opcode opcode) {
     default: break;
   }
   // 64-bit: the bit instructions are 32-bit only in Vulkan, so split.
-  uint32_t low = op(Op::OpUConvert, u32, {x});
-  uint32_t high = op(Op::OpUConvert, u32, {op(Op::OpShiftRightLogical, k_.types.u64, {x, b_.const_u32(32)})});
-  uint32_t result = 0;
-  auto plus32 = [&](uint32_t v) { return op(Op::OpIAdd, u32, {v, b_.const_u32(32)}); };
+  Id low = op(Op::OpUConvert, u32, {x});
+  Id high = op(Op::OpUConvert, u32, {op(Op::OpShiftRightLogical, k_.types.u64, {x, b_.const_u32(32)})});
+  Id result;
+  auto plus32 = [&](Id v) { return op(Op::OpIAdd, u32, {v, b_.const_u32(32)}); };
   if (opcode == Opcode::I64Clz) {
-    uint32_t high_zero = op(Op::OpIEqual, k_.types.bool_type, {high, b_.const_u32(0)});
+    Id high_zero = op(Op::OpIEqual, k_.types.bool_type, {high, b_.const_u32(0)});
     result = op(Op::OpSelect, u32, {high_zero, plus32(clz32(low)), clz32(high)});
   } else if (opcode == Opcode::I64Ctz) {
-    uint32_t low_zero = op(Op::OpIEqual, k_.types.bool_type, {low, b_.const_u32(0)});
+    Id low_zero = op(Op::OpIEqual, k_.types.bool_type, {low, b_.const_u32(0)});
     result = op(Op::OpSelect, u32, {low_zero, plus32(ctz32(high)), ctz32(low)});
   } else {
     result = op(Op::OpIAdd, u32, {popcnt32(low), popcnt32(high)});
@@ -169,8 +179,8 @@ void FunctionLowering::count_bits(Opcode opcode) {
   push(op(Op::OpUConvert, k_.types.u64, {result}));
 }
 
-void FunctionLowering::shift(Opcode opcode, uint32_t type, uint32_t bits) {
-  uint32_t count = pop(), x = pop();
+void FunctionLowering::shift(Opcode opcode, Id type, uint32_t bits) {
+  Id count = pop(), x = pop();
   auto constant = [&](uint32_t v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(v); };
   count = op(Op::OpBitwiseAnd, type, {count, constant(bits - 1)});
   switch (opcode) {
@@ -184,18 +194,18 @@ void FunctionLowering::shift(Opcode opcode, uint32_t type, uint32_t bits) {
   }
   // Rotations: (x << n) | (x >> ((bits - n) & (bits - 1))), which is x for n == 0.
   bool left = opcode == Opcode::I32Rotl || opcode == Opcode::I64Rotl;
-  uint32_t other = op(Op::OpBitwiseAnd, type, {op(Op::OpISub, type, {constant(bits), count}), constant(bits - 1)});
-  uint32_t a = op(left ? Op::OpShiftLeftLogical : Op::OpShiftRightLogical, type, {x, count});
-  uint32_t b = op(left ? Op::OpShiftRightLogical : Op::OpShiftLeftLogical, type, {x, other});
+  Id other = op(Op::OpBitwiseAnd, type, {op(Op::OpISub, type, {constant(bits), count}), constant(bits - 1)});
+  Id a = op(left ? Op::OpShiftLeftLogical : Op::OpShiftRightLogical, type, {x, count});
+  Id b = op(left ? Op::OpShiftRightLogical : Op::OpShiftLeftLogical, type, {x, other});
   push(op(Op::OpBitwiseOr, type, {a, b}));
 }
 
-void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
-  uint32_t rhs = pop(), lhs = pop();
+void FunctionLowering::divide(Opcode opcode, Id type, uint32_t bits) {
+  Id rhs = pop(), lhs = pop();
   auto constant = [&](uint64_t v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
   uint64_t minus_one = bits == 64 ? ~uint64_t(0) : 0xFFFF'FFFFu;
   uint64_t int_min = uint64_t(1) << (bits - 1);
-  uint32_t zero_divisor = op(Op::OpIEqual, k_.types.bool_type, {rhs, constant(0)});
+  Id zero_divisor = op(Op::OpIEqual, k_.types.bool_type, {rhs, constant(0)});
   f_.if_else(zero_divisor, [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerDivideByZero); });
   // The trapped invocation goes on (traps.cpp): divide by 1 instead of 0,
   // which some devices (lavapipe on a CPU) would fault on.
@@ -208,10 +218,10 @@ void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
     push(op(is_div ? Op::OpUDiv : Op::OpUMod, type, {lhs, rhs}));
     return;
   }
-  uint32_t divisor_minus_one = op(Op::OpIEqual, k_.types.bool_type, {rhs, constant(minus_one)});
+  Id divisor_minus_one = op(Op::OpIEqual, k_.types.bool_type, {rhs, constant(minus_one)});
   if (is_div) {
-    uint32_t overflow = op(Op::OpLogicalAnd, k_.types.bool_type,
-                           {op(Op::OpIEqual, k_.types.bool_type, {lhs, constant(int_min)}), divisor_minus_one});
+    Id overflow = op(Op::OpLogicalAnd, k_.types.bool_type,
+                     {op(Op::OpIEqual, k_.types.bool_type, {lhs, constant(int_min)}), divisor_minus_one});
     f_.if_else(overflow, [&] { k_.helpers->trap(f_, abi::TrapKind::IntegerOverflow); });
     push(op(Op::OpSDiv, type, {lhs, op(Op::OpSelect, type, {overflow, constant(1), rhs})}));
     return;
@@ -220,18 +230,18 @@ void FunctionLowering::divide(Opcode opcode, uint32_t type, uint32_t bits) {
   // dividend's sign as wasm does. Not OpSRem: NVIDIA's driver (580) computes
   // it wrongly on the unsigned integer types wasm values use here. x % -1 is
   // 0 (INT_MIN % -1 must not trap): dividing by 1 instead gives x - x = 0.
-  uint32_t safe_divisor = op(Op::OpSelect, type, {divisor_minus_one, constant(1), rhs});
-  uint32_t quotient = op(Op::OpSDiv, type, {lhs, safe_divisor});
+  Id safe_divisor = op(Op::OpSelect, type, {divisor_minus_one, constant(1), rhs});
+  Id quotient = op(Op::OpSDiv, type, {lhs, safe_divisor});
   push(op(Op::OpISub, type, {lhs, op(Op::OpIMul, type, {quotient, safe_divisor})}));
 }
 
 void FunctionLowering::float_unary(Opcode opcode, Id type, uint32_t bits) {
-  uint32_t x = pop();
-  uint32_t int_type = bits == 64 ? k_.types.u64 : k_.types.u32;
+  Id x = pop();
+  Id int_type = bits == 64 ? k_.types.u64 : k_.types.u32;
   uint64_t sign = uint64_t(1) << (bits - 1);
   auto constant = [&](uint64_t v) { return bits == 64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
   auto on_bits = [&](Op opcode, uint64_t mask) {
-    uint32_t raw = op(Op::OpBitcast, int_type, {x});
+    Id raw = op(Op::OpBitcast, int_type, {x});
     return op(Op::OpBitcast, type, {op(opcode, int_type, {raw, constant(mask)})});
   };
   switch (opcode) {
@@ -259,28 +269,28 @@ void FunctionLowering::float_unary(Opcode opcode, Id type, uint32_t bits) {
 // mode does not request SignedZeroInfNanPreserve, under which a driver may
 // assume that no value is a NaN, and these tests decide traps and results
 // that wasm defines in both modes.
-uint32_t FunctionLowering::is_nan_bits(uint32_t x, uint32_t bits) {
+Id FunctionLowering::is_nan_bits(Id x, uint32_t bits) {
   const bool wide = bits == 64;
-  uint32_t int_type = wide ? k_.types.u64 : k_.types.u32;
-  uint32_t magnitude = op(
+  Id int_type = wide ? k_.types.u64 : k_.types.u32;
+  Id magnitude = op(
       Op::OpBitwiseAnd, int_type,
       {op(Op::OpBitcast, int_type, {x}), wide ? b_.const_u64(0x7FFF'FFFF'FFFF'FFFFull) : b_.const_u32(0x7FFF'FFFFu)});
-  uint32_t infinity = wide ? b_.const_u64(0x7FF0'0000'0000'0000ull) : b_.const_u32(0x7F80'0000u);
+  Id infinity = wide ? b_.const_u64(0x7FF0'0000'0000'0000ull) : b_.const_u32(0x7F80'0000u);
   return op(Op::OpUGreaterThan, k_.types.bool_type, {magnitude, infinity});
 }
 
-void FunctionLowering::float_min_max(bool is_min, uint32_t type, uint32_t bits) {
-  uint32_t rhs = pop(), lhs = pop();
-  uint32_t int_type = bits == 64 ? k_.types.u64 : k_.types.u32;
-  uint32_t either_nan = op(Op::OpLogicalOr, k_.types.bool_type, {is_nan_bits(lhs, bits), is_nan_bits(rhs, bits)});
-  uint32_t ordered = op(is_min ? Op::OpFOrdLessThan : Op::OpFOrdGreaterThan, k_.types.bool_type, {lhs, rhs});
-  uint32_t equal = op(Op::OpFOrdEqual, k_.types.bool_type, {lhs, rhs});
-  uint32_t result = op(Op::OpSelect, type, {ordered, lhs, rhs});
+void FunctionLowering::float_min_max(bool is_min, Id type, uint32_t bits) {
+  Id rhs = pop(), lhs = pop();
+  Id int_type = bits == 64 ? k_.types.u64 : k_.types.u32;
+  Id either_nan = op(Op::OpLogicalOr, k_.types.bool_type, {is_nan_bits(lhs, bits), is_nan_bits(rhs, bits)});
+  Id ordered = op(is_min ? Op::OpFOrdLessThan : Op::OpFOrdGreaterThan, k_.types.bool_type, {lhs, rhs});
+  Id equal = op(Op::OpFOrdEqual, k_.types.bool_type, {lhs, rhs});
+  Id result = op(Op::OpSelect, type, {ordered, lhs, rhs});
   // Equal operands differ at most in the sign of zero: min ORs the signs, max ANDs them.
-  uint32_t merged = op(is_min ? Op::OpBitwiseOr : Op::OpBitwiseAnd, int_type,
-                       {op(Op::OpBitcast, int_type, {lhs}), op(Op::OpBitcast, int_type, {rhs})});
+  Id merged = op(is_min ? Op::OpBitwiseOr : Op::OpBitwiseAnd, int_type,
+                 {op(Op::OpBitcast, int_type, {lhs}), op(Op::OpBitcast, int_type, {rhs})});
   result = op(Op::OpSelect, type, {equal, op(Op::OpBitcast, type, {merged}), result});
-  uint32_t nan = float_op(Op::OpFAdd, type, lhs, rhs);  // a quiet NaN propagated from the input
+  Id nan = float_op(Op::OpFAdd, type, lhs, rhs);  // a quiet NaN propagated from the input
   push(op(Op::OpSelect, type, {either_nan, nan, result}));
 }
 
@@ -289,16 +299,16 @@ void FunctionLowering::float_min_max(bool is_min, uint32_t type, uint32_t bits) 
 // bounds are exact in the float type except -2^31 - 1 in f32 and -2^63 - 1,
 // which round to -2^(N-1): there the test is x >= -2^(N-1).
 void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, bool is_signed, bool saturating) {
-  uint32_t x = pop();
-  uint32_t float_type = float_bits == 64 ? k_.types.f64() : k_.types.f32();
-  uint32_t int_type = int_bits == 64 ? k_.types.u64 : k_.types.u32;
+  Id x = pop();
+  Id float_type = float_bits == 64 ? k_.types.f64() : k_.types.f32();
+  Id int_type = int_bits == 64 ? k_.types.u64 : k_.types.u32;
   auto float_const = [&](double v) {
     return float_bits == 64 ? b_.const_f64_bits(f64_bits(v)) : b_.const_f32_bits(f32_bits(float(v)));
   };
   auto int_const = [&](uint64_t v) { return int_bits == 64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
   double upper = std::ldexp(1.0, is_signed ? int(int_bits) - 1 : int(int_bits));
-  uint32_t below_upper = op(Op::OpFOrdLessThan, k_.types.bool_type, {x, float_const(upper)});
-  uint32_t above_lower;
+  Id below_upper = op(Op::OpFOrdLessThan, k_.types.bool_type, {x, float_const(upper)});
+  Id above_lower;
   if (!is_signed) {
     above_lower = op(Op::OpFOrdGreaterThan, k_.types.bool_type, {x, float_const(-1.0)});
   } else if (float_bits == 64 && int_bits == 32) {
@@ -306,8 +316,8 @@ void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, 
   } else {
     above_lower = op(Op::OpFOrdGreaterThanEqual, k_.types.bool_type, {x, float_const(-upper)});
   }
-  uint32_t in_range = op(Op::OpLogicalAnd, k_.types.bool_type, {above_lower, below_upper});
-  uint32_t is_nan = is_nan_bits(x, float_bits);
+  Id in_range = op(Op::OpLogicalAnd, k_.types.bool_type, {above_lower, below_upper});
+  Id is_nan = is_nan_bits(x, float_bits);
   if (!saturating) {
     f_.if_else(
         is_nan, [&] { k_.helpers->trap(f_, abi::TrapKind::InvalidConversionToInteger); },
@@ -320,41 +330,41 @@ void FunctionLowering::truncate(Opcode, uint32_t float_bits, uint32_t int_bits, 
   // unsigned conversion of (-1, 0] converts +0 instead: a negative operand
   // of OpConvertFToU is undefined even where it truncates to zero, and no
   // rounding instruction is trusted to make it -0 (float_rounding.h).
-  uint32_t convertible = in_range;
+  Id convertible = in_range;
   if (!is_signed)
     convertible = op(Op::OpLogicalAnd, k_.types.bool_type,
                      {in_range, op(Op::OpFOrdGreaterThan, k_.types.bool_type, {x, float_const(0.0)})});
-  uint32_t safe = op(Op::OpSelect, float_type, {convertible, x, float_const(0.0)});
-  uint32_t converted = is_signed ? op(Op::OpConvertFToS, int_type, {safe}) : op(Op::OpConvertFToU, int_type, {safe});
+  Id safe = op(Op::OpSelect, float_type, {convertible, x, float_const(0.0)});
+  Id converted = is_signed ? op(Op::OpConvertFToS, int_type, {safe}) : op(Op::OpConvertFToU, int_type, {safe});
   if (!saturating) {
     push(converted);
     return;
   }
   uint64_t max = is_signed ? (uint64_t(1) << (int_bits - 1)) - 1 : (int_bits == 64 ? ~uint64_t(0) : 0xFFFF'FFFFu);
   uint64_t min = is_signed ? uint64_t(1) << (int_bits - 1) : 0;
-  uint32_t negative = op(Op::OpFOrdLessThan, k_.types.bool_type, {x, float_const(0.0)});
-  uint32_t clamped = op(Op::OpSelect, int_type, {negative, int_const(min), int_const(max)});
-  uint32_t result = op(Op::OpSelect, int_type, {in_range, converted, clamped});
+  Id negative = op(Op::OpFOrdLessThan, k_.types.bool_type, {x, float_const(0.0)});
+  Id clamped = op(Op::OpSelect, int_type, {negative, int_const(min), int_const(max)});
+  Id result = op(Op::OpSelect, int_type, {in_range, converted, clamped});
   push(op(Op::OpSelect, int_type, {is_nan, int_const(0), result}));
 }
 
-uint32_t FunctionLowering::sign_extend(uint32_t value, uint32_t type, uint32_t bits, uint32_t from_bits) {
-  uint32_t amount = b_.const_u32(bits - from_bits);
+Id FunctionLowering::sign_extend(Id value, Id type, uint32_t bits, uint32_t from_bits) {
+  Id amount = b_.const_u32(bits - from_bits);
   return op(Op::OpShiftRightArithmetic, type, {op(Op::OpShiftLeftLogical, type, {value, amount}), amount});
 }
 
-uint32_t FunctionLowering::effective_address(const wasm::Instr& instr) {
-  uint32_t operand = pop();
+Id FunctionLowering::effective_address(const wasm::Instr& instr) {
+  Id operand = pop();
   // A constant address stays a constant, so that the access can be proven
   // to lie in the module memory (access_path.h).
   if (std::optional<uint64_t> constant = b_.integer_constant(operand)) return b_.const_u64(*constant + instr.imm1);
-  uint32_t address = op(Op::OpUConvert, k_.types.u64, {operand});
+  Id address = op(Op::OpUConvert, k_.types.u64, {operand});
   if (instr.imm1 != 0) address = op(Op::OpIAdd, k_.types.u64, {address, b_.const_u64(instr.imm1)});
   k_.proofs.address_parts[address] = {operand, uint32_t(instr.imm1)};
   return address;
 }
 
-void FunctionLowering::note_shared_proof(uint32_t ea, const wasm::Instr& instr, uint32_t width) {
+void FunctionLowering::note_shared_proof(Id ea, const wasm::Instr& instr, uint32_t width) {
   if (b_.integer_constant(ea)) return;  // a constant needs no proof; its id is shared
   if (uint32_t invocations = shared_proof(current_ip_, instr.imm1, width)) {
     k_.proofs.shared_proofs[ea] = {.lo = 0, .hi = int64_t(width), .invocations = invocations};
@@ -363,10 +373,10 @@ void FunctionLowering::note_shared_proof(uint32_t ea, const wasm::Instr& instr, 
 }
 
 void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_signed, ValType type) {
-  uint32_t ea = effective_address(instr);
+  Id ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
-  uint32_t raw = grouped_load(ea, width);  // u32, or u64 for width 8
-  if (raw == 0) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
+  Id raw = grouped_load(ea, width);  // u32, or u64 for width 8
+  if (!raw) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
   switch (type) {
     case ValType::F32: push(op(Op::OpBitcast, k_.types.f32(), {raw})); return;
     case ValType::F64: push(op(Op::OpBitcast, k_.types.f64(), {raw})); return;
@@ -388,7 +398,7 @@ void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_si
 uint32_t FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t width) const {
   // Functions lowered without facts (the members of a recursive component)
   // prove nothing.
-  if (k_.shared.variable == 0 || ip >= facts_->provenance.size()) return 0;
+  if (!k_.shared.variable || ip >= facts_->provenance.size()) return 0;
   for (size_t i = 0; i < std::size(kProvenWorkgroupSizes); ++i) {
     if (i > 0 && (i - 1 >= facts_->ranges.size() || ip >= facts_->ranges[i - 1].size())) break;
     // The first size's facts are facts_->provenance themselves.
@@ -400,7 +410,7 @@ uint32_t FunctionLowering::shared_proof(size_t ip, uint64_t offset, uint32_t wid
   return 0;
 }
 
-void FunctionLowering::prove_group(uint32_t first_ea, std::span<const RuntimeHelpers::GroupedAccess> members,
+void FunctionLowering::prove_group(Id first_ea, std::span<const RuntimeHelpers::GroupedAccess> members,
                                    std::span<const GroupMember> positions) {
   ProofState::SharedProof proof{.lo = INT64_MAX, .hi = INT64_MIN, .invocations = UINT32_MAX};
   for (size_t i = 0; i < members.size(); ++i) {
@@ -413,23 +423,23 @@ void FunctionLowering::prove_group(uint32_t first_ea, std::span<const RuntimeHel
   k_.proofs.shared_proofs[first_ea] = proof;
 }
 
-uint32_t FunctionLowering::grouped_load(uint32_t ea, uint32_t width) {
-  if (current_ip_ >= facts_->load_groups.group_of.size() || facts_->load_groups.group_of[current_ip_] < 0) return 0;
+Id FunctionLowering::grouped_load(Id ea, uint32_t width) {
+  if (current_ip_ >= facts_->load_groups.group_of.size() || facts_->load_groups.group_of[current_ip_] < 0) return Id();
   const AccessGroup& group = facts_->load_groups.groups[size_t(facts_->load_groups.group_of[current_ip_])];
   if (group.members[0].ip == current_ip_ && facts_->provenance.size() == function_.body.size()) {
     std::vector<RuntimeHelpers::GroupedAccess> members;
     for (const GroupMember& m : group.members)
-      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &facts_->provenance[m.ip], 0, 0,
+      members.push_back({m.width, m.delta, m.constant, function_.body[m.ip].imm1, &facts_->provenance[m.ip], Id(), Id(),
                          launch_access(m.ip)});
     prove_group(ea, members, group.members);
-    std::vector<uint32_t> variables = k_.helpers->load_group(f_, ea, members, launch_recorded(group.members));
+    std::vector<Id> variables = k_.helpers->load_group(f_, ea, members, launch_recorded(group.members));
     for (size_t i = 0; i < variables.size(); ++i) grouped_values_[group.members[i].ip] = variables[i];
   }
   auto it = grouped_values_.find(current_ip_);
-  return it == grouped_values_.end() ? 0 : f_.load(width == 8 ? k_.types.u64 : k_.types.u32, it->second);
+  return it == grouped_values_.end() ? Id() : f_.load(width == 8 ? k_.types.u64 : k_.types.u32, it->second);
 }
 
-bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width) {
+bool FunctionLowering::grouped_store(Id ea, Id value, uint32_t width) {
   if (current_ip_ >= facts_->store_groups.group_of.size() || facts_->store_groups.group_of[current_ip_] < 0 ||
       facts_->provenance.size() != function_.body.size())
     return false;
@@ -453,8 +463,8 @@ bool FunctionLowering::grouped_store(uint32_t ea, uint32_t value, uint32_t width
 }
 
 void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType type) {
-  uint32_t value = pop();
-  uint32_t ea = effective_address(instr);
+  Id value = pop();
+  Id ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
   switch (type) {
     case ValType::F32: value = op(Op::OpBitcast, k_.types.u32, {value}); break;
@@ -480,7 +490,7 @@ Status FunctionLowering::call(uint32_t function_index) {
   const wasm::FuncType& callee = k_.module.function_type(function_index);
   if (k_.module.imported_function(function_index)) {  // a wasmgpu intrinsic (intrinsics.h)
     size_t first = stack_.size() - callee.params.size();
-    std::vector<uint32_t> args(stack_.begin() + first, stack_.end());
+    std::vector<Id> args(stack_.begin() + first, stack_.end());
     stack_.resize(first);
     // An atomic's address operand (pointer_provenance records it at the
     // call): proven to be an aligned word in the shared range.
@@ -489,7 +499,7 @@ Status FunctionLowering::call(uint32_t function_index) {
       k_.proofs.shared_proofs[args[0]] = {.lo = 0, .hi = 4, .invocations = invocations};
       ++k_.access_paths.proven_shared;
     }
-    uint32_t result = k_.intrinsics->lower_call(f_, function_index, args);
+    Id result = k_.intrinsics->lower_call(f_, function_index, args);
     if (!callee.results.empty()) push(result);
     return {};
   }
@@ -498,19 +508,18 @@ Status FunctionLowering::call(uint32_t function_index) {
     return make_error("function " + k_.module.function_name(function_index) + " was not compiled");
   size_t first = stack_.size() - callee.params.size();
   // No early return when the callee trapped (traps.cpp): the caller winds down too.
-  uint32_t result =
-      f_.call(k_.types.result_type(callee.results), it->second, std::span<const uint32_t>(stack_).subspan(first));
+  Id result = f_.call(k_.types.result_type(callee.results), it->second, std::span<const Id>(stack_).subspan(first));
   stack_.resize(first);
   if (callee.results.size() == 1) {
     push(result);
   } else {
     for (size_t i = 0; i < callee.results.size(); ++i)
-      push(op(Op::OpCompositeExtract, type_of(callee.results[i]), {result, uint32_t(i)}));
+      push(op(Op::OpCompositeExtract, type_of(callee.results[i]), {result, literal(uint32_t(i))}));
   }
   return {};
 }
 
-Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
+Result<Id> FunctionLowering::global_var(uint32_t global_index) {
   auto it = k_.abi.global_vars.find(global_index);
   if (it != k_.abi.global_vars.end()) return it->second;
   // Globals are Private: every invocation starts from the initial value and
@@ -522,7 +531,7 @@ Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
   const Id type = type_of(global.type.type);
   if (global.init.instrs.empty()) return make_error("global " + std::to_string(global_index) + " has no initializer");
   const wasm::Instr& init = global.init.instrs[0];
-  uint32_t value = 0;
+  Id value;
   switch (init.op) {
     case Opcode::I32Const: value = b_.const_u32(uint32_t(init.imm64)); break;
     case Opcode::I64Const: value = b_.const_u64(init.imm64); break;
@@ -531,8 +540,8 @@ Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
     case Opcode::RefNull: value = b_.const_u32(abi::kNullRef); break;
     case Opcode::RefFunc: value = b_.const_u32(init.imm0); break;
     case Opcode::V128Const: {
-      const uint32_t words[] = {b_.const_u32(uint32_t(init.imm64)), b_.const_u32(uint32_t(init.imm64 >> 32)),
-                                b_.const_u32(uint32_t(init.imm64_hi)), b_.const_u32(uint32_t(init.imm64_hi >> 32))};
+      const Id words[] = {b_.const_u32(uint32_t(init.imm64)), b_.const_u32(uint32_t(init.imm64 >> 32)),
+                          b_.const_u32(uint32_t(init.imm64_hi)), b_.const_u32(uint32_t(init.imm64_hi >> 32))};
       value = b_.const_composite(type, words);
       break;
     }
@@ -540,8 +549,7 @@ Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
       return make_error("global " + std::to_string(global_index) + " has an initializer that is not a constant (" +
                         std::string(wasm::info(init.op).text) + ")");
   }
-  uint32_t var =
-      b_.global_variable(b_.pointer_type(spv::StorageClass::Private, type), spv::StorageClass::Private, value);
+  Id var = b_.global_variable(b_.pointer_type(spv::StorageClass::Private, type), spv::StorageClass::Private, value);
   std::string name = k_.module.global_name(global_index);
   b_.name(var, name.empty() ? "global" + std::to_string(global_index) : name);
   k_.abi.global_vars.emplace(global_index, var);
@@ -549,9 +557,9 @@ Result<uint32_t> FunctionLowering::global_var(uint32_t global_index) {
 }
 
 Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t index) {
-  const uint32_t u32 = k_.types.u32, u64 = k_.types.u64;
+  const Id u32 = k_.types.u32, u64 = k_.types.u64;
   current_ip_ = index;
-  if (k_.exact_float && !ExactFloat::continues_run(instr.op)) k_.exact_float->settle(f_, stack_);
+  settle_float_run(instr.op);
   if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
   if (wasm::info(instr.op).cls == wasm::OpcodeClass::Atomic) {  // threads-proposal atomics (intrinsics.h)
     k_.intrinsics->lower_atomic_instruction(f_, instr, stack_);
@@ -568,9 +576,9 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::End: lower_end(); break;
     case Opcode::Br: branch_to(instr.imm0); break;
     case Opcode::BrIf: {
-      uint32_t condition = nonzero(pop(), u32);
+      Id condition = nonzero(pop(), u32);
       if (branches_back_directly(instr.imm0)) {
-        uint32_t running = op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)});
+        Id running = op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)});
         f_.if_else(op(Op::OpLogicalAnd, k_.types.bool_type, {condition, running}),
                    [&] { branch_to(instr.imm0, true); });
       } else {
@@ -585,8 +593,8 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::Drop: pop(); break;
     case Opcode::Select:
     case Opcode::SelectTyped: {
-      uint32_t condition = nonzero(pop(), u32);
-      uint32_t if_false = pop(), if_true = pop();
+      Id condition = nonzero(pop(), u32);
+      Id if_false = pop(), if_true = pop();
       push(op(Op::OpSelect, b_.type_of(if_true), {condition, if_true, if_false}));
       break;
     }
@@ -642,18 +650,18 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
       }
       // Growth always fails (allowed by the spec): the runtime maps a fixed
       // memory. Growing by 0 succeeds and returns the size, as engines do.
-      uint32_t delta = pop();
-      uint32_t zero = op(Op::OpIEqual, k_.types.bool_type, {delta, b_.const_u32(0)});
+      Id delta = pop();
+      Id zero = op(Op::OpIEqual, k_.types.bool_type, {delta, b_.const_u32(0)});
       push(op(Op::OpSelect, u32, {zero, b_.const_u32(memory_pages()), b_.const_u32(0xFFFF'FFFFu)}));
       break;
     }
     case Opcode::MemoryCopy: {
-      uint32_t count = pop(), source = pop(), dest = pop();
+      Id count = pop(), source = pop(), dest = pop();
       k_.helpers->copy(f_, dest, source, count);
       break;
     }
     case Opcode::MemoryFill: {
-      uint32_t count = pop(), value = pop(), dest = pop();
+      Id count = pop(), value = pop(), dest = pop();
       k_.helpers->fill(f_, dest, value, count);
       break;
     }
@@ -668,37 +676,37 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::I32Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u32(0)}))); break;
     case Opcode::I64Eqz: push(bool_to_i32(op(Op::OpIEqual, k_.types.bool_type, {pop(), b_.const_u64(0)}))); break;
     case Opcode::I32Eq:
-    case Opcode::I64Eq: compare(Op::OpIEqual, 0); break;
+    case Opcode::I64Eq: compare(Op::OpIEqual); break;
     case Opcode::I32Ne:
-    case Opcode::I64Ne: compare(Op::OpINotEqual, 0); break;
+    case Opcode::I64Ne: compare(Op::OpINotEqual); break;
     case Opcode::I32LtS:
-    case Opcode::I64LtS: compare(Op::OpSLessThan, 0); break;
+    case Opcode::I64LtS: compare(Op::OpSLessThan); break;
     case Opcode::I32LtU:
-    case Opcode::I64LtU: compare(Op::OpULessThan, 0); break;
+    case Opcode::I64LtU: compare(Op::OpULessThan); break;
     case Opcode::I32GtS:
-    case Opcode::I64GtS: compare(Op::OpSGreaterThan, 0); break;
+    case Opcode::I64GtS: compare(Op::OpSGreaterThan); break;
     case Opcode::I32GtU:
-    case Opcode::I64GtU: compare(Op::OpUGreaterThan, 0); break;
+    case Opcode::I64GtU: compare(Op::OpUGreaterThan); break;
     case Opcode::I32LeS:
-    case Opcode::I64LeS: compare(Op::OpSLessThanEqual, 0); break;
+    case Opcode::I64LeS: compare(Op::OpSLessThanEqual); break;
     case Opcode::I32LeU:
-    case Opcode::I64LeU: compare(Op::OpULessThanEqual, 0); break;
+    case Opcode::I64LeU: compare(Op::OpULessThanEqual); break;
     case Opcode::I32GeS:
-    case Opcode::I64GeS: compare(Op::OpSGreaterThanEqual, 0); break;
+    case Opcode::I64GeS: compare(Op::OpSGreaterThanEqual); break;
     case Opcode::I32GeU:
-    case Opcode::I64GeU: compare(Op::OpUGreaterThanEqual, 0); break;
+    case Opcode::I64GeU: compare(Op::OpUGreaterThanEqual); break;
     case Opcode::F32Eq:
-    case Opcode::F64Eq: compare(Op::OpFOrdEqual, 0); break;
+    case Opcode::F64Eq: compare(Op::OpFOrdEqual); break;
     case Opcode::F32Ne:
-    case Opcode::F64Ne: compare(Op::OpFUnordNotEqual, 0); break;
+    case Opcode::F64Ne: compare(Op::OpFUnordNotEqual); break;
     case Opcode::F32Lt:
-    case Opcode::F64Lt: compare(Op::OpFOrdLessThan, 0); break;
+    case Opcode::F64Lt: compare(Op::OpFOrdLessThan); break;
     case Opcode::F32Gt:
-    case Opcode::F64Gt: compare(Op::OpFOrdGreaterThan, 0); break;
+    case Opcode::F64Gt: compare(Op::OpFOrdGreaterThan); break;
     case Opcode::F32Le:
-    case Opcode::F64Le: compare(Op::OpFOrdLessThanEqual, 0); break;
+    case Opcode::F64Le: compare(Op::OpFOrdLessThanEqual); break;
     case Opcode::F32Ge:
-    case Opcode::F64Ge: compare(Op::OpFOrdGreaterThanEqual, 0); break;
+    case Opcode::F64Ge: compare(Op::OpFOrdGreaterThanEqual); break;
     // --- integer arithmetic ---
     case Opcode::I32Clz:
     case Opcode::I32Ctz:
@@ -760,10 +768,10 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::F64Mul:
     case Opcode::F64Div: {
       bool is64 = wasm::info(instr.op).results[0] == wasm::ValType::F64;
-      uint32_t type = is64 ? k_.types.f64() : k_.types.f32();
+      Id type = is64 ? k_.types.f64() : k_.types.f32();
       Opcode base = is64 ? Opcode::F64Add : Opcode::F32Add;
       static constexpr Op kOps[] = {Op::OpFAdd, Op::OpFSub, Op::OpFMul, Op::OpFDiv};
-      uint32_t rhs = pop(), lhs = pop();
+      Id rhs = pop(), lhs = pop();
       push(float_op(kOps[size_t(instr.op) - size_t(base)], type, lhs, rhs));
       break;
     }
@@ -774,13 +782,13 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::F32Copysign:
     case Opcode::F64Copysign: {
       bool is64 = instr.op == Opcode::F64Copysign;
-      uint32_t type = is64 ? k_.types.f64() : k_.types.f32(), int_type = is64 ? u64 : u32;
+      Id type = is64 ? k_.types.f64() : k_.types.f32(), int_type = is64 ? u64 : u32;
       uint64_t sign = is64 ? uint64_t(1) << 63 : uint64_t(1) << 31;
       auto constant = [&](uint64_t v) { return is64 ? b_.const_u64(v) : b_.const_u32(uint32_t(v)); };
-      uint32_t rhs = op(Op::OpBitcast, int_type, {pop()});
-      uint32_t lhs = op(Op::OpBitcast, int_type, {pop()});
-      uint32_t magnitude = op(Op::OpBitwiseAnd, int_type, {lhs, constant(sign - 1)});
-      uint32_t sign_bit = op(Op::OpBitwiseAnd, int_type, {rhs, constant(sign)});
+      Id rhs = op(Op::OpBitcast, int_type, {pop()});
+      Id lhs = op(Op::OpBitcast, int_type, {pop()});
+      Id magnitude = op(Op::OpBitwiseAnd, int_type, {lhs, constant(sign - 1)});
+      Id sign_bit = op(Op::OpBitwiseAnd, int_type, {rhs, constant(sign)});
       push(op(Op::OpBitcast, type, {op(Op::OpBitwiseOr, int_type, {magnitude, sign_bit})}));
       break;
     }
@@ -857,9 +865,9 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
 // A signalling NaN written as a float OpConstant comes out quieted on NVIDIA
 // (driver 580: `f32.const nan:0x200000` returned 0x7fe00000), so such constants
 // are integer constants reinterpreted in the function; drivers keep those bits.
-uint32_t FunctionLowering::float_constant(int width, uint64_t bits) {
+Id FunctionLowering::float_constant(int width, uint64_t bits) {
   if (width == 32) {
-    uint32_t b = uint32_t(bits);
+    const uint32_t b = uint32_t(bits);
     bool signalling_nan = (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0 && !(b & 0x00400000u);
     return signalling_nan ? op(Op::OpBitcast, k_.types.f32(), {b_.const_u32(b)}) : b_.const_f32_bits(b);
   }

@@ -41,9 +41,45 @@ class FunctionLowering {
   // `facts`: the front end's about the function (front_end_facts.h).
   Status lower(const FunctionFacts& facts);
 
- private:
-  friend class ComponentLowering;
+  // --- as a member of a recursive component ---
+  // The component's state machine (recursive_component.cpp) lowers control
+  // flow, calls into the component and the locals' frames itself, and the
+  // other instructions through lower_instruction(); this is all it uses.
+  // Finds the branch targets and declares the locals (parameters first) as
+  // variables of the shared function, which the state machine initialises.
+  Status prepare_member();
+  const wasm::Function& function() const { return function_; }
+  const wasm::FuncType& type() const { return type_; }
+  // Whether some branch targets the label that instruction `ip` opens.
+  bool targeted(size_t ip) const { return targeted_[ip]; }
+  const std::vector<Id>& locals() const { return locals_; }  // Function variables
+  const std::vector<wasm::ValType>& local_types() const { return local_types_; }
+  // The operand stack as SPIR-V ids; each state starts from one it loads.
+  const std::vector<Id>& stack() const { return stack_; }
+  void clear_stack() { stack_.clear(); }
+  Id pop();
+  void push(Id value) { stack_.push_back(value); }
+  // Ends a run of exact f32 + - * (float_exact.h) unless `next` continues it:
+  // control flow must not separate a run's values from their settling.
+  void settle_float_run(wasm::Opcode next);
+  Status lower_instruction(const wasm::Instr& instr, size_t index);
+  Id nonzero(Id value, Id type);  // bool: value != 0
+  std::pair<std::vector<wasm::ValType>, std::vector<wasm::ValType>> block_signature(const wasm::BlockType& block) const;
+  // call_indirect in two steps (call_indirect.cpp). resolve_element: the
+  // function index in slot `element` (u32) of `table`, trapping "undefined
+  // element" past its size and "uninitialized element" on null (then
+  // abi::kNullRef). dispatch_indirect: calls that function with `args`,
+  // an OpSwitch over the targets of type `type_index`; any other index traps
+  // "indirect call type mismatch" (types compare structurally). Pushes the
+  // results (zeros after a trap).
+  Id resolve_element(uint32_t table, Id element);
+  // The OpSwitch of dispatch_indirect on `function` (u32): for each function of
+  // type `type_index` the slot may hold, `call_arm(callee)` emits the arm's
+  // body; any other index traps "indirect call type mismatch". Ends in the
+  // switch's merge block (the state machine of recursive components uses it).
+  Status function_switch(Id function, uint32_t type_index, const std::function<Status(uint32_t callee)>& call_arm);
 
+ private:
   // --- control flow (control_flow.cpp) ---
   // One wasm label. Labels that some branch targets become SPIR-V loop
   // constructs ("constructs" below); the others are emitted inline.
@@ -53,11 +89,11 @@ class FunctionLowering {
     std::vector<wasm::ValType> params, results;
     size_t height = 0;  // operand stack height below the parameters
     bool construct = false;
-    uint32_t header = 0, merge = 0, continue_target = 0;  // construct blocks
-    std::vector<uint32_t> result_vars;                    // constructs and ifs
-    std::vector<uint32_t> param_vars;                     // loop constructs
-    std::vector<uint32_t> param_values;                   // ifs: parameters, for the else arm
-    uint32_t if_merge = 0, else_label = 0;
+    Id header, merge, continue_target;  // construct blocks
+    std::vector<Id> result_vars;        // constructs and ifs
+    std::vector<Id> param_vars;         // loop constructs
+    std::vector<Id> param_values;       // ifs: parameters, for the else arm
+    Id if_merge, else_label;
     bool seen_else = false;
     // Frame indices that branches leaving through this construct's merge
     // (with `pending` set) are headed for: its merge must dispatch them.
@@ -88,8 +124,7 @@ class FunctionLowering {
   void lower_br_table(const wasm::Instr& instr);
   // An OpSwitch on `selector` whose cases (selector value, depth) and default
   // branch to those labels. Leaves no open block.
-  void switch_to_depths(uint32_t selector, const std::vector<std::pair<uint32_t, uint32_t>>& cases,
-                        uint32_t default_depth);
+  void switch_to_depths(Id selector, const std::vector<std::pair<uint32_t, uint32_t>>& cases, uint32_t default_depth);
   void return_values();
   // At a construct's merge: completes or forwards branches that passed through.
   void dispatch_pending(size_t frame_index);
@@ -102,50 +137,38 @@ class FunctionLowering {
   // Emits a loop construct's continue target and merge, whose code dispatches
   // pending branches and otherwise breaks to the (innermost) parent's merge.
   void close_loop_into_parent(Frame loop);
-  std::vector<uint32_t> frame_vars(Frame& frame, bool params);
-  void store_top(const std::vector<uint32_t>& vars);
-  void load_into_stack(const std::vector<uint32_t>& vars, const std::vector<wasm::ValType>& types);
-  std::pair<std::vector<wasm::ValType>, std::vector<wasm::ValType>> block_signature(const wasm::BlockType& block) const;
-  std::vector<uint32_t> new_vars(const std::vector<wasm::ValType>& types);
+  std::vector<Id> frame_vars(Frame& frame, bool params);
+  void store_top(const std::vector<Id>& vars);
+  void load_into_stack(const std::vector<Id>& vars, const std::vector<wasm::ValType>& types);
+  std::vector<Id> new_vars(const std::vector<wasm::ValType>& types);
 
   // --- instructions (function_lowering.cpp) ---
-  Status lower_instruction(const wasm::Instr& instr, size_t index);
-  uint32_t pop();
-  void push(uint32_t value) { stack_.push_back(value); }
   Id type_of(wasm::ValType type) { return k_.types.value_type(type); }
-  uint32_t op(spv::Op op, uint32_t type, std::initializer_list<uint32_t> operands);
-  uint32_t float_constant(int width, uint64_t bits);
-  uint32_t float_op(spv::Op op, uint32_t type, uint32_t a, uint32_t b);
-  uint32_t bool_to_i32(uint32_t condition);
-  uint32_t nonzero(uint32_t value, uint32_t type);
-  void binary(spv::Op op, uint32_t type);
-  void compare(spv::Op op, uint32_t type);
+  Id op(spv::Op op, Id type, std::initializer_list<Operand> operands);
+  Id float_constant(int width, uint64_t bits);
+  Id float_op(spv::Op op, Id type, Id a, Id b);
+  Id bool_to_i32(Id condition);
+  void binary(spv::Op op, Id type);
+  void compare(spv::Op op);  // i32 result of a comparison of the top two values
   void count_bits(wasm::Opcode op);
-  void shift(wasm::Opcode op, uint32_t type, uint32_t bits);
-  void divide(wasm::Opcode op, uint32_t type, uint32_t bits);
+  void shift(wasm::Opcode op, Id type, uint32_t bits);
+  void divide(wasm::Opcode op, Id type, uint32_t bits);
   void float_unary(wasm::Opcode op, Id type, uint32_t bits);
-  uint32_t is_nan_bits(uint32_t x, uint32_t bits);
-  void float_min_max(bool is_min, uint32_t type, uint32_t bits);
+  Id is_nan_bits(Id x, uint32_t bits);
+  void float_min_max(bool is_min, Id type, uint32_t bits);
   void truncate(wasm::Opcode op, uint32_t float_bits, uint32_t int_bits, bool is_signed, bool saturating);
-  uint32_t sign_extend(uint32_t value, uint32_t type, uint32_t bits, uint32_t from_bits);
-  uint32_t effective_address(const wasm::Instr& instr);
+  Id sign_extend(Id value, Id type, uint32_t bits, uint32_t from_bits);
+  Id effective_address(const wasm::Instr& instr);
   void load(const wasm::Instr& instr, uint32_t width, bool is_signed, wasm::ValType type);
   void store(const wasm::Instr& instr, uint32_t width, wasm::ValType type);
   Status call(uint32_t function_index);
   Status call_indirect(const wasm::Instr& instr);
-  // call_indirect in two steps (call_indirect.cpp). resolve_element: the
-  // function index in slot `element` (u32) of `table`, trapping "undefined
-  // element" past its size and "uninitialized element" on null (then
-  // abi::kNullRef). dispatch_indirect: calls that function with `args`,
-  // an OpSwitch over the targets of type `type_index`; any other index traps
-  // "indirect call type mismatch" (types compare structurally). Pushes the
-  // results (zeros after a trap).
-  uint32_t resolve_element(uint32_t table, uint32_t element);
-  Status dispatch_indirect(uint32_t function, uint32_t type_index, const std::vector<uint32_t>& args);
+  // The second step of call_indirect (resolve_element above).
+  Status dispatch_indirect(Id function, uint32_t type_index, const std::vector<Id>& args);
   // Tables and element segments in the InstanceState (table_access.cpp).
-  uint32_t table_address(uint32_t table);                        // u64: the Table record
-  uint32_t slot_address(uint32_t table_record, uint32_t index);  // u64 (index u32)
-  uint32_t table_length(uint32_t table_record);                  // u32: current size
+  Id table_address(uint32_t table);            // u64: the Table record
+  Id slot_address(Id table_record, Id index);  // u64 (index u32)
+  Id table_length(Id table_record);            // u32: current size
   void table_get(uint32_t table);
   void table_set(uint32_t table);
   void table_size(uint32_t table);
@@ -154,42 +177,36 @@ class FunctionLowering {
   void table_copy(uint32_t dest_table, uint32_t source_table);
   Status table_init(uint32_t segment, uint32_t table);
   Status elem_drop(uint32_t segment);
-  // The OpSwitch of dispatch_indirect on `function` (u32): for each function of
-  // type `type_index` the slot may hold, `call_arm(callee)` emits the arm's
-  // body; any other index traps "indirect call type mismatch". Ends in the
-  // switch's merge block (the state machine of recursive components uses it).
-  Status function_switch(uint32_t function, uint32_t type_index,
-                         const std::function<Status(uint32_t callee)>& call_arm);
   // --- SIMD (simd_lowering.cpp) ---
   using Lanes = LaneShape;
   Status lower_simd(const wasm::Instr& instr);
-  uint32_t lane(uint32_t v128, Lanes shape, uint32_t index, bool is_signed = false);
-  std::vector<uint32_t> lanes(uint32_t v128, Lanes shape, bool is_signed = false);
-  uint32_t from_lanes(Lanes shape, std::span<const uint32_t> values);
+  Id lane(Id v128, Lanes shape, uint32_t index, bool is_signed = false);
+  std::vector<Id> lanes(Id v128, Lanes shape, bool is_signed = false);
+  Id from_lanes(Lanes shape, std::span<const Id> values);
   // The integer lanes of a v128 as vectors that SPIR-V operates on at once:
   // i8 lanes as four uvec4 (part k holds lanes k, 4+k, 8+k, 12+k), i16 as
   // two, i32 as the uvec4 itself, i64 as one u64vec2; join() reverses it,
   // keeping each lane's low bits.
   struct LaneParts {
-    std::vector<uint32_t> parts;
+    std::vector<Id> parts;
     Id type{};  // uvec4 or u64vec2
   };
-  LaneParts split(uint32_t v128, Lanes shape, bool is_signed);
-  uint32_t join(Lanes shape, const LaneParts& parts);
-  uint32_t splat_constant(Id vector_type, uint64_t value);
+  LaneParts split(Id v128, Lanes shape, bool is_signed);
+  Id join(Lanes shape, const LaneParts& parts);
+  Id splat_constant(Id vector_type, uint64_t value);
   // Lowers the scalar instruction `scalar` once per lane of `operands`
   // (v128s of `shape`, the first `count` lanes), through the operand stack,
   // so that each lane gets the scalar lowering (exact float mode included).
-  Result<std::vector<uint32_t>> per_lane(wasm::Opcode scalar, std::initializer_list<uint32_t> operands, Lanes shape,
-                                         uint32_t count);
+  Result<std::vector<Id>> per_lane(wasm::Opcode scalar, std::initializer_list<Id> operands, Lanes shape,
+                                   uint32_t count);
   void v128_load(const wasm::Instr& instr);
   void v128_store(const wasm::Instr& instr);
   // The `width` bytes (1, 2, 4 or 8) at the instruction's address, as load()
   // reads them (u32, or u64 for width 8).
-  uint32_t load_raw(const wasm::Instr& instr, uint32_t width);
-  void store_raw(const wasm::Instr& instr, uint32_t ea, uint32_t value, uint32_t width);
+  Id load_raw(const wasm::Instr& instr, uint32_t width);
+  void store_raw(const wasm::Instr& instr, Id ea, Id value, uint32_t width);
   uint32_t memory_pages() const;
-  Result<uint32_t> global_var(uint32_t global_index);
+  Result<Id> global_var(uint32_t global_index);
   // Globals in the InstanceState (imported, or mutable other than the stack pointer).
   bool global_in_instance(uint32_t global_index) const;
   Status global_get(uint32_t global_index);
@@ -206,9 +223,9 @@ class FunctionLowering {
   const wasm::FuncType& type_;
   std::optional<FunctionBuilder> own_function_;  // empty for a component member
   FunctionBuilder& f_;
-  std::vector<uint32_t> locals_;  // Function variables
+  std::vector<Id> locals_;  // Function variables
   std::vector<wasm::ValType> local_types_;
-  std::vector<uint32_t> stack_;
+  std::vector<Id> stack_;
   std::vector<Frame> frames_;
   std::vector<bool> targeted_;  // per instruction index: a targeted label
   // Per instruction index: a loop label inside which some branch targets the
@@ -216,7 +233,7 @@ class FunctionLowering {
   std::vector<bool> leaves_into_parent_;
   // Loops closed at their parent block's end (Frame::closes_sunk_loop).
   std::vector<Frame> sunk_loops_;
-  uint32_t pending_var_ = 0;  // frame index a multi-level branch heads for
+  Id pending_var_;  // u32: the frame index a multi-level branch heads for
   // What the front end knows of the function (front_end_facts.h): per
   // instruction index, what pointer_provenance proved about memory access
   // addresses (provenance), the same with ranges for each of
@@ -238,22 +255,22 @@ class FunctionLowering {
   // The largest of kProvenWorkgroupSizes under which the access at `ip`
   // ([address + offset, + width)) lies in the shared range; 0 when none.
   uint32_t shared_proof(size_t ip, uint64_t offset, uint32_t width) const;
-  void note_shared_proof(uint32_t ea, const wasm::Instr& instr, uint32_t width);
+  void note_shared_proof(Id ea, const wasm::Instr& instr, uint32_t width);
   // Records shared_proof for a group's first effective address, covering the
   // members' bytes, when every member has one.
-  void prove_group(uint32_t first_ea, std::span<const RuntimeHelpers::GroupedAccess> members,
+  void prove_group(Id first_ea, std::span<const RuntimeHelpers::GroupedAccess> members,
                    std::span<const GroupMember> positions);
   // Groups of accesses done together (access_groups.h); the variable that
   // holds each issued load's value, by instruction index; the stores of the
   // current store group held back until its last member.
-  std::unordered_map<size_t, uint32_t> grouped_values_;
+  std::unordered_map<size_t, Id> grouped_values_;
   std::vector<RuntimeHelpers::GroupedAccess> held_stores_;
   // The value of the load at current_ip_ when its group was issued (u32, or
-  // u64 for width 8); 0 when it is to be loaded on its own.
-  uint32_t grouped_load(uint32_t ea, uint32_t width);
+  // u64 for width 8); Id() when it is to be loaded on its own.
+  Id grouped_load(Id ea, uint32_t width);
   // Whether the store at current_ip_ belongs to a store group, which then
   // takes it (and does the group's stores at its last member).
-  bool grouped_store(uint32_t ea, uint32_t value, uint32_t width);
+  bool grouped_store(Id ea, Id value, uint32_t width);
   size_t current_ip_ = 0;
   const PointerFact* pointer_fact() const {
     return current_ip_ < facts_->provenance.size() ? &facts_->provenance[current_ip_] : nullptr;

@@ -45,7 +45,7 @@ std::optional<RuntimeHelpers::GroupPlan> RuntimeHelpers::plan_group(std::span<co
   if (parameter_path(first.fact, first.offset, first.width) == AccessPath::Parameter) {
     plan.shared = false;
     plan.param = first.fact->param;
-  } else if (k_.shared.variable != 0 &&
+  } else if (k_.shared.variable &&
              indexed_path(first.fact, first.offset, first.width, std::nullopt) == AccessPath::Indexed) {
     plan.shared = true;
   } else {
@@ -82,8 +82,8 @@ std::optional<RuntimeHelpers::GroupPlan> RuntimeHelpers::plan_group(std::span<co
 // The group's range check: whether [first_ea + lo, first_ea + hi) lies in
 // the argument's buffer (Parameter) or the shared range, and the device
 // address (Parameter, u64) or shared byte offset (u32) of its first byte then.
-std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, const GroupPlan& plan, uint32_t first_ea,
-                                                          bool proven_at_launch) {
+std::pair<Id, Id> RuntimeHelpers::group_check(FunctionBuilder& f, const GroupPlan& plan, Id first_ea,
+                                              bool proven_at_launch) {
   const uint64_t span = uint64_t(plan.hi - plan.lo);
   if (!plan.shared) return region_check(f, plan.param, first_ea, plan.lo, span, proven_at_launch);
   return shared_range_check(k_, f, first_ea, plan.lo, span);
@@ -94,10 +94,10 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::group_check(FunctionBuilder& f, co
 // together, and where the addresses of neighbouring invocations differ by
 // less than 16 bytes (`p = src + 4 * i`) it takes the word path together
 // rather than both paths one after the other.
-static uint32_t aligned16(FunctionBuilder& f, KernelContext& k, uint32_t address) {
-  uint32_t low = f.op(Op::OpUConvert, k.types.u32, {address});
-  uint32_t rest = f.op(Op::OpBitwiseAnd, k.types.u32, {low, k.b.const_u32(15)});
-  uint32_t aligned = f.op(Op::OpIEqual, k.types.bool_type, {rest, k.b.const_u32(0)});
+static Id aligned16(FunctionBuilder& f, KernelContext& k, Id address) {
+  Id low = f.op(Op::OpUConvert, k.types.u32, {address});
+  Id rest = f.op(Op::OpBitwiseAnd, k.types.u32, {low, k.b.const_u32(15)});
+  Id aligned = f.op(Op::OpIEqual, k.types.bool_type, {rest, k.b.const_u32(0)});
   k.b.capability(spv::Capability::GroupNonUniformVote);
   return f.op(Op::OpGroupNonUniformAll, k.types.bool_type, {k.b.const_u32(uint32_t(spv::Scope::Subgroup)), aligned});
 }
@@ -108,10 +108,9 @@ static uint32_t aligned16(FunctionBuilder& f, KernelContext& k, uint32_t address
 // parameter needs no vote: the driver folds `proven || vote` to the vector
 // access. SGEMM ran at 0.97-1.00 of its GLSL twin so, against 0.93 with the
 // vote in its staging loads (H200; docs/performance.md).
-uint32_t RuntimeHelpers::aligned_for_launch(FunctionBuilder& f, const GroupPlan& plan,
-                                            std::span<const GroupedAccess> members, int64_t delta, uint32_t address,
-                                            bool proven_at_launch) {
-  uint32_t vote = aligned16(f, k_, address);
+Id RuntimeHelpers::aligned_for_launch(FunctionBuilder& f, const GroupPlan& plan, std::span<const GroupedAccess> members,
+                                      int64_t delta, Id address, bool proven_at_launch) {
+  Id vote = aligned16(f, k_, address);
   if (!proven_at_launch || plan.shared) return vote;
   for (const GroupedAccess& m : members) {
     if (m.delta != delta || m.proof_access < 0 || size_t(m.proof_access) >= k_.proofs.launch_proof.accesses.size())
@@ -173,29 +172,29 @@ static std::vector<Chunk> chunks_of(KernelContext& k, const RuntimeHelpers::Grou
 // compiler loaded SGEMM's four words of B as one LDS.128 and the fourth word
 // again with a scalar LDS (0.89 of the GLSL twin against 0.93;
 // docs/performance.md).
-uint32_t RuntimeHelpers::group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
-                                          uint64_t first_offset, uint32_t offset) {
+Id RuntimeHelpers::group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first,
+                                    uint64_t first_offset, Id offset) {
   ModuleBuilder& b = k_.b;
-  uint32_t words = f.op(Op::OpShiftRightLogical, k_.types.u32, {offset, b.const_u32(2)});
+  Id words = f.op(Op::OpShiftRightLogical, k_.types.u32, {offset, b.const_u32(2)});
   if (first.alignment(first_offset + uint64_t(plan.lo)) >= 16 && k_.shared.lo % 16 == 0)
     return f.op(Op::OpBitwiseAnd, k_.types.u32, {words, b.const_u32(~3u)});
   return words;
 }
 
-std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t first_ea,
-                                                 std::span<const GroupedAccess> members, bool proven_at_launch) {
+std::vector<Id> RuntimeHelpers::load_group(FunctionBuilder& f, Id first_ea, std::span<const GroupedAccess> members,
+                                           bool proven_at_launch) {
   std::optional<GroupPlan> plan = plan_group(members, /*stores=*/false);
   if (!plan) return {};
   ModuleBuilder& b = k_.b;
   const GroupedAccess& first = members[0];
-  auto add64 = [&](uint32_t x, int64_t c) {
+  auto add64 = [&](Id x, int64_t c) {
     return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u64, {x, b.const_u64(uint64_t(c))});
   };
   auto [inside, at] = group_check(f, *plan, first_ea, proven_at_launch);
-  std::map<int64_t, uint32_t> value_at;  // delta -> u32 or u64 bits
-  auto load_from = [&](uint32_t base) {
+  std::map<int64_t, Id> value_at;  // delta -> u32 or u64 bits
+  auto load_from = [&](Id base) {
     for (const Chunk& c : chunks_of(k_, *plan, *first.fact, first.offset)) {
-      uint32_t address = add64(base, c.delta - plan->lo);
+      Id address = add64(base, c.delta - plan->lo);
       if (c.words <= 1) {
         const uint32_t width = c.words == 0 ? 8 : 4;
         value_at[c.delta] = load_at(f, address, width, width);
@@ -203,22 +202,23 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
       }
       Id vector = b.vector_type(k_.types.u32, c.words);
       auto load_vector = [&] {
-        std::vector<uint32_t> words;
-        uint32_t loaded = f.load_aligned(vector, k_.device_pointer(f, address, vector), 4 * c.words);
-        for (uint32_t j = 0; j < c.words; ++j) words.push_back(f.op(Op::OpCompositeExtract, k_.types.u32, {loaded, j}));
+        std::vector<Id> words;
+        Id loaded = f.load_aligned(vector, k_.device_pointer(f, address, vector), 4 * c.words);
+        for (uint32_t j = 0; j < c.words; ++j)
+          words.push_back(f.op(Op::OpCompositeExtract, k_.types.u32, {loaded, literal(j)}));
         return words;
       };
       if (!c.when_aligned) {
-        std::vector<uint32_t> words = load_vector();
+        std::vector<Id> words = load_vector();
         for (uint32_t j = 0; j < c.words; ++j) value_at[c.delta + 4 * j] = words[j];
         continue;
       }
-      uint32_t words[4];
-      for (uint32_t& w : words) w = f.variable(k_.types.u32);
+      Id words[4];
+      for (Id& w : words) w = f.variable(k_.types.u32);
       f.if_else(
           aligned_for_launch(f, *plan, members, c.delta, address, proven_at_launch),
           [&] {
-            std::vector<uint32_t> loaded = load_vector();
+            std::vector<Id> loaded = load_vector();
             for (uint32_t j = 0; j < 4; ++j) f.store(words[j], loaded[j]);
           },
           [&] {
@@ -227,7 +227,7 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
       for (uint32_t j = 0; j < 4; ++j) value_at[c.delta + 4 * j] = f.load(k_.types.u32, words[j]);
     }
   };
-  std::vector<uint32_t> variables;
+  std::vector<Id> variables;
   for (const GroupedAccess& m : members) variables.push_back(f.variable(m.width == 8 ? k_.types.u64 : k_.types.u32));
   auto keep_values = [&] {
     for (size_t i = 0; i < members.size(); ++i) f.store(variables[i], value_at.at(members[i].delta));
@@ -236,13 +236,11 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
     // The address each member has in place: u32(first address - first
     // offset + constant) + offset (access_groups.h), which is exact even
     // where the grouped sum would wrap.
-    auto add32 = [&](uint32_t x, uint32_t c) {
-      return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u32, {x, b.const_u32(c)});
-    };
-    uint32_t first_address = add32(f.op(Op::OpUConvert, k_.types.u32, {first_ea}), uint32_t(-first.offset));
+    auto add32 = [&](Id x, uint32_t c) { return c == 0 ? x : f.op(Op::OpIAdd, k_.types.u32, {x, b.const_u32(c)}); };
+    Id first_address = add32(f.op(Op::OpUConvert, k_.types.u32, {first_ea}), uint32_t(-first.offset));
     for (size_t i = 0; i < members.size(); ++i) {
       const GroupedAccess& m = members[i];
-      uint32_t ea = add64(f.op(Op::OpUConvert, k_.types.u64, {add32(first_address, m.constant)}), int64_t(m.offset));
+      Id ea = add64(f.op(Op::OpUConvert, k_.types.u64, {add32(first_address, m.constant)}), int64_t(m.offset));
       if (!plan->shared) {
         f.store(variables[i], load_translated(f, ea, m.width));
         continue;
@@ -275,15 +273,15 @@ std::vector<uint32_t> RuntimeHelpers::load_group(FunctionBuilder& f, uint32_t fi
     static_assert(kMaxAccessGroupSpan <= abi::kLaunchBlockMinSize);
     load_from(f.op(Op::OpSelect, k_.types.u64, {inside, at, f.load(k_.types.u64, k_.abi.launch_block_var)}));
   } else {
-    uint32_t safe = f.op(Op::OpSelect, k_.types.u32, {inside, at, b.const_u32(0)});
-    uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, safe);
+    Id safe = f.op(Op::OpSelect, k_.types.u32, {inside, at, b.const_u32(0)});
+    Id base = group_base_index(f, *plan, *first.fact, first.offset, safe);
     for (int64_t d : plan->deltas) {
-      uint32_t low = f.load(k_.types.u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)));
+      Id low = f.load(k_.types.u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)));
       if (plan->width_at.at(d) == 4) {
         value_at[d] = low;
         continue;
       }
-      uint32_t high = f.load(k_.types.u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)));
+      Id high = f.load(k_.types.u32, shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)));
       high = f.op(Op::OpShiftLeftLogical, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {high}), b.const_u32(32)});
       value_at[d] = f.op(Op::OpBitwiseOr, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {low}), high});
     }
@@ -299,25 +297,25 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
   ModuleBuilder& b = k_.b;
   const GroupedAccess& first = members[0];
   auto [inside, at] = group_check(f, *plan, first.ea, proven_at_launch);
-  std::map<int64_t, uint32_t> value_at;
+  std::map<int64_t, Id> value_at;
   for (const GroupedAccess& m : members) value_at[m.delta] = m.value;
   // A trapped invocation writes nothing more: the general path checks that.
-  uint32_t fast =
+  Id fast =
       f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)})});
   f.if_else(
       fast,
       [&] {
         if (!plan->shared) {
           for (const Chunk& c : chunks_of(k_, *plan, *first.fact, first.offset)) {
-            uint32_t address = c.delta == plan->lo
-                                   ? at
-                                   : f.op(Op::OpIAdd, k_.types.u64, {at, b.const_u64(uint64_t(c.delta - plan->lo))});
+            Id address = c.delta == plan->lo
+                             ? at
+                             : f.op(Op::OpIAdd, k_.types.u64, {at, b.const_u64(uint64_t(c.delta - plan->lo))});
             if (c.words <= 1) {
               const uint32_t width = c.words == 0 ? 8 : 4;
               store_at(f, address, value_at.at(c.delta), width, width);
               continue;
             }
-            std::vector<uint32_t> parts;
+            std::vector<Id> parts;
             for (uint32_t j = 0; j < c.words; ++j) parts.push_back(value_at.at(c.delta + 4 * j));
             const Id vector = b.vector_type(k_.types.u32, c.words);
             auto store_vector = [&] {
@@ -330,16 +328,16 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
             }
             f.if_else(aligned16(f, k_, address), store_vector, [&] {
               for (uint32_t j = 0; j < 4; ++j) {
-                uint32_t word = j == 0 ? address : f.op(Op::OpIAdd, k_.types.u64, {address, b.const_u64(4 * j)});
+                Id word = j == 0 ? address : f.op(Op::OpIAdd, k_.types.u64, {address, b.const_u64(4 * j)});
                 store_at(f, word, parts[j], 4, 4);
               }
             });
           }
           return;
         }
-        uint32_t base = group_base_index(f, *plan, *first.fact, first.offset, at);
+        Id base = group_base_index(f, *plan, *first.fact, first.offset, at);
         for (int64_t d : plan->deltas) {
-          uint32_t value = value_at.at(d);
+          Id value = value_at.at(d);
           if (plan->width_at.at(d) == 4) {
             f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), value);
             continue;

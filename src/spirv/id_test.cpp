@@ -13,7 +13,29 @@ namespace {
 // A number becomes an id only when asked to: counts, widths and literals do
 // not slip into id parameters.
 static_assert(!std::is_convertible_v<uint32_t, Id>);
+static_assert(!std::is_convertible_v<int, Id>);
 static_assert(std::is_constructible_v<Id, uint32_t>);
+// Nor does an id read as a number, implicitly or by a cast (only value()
+// gives its number).
+static_assert(!std::is_convertible_v<Id, uint32_t>);
+static_assert(!std::is_constructible_v<uint32_t, Id>);
+static_assert(!std::is_convertible_v<Id, uint64_t>);
+// An instruction word is an id, an enumerant of the grammar or a number
+// written literal(n); a bare number is none of them.
+static_assert(std::is_convertible_v<Id, Operand>);
+static_assert(std::is_convertible_v<spv::StorageClass, Operand>);
+static_assert(std::is_convertible_v<spv::Decoration, Operand>);
+static_assert(std::is_same_v<decltype(literal(3)), Operand>);
+// Scope and MemorySemantics operands are ids of constants, so their
+// enumerants are not operands; nor is an enumerant that is not SPIR-V's.
+enum class NotSpirv : uint32_t { Value };
+static_assert(std::is_convertible_v<spv::MemoryAccessMask, Operand>);
+static_assert(!std::is_convertible_v<spv::Scope, Operand>);
+static_assert(!std::is_convertible_v<spv::MemorySemanticsMask, Operand>);
+static_assert(!std::is_convertible_v<NotSpirv, Operand>);
+static_assert(!std::is_convertible_v<uint32_t, Operand>);
+static_assert(!std::is_constructible_v<Operand, uint32_t>);
+static_assert(!std::is_constructible_v<Operand, int>);
 // The builder's signatures that mix ids with numbers take the ids typed:
 // each concept says whether the call compiles with an argument of type T
 // where the id goes.
@@ -29,8 +51,7 @@ concept ImageOf = requires(ModuleBuilder& b, T sampled) { b.image_type(sampled, 
 template <typename T>
 concept AlignedLoadFrom = requires(FunctionBuilder& f, Id type, T pointer) { f.load_aligned(type, pointer, 4u); };
 template <typename T>
-concept AlignedStoreTo =
-    requires(FunctionBuilder& f, T pointer, uint32_t value) { f.store_aligned(pointer, value, 4u); };
+concept AlignedStoreTo = requires(FunctionBuilder& f, T pointer, Id value) { f.store_aligned(pointer, value, 4u); };
 template <typename T>
 concept PointerTo = requires(ModuleBuilder& b, T pointee) { b.pointer_type(spv::StorageClass::Function, pointee); };
 template <typename T>
@@ -58,11 +79,15 @@ TEST(Id, CarriesItsNumberIntoInstructionWords) {
   EXPECT_NE(vector.value(), u32.value());
   EXPECT_EQ(b.vector_type(u32, 3), vector);  // deduplicated by the words it is built from
   Words words;
-  append_instruction(words, spv::Op::OpTypeVector, {vector, u32, 3});
+  append_instruction(words, spv::Op::OpTypeVector, {vector, u32, literal(3)});
   ASSERT_EQ(words.size(), 4u);
+  EXPECT_EQ(words[0], (4u << 16) | uint32_t(spv::Op::OpTypeVector));
   EXPECT_EQ(words[1], vector.value());
   EXPECT_EQ(words[2], u32.value());
+  EXPECT_EQ(words[3], 3u);
   EXPECT_EQ(Id().value(), 0u);
+  EXPECT_FALSE(Id());  // the 0 of "no id"
+  EXPECT_TRUE(u32);
 }
 
 }  // namespace

@@ -38,10 +38,10 @@ const char* helper_name(Images::Op op) {
 
 }  // namespace
 
-uint32_t Images::t_vec4() { return k_.b.vector_type(k_.types.f32(), 4); }
+Id Images::t_vec4() { return k_.b.vector_type(k_.types.f32(), 4); }
 
 void Images::declare() {
-  if (table_var_ != 0) return;
+  if (table_var_) return;
   ModuleBuilder& b = k_.b;
   for (spv::Capability c :
        {spv::Capability::RuntimeDescriptorArray, spv::Capability::ShaderNonUniform,
@@ -51,7 +51,7 @@ void Images::declare() {
   const Id f32 = k_.types.f32();
   auto array_var = [&](Id element, uint32_t binding, const char* name) {
     const Id type = b.runtime_array_type(element);
-    uint32_t var =
+    Id var =
         b.global_variable(b.pointer_type(spv::StorageClass::UniformConstant, type), spv::StorageClass::UniformConstant);
     b.decorate(var, spv::Decoration::DescriptorSet, {abi::kImageSet});
     b.decorate(var, spv::Decoration::Binding, {binding});
@@ -65,9 +65,9 @@ void Images::declare() {
   sampler_ = array_var(b.sampler_type(), abi::kBindingSampler, "samplers");
 
   const Id uvec4 = b.vector_type(k_.types.u32, 4);
-  const uint32_t entries = b.runtime_array_type(uvec4);
+  const Id entries = b.runtime_array_type(uvec4);
   b.decorate(entries, spv::Decoration::ArrayStride, {abi::kHandleEntrySize});
-  const uint32_t members[] = {entries};
+  const Id members[] = {entries};
   const Id block = b.unique_struct_type(members);
   b.decorate(block, spv::Decoration::Block);
   b.member_decorate(block, 0, spv::Decoration::Offset, {0});
@@ -80,11 +80,11 @@ void Images::declare() {
   b.name(table_var_, "handle_table");
 }
 
-uint32_t Images::helper(Op op) {
+Id Images::helper(Op op) {
   declare();
   auto it = ids_.find(op);
   if (it != ids_.end()) return it->second;
-  uint32_t id = k_.b.fresh_id();
+  Id id = k_.b.fresh_id();
   ids_.emplace(op, id);
   emitted_.emplace(op, false);
   return id;
@@ -98,23 +98,19 @@ void Images::emit_bodies() {
   }
 }
 
-uint32_t Images::lower(FunctionBuilder& f, Op op, std::span<const uint32_t> args) {
+Id Images::lower(FunctionBuilder& f, Op op, std::span<const Id> args) {
   ModuleBuilder& b = k_.b;
-  const uint32_t id = helper(op);
-  auto call = [&](uint32_t type, std::span<const uint32_t> operands) {
-    std::vector<uint32_t> all{id};
-    all.insert(all.end(), operands.begin(), operands.end());
-    return f.op(SpvOp::OpFunctionCall, type, all);
-  };
+  const Id id = helper(op);
+  auto call = [&](Id type, std::span<const Id> operands) { return f.call(type, id, operands); };
   // Writes the vec4 `texel` to the 16 bytes at wasm address `out` (u32).
-  auto store_texel = [&](uint32_t out, uint32_t texel) {
+  auto store_texel = [&](Id out, Id texel) {
     std::optional<uint64_t> constant = b.integer_constant(out);
-    uint32_t base = constant ? 0 : f.op(SpvOp::OpUConvert, k_.types.u64, {out});
+    Id base = constant ? Id() : f.op(SpvOp::OpUConvert, k_.types.u64, {out});
     for (uint32_t c = 0; c < 4; ++c) {
-      uint32_t ea = constant ? b.const_u64(*constant + 4 * c)
-                             : (c == 0 ? base : f.op(SpvOp::OpIAdd, k_.types.u64, {base, b.const_u64(4 * c)}));
-      uint32_t bits =
-          f.op(SpvOp::OpBitcast, k_.types.u32, {f.op(SpvOp::OpCompositeExtract, k_.types.f32(), {texel, c})});
+      Id ea = constant ? b.const_u64(*constant + 4 * c)
+                       : (c == 0 ? base : f.op(SpvOp::OpIAdd, k_.types.u64, {base, b.const_u64(4 * c)}));
+      Id bits =
+          f.op(SpvOp::OpBitcast, k_.types.u32, {f.op(SpvOp::OpCompositeExtract, k_.types.f32(), {texel, literal(c)})});
       k_.helpers->store(f, ea, bits, 4);
     }
   };
@@ -122,52 +118,51 @@ uint32_t Images::lower(FunctionBuilder& f, Op op, std::span<const uint32_t> args
     case Op::Load2D:
     case Op::Load3D:
     case Op::Sample2D:
-    case Op::Sample3D: store_texel(args[0], call(t_vec4(), args.subspan(1))); return 0;
+    case Op::Sample3D: store_texel(args[0], call(t_vec4(), args.subspan(1))); return Id();
     case Op::Store2D:
-    case Op::Store3D: call(k_.types.void_type, args); return 0;
+    case Op::Store3D: call(k_.types.void_type, args); return Id();
     case Op::Size: return call(k_.types.u32, args);
   }
-  return 0;
+  return Id();
 }
 
-std::pair<uint32_t, uint32_t> Images::entry(FunctionBuilder& f, uint32_t handle, uint32_t mask, uint32_t required) {
+std::pair<Id, Id> Images::entry(FunctionBuilder& f, Id handle, uint32_t mask, uint32_t required) {
   ModuleBuilder& b = k_.b;
   const Id u32 = k_.types.u32, uvec4 = b.vector_type(u32, 4);
-  uint32_t length = f.op(SpvOp::OpArrayLength, u32, {table_var_, 0});
-  uint32_t in_range = f.op(SpvOp::OpULessThan, k_.types.bool_type, {handle, length});
-  uint32_t safe = f.op(SpvOp::OpSelect, u32, {in_range, handle, b.const_u32(0)});
-  uint32_t pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::StorageBuffer, uvec4),
-                          {table_var_, b.const_u32(0), safe});
-  uint32_t value = f.load(uvec4, pointer);
-  uint32_t flags = f.op(SpvOp::OpCompositeExtract, u32, {value, 3});
-  uint32_t masked = f.op(SpvOp::OpBitwiseAnd, u32, {flags, b.const_u32(mask)});
-  uint32_t kind_ok = required == 0 ? f.op(SpvOp::OpINotEqual, k_.types.bool_type, {masked, b.const_u32(0)})
-                                   : f.op(SpvOp::OpIEqual, k_.types.bool_type, {masked, b.const_u32(required)});
+  Id length = f.op(SpvOp::OpArrayLength, u32, {table_var_, literal(0)});
+  Id in_range = f.op(SpvOp::OpULessThan, k_.types.bool_type, {handle, length});
+  Id safe = f.op(SpvOp::OpSelect, u32, {in_range, handle, b.const_u32(0)});
+  Id pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::StorageBuffer, uvec4),
+                    {table_var_, b.const_u32(0), safe});
+  Id value = f.load(uvec4, pointer);
+  Id flags = f.op(SpvOp::OpCompositeExtract, u32, {value, literal(3)});
+  Id masked = f.op(SpvOp::OpBitwiseAnd, u32, {flags, b.const_u32(mask)});
+  Id kind_ok = required == 0 ? f.op(SpvOp::OpINotEqual, k_.types.bool_type, {masked, b.const_u32(0)})
+                             : f.op(SpvOp::OpIEqual, k_.types.bool_type, {masked, b.const_u32(required)});
   return {value, f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {in_range, kind_ok})};
 }
 
-uint32_t Images::descriptor(FunctionBuilder& f, uint32_t var, Id type, uint32_t handle) {
+Id Images::descriptor(FunctionBuilder& f, Id var, Id type, Id handle) {
   ModuleBuilder& b = k_.b;
-  uint32_t pointer =
-      f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::UniformConstant, type), {var, handle});
+  Id pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::UniformConstant, type), {var, handle});
   b.decorate(pointer, spv::Decoration::NonUniform);
-  uint32_t value = f.load(type, pointer);
+  Id value = f.load(type, pointer);
   b.decorate(value, spv::Decoration::NonUniform);
   return value;
 }
 
-void Images::emit(uint32_t id, Op op) {
+void Images::emit(Id id, Op op) {
   ModuleBuilder& b = k_.b;
   RuntimeHelpers& h = *k_.helpers;
   const Id u32 = k_.types.u32, f32 = k_.types.f32();
-  const uint32_t vec4 = t_vec4();
+  const Id vec4 = t_vec4();
   const bool three_d = is_3d(op);
   const uint32_t dims = three_d ? 3 : 2;
   const spv::Dim dim = three_d ? spv::Dim::Dim3D : spv::Dim::Dim2D;
   const uint32_t dim_flag = three_d ? abi::kHandle3D : 0;
 
-  std::vector<uint32_t> params;
-  uint32_t result = vec4;
+  std::vector<Id> params;
+  Id result = vec4;
   switch (op) {
     case Op::Load2D:
     case Op::Load3D: params.assign(1 + dims, u32); break;
@@ -189,18 +184,18 @@ void Images::emit(uint32_t id, Op op) {
   }
   FunctionBuilder f(b, id, result, params);
   b.name(id, helper_name(op));
-  const uint32_t handle = f.param(0);
-  auto trap_unless = [&](uint32_t ok, abi::TrapKind kind) {
+  const Id handle = f.param(0);
+  auto trap_unless = [&](Id ok, abi::TrapKind kind) {
     f.if_else(f.op(SpvOp::OpLogicalNot, k_.types.bool_type, {ok}), [&] { h.trap_and_return(f, kind); });
   };
 
   if (op == Op::Size) {
     auto [value, ok] = entry(f, handle, abi::kHandleStorage | abi::kHandleSampled, 0);
     trap_unless(ok, abi::TrapKind::InvalidHandle);
-    uint32_t dimension = f.param(1);
-    uint32_t inside = f.op(SpvOp::OpULessThan, k_.types.bool_type, {dimension, b.const_u32(3)});
-    uint32_t safe = f.op(SpvOp::OpSelect, u32, {inside, dimension, b.const_u32(0)});
-    uint32_t size = f.op(SpvOp::OpVectorExtractDynamic, u32, {value, safe});
+    Id dimension = f.param(1);
+    Id inside = f.op(SpvOp::OpULessThan, k_.types.bool_type, {dimension, b.const_u32(3)});
+    Id safe = f.op(SpvOp::OpSelect, u32, {inside, dimension, b.const_u32(0)});
+    Id size = f.op(SpvOp::OpVectorExtractDynamic, u32, {value, safe});
     f.return_value(f.op(SpvOp::OpSelect, u32, {inside, size, b.const_u32(1)}));
     f.finish();
     return;
@@ -214,16 +209,15 @@ void Images::emit(uint32_t id, Op op) {
     (void)sampler_entry;
     trap_unless(f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {image_ok, sampler_ok}), abi::TrapKind::InvalidHandle);
     const Id image_type = b.image_type(f32, dim, 1);
-    uint32_t image = descriptor(f, three_d ? sampled_3d_ : sampled_2d_, image_type, handle);
-    uint32_t sampler = descriptor(f, sampler_, b.sampler_type(), f.param(1));
-    uint32_t combined = f.op(SpvOp::OpSampledImage, b.sampled_image_type(image_type), {image, sampler});
+    Id image = descriptor(f, three_d ? sampled_3d_ : sampled_2d_, image_type, handle);
+    Id sampler = descriptor(f, sampler_, b.sampler_type(), f.param(1));
+    Id combined = f.op(SpvOp::OpSampledImage, b.sampled_image_type(image_type), {image, sampler});
     b.decorate(combined, spv::Decoration::NonUniform);
-    std::vector<uint32_t> coords;
+    Operands coords;
     for (uint32_t i = 0; i < dims; ++i) coords.push_back(f.param(2 + i));
-    uint32_t coord = f.op(SpvOp::OpCompositeConstruct, b.vector_type(f32, dims), coords);
-    uint32_t lod = f.param(2 + dims);
-    f.return_value(
-        f.op(SpvOp::OpImageSampleExplicitLod, vec4, {combined, coord, uint32_t(spv::ImageOperandsMask::Lod), lod}));
+    Id coord = f.op(SpvOp::OpCompositeConstruct, b.vector_type(f32, dims), coords);
+    Id lod = f.param(2 + dims);
+    f.return_value(f.op(SpvOp::OpImageSampleExplicitLod, vec4, {combined, coord, spv::ImageOperandsMask::Lod, lod}));
     f.finish();
     return;
   }
@@ -233,22 +227,22 @@ void Images::emit(uint32_t id, Op op) {
   auto [value, ok] =
       entry(f, handle, abi::kHandleStorage | abi::kHandle3D | abi::kHandleSampler, abi::kHandleStorage | dim_flag);
   trap_unless(ok, abi::TrapKind::InvalidHandle);
-  std::vector<uint32_t> coords;
-  uint32_t inside = 0;
+  Operands coords;
+  Id inside;
   for (uint32_t i = 0; i < dims; ++i) {
-    uint32_t c = f.param(1 + i);
+    Id c = f.param(1 + i);
     coords.push_back(c);
-    uint32_t below =
-        f.op(SpvOp::OpULessThan, k_.types.bool_type, {c, f.op(SpvOp::OpCompositeExtract, u32, {value, i})});
+    Id below =
+        f.op(SpvOp::OpULessThan, k_.types.bool_type, {c, f.op(SpvOp::OpCompositeExtract, u32, {value, literal(i)})});
     inside = inside ? f.op(SpvOp::OpLogicalAnd, k_.types.bool_type, {inside, below}) : below;
   }
   trap_unless(inside, abi::TrapKind::ImageOutOfBounds);
   const Id image_type = b.image_type(f32, dim, 2);
-  uint32_t image = descriptor(f, three_d ? storage_3d_ : storage_2d_, image_type, handle);
-  uint32_t coord = f.op(SpvOp::OpCompositeConstruct, b.vector_type(u32, dims), coords);
+  Id image = descriptor(f, three_d ? storage_3d_ : storage_2d_, image_type, handle);
+  Id coord = f.op(SpvOp::OpCompositeConstruct, b.vector_type(u32, dims), coords);
   if (store) {
-    uint32_t texel = f.op(SpvOp::OpCompositeConstruct, vec4,
-                          {f.param(1 + dims), f.param(2 + dims), f.param(3 + dims), f.param(4 + dims)});
+    Id texel = f.op(SpvOp::OpCompositeConstruct, vec4,
+                    {f.param(1 + dims), f.param(2 + dims), f.param(3 + dims), f.param(4 + dims)});
     f.op_void(SpvOp::OpImageWrite, {image, coord, texel});
     f.return_();
   } else {

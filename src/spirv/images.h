@@ -25,30 +25,30 @@ class Images {
 
   // Lowers a call of the import for `op` with wasm arguments `args` (as
   // include/wasmgpu.h declares them; out-pointers are written through the
-  // module's memory helpers). Returns the result id, or 0 for none.
-  uint32_t lower(FunctionBuilder& f, Op op, std::span<const uint32_t> args);
+  // module's memory helpers). Returns the result id, or Id() for none.
+  Id lower(FunctionBuilder& f, Op op, std::span<const Id> args);
 
   // Whether any image import was lowered: the shader then declares set 0.
-  bool used() const { return table_var_ != 0; }
+  bool used() const { return bool(table_var_); }
 
   // Emits the helper functions asked for so far.
   void emit_bodies();
 
  private:
   void declare();  // the descriptor arrays, the handle table, capabilities
-  uint32_t helper(Op op);
-  void emit(uint32_t id, Op op);
+  Id helper(Op op);
+  void emit(Id id, Op op);
   // The handle's table entry (uvec4) and whether the handle is in range and
   // its flags, masked with `mask`, equal `required` (bool).
-  std::pair<uint32_t, uint32_t> entry(FunctionBuilder& f, uint32_t handle, uint32_t mask, uint32_t required);
+  std::pair<Id, Id> entry(FunctionBuilder& f, Id handle, uint32_t mask, uint32_t required);
   // The descriptor at `handle` of array variable `var` with element `type`, loaded, NonUniform.
-  uint32_t descriptor(FunctionBuilder& f, uint32_t var, Id type, uint32_t handle);
-  uint32_t t_vec4();
+  Id descriptor(FunctionBuilder& f, Id var, Id type, Id handle);
+  Id t_vec4();
 
   KernelContext& k_;
-  uint32_t storage_2d_ = 0, storage_3d_ = 0, sampled_2d_ = 0, sampled_3d_ = 0, sampler_ = 0;  // variables
-  uint32_t table_var_ = 0;
-  std::map<Op, uint32_t> ids_;
+  Id storage_2d_, storage_3d_, sampled_2d_, sampled_3d_, sampler_;  // variables
+  Id table_var_;
+  std::map<Op, Id> ids_;
   std::map<Op, bool> emitted_;
 };
 

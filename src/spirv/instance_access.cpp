@@ -25,7 +25,7 @@ bool FunctionLowering::global_in_instance(uint32_t global_index) const {
 Status FunctionLowering::global_get(uint32_t global_index) {
   ValType type = k_.module.global_type(global_index).type;
   if (!global_in_instance(global_index)) {
-    WASMGPU_ASSIGN_OR_RETURN(uint32_t var, global_var(global_index));
+    WASMGPU_ASSIGN_OR_RETURN(Id var, global_var(global_index));
     push(f_.load(type_of(type), var));
     return {};
   }
@@ -37,17 +37,17 @@ Status FunctionLowering::global_get(uint32_t global_index) {
   bool wide = type == ValType::I64 || type == ValType::F64;
   Id raw_type = wide ? k_.types.u64 : k_.types.u32;
   uint32_t offset = abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * global_index;
-  uint32_t raw = f_.load_aligned(raw_type, k_.instance_pointer(f_, offset, raw_type), wide ? 8 : 4);
-  uint32_t value_type = type_of(type);
+  Id raw = f_.load_aligned(raw_type, k_.instance_pointer(f_, offset, raw_type), wide ? 8 : 4);
+  Id value_type = type_of(type);
   push(value_type == raw_type ? raw : op(Op::OpBitcast, value_type, {raw}));
   return {};
 }
 
 Status FunctionLowering::global_set(uint32_t global_index) {
   ValType type = k_.module.global_type(global_index).type;
-  uint32_t value = pop();
+  Id value = pop();
   if (!global_in_instance(global_index)) {
-    WASMGPU_ASSIGN_OR_RETURN(uint32_t var, global_var(global_index));
+    WASMGPU_ASSIGN_OR_RETURN(Id var, global_var(global_index));
     f_.store(var, value);
     return {};
   }
@@ -77,15 +77,14 @@ void FunctionLowering::memory_size() {
 void FunctionLowering::memory_grow() {
   // Succeeds when the new size fits the limit (declared max and reserve):
   // the reserve is allocated up front, so growing only moves the size.
-  uint32_t delta = op(Op::OpUConvert, k_.types.u64, {pop()});
+  Id delta = op(Op::OpUConvert, k_.types.u64, {pop()});
   Id pages_pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32);
-  uint32_t old_pages = f_.load_aligned(k_.types.u32, pages_pointer, 4);
-  uint32_t limit =
-      f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, abi::kInstanceMemoryLimitPages, k_.types.u32), 4);
-  uint32_t new_pages = op(Op::OpIAdd, k_.types.u64, {op(Op::OpUConvert, k_.types.u64, {old_pages}), delta});
-  uint32_t fits = op(Op::OpULessThanEqual, k_.types.bool_type, {new_pages, op(Op::OpUConvert, k_.types.u64, {limit})});
-  uint32_t ok = op(Op::OpLogicalAnd, k_.types.bool_type,
-                   {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
+  Id old_pages = f_.load_aligned(k_.types.u32, pages_pointer, 4);
+  Id limit = f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, abi::kInstanceMemoryLimitPages, k_.types.u32), 4);
+  Id new_pages = op(Op::OpIAdd, k_.types.u64, {op(Op::OpUConvert, k_.types.u64, {old_pages}), delta});
+  Id fits = op(Op::OpULessThanEqual, k_.types.bool_type, {new_pages, op(Op::OpUConvert, k_.types.u64, {limit})});
+  Id ok = op(Op::OpLogicalAnd, k_.types.bool_type,
+             {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
   f_.if_else(ok, [&] {
     Id pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32);
     f_.store_aligned(pointer, op(Op::OpUConvert, k_.types.u32, {new_pages}), 4);
@@ -98,7 +97,7 @@ Status FunctionLowering::memory_init(uint32_t segment) {
     return make_error("function " + k_.module.function_name(index_) + " uses memory.init of data segment " +
                       std::to_string(segment) + ", which does not exist");
   const InstanceLayout& layout = k_.layout;
-  uint32_t count = pop(), source = pop(), dest = pop();
+  Id count = pop(), source = pop(), dest = pop();
   k_.helpers->memory_init(f_, dest, source, count, uint32_t(k_.module.data[segment].bytes.size()),
                           layout.data_offsets[segment], layout.data_dropped_offset + 4 * segment);
   return {};

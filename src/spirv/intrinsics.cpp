@@ -33,17 +33,17 @@ using frontend::IntrinsicKind;
 
 }  // namespace
 
-uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span<const uint32_t> args) {
+Id Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span<const Id> args) {
   ModuleBuilder& b = k_.b;
   const frontend::Intrinsic& intrinsic = *frontend::find_intrinsic(k_.module, function_index);
   const Id u32 = k_.types.u32;
   auto subgroup_scope = [&] { return b.const_u32(uint32_t(spv::Scope::Subgroup)); };
   // Component args[0] of a uvec3; `outside` for dimensions > 2.
-  auto dimension_of = [&](uint32_t vector, uint32_t outside) {
-    uint32_t dimension = args[0];
-    uint32_t inside = f.op(Op::OpULessThan, k_.types.bool_type, {dimension, b.const_u32(3)});
-    uint32_t safe = f.op(Op::OpSelect, u32, {inside, dimension, b.const_u32(0)});
-    uint32_t value = f.op(Op::OpVectorExtractDynamic, u32, {vector, safe});
+  auto dimension_of = [&](Id vector, uint32_t outside) {
+    Id dimension = args[0];
+    Id inside = f.op(Op::OpULessThan, k_.types.bool_type, {dimension, b.const_u32(3)});
+    Id safe = f.op(Op::OpSelect, u32, {inside, dimension, b.const_u32(0)});
+    Id value = f.op(Op::OpVectorExtractDynamic, u32, {vector, safe});
     return f.op(Op::OpSelect, u32, {inside, value, b.const_u32(outside)});
   };
   auto builtin_vector = [&](spv::BuiltIn builtin) {
@@ -53,44 +53,44 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
   auto is_x = [&] { return f.op(Op::OpIEqual, k_.types.bool_type, {args[0], b.const_u32(0)}); };
   auto group_arith = [&](Op op, spv::GroupOperation operation) {
     b.capability(spv::Capability::GroupNonUniformArithmetic);
-    uint32_t type = b.type_of(args[0]);
-    return f.op(op, type, {subgroup_scope(), uint32_t(operation), args[0]});
+    Id type = b.type_of(args[0]);
+    return f.op(op, type, {subgroup_scope(), operation, args[0]});
   };
   auto float_or_int = [&](Op float_op, Op int_op) { return b.type_of(args[0]) == k_.types.f32() ? float_op : int_op; };
 
   switch (intrinsic.kind) {
     case IntrinsicKind::GlobalId: {
-      uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::GlobalInvocationId), 0);
-      uint32_t base = f.op(Op::OpSelect, u32, {is_x(), f.load(u32, k_.abi.base_index_var), b.const_u32(0)});
+      Id value = dimension_of(builtin_vector(spv::BuiltIn::GlobalInvocationId), 0);
+      Id base = f.op(Op::OpSelect, u32, {is_x(), f.load(u32, k_.abi.base_index_var), b.const_u32(0)});
       return f.op(Op::OpIAdd, u32, {value, base});
     }
     case IntrinsicKind::LocalId: return dimension_of(builtin_vector(spv::BuiltIn::LocalInvocationId), 0);
     case IntrinsicKind::WorkgroupId: {
-      uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::WorkgroupId), 0);
-      uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.spec.workgroup_size(), 0});
-      uint32_t base = f.op(Op::OpUDiv, u32, {f.load(u32, k_.abi.base_index_var), size_x});
+      Id value = dimension_of(builtin_vector(spv::BuiltIn::WorkgroupId), 0);
+      Id size_x = f.op(Op::OpCompositeExtract, u32, {k_.spec.workgroup_size(), literal(0)});
+      Id base = f.op(Op::OpUDiv, u32, {f.load(u32, k_.abi.base_index_var), size_x});
       base = f.op(Op::OpSelect, u32, {is_x(), base, b.const_u32(0)});
       return f.op(Op::OpIAdd, u32, {value, base});
     }
     case IntrinsicKind::WorkgroupSize: {
       // OpVectorExtractDynamic needs a non-constant vector: copy it.
-      uint32_t vector = f.op(Op::OpCopyObject, k_.types.uvec3(), {k_.spec.workgroup_size()});
+      Id vector = f.op(Op::OpCopyObject, k_.types.uvec3(), {k_.spec.workgroup_size()});
       return dimension_of(vector, 1);
     }
     case IntrinsicKind::WorkgroupCount: {
       // A split 1-D launch has more workgroups than one dispatch: x counts
       // the whole launch (count rounded up to workgroups). Only a launch
       // over x alone (abi::index_dims 1): a grid's count spans y and z too.
-      uint32_t value = dimension_of(builtin_vector(spv::BuiltIn::NumWorkgroups), 1);
-      uint32_t size_x = f.op(Op::OpCompositeExtract, u32, {k_.spec.workgroup_size(), 0});
-      uint32_t count = f.load(u32, k_.abi.invocation_count_var);
-      uint32_t launch_x = f.op(
-          Op::OpUDiv, u32, {f.op(Op::OpIAdd, u32, {count, f.op(Op::OpISub, u32, {size_x, b.const_u32(1)})}), size_x});
-      uint32_t dims_operands[] = {k_.spec.index_dims(), b.const_u32(1)};
-      uint32_t over_x = b.spec_const_op(k_.types.bool_type, Op::OpIEqual, dims_operands);
-      uint32_t one_d = f.op(Op::OpLogicalAnd, k_.types.bool_type,
-                            {f.op(Op::OpLogicalAnd, k_.types.bool_type, {is_x(), over_x}),
-                             f.op(Op::OpUGreaterThan, k_.types.bool_type, {launch_x, value})});
+      Id value = dimension_of(builtin_vector(spv::BuiltIn::NumWorkgroups), 1);
+      Id size_x = f.op(Op::OpCompositeExtract, u32, {k_.spec.workgroup_size(), literal(0)});
+      Id count = f.load(u32, k_.abi.invocation_count_var);
+      Id launch_x = f.op(Op::OpUDiv, u32,
+                         {f.op(Op::OpIAdd, u32, {count, f.op(Op::OpISub, u32, {size_x, b.const_u32(1)})}), size_x});
+      const Operand dims_operands[] = {k_.spec.index_dims(), b.const_u32(1)};
+      Id over_x = b.spec_const_op(k_.types.bool_type, Op::OpIEqual, dims_operands);
+      Id one_d = f.op(Op::OpLogicalAnd, k_.types.bool_type,
+                      {f.op(Op::OpLogicalAnd, k_.types.bool_type, {is_x(), over_x}),
+                       f.op(Op::OpUGreaterThan, k_.types.bool_type, {launch_x, value})});
       return f.op(Op::OpSelect, u32, {one_d, launch_x, value});
     }
     case IntrinsicKind::LocalIndex: return builtin_scalar(spv::BuiltIn::LocalInvocationIndex);
@@ -100,18 +100,18 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
                 {b.const_u32(uint32_t(spv::Scope::Workgroup)), b.const_u32(uint32_t(spv::Scope::Workgroup)),
                  b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                              uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
-      return 0;
+      return Id();
     case IntrinsicKind::MemoryBarrier:
       f.op_void(Op::OpMemoryBarrier, {b.const_u32(uint32_t(spv::Scope::Device)),
                                       b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                                                   uint32_t(spv::MemorySemanticsMask::UniformMemory) |
                                                   uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
-      return 0;
+      return Id();
     case IntrinsicKind::WorkgroupMemoryBarrier:
       f.op_void(Op::OpMemoryBarrier, {b.const_u32(uint32_t(spv::Scope::Workgroup)),
                                       b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                                                   uint32_t(spv::MemorySemanticsMask::WorkgroupMemory))});
-      return 0;
+      return Id();
     case IntrinsicKind::SubgroupSize:
       b.capability(spv::Capability::GroupNonUniform);
       return builtin_scalar(spv::BuiltIn::SubgroupSize);
@@ -132,21 +132,20 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
       return f.op(Op::OpGroupNonUniformShuffle, b.type_of(args[0]), {subgroup_scope(), args[0], args[1]});
     case IntrinsicKind::SubgroupBallot: {
       b.capability(spv::Capability::GroupNonUniformBallot);
-      uint32_t predicate = f.op(Op::OpINotEqual, k_.types.bool_type, {args[0], b.const_u32(0)});
-      uint32_t uvec4 = b.vector_type(u32, 4);
-      uint32_t ballot = f.op(Op::OpGroupNonUniformBallot, uvec4, {subgroup_scope(), predicate});
-      uint32_t low = f.op(Op::OpUConvert, k_.types.u64, {f.op(Op::OpCompositeExtract, u32, {ballot, 0})});
-      uint32_t high = f.op(Op::OpUConvert, k_.types.u64, {f.op(Op::OpCompositeExtract, u32, {ballot, 1})});
+      Id predicate = f.op(Op::OpINotEqual, k_.types.bool_type, {args[0], b.const_u32(0)});
+      Id uvec4 = b.vector_type(u32, 4);
+      Id ballot = f.op(Op::OpGroupNonUniformBallot, uvec4, {subgroup_scope(), predicate});
+      Id low = f.op(Op::OpUConvert, k_.types.u64, {f.op(Op::OpCompositeExtract, u32, {ballot, literal(0)})});
+      Id high = f.op(Op::OpUConvert, k_.types.u64, {f.op(Op::OpCompositeExtract, u32, {ballot, literal(1)})});
       high = f.op(Op::OpShiftLeftLogical, k_.types.u64, {high, b.const_u32(32)});
       return f.op(Op::OpBitwiseOr, k_.types.u64, {low, high});
     }
     case IntrinsicKind::SubgroupAll:
     case IntrinsicKind::SubgroupAny: {
       b.capability(spv::Capability::GroupNonUniformVote);
-      uint32_t predicate = f.op(Op::OpINotEqual, k_.types.bool_type, {args[0], b.const_u32(0)});
-      uint32_t vote =
-          f.op(intrinsic.kind == IntrinsicKind::SubgroupAll ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
-               k_.types.bool_type, {subgroup_scope(), predicate});
+      Id predicate = f.op(Op::OpINotEqual, k_.types.bool_type, {args[0], b.const_u32(0)});
+      Id vote = f.op(intrinsic.kind == IntrinsicKind::SubgroupAll ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
+                     k_.types.bool_type, {subgroup_scope(), predicate});
       return f.op(Op::OpSelect, u32, {vote, b.const_u32(1), b.const_u32(0)});
     }
     case IntrinsicKind::SubgroupAdd:
@@ -183,31 +182,29 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
                         uint8_t(AtomicOp::AddF32));
       AtomicOp atomic = AtomicOp(uint8_t(intrinsic.kind) - uint8_t(IntrinsicKind::AtomicAdd));
       const Id result_type = atomic == AtomicOp::AddF32 ? k_.types.f32() : u32;
-      std::vector<uint32_t> operands{atomic_helper(atomic), f.op(Op::OpUConvert, k_.types.u64, {args[0]})};
+      std::vector<Id> operands{atomic_helper(atomic), f.op(Op::OpUConvert, k_.types.u64, {args[0]})};
       for (size_t i = 1; i < args.size(); ++i) operands.push_back(args[i]);
       k_.uses_memory = true;
-      if (k_.shared.variable == 0) return f.op(Op::OpFunctionCall, result_type, operands);
+      if (!k_.shared.variable) return f.op(Op::OpFunctionCall, result_type, operands);
       // Inline for an aligned word in the shared range (a histogram's bins),
       // the helper for the rest (global memory, misaligned addresses, an
       // invocation that has trapped).
       ModuleBuilder& b = k_.b;
       auto [inside, relative] = shared_range_check32(k_, f, args[0], 0, 4);
-      uint32_t aligned = f.op(Op::OpIEqual, k_.types.bool_type,
-                              {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
+      Id aligned = f.op(Op::OpIEqual, k_.types.bool_type,
+                        {f.op(Op::OpBitwiseAnd, u32, {args[0], b.const_u32(3)}), b.const_u32(0)});
       // An address proven an aligned shared word (FunctionLowering::call).
-      uint32_t fast =
-          unless_proven(k_, f, f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, aligned}), args[0], 0, 4);
+      Id fast = unless_proven(k_, f, f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, aligned}), args[0], 0, 4);
       fast = f.op(Op::OpLogicalAnd, k_.types.bool_type,
                   {fast, f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)})});
-      uint32_t result = f.variable(result_type);
+      Id result = f.variable(result_type);
       f.if_else(
           fast,
           [&] {
-            uint32_t pointer =
-                shared_word_pointer_at(k_, f, f.op(Op::OpShiftRightLogical, u32, {relative, b.const_u32(2)}));
+            Id pointer = shared_word_pointer_at(k_, f, f.op(Op::OpShiftRightLogical, u32, {relative, b.const_u32(2)}));
             const bool exchange = atomic == AtomicOp::CompareExchange;  // wasm order: (address, expected, replacement)
-            uint32_t bits = atomic_on(f, atomic, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)),
-                                      exchange ? args[2] : args[1], exchange ? args[1] : 0);
+            Id bits = atomic_on(f, atomic, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)),
+                                exchange ? args[2] : args[1], exchange ? args[1] : Id());
             f.store(result, atomic == AtomicOp::AddF32 ? f.op(Op::OpBitcast, k_.types.f32(), {bits}) : bits);
           },
           [&] { f.store(result, f.op(Op::OpFunctionCall, result_type, operands)); });
@@ -221,13 +218,13 @@ uint32_t Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std
     case IntrinsicKind::ImageSample3D: return k_.images->lower(f, Images::Op::Sample3D, args);
     case IntrinsicKind::ImageSize: return k_.images->lower(f, Images::Op::Size, args);
   }
-  return 0;
+  return Id();
 }
 
-uint32_t Intrinsics::atomic_helper(AtomicOp op) {
+Id Intrinsics::atomic_helper(AtomicOp op) {
   auto it = atomic_ids_.find(op);
   if (it != atomic_ids_.end()) return it->second;
-  uint32_t id = k_.b.fresh_id();
+  Id id = k_.b.fresh_id();
   atomic_ids_.emplace(op, id);
   atomic_emitted_.emplace(op, false);
   return id;
@@ -294,7 +291,7 @@ bool is_i64_instruction(wasm::Opcode op) {
 
 }  // namespace
 
-void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr& instr, std::vector<uint32_t>& stack) {
+void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr& instr, std::vector<Id>& stack) {
   ModuleBuilder& b = k_.b;
   if (instr.op == wasm::Opcode::AtomicFence) {
     f.op_void(Op::OpMemoryBarrier, {b.const_u32(uint32_t(spv::Scope::Device)),
@@ -305,11 +302,11 @@ void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr&
   }
   ThreadAtomicKind kind = thread_atomic_kind(instr.op);
   size_t count = thread_atomic_operand_count(kind);
-  std::vector<uint32_t> operands(stack.end() - std::ptrdiff_t(count), stack.end());
+  std::vector<Id> operands(stack.end() - std::ptrdiff_t(count), stack.end());
   stack.resize(stack.size() - count);
-  uint32_t address = stack.back();
+  Id address = stack.back();
   stack.pop_back();
-  uint32_t ea = f.op(Op::OpUConvert, k_.types.u64, {address});
+  Id ea = f.op(Op::OpUConvert, k_.types.u64, {address});
   if (instr.imm1 != 0) ea = f.op(Op::OpIAdd, k_.types.u64, {ea, b.const_u64(instr.imm1)});
 
   auto [it, inserted] = thread_atomic_ids_.emplace(instr.op, 0);
@@ -318,7 +315,7 @@ void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr&
     thread_atomic_emitted_.emplace(instr.op, false);
   }
   k_.uses_memory = true;
-  std::vector<uint32_t> call{it->second, ea};
+  std::vector<Id> call{it->second, ea};
   call.insert(call.end(), operands.begin(), operands.end());
   if (kind == ThreadAtomicKind::Store) {
     f.op(Op::OpFunctionCall, k_.types.void_type, call);
@@ -327,21 +324,21 @@ void Intrinsics::lower_atomic_instruction(FunctionBuilder& f, const wasm::Instr&
   stack.push_back(f.op(Op::OpFunctionCall, is_i64_instruction(instr.op) ? k_.types.u64 : k_.types.u32, call));
 }
 
-uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, uint32_t pointer,
-                                           spv::Scope scope_value, uint32_t storage_semantics, uint32_t width,
-                                           uint32_t shift, std::span<const uint32_t> operands) {
+Id Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, Id pointer, spv::Scope scope_value,
+                                     uint32_t storage_semantics, uint32_t width, Id shift,
+                                     std::span<const Id> operands) {
   ModuleBuilder& b = k_.b;
   ThreadAtomicKind kind = thread_atomic_kind(op);
-  const uint32_t word = width == 8 ? k_.types.u64 : k_.types.u32;
-  const uint32_t scope = b.const_u32(uint32_t(scope_value));
-  const uint32_t acquire = b.const_u32(uint32_t(spv::MemorySemanticsMask::Acquire) | storage_semantics);
-  const uint32_t release = b.const_u32(uint32_t(spv::MemorySemanticsMask::Release) | storage_semantics);
-  const uint32_t acq_rel = b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) | storage_semantics);
+  const Id word = width == 8 ? k_.types.u64 : k_.types.u32;
+  const Id scope = b.const_u32(uint32_t(scope_value));
+  const Id acquire = b.const_u32(uint32_t(spv::MemorySemanticsMask::Acquire) | storage_semantics);
+  const Id release = b.const_u32(uint32_t(spv::MemorySemanticsMask::Release) | storage_semantics);
+  const Id acq_rel = b.const_u32(uint32_t(spv::MemorySemanticsMask::AcquireRelease) | storage_semantics);
   if (width >= 4) {
     auto rmw = [&](Op opcode) { return f.op(opcode, word, {pointer, scope, acq_rel, operands[0]}); };
     switch (kind) {
       case ThreadAtomicKind::Load: return f.op(Op::OpAtomicLoad, word, {pointer, scope, acquire});
-      case ThreadAtomicKind::Store: f.op_void(Op::OpAtomicStore, {pointer, scope, release, operands[0]}); return 0;
+      case ThreadAtomicKind::Store: f.op_void(Op::OpAtomicStore, {pointer, scope, release, operands[0]}); return Id();
       case ThreadAtomicKind::Add: return rmw(Op::OpAtomicIAdd);
       case ThreadAtomicKind::Sub: return rmw(Op::OpAtomicISub);
       case ThreadAtomicKind::And: return rmw(Op::OpAtomicAnd);
@@ -355,18 +352,18 @@ uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, 
       // alignment and bounds checks that lead here.
       case ThreadAtomicKind::Notify: return b.const_u32(0);
     }
-    return 0;
+    return Id();
   }
   // 8 or 16 bits of a u32 word.
   const Id u32 = k_.types.u32;
-  const uint32_t mask = b.const_u32(width == 1 ? 0xFFu : 0xFFFFu);
-  auto extract = [&](uint32_t bits) {
+  const Id mask = b.const_u32(width == 1 ? 0xFFu : 0xFFFFu);
+  auto extract = [&](Id bits) {
     return f.op(Op::OpBitwiseAnd, u32, {f.op(Op::OpShiftRightLogical, u32, {bits, shift}), mask});
   };
   if (kind == ThreadAtomicKind::Load) return extract(f.op(Op::OpAtomicLoad, u32, {pointer, scope, acquire}));
-  uint32_t old_word = compare_exchange_loop(f, pointer, scope, acquire, acq_rel, [&](uint32_t current) {
-    uint32_t old = extract(current);
-    uint32_t value = 0;
+  Id old_word = compare_exchange_loop(f, pointer, scope, acquire, acq_rel, [&](Id current) {
+    Id old = extract(current);
+    Id value;
     switch (kind) {
       case ThreadAtomicKind::Store:
       case ThreadAtomicKind::Exchange: value = operands[0]; break;
@@ -378,32 +375,30 @@ uint32_t Intrinsics::thread_atomic_on_word(FunctionBuilder& f, wasm::Opcode op, 
       case ThreadAtomicKind::CompareExchange: {
         // The expected value is wrapped to the access width; a failed compare
         // writes the old value back (no visible change).
-        uint32_t equal =
-            f.op(Op::OpIEqual, k_.types.bool_type, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
+        Id equal = f.op(Op::OpIEqual, k_.types.bool_type, {old, f.op(Op::OpBitwiseAnd, u32, {operands[0], mask})});
         value = f.op(Op::OpSelect, u32, {equal, operands[1], old});
         break;
       }
       case ThreadAtomicKind::Load:
       case ThreadAtomicKind::Notify: break;
     }
-    uint32_t field = f.op(Op::OpShiftLeftLogical, u32, {mask, shift});
-    uint32_t placed = f.op(Op::OpShiftLeftLogical, u32, {f.op(Op::OpBitwiseAnd, u32, {value, mask}), shift});
+    Id field = f.op(Op::OpShiftLeftLogical, u32, {mask, shift});
+    Id placed = f.op(Op::OpShiftLeftLogical, u32, {f.op(Op::OpBitwiseAnd, u32, {value, mask}), shift});
     return f.op(Op::OpBitwiseOr, u32, {f.op(Op::OpBitwiseAnd, u32, {current, f.op(Op::OpNot, u32, {field})}), placed});
   });
-  return kind == ThreadAtomicKind::Store ? 0 : extract(old_word);
+  return kind == ThreadAtomicKind::Store ? Id() : extract(old_word);
 }
 
-uint32_t Intrinsics::compare_exchange_loop(FunctionBuilder& f, uint32_t pointer, uint32_t scope,
-                                           uint32_t load_semantics, uint32_t exchange_semantics,
-                                           const std::function<uint32_t(uint32_t)>& update) {
+Id Intrinsics::compare_exchange_loop(FunctionBuilder& f, Id pointer, Id scope, Id load_semantics, Id exchange_semantics,
+                                     const std::function<Id(Id)>& update) {
   const Id u32 = k_.types.u32;
-  uint32_t expected_var = f.variable(u32);
+  Id expected_var = f.variable(u32);
   f.store(expected_var, f.op(Op::OpAtomicLoad, u32, {pointer, scope, load_semantics}));
   f.loop([&](const FunctionBuilder::LoopBlocks& loop) {
-    uint32_t expected = f.load(u32, expected_var);
-    uint32_t desired = update(expected);
+    Id expected = f.load(u32, expected_var);
+    Id desired = update(expected);
     // On failure the exchange only reads, so its semantics are the load's.
-    uint32_t seen =
+    Id seen =
         f.op(Op::OpAtomicCompareExchange, u32, {pointer, scope, exchange_semantics, load_semantics, desired, expected});
     f.store(expected_var, seen);
     f.branch_conditional(f.op(Op::OpIEqual, k_.types.bool_type, {seen, expected}), loop.merge, loop.continue_target);
@@ -411,13 +406,13 @@ uint32_t Intrinsics::compare_exchange_loop(FunctionBuilder& f, uint32_t pointer,
   return f.load(u32, expected_var);
 }
 
-void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
+void Intrinsics::emit_thread_atomic(Id id, wasm::Opcode op) {
   ModuleBuilder& b = k_.b;
   const uint32_t width = wasm::info(op).access.bytes;
   const bool is_i64 = is_i64_instruction(op);
   const ThreadAtomicKind kind = thread_atomic_kind(op);
-  const uint32_t value_type = is_i64 ? k_.types.u64 : k_.types.u32;
-  std::vector<uint32_t> params{k_.types.u64};
+  const Id value_type = is_i64 ? k_.types.u64 : k_.types.u32;
+  std::vector<Id> params{k_.types.u64};
   for (size_t i = 0; i < thread_atomic_operand_count(kind); ++i) params.push_back(value_type);
   const bool returns = kind != ThreadAtomicKind::Store;
   FunctionBuilder f(b, id, returns ? value_type : k_.types.void_type, params);
@@ -425,15 +420,15 @@ void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
   if (width == 8) b.capability(spv::Capability::Int64Atomics);
   RuntimeHelpers& helpers = *k_.helpers;
   helpers.return_if_trapped(f);
-  uint32_t ea = f.param(0);
+  Id ea = f.param(0);
   // Operands on the word: u64 for 8-byte accesses, else u32.
-  std::vector<uint32_t> operands;
+  std::vector<Id> operands;
   for (size_t i = 1; i < params.size(); ++i) {
-    uint32_t operand = f.param(uint32_t(i));
+    Id operand = f.param(uint32_t(i));
     if (is_i64 && width < 8) operand = f.op(Op::OpUConvert, k_.types.u32, {operand});
     operands.push_back(operand);
   }
-  auto finish = [&](uint32_t result) {
+  auto finish = [&](Id result) {
     if (!returns) {
       f.return_default();
       return;
@@ -442,40 +437,39 @@ void Intrinsics::emit_thread_atomic(uint32_t id, wasm::Opcode op) {
     f.return_value(result);
   };
   if (width > 1) {
-    uint32_t misaligned = f.op(Op::OpINotEqual, k_.types.bool_type,
-                               {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(width - 1)}), b.const_u64(0)});
+    Id misaligned = f.op(Op::OpINotEqual, k_.types.bool_type,
+                         {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(width - 1)}), b.const_u64(0)});
     f.if_else(misaligned, [&] { helpers.trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
   }
-  uint32_t shift = 0;
+  Id shift;
   if (width < 4) {
     shift = f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(3)})});
     shift = f.op(Op::OpShiftLeftLogical, k_.types.u32, {shift, b.const_u32(3)});
   }
-  if (k_.shared.variable != 0) {
-    uint32_t inside = shared_contains(k_, f, ea, width);
+  if (k_.shared.variable) {
+    Id inside = shared_contains(k_, f, ea, width);
     f.if_else(inside, [&] {
       if (width == 8) {  // shared memory is an array of u32 words
         helpers.trap_and_return(f, abi::TrapKind::MemoryOutOfBounds);
         return;
       }
-      uint32_t pointer = shared_word_pointer(k_, f, ea);
+      Id pointer = shared_word_pointer(k_, f, ea);
       finish(thread_atomic_on_word(f, op, pointer, spv::Scope::Workgroup,
                                    uint32_t(spv::MemorySemanticsMask::WorkgroupMemory), width, shift, operands));
     });
   }
-  uint32_t address = helpers.device_address(f, ea, b.const_u32(width));
+  Id address = helpers.device_address(f, ea, b.const_u32(width));
   if (width < 4) address = f.op(Op::OpBitwiseAnd, k_.types.u64, {address, b.const_u64(~uint64_t(3))});
-  uint32_t pointer = k_.device_pointer(f, address, width == 8 ? k_.types.u64 : k_.types.u32);
+  Id pointer = k_.device_pointer(f, address, width == 8 ? k_.types.u64 : k_.types.u32);
   finish(thread_atomic_on_word(f, op, pointer, spv::Scope::Device, uint32_t(spv::MemorySemanticsMask::UniformMemory),
                                width, shift, operands));
   f.finish();
 }
 
-uint32_t Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, uint32_t pointer, uint32_t scope, uint32_t value,
-                               uint32_t comparator) {
+Id Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, Id pointer, Id scope, Id value, Id comparator) {
   ModuleBuilder& b = k_.b;
   const Id u32 = k_.types.u32;
-  uint32_t relaxed = b.const_u32(0);
+  Id relaxed = b.const_u32(0);
   auto rmw = [&](Op opcode) { return f.op(opcode, u32, {pointer, scope, relaxed, value}); };
   switch (op) {
     case AtomicOp::Add: return rmw(Op::OpAtomicIAdd);
@@ -492,48 +486,48 @@ uint32_t Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, uint32_t pointer
       return f.op(Op::OpAtomicCompareExchange, u32, {pointer, scope, relaxed, relaxed, value, comparator});
     case AtomicOp::AddF32: {
       // Compare-exchange loop on the bits: portable, no float-atomic feature needed.
-      return compare_exchange_loop(f, pointer, scope, relaxed, relaxed, [&](uint32_t expected) {
-        uint32_t sum = f.op(Op::OpFAdd, k_.types.f32(), {f.op(Op::OpBitcast, k_.types.f32(), {expected}), value});
+      return compare_exchange_loop(f, pointer, scope, relaxed, relaxed, [&](Id expected) {
+        Id sum = f.op(Op::OpFAdd, k_.types.f32(), {f.op(Op::OpBitcast, k_.types.f32(), {expected}), value});
         b.decorate(sum, spv::Decoration::NoContraction);
         return f.op(Op::OpBitcast, u32, {sum});
       });
     }
   }
-  return 0;
+  return Id();
 }
 
 // helper(u64 ea, value[, desired]) -> old value (u32, or f32 for AddF32).
 // compare_exchange(ea, expected, desired) follows wasm's cmpxchg operand order.
-void Intrinsics::emit_atomic(uint32_t id, AtomicOp op) {
+void Intrinsics::emit_atomic(Id id, AtomicOp op) {
   ModuleBuilder& b = k_.b;
   const Id u32 = k_.types.u32;
   bool is_float = op == AtomicOp::AddF32;
-  std::vector<uint32_t> params{k_.types.u64, is_float ? k_.types.f32() : u32};
+  std::vector<Id> params{k_.types.u64, is_float ? k_.types.f32() : u32};
   if (op == AtomicOp::CompareExchange) params.push_back(u32);
   FunctionBuilder f(b, id, is_float ? k_.types.f32() : u32, params);
   b.name(id, "wasmgpu.atomic" + std::to_string(int(op)));
   RuntimeHelpers& helpers = *k_.helpers;
   helpers.return_if_trapped(f);  // a trapped invocation touches no memory
-  uint32_t ea = f.param(0);
-  uint32_t value = f.param(1), comparator = 0;
+  Id ea = f.param(0);
+  Id value = f.param(1), comparator;
   if (op == AtomicOp::CompareExchange) {  // wasm order: (address, expected, replacement)
     comparator = f.param(1);
     value = f.param(2);
   }
-  auto result = [&](uint32_t bits) { return is_float ? f.op(Op::OpBitcast, k_.types.f32(), {bits}) : bits; };
-  uint32_t misaligned = f.op(Op::OpINotEqual, k_.types.bool_type,
-                             {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(3)}), b.const_u64(0)});
+  auto result = [&](Id bits) { return is_float ? f.op(Op::OpBitcast, k_.types.f32(), {bits}) : bits; };
+  Id misaligned = f.op(Op::OpINotEqual, k_.types.bool_type,
+                       {f.op(Op::OpBitwiseAnd, k_.types.u64, {ea, b.const_u64(3)}), b.const_u64(0)});
   f.if_else(misaligned, [&] { helpers.trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
-  if (k_.shared.variable != 0) {
-    uint32_t inside = shared_contains(k_, f, ea, 4);
+  if (k_.shared.variable) {
+    Id inside = shared_contains(k_, f, ea, 4);
     f.if_else(inside, [&] {
-      uint32_t pointer = shared_word_pointer(k_, f, ea);
+      Id pointer = shared_word_pointer(k_, f, ea);
       f.return_value(
           result(atomic_on(f, op, pointer, b.const_u32(uint32_t(spv::Scope::Workgroup)), value, comparator)));
     });
   }
-  uint32_t address = helpers.device_address(f, ea, b.const_u32(4));
-  uint32_t pointer = k_.device_pointer(f, address, u32);
+  Id address = helpers.device_address(f, ea, b.const_u32(4));
+  Id pointer = k_.device_pointer(f, address, u32);
   f.return_value(result(atomic_on(f, op, pointer, b.const_u32(uint32_t(spv::Scope::Device)), value, comparator)));
   f.finish();
 }

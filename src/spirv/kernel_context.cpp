@@ -10,14 +10,14 @@ KernelContext::KernelContext(const wasm::Module& module, ModuleBuilder& builder,
       abi(builder, types),
       spec(builder, types) {}
 
-Id KernelContext::device_pointer(FunctionBuilder& f, uint32_t address, Id pointee) {
+Id KernelContext::device_pointer(FunctionBuilder& f, Id address, Id pointee) {
   const Id pointer_type = b.pointer_type(spv::StorageClass::PhysicalStorageBuffer, pointee);
   return f.op(spv::Op::OpConvertUToPtr, pointer_type, {address});
 }
 
 Id KernelContext::instance_pointer(FunctionBuilder& f, uint32_t offset, Id type) {
-  uint32_t base = f.load(types.u64, abi.instance_state_var);
-  uint32_t address = f.op(spv::Op::OpIAdd, types.u64, {base, b.const_u64(offset)});
+  const Id base = f.load(types.u64, abi.instance_state_var);
+  const Id address = f.op(spv::Op::OpIAdd, types.u64, {base, b.const_u64(offset)});
   return device_pointer(f, address, type);
 }
 

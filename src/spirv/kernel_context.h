@@ -32,7 +32,7 @@ class RuntimeHelpers;
 // Workgroup-shared memory: wasm addresses [lo, hi) (multiples of 4) live in
 // the Workgroup array `variable` (workgroup_memory.h); lo == hi when none.
 struct SharedMemory : frontend::SharedMemory {
-  uint32_t variable = 0;  // the Workgroup array (declare_shared_memory)
+  Id variable{};  // the Workgroup array (declare_shared_memory)
 };
 
 // Owns the kernel's common types, ABI variables, specialization constants
@@ -54,7 +54,7 @@ struct KernelContext {
   ProofState proofs;
 
   // A PhysicalStorageBuffer pointer to `pointee` at device address `address` (u64).
-  Id device_pointer(class FunctionBuilder& f, uint32_t address, Id pointee);
+  Id device_pointer(class FunctionBuilder& f, Id address, Id pointee);
 
   // Whether the shader keeps mutable/imported globals, the memory size and
   // the tables in the instance's InstanceState (instance_state.h); module-wide.
@@ -81,7 +81,7 @@ struct KernelContext {
   uint32_t stack_slot_size = 0;
 
   // SPIR-V function ids of compiled wasm functions (by function index).
-  std::unordered_map<uint32_t, uint32_t> function_ids;
+  std::unordered_map<uint32_t, Id> function_ids;
 
   RuntimeHelpers* helpers = nullptr;
   // Float lowering of the exact float mode (float_exact.h); null in fast mode.

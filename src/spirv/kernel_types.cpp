@@ -41,7 +41,7 @@ Id KernelTypes::value_type(wasm::ValType type) {
 Id KernelTypes::result_type(const std::vector<wasm::ValType>& results) {
   if (results.empty()) return void_type;
   if (results.size() == 1) return value_type(results[0]);
-  std::vector<uint32_t> members;
+  std::vector<Id> members;
   for (wasm::ValType type : results) members.push_back(value_type(type));
   return b_.struct_type(members);
 }

@@ -54,19 +54,19 @@ using Op = spv::Op;
 uint32_t constant_alignment(uint64_t ea) { return ea % 16 == 0 ? 16 : uint32_t(uint64_t(1) << std::countr_zero(ea)); }
 
 // (address & (alignment - 1)) == 0 for a u64 device address.
-uint32_t is_aligned(KernelContext& k, FunctionBuilder& f, uint32_t address, uint32_t alignment) {
-  uint32_t low = f.op(Op::OpBitwiseAnd, k.types.u64, {address, k.b.const_u64(alignment - 1)});
+Id is_aligned(KernelContext& k, FunctionBuilder& f, Id address, uint32_t alignment) {
+  Id low = f.op(Op::OpBitwiseAnd, k.types.u64, {address, k.b.const_u64(alignment - 1)});
   return f.op(Op::OpIEqual, k.types.bool_type, {low, k.b.const_u64(0)});
 }
 
-uint32_t offset_address(KernelContext& k, FunctionBuilder& f, uint32_t address, uint32_t offset) {
+Id offset_address(KernelContext& k, FunctionBuilder& f, Id address, uint32_t offset) {
   if (offset == 0) return address;
   return f.op(Op::OpIAdd, k.types.u64, {address, k.b.const_u64(offset)});
 }
 }  // namespace
 
-uint32_t RuntimeHelpers::translate(FunctionBuilder& f, uint32_t ea, uint32_t width) {
-  uint32_t address = call(f, k_.types.u64, function_id(Helper::Translate), {ea, width});
+Id RuntimeHelpers::translate(FunctionBuilder& f, Id ea, Id width) {
+  Id address = call(f, k_.types.u64, function_id(Helper::Translate), {ea, width});
   return_if_trapped(f);
   return address;
 }
@@ -75,30 +75,30 @@ AccessPath RuntimeHelpers::path_of(std::optional<uint64_t> start, std::optional<
   return access_path(k_.proofs.address_facts, start, size);
 }
 
-uint32_t RuntimeHelpers::module_address(FunctionBuilder& f, uint32_t ea) {
+Id RuntimeHelpers::module_address(FunctionBuilder& f, Id ea) {
   return f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.memory_base_var), ea});
 }
 
-uint32_t RuntimeHelpers::current_memory_bytes(FunctionBuilder& f) {
+Id RuntimeHelpers::current_memory_bytes(FunctionBuilder& f) {
   if (!k_.instance_state || memory_reserve_bytes(k_.module) == 0)
     return k_.b.const_u64(k_.proofs.address_facts.initial_memory_bytes);
-  uint32_t pages = f.load_aligned(k_.types.u32, k_.instance_pointer(f, abi::kInstanceMemoryPages, k_.types.u32), 4);
+  Id pages = f.load_aligned(k_.types.u32, k_.instance_pointer(f, abi::kInstanceMemoryPages, k_.types.u32), 4);
   return f.op(Op::OpIMul, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {pages}), k_.b.const_u64(abi::kPageSize)});
 }
 
-uint32_t RuntimeHelpers::within_memory(FunctionBuilder& f, uint32_t start, uint32_t size) {
-  uint32_t end = f.op(Op::OpIAdd, k_.types.u64, {start, size});
+Id RuntimeHelpers::within_memory(FunctionBuilder& f, Id start, Id size) {
+  Id end = f.op(Op::OpIAdd, k_.types.u64, {start, size});
   return f.op(Op::OpULessThanEqual, k_.types.bool_type, {end, current_memory_bytes(f)});
 }
 
 void RuntimeHelpers::set_memory_base(FunctionBuilder& f) {
-  uint32_t base = 0;
+  Id base;
   if (k_.instance_state && memory_reserve_bytes(k_.module) > 0) {
     base = f.load_aligned(k_.types.u64, k_.instance_pointer(f, abi::kInstanceMemoryAddress, k_.types.u64), 8);
   } else if (k_.proofs.address_facts.initial_memory_bytes > 0) {
     // Pushed by the runtime (abi/launch_abi.h): no load through the LaunchBlock.
-    uint32_t pointer = f.op(Op::OpAccessChain, k_.b.pointer_type(spv::StorageClass::PushConstant, k_.types.u64),
-                            {k_.abi.push_constants_var, k_.b.const_u32(AbiVariables::kPushMemoryAddressMember)});
+    Id pointer = f.op(Op::OpAccessChain, k_.b.pointer_type(spv::StorageClass::PushConstant, k_.types.u64),
+                      {k_.abi.push_constants_var, k_.b.const_u32(AbiVariables::kPushMemoryAddressMember)});
     base = f.load(k_.types.u64, pointer);
   } else {
     return;  // no module memory: no access takes a module-memory path
@@ -120,13 +120,13 @@ std::optional<AccessPath> RuntimeHelpers::parameter_path(const PointerFact* fact
   return typed ? AccessPath::Parameter : AccessPath::ParameterUnaligned;
 }
 
-std::pair<uint32_t, uint32_t> RuntimeHelpers::parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
-                                                              uint32_t width, bool proven_at_launch) {
+std::pair<Id, Id> RuntimeHelpers::parameter_check(FunctionBuilder& f, uint32_t param, Id ea, uint32_t width,
+                                                  bool proven_at_launch) {
   return region_check(f, param, ea, 0, width, proven_at_launch);
 }
 
-std::pair<uint32_t, uint32_t> RuntimeHelpers::region_check(FunctionBuilder& f, uint32_t param, uint32_t ea,
-                                                           int64_t delta, uint64_t span, bool proven_at_launch) {
+std::pair<Id, Id> RuntimeHelpers::region_check(FunctionBuilder& f, uint32_t param, Id ea, int64_t delta, uint64_t span,
+                                               bool proven_at_launch) {
   auto [inside, address] = region_compare(f, param, ea, delta, span, proven_at_launch);
   // An access proven at launch passes whatever the compare says; the
   // driver folds the specialization constant (abi/launch_proof.h).
@@ -134,12 +134,12 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::region_check(FunctionBuilder& f, u
   return {inside, address};
 }
 
-std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f, uint32_t param, uint32_t ea,
-                                                             int64_t delta, uint64_t span, bool proven_at_launch) {
+std::pair<Id, Id> RuntimeHelpers::region_compare(FunctionBuilder& f, uint32_t param, Id ea, int64_t delta,
+                                                 uint64_t span, bool proven_at_launch) {
   ModuleBuilder& b = k_.b;
   const AbiVariables::ParamRegion& region = k_.abi.param_region(param);
-  uint32_t wasm_base = f.load(k_.types.u64, region.wasm_base), size = f.load(k_.types.u64, region.size);
-  uint32_t device = f.load(k_.types.u64, region.device_address);
+  Id wasm_base = f.load(k_.types.u64, region.wasm_base), size = f.load(k_.types.u64, region.size);
+  Id device = f.load(k_.types.u64, region.device_address);
   auto parts = k_.proofs.address_parts.find(ea);
   const int64_t offset = parts == k_.proofs.address_parts.end() ? -1 : int64_t(parts->second.offset) + delta;
   if (parts != k_.proofs.address_parts.end() && offset > -int64_t(span) && offset < int64_t(abi::kBufferAddressBase)) {
@@ -153,16 +153,15 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f,
     // ea + delta - wasm_base when operand >= c; otherwise it is at least
     // 2^32 - c >= size + offset > size - span (offset > -span), as a 64-bit
     // compare would find. Half the instructions of the 64-bit form.
-    uint32_t base32 = f.op(Op::OpUConvert, k_.types.u32, {wasm_base});
-    uint32_t present =
-        f.op(Op::OpIEqual, k_.types.bool_type,
-             {f.op(Op::OpShiftRightLogical, k_.types.u64, {wasm_base, b.const_u32(32)}), b.const_u64(0)});
-    uint32_t size32 = f.op(Op::OpUConvert, k_.types.u32, {size});
-    uint32_t c = offset == 0 ? base32 : f.op(Op::OpISub, k_.types.u32, {base32, b.const_u32(uint32_t(offset))});
-    uint32_t relative = f.op(Op::OpISub, k_.types.u32, {parts->second.operand, c});
-    uint32_t within = f.op(Op::OpULessThanEqual, k_.types.bool_type,
-                           {relative, f.op(Op::OpISub, k_.types.u32, {size32, b.const_u32(uint32_t(span))})});
-    uint32_t inside = f.op(Op::OpLogicalAnd, k_.types.bool_type, {present, within});
+    Id base32 = f.op(Op::OpUConvert, k_.types.u32, {wasm_base});
+    Id present = f.op(Op::OpIEqual, k_.types.bool_type,
+                      {f.op(Op::OpShiftRightLogical, k_.types.u64, {wasm_base, b.const_u32(32)}), b.const_u64(0)});
+    Id size32 = f.op(Op::OpUConvert, k_.types.u32, {size});
+    Id c = offset == 0 ? base32 : f.op(Op::OpISub, k_.types.u32, {base32, b.const_u32(uint32_t(offset))});
+    Id relative = f.op(Op::OpISub, k_.types.u32, {parts->second.operand, c});
+    Id within = f.op(Op::OpULessThanEqual, k_.types.bool_type,
+                     {relative, f.op(Op::OpISub, k_.types.u32, {size32, b.const_u32(uint32_t(span))})});
+    Id inside = f.op(Op::OpLogicalAnd, k_.types.bool_type, {present, within});
     if (span > abi::kParamRegionMinSize)  // size >= kParamRegionMinSize always; a wider span may not fit
       inside = f.op(Op::OpLogicalAnd, k_.types.bool_type,
                     {inside, f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {size32, b.const_u32(uint32_t(span))})});
@@ -174,35 +173,34 @@ std::pair<uint32_t, uint32_t> RuntimeHelpers::region_compare(FunctionBuilder& f,
     // other form, which their compare needs anyway (reduce 0.97 with it,
     // 0.95 without; docs/performance.md).
     if (proven_at_launch) {
-      uint32_t bias = f.op(Op::OpISub, k_.types.u64, {device, f.op(Op::OpUConvert, k_.types.u64, {c})});
+      Id bias = f.op(Op::OpISub, k_.types.u64, {device, f.op(Op::OpUConvert, k_.types.u64, {c})});
       return {inside,
               f.op(Op::OpIAdd, k_.types.u64, {bias, f.op(Op::OpUConvert, k_.types.u64, {parts->second.operand})})};
     }
-    uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {device, f.op(Op::OpUConvert, k_.types.u64, {relative})});
+    Id address = f.op(Op::OpIAdd, k_.types.u64, {device, f.op(Op::OpUConvert, k_.types.u64, {relative})});
     return {inside, address};
   }
   // ea + delta - wasm_base <= size - span, with size >= span (size >=
   // kParamRegionMinSize >= width always; a group may be wider than its
   // buffer); an address below the base wraps to a huge offset.
-  uint32_t start = delta == 0 ? ea : f.op(Op::OpIAdd, k_.types.u64, {ea, b.const_u64(uint64_t(delta))});
-  uint32_t relative = f.op(Op::OpISub, k_.types.u64, {start, wasm_base});
-  uint32_t limit = f.op(Op::OpISub, k_.types.u64, {size, b.const_u64(span)});
-  uint32_t inside = f.op(Op::OpULessThanEqual, k_.types.bool_type, {relative, limit});
+  Id start = delta == 0 ? ea : f.op(Op::OpIAdd, k_.types.u64, {ea, b.const_u64(uint64_t(delta))});
+  Id relative = f.op(Op::OpISub, k_.types.u64, {start, wasm_base});
+  Id limit = f.op(Op::OpISub, k_.types.u64, {size, b.const_u64(span)});
+  Id inside = f.op(Op::OpULessThanEqual, k_.types.bool_type, {relative, limit});
   if (span > abi::kParamRegionMinSize)
     inside = f.op(Op::OpLogicalAnd, k_.types.bool_type,
                   {inside, f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {size, b.const_u64(span)})});
-  uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {device, relative});
+  Id address = f.op(Op::OpIAdd, k_.types.u64, {device, relative});
   return {inside, address};
 }
 
-uint32_t RuntimeHelpers::load_device(FunctionBuilder& f, uint32_t address, uint32_t width, AccessPath path) {
+Id RuntimeHelpers::load_device(FunctionBuilder& f, Id address, uint32_t width, AccessPath path) {
   if (path == AccessPath::Parameter) return load_at(f, address, width, width);
   if (width < 4) return load_at(f, address, width, 1);
   return call(f, width == 8 ? k_.types.u64 : k_.types.u32, function_id(Helper::LoadDevice, width), {address});
 }
 
-void RuntimeHelpers::store_device(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width,
-                                  AccessPath path) {
+void RuntimeHelpers::store_device(FunctionBuilder& f, Id address, Id value, uint32_t width, AccessPath path) {
   if (path == AccessPath::Parameter) return store_at(f, address, value, width, width);
   if (width < 4) return store_at(f, address, value, width, 1);
   call(f, k_.types.void_type, function_id(Helper::StoreDevice, width), {address, value});
@@ -234,35 +232,34 @@ std::optional<AccessPath> RuntimeHelpers::indexed_path(const PointerFact* fact, 
   // A constant the module-memory paths refused is a buffer or stack address,
   // unless it lies in the shared range.
   if (constant && !(*constant >= k_.shared.lo && *constant + width <= k_.shared.hi)) return std::nullopt;
-  if (k_.shared.variable == 0 && !indexed_module_range()) return std::nullopt;
+  if (!k_.shared.variable && !indexed_module_range()) return std::nullopt;
   const uint32_t alignment = fact->alignment(offset);
   const bool typed = width == 1 || (width >= 4 && alignment >= width);
   return typed ? AccessPath::Indexed : AccessPath::IndexedUnaligned;
 }
 
-void RuntimeHelpers::indexed_module_or_general(FunctionBuilder& f, uint32_t ea, uint32_t width,
+void RuntimeHelpers::indexed_module_or_general(FunctionBuilder& f, Id ea, uint32_t width,
                                                const std::function<void()>& module,
                                                const std::function<void()>& general) {
   std::optional<std::pair<uint64_t, uint64_t>> range = indexed_module_range();
   if (!range) return general();
-  uint32_t offset = f.op(Op::OpISub, k_.types.u64, {ea, k_.b.const_u64(range->first)});
-  uint32_t inside =
+  Id offset = f.op(Op::OpISub, k_.types.u64, {ea, k_.b.const_u64(range->first)});
+  Id inside =
       f.op(Op::OpULessThanEqual, k_.types.bool_type, {offset, k_.b.const_u64(range->second - range->first - width)});
   f.if_else(inside, module, general);
 }
 
-void RuntimeHelpers::indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t width,
-                                    const std::function<void()>& shared, const std::function<void()>& module,
-                                    const std::function<void()>& general) {
+void RuntimeHelpers::indexed_access(FunctionBuilder& f, Id ea, uint32_t width, const std::function<void()>& shared,
+                                    const std::function<void()>& module, const std::function<void()>& general) {
   auto module_or_general = [&] { indexed_module_or_general(f, ea, width, module, general); };
-  if (k_.shared.variable != 0)
+  if (k_.shared.variable)
     f.if_else(shared_contains(k_, f, ea, width), shared, module_or_general);
   else
     module_or_general();
 }
 
-uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact, uint64_t offset,
-                              bool proven_at_launch) {
+Id RuntimeHelpers::load(FunctionBuilder& f, Id ea, uint32_t width, const PointerFact* fact, uint64_t offset,
+                        bool proven_at_launch) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
   AccessPath path = path_of(constant, width);
@@ -272,8 +269,8 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
   const Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   if (path == AccessPath::Indexed || path == AccessPath::IndexedUnaligned) {
     const uint32_t alignment = fact->alignment(offset);
-    uint32_t result = f.variable(type);
-    if (k_.shared.variable != 0 && width >= 4 && alignment >= 4) {
+    Id result = f.variable(type);
+    if (k_.shared.variable && width >= 4 && alignment >= 4) {
       // Speculative: the shared words are read at a clamped index before
       // any branch; other memory replaces the value when ea is not in the
       // shared range.
@@ -303,7 +300,7 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
   }
   if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
     auto [inside, address] = parameter_check(f, fact->param, ea, width, proven_at_launch);
-    uint32_t result = f.variable(type);
+    Id result = f.variable(type);
     // An 8-byte access known only 4-aligned is two word accesses, with no
     // test (one known 8-aligned is on the typed Parameter path).
     const bool words = path == AccessPath::ParameterUnaligned && width == 8 &&
@@ -329,7 +326,7 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
     case AccessPath::Direct: return load_at(f, module_address(f, ea), width, constant_alignment(*constant));
     case AccessPath::BoundsChecked: {
       // A trapped access yields 0, as the Translated path does.
-      uint32_t result = f.variable(type);
+      Id result = f.variable(type);
       f.store(result, k_.b.const_null(type));
       f.if_else(
           within_memory(f, ea, k_.b.const_u64(width)),
@@ -342,53 +339,53 @@ uint32_t RuntimeHelpers::load(FunctionBuilder& f, uint32_t ea, uint32_t width, c
   return load_translated(f, ea, width);
 }
 
-std::optional<uint32_t> RuntimeHelpers::load_v128(FunctionBuilder& f, uint32_t ea, const PointerFact* fact,
-                                                  uint64_t offset, bool proven_at_launch) {
+std::optional<Id> RuntimeHelpers::load_v128(FunctionBuilder& f, Id ea, const PointerFact* fact, uint64_t offset,
+                                            bool proven_at_launch) {
   if (k_.b.integer_constant(ea) || parameter_path(fact, offset, 16) != AccessPath::Parameter) return std::nullopt;
   k_.uses_memory = true;
   k_.access_paths.add(AccessPath::Parameter);
   const Id v128 = k_.types.v128(), u64x2 = k_.b.vector_type(k_.types.u64, 2);
   auto [inside, address] = parameter_check(f, fact->param, ea, 16, proven_at_launch);
-  uint32_t result = f.variable(v128);
+  Id result = f.variable(v128);
   f.if_else(
       inside, [&] { f.store(result, f.load_aligned(v128, k_.device_pointer(f, address, v128), 16)); },
       [&] {
-        const uint32_t halves[] = {load_translated(f, ea, 8),
-                                   load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}), 8)};
+        const Id halves[] = {load_translated(f, ea, 8),
+                             load_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}), 8)};
         f.store(result, f.op(Op::OpBitcast, v128, {f.op(Op::OpCompositeConstruct, u64x2, halves)}));
       });
   return f.load(v128, result);
 }
 
-bool RuntimeHelpers::store_v128(FunctionBuilder& f, uint32_t ea, uint32_t value, const PointerFact* fact,
-                                uint64_t offset, bool proven_at_launch) {
+bool RuntimeHelpers::store_v128(FunctionBuilder& f, Id ea, Id value, const PointerFact* fact, uint64_t offset,
+                                bool proven_at_launch) {
   if (k_.b.integer_constant(ea) || parameter_path(fact, offset, 16) != AccessPath::Parameter) return false;
   k_.uses_memory = true;
   k_.access_paths.add(AccessPath::Parameter);
   const Id v128 = k_.types.v128(), u64x2 = k_.b.vector_type(k_.types.u64, 2);
   auto [inside, address] = parameter_check(f, fact->param, ea, 16, proven_at_launch);
-  uint32_t running = f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)});
+  Id running = f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)});
   f.if_else(
       f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, running}),
       [&] { f.store_aligned(k_.device_pointer(f, address, v128), value, 16); },
       [&] {
-        uint32_t halves = f.op(Op::OpBitcast, u64x2, {value});
+        Id halves = f.op(Op::OpBitcast, u64x2, {value});
         store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}),
-                         f.op(Op::OpCompositeExtract, k_.types.u64, {halves, 1u}), 8);
-        store_translated(f, ea, f.op(Op::OpCompositeExtract, k_.types.u64, {halves, 0u}), 8);
+                         f.op(Op::OpCompositeExtract, k_.types.u64, {halves, literal(1)}), 8);
+        store_translated(f, ea, f.op(Op::OpCompositeExtract, k_.types.u64, {halves, literal(0)}), 8);
       });
   return true;
 }
 
-uint32_t RuntimeHelpers::load_translated(FunctionBuilder& f, uint32_t ea, uint32_t width) {
+Id RuntimeHelpers::load_translated(FunctionBuilder& f, Id ea, uint32_t width) {
   return call(f, width == 8 ? k_.types.u64 : k_.types.u32, function_id(Helper::Load, width), {ea});
 }
 
-void RuntimeHelpers::store_translated(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width) {
+void RuntimeHelpers::store_translated(FunctionBuilder& f, Id ea, Id value, uint32_t width) {
   call(f, k_.types.void_type, function_id(Helper::Store, width), {ea, value});
 }
 
-void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width, const PointerFact* fact,
+void RuntimeHelpers::store(FunctionBuilder& f, Id ea, Id value, uint32_t width, const PointerFact* fact,
                            uint64_t offset, bool proven_at_launch) {
   k_.uses_memory = true;
   const std::optional<uint64_t> constant = k_.b.integer_constant(ea);
@@ -414,7 +411,7 @@ void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint
   if (path == AccessPath::Parameter || path == AccessPath::ParameterUnaligned) {
     auto [inside, address] = parameter_check(f, fact->param, ea, width, proven_at_launch);
     // A trapped invocation writes nothing more: the general path checks that.
-    uint32_t fast =
+    Id fast =
         f.op(Op::OpLogicalAnd, k_.types.bool_type, {inside, f.op(Op::OpLogicalNot, k_.types.bool_type, {trapped(f)})});
     const bool words = path == AccessPath::ParameterUnaligned && width == 8 &&
                        fact->alignment(offset, abi::kParamRegionAlignment) >= 4;
@@ -433,38 +430,38 @@ void RuntimeHelpers::store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint
   });
 }
 
-void RuntimeHelpers::emit_translate(uint32_t id) {
-  uint32_t params[] = {k_.types.u64, k_.types.u32};
+void RuntimeHelpers::emit_translate(Id id) {
+  Id params[] = {k_.types.u64, k_.types.u32};
   FunctionBuilder f(k_.b, id, k_.types.u64, params);
   k_.b.name(id, "wasmgpu.translate");
   ModuleBuilder& b = k_.b;
-  uint32_t ea = f.param(0);
-  uint32_t size = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)});
-  uint32_t end = f.op(Op::OpIAdd, k_.types.u64, {ea, size});
-  auto ge = [&](uint32_t x, uint32_t y) { return f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {x, y}); };
-  auto le = [&](uint32_t x, uint32_t y) { return f.op(Op::OpULessThanEqual, k_.types.bool_type, {x, y}); };
-  auto lt = [&](uint32_t x, uint32_t y) { return f.op(Op::OpULessThan, k_.types.bool_type, {x, y}); };
-  auto both = [&](uint32_t x, uint32_t y) { return f.op(Op::OpLogicalAnd, k_.types.bool_type, {x, y}); };
+  Id ea = f.param(0);
+  Id size = f.op(Op::OpUConvert, k_.types.u64, {f.param(1)});
+  Id end = f.op(Op::OpIAdd, k_.types.u64, {ea, size});
+  auto ge = [&](Id x, Id y) { return f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {x, y}); };
+  auto le = [&](Id x, Id y) { return f.op(Op::OpULessThanEqual, k_.types.bool_type, {x, y}); };
+  auto lt = [&](Id x, Id y) { return f.op(Op::OpULessThan, k_.types.bool_type, {x, y}); };
+  auto both = [&](Id x, Id y) { return f.op(Op::OpLogicalAnd, k_.types.bool_type, {x, y}); };
 
   const StackLayout& stack = k_.stack;
   if (stack.slot_size != 0) {
-    uint32_t window_lo = b.const_u64(stack.window_lo), stack_hi = b.const_u64(stack.stack_hi);
-    uint32_t inside = both(ge(ea, window_lo), le(end, stack_hi));
+    Id window_lo = b.const_u64(stack.window_lo), stack_hi = b.const_u64(stack.stack_hi);
+    Id inside = both(ge(ea, window_lo), le(end, stack_hi));
     f.if_else(inside, [&] {
-      uint32_t base = launch_field(f, abi::kLaunchStackBase, 8);
-      uint32_t slot = f.op(Op::OpUConvert, k_.types.u64, {f.load(k_.types.u32, k_.abi.stack_slot_var)});
-      uint32_t slot_offset = f.op(Op::OpIMul, k_.types.u64, {slot, b.const_u64(k_.stack_slot_size)});
-      uint32_t address = f.op(Op::OpIAdd, k_.types.u64, {base, slot_offset});
+      Id base = launch_field(f, abi::kLaunchStackBase, 8);
+      Id slot = f.op(Op::OpUConvert, k_.types.u64, {f.load(k_.types.u32, k_.abi.stack_slot_var)});
+      Id slot_offset = f.op(Op::OpIMul, k_.types.u64, {slot, b.const_u64(k_.stack_slot_size)});
+      Id address = f.op(Op::OpIAdd, k_.types.u64, {base, slot_offset});
       address = f.op(Op::OpIAdd, k_.types.u64, {address, f.op(Op::OpISub, k_.types.u64, {ea, window_lo})});
       f.return_value(address);
     });
     // Below the window but inside the stack region: the stack overflowed.
     if (stack.stack_lo < stack.window_lo) {
-      uint32_t overflow = both(ge(ea, b.const_u64(stack.stack_lo)), lt(ea, window_lo));
+      Id overflow = both(ge(ea, b.const_u64(stack.stack_lo)), lt(ea, window_lo));
       f.if_else(overflow, [&] { trap_and_return(f, abi::TrapKind::StackOverflow); });
     }
     // Straddling the window's edges.
-    uint32_t straddles = both(lt(ea, stack_hi), f.op(Op::OpUGreaterThan, k_.types.bool_type, {end, window_lo}));
+    Id straddles = both(lt(ea, stack_hi), f.op(Op::OpUGreaterThan, k_.types.bool_type, {end, window_lo}));
     f.if_else(straddles, [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
   }
 
@@ -475,20 +472,20 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
     trap_and_return(f, abi::TrapKind::MemoryOutOfBounds);
   });
 
-  uint32_t count = launch_field(f, abi::kLaunchRegionCount, 4);
-  uint32_t regions = f.op(Op::OpUConvert, k_.types.u64, {launch_field(f, abi::kLaunchRegionsOffset, 4)});
+  Id count = launch_field(f, abi::kLaunchRegionCount, 4);
+  Id regions = f.op(Op::OpUConvert, k_.types.u64, {launch_field(f, abi::kLaunchRegionsOffset, 4)});
   regions = f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), regions});
-  counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {count}), [&](uint32_t i) {
-    uint32_t entry =
+  counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {count}), [&](Id i) {
+    Id entry =
         f.op(Op::OpIAdd, k_.types.u64, {regions, f.op(Op::OpIMul, k_.types.u64, {i, b.const_u64(abi::kRegionStride)})});
     auto field = [&](uint32_t offset, Id type, uint32_t width) {
       return f.load_aligned(type, k_.device_pointer(f, offset_address(k_, f, entry, offset), type), width);
     };
-    uint32_t base = f.op(Op::OpUConvert, k_.types.u64, {field(abi::kRegionWasmBase, k_.types.u32, 4)});
-    uint32_t region_size = f.op(Op::OpUConvert, k_.types.u64, {field(abi::kRegionSize, k_.types.u32, 4)});
-    uint32_t inside = both(ge(ea, base), le(end, f.op(Op::OpIAdd, k_.types.u64, {base, region_size})));
+    Id base = f.op(Op::OpUConvert, k_.types.u64, {field(abi::kRegionWasmBase, k_.types.u32, 4)});
+    Id region_size = f.op(Op::OpUConvert, k_.types.u64, {field(abi::kRegionSize, k_.types.u32, 4)});
+    Id inside = both(ge(ea, base), le(end, f.op(Op::OpIAdd, k_.types.u64, {base, region_size})));
     f.if_else(inside, [&] {
-      uint32_t device = field(abi::kRegionDeviceAddress, k_.types.u64, 8);
+      Id device = field(abi::kRegionDeviceAddress, k_.types.u64, 8);
       f.return_value(f.op(Op::OpIAdd, k_.types.u64, {device, f.op(Op::OpISub, k_.types.u64, {ea, base})}));
     });
   });
@@ -496,14 +493,13 @@ void RuntimeHelpers::emit_translate(uint32_t id) {
   f.finish();
 }
 
-void RuntimeHelpers::counted_loop(FunctionBuilder& f, uint32_t count, const std::function<void(uint32_t)>& body,
-                                  bool backwards) {
+void RuntimeHelpers::counted_loop(FunctionBuilder& f, Id count, const std::function<void(Id)>& body, bool backwards) {
   ModuleBuilder& b = k_.b;
-  uint32_t counter = f.variable(k_.types.u64);
+  Id counter = f.variable(k_.types.u64);
   f.store(counter, backwards ? count : b.const_u64(0));
   f.loop(
       [&](const FunctionBuilder::LoopBlocks& loop) {
-        uint32_t i = f.load(k_.types.u64, counter);
+        Id i = f.load(k_.types.u64, counter);
         if (backwards) {
           f.if_else(f.op(Op::OpIEqual, k_.types.bool_type, {i, b.const_u64(0)}), [&] { f.branch(loop.merge); });
           i = f.op(Op::OpISub, k_.types.u64, {i, b.const_u64(1)});
@@ -520,52 +516,50 @@ void RuntimeHelpers::counted_loop(FunctionBuilder& f, uint32_t count, const std:
       });
 }
 
-uint32_t RuntimeHelpers::load_at(FunctionBuilder& f, uint32_t address, uint32_t width, uint32_t alignment) {
+Id RuntimeHelpers::load_at(FunctionBuilder& f, Id address, uint32_t width, uint32_t alignment) {
   Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   if (alignment >= width && width >= 4) return f.load_aligned(type, k_.device_pointer(f, address, type), width);
   if (width == 8 && alignment >= 4) {
-    uint32_t low = f.load_aligned(k_.types.u32, k_.device_pointer(f, address, k_.types.u32), 4);
-    uint32_t high =
-        f.load_aligned(k_.types.u32, k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), 4);
+    Id low = f.load_aligned(k_.types.u32, k_.device_pointer(f, address, k_.types.u32), 4);
+    Id high = f.load_aligned(k_.types.u32, k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), 4);
     low = f.op(Op::OpUConvert, k_.types.u64, {low});
     high = f.op(Op::OpShiftLeftLogical, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {high}), k_.b.const_u32(32)});
     return f.op(Op::OpBitwiseOr, k_.types.u64, {low, high});
   }
-  uint32_t value = 0;
+  Id value;
   for (uint32_t i = 0; i < width; ++i) {
     Id byte_ptr = k_.device_pointer(f, offset_address(k_, f, address, i), k_.types.u8());
-    uint32_t byte = f.op(Op::OpUConvert, type, {f.load_aligned(k_.types.u8(), byte_ptr, 1)});
+    Id byte = f.op(Op::OpUConvert, type, {f.load_aligned(k_.types.u8(), byte_ptr, 1)});
     if (i != 0) byte = f.op(Op::OpShiftLeftLogical, type, {byte, k_.b.const_u32(8 * i)});
     value = i == 0 ? byte : f.op(Op::OpBitwiseOr, type, {value, byte});
   }
   return value;
 }
 
-void RuntimeHelpers::store_at(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width,
-                              uint32_t alignment) {
+void RuntimeHelpers::store_at(FunctionBuilder& f, Id address, Id value, uint32_t width, uint32_t alignment) {
   const Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   if (alignment >= width && width >= 4) {
     f.store_aligned(k_.device_pointer(f, address, type), value, width);
     return;
   }
   if (width == 8 && alignment >= 4) {
-    uint32_t low = f.op(Op::OpUConvert, k_.types.u32, {value});
-    uint32_t high =
+    Id low = f.op(Op::OpUConvert, k_.types.u32, {value});
+    Id high =
         f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpShiftRightLogical, k_.types.u64, {value, k_.b.const_u32(32)})});
     f.store_aligned(k_.device_pointer(f, address, k_.types.u32), low, 4);
     f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), high, 4);
     return;
   }
   for (uint32_t i = 0; i < width; ++i) {
-    uint32_t shifted = i == 0 ? value : f.op(Op::OpShiftRightLogical, type, {value, k_.b.const_u32(8 * i)});
-    uint32_t byte = f.op(Op::OpUConvert, k_.types.u8(), {shifted});
+    Id shifted = i == 0 ? value : f.op(Op::OpShiftRightLogical, type, {value, k_.b.const_u32(8 * i)});
+    Id byte = f.op(Op::OpUConvert, k_.types.u8(), {shifted});
     f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, i), k_.types.u8()), byte, 1);
   }
 }
 
 // Returns the `width` bytes at device `address`: one typed load when the
 // address turns out aligned at run time, else in pieces.
-void RuntimeHelpers::return_load_by_alignment(FunctionBuilder& f, uint32_t address, uint32_t width) {
+void RuntimeHelpers::return_load_by_alignment(FunctionBuilder& f, Id address, uint32_t width) {
   for (uint32_t alignment : {8u, 4u}) {
     if (alignment > width) continue;
     f.if_else(is_aligned(k_, f, address, alignment), [&] { f.return_value(load_at(f, address, width, alignment)); });
@@ -574,8 +568,7 @@ void RuntimeHelpers::return_load_by_alignment(FunctionBuilder& f, uint32_t addre
 }
 
 // The store counterpart of return_load_by_alignment, then returns.
-void RuntimeHelpers::store_by_alignment_and_return(FunctionBuilder& f, uint32_t address, uint32_t value,
-                                                   uint32_t width) {
+void RuntimeHelpers::store_by_alignment_and_return(FunctionBuilder& f, Id address, Id value, uint32_t width) {
   for (uint32_t alignment : {8u, 4u}) {
     if (alignment > width) continue;
     f.if_else(is_aligned(k_, f, address, alignment), [&] {
@@ -587,9 +580,9 @@ void RuntimeHelpers::store_by_alignment_and_return(FunctionBuilder& f, uint32_t 
   f.return_();
 }
 
-void RuntimeHelpers::emit_load(uint32_t id, uint32_t width) {
-  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
-  uint32_t params[] = {k_.types.u64};
+void RuntimeHelpers::emit_load(Id id, uint32_t width) {
+  Id type = width == 8 ? k_.types.u64 : k_.types.u32;
+  Id params[] = {k_.types.u64};
   FunctionBuilder f(k_.b, id, type, params);
   k_.b.name(id, "wasmgpu.load" + std::to_string(width * 8));
   shared_access(f, f.param(0), width, [&] { f.return_value(shared_load(k_, f, f.param(0), width)); });
@@ -597,13 +590,13 @@ void RuntimeHelpers::emit_load(uint32_t id, uint32_t width) {
   f.finish();
 }
 
-void RuntimeHelpers::emit_store(uint32_t id, uint32_t width) {
-  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
-  uint32_t params[] = {k_.types.u64, type};
+void RuntimeHelpers::emit_store(Id id, uint32_t width) {
+  Id type = width == 8 ? k_.types.u64 : k_.types.u32;
+  Id params[] = {k_.types.u64, type};
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.store" + std::to_string(width * 8));
   return_if_trapped(f);  // a trapped invocation writes nothing more
-  uint32_t value = f.param(1);
+  Id value = f.param(1);
   shared_access(f, f.param(0), width, [&] {
     shared_store(k_, f, f.param(0), value, width);
     f.return_();
@@ -614,18 +607,18 @@ void RuntimeHelpers::emit_store(uint32_t id, uint32_t width) {
 
 // The device access of the ParameterUnaligned path: typed when the address
 // turns out aligned, else in pieces (as the general helpers do).
-void RuntimeHelpers::emit_load_device(uint32_t id, uint32_t width) {
-  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
-  uint32_t params[] = {k_.types.u64};
+void RuntimeHelpers::emit_load_device(Id id, uint32_t width) {
+  Id type = width == 8 ? k_.types.u64 : k_.types.u32;
+  Id params[] = {k_.types.u64};
   FunctionBuilder f(k_.b, id, type, params);
   k_.b.name(id, "wasmgpu.load_device" + std::to_string(width * 8));
   return_load_by_alignment(f, f.param(0), width);
   f.finish();
 }
 
-void RuntimeHelpers::emit_store_device(uint32_t id, uint32_t width) {
-  uint32_t type = width == 8 ? k_.types.u64 : k_.types.u32;
-  uint32_t params[] = {k_.types.u64, type};
+void RuntimeHelpers::emit_store_device(Id id, uint32_t width) {
+  Id type = width == 8 ? k_.types.u64 : k_.types.u32;
+  Id params[] = {k_.types.u64, type};
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.store_device" + std::to_string(width * 8));
   store_by_alignment_and_return(f, f.param(0), f.param(1), width);
@@ -634,9 +627,8 @@ void RuntimeHelpers::emit_store_device(uint32_t id, uint32_t width) {
 
 // Workgroup-shared memory (workgroup_memory.h): an access inside the shared
 // range runs `inside` (which must return); one straddling its edge traps.
-void RuntimeHelpers::shared_access(FunctionBuilder& f, uint32_t ea, uint32_t width,
-                                   const std::function<void()>& inside) {
-  if (k_.shared.variable == 0) return;
+void RuntimeHelpers::shared_access(FunctionBuilder& f, Id ea, uint32_t width, const std::function<void()>& inside) {
+  if (!k_.shared.variable) return;
   f.if_else(shared_contains(k_, f, ea, width), inside);
   f.if_else(shared_overlaps(k_, f, ea, k_.b.const_u32(width)),
             [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });

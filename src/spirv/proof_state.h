@@ -25,7 +25,7 @@ struct ProofState {
     int64_t lo = 0, hi = 0;
     uint32_t invocations = 0;
   };
-  std::unordered_map<uint32_t, SharedProof> shared_proofs;
+  std::unordered_map<Id, SharedProof> shared_proofs;
 
   // Accesses proven at launch (abi/launch_proof.h): the kernel function's
   // recorded accesses. The memory helpers are told for each access whether
@@ -36,10 +36,10 @@ struct ProofState {
   // operand plus the constant memarg offset, so that a check which provably
   // cannot be fooled by 32-bit wrap-around can be done in 32 bits.
   struct AddressParts {
-    uint32_t operand = 0;  // u32 id
+    Id operand;  // u32
     uint32_t offset = 0;
   };
-  std::unordered_map<uint32_t, AddressParts> address_parts;
+  std::unordered_map<Id, AddressParts> address_parts;
 };
 
 }  // namespace wasmgpu::spirv

@@ -24,8 +24,6 @@
 // loop exits at its next trip once `trapped` is set.
 #include "spirv/recursive_component.h"
 
-#include "spirv/float_exact.h"
-
 #include <algorithm>
 #include <cassert>
 #include <functional>
@@ -48,22 +46,22 @@ using wasm::Opcode;
 constexpr uint32_t kExit = 0xFFFF'FFFFu;  // no case: the switch's default
 
 // Bits of a wasm value in a u64 register (i32/f32 in the low half).
-uint32_t pack(KernelContext& k, FunctionBuilder& f, uint32_t value) {
-  uint32_t type = k.b.type_of(value);
+Id pack(KernelContext& k, FunctionBuilder& f, Id value) {
+  Id type = k.b.type_of(value);
   if (type == k.types.u64) return value;
   if (type == k.types.u32) return f.op(Op::OpUConvert, k.types.u64, {value});
   if (type == k.b.float_type(32)) return f.op(Op::OpUConvert, k.types.u64, {f.op(Op::OpBitcast, k.types.u32, {value})});
   return f.op(Op::OpBitcast, k.types.u64, {value});  // f64
 }
 
-uint32_t unpack(KernelContext& k, FunctionBuilder& f, uint32_t bits, uint32_t type) {
+Id unpack(KernelContext& k, FunctionBuilder& f, Id bits, Id type) {
   if (type == k.types.u64) return bits;
   if (type == k.b.float_type(64)) return f.op(Op::OpBitcast, type, {bits});
-  uint32_t low = f.op(Op::OpUConvert, k.types.u32, {bits});
+  Id low = f.op(Op::OpUConvert, k.types.u32, {bits});
   return type == k.types.u32 ? low : f.op(Op::OpBitcast, type, {low});
 }
 
-bool is_wide(KernelContext& k, uint32_t type) { return type == k.types.u64 || type == k.b.float_type(64); }
+bool is_wide(KernelContext& k, Id type) { return type == k.types.u64 || type == k.b.float_type(64); }
 
 }  // namespace
 
@@ -81,14 +79,15 @@ class ComponentLowering {
     auto operator<=>(const StateKey&) const = default;
   };
   struct State {
-    uint32_t number = 0, label = 0;
+    uint32_t number = 0;
+    Id label;
     bool emitted = false;
   };
   // A wasm label of the member being lowered.
   struct Label {
     enum class Kind : uint8_t { Function, Block, Loop, If } kind;
     size_t instr = 0, else_index = 0, end_index = 0;
-    std::vector<uint32_t> below;  // SPIR-V types of the operand stack under the parameters
+    std::vector<Id> below;  // SPIR-V types of the operand stack under the parameters
     std::vector<wasm::ValType> params, results;
     bool targeted = false, seen_else = false;
   };
@@ -97,7 +96,7 @@ class ComponentLowering {
   bool reaches_member(const wasm::Instr& call_indirect) const;
   void plan_states(uint32_t member);
   uint32_t state(size_t instr, Role role) const { return states_.at({member_, instr, role}).number; }
-  uint32_t machine_result_type();
+  Id machine_result_type();
 
   Status lower_member(uint32_t member);
   Status lower_instruction(const wasm::Instr& instr, size_t ip);
@@ -108,18 +107,18 @@ class ComponentLowering {
   void lower_br_table(const wasm::Instr& instr);
   void return_from_member();
   Status call_member(size_t ip, const std::vector<wasm::ValType>& params, const std::vector<wasm::ValType>& results,
-                     const std::function<Status(const std::vector<uint32_t>& args)>& dispatch);
+                     const std::function<Status(const std::vector<Id>& args)>& dispatch);
 
-  std::vector<uint32_t> types_of(const std::vector<uint32_t>& values) const;
-  uint32_t slot(size_t height, uint32_t type);
-  void transition(uint32_t state_number, const std::vector<uint32_t>& values);
-  void enter_state(uint32_t state_number, const std::vector<uint32_t>& shape);
+  std::vector<Id> types_of(const std::vector<Id>& values) const;
+  Id slot(size_t height, Id type);
+  void transition(uint32_t state_number, const std::vector<Id>& values);
+  void enter_state(uint32_t state_number, const std::vector<Id>& shape);
   void end_case();
-  void store_arguments(const std::vector<uint32_t>& args);
-  Id stack_word(uint32_t index);
-  void push_words(uint32_t sp, uint32_t& offset, uint32_t value);
-  uint32_t pop_words(uint32_t base, uint32_t& offset, uint32_t type);
-  void emit_entry_wrappers(uint32_t machine);
+  void store_arguments(const std::vector<Id>& args);
+  Id stack_word(Id index);
+  void push_words(Id sp, uint32_t& offset, Id value);
+  Id pop_words(Id base, uint32_t& offset, Id type);
+  void emit_entry_wrappers(Id machine);
 
   KernelContext& k_;
   ModuleBuilder& b_;
@@ -131,12 +130,12 @@ class ComponentLowering {
   std::vector<std::unique_ptr<FunctionLowering>> members_lowering_;
   std::map<StateKey, State> states_;
   std::vector<State*> by_number_;
-  uint32_t state_var_ = 0, depth_var_ = 0, sp_var_ = 0;
-  uint32_t frames_var_ = 0;   // u64: device address of this invocation's call stack
+  Id state_var_, depth_var_, sp_var_;
+  Id frames_var_;             // u64: device address of this invocation's call stack
   uint32_t slot_offset_ = 0;  // where the call stack starts in the invocation's stack slot
-  std::vector<uint32_t> arg_vars_, result_vars_;
-  std::map<std::pair<size_t, uint32_t>, uint32_t> slots_;  // (height, type) -> variable
-  uint32_t switch_merge_ = 0;
+  std::vector<Id> arg_vars_, result_vars_;
+  std::map<std::pair<size_t, Id>, Id> slots_;  // (height, type) -> variable
+  Id switch_merge_;
   uint32_t max_frame_words_ = 1;
   // The member being lowered.
   uint32_t member_ = 0;
@@ -162,10 +161,10 @@ bool ComponentLowering::reaches_member(const wasm::Instr& instr) const {
   return false;
 }
 
-uint32_t ComponentLowering::machine_result_type() {
+Id ComponentLowering::machine_result_type() {
   if (max_results_ == 0) return k_.types.void_type;
   if (max_results_ == 1) return k_.types.u64;
-  std::vector<uint32_t> members(max_results_, k_.types.u64);
+  std::vector<Id> members(max_results_, k_.types.u64);
   return b_.struct_type(members);
 }
 
@@ -173,7 +172,7 @@ uint32_t ComponentLowering::machine_result_type() {
 // lists them all. States that only dead code would open get empty cases.
 void ComponentLowering::plan_states(uint32_t member) {
   const FunctionLowering& fl = *members_lowering_[member];
-  const std::vector<wasm::Instr>& body = fl.function_.body;
+  const std::vector<wasm::Instr>& body = fl.function().body;
   auto add = [&](size_t instr, Role role) {
     State& s = states_[{member, instr, role}];
     s.number = uint32_t(by_number_.size());
@@ -184,10 +183,10 @@ void ComponentLowering::plan_states(uint32_t member) {
     const wasm::Instr& instr = body[ip];
     switch (instr.op) {
       case Opcode::Loop:
-        if (fl.targeted_[ip]) add(ip, Role::LoopHeader);
+        if (fl.targeted(ip)) add(ip, Role::LoopHeader);
         break;
       case Opcode::Block:
-        if (fl.targeted_[ip]) add(ip, Role::BlockEnd);
+        if (fl.targeted(ip)) add(ip, Role::BlockEnd);
         break;
       case Opcode::If:
         add(ip, Role::IfThen);
@@ -207,8 +206,8 @@ void ComponentLowering::plan_states(uint32_t member) {
 }
 
 Result<uint32_t> ComponentLowering::lower() {
-  uint32_t machine = b_.fresh_id();
-  std::vector<uint32_t> params(1 + max_params_, k_.types.u64);
+  Id machine = b_.fresh_id();
+  std::vector<Id> params(1 + max_params_, k_.types.u64);
   params[0] = k_.types.u32;
   f_.emplace(b_, machine, machine_result_type(), params);
   FunctionBuilder& f = *f_;
@@ -216,12 +215,7 @@ Result<uint32_t> ComponentLowering::lower() {
 
   for (uint32_t function : members_) {
     auto lowering = std::make_unique<FunctionLowering>(k_, function, f);
-    WASMGPU_TRY(lowering->find_branch_targets());
-    lowering->local_types_ = lowering->type_.params;
-    const std::vector<wasm::ValType>& locals = lowering->function_.locals;
-    lowering->local_types_.insert(lowering->local_types_.end(), locals.begin(), locals.end());
-    for (wasm::ValType type : lowering->local_types_)
-      lowering->locals_.push_back(f.variable(k_.types.value_type(type)));
+    WASMGPU_TRY(lowering->prepare_member());
     members_lowering_.push_back(std::move(lowering));
   }
   // Entry states first, so that member i enters at state i.
@@ -246,13 +240,12 @@ Result<uint32_t> ComponentLowering::lower() {
   // would be a member), so one call stack per component suffices.
   slot_offset_ = k_.stack_slot_size;
   auto launch_field = [&](uint32_t offset, Id type, uint32_t alignment) {
-    uint32_t address =
-        f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), b_.const_u64(offset)});
+    Id address = f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, k_.abi.launch_block_var), b_.const_u64(offset)});
     return f.load_aligned(type, k_.device_pointer(f, address, type), alignment);
   };
-  uint32_t slot_size = f.op(Op::OpUConvert, k_.types.u64, {launch_field(abi::kLaunchStackSlotSize, k_.types.u32, 4)});
-  uint32_t slot = f.op(Op::OpUConvert, k_.types.u64, {f.load(k_.types.u32, k_.abi.stack_slot_var)});
-  uint32_t frames =
+  Id slot_size = f.op(Op::OpUConvert, k_.types.u64, {launch_field(abi::kLaunchStackSlotSize, k_.types.u32, 4)});
+  Id slot = f.op(Op::OpUConvert, k_.types.u64, {f.load(k_.types.u32, k_.abi.stack_slot_var)});
+  Id frames =
       f.op(Op::OpIAdd, k_.types.u64,
            {launch_field(abi::kLaunchStackBase, k_.types.u64, 8), f.op(Op::OpIMul, k_.types.u64, {slot, slot_size})});
   f.store(frames_var_, f.op(Op::OpIAdd, k_.types.u64, {frames, b_.const_u64(slot_offset_)}));
@@ -265,9 +258,9 @@ Result<uint32_t> ComponentLowering::lower() {
   f.loop(
       [&](const FunctionBuilder::LoopBlocks&) {
         switch_merge_ = b_.fresh_id();
-        std::vector<std::pair<uint32_t, uint32_t>> cases;
+        std::vector<std::pair<uint32_t, Id>> cases;
         for (const State* s : by_number_) cases.emplace_back(s->number, s->label);
-        uint32_t current = f.load(k_.types.u32, state_var_);
+        Id current = f.load(k_.types.u32, state_var_);
         f.selection_merge(switch_merge_);
         f.switch_(current, switch_merge_, cases);
 
@@ -281,7 +274,7 @@ Result<uint32_t> ComponentLowering::lower() {
         f.begin_block(switch_merge_);
       },
       [&](const FunctionBuilder::LoopBlocks& loop) {
-        uint32_t running =
+        Id running =
             f.op(Op::OpLogicalAnd, k_.types.bool_type,
                  {f.op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f)}),
                   f.op(Op::OpINotEqual, k_.types.bool_type, {f.load(k_.types.u32, state_var_), b_.const_u32(kExit)})});
@@ -293,8 +286,8 @@ Result<uint32_t> ComponentLowering::lower() {
   } else if (max_results_ == 1) {
     f.return_value(f.load(k_.types.u64, result_vars_[0]));
   } else {
-    std::vector<uint32_t> values;
-    for (uint32_t var : result_vars_) values.push_back(f.load(k_.types.u64, var));
+    std::vector<Id> values;
+    for (Id var : result_vars_) values.push_back(f.load(k_.types.u64, var));
     f.return_value(f.op(Op::OpCompositeConstruct, f.result_type(), values));
   }
 
@@ -312,21 +305,21 @@ Result<uint32_t> ComponentLowering::lower() {
   return uint32_t(words * 4);
 }
 
-void ComponentLowering::emit_entry_wrappers(uint32_t machine) {
-  uint32_t machine_type = machine_result_type();
+void ComponentLowering::emit_entry_wrappers(Id machine) {
+  Id machine_type = machine_result_type();
   for (uint32_t i = 0; i < members_.size(); ++i) {
     const wasm::FuncType& type = k_.module.function_type(members_[i]);
-    std::vector<uint32_t> params;
+    std::vector<Id> params;
     for (wasm::ValType t : type.params) params.push_back(k_.types.value_type(t));
     FunctionBuilder w(b_, k_.function_ids.at(members_[i]), k_.types.result_type(type.results), params);
     b_.name(w.id(), k_.module.function_name(members_[i]));
-    std::vector<uint32_t> operands{machine, b_.const_u32(i)};
+    std::vector<Id> operands{machine, b_.const_u32(i)};
     for (size_t p = 0; p < max_params_; ++p)
       operands.push_back(p < params.size() ? pack(k_, w, w.param(p)) : b_.const_u64(0));
-    uint32_t result = w.op(Op::OpFunctionCall, machine_type, operands);
-    std::vector<uint32_t> values;
+    Id result = w.op(Op::OpFunctionCall, machine_type, operands);
+    std::vector<Id> values;
     for (size_t r = 0; r < type.results.size(); ++r) {
-      uint32_t bits = max_results_ == 1 ? result : w.op(Op::OpCompositeExtract, k_.types.u64, {result, uint32_t(r)});
+      Id bits = max_results_ == 1 ? result : w.op(Op::OpCompositeExtract, k_.types.u64, {result, literal(uint32_t(r))});
       values.push_back(unpack(k_, w, bits, k_.types.value_type(type.results[r])));
     }
     if (values.empty())
@@ -341,31 +334,31 @@ void ComponentLowering::emit_entry_wrappers(uint32_t machine) {
 
 // --- states ---
 
-std::vector<uint32_t> ComponentLowering::types_of(const std::vector<uint32_t>& values) const {
-  std::vector<uint32_t> types;
-  for (uint32_t value : values) types.push_back(b_.type_of(value));
+std::vector<Id> ComponentLowering::types_of(const std::vector<Id>& values) const {
+  std::vector<Id> types;
+  for (Id value : values) types.push_back(b_.type_of(value));
   return types;
 }
 
-uint32_t ComponentLowering::slot(size_t height, uint32_t type) {
-  auto [it, inserted] = slots_.emplace(std::pair(height, type), 0);
-  if (inserted) it->second = f_->variable(Id(type));
+Id ComponentLowering::slot(size_t height, Id type) {
+  auto [it, inserted] = slots_.emplace(std::pair(height, type), Id());
+  if (inserted) it->second = f_->variable(type);
   return it->second;
 }
 
-void ComponentLowering::transition(uint32_t state_number, const std::vector<uint32_t>& values) {
+void ComponentLowering::transition(uint32_t state_number, const std::vector<Id>& values) {
   for (size_t h = 0; h < values.size(); ++h) f_->store(slot(h, b_.type_of(values[h])), values[h]);
   f_->store(state_var_, b_.const_u32(state_number));
 }
 
-void ComponentLowering::enter_state(uint32_t state_number, const std::vector<uint32_t>& shape) {
+void ComponentLowering::enter_state(uint32_t state_number, const std::vector<Id>& shape) {
   State& s = *by_number_.at(state_number);
   assert(!s.emitted && "a state is opened once");
   s.emitted = true;
   f_->begin_block(s.label);
   live_ = true;
-  fl_->stack_.clear();
-  for (size_t h = 0; h < shape.size(); ++h) fl_->stack_.push_back(f_->load(shape[h], slot(h, shape[h])));
+  fl_->clear_stack();
+  for (size_t h = 0; h < shape.size(); ++h) fl_->push(f_->load(shape[h], slot(h, shape[h])));
 }
 
 void ComponentLowering::end_case() {
@@ -384,16 +377,16 @@ Status ComponentLowering::lower_member(uint32_t member) {
   labels_.clear();
   enter_state(member, {});
   // Parameters from the argument registers; other locals start at zero.
-  for (size_t i = 0; i < fl.locals_.size(); ++i) {
-    const Id type = k_.types.value_type(fl.local_types_[i]);
-    f.store(fl.locals_[i],
-            i < fl.type_.params.size() ? unpack(k_, f, f.load(k_.types.u64, arg_vars_[i]), type) : b_.const_null(type));
+  for (size_t i = 0; i < fl.locals().size(); ++i) {
+    const Id type = k_.types.value_type(fl.local_types()[i]);
+    f.store(fl.locals()[i], i < fl.type().params.size() ? unpack(k_, f, f.load(k_.types.u64, arg_vars_[i]), type)
+                                                        : b_.const_null(type));
   }
-  const std::vector<wasm::Instr>& body = fl.function_.body;
+  const std::vector<wasm::Instr>& body = fl.function().body;
   Label function_label;
   function_label.kind = Label::Kind::Function;
   function_label.else_index = function_label.end_index = body.size() - 1;
-  function_label.results = fl.type_.results;
+  function_label.results = fl.type().results;
   labels_.push_back(function_label);
   for (size_t ip = 0; ip < body.size() && !labels_.empty(); ++ip) {
     if (!live_) {
@@ -413,7 +406,7 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
   FunctionLowering& fl = *fl_;
   FunctionBuilder& f = *f_;
   // As FunctionLowering::lower_instruction: exact f32 runs end before control flow.
-  if (k_.exact_float && !ExactFloat::continues_run(instr.op)) k_.exact_float->settle(f, fl.stack_);
+  fl.settle_float_run(instr.op);
   switch (instr.op) {
     case Opcode::Block:
     case Opcode::Loop:
@@ -425,9 +418,9 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
       end_case();
       return {};
     case Opcode::BrIf: {
-      uint32_t condition = fl.nonzero(fl.pop(), k_.types.u32);
+      Id condition = fl.nonzero(fl.pop(), k_.types.u32);
       uint32_t next = state(ip, Role::Continue);
-      std::vector<uint32_t> stack = fl.stack_;
+      std::vector<Id> stack = fl.stack();
       f.if_else(condition, [&] { branch(instr.imm0); }, [&] { transition(next, stack); });
       end_case();
       enter_state(next, types_of(stack));
@@ -450,7 +443,7 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
       if (!is_member(instr.imm0)) return fl.lower_instruction(instr, ip);
       const wasm::FuncType& callee = k_.module.function_type(instr.imm0);
       uint32_t entry = position_.at(instr.imm0);
-      return call_member(ip, callee.params, callee.results, [&](const std::vector<uint32_t>& args) -> Status {
+      return call_member(ip, callee.params, callee.results, [&](const std::vector<Id>& args) -> Status {
         store_arguments(args);
         f.store(state_var_, b_.const_u32(entry));
         return {};
@@ -459,10 +452,10 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
     case Opcode::CallIndirect: {
       if (!reaches_member(instr)) return fl.lower_instruction(instr, ip);
       const wasm::FuncType& expected = k_.module.types.at(instr.imm0);
-      uint32_t element = fl.pop();
+      Id element = fl.pop();
       // The table lookup and its traps come before the call takes a frame.
-      uint32_t function = fl.resolve_element(instr.imm1, element);
-      return call_member(ip, expected.params, expected.results, [&](const std::vector<uint32_t>& args) {
+      Id function = fl.resolve_element(instr.imm1, element);
+      return call_member(ip, expected.params, expected.results, [&](const std::vector<Id>& args) {
         // Every arm continues at the resume state unless it enters a member;
         // trapping arms leave the result registers as they are.
         return fl.function_switch(function, instr.imm0, [&](uint32_t callee) -> Status {
@@ -471,14 +464,14 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
             f.store(state_var_, b_.const_u32(position_.at(callee)));
             return {};
           }
-          std::vector<uint32_t> operands{k_.function_ids.at(callee)};
+          std::vector<Id> operands{k_.function_ids.at(callee)};
           operands.insert(operands.end(), args.begin(), args.end());
-          uint32_t result = f.op(Op::OpFunctionCall, k_.types.result_type(expected.results), operands);
+          Id result = f.op(Op::OpFunctionCall, k_.types.result_type(expected.results), operands);
           for (size_t r = 0; r < expected.results.size(); ++r) {
-            uint32_t value =
-                expected.results.size() == 1
-                    ? result
-                    : f.op(Op::OpCompositeExtract, k_.types.value_type(expected.results[r]), {result, uint32_t(r)});
+            Id value = expected.results.size() == 1
+                           ? result
+                           : f.op(Op::OpCompositeExtract, k_.types.value_type(expected.results[r]),
+                                  {result, literal(uint32_t(r))});
             f.store(result_vars_[r], pack(k_, f, value));
           }
           return {};
@@ -499,10 +492,10 @@ void ComponentLowering::enter_label(const wasm::Instr& instr, size_t ip) {
   label.else_index = instr.imm0;
   label.end_index = instr.imm1;
   std::tie(label.params, label.results) = fl.block_signature(instr.block);
-  label.targeted = fl.targeted_[ip];
-  uint32_t condition = label.kind == Label::Kind::If ? fl.nonzero(fl.pop(), k_.types.u32) : 0;
-  std::vector<uint32_t> stack = fl.stack_;
-  label.below = types_of(std::vector<uint32_t>(stack.begin(), stack.end() - label.params.size()));
+  label.targeted = fl.targeted(ip);
+  Id condition = label.kind == Label::Kind::If ? fl.nonzero(fl.pop(), k_.types.u32) : Id();
+  std::vector<Id> stack = fl.stack();
+  label.below = types_of(std::vector<Id>(stack.begin(), stack.end() - label.params.size()));
   labels_.push_back(label);
   if (label.kind == Label::Kind::Loop && label.targeted) {
     uint32_t header = state(ip, Role::LoopHeader);
@@ -523,18 +516,18 @@ void ComponentLowering::lower_else() {
   Label& label = labels_.back();
   uint32_t end = state(label.instr, Role::IfEnd);
   if (live_) {
-    transition(end, fl_->stack_);
+    transition(end, fl_->stack());
     end_case();
   }
   label.seen_else = true;
-  std::vector<uint32_t> shape = label.below;
+  std::vector<Id> shape = label.below;
   for (wasm::ValType t : label.params) shape.push_back(k_.types.value_type(t));
   enter_state(state(label.instr, Role::IfElse), shape);
 }
 
 void ComponentLowering::lower_end() {
   Label& label = labels_.back();
-  std::vector<uint32_t> shape = label.below;
+  std::vector<Id> shape = label.below;
   for (wasm::ValType t : label.results) shape.push_back(k_.types.value_type(t));
   switch (label.kind) {
     case Label::Kind::Function:
@@ -547,10 +540,10 @@ void ComponentLowering::lower_end() {
       uint32_t end = state(label.instr, Role::IfEnd);
       if (!label.seen_else) {
         lower_else();  // the implicit else passes the parameters on as results
-        transition(end, fl_->stack_);
+        transition(end, fl_->stack());
         end_case();
       } else if (live_) {
-        transition(end, fl_->stack_);
+        transition(end, fl_->stack());
         end_case();
       }
       enter_state(end, shape);
@@ -560,7 +553,7 @@ void ComponentLowering::lower_end() {
       if (label.targeted) {
         uint32_t end = state(label.instr, Role::BlockEnd);
         if (live_) {
-          transition(end, fl_->stack_);
+          transition(end, fl_->stack());
           end_case();
         }
         enter_state(end, shape);
@@ -577,9 +570,9 @@ void ComponentLowering::branch(uint32_t depth) {
     return_from_member();
     return;
   }
-  const std::vector<uint32_t>& stack = fl_->stack_;
+  const std::vector<Id>& stack = fl_->stack();
   size_t arity = target.kind == Label::Kind::Loop ? target.params.size() : target.results.size();
-  std::vector<uint32_t> values(stack.begin(), stack.begin() + target.below.size());
+  std::vector<Id> values(stack.begin(), stack.begin() + target.below.size());
   values.insert(values.end(), stack.end() - arity, stack.end());
   Role role = target.kind == Label::Kind::Loop ? Role::LoopHeader
               : target.kind == Label::Kind::If ? Role::IfEnd
@@ -589,14 +582,14 @@ void ComponentLowering::branch(uint32_t depth) {
 
 void ComponentLowering::lower_br_table(const wasm::Instr& instr) {
   FunctionBuilder& f = *f_;
-  uint32_t selector = fl_->pop();
-  const std::vector<uint32_t>& targets = fl_->function_.br_tables[instr.imm0];
-  std::map<uint32_t, uint32_t> labels;  // depth -> case block
+  Id selector = fl_->pop();
+  const std::vector<uint32_t>& targets = fl_->function().br_tables[instr.imm0];
+  std::map<uint32_t, Id> labels;  // depth -> case block
   for (uint32_t depth : targets)
     if (!labels.count(depth)) labels[depth] = b_.fresh_id();
-  std::vector<std::pair<uint32_t, uint32_t>> cases;
+  std::vector<std::pair<uint32_t, Id>> cases;
   for (size_t i = 0; i + 1 < targets.size(); ++i) cases.emplace_back(uint32_t(i), labels[targets[i]]);
-  uint32_t merge = b_.fresh_id();
+  Id merge = b_.fresh_id();
   f.selection_merge(merge);
   f.switch_(selector, labels[targets.back()], cases);
   for (auto [depth, label] : labels) {
@@ -609,57 +602,57 @@ void ComponentLowering::lower_br_table(const wasm::Instr& instr) {
 
 void ComponentLowering::return_from_member() {
   FunctionBuilder& f = *f_;
-  const std::vector<uint32_t>& stack = fl_->stack_;
-  size_t count = fl_->type_.results.size();
+  const std::vector<Id>& stack = fl_->stack();
+  size_t count = fl_->type().results.size();
   for (size_t i = 0; i < count; ++i) f.store(result_vars_[i], pack(k_, f, stack[stack.size() - count + i]));
-  uint32_t outermost = f.op(Op::OpIEqual, k_.types.bool_type, {f.load(k_.types.u32, depth_var_), b_.const_u32(0)});
-  uint32_t sp = f.load(k_.types.u32, sp_var_);
-  uint32_t top = f.op(Op::OpSelect, k_.types.u32,
-                      {outermost, b_.const_u32(0), f.op(Op::OpISub, k_.types.u32, {sp, b_.const_u32(1)})});
-  uint32_t resume = f.load_aligned(k_.types.u32, stack_word(top), 4);
+  Id outermost = f.op(Op::OpIEqual, k_.types.bool_type, {f.load(k_.types.u32, depth_var_), b_.const_u32(0)});
+  Id sp = f.load(k_.types.u32, sp_var_);
+  Id top = f.op(Op::OpSelect, k_.types.u32,
+                {outermost, b_.const_u32(0), f.op(Op::OpISub, k_.types.u32, {sp, b_.const_u32(1)})});
+  Id resume = f.load_aligned(k_.types.u32, stack_word(top), 4);
   f.store(state_var_, f.op(Op::OpSelect, k_.types.u32, {outermost, b_.const_u32(kExit), resume}));
 }
 
 // --- calls into the component ---
 
-void ComponentLowering::store_arguments(const std::vector<uint32_t>& args) {
+void ComponentLowering::store_arguments(const std::vector<Id>& args) {
   for (size_t i = 0; i < args.size(); ++i) f_->store(arg_vars_[i], pack(k_, *f_, args[i]));
 }
 
-Id ComponentLowering::stack_word(uint32_t index) {
+Id ComponentLowering::stack_word(Id index) {
   FunctionBuilder& f = *f_;
-  uint32_t offset = f.op(Op::OpIMul, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {index}), b_.const_u64(4)});
+  Id offset = f.op(Op::OpIMul, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {index}), b_.const_u64(4)});
   return k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {f.load(k_.types.u64, frames_var_), offset}),
                            k_.types.u32);
 }
 
-void ComponentLowering::push_words(uint32_t sp, uint32_t& offset, uint32_t value) {
+void ComponentLowering::push_words(Id sp, uint32_t& offset, Id value) {
   FunctionBuilder& f = *f_;
-  uint32_t type = b_.type_of(value);
-  auto put = [&](uint32_t word) {
+  Id type = b_.type_of(value);
+  auto put = [&](Id word) {
     f.store_aligned(stack_word(f.op(Op::OpIAdd, k_.types.u32, {sp, b_.const_u32(offset++)})), word, 4);
   };
   if (!is_wide(k_, type)) {
     put(type == k_.types.u32 ? value : f.op(Op::OpBitcast, k_.types.u32, {value}));
     return;
   }
-  uint32_t bits = type == k_.types.u64 ? value : f.op(Op::OpBitcast, k_.types.u64, {value});
+  Id bits = type == k_.types.u64 ? value : f.op(Op::OpBitcast, k_.types.u64, {value});
   put(f.op(Op::OpUConvert, k_.types.u32, {bits}));
   put(f.op(Op::OpUConvert, k_.types.u32, {f.op(Op::OpShiftRightLogical, k_.types.u64, {bits, b_.const_u32(32)})}));
 }
 
-uint32_t ComponentLowering::pop_words(uint32_t base, uint32_t& offset, uint32_t type) {
+Id ComponentLowering::pop_words(Id base, uint32_t& offset, Id type) {
   FunctionBuilder& f = *f_;
   auto get = [&] {
     return f.load_aligned(k_.types.u32, stack_word(f.op(Op::OpIAdd, k_.types.u32, {base, b_.const_u32(offset++)})), 4);
   };
   if (!is_wide(k_, type)) {
-    uint32_t word = get();
+    Id word = get();
     return type == k_.types.u32 ? word : f.op(Op::OpBitcast, type, {word});
   }
-  uint32_t low = f.op(Op::OpUConvert, k_.types.u64, {get()});
-  uint32_t high = f.op(Op::OpUConvert, k_.types.u64, {get()});
-  uint32_t bits =
+  Id low = f.op(Op::OpUConvert, k_.types.u64, {get()});
+  Id high = f.op(Op::OpUConvert, k_.types.u64, {get()});
+  Id bits =
       f.op(Op::OpBitwiseOr, k_.types.u64, {low, f.op(Op::OpShiftLeftLogical, k_.types.u64, {high, b_.const_u32(32)})});
   return type == k_.types.u64 ? bits : f.op(Op::OpBitcast, type, {bits});
 }
@@ -670,18 +663,18 @@ uint32_t ComponentLowering::pop_words(uint32_t base, uint32_t& offset, uint32_t 
 // the results from the result registers.
 Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType>& params,
                                       const std::vector<wasm::ValType>& results,
-                                      const std::function<Status(const std::vector<uint32_t>& args)>& dispatch) {
+                                      const std::function<Status(const std::vector<Id>& args)>& dispatch) {
   FunctionLowering& fl = *fl_;
   FunctionBuilder& f = *f_;
-  size_t first = fl.stack_.size() - params.size();
-  std::vector<uint32_t> args(fl.stack_.begin() + first, fl.stack_.end());
-  std::vector<uint32_t> below(fl.stack_.begin(), fl.stack_.begin() + first);
-  std::vector<uint32_t> below_types = types_of(below);
+  size_t first = fl.stack().size() - params.size();
+  std::vector<Id> args(fl.stack().begin() + first, fl.stack().end());
+  std::vector<Id> below(fl.stack().begin(), fl.stack().begin() + first);
+  std::vector<Id> below_types = types_of(below);
   uint32_t resume = state(ip, Role::Resume);
   uint32_t frame_words = 0;
   Status status;
-  uint32_t depth = f.load(k_.types.u32, depth_var_);
-  uint32_t full = f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {depth, b_.const_u32(max_depth_)});
+  Id depth = f.load(k_.types.u32, depth_var_);
+  Id full = f.op(Op::OpUGreaterThanEqual, k_.types.bool_type, {depth, b_.const_u32(max_depth_)});
   f.if_else(
       full,
       [&] {
@@ -689,10 +682,10 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
         f.store(state_var_, b_.const_u32(kExit));
       },
       [&] {
-        uint32_t sp = f.load(k_.types.u32, sp_var_);
-        for (size_t i = 0; i < fl.locals_.size(); ++i)
-          push_words(sp, frame_words, f.load(k_.types.value_type(fl.local_types_[i]), fl.locals_[i]));
-        for (uint32_t value : below) push_words(sp, frame_words, value);
+        Id sp = f.load(k_.types.u32, sp_var_);
+        for (size_t i = 0; i < fl.locals().size(); ++i)
+          push_words(sp, frame_words, f.load(k_.types.value_type(fl.local_types()[i]), fl.locals()[i]));
+        for (Id value : below) push_words(sp, frame_words, value);
         push_words(sp, frame_words, b_.const_u32(resume));
         f.store(sp_var_, f.op(Op::OpIAdd, k_.types.u32, {sp, b_.const_u32(frame_words)}));
         f.store(depth_var_, f.op(Op::OpIAdd, k_.types.u32, {depth, b_.const_u32(1)}));
@@ -704,15 +697,15 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
   end_case();
 
   enter_state(resume, {});
-  uint32_t base = f.op(Op::OpISub, k_.types.u32, {f.load(k_.types.u32, sp_var_), b_.const_u32(frame_words)});
+  Id base = f.op(Op::OpISub, k_.types.u32, {f.load(k_.types.u32, sp_var_), b_.const_u32(frame_words)});
   f.store(sp_var_, base);
   f.store(depth_var_, f.op(Op::OpISub, k_.types.u32, {f.load(k_.types.u32, depth_var_), b_.const_u32(1)}));
   uint32_t offset = 0;
-  for (size_t i = 0; i < fl.locals_.size(); ++i) {
-    const Id type = k_.types.value_type(fl.local_types_[i]);
-    f.store(fl.locals_[i], pop_words(base, offset, type));
+  for (size_t i = 0; i < fl.locals().size(); ++i) {
+    const Id type = k_.types.value_type(fl.local_types()[i]);
+    f.store(fl.locals()[i], pop_words(base, offset, type));
   }
-  for (uint32_t type : below_types) fl.stack_.push_back(pop_words(base, offset, type));
+  for (Id type : below_types) fl.push(pop_words(base, offset, type));
   for (size_t r = 0; r < results.size(); ++r)
     fl.push(unpack(k_, f, f.load(k_.types.u64, result_vars_[r]), k_.types.value_type(results[r])));
   return {};

@@ -41,7 +41,7 @@ class RuntimeHelpers {
   // inside runtime helpers only).
   void return_if_trapped(FunctionBuilder& f);
   // The invocation's `trapped` flag (a bool).
-  uint32_t trapped(FunctionBuilder& f);
+  Id trapped(FunctionBuilder& f);
 
   // --- memory (memory_access.cpp, bulk_memory.cpp) ---
   // Loads `width` (1, 2, 4 or 8) bytes at wasm effective address `ea` (u64),
@@ -56,8 +56,8 @@ class RuntimeHelpers {
   // `proven_at_launch`: the access is one the kernel's LaunchProof records
   // (ProofState::launch_proof), so that its range check also passes where
   // the parameter's bit of abi::kSpecProvenParams is set.
-  uint32_t load(FunctionBuilder& f, uint32_t ea, uint32_t width, const PointerFact* fact = nullptr, uint64_t offset = 0,
-                bool proven_at_launch = false);
+  Id load(FunctionBuilder& f, Id ea, uint32_t width, const PointerFact* fact = nullptr, uint64_t offset = 0,
+          bool proven_at_launch = false);
   // A member of a group of accesses (access_groups.h).
   struct GroupedAccess {
     uint32_t width;             // 4 or 8
@@ -65,8 +65,8 @@ class RuntimeHelpers {
     uint32_t constant;          // GroupMember::constant
     uint64_t offset;            // the access's offset
     const PointerFact* fact;    // of its address operand
-    uint32_t ea = 0;            // stores: the member's effective address (u64)
-    uint32_t value = 0;         //   and value (u32, or u64 for width 8)
+    Id ea;                      // stores: the member's effective address (u64)
+    Id value;                   //   and value (u32, or u64 for width 8)
     int32_t proof_access = -1;  // loads: its index in ProofState::launch_proof.accesses, -1 if none
   };
   // Issues a group's loads at its first member, whose effective address is
@@ -76,8 +76,8 @@ class RuntimeHelpers {
   // its value (u32, or u64 for width 8); empty when the members cannot share
   // a path, and then each is to be loaded on its own. `proven_at_launch`:
   // every member is recorded in the LaunchProof (as for load()).
-  std::vector<uint32_t> load_group(FunctionBuilder& f, uint32_t first_ea, std::span<const GroupedAccess> members,
-                                   bool proven_at_launch);
+  std::vector<Id> load_group(FunctionBuilder& f, Id first_ea, std::span<const GroupedAccess> members,
+                             bool proven_at_launch);
   // Does a group's stores (at its last member): one range check, then the
   // stores, wide where they are contiguous and aligned, or each member's
   // general path in order. Returns false, emitting nothing, when the members
@@ -86,13 +86,13 @@ class RuntimeHelpers {
   // What the members of a group have in common, when they can share a path.
   struct GroupPlan {
     bool shared = false;          // the shared-memory path, else Parameter
-    uint32_t param = 0;           // Parameter: the pointer argument
+    uint32_t param = 0;           // Parameter: the pointer argument's index
     int64_t lo = 0, hi = 0;       // the bytes the members cover, relative to the first
     std::vector<int64_t> deltas;  // distinct, ascending
     std::map<int64_t, uint32_t> width_at;
   };
   // Stores the low `width` bytes of `value` (u32, or u64 for width 8).
-  void store(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width, const PointerFact* fact = nullptr,
+  void store(FunctionBuilder& f, Id ea, Id value, uint32_t width, const PointerFact* fact = nullptr,
              uint64_t offset = 0, bool proven_at_launch = false);
   // A v128 access (16 bytes, a uvec4 value) whose address is proven to
   // derive from a pointer parameter at a 16-byte aligned offset: one range
@@ -100,18 +100,17 @@ class RuntimeHelpers {
   // path (the store's upper half first, so that one past the end writes
   // nothing). Returns nullopt / false, emitting nothing, when the access is
   // not on that path; the caller then takes the scalar paths.
-  std::optional<uint32_t> load_v128(FunctionBuilder& f, uint32_t ea, const PointerFact* fact, uint64_t offset,
-                                    bool proven_at_launch);
-  bool store_v128(FunctionBuilder& f, uint32_t ea, uint32_t value, const PointerFact* fact, uint64_t offset,
-                  bool proven_at_launch);
+  std::optional<Id> load_v128(FunctionBuilder& f, Id ea, const PointerFact* fact, uint64_t offset,
+                              bool proven_at_launch);
+  bool store_v128(FunctionBuilder& f, Id ea, Id value, const PointerFact* fact, uint64_t offset, bool proven_at_launch);
   // memory.fill / memory.copy (all operands u32), with wasm's bounds checks.
-  void fill(FunctionBuilder& f, uint32_t dest, uint32_t value, uint32_t count);
-  void copy(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count);
+  void fill(FunctionBuilder& f, Id dest, Id value, Id count);
+  void copy(FunctionBuilder& f, Id dest, Id source, Id count);
   // memory.init of a data segment of `segment_size` bytes at `segment_offset`
   // in the data-segments buffer, whose dropped flag is the u32 at InstanceState
   // + `dropped_offset` (operands u32; the segment facts are constants).
-  void memory_init(FunctionBuilder& f, uint32_t dest, uint32_t source, uint32_t count, uint32_t segment_size,
-                   uint64_t segment_offset, uint32_t dropped_offset);
+  void memory_init(FunctionBuilder& f, Id dest, Id source, Id count, uint32_t segment_size, uint64_t segment_offset,
+                   uint32_t dropped_offset);
 
   // --- tables (table_helpers.cpp) ---
   // Copies `count` slots to the Table record at `dest_table` (u64), from slot
@@ -119,15 +118,14 @@ class RuntimeHelpers {
   // `source_size` entries, from entry `source`: backwards when the ranges
   // overlap that way (table.copy), front to back otherwise. Unless both
   // ranges fit, traps "out of bounds table access" and moves nothing.
-  void table_move(FunctionBuilder& f, uint32_t dest_table, uint32_t dest, uint32_t source_slots, uint32_t source_size,
-                  uint32_t source, uint32_t count);
+  void table_move(FunctionBuilder& f, Id dest_table, Id dest, Id source_slots, Id source_size, Id source, Id count);
   // Sets `count` slots of the Table record at `table` (u64) from `index` to
   // `value` (a reference), with the same bounds check.
-  void table_fill(FunctionBuilder& f, uint32_t table, uint32_t index, uint32_t value, uint32_t count);
+  void table_fill(FunctionBuilder& f, Id table, Id index, Id value, Id count);
 
   // Device address of wasm range [ea, ea + width) (u64; width a u32 value);
   // traps and returns from `f` when it is unmapped. For atomics.
-  uint32_t device_address(FunctionBuilder& f, uint32_t ea, uint32_t width) { return translate(f, ea, width); }
+  Id device_address(FunctionBuilder& f, Id ea, Id width) { return translate(f, ea, width); }
   // Sets AbiVariables::memory_base_var to the module memory's device
   // address; `main` calls it once the launch block and instance state are known.
   void set_memory_base(FunctionBuilder& f);
@@ -156,39 +154,38 @@ class RuntimeHelpers {
     uint32_t width;
     auto operator<=>(const Key&) const = default;
   };
-  uint32_t function_id(Helper helper, uint32_t width = 0);
-  uint32_t call(FunctionBuilder& f, uint32_t result_type, uint32_t function, std::initializer_list<uint32_t> args);
+  Id function_id(Helper helper, uint32_t width = 0);
+  Id call(FunctionBuilder& f, Id result_type, Id function, std::initializer_list<Id> args);
 
-  void emit_trap(uint32_t id);
-  void emit_translate(uint32_t id);
-  void emit_load(uint32_t id, uint32_t width);
-  void emit_store(uint32_t id, uint32_t width);
-  void emit_load_device(uint32_t id, uint32_t width);
-  void emit_store_device(uint32_t id, uint32_t width);
-  void emit_fill(uint32_t id);
-  void emit_copy(uint32_t id);
-  void emit_init(uint32_t id);
-  void emit_table_move(uint32_t id);
-  void emit_table_fill(uint32_t id);
-  void emit_fill_bytes(uint32_t id);
-  void emit_copy_bytes(uint32_t id);
+  void emit_trap(Id id);
+  void emit_translate(Id id);
+  void emit_load(Id id, uint32_t width);
+  void emit_store(Id id, uint32_t width);
+  void emit_load_device(Id id, uint32_t width);
+  void emit_store_device(Id id, uint32_t width);
+  void emit_fill(Id id);
+  void emit_copy(Id id);
+  void emit_init(Id id);
+  void emit_table_move(Id id);
+  void emit_table_fill(Id id);
+  void emit_fill_bytes(Id id);
+  void emit_copy_bytes(Id id);
 
   AccessPath path_of(std::optional<uint64_t> start, std::optional<uint64_t> size);
   // The Parameter path an access with this fact may take, if any.
   std::optional<AccessPath> parameter_path(const PointerFact* fact, uint64_t offset, uint32_t width);
   // For an access [ea, ea + width) from pointer parameter `param`: whether it
   // lies inside the argument's buffer (a bool), and its device address then.
-  std::pair<uint32_t, uint32_t> parameter_check(FunctionBuilder& f, uint32_t param, uint32_t ea, uint32_t width,
-                                                bool proven_at_launch);
+  std::pair<Id, Id> parameter_check(FunctionBuilder& f, uint32_t param, Id ea, uint32_t width, bool proven_at_launch);
   // The same for [ea + delta, ea + delta + span), a group's bytes: in 32-bit
   // arithmetic when ea's parts (ProofState::address_parts) allow.
   // A check passes too where the access is `proven_at_launch` (as for
   // load()); region_compare is the compare alone, whose address it changes
   // the form of.
-  std::pair<uint32_t, uint32_t> region_check(FunctionBuilder& f, uint32_t param, uint32_t ea, int64_t delta,
-                                             uint64_t span, bool proven_at_launch);
-  std::pair<uint32_t, uint32_t> region_compare(FunctionBuilder& f, uint32_t param, uint32_t ea, int64_t delta,
-                                               uint64_t span, bool proven_at_launch);
+  std::pair<Id, Id> region_check(FunctionBuilder& f, uint32_t param, Id ea, int64_t delta, uint64_t span,
+                                 bool proven_at_launch);
+  std::pair<Id, Id> region_compare(FunctionBuilder& f, uint32_t param, Id ea, int64_t delta, uint64_t span,
+                                   bool proven_at_launch);
   // The Indexed path an access with this fact may take, if any.
   std::optional<AccessPath> indexed_path(const PointerFact* fact, uint64_t offset, uint32_t width,
                                          std::optional<uint64_t> constant);
@@ -196,61 +193,60 @@ class RuntimeHelpers {
   // largest piece of the initial memory outside the stack and shared ranges.
   std::optional<std::pair<uint64_t, uint64_t>> indexed_module_range();
   // `module()` when [ea, ea + width) lies inside indexed_module_range(), else `general()`.
-  void indexed_module_or_general(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& module,
+  void indexed_module_or_general(FunctionBuilder& f, Id ea, uint32_t width, const std::function<void()>& module,
                                  const std::function<void()>& general);
   // Emits the Indexed access: `shared()` inside the shared range, `module()`
   // inside indexed_module_range(), else `general()`.
-  void indexed_access(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& shared,
+  void indexed_access(FunctionBuilder& f, Id ea, uint32_t width, const std::function<void()>& shared,
                       const std::function<void()>& module, const std::function<void()>& general);
   // The device access at `address` on a Parameter path.
-  uint32_t load_device(FunctionBuilder& f, uint32_t address, uint32_t width, AccessPath path);
-  void store_device(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width, AccessPath path);
+  Id load_device(FunctionBuilder& f, Id address, uint32_t width, AccessPath path);
+  void store_device(FunctionBuilder& f, Id address, Id value, uint32_t width, AccessPath path);
   // memory_base + ea (u64): the device address of a module-memory address.
-  uint32_t module_address(FunctionBuilder& f, uint32_t ea);
+  Id module_address(FunctionBuilder& f, Id ea);
   // The module memory's current size in bytes (u64).
-  uint32_t current_memory_bytes(FunctionBuilder& f);
+  Id current_memory_bytes(FunctionBuilder& f);
   // Whether [start, start + size) (u64s) ends within the current size.
-  uint32_t within_memory(FunctionBuilder& f, uint32_t start, uint32_t size);
+  Id within_memory(FunctionBuilder& f, Id start, Id size);
   // The device access at `address` (u64) whose alignment is known to be
   // `alignment` (a power of two; 1 when unknown): one typed access when it
   // suffices, else words or bytes. Stores do not check `trapped`.
-  uint32_t load_at(FunctionBuilder& f, uint32_t address, uint32_t width, uint32_t alignment);
+  Id load_at(FunctionBuilder& f, Id address, uint32_t width, uint32_t alignment);
   // Inside a helper: the access at `address` chosen by its run-time alignment, then return.
-  void return_load_by_alignment(FunctionBuilder& f, uint32_t address, uint32_t width);
-  void store_by_alignment_and_return(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width);
-  void store_at(FunctionBuilder& f, uint32_t address, uint32_t value, uint32_t width, uint32_t alignment);
+  void return_load_by_alignment(FunctionBuilder& f, Id address, uint32_t width);
+  void store_by_alignment_and_return(FunctionBuilder& f, Id address, Id value, uint32_t width);
+  void store_at(FunctionBuilder& f, Id address, Id value, uint32_t width, uint32_t alignment);
   // Calls of the general load/store helpers (not counted in access_paths).
-  uint32_t load_translated(FunctionBuilder& f, uint32_t ea, uint32_t width);
-  void store_translated(FunctionBuilder& f, uint32_t ea, uint32_t value, uint32_t width);
+  Id load_translated(FunctionBuilder& f, Id ea, uint32_t width);
+  void store_translated(FunctionBuilder& f, Id ea, Id value, uint32_t width);
 
   // Grouped accesses (grouped_accesses.cpp).
   std::optional<GroupPlan> plan_group(std::span<const GroupedAccess> members, bool stores);
-  std::pair<uint32_t, uint32_t> group_check(FunctionBuilder& f, const GroupPlan& plan, uint32_t first_ea,
-                                            bool proven_at_launch);
-  uint32_t group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first, uint64_t first_offset,
-                            uint32_t offset);
+  std::pair<Id, Id> group_check(FunctionBuilder& f, const GroupPlan& plan, Id first_ea, bool proven_at_launch);
+  Id group_base_index(FunctionBuilder& f, const GroupPlan& plan, const PointerFact& first, uint64_t first_offset,
+                      Id offset);
   // Whether a load group's four words at `delta` (device address `address`)
   // take one 16-byte access: the launch's proof (where the group is
   // `proven_at_launch`) or a subgroup vote.
-  uint32_t aligned_for_launch(FunctionBuilder& f, const GroupPlan& plan, std::span<const GroupedAccess> members,
-                              int64_t delta, uint32_t address, bool proven_at_launch);
+  Id aligned_for_launch(FunctionBuilder& f, const GroupPlan& plan, std::span<const GroupedAccess> members,
+                        int64_t delta, Id address, bool proven_at_launch);
 
   // Workgroup-shared memory paths of the load/store and fill/copy helpers.
-  void shared_access(FunctionBuilder& f, uint32_t ea, uint32_t width, const std::function<void()>& inside);
-  void shared_bulk(FunctionBuilder& f, std::initializer_list<uint32_t> starts, uint32_t count,
-                   const std::function<void(uint32_t)>& byte, uint32_t backwards = 0);
+  void shared_access(FunctionBuilder& f, Id ea, uint32_t width, const std::function<void()>& inside);
+  // `backwards`: a bool, or Id() for forwards.
+  void shared_bulk(FunctionBuilder& f, std::initializer_list<Id> starts, Id count, const std::function<void(Id)>& byte,
+                   Id backwards = Id());
 
   // Field of the LaunchBlock (u32 or u64, naturally aligned).
-  uint32_t launch_field(FunctionBuilder& f, uint32_t offset, uint32_t width);
+  Id launch_field(FunctionBuilder& f, uint32_t offset, uint32_t width);
   // Device address of wasm range [ea, ea + width) (u64, width u32); traps and
   // returns from `f` when it is unmapped.
-  uint32_t translate(FunctionBuilder& f, uint32_t ea, uint32_t width);
+  Id translate(FunctionBuilder& f, Id ea, Id width);
   // for (i = 0; i < count; ++i) body(i), with u64 i and count.
-  void counted_loop(FunctionBuilder& f, uint32_t count, const std::function<void(uint32_t)>& body,
-                    bool backwards = false);
+  void counted_loop(FunctionBuilder& f, Id count, const std::function<void(Id)>& body, bool backwards = false);
 
   KernelContext& k_;
-  std::map<Key, uint32_t> ids_;
+  std::map<Key, Id> ids_;
   std::map<Key, bool> emitted_;
 };
 

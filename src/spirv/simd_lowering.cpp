@@ -35,59 +35,59 @@ uint32_t lane_count(Lanes shape) { return 128 / lane_bits(shape); }
 
 }  // namespace
 
-uint32_t FunctionLowering::lane(uint32_t v, Lanes shape, uint32_t index, bool is_signed) {
+Id FunctionLowering::lane(Id v, Lanes shape, uint32_t index, bool is_signed) {
   const Id u32 = k_.types.u32;
   switch (shape) {
     case Lanes::I8:
     case Lanes::I16: {
       const uint32_t bits = lane_bits(shape), per_word = 32 / bits;
-      uint32_t word = op(Op::OpCompositeExtract, u32, {v, index / per_word});
+      Id word = op(Op::OpCompositeExtract, u32, {v, literal(index / per_word)});
       return op(is_signed ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, u32,
                 {word, b_.const_u32(bits * (index % per_word)), b_.const_u32(bits)});
     }
-    case Lanes::I32: return op(Op::OpCompositeExtract, u32, {v, index});
-    case Lanes::F32: return op(Op::OpBitcast, k_.types.f32(), {op(Op::OpCompositeExtract, u32, {v, index})});
+    case Lanes::I32: return op(Op::OpCompositeExtract, u32, {v, literal(index)});
+    case Lanes::F32: return op(Op::OpBitcast, k_.types.f32(), {op(Op::OpCompositeExtract, u32, {v, literal(index)})});
     case Lanes::I64: {
       const Id u64x2 = b_.vector_type(k_.types.u64, 2);
-      return op(Op::OpCompositeExtract, k_.types.u64, {op(Op::OpBitcast, u64x2, {v}), index});
+      return op(Op::OpCompositeExtract, k_.types.u64, {op(Op::OpBitcast, u64x2, {v}), literal(index)});
     }
     case Lanes::F64: {
       const Id f64 = k_.types.f64(), f64x2 = b_.vector_type(f64, 2);
-      return op(Op::OpCompositeExtract, f64, {op(Op::OpBitcast, f64x2, {v}), index});
+      return op(Op::OpCompositeExtract, f64, {op(Op::OpBitcast, f64x2, {v}), literal(index)});
     }
   }
-  return 0;
+  return Id();
 }
 
-std::vector<uint32_t> FunctionLowering::lanes(uint32_t v, Lanes shape, bool is_signed) {
-  std::vector<uint32_t> out;
+std::vector<Id> FunctionLowering::lanes(Id v, Lanes shape, bool is_signed) {
+  std::vector<Id> out;
   for (uint32_t i = 0; i < lane_count(shape); ++i) out.push_back(lane(v, shape, i, is_signed));
   return out;
 }
 
-uint32_t FunctionLowering::from_lanes(Lanes shape, std::span<const uint32_t> values) {
+Id FunctionLowering::from_lanes(Lanes shape, std::span<const Id> values) {
   assert(values.size() == lane_count(shape));
   const Id u32 = k_.types.u32, v128 = k_.types.v128();
   switch (shape) {
     case Lanes::I8:
     case Lanes::I16: {
       const uint32_t bits = lane_bits(shape), per_word = 32 / bits;
-      std::vector<uint32_t> words;
+      std::vector<Id> words;
       for (uint32_t c = 0; c < 4; ++c) {
         // Each insert replaces all bits above the lanes before it.
-        uint32_t word = values[c * per_word];
+        Id word = values[c * per_word];
         for (uint32_t j = 1; j < per_word; ++j)
           word = op(Op::OpBitFieldInsert, u32,
                     {word, values[c * per_word + j], b_.const_u32(bits * j), b_.const_u32(bits)});
         words.push_back(word);
       }
-      return f_.op(Op::OpCompositeConstruct, v128, std::span<const uint32_t>(words));
+      return f_.op(Op::OpCompositeConstruct, v128, std::span<const Id>(words));
     }
     case Lanes::I32: return f_.op(Op::OpCompositeConstruct, v128, values);
     case Lanes::F32: {
-      std::vector<uint32_t> words;
-      for (uint32_t v : values) words.push_back(op(Op::OpBitcast, u32, {v}));
-      return f_.op(Op::OpCompositeConstruct, v128, std::span<const uint32_t>(words));
+      std::vector<Id> words;
+      for (Id v : values) words.push_back(op(Op::OpBitcast, u32, {v}));
+      return f_.op(Op::OpCompositeConstruct, v128, std::span<const Id>(words));
     }
     case Lanes::I64: {
       const Id u64x2 = b_.vector_type(k_.types.u64, 2);
@@ -98,10 +98,10 @@ uint32_t FunctionLowering::from_lanes(Lanes shape, std::span<const uint32_t> val
       return op(Op::OpBitcast, v128, {f_.op(Op::OpCompositeConstruct, f64x2, values)});
     }
   }
-  return 0;
+  return Id();
 }
 
-FunctionLowering::LaneParts FunctionLowering::split(uint32_t v, Lanes shape, bool is_signed) {
+FunctionLowering::LaneParts FunctionLowering::split(Id v, Lanes shape, bool is_signed) {
   LaneParts out;
   if (shape == Lanes::I64) {
     out.type = b_.vector_type(k_.types.u64, 2);
@@ -120,52 +120,52 @@ FunctionLowering::LaneParts FunctionLowering::split(uint32_t v, Lanes shape, boo
   return out;
 }
 
-uint32_t FunctionLowering::join(Lanes shape, const LaneParts& parts) {
+Id FunctionLowering::join(Lanes shape, const LaneParts& parts) {
   if (shape == Lanes::I64) return op(Op::OpBitcast, k_.types.v128(), {parts.parts[0]});
   const uint32_t bits = lane_bits(shape);
-  uint32_t v = parts.parts[0];
+  Id v = parts.parts[0];
   for (uint32_t k = 1; k < parts.parts.size(); ++k)
     v = op(Op::OpBitFieldInsert, parts.type, {v, parts.parts[k], b_.const_u32(bits * k), b_.const_u32(bits)});
   return v;
 }
 
-uint32_t FunctionLowering::splat_constant(Id vector_type, uint64_t value) {
+Id FunctionLowering::splat_constant(Id vector_type, uint64_t value) {
   if (vector_type == k_.types.v128()) {
-    const uint32_t c = b_.const_u32(uint32_t(value));
-    const uint32_t words[] = {c, c, c, c};
+    const Id c = b_.const_u32(uint32_t(value));
+    const Id words[] = {c, c, c, c};
     return b_.const_composite(vector_type, words);
   }
-  const uint32_t c = b_.const_u64(value);
-  const uint32_t words[] = {c, c};
+  const Id c = b_.const_u64(value);
+  const Id words[] = {c, c};
   return b_.const_composite(vector_type, words);
 }
 
-Result<std::vector<uint32_t>> FunctionLowering::per_lane(Opcode scalar, std::initializer_list<uint32_t> operands,
-                                                         Lanes shape, uint32_t count) {
-  std::vector<std::vector<uint32_t>> inputs;
-  for (uint32_t v : operands) inputs.push_back(lanes(v, shape));
+Result<std::vector<Id>> FunctionLowering::per_lane(Opcode scalar, std::initializer_list<Id> operands, Lanes shape,
+                                                   uint32_t count) {
+  std::vector<std::vector<Id>> inputs;
+  for (Id v : operands) inputs.push_back(lanes(v, shape));
   const size_t ip = current_ip_;
   wasm::Instr instr;
   instr.op = scalar;
   for (uint32_t i = 0; i < count; ++i) {
-    for (const std::vector<uint32_t>& in : inputs) push(in[i]);
+    for (const std::vector<Id>& in : inputs) push(in[i]);
     WASMGPU_TRY(lower_instruction(instr, ip));
   }
   // Exact f32 + - * leave their values on the stack until the run settles.
   if (k_.exact_float) k_.exact_float->settle(f_, stack_);
   current_ip_ = ip;
-  std::vector<uint32_t> results(count);
+  std::vector<Id> results(count);
   for (uint32_t i = count; i-- > 0;) results[i] = pop();
   return results;
 }
 
-uint32_t FunctionLowering::load_raw(const wasm::Instr& instr, uint32_t width) {
-  uint32_t ea = effective_address(instr);
+Id FunctionLowering::load_raw(const wasm::Instr& instr, uint32_t width) {
+  Id ea = effective_address(instr);
   note_shared_proof(ea, instr, width);
   return k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
-void FunctionLowering::store_raw(const wasm::Instr& instr, uint32_t ea, uint32_t value, uint32_t width) {
+void FunctionLowering::store_raw(const wasm::Instr& instr, Id ea, Id value, uint32_t width) {
   k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
@@ -176,29 +176,29 @@ void FunctionLowering::store_raw(const wasm::Instr& instr, uint32_t ea, uint32_t
 // the upper half that traps, and a trapped invocation stores nothing more,
 // so no byte is written (as wasm requires).
 void FunctionLowering::v128_load(const wasm::Instr& instr) {
-  uint32_t ea = effective_address(instr);
+  Id ea = effective_address(instr);
   note_shared_proof(ea, instr, 16);
   const bool proven = launch_recorded(current_ip_);
-  if (std::optional<uint32_t> v = k_.helpers->load_v128(f_, ea, pointer_fact(), instr.imm1, proven)) {
+  if (std::optional<Id> v = k_.helpers->load_v128(f_, ea, pointer_fact(), instr.imm1, proven)) {
     push(*v);
     return;
   }
-  uint32_t low = k_.helpers->load(f_, ea, 8, pointer_fact(), instr.imm1, proven);
-  uint32_t ea_high = b_.integer_constant(ea) ? b_.const_u64(*b_.integer_constant(ea) + 8)
-                                             : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
-  uint32_t high = k_.helpers->load(f_, ea_high, 8, pointer_fact(), instr.imm1 + 8, proven);
-  const uint32_t halves[] = {low, high};
+  Id low = k_.helpers->load(f_, ea, 8, pointer_fact(), instr.imm1, proven);
+  Id ea_high = b_.integer_constant(ea) ? b_.const_u64(*b_.integer_constant(ea) + 8)
+                                       : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
+  Id high = k_.helpers->load(f_, ea_high, 8, pointer_fact(), instr.imm1 + 8, proven);
+  const Id halves[] = {low, high};
   push(from_lanes(Lanes::I64, halves));
 }
 
 void FunctionLowering::v128_store(const wasm::Instr& instr) {
-  uint32_t value = pop();
-  uint32_t ea = effective_address(instr);
+  Id value = pop();
+  Id ea = effective_address(instr);
   note_shared_proof(ea, instr, 16);
   const bool proven = launch_recorded(current_ip_);
   if (k_.helpers->store_v128(f_, ea, value, pointer_fact(), instr.imm1, proven)) return;
-  uint32_t ea_high = b_.integer_constant(ea) ? b_.const_u64(*b_.integer_constant(ea) + 8)
-                                             : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
+  Id ea_high = b_.integer_constant(ea) ? b_.const_u64(*b_.integer_constant(ea) + 8)
+                                       : op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)});
   k_.helpers->store(f_, ea_high, lane(value, Lanes::I64, 1), 8, pointer_fact(), instr.imm1 + 8, proven);
   k_.helpers->store(f_, ea, lane(value, Lanes::I64, 0), 8, pointer_fact(), instr.imm1, proven);
 }
@@ -207,12 +207,12 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   const Id u32 = k_.types.u32, u64 = k_.types.u64, v128 = k_.types.v128(), bool_type = k_.types.bool_type;
   auto u32c = [&](uint32_t v) { return b_.const_u32(v); };
   // Integer lanes: `fn` on each part of the operands (split), joined back.
-  auto int_lanes = [&](Lanes shape, bool is_signed, std::initializer_list<uint32_t> operands, auto fn) {
+  auto int_lanes = [&](Lanes shape, bool is_signed, std::initializer_list<Id> operands, auto fn) {
     std::vector<LaneParts> in;
-    for (uint32_t v : operands) in.push_back(split(v, shape, is_signed));
+    for (Id v : operands) in.push_back(split(v, shape, is_signed));
     LaneParts out{{}, in[0].type};
     for (size_t k = 0; k < in[0].parts.size(); ++k) {
-      std::vector<uint32_t> part;
+      std::vector<Id> part;
       for (const LaneParts& p : in) part.push_back(p.parts[k]);
       out.parts.push_back(fn(out.type, part));
     }
@@ -220,26 +220,26 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   };
   auto bvec = [&](Id type) { return b_.vector_type(bool_type, type == v128 ? 4 : 2); };
   auto int_binary = [&](Lanes shape, bool is_signed, Op opcode) {
-    uint32_t rhs = pop(), lhs = pop();
-    push(int_lanes(shape, is_signed, {lhs, rhs},
-                   [&](Id t, std::vector<uint32_t>& p) { return op(opcode, t, {p[0], p[1]}); }));
+    Id rhs = pop(), lhs = pop();
+    push(
+        int_lanes(shape, is_signed, {lhs, rhs}, [&](Id t, std::vector<Id>& p) { return op(opcode, t, {p[0], p[1]}); }));
   };
   auto int_compare = [&](Lanes shape, bool is_signed, Op opcode) {
-    uint32_t rhs = pop(), lhs = pop();
-    push(int_lanes(shape, is_signed, {lhs, rhs}, [&](Id t, std::vector<uint32_t>& p) {
+    Id rhs = pop(), lhs = pop();
+    push(int_lanes(shape, is_signed, {lhs, rhs}, [&](Id t, std::vector<Id>& p) {
       return op(Op::OpSelect, t,
                 {op(opcode, bvec(t), {p[0], p[1]}), splat_constant(t, ~uint64_t(0)), splat_constant(t, 0)});
     }));
   };
   auto int_select = [&](Lanes shape, bool is_signed, Op opcode) {  // min/max: opcode(a, b) ? a : b
-    uint32_t rhs = pop(), lhs = pop();
-    push(int_lanes(shape, is_signed, {lhs, rhs}, [&](Id t, std::vector<uint32_t>& p) {
+    Id rhs = pop(), lhs = pop();
+    push(int_lanes(shape, is_signed, {lhs, rhs}, [&](Id t, std::vector<Id>& p) {
       return op(Op::OpSelect, t, {op(opcode, bvec(t), {p[0], p[1]}), p[0], p[1]});
     }));
   };
   // Clamps part `x` (i32 lanes of a sign- or zero-extended narrower lane) to [lo, hi] (signed compares).
-  auto clamp = [&](Id t, uint32_t x, int64_t lo, int64_t hi) {
-    uint32_t low = splat_constant(t, uint64_t(lo)), high = splat_constant(t, uint64_t(hi));
+  auto clamp = [&](Id t, Id x, int64_t lo, int64_t hi) {
+    Id low = splat_constant(t, uint64_t(lo)), high = splat_constant(t, uint64_t(hi));
     x = op(Op::OpSelect, t, {op(Op::OpSLessThan, bvec(t), {x, low}), low, x});
     return op(Op::OpSelect, t, {op(Op::OpSGreaterThan, bvec(t), {x, high}), high, x});
   };
@@ -247,56 +247,56 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     const uint32_t bits = lane_bits(shape);
     const int64_t lo = is_signed ? -(int64_t(1) << (bits - 1)) : 0;
     const int64_t hi = is_signed ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
-    uint32_t rhs = pop(), lhs = pop();
+    Id rhs = pop(), lhs = pop();
     push(int_lanes(shape, is_signed, {lhs, rhs},
-                   [&](Id t, std::vector<uint32_t>& p) { return clamp(t, op(opcode, t, {p[0], p[1]}), lo, hi); }));
+                   [&](Id t, std::vector<Id>& p) { return clamp(t, op(opcode, t, {p[0], p[1]}), lo, hi); }));
   };
   auto int_shift = [&](Lanes shape, Op opcode, bool is_signed) {
     const uint32_t bits = lane_bits(shape);
-    uint32_t count = op(Op::OpBitwiseAnd, u32, {pop(), u32c(bits - 1)});
-    uint32_t x = pop();
-    push(int_lanes(shape, is_signed, {x}, [&](Id t, std::vector<uint32_t>& p) {
-      uint32_t n = t == v128 ? count : op(Op::OpUConvert, u64, {count});
-      std::vector<uint32_t> counts(t == v128 ? 4 : 2, n);
-      return op(opcode, t, {p[0], f_.op(Op::OpCompositeConstruct, t, std::span<const uint32_t>(counts))});
+    Id count = op(Op::OpBitwiseAnd, u32, {pop(), u32c(bits - 1)});
+    Id x = pop();
+    push(int_lanes(shape, is_signed, {x}, [&](Id t, std::vector<Id>& p) {
+      Id n = t == v128 ? count : op(Op::OpUConvert, u64, {count});
+      std::vector<Id> counts(t == v128 ? 4 : 2, n);
+      return op(opcode, t, {p[0], f_.op(Op::OpCompositeConstruct, t, std::span<const Id>(counts))});
     }));
   };
   auto int_unary = [&](Lanes shape, bool is_signed, auto fn) {
-    uint32_t x = pop();
-    push(int_lanes(shape, is_signed, {x}, [&](Id t, std::vector<uint32_t>& p) { return fn(t, p[0]); }));
+    Id x = pop();
+    push(int_lanes(shape, is_signed, {x}, [&](Id t, std::vector<Id>& p) { return fn(t, p[0]); }));
   };
-  auto negate = [&](Id t, uint32_t x) { return op(Op::OpISub, t, {splat_constant(t, 0), x}); };
-  auto absolute = [&](Id t, uint32_t x) {
+  auto negate = [&](Id t, Id x) { return op(Op::OpISub, t, {splat_constant(t, 0), x}); };
+  auto absolute = [&](Id t, Id x) {
     return op(Op::OpSelect, t, {op(Op::OpSLessThan, bvec(t), {x, splat_constant(t, 0)}), negate(t, x), x});
   };
   auto all_true = [&](Lanes shape) {
     LaneParts p = split(pop(), shape, false);
-    uint32_t all = b_.const_bool(true);
-    for (uint32_t part : p.parts)
+    Id all = b_.const_bool(true);
+    for (Id part : p.parts)
       all = op(Op::OpLogicalAnd, bool_type,
                {all, op(Op::OpAll, bool_type, {op(Op::OpINotEqual, bvec(p.type), {part, splat_constant(p.type, 0)})})});
     push(bool_to_i32(all));
   };
   auto bitmask = [&](Lanes shape) {
     const uint32_t bits = lane_bits(shape);
-    uint32_t x = pop(), mask = u32c(0);
+    Id x = pop(), mask = u32c(0);
     for (uint32_t i = 0; i < lane_count(shape); ++i) {
-      uint32_t l = lane(x, shape, i);
-      uint32_t sign = bits == 64 ? op(Op::OpUConvert, u32, {op(Op::OpShiftRightLogical, u64, {l, u32c(63)})})
-                                 : op(Op::OpShiftRightLogical, u32, {l, u32c(bits - 1)});
+      Id l = lane(x, shape, i);
+      Id sign = bits == 64 ? op(Op::OpUConvert, u32, {op(Op::OpShiftRightLogical, u64, {l, u32c(63)})})
+                           : op(Op::OpShiftRightLogical, u32, {l, u32c(bits - 1)});
       mask = op(Op::OpBitwiseOr, u32, {mask, op(Op::OpShiftLeftLogical, u32, {sign, u32c(i)})});
     }
     push(mask);
   };
   auto splat = [&](Lanes shape) {
-    uint32_t x = pop();
-    std::vector<uint32_t> values(lane_count(shape), x);
+    Id x = pop();
+    std::vector<Id> values(lane_count(shape), x);
     push(from_lanes(shape, values));
   };
   auto extract = [&](Lanes shape, bool is_signed) { push(lane(pop(), shape, instr.imm0, is_signed)); };
   auto replace = [&](Lanes shape) {
-    uint32_t x = pop();
-    std::vector<uint32_t> values = lanes(pop(), shape);
+    Id x = pop();
+    std::vector<Id> values = lanes(pop(), shape);
     values[instr.imm0] = x;
     push(from_lanes(shape, values));
   };
@@ -305,60 +305,60 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     const uint32_t bits = lane_bits(to);
     const int64_t lo = is_signed ? -(int64_t(1) << (bits - 1)) : 0;
     const int64_t hi = is_signed ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
-    uint32_t b = pop(), a = pop();
-    std::vector<uint32_t> values;
-    for (uint32_t v : {a, b})
-      for (uint32_t l : lanes(v, from, true)) {
-        uint32_t low = u32c(uint32_t(lo)), high = u32c(uint32_t(hi));
+    Id b = pop(), a = pop();
+    std::vector<Id> values;
+    for (Id v : {a, b})
+      for (Id l : lanes(v, from, true)) {
+        Id low = u32c(uint32_t(lo)), high = u32c(uint32_t(hi));
         l = op(Op::OpSelect, u32, {op(Op::OpSLessThan, bool_type, {l, low}), low, l});
         values.push_back(op(Op::OpSelect, u32, {op(Op::OpSGreaterThan, bool_type, {l, high}), high, l}));
       }
     push(from_lanes(to, values));
   };
   // Lane i of `from`, sign- or zero-extended to the lane type of `to`.
-  auto widened = [&](uint32_t v, Lanes from, Lanes to, uint32_t i, bool is_signed) {
-    uint32_t l = lane(v, from, i, is_signed);
+  auto widened = [&](Id v, Lanes from, Lanes to, uint32_t i, bool is_signed) {
+    Id l = lane(v, from, i, is_signed);
     if (to != Lanes::I64) return l;
     return op(is_signed ? Op::OpSConvert : Op::OpUConvert, u64, {l});
   };
   auto extend = [&](Lanes from, Lanes to, bool high, bool is_signed) {
-    uint32_t x = pop();
+    Id x = pop();
     const uint32_t n = lane_count(to), first = high ? n : 0;
-    std::vector<uint32_t> values;
+    std::vector<Id> values;
     for (uint32_t i = 0; i < n; ++i) values.push_back(widened(x, from, to, first + i, is_signed));
     push(from_lanes(to, values));
   };
   auto extmul = [&](Lanes from, Lanes to, bool high, bool is_signed) {
-    uint32_t b = pop(), a = pop();
+    Id b = pop(), a = pop();
     const uint32_t n = lane_count(to), first = high ? n : 0;
     const Id t = to == Lanes::I64 ? u64 : u32;
-    std::vector<uint32_t> values;
+    std::vector<Id> values;
     for (uint32_t i = 0; i < n; ++i)
       values.push_back(
           op(Op::OpIMul, t, {widened(a, from, to, first + i, is_signed), widened(b, from, to, first + i, is_signed)}));
     push(from_lanes(to, values));
   };
   auto extadd_pairwise = [&](Lanes from, Lanes to, bool is_signed) {
-    uint32_t x = pop();
-    std::vector<uint32_t> values;
+    Id x = pop();
+    std::vector<Id> values;
     for (uint32_t i = 0; i < lane_count(to); ++i)
       values.push_back(op(Op::OpIAdd, u32, {lane(x, from, 2 * i, is_signed), lane(x, from, 2 * i + 1, is_signed)}));
     push(from_lanes(to, values));
   };
   // Float lanes through the scalar instruction.
   auto float_lanes = [&](Opcode scalar, Lanes shape, uint32_t arity) -> Status {
-    uint32_t b = arity == 2 ? pop() : 0, a = pop();
-    Result<std::vector<uint32_t>> r = arity == 2 ? per_lane(scalar, {a, b}, shape, lane_count(shape))
-                                                 : per_lane(scalar, {a}, shape, lane_count(shape));
+    Id b = arity == 2 ? pop() : Id(), a = pop();
+    Result<std::vector<Id>> r = arity == 2 ? per_lane(scalar, {a, b}, shape, lane_count(shape))
+                                           : per_lane(scalar, {a}, shape, lane_count(shape));
     if (!r.ok()) return r.error();
     push(from_lanes(shape, *r));
     return {};
   };
   // Float comparisons: the scalar's i32 0 or 1 per lane, as a lane mask.
   auto float_compare = [&](Opcode scalar, Lanes shape) -> Status {
-    uint32_t b = pop(), a = pop();
-    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> r, per_lane(scalar, {a, b}, shape, lane_count(shape)));
-    for (uint32_t& l : r) {
+    Id b = pop(), a = pop();
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<Id> r, per_lane(scalar, {a, b}, shape, lane_count(shape)));
+    for (Id& l : r) {
       l = op(Op::OpISub, u32, {u32c(0), l});
       if (shape == Lanes::F64) l = op(Op::OpSConvert, u64, {l});
     }
@@ -367,11 +367,11 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   };
   // pmin: b < a ? b : a; pmax: a < b ? b : a (the scalar lt decides).
   auto pseudo_min_max = [&](Lanes shape, bool is_min) -> Status {
-    uint32_t b = pop(), a = pop();
+    Id b = pop(), a = pop();
     const Opcode lt = shape == Lanes::F32 ? Opcode::F32Lt : Opcode::F64Lt;
-    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> less, is_min ? per_lane(lt, {b, a}, shape, lane_count(shape))
-                                                                : per_lane(lt, {a, b}, shape, lane_count(shape)));
-    std::vector<uint32_t> la = lanes(a, shape), lb = lanes(b, shape), values;
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<Id> less, is_min ? per_lane(lt, {b, a}, shape, lane_count(shape))
+                                                          : per_lane(lt, {a, b}, shape, lane_count(shape)));
+    std::vector<Id> la = lanes(a, shape), lb = lanes(b, shape), values;
     const Id t = shape == Lanes::F32 ? k_.types.f32() : k_.types.f64();
     for (uint32_t i = 0; i < lane_count(shape); ++i)
       values.push_back(op(Op::OpSelect, t, {nonzero(less[i], u32), lb[i], la[i]}));
@@ -380,8 +380,8 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   };
   // Conversions of the first `count` lanes of `from`, the rest of `to` zero.
   auto convert = [&](Opcode scalar, Lanes from, Lanes to, uint32_t count) -> Status {
-    uint32_t x = pop();
-    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> values, per_lane(scalar, {x}, from, count));
+    Id x = pop();
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<Id> values, per_lane(scalar, {x}, from, count));
     const Id zero = to == Lanes::F32 ? b_.const_f32_bits(0) : to == Lanes::F64 ? b_.const_f64_bits(0) : u32c(0);
     values.resize(lane_count(to), zero);
     push(from_lanes(to, values));
@@ -402,10 +402,10 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       const bool is_signed = n % 2 == 0;
       const Lanes from = n < 2 ? Lanes::I8 : n < 4 ? Lanes::I16 : Lanes::I32;
       const Lanes to = n < 2 ? Lanes::I16 : n < 4 ? Lanes::I32 : Lanes::I64;
-      uint32_t raw = load_raw(instr, 8);
-      const uint32_t halves[] = {raw, b_.const_u64(0)};
-      uint32_t bytes = from_lanes(Lanes::I64, halves);
-      std::vector<uint32_t> values;
+      Id raw = load_raw(instr, 8);
+      const Id halves[] = {raw, b_.const_u64(0)};
+      Id bytes = from_lanes(Lanes::I64, halves);
+      std::vector<Id> values;
       for (uint32_t i = 0; i < lane_count(to); ++i) values.push_back(widened(bytes, from, to, i, is_signed));
       push(from_lanes(to, values));
       break;
@@ -421,12 +421,12 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       break;
     }
     case Opcode::V128Load32Zero: {
-      const uint32_t values[] = {load_raw(instr, 4), u32c(0), u32c(0), u32c(0)};
+      const Id values[] = {load_raw(instr, 4), u32c(0), u32c(0), u32c(0)};
       push(from_lanes(Lanes::I32, values));
       break;
     }
     case Opcode::V128Load64Zero: {
-      const uint32_t values[] = {load_raw(instr, 8), b_.const_u64(0)};
+      const Id values[] = {load_raw(instr, 8), b_.const_u64(0)};
       push(from_lanes(Lanes::I64, values));
       break;
     }
@@ -436,9 +436,9 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     case Opcode::V128Load64Lane: {
       static constexpr Lanes kShapes[] = {Lanes::I8, Lanes::I16, Lanes::I32, Lanes::I64};
       const Lanes shape = kShapes[size_t(instr.op) - size_t(Opcode::V128Load8Lane)];
-      uint32_t v = pop();
-      uint32_t value = load_raw(instr, lane_bits(shape) / 8);
-      std::vector<uint32_t> values = lanes(v, shape);
+      Id v = pop();
+      Id value = load_raw(instr, lane_bits(shape) / 8);
+      std::vector<Id> values = lanes(v, shape);
       values.at(instr.imm64) = value;  // the lane index (module.h: Lane immediates after a memarg)
       push(from_lanes(shape, values));
       break;
@@ -449,22 +449,22 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     case Opcode::V128Store64Lane: {
       static constexpr Lanes kShapes[] = {Lanes::I8, Lanes::I16, Lanes::I32, Lanes::I64};
       const Lanes shape = kShapes[size_t(instr.op) - size_t(Opcode::V128Store8Lane)];
-      uint32_t v = pop();
-      uint32_t ea = effective_address(instr);
+      Id v = pop();
+      Id ea = effective_address(instr);
       note_shared_proof(ea, instr, lane_bits(shape) / 8);
       store_raw(instr, ea, lane(v, shape, uint32_t(instr.imm64)), lane_bits(shape) / 8);
       break;
     }
     // --- constants, shuffles, lanes ---
     case Opcode::V128Const: {
-      const uint32_t words[] = {u32c(uint32_t(instr.imm64)), u32c(uint32_t(instr.imm64 >> 32)),
-                                u32c(uint32_t(instr.imm64_hi)), u32c(uint32_t(instr.imm64_hi >> 32))};
+      const Id words[] = {u32c(uint32_t(instr.imm64)), u32c(uint32_t(instr.imm64 >> 32)),
+                          u32c(uint32_t(instr.imm64_hi)), u32c(uint32_t(instr.imm64_hi >> 32))};
       push(b_.const_composite(v128, words));
       break;
     }
     case Opcode::I8x16Shuffle: {
-      uint32_t b = pop(), a = pop();
-      std::vector<uint32_t> la = lanes(a, Lanes::I8), lb = lanes(b, Lanes::I8), values;
+      Id b = pop(), a = pop();
+      std::vector<Id> la = lanes(a, Lanes::I8), lb = lanes(b, Lanes::I8), values;
       for (uint32_t i = 0; i < 16; ++i) {
         const uint32_t index = uint32_t(((i < 8 ? instr.imm64 : instr.imm64_hi) >> (8 * (i % 8))) & 0xFF);
         values.push_back(index < 16 ? la[index] : lb[index - 16]);
@@ -473,16 +473,15 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       break;
     }
     case Opcode::I8x16Swizzle: {
-      uint32_t s = pop(), a = pop();
-      std::vector<uint32_t> values;
+      Id s = pop(), a = pop();
+      std::vector<Id> values;
       for (uint32_t i = 0; i < 16; ++i) {
-        uint32_t index = lane(s, Lanes::I8, i);
-        uint32_t in_range = op(Op::OpULessThan, bool_type, {index, u32c(16)});
-        uint32_t word =
-            op(Op::OpVectorExtractDynamic, u32,
-               {a, op(Op::OpShiftRightLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(15)}), u32c(2)})});
-        uint32_t shift = op(Op::OpShiftLeftLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(3)}), u32c(3)});
-        uint32_t byte = op(Op::OpBitFieldUExtract, u32, {word, shift, u32c(8)});
+        Id index = lane(s, Lanes::I8, i);
+        Id in_range = op(Op::OpULessThan, bool_type, {index, u32c(16)});
+        Id word = op(Op::OpVectorExtractDynamic, u32,
+                     {a, op(Op::OpShiftRightLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(15)}), u32c(2)})});
+        Id shift = op(Op::OpShiftLeftLogical, u32, {op(Op::OpBitwiseAnd, u32, {index, u32c(3)}), u32c(3)});
+        Id byte = op(Op::OpBitFieldUExtract, u32, {word, shift, u32c(8)});
         values.push_back(op(Op::OpSelect, u32, {in_range, byte, u32c(0)}));
       }
       push(from_lanes(Lanes::I8, values));
@@ -514,12 +513,12 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     case Opcode::V128Or: binary(Op::OpBitwiseOr, v128); break;
     case Opcode::V128Xor: binary(Op::OpBitwiseXor, v128); break;
     case Opcode::V128Andnot: {
-      uint32_t b = pop(), a = pop();
+      Id b = pop(), a = pop();
       push(op(Op::OpBitwiseAnd, v128, {a, op(Op::OpNot, v128, {b})}));
       break;
     }
     case Opcode::V128Bitselect: {
-      uint32_t mask = pop(), b = pop(), a = pop();
+      Id mask = pop(), b = pop(), a = pop();
       push(op(Op::OpBitwiseOr, v128,
               {op(Op::OpBitwiseAnd, v128, {a, mask}), op(Op::OpBitwiseAnd, v128, {b, op(Op::OpNot, v128, {mask})})}));
       break;
@@ -587,21 +586,21 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     case Opcode::I16x8SubSatU: saturating(Lanes::I16, false, Op::OpISub); break;
     case Opcode::I8x16AvgrU:
     case Opcode::I16x8AvgrU: {
-      uint32_t b = pop(), a = pop();
+      Id b = pop(), a = pop();
       push(int_lanes(instr.op == Opcode::I8x16AvgrU ? Lanes::I8 : Lanes::I16, false, {a, b},
-                     [&](Id t, std::vector<uint32_t>& p) {
-                       uint32_t sum = op(Op::OpIAdd, t, {op(Op::OpIAdd, t, {p[0], p[1]}), splat_constant(t, 1)});
+                     [&](Id t, std::vector<Id>& p) {
+                       Id sum = op(Op::OpIAdd, t, {op(Op::OpIAdd, t, {p[0], p[1]}), splat_constant(t, 1)});
                        return op(Op::OpShiftRightLogical, t, {sum, splat_constant(t, 1)});
                      }));
       break;
     }
     case Opcode::I8x16Popcnt:
-      int_unary(Lanes::I8, false, [&](Id t, uint32_t x) { return op(Op::OpBitCount, t, {x}); });
+      int_unary(Lanes::I8, false, [&](Id t, Id x) { return op(Op::OpBitCount, t, {x}); });
       break;
     case Opcode::I16x8Q15mulrSatS: {
-      uint32_t b = pop(), a = pop();
-      push(int_lanes(Lanes::I16, true, {a, b}, [&](Id t, std::vector<uint32_t>& p) {
-        uint32_t product = op(Op::OpIAdd, t, {op(Op::OpIMul, t, {p[0], p[1]}), splat_constant(t, 0x4000)});
+      Id b = pop(), a = pop();
+      push(int_lanes(Lanes::I16, true, {a, b}, [&](Id t, std::vector<Id>& p) {
+        Id product = op(Op::OpIAdd, t, {op(Op::OpIMul, t, {p[0], p[1]}), splat_constant(t, 0x4000)});
         return clamp(t, op(Op::OpShiftRightArithmetic, t, {product, splat_constant(t, 15)}), -0x8000, 0x7FFF);
       }));
       break;
@@ -639,8 +638,8 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     case Opcode::I32x4ExtaddPairwiseI16x8S: extadd_pairwise(Lanes::I16, Lanes::I32, true); break;
     case Opcode::I32x4ExtaddPairwiseI16x8U: extadd_pairwise(Lanes::I16, Lanes::I32, false); break;
     case Opcode::I32x4DotI16x8S: {
-      uint32_t b = pop(), a = pop();
-      std::vector<uint32_t> la = lanes(a, Lanes::I16, true), lb = lanes(b, Lanes::I16, true), values;
+      Id b = pop(), a = pop();
+      std::vector<Id> la = lanes(a, Lanes::I16, true), lb = lanes(b, Lanes::I16, true), values;
       for (uint32_t i = 0; i < 4; ++i)
         values.push_back(
             op(Op::OpIAdd, u32,

@@ -30,11 +30,11 @@ class SpecConstants {
   ModuleBuilder& b_;
   const KernelTypes& types_;
   Id workgroup_size_id_;
-  uint32_t workgroup_size_components_[3] = {};
-  std::map<uint32_t, uint32_t> workgroup_at_most_ids_;
+  Id workgroup_size_components_[3] = {};
+  std::map<uint32_t, Id> workgroup_at_most_ids_;
   Id index_dims_id_;
   Id proven_params_id_;
-  std::map<uint32_t, uint32_t> param_proven_ids_;
+  std::map<uint32_t, Id> param_proven_ids_;
 };
 
 }  // namespace wasmgpu::spirv

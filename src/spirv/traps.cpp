@@ -8,18 +8,17 @@
 
 namespace wasmgpu::spirv {
 
-uint32_t RuntimeHelpers::function_id(Helper helper, uint32_t width) {
+Id RuntimeHelpers::function_id(Helper helper, uint32_t width) {
   Key key{helper, width};
   auto it = ids_.find(key);
   if (it != ids_.end()) return it->second;
-  uint32_t id = k_.b.fresh_id();
+  Id id = k_.b.fresh_id();
   ids_.emplace(key, id);
   emitted_.emplace(key, false);
   return id;
 }
 
-uint32_t RuntimeHelpers::call(FunctionBuilder& f, uint32_t result_type, uint32_t function,
-                              std::initializer_list<uint32_t> args) {
+Id RuntimeHelpers::call(FunctionBuilder& f, Id result_type, Id function, std::initializer_list<Id> args) {
   return f.call(result_type, function, args);
 }
 
@@ -32,37 +31,37 @@ void RuntimeHelpers::trap_and_return(FunctionBuilder& f, abi::TrapKind kind) {
   f.return_default();
 }
 
-uint32_t RuntimeHelpers::trapped(FunctionBuilder& f) { return f.load(k_.types.bool_type, k_.abi.trapped_var); }
+Id RuntimeHelpers::trapped(FunctionBuilder& f) { return f.load(k_.types.bool_type, k_.abi.trapped_var); }
 
 void RuntimeHelpers::return_if_trapped(FunctionBuilder& f) {
-  uint32_t trapped = f.load(k_.types.bool_type, k_.abi.trapped_var);
+  Id trapped = f.load(k_.types.bool_type, k_.abi.trapped_var);
   f.if_else(trapped, [&] { f.return_default(); });
 }
 
-uint32_t RuntimeHelpers::launch_field(FunctionBuilder& f, uint32_t offset, uint32_t width) {
-  uint32_t block = f.load(k_.types.u64, k_.abi.launch_block_var);
-  uint32_t address = f.op(spv::Op::OpIAdd, k_.types.u64, {block, k_.b.const_u64(offset)});
+Id RuntimeHelpers::launch_field(FunctionBuilder& f, uint32_t offset, uint32_t width) {
+  Id block = f.load(k_.types.u64, k_.abi.launch_block_var);
+  Id address = f.op(spv::Op::OpIAdd, k_.types.u64, {block, k_.b.const_u64(offset)});
   Id type = width == 8 ? k_.types.u64 : k_.types.u32;
   return f.load_aligned(type, k_.device_pointer(f, address, type), width);
 }
 
-void RuntimeHelpers::emit_trap(uint32_t id) {
-  uint32_t params[] = {k_.types.u32};
+void RuntimeHelpers::emit_trap(Id id) {
+  Id params[] = {k_.types.u32};
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.trap");
-  uint32_t kind = f.param(0);
+  Id kind = f.param(0);
   return_if_trapped(f);  // only the first trap of an invocation counts
   f.store(k_.abi.trap_kind_var, kind);
-  uint32_t record = launch_field(f, abi::kLaunchTrapRecord, 8);
-  uint32_t device_scope = k_.b.const_u32(uint32_t(spv::Scope::Device));
-  uint32_t relaxed = k_.b.const_u32(0);
-  uint32_t count_ptr = k_.device_pointer(f, record, k_.types.u32);
+  Id record = launch_field(f, abi::kLaunchTrapRecord, 8);
+  Id device_scope = k_.b.const_u32(uint32_t(spv::Scope::Device));
+  Id relaxed = k_.b.const_u32(0);
+  Id count_ptr = k_.device_pointer(f, record, k_.types.u32);
   f.op(spv::Op::OpAtomicIAdd, k_.types.u32, {count_ptr, device_scope, relaxed, k_.b.const_u32(1)});
-  uint32_t kind_offset = f.op(spv::Op::OpIMul, k_.types.u32, {kind, k_.b.const_u32(4)});
+  Id kind_offset = f.op(spv::Op::OpIMul, k_.types.u32, {kind, k_.b.const_u32(4)});
   kind_offset = f.op(spv::Op::OpIAdd, k_.types.u32, {kind_offset, k_.b.const_u32(abi::kTrapLowestIndex)});
-  uint32_t lowest_address =
+  Id lowest_address =
       f.op(spv::Op::OpIAdd, k_.types.u64, {record, f.op(spv::Op::OpUConvert, k_.types.u64, {kind_offset})});
-  uint32_t index = f.load(k_.types.u32, k_.abi.invocation_index_var);
+  Id index = f.load(k_.types.u32, k_.abi.invocation_index_var);
   f.op(spv::Op::OpAtomicUMin, k_.types.u32,
        {k_.device_pointer(f, lowest_address, k_.types.u32), device_scope, relaxed, index});
   f.store(k_.abi.trapped_var, k_.b.const_bool(true));
@@ -77,7 +76,7 @@ void RuntimeHelpers::emit_bodies() {
       if (done) continue;
       done = true;
       again = true;
-      uint32_t id = ids_.at(key);
+      Id id = ids_.at(key);
       switch (key.helper) {
         case Helper::Trap: emit_trap(id); break;
         case Helper::Translate: emit_translate(id); break;
