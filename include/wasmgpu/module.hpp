@@ -50,7 +50,7 @@ struct ModuleOptions {
   // The instructions a kernel may reach with every call inlined (drivers
   // inline every call before they optimise) before the functions whose
   // copies cost most are marked DontInline; 0 marks none. Unset: the
-  // environment's WASMGPU_INLINE_BUDGET, else 131,072 (docs/compiler.md,
+  // environment's WASMGPU_INLINE_BUDGET, else 32,768 (docs/compiler.md,
   // "Inlining budget"). Only the SPIR-V a driver compiles depends on it.
   std::optional<uint64_t> inline_budget;
   // The values of the module's imported globals (bits, i32 and f32 in the
