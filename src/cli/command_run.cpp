@@ -2,6 +2,7 @@
 // file-backed buffer arguments.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <chrono>
@@ -48,6 +49,8 @@ struct RunArgs {
   std::string workgroup_size;  // "X[,Y[,Z]]" invocations per workgroup
   std::optional<std::string> device;
   double timeout_seconds = 60;
+  uint32_t repeat = 0;          // timed launches after the first
+  std::optional<double> bytes;  // bytes one launch moves, for a bandwidth figure
   spirv::CompileOptions compile_options;
   CacheCliOptions cache;
   std::vector<std::string> args;
@@ -162,6 +165,59 @@ Argument parse_scalar(const std::string& text, wasm::ValType type, size_t positi
   }
 }
 
+// --repeat: the same launch `args.repeat` more times, each a submission of
+// one recorded command buffer with GPU timestamps around it, so that the
+// figures are the device's time per launch without the compile (done by the
+// first launch) or the host's recording, submission and wait. The output
+// files hold the first launch's results: they were written before.
+void report_repeats(Device& device, const Kernel& kernel, const Launch& launch, std::span<const Argument> launch_args,
+                    const RunArgs& args) {
+  std::vector<double> seconds;
+  seconds.reserve(args.repeat);
+  bool gpu_timed = true;
+  try {
+    CommandBuffer commands = device.command_buffer();
+    commands.launch_dynamic(kernel, launch, launch_args);
+    commands.set_gpu_timing(true);
+    for (uint32_t i = 0; i < args.repeat; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      Submission run = [&] {
+        try {
+          return commands.submit();
+        } catch (const Exception& e) {
+          // A device without GPU timestamps (the cpu device): the host's clock.
+          if (e.kind() != ErrorKind::Unsupported || !gpu_timed) throw;
+          gpu_timed = false;
+          commands.set_gpu_timing(false);
+          return commands.submit();
+        }
+      }();
+      run.wait(timeout_of(args.timeout_seconds));
+      seconds.push_back(gpu_timed ? run.gpu_seconds()
+                                  : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+  } catch (const Exception& e) {
+    fail(e.what());
+  }
+  std::vector<double> sorted = seconds;
+  std::sort(sorted.begin(), sorted.end());
+  const double median =
+      sorted.size() % 2 ? sorted[sorted.size() / 2] : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
+  const double best = sorted.front();
+  fmt::print(stderr, "repeat: {} launches, {} per launch: median {:.4f} ms, min {:.4f} ms\n", args.repeat,
+             gpu_timed ? "device time (GPU timestamps)" : "wall time on the host (the device has no GPU timestamps)",
+             median * 1e3, best * 1e3);
+  if (args.bytes)
+    fmt::print(stderr, "bandwidth: {:.2f} GB/s at the median, {:.2f} GB/s at the min ({} bytes a launch)\n",
+               *args.bytes / median * 1e-9, *args.bytes / best * 1e-9, *args.bytes);
+  const CacheStats stats = device.cache_stats();
+  fmt::print(stderr,
+             "compile: {:.1f} ms compiling wasm ({} compiled, {} from the disk cache), {:.1f} ms in the driver "
+             "creating pipelines (neither in the times above)\n",
+             stats.spirv_compile_seconds * 1e3, stats.spirv_compiles, stats.spirv_cache_hits,
+             stats.pipeline_create_seconds * 1e3);
+}
+
 void run_kernel(const RunArgs& args) {
   wasm::Module parsed = load_module_or_fail(args.input);
   const wasm::Export* exported = parsed.find_export(args.kernel, wasm::ExternalKind::Func);
@@ -184,6 +240,7 @@ void run_kernel(const RunArgs& args) {
   const bool use_grid = !args.grid.empty();
   if (use_grid && args.n != 0) fail("--n and --grid are exclusive: give one of them");
   if (!use_grid && args.n == 0) fail("give --n N (invocations) or --grid X[,Y[,Z]] (workgroups)");
+  if (args.bytes && !args.repeat) fail("--bytes gives a bandwidth for the --repeat launches: give --repeat N too");
   if (!use_grid && args.n > std::numeric_limits<uint32_t>::max()) fail("--n must be between 1 and 4294967295");
   std::array<uint32_t, 3> grid{1, 1, 1}, size{0, 1, 1};
   if (use_grid) grid = parse_dimensions(args.grid, "--grid");
@@ -261,7 +318,9 @@ void run_kernel(const RunArgs& args) {
   }
   std::string shape = use_grid ? fmt::format("a grid of {}x{}x{} workgroups", grid[0], grid[1], grid[2])
                                : fmt::format("{} invocations", args.n);
-  fmt::print(stderr, "ran {} over {} on {} in {:.3f} ms\n", args.kernel, shape, device.info().name, ms);
+  fmt::print(stderr, "ran {} over {} on {} in {:.3f} ms{}\n", args.kernel, shape, device.info().name, ms,
+             args.repeat ? " (the first launch: compiling it, then running it once)" : "");
+  if (args.repeat) report_repeats(device, *kernel, launch, launch_args, args);
   if (args.cache.verbose) fmt::print(stderr, "{}\n", cache_report(device.cache_stats()));
   fail_on_validation_messages();
 }
@@ -297,6 +356,14 @@ void add_run_command(CLI::App& app) {
                   "(docs/host-api.md, \"Launch shapes\"), 64 for --grid)");
   cmd->add_option("--device", args->device, kDeviceOptionHelp);
   cmd->add_option("--timeout", args->timeout_seconds, "Seconds to wait for the kernel")->check(CLI::PositiveNumber);
+  cmd->add_option("--repeat", args->repeat,
+                  "After the first launch (which compiles the kernel), run it N more times and print the device time "
+                  "per launch (GPU timestamps; median and min) apart from the compile time; output files keep the "
+                  "first launch's results")
+      ->check(CLI::Range(1u, 1000000u));
+  cmd->add_option("--bytes", args->bytes,
+                  "With --repeat: the bytes one launch reads and writes, for a bandwidth figure (GB/s)")
+      ->check(CLI::PositiveNumber);
   cmd->positionals_at_end(false);
   add_float_mode_option(cmd, &args->compile_options);
   add_call_stack_depth_option(cmd, &args->compile_options);

@@ -139,6 +139,32 @@ TEST_F(Cli, RunReadsAndWritesBufferFiles) {
   EXPECT_EQ(read<int32_t>("q.bin"), (std::vector<int32_t>{5, 4, -10, -5}));
 }
 
+// --repeat times launches after the first (the compile) with GPU timestamps;
+// the output file holds the first launch's results either way.
+TEST_F(Cli, RunRepeatsAndReportsDeviceTimeAndBandwidth) {
+  write<int32_t>("num.bin", {10, 20, -30, 40});
+  write<int32_t>("den.bin", {2, 5, 3, -8});
+  const std::string run = "run '" + kernel_path("traps.O2.wasm") + "' divide --n 4 in:" + path("num.bin") +
+                          " in:" + path("den.bin") + " out:" + path("q.bin") + ":16";
+  CommandResult result = run_cli(run + " --repeat 5 --bytes 48");
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(read<int32_t>("q.bin"), (std::vector<int32_t>{5, 4, -10, -5}));
+  EXPECT_NE(result.output.find("(the first launch: compiling it, then running it once)"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("repeat: 5 launches, device time (GPU timestamps) per launch: median "),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("GB/s at the median"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("compile: "), std::string::npos) << result.output;
+  double median = 0, best = 0;
+  const size_t at = result.output.find("median ");
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_EQ(std::sscanf(result.output.c_str() + at, "median %lf ms, min %lf ms", &median, &best), 2) << result.output;
+  EXPECT_GT(best, 0.0);
+  EXPECT_LE(best, median);
+  expect_one_line_error(run_cli(run + " --bytes 48"), "--bytes gives a bandwidth for the --repeat launches");
+}
+
 TEST_F(Cli, RunReportsTraps) {
   write<int32_t>("num.bin", {1, 2, 3});
   write<int32_t>("den.bin", {1, 0, 0});
