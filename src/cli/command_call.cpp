@@ -12,6 +12,7 @@
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
 #include "cli/value_text.h"
+#include "cli/wait_notice.h"
 #include "wasmgpu/device.hpp"
 
 namespace wasmgpu::cli {
@@ -74,6 +75,7 @@ void run_call(const CallArgs& args) {
       load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache, args.cache.verbose);
   std::vector<CallResult> results;
   try {
+    WaitNotice notice("the calls of " + args.function, loaded.device.info());
     results = loaded.module.call(args.function, tuples, timeout_of(args.timeout_seconds));
   } catch (const Exception& e) {
     fail(args.input + ": " + e.what());

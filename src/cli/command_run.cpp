@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
+#include "cli/wait_notice.h"
 #include "frontend/kernel_signature.h"
 #include "spirv/compiler.h"
 #include "wasmgpu/device.hpp"
@@ -299,6 +300,7 @@ void run_kernel(const RunArgs& args) {
   const Launch launch = use_grid ? Launch::grid(grid, size) : Launch::invocations(uint32_t(args.n), size[0]);
   auto start = std::chrono::steady_clock::now();
   try {
+    WaitNotice notice(args.kernel, device.info());
     kernel->launch(launch, launch_args, timeout_of(args.timeout_seconds));
   } catch (const Exception& e) {
     fail(e.what());

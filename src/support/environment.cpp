@@ -106,6 +106,13 @@ bool autotune() {
 
 bool bench_trace() { return flag("WASMGPU_BENCH_TRACE"); }
 
+std::optional<Progress> progress() {
+  const std::optional<std::string> text = get_nonempty("WASMGPU_PROGRESS");
+  if (!text) return std::nullopt;
+  if (parse_off(*text)) return Progress::Off;
+  return *text == "always" ? Progress::Always : Progress::On;
+}
+
 std::optional<uint64_t> inline_budget() {
   const std::optional<std::string> text = get_nonempty("WASMGPU_INLINE_BUDGET");
   if (!text || text->size() > 19 || text->find_first_not_of("0123456789") != std::string::npos) return std::nullopt;

@@ -77,6 +77,12 @@ bool bench_trace();
 // (spirv/inline_budget.h); "0" keeps none out of line. nullopt when unset or
 // not a whole decimal number.
 std::optional<uint64_t> inline_budget();
+// WASMGPU_PROGRESS: the CLI's notice while a long first launch runs: a false
+// flag ("0", "off", ...) turns it off, "always" shows it from the start
+// (logs, tests), anything else turns it on after 2 s; nullopt when unset (then
+// it is on where standard error is a terminal).
+enum class Progress : uint8_t { Off, On, Always };
+std::optional<Progress> progress();
 
 // ---------------------------------------------------------------- other programs' variables
 

@@ -122,6 +122,22 @@ TEST(EnvironmentVariables, AreReadAtEachCall) {
     EXPECT_EQ(inline_budget(), 32768u);
   }
   {
+    ScopedVariable unset("WASMGPU_PROGRESS", nullptr);
+    EXPECT_EQ(progress(), std::nullopt);
+  }
+  {
+    ScopedVariable off("WASMGPU_PROGRESS", "off");
+    EXPECT_EQ(progress(), Progress::Off);
+  }
+  {
+    ScopedVariable on("WASMGPU_PROGRESS", "1");
+    EXPECT_EQ(progress(), Progress::On);
+  }
+  {
+    ScopedVariable always("WASMGPU_PROGRESS", "always");
+    EXPECT_EQ(progress(), Progress::Always);
+  }
+  {
     ScopedVariable drivers("VK_DRIVER_FILES", "/x.json");
     EXPECT_NE(vulkan_loader_settings().find("\nVK_DRIVER_FILES=/x.json"), std::string::npos);
   }

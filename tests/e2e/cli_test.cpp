@@ -27,8 +27,9 @@ struct CommandResult {
 // The tool under test: $WASMGPU_CLI, or the one in the build tree.
 std::string cli_path() { return environment::get_nonempty("WASMGPU_CLI").value_or(WASMGPU_CLI_PATH); }
 
-CommandResult run_cli(const std::string& arguments) {
-  std::string command = "'" + cli_path() + "' " + arguments + " 2>&1";
+// `environment`: "NAME=value " assignments the command starts with.
+CommandResult run_cli_with(const std::string& environment, const std::string& arguments) {
+  std::string command = environment + "'" + cli_path() + "' " + arguments + " 2>&1";
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return result;
@@ -39,6 +40,8 @@ CommandResult run_cli(const std::string& arguments) {
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }
+
+CommandResult run_cli(const std::string& arguments) { return run_cli_with("", arguments); }
 
 std::string kernel_path(const std::string& name) {
   return environment::get_nonempty("WASMGPU_TEST_KERNELS_DIR").value_or(WASMGPU_TEST_KERNELS_DIR) + "/" + name;
@@ -163,6 +166,27 @@ TEST_F(Cli, RunRepeatsAndReportsDeviceTimeAndBandwidth) {
   EXPECT_GT(best, 0.0);
   EXPECT_LE(best, median);
   expect_one_line_error(run_cli(run + " --bytes 48"), "--bytes gives a bandwidth for the --repeat launches");
+}
+
+// A first launch says what it waits for: after 2 s on a terminal, from the
+// start with WASMGPU_PROGRESS=always (standard error is a pipe here, where it
+// is quiet unless asked).
+TEST_F(Cli, RunSaysWhatAFirstLaunchWaitsFor) {
+  write<int32_t>("num.bin", {10, 20});
+  write<int32_t>("den.bin", {2, 5});
+  const std::string run = "run '" + kernel_path("traps.O2.wasm") + "' divide --n 2 in:" + path("num.bin") +
+                          " in:" + path("den.bin") + " zeros:8";
+  CommandResult result = run_cli(run);
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(result.output.find("waiting for"), std::string::npos) << result.output;
+  result = run_cli_with("WASMGPU_PROGRESS=always ", run);
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find("wasmgpu: waiting for divide on "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("(a first launch compiles its pipeline, then runs it"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("wasmgpu: divide on "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(" done after "), std::string::npos) << result.output;
+  EXPECT_EQ(run_cli_with("WASMGPU_PROGRESS=0 ", run).output.find("waiting for"), std::string::npos);
 }
 
 TEST_F(Cli, RunReportsTraps) {
