@@ -83,6 +83,15 @@ const cases = [
            { io: file('quot0', new Int32Array(300)) }],
   },
   {
+    // Loads from addresses the kernel reads: from invocation 50 on, every 3rd
+    // one lies in the stack region below the -O0 kernel's window (wasm-ld's
+    // stack [1024, 66560), the window its top 32 bytes): a shadow stack
+    // overflow in both back ends; the others read the module memory.
+    name: 'shadow stack overflow -O0', wasm: 'tests/kernels/traps.O0.wasm', kernel: 'read_at', n: 200, trap: true,
+    args: [`in:${file('addrs', new Uint32Array(Array.from({ length: 200 }, (_, i) => (i >= 50 && i % 3 === 1 ? 60000 + 4 * i : 4 * i))))}`,
+           { io: file('read', new Uint32Array(200)) }],
+  },
+  {
     // num / den with den = 0 from invocation 37 on, every 5th one.
     name: 'divide by zero', wasm: 'tests/kernels/traps.O2.wasm', kernel: 'divide', n: 300, trap: true,
     args: [`in:${file('num', ints(Array.from({ length: 300 }, (_, i) => 1000 - 7 * i)))}`,
