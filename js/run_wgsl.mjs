@@ -20,6 +20,7 @@ const kTrapKinds = [
 // src/wgsl/wgsl_abi.h
 const kLaunchWords = 256, kLaunchArgs = 4, kRegionWords = 4;
 const kBufferAddressBase = 0x10000000, kBufferAlignment = 0x10000, kBufferGuard = 0x10000;
+const kStackBytesPerDispatch = 64 * 1024 * 1024;
 
 function fail(message) {
   console.error(`run_wgsl: ${message}`);
@@ -122,8 +123,19 @@ async function main() {
   for (let k = buffers.length; k < abi.buffer_bindings; k++) spare.push(device.createBuffer({ size: 4, usage: storage }));
 
   // One dispatch per at most 65535 workgroups, each with its own base index.
+  // A kernel with a shadow stack gets a slot of stack_slot_bytes per
+  // invocation of a dispatch (its index minus the base): as in the Vulkan
+  // runtime, a dispatch's slots take at most 64 MiB, so a larger launch is
+  // split into dispatches that reuse them.
   const groups = Math.ceil(options.n / options.workgroup);
-  const perDispatch = 65535;
+  let perDispatch = 65535;
+  let stack = null;
+  if (abi.stack_slot_bytes) {
+    const fit = Math.floor(kStackBytesPerDispatch / (abi.stack_slot_bytes * options.workgroup));
+    perDispatch = Math.max(1, Math.min(perDispatch, fit));
+    const slots = Math.min(perDispatch, groups) * options.workgroup;
+    stack = device.createBuffer({ size: Math.max(4, slots * abi.stack_slot_bytes), usage: storage });
+  }
   const encoder = device.createCommandEncoder();
   for (let first = 0; first < groups; first += perDispatch) {
     words[0] = first * options.workgroup;
@@ -136,6 +148,7 @@ async function main() {
     ];
     for (let k = 0; k < abi.buffer_bindings; k++)
       entries.push({ binding: 3 + k, resource: { buffer: k < buffers.length ? buffers[k].gpu : spare[k - buffers.length] } });
+    if (stack) entries.push({ binding: abi.stack_binding, resource: { buffer: stack } });
     const bindGroup = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
     const pass = encoder.beginComputePass();
     pass.setPipeline(pipeline);

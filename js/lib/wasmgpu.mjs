@@ -29,6 +29,9 @@ const kKnownBindings = ['launch', 'traps', 'memory', 'first_buffer'];
 // A 1-D launch without a workgroup size gets 64 (the C++ API's size on CPU
 // devices and unknown ones: WebGPU does not say what kind of device runs).
 const kDefaultWorkgroupSize = 64;
+// The most bytes of shadow stack slots one dispatch takes (the C++ runtime's
+// split, docs/memory-model.md).
+const kStackBytesPerDispatch = 64 * 1024 * 1024;
 
 // ErrorKind's names, as the C++ API's to_string(ErrorKind) spells them;
 // WebGPU errors take the place of Vulkan errors.
@@ -599,16 +602,19 @@ class KernelImpl {
     this.hasMetadata = entry.metadata;
     this.wasmParams = entry.wasm_params;
     this.bufferBindings = entry.buffer_bindings;
+    // The shadow stack's binding and bytes per invocation (null without one).
+    this.stack = entry.stack ?? null;
     this.wgsl = entry.wgsl;
     this._pipelines = new Map();
   }
 
   async _compile() {
     const device = this.module.device;
-    const needed = 2 + this.bufferBindings;
+    const needed = 2 + this.bufferBindings + (this.stack ? 1 : 0);
     if (needed > device.limits.maxStorageBuffersPerShaderStage)
       raise(ErrorKind.Unsupported,
-            `kernel '${this.name}' needs ${needed} storage buffers (the trap record, the module memory and ${this.bufferBindings} buffer bindings); ` +
+            `kernel '${this.name}' needs ${needed} storage buffers (the trap record, the module memory, ` +
+            `${this.stack ? 'the shadow stack, ' : ''}${this.bufferBindings} buffer bindings); ` +
             `the device allows ${device.limits.maxStorageBuffersPerShaderStage} per stage (maxStorageBuffersPerShaderStage): ` +
             `compile it with --max-storage-buffers ${device.limits.maxStorageBuffersPerShaderStage}`);
     const gpu = device.gpu;
@@ -1035,6 +1041,7 @@ export class CommandBuffer {
       ];
       for (let k = 0; k < kernel.bufferBindings; k++)
         entries.push({ binding: abi.bindings.first_buffer + k, resource: { buffer: k < mapped.length ? mapped[k]._gpu : device._spare(k) } });
+      if (stack) entries.push({ binding: kernel.stack.binding, resource: { buffer: stack } });
       return gpu.createBindGroup({ layout, entries });
     };
     pass.setPipeline(pipeline);
@@ -1043,8 +1050,25 @@ export class CommandBuffer {
       dispatches.push({ base: 0, groups: c.groups });
     } else {
       const total = Math.ceil(c.n / c.size[0]);
-      const per = device.limits.maxComputeWorkgroupsPerDimension;
+      let per = device.limits.maxComputeWorkgroupsPerDimension;
+      // A dispatch's stack slots take at most 64 MiB, as in the C++ runtime:
+      // a larger launch is split into dispatches that reuse them.
+      if (kernel.stack) per = Math.max(1, Math.min(per, Math.floor(kStackBytesPerDispatch / (kernel.stack.slot_bytes * c.size[0]))));
       for (let first = 0; first < total; first += per) dispatches.push({ base: first * c.size[0], groups: [Math.min(per, total - first), 1, 1] });
+    }
+    // The shadow stack: one slot per invocation of the largest dispatch (an
+    // invocation's slot is its index minus the dispatch's base).
+    let stack = null;
+    if (kernel.stack) {
+      const perGroup = c.size.reduce((a, b) => a * b, 1);
+      const slots = Math.max(...dispatches.map((d) => d.groups.reduce((a, b) => a * b, 1))) * perGroup;
+      const bytes = Math.max(4, slots * kernel.stack.slot_bytes);
+      if (bytes > device.limits.maxStorageBufferBindingSize)
+        raise(ErrorKind.Unsupported,
+              `kernel '${kernel.name}': the launch's shadow stack takes ${bytes} bytes (${slots} invocations of ${kernel.stack.slot_bytes}), ` +
+              `more than the device's limit of ${device.limits.maxStorageBufferBindingSize} bytes per storage binding (maxStorageBufferBindingSize)`);
+      stack = gpu.createBuffer({ size: bytes, usage: kStorage });
+      transient.push(stack);
     }
     for (const d of dispatches) {
       words[L.base_index] = d.base;

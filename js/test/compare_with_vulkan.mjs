@@ -51,6 +51,21 @@ const cases = [
            { io: file('cf_out', new Uint32Array(6 * 2000)) }],
   },
   {
+    // The same kernel at -O0: every local in its frame on the shadow stack,
+    // one slot per invocation in the stack binding.
+    name: 'control flow -O0 (shadow stack)', wasm: 'tests/kernels/control_flow.O0.wasm', kernel: 'control_flow', n: 2000,
+    args: [`in:${file('cf0_in', new Uint32Array(Array.from({ length: 2000 }, (_, i) => (Math.imul(i, 2654435761) >>> 9) % 100019)))}`,
+           { io: file('cf0_out', new Uint32Array(6 * 2000)) }],
+  },
+  {
+    // -O0 again, over more than one dispatch of 65,535 workgroups of 1: each
+    // dispatch's invocations reuse the stack slots from 0.
+    name: 'pointer params -O0 sum4_strided (shadow stack, 2 dispatches)', wasm: 'tests/kernels/pointer_params.O0.wasm',
+    kernel: 'sum4_strided', n: 70000, workgroup: 1,
+    args: [`in:${file('ss_src', new Uint32Array(Array.from({ length: 4 * 70000 }, (_, i) => Math.imul(i, 40503) >>> 3)))}`,
+           { io: file('ss_dst', new Uint32Array(70000)) }, '1'],
+  },
+  {
     // f32 iterations in a loop with an early exit; integer colours.
     name: 'mandelbrot', wasm: 'examples/mandelbrot.wasm', kernel: 'mandelbrot', n: 96 * 64,
     args: [{ io: file('rgba', new Uint32Array(96 * 64)) }, '96', '64', '200', '0.0333'],
@@ -59,6 +74,22 @@ const cases = [
     // y holds 1000 floats: invocations 1000.. store out of bounds and trap.
     name: 'saxpy out of bounds', wasm: 'examples/saxpy.wasm', kernel: 'saxpy', n: 1100, trap: true,
     args: ['2.5', `in:${file('x2', floats(1100, 6, 10))}`, { io: file('y2', floats(1000, 7, 10)) }],
+  },
+  {
+    // The divide kernel at -O0 (its operands go through the shadow stack).
+    name: 'divide by zero -O0', wasm: 'tests/kernels/traps.O0.wasm', kernel: 'divide', n: 300, trap: true,
+    args: [`in:${file('num0', ints(Array.from({ length: 300 }, (_, i) => 1000 - 7 * i)))}`,
+           `in:${file('den0', ints(Array.from({ length: 300 }, (_, i) => (i >= 41 && i % 7 === 6 ? 0 : (i % 11) - 5 || 2))))}`,
+           { io: file('quot0', new Int32Array(300)) }],
+  },
+  {
+    // Loads from addresses the kernel reads: from invocation 50 on, every 3rd
+    // one lies in the stack region below the -O0 kernel's window (wasm-ld's
+    // stack [1024, 66560), the window its top 32 bytes): a shadow stack
+    // overflow in both back ends; the others read the module memory.
+    name: 'shadow stack overflow -O0', wasm: 'tests/kernels/traps.O0.wasm', kernel: 'read_at', n: 200, trap: true,
+    args: [`in:${file('addrs', new Uint32Array(Array.from({ length: 200 }, (_, i) => (i >= 50 && i % 3 === 1 ? 60000 + 4 * i : 4 * i))))}`,
+           { io: file('read', new Uint32Array(200)) }],
   },
   {
     // num / den with den = 0 from invocation 37 on, every 5th one.
@@ -94,8 +125,9 @@ for (const c of cases) {
   });
   const problems = [];
   if (compiled.status !== 0) problems.push(`compile: ${compiled.stderr.trim()}`);
-  const dawn = spawnSync(process.execPath, [runner, wgsl, '--n', String(c.n), ...argsFor('dawn')], { encoding: 'utf8' });
-  const vulkan = spawnSync(wasmgpu, ['run', wasm, c.kernel, '--n', String(c.n), '--float-mode', 'exact', ...argsFor('vulkan')],
+  const wg = c.workgroup ? ['--workgroup-size', String(c.workgroup)] : [];
+  const dawn = spawnSync(process.execPath, [runner, wgsl, '--n', String(c.n), ...wg, ...argsFor('dawn')], { encoding: 'utf8' });
+  const vulkan = spawnSync(wasmgpu, ['run', wasm, c.kernel, '--n', String(c.n), '--float-mode', 'exact', ...wg, ...argsFor('vulkan')],
                            { encoding: 'utf8' });
   if (c.trap) {
     const a = trapOf(dawn.stderr), b = trapOf(vulkan.stderr);

@@ -147,6 +147,24 @@ const n = 4099;
   check('mandelbrot 96x64: 1-D and grid launches byte-identical with Vulkan', problems);
 }
 {
+  // An -O0 kernel: its frame on the shadow stack, a slot per invocation in
+  // the stack binding the package creates; 1-D, then as a grid of 125
+  // workgroups of 16 (the slot is the linearised index within the dispatch).
+  const cf = (await dev.load(await bundle('tests/kernels/control_flow.O0.wasm', 'control_flow_O0'))).kernel('control_flow');
+  const count = 2000;
+  const input = new Uint32Array(Array.from({ length: count }, (_, i) => (Math.imul(i, 2654435761) >>> 9) % 100019));
+  const out = new Uint32Array(6 * count);
+  await cf(count, input, out);
+  const grid = dev.buffer(Uint32Array, 6 * count);
+  await cf(Launch.grid([125, 1, 1], [16, 1, 1]), input, grid);
+  const fromGrid = await grid.read();
+  const ref = vulkan('tests/kernels/control_flow.O0.wasm', 'control_flow', count, [input, new Uint32Array(6 * count)]);
+  const problems = ref.status ? [`wasmgpu run: ${ref.stderr}`] : sameBytes('out', out, ref.outputs[1]);
+  problems.push(...sameBytes('the grid launch', fromGrid, ref.outputs[1]));
+  if (out.every((v) => v === 0)) problems.push('the kernel wrote nothing');
+  check('control_flow -O0 (shadow stack): 1-D and grid launches byte-identical with Vulkan', problems);
+}
+{
   // Two dependent launches in one command buffer: saxpy writes y, the triad
   // reads it (out = y + s * x); against two chained `wasmgpu run`s.
   const hx = floats(n, 6, 10), hy = floats(n, 7, 10);

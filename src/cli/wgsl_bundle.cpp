@@ -106,6 +106,10 @@ BundleResult write_bundle(const wasm::Module& module, const std::string& path, c
         {"metadata", has_metadata},
         {"wasm_params", abi.at("params")},
         {"buffer_bindings", shader->buffer_bindings},
+        // The shadow stack's binding and bytes per invocation, or null.
+        {"stack", shader->stack_slot_bytes == 0
+                      ? json(nullptr)
+                      : json{{"binding", shader->stack_binding}, {"slot_bytes", shader->stack_slot_bytes}}},
         // A wasm kernel fixes no workgroup size: the launch sets the overrides.
         {"workgroup_size", nullptr},
         {"wgsl", shader->source},

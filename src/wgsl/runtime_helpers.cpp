@@ -10,12 +10,43 @@ namespace {
 
 // Word access by binding slot: 0 is the module memory, k + 1 buffer k.
 // WGSL cannot index bindings, so each helper switches over them.
-std::string slot_switch(const PreludeShape& shape, const std::string& access) {
+// The shadow stack, where there is one, is slot buffer_bindings + 1: a plain
+// array<u32>, as only its invocation touches a slot (`stack_access`).
+std::string slot_switch(const PreludeShape& shape, const std::string& access, const std::string& stack_access) {
   std::string out = "  switch slot {\n";
   out += fmt::format("    case 0u: {{ {} }}\n", fmt::format(fmt::runtime(access), "mem"));
   for (uint32_t k = 0; k < shape.buffer_bindings; ++k)
     out += fmt::format("    case {}u: {{ {} }}\n", k + 1, fmt::format(fmt::runtime(access), "buf" + std::to_string(k)));
+  if (shape.stack_slot_bytes != 0)
+    out += fmt::format("    case {}u: {{ {} }}\n", shape.buffer_bindings + 1, stack_access);
   out += "    default: {}\n  }\n";
+  return out;
+}
+
+// resolve()'s first test where the kernel has a shadow stack, in the Vulkan
+// back end's order (spirv/memory_access.cpp, emit_translate): inside the
+// window, the invocation's slot; below it in the stack region, a shadow stack
+// overflow; straddling the window's edges, out of bounds.
+std::string stack_window(const PreludeShape& shape) {
+  if (shape.stack_slot_bytes == 0) return "";
+  std::string out = fmt::format(R"(  if (ea >= stack_window_lo && ea <= stack_hi - width) {{
+    return vec2<u32>({slot}u, stack_slot * stack_slot_bytes + (ea - stack_window_lo));
+  }}
+)",
+                                fmt::arg("slot", shape.buffer_bindings + 1));
+  if (shape.stack_lo < shape.stack_window_lo)
+    out += fmt::format(R"(  if (ea >= stack_lo && ea < stack_window_lo) {{
+    trap({overflow}u);
+    return vec2<u32>(no_slot, 0u);
+  }}
+)",
+                       fmt::arg("overflow", uint32_t(abi::TrapKind::StackOverflow)));
+  out += fmt::format(R"(  if (ea < stack_hi && ea + width > stack_window_lo) {{
+    trap({oob}u);
+    return vec2<u32>(no_slot, 0u);
+  }}
+)",
+                     fmt::arg("oob", uint32_t(abi::TrapKind::MemoryOutOfBounds)));
   return out;
 }
 
@@ -31,8 +62,16 @@ std::string runtime_prelude(const PreludeShape& shape) {
   for (uint32_t k = 0; k < shape.buffer_bindings; ++k)
     out += fmt::format("@group(0) @binding({}) var<storage, read_write> buf{}: array<atomic<u32>>;\n",
                        kFirstBufferBinding + k, k);
+  if (shape.stack_slot_bytes != 0)
+    out += fmt::format("@group(0) @binding({}) var<storage, read_write> stk: array<u32>;\n", shape.stack_binding);
   out += fmt::format("\nconst memory_bytes: u32 = {}u;\n", shape.memory_bytes);
   out += fmt::format("const regions_at: u32 = {}u;\n", kLaunchArgs + kLaunchArgWords * shape.arg_count);
+  if (shape.stack_slot_bytes != 0) {
+    out += fmt::format("const stack_lo: u32 = {}u;\n", shape.stack_lo);
+    out += fmt::format("const stack_window_lo: u32 = {}u;\n", shape.stack_window_lo);
+    out += fmt::format("const stack_hi: u32 = {}u;\n", shape.stack_hi);
+    out += fmt::format("const stack_slot_bytes: u32 = {}u;\n", shape.stack_slot_bytes);
+  }
   out += R"(const no_slot: u32 = 0xffffffffu;
 
 var<private> trapped: bool = false;
@@ -43,6 +82,7 @@ var<private> id_local: vec3<u32>;
 var<private> id_workgroup: vec3<u32>;
 var<private> id_workgroups: vec3<u32>;
 var<private> id_local_index: u32;
+var<private> stack_slot: u32;
 
 fn launch_word(i: u32) -> u32 {
   return launch[i >> 2u][i & 3u];
@@ -60,24 +100,29 @@ fn trap(kind: u32) {
 }
 
 )";
-  out += "fn word_load(slot: u32, w: u32) -> u32 {\n" + slot_switch(shape, "return atomicLoad(&{}[w]);") +
-         "  return 0u;\n}\n\n";
-  out += "fn word_store(slot: u32, w: u32, v: u32) {\n" + slot_switch(shape, "atomicStore(&{}[w], v);") + "}\n\n";
+  out += "fn word_load(slot: u32, w: u32) -> u32 {\n" +
+         slot_switch(shape, "return atomicLoad(&{}[w]);", "return stk[w];") + "  return 0u;\n}\n\n";
+  out += "fn word_store(slot: u32, w: u32, v: u32) {\n" + slot_switch(shape, "atomicStore(&{}[w], v);", "stk[w] = v;") +
+         "}\n\n";
   // Bytes of a word another invocation may write are never lost: AND clears
-  // this access's bytes, OR sets them, each atomic on the whole word.
-  out += "fn word_merge(slot: u32, w: u32, mask: u32, bits: u32) {\n" +
-         slot_switch(shape, "atomicAnd(&{0}[w], ~mask); atomicOr(&{0}[w], bits);") + "}\n\n";
-  out += fmt::format(R"(// [addr + offset, + width) as (binding slot, byte offset), or no_slot after
-// trapping: the module memory, else the region of the table that holds the
-// whole access (docs/memory-model.md). The effective address is 33 bits in
-// wasm: one past 2^32 is out of bounds.
+  // this access's bytes, OR sets them, each atomic on the whole word. A stack
+  // slot is the invocation's own: a plain read-modify-write.
+  out +=
+      "fn word_merge(slot: u32, w: u32, mask: u32, bits: u32) {\n" +
+      slot_switch(shape, "atomicAnd(&{0}[w], ~mask); atomicOr(&{0}[w], bits);", "stk[w] = (stk[w] & ~mask) | bits;") +
+      "}\n\n";
+  out +=
+      fmt::format(R"(// [addr + offset, + width) as (binding slot, byte offset), or no_slot after
+// trapping: the invocation's stack slot, the module memory, else the region
+// of the table that holds the whole access (docs/memory-model.md). The
+// effective address is 33 bits in wasm: one past 2^32 is out of bounds.
 fn resolve(addr: u32, offset: u32, width: u32) -> vec2<u32> {{
   let ea = addr + offset;
   if (ea < addr) {{
     trap({oob}u);
     return vec2<u32>(no_slot, 0u);
   }}
-  if (ea < memory_bytes && width <= memory_bytes - ea) {{
+{stack}  if (ea < memory_bytes && width <= memory_bytes - ea) {{
     return vec2<u32>(0u, ea);
   }}
   let n = launch_word({region_count}u);
@@ -94,8 +139,8 @@ fn resolve(addr: u32, offset: u32, width: u32) -> vec2<u32> {{
 }}
 
 )",
-                     fmt::arg("oob", uint32_t(abi::TrapKind::MemoryOutOfBounds)),
-                     fmt::arg("region_count", kLaunchRegionCount), fmt::arg("region_words", kRegionWords));
+                  fmt::arg("oob", uint32_t(abi::TrapKind::MemoryOutOfBounds)), fmt::arg("stack", stack_window(shape)),
+                  fmt::arg("region_count", kLaunchRegionCount), fmt::arg("region_words", kRegionWords));
   out += R"(// `width` (1, 2 or 4) bytes at addr + offset, zero-extended.
 fn load_bytes(addr: u32, offset: u32, width: u32) -> u32 {
   let at = resolve(addr, offset, width);

@@ -15,6 +15,14 @@ struct PreludeShape {
   uint32_t buffer_bindings = 0;  // data buffer bindings (bufK), 1 at the least
   uint64_t memory_bytes = 0;     // the module memory's size (its initial pages)
   uint32_t arg_count = 0;        // kernel arguments after the invocation index
+  // The shadow stack (frontend::StackLayout): stack_slot_bytes == 0 when the
+  // kernel has none; else each invocation's window [stack_window_lo,
+  // stack_hi) lives in its slot of the `stk` binding (stack_binding).
+  uint32_t stack_slot_bytes = 0;
+  uint32_t stack_binding = 0;
+  uint32_t stack_lo = 0;
+  uint32_t stack_window_lo = 0;
+  uint32_t stack_hi = 0;
 };
 
 std::string runtime_prelude(const PreludeShape& shape);

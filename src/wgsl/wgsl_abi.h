@@ -8,6 +8,9 @@
 //   1  var<storage, read_write> traps: array<atomic<u32>>      abi::TrapRecord's layout
 //   2  var<storage, read_write> mem: array<atomic<u32>>        the module memory
 //   3+ var<storage, read_write> bufK: array<atomic<u32>>       one per data buffer the launch maps
+//   3 + buffers  var<storage, read_write> stk: array<u32>      the shadow stack, where the kernel has
+//                one: stack_slot_bytes per invocation of a dispatch, the slot
+//                of an invocation its index minus the dispatch's base index
 //
 // Launch words (u32 index into `launch`, read as launch[i / 4][i % 4]):
 //   0 base_index   invocation index of the dispatch's first invocation

@@ -72,6 +72,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     return;
   }}
   invocation_index = index;
+  stack_slot = index - launch_word({base}u);
   opaque_zero = launch_word({zero}u);
   id_global = gid;
   id_local = lid;
@@ -108,7 +109,6 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   WASMGPU_ASSIGN_OR_RETURN(frontend::FrontEndFacts facts, frontend::analyse_module(module, roots, kernel, limits()));
   if (!facts.graph.recursive_components.empty())
     return refuse("function '" + module.function_name(facts.graph.recursive_components[0][0]) + "' is recursive");
-  if (facts.stack.slot_size != 0) return refuse("kernel '" + std::string(export_name) + "' uses the shadow stack");
 
   uint64_t memory_bytes = 0;
   if (!module.memories.empty()) memory_bytes = module.memories[0].limits.min * abi::kPageSize;
@@ -142,19 +142,34 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   }
 
   WgslKernel result;
-  const uint32_t room =
-      options.max_storage_buffers > kFixedStorageBuffers ? options.max_storage_buffers - kFixedStorageBuffers : 0;
+  // The shadow stack takes one storage binding of its own, after the buffers.
+  const frontend::StackLayout& stack = facts.stack;
+  const uint32_t fixed = kFixedStorageBuffers + (stack.slot_size != 0 ? 1 : 0);
+  const uint32_t room = options.max_storage_buffers > fixed ? options.max_storage_buffers - fixed : 0;
   result.buffer_bindings = std::min(pointer_params, room);
+  if (stack.slot_size != 0) {
+    result.stack_slot_bytes = stack.slot_size;
+    result.stack_binding = kFirstBufferBinding + result.buffer_bindings;
+  }
   std::string param_list;
   for (const std::string& param : params) param_list += (param_list.empty() ? "\"" : ", \"") + param + "\"";
   result.abi_json = fmt::format(
-      "{{\"kernel\": \"{}\", \"params\": [{}], \"memory_bytes\": {}, \"buffer_bindings\": {}, \"data\": [{}]}}",
-      export_name, param_list, memory_bytes, result.buffer_bindings, data);
+      "{{\"kernel\": \"{}\", \"params\": [{}], \"memory_bytes\": {}, \"buffer_bindings\": {}, "
+      "\"stack_slot_bytes\": {}, \"stack_binding\": {}, \"data\": [{}]}}",
+      export_name, param_list, memory_bytes, result.buffer_bindings, result.stack_slot_bytes,
+      stack.slot_size != 0 ? std::to_string(result.stack_binding) : "null", data);
 
   PreludeShape shape;
   shape.buffer_bindings = result.buffer_bindings;
   shape.memory_bytes = memory_bytes;
   shape.arg_count = uint32_t(params.size());
+  if (stack.slot_size != 0) {
+    shape.stack_slot_bytes = stack.slot_size;
+    shape.stack_binding = result.stack_binding;
+    shape.stack_lo = stack.stack_lo;
+    shape.stack_window_lo = stack.window_lo;
+    shape.stack_hi = stack.stack_hi;
+  }
   result.source = kAbiHeaderPrefix + result.abi_json + "\n";
   result.source += fmt::format("// WGSL for wasm kernel '{}', written by wasmgpu (docs/webgpu.md).\n\n", export_name);
   result.source += runtime_prelude(shape);

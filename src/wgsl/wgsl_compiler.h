@@ -24,16 +24,23 @@ struct WgslKernel {
   // The shader: its first line is kAbiHeaderPrefix + abi_json.
   std::string source;
   // {"kernel", "params": ["i32"|"f32", ...] after the index, "memory_bytes",
-  //  "buffer_bindings", "data": [{"offset", "hex"}, ...]}: what a launcher
+  //  "buffer_bindings", "stack_slot_bytes", "stack_binding" (null without a
+  //  shadow stack), "data": [{"offset", "hex"}, ...]}: what a launcher
   //  needs besides the WGSL (the module memory's initial contents included).
   std::string abi_json;
   uint32_t buffer_bindings = 0;
+  // The shadow stack: bytes of one invocation's slot (0: none) and its
+  // binding, after the buffers. A launch binds at least stack_slot_bytes
+  // times the invocations of its largest dispatch there; an invocation's slot
+  // is its index within its dispatch (docs/webgpu.md, "Memory").
+  uint32_t stack_slot_bytes = 0;
+  uint32_t stack_binding = 0;
 };
 
 // Refuses, naming the function and the reason, whatever the back end does
 // not write yet: i64, f64, v128, atomics, subgroups, barriers, images,
-// tables, memory.grow, bulk memory, recursion, the shadow stack and mutable
-// globals.
+// tables, memory.grow, bulk memory, recursion and mutable globals other
+// than the stack pointer.
 Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
                                   const WgslOptions& options = {});
 

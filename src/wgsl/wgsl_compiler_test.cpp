@@ -39,6 +39,66 @@ TEST(WgslCompiler, WritesTheAbiLineAndOneBufferBindingPerPointerParameter) {
   EXPECT_NE(wgsl.find("store_bytes("), std::string::npos);
 }
 
+// A -O0 style frame: the stack pointer moved down by 16, a local stored and
+// loaded through it, the stack pointer put back.
+constexpr std::string_view kStackKernel = R"wat((module (memory 2)
+    (global $__stack_pointer (mut i32) (i32.const 66560))
+    (func (export "k") (param i32 i32)
+      (local $frame i32)
+      (local.set $frame (i32.sub (global.get $__stack_pointer) (i32.const 16)))
+      (global.set $__stack_pointer (local.get $frame))
+      (i32.store offset=12 (local.get $frame) (local.get 0))
+      (i32.store8 offset=3 (local.get $frame) (i32.const 9))
+      (i32.store (local.get 1) (i32.load offset=12 (local.get $frame)))
+      (global.set $__stack_pointer (i32.add (local.get $frame) (i32.const 16))))))wat";
+
+TEST(WgslCompiler, TheShadowStackLivesInAStorageBindingAfterTheBuffers) {
+  Result<WgslKernel> kernel = compile_wat(kStackKernel);
+  ASSERT_TRUE(kernel.ok()) << kernel.error().to_string();
+  const std::string& wgsl = kernel->source;
+  // One buffer binding (buf0 at 3), then the stack at 4, as the ABI line says.
+  EXPECT_EQ(kernel->buffer_bindings, 1u);
+  EXPECT_EQ(kernel->stack_binding, kFirstBufferBinding + 1);
+  EXPECT_EQ(kernel->stack_slot_bytes % 16, 0u);
+  EXPECT_GE(kernel->stack_slot_bytes, 16u);
+  EXPECT_NE(wgsl.find("@group(0) @binding(4) var<storage, read_write> stk: array<u32>;"), std::string::npos) << wgsl;
+  EXPECT_NE(wgsl.find("\"stack_slot_bytes\": " + std::to_string(kernel->stack_slot_bytes) + ", \"stack_binding\": 4"),
+            std::string::npos)
+      << wgsl;
+  // The window ends at the initial stack pointer; the stack pointer is the
+  // invocation's own, starting there; stack words resolve to slot 2.
+  EXPECT_NE(wgsl.find("const stack_hi: u32 = 66560u;"), std::string::npos) << wgsl;
+  EXPECT_NE(wgsl.find("var<private> g0: u32 = 0x10400u;"), std::string::npos) << wgsl;
+  EXPECT_NE(wgsl.find("return vec2<u32>(2u, stack_slot * stack_slot_bytes + (ea - stack_window_lo));"),
+            std::string::npos)
+      << wgsl;
+  EXPECT_NE(wgsl.find("case 2u: { stk[w] = (stk[w] & ~mask) | bits; }"), std::string::npos) << wgsl;
+  EXPECT_NE(wgsl.find("stack_slot = index - launch_word(0u);"), std::string::npos) << wgsl;
+  // A bounded frame leaves the rest of the stack region below the window:
+  // an access there is a shadow stack overflow (abi::TrapKind 9).
+  EXPECT_NE(wgsl.find("if (ea >= stack_lo && ea < stack_window_lo) {\n    trap(9u);"), std::string::npos) << wgsl;
+
+  // With room for only the fixed bindings and the stack, no buffer binding is left.
+  std::vector<uint8_t> bytes = frontend::testing::wat_to_wasm(kStackKernel);
+  Result<wasm::Module> module = wasm::decode(bytes);
+  ASSERT_TRUE(module.ok());
+  WgslOptions three;
+  three.max_storage_buffers = 3;
+  Result<WgslKernel> tight = compile_kernel(*module, "k", three);
+  ASSERT_TRUE(tight.ok()) << tight.error().to_string();
+  EXPECT_EQ(tight->buffer_bindings, 0u);
+  EXPECT_EQ(tight->stack_binding, kFirstBufferBinding);
+}
+
+TEST(WgslCompiler, AKernelWithoutTheStackHasNoStackBinding) {
+  Result<WgslKernel> kernel = compile_wat(R"wat((module (memory 1)
+    (func (export "k") (param i32) (i32.store (local.get 0) (i32.const 1)))))wat");
+  ASSERT_TRUE(kernel.ok()) << kernel.error().to_string();
+  EXPECT_EQ(kernel->stack_slot_bytes, 0u);
+  EXPECT_EQ(kernel->source.find("stk"), std::string::npos);
+  EXPECT_NE(kernel->source.find("\"stack_slot_bytes\": 0, \"stack_binding\": null"), std::string::npos);
+}
+
 TEST(WgslCompiler, BranchesOutOfSeveralLabelsGoThroughPending) {
   std::string wgsl = source_of(R"wat((module (memory 1)
     (func (export "k") (param i32)
