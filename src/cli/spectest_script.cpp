@@ -38,11 +38,12 @@ Result<ExpectedValue> parse_v128(const json& v) {
   } else if (lane_type == "i64" || lane_type == "f64") {
     out.lane_bits = 64;
   } else {
-    return make_error("unexpected v128 lane type '" + lane_type + "'");
+    return make_error(ErrorCode::Decode, "unexpected v128 lane type '" + lane_type + "'");
   }
   const json& values = v["value"];
   if (!values.is_array() || values.size() * out.lane_bits != 128)
-    return make_error("a v128 of " + lane_type + " lanes needs " + std::to_string(128 / out.lane_bits) + " lanes");
+    return make_error(ErrorCode::Decode,
+                      "a v128 of " + lane_type + " lanes needs " + std::to_string(128 / out.lane_bits) + " lanes");
   const bool narrow = out.lane_bits < 32;
   for (size_t i = 0; i < values.size(); ++i) {
     json lane = {{"type", narrow ? std::string("i32") : lane_type}, {"value", values[i]}};
@@ -90,7 +91,7 @@ Result<ExpectedValue> parse_value(const json& v) {
   else if (auto bits = to_u64(text))
     out.bits = *bits;
   else
-    return make_error("unexpected value '" + text + "'");
+    return make_error(ErrorCode::Decode, "unexpected value '" + text + "'");
   return out;
 }
 
@@ -120,7 +121,7 @@ Result<Script> parse_script_json(const std::string& json_path, const std::string
   try {
     doc = json::parse(in);
   } catch (const json::exception& e) {
-    return make_error("'" + json_path + "': " + e.what());
+    return make_error(ErrorCode::Decode, "'" + json_path + "': " + e.what());
   }
   Script script;
   script.source = source;
@@ -153,7 +154,7 @@ Result<Script> parse_script_json(const std::string& json_path, const std::string
       script.commands.push_back(std::move(cmd));
     }
   } catch (const json::exception& e) {
-    return make_error("'" + json_path + "': " + e.what());
+    return make_error(ErrorCode::Decode, "'" + json_path + "': " + e.what());
   }
   return script;
 }

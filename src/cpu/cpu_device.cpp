@@ -558,12 +558,14 @@ Result<std::vector<device::CallResult>> CpuModule::call(std::span<const device::
     WASMGPU_ASSIGN_OR_RETURN(const spirv::CallInfo* info, call_info(calls[i].export_name));
     const std::string where = "call " + std::to_string(i) + " of '" + calls[i].export_name + "'";
     if (calls[i].args.size() != info->params.size())
-      return make_error(where + ": it takes " + std::to_string(info->params.size()) + " argument(s), but " +
-                        std::to_string(calls[i].args.size()) + " were given");
+      return make_error(ErrorCode::InvalidArgument, where + ": it takes " + std::to_string(info->params.size()) +
+                                                        " argument(s), but " + std::to_string(calls[i].args.size()) +
+                                                        " were given");
     for (size_t a = 0; a < info->params.size(); ++a)
       if (calls[i].args[a].type != info->params[a])
-        return make_error(where + ": argument " + std::to_string(a + 1) + " is " + wasm::to_string(info->params[a]) +
-                          ", but " + wasm::to_string(calls[i].args[a].type) + " was given");
+        return make_error(ErrorCode::InvalidArgument, where + ": argument " + std::to_string(a + 1) + " is " +
+                                                          wasm::to_string(info->params[a]) + ", but " +
+                                                          wasm::to_string(calls[i].args[a].type) + " was given");
     infos.push_back(info);
     entries.push_back(calls_->native->calls()[calls_->entry_of[calls_->index.find(calls[i].export_name)->second]]);
     side_effects = side_effects || info->has_side_effects;
@@ -706,8 +708,9 @@ Result<std::unique_ptr<device::BackendModule>> CpuDevice::load_wasm_with_globals
   for (const wasm::Import& import : module.imports)
     if (import.kind == wasm::ExternalKind::Global) ++imported_global_count;
   if (imported_globals.size() != imported_global_count)
-    return make_error("the module imports " + std::to_string(imported_global_count) + " global(s), but " +
-                      std::to_string(imported_globals.size()) + " value(s) were given");
+    return make_error(ErrorCode::Compile, "the module imports " + std::to_string(imported_global_count) +
+                                              " global(s), but " + std::to_string(imported_globals.size()) +
+                                              " value(s) were given");
   // An imported memory is the module's own, of the imported limits (as on
   // Vulkan: nothing is shared between modules).
   const std::optional<wasm::Limits> limits = memory_limits(module);

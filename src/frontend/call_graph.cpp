@@ -19,11 +19,13 @@ bool is_numeric(wasm::ValType type) {
 // why not. References are u32 function indices (abi::kNullRef for null).
 Status check_type(wasm::ValType type, const BackEndLimits& limits) {
   if (limits.unlowerable_type)
-    if (std::optional<std::string> why = limits.unlowerable_type(type)) return make_error("uses " + *why);
+    if (std::optional<std::string> why = limits.unlowerable_type(type))
+      return make_error(ErrorCode::Compile, "uses " + *why);
   if (is_numeric(type) || type == wasm::ValType::V128 || type == wasm::ValType::FuncRef ||
       type == wasm::ValType::ExternRef)
     return {};
-  return make_error(std::string("uses reference type ") + wasm::to_string(type) + " (not supported)");
+  return make_error(ErrorCode::Compile,
+                    std::string("uses reference type ") + wasm::to_string(type) + " (not supported)");
 }
 
 Status check_block_type(const wasm::Module& module, const wasm::BlockType& block, const BackEndLimits& limits) {
@@ -45,7 +47,7 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
                      const BackEndLimits& limits, std::vector<uint32_t>& callees) {
   const wasm::Function& function = module.functions.at(index - module.imported_functions);
   auto refuse = [&](const std::string& why) {
-    return make_error("function " + module.function_name(index) + " " + why);
+    return make_error(ErrorCode::Compile, "function " + module.function_name(index) + " " + why);
   };
   const wasm::FuncType& type = module.function_type(index);
   for (wasm::ValType t : type.params)
@@ -115,8 +117,8 @@ Result<CallGraph> build_call_graph(const wasm::Module& module, std::span<const u
   graph.callees.resize(total);
   for (uint32_t root : roots)
     if (const wasm::Import* import = module.imported_function(root))
-      return make_error("function " + module.function_name(root) + " is imported from " + import->module + "." +
-                        import->name);
+      return make_error(ErrorCode::Compile, "function " + module.function_name(root) + " is imported from " +
+                                                import->module + "." + import->name);
   // Tarjan's algorithm, iterative. A function's strongly connected component
   // is complete when the search leaves its first member; components come out
   // callees first, which is the order the compiler lowers them in.

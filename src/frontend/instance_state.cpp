@@ -51,8 +51,9 @@ Status initialise_tables(const wasm::Module& module, const InstanceLayout& layou
     const wasm::TableType& table = module.tables[t];
     uint32_t capacity = frontend::table_capacity(table);
     if (table.limits.min > capacity)
-      return make_error("table " + std::to_string(t) + " has " + std::to_string(table.limits.min) +
-                        " elements; wasmgpu supports at most " + std::to_string(frontend::kMaxTableSlots));
+      return make_error(ErrorCode::Compile, "table " + std::to_string(t) + " has " + std::to_string(table.limits.min) +
+                                                " elements; wasmgpu supports at most " +
+                                                std::to_string(frontend::kMaxTableSlots));
     put32(state, layout.table_offsets[t] + abi::kTableSize, uint32_t(table.limits.min));
     put32(state, layout.table_offsets[t] + abi::kTableCapacity, capacity);
     for (uint32_t i = 0; i < capacity; ++i)
@@ -66,8 +67,8 @@ Status initialise_tables(const wasm::Module& module, const InstanceLayout& layou
     put32(state, layout.elem_dropped_offset + 4 * s, segment.mode == wasm::ElementSegment::Mode::Passive ? 0 : 1);
     if (segment.mode != wasm::ElementSegment::Mode::Active) continue;
     if (segment.table >= layout.table_offsets.size())
-      return make_error(name + " initialises an imported table (not supported)");
-    if (segment.offset.instrs.empty()) return make_error(name + " has no offset");
+      return make_error(ErrorCode::Compile, name + " initialises an imported table (not supported)");
+    if (segment.offset.instrs.empty()) return make_error(ErrorCode::Validation, name + " has no offset");
     const wasm::Instr& offset_instr = segment.offset.instrs[0];
     uint64_t offset = 0;
     if (offset_instr.op == wasm::Opcode::I32Const)
@@ -75,13 +76,13 @@ Status initialise_tables(const wasm::Module& module, const InstanceLayout& layou
     else if (offset_instr.op == wasm::Opcode::GlobalGet && offset_instr.imm0 < globals.size())
       offset = uint32_t(globals[offset_instr.imm0]);
     else
-      return make_error(name + "'s offset is not i32.const or global.get");
+      return make_error(ErrorCode::Compile, name + "'s offset is not i32.const or global.get");
     const uint32_t table_offset = layout.table_offsets[segment.table];
     uint32_t size = 0;
     std::memcpy(&size, &state[table_offset + abi::kTableSize], 4);
     if (offset + items.size() > size)
-      return make_error(name + " does not fit table " + std::to_string(segment.table) +
-                        " (instantiation traps: out of bounds table access)");
+      return make_error(ErrorCode::Compile, name + " does not fit table " + std::to_string(segment.table) +
+                                                " (instantiation traps: out of bounds table access)");
     for (size_t i = 0; i < items.size(); ++i)
       put32(state, table_offset + abi::kTableSlots + 4 * (offset + i), items[i]);
   }
@@ -141,17 +142,19 @@ Result<std::vector<uint8_t>> initial_instance_state(const wasm::Module& module,
     uint64_t limit = memory->limits.max ? *memory->limits.max : abi::kMaxPages;
     limit = std::min<uint64_t>(limit, reserve_bytes / abi::kPageSize);
     if (reserve_bytes < memory->limits.min * abi::kPageSize)
-      return make_error("the memory reserve is smaller than the module's initial memory");
+      return make_error(ErrorCode::Compile, "the memory reserve is smaller than the module's initial memory");
     put32(state, abi::kInstanceMemoryPages, uint32_t(memory->limits.min));
     put32(state, abi::kInstanceMemoryLimitPages, uint32_t(limit));
   }
   if (imported_globals.size() != module.imported_globals)
-    return make_error("the module imports " + std::to_string(module.imported_globals) + " globals, " +
-                      std::to_string(imported_globals.size()) + " values were given");
+    return make_error(ErrorCode::Compile, "the module imports " + std::to_string(module.imported_globals) +
+                                              " globals, " + std::to_string(imported_globals.size()) +
+                                              " values were given");
   std::vector<uint64_t> values(imported_globals.begin(), imported_globals.end());
   for (uint32_t i = 0; i < module.globals.size(); ++i) {
     const wasm::ConstExpr& init = module.globals[i].init;
-    if (init.instrs.empty()) return make_error("global " + std::to_string(i) + " has no initializer");
+    if (init.instrs.empty())
+      return make_error(ErrorCode::Validation, "global " + std::to_string(i) + " has no initializer");
     const wasm::Instr& instr = init.instrs[0];
     uint64_t value = 0;
     switch (instr.op) {
@@ -161,7 +164,7 @@ Result<std::vector<uint8_t>> initial_instance_state(const wasm::Module& module,
       case wasm::Opcode::F64Const: value = instr.imm64; break;
       case wasm::Opcode::GlobalGet:
         if (instr.imm0 >= values.size())
-          return make_error("global initializer reads global " + std::to_string(instr.imm0));
+          return make_error(ErrorCode::Validation, "global initializer reads global " + std::to_string(instr.imm0));
         value = values[instr.imm0];
         break;
       case wasm::Opcode::RefNull: value = abi::kNullRef; break;
@@ -174,8 +177,9 @@ Result<std::vector<uint8_t>> initial_instance_state(const wasm::Module& module,
         break;
       }
       default:
-        return make_error("global " + std::to_string(module.imported_globals + i) +
-                          " has an unsupported initializer (" + std::string(wasm::info(instr.op).text) + ")");
+        return make_error(ErrorCode::Compile, "global " + std::to_string(module.imported_globals + i) +
+                                                  " has an unsupported initializer (" +
+                                                  std::string(wasm::info(instr.op).text) + ")");
     }
     values.push_back(value);
   }

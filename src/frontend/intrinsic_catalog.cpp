@@ -119,15 +119,18 @@ Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t f
   std::string who =
       "function " + module.function_name(caller) + " calls imported function " + import->module + "." + import->name;
   if (import->module != kIntrinsicModule)
-    return make_error(who +
-                      " (only wasmgpu.* imports run on the GPU; other imports, such as libc or WASI, "
-                      "must be provided by code compiled into the kernel)");
+    return make_error(ErrorCode::Compile,
+                      who +
+                          " (only wasmgpu.* imports run on the GPU; other imports, such as libc or WASI, "
+                          "must be provided by code compiled into the kernel)");
   const Intrinsic* intrinsic = find_intrinsic(module, function_index);
-  if (!intrinsic) return make_error(who + ", which is not a wasmgpu intrinsic (see include/wasmgpu.h)");
+  if (!intrinsic)
+    return make_error(ErrorCode::Compile, who + ", which is not a wasmgpu intrinsic (see include/wasmgpu.h)");
   const wasm::FuncType& actual = module.function_type(function_index);
   if (!intrinsic->signature.matches(actual))
-    return make_error(who + " with signature " + readable(actual.params, actual.results) + "; wasmgpu." + import->name +
-                      " has signature " + readable(intrinsic->signature));
+    return make_error(ErrorCode::Compile, who + " with signature " + readable(actual.params, actual.results) +
+                                              "; wasmgpu." + import->name + " has signature " +
+                                              readable(intrinsic->signature));
   return {};
 }
 

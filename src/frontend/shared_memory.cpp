@@ -12,12 +12,13 @@ Result<SharedMemory> find_shared_memory(const wasm::Module& module) {
     const wasm::DataSegment& segment = module.data[index];
     if (segment.mode != wasm::DataSegment::Mode::Active || segment.offset.instrs.empty() ||
         segment.offset.instrs[0].op != wasm::Opcode::I32Const)
-      return make_error("shared memory segment " + name + " has no constant address");
+      return make_error(ErrorCode::Compile, "shared memory segment " + name + " has no constant address");
     for (uint8_t byte : segment.bytes)
       if (byte != 0)
-        return make_error("shared memory (" + name +
-                          ") has initial values; workgroup-shared variables start undefined on a GPU: "
-                          "declare them without initialisers and fill them in the kernel");
+        return make_error(ErrorCode::Compile,
+                          "shared memory (" + name +
+                              ") has initial values; workgroup-shared variables start undefined on a GPU: "
+                              "declare them without initialisers and fill them in the kernel");
     uint32_t lo = uint32_t(segment.offset.instrs[0].imm64);
     uint32_t hi = lo + uint32_t(segment.bytes.size());
     if (shared.hi == shared.lo) {
@@ -28,7 +29,7 @@ Result<SharedMemory> find_shared_memory(const wasm::Module& module) {
     } else if (hi == shared.lo) {
       shared.lo = lo;
     } else {
-      return make_error("shared memory is split over data segments that are not adjacent");
+      return make_error(ErrorCode::Compile, "shared memory is split over data segments that are not adjacent");
     }
   }
   // Whole words: the range's ends round outwards to multiples of 4.

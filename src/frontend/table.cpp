@@ -17,7 +17,8 @@ void add_ref_funcs(const wasm::ConstExpr& expr, std::vector<uint32_t>& out) {
 
 Result<IndirectCallTargets> indirect_call_targets(const wasm::Module& module) {
   if (module.imported_tables > 0)
-    return make_error("the module imports a table (tables are supported only when the module defines them)");
+    return make_error(ErrorCode::Compile,
+                      "the module imports a table (tables are supported only when the module defines them)");
   IndirectCallTargets targets;
   for (const wasm::ElementSegment& segment : module.elements)
     for (const wasm::ConstExpr& item : segment.items) add_ref_funcs(item, targets.functions);
@@ -42,15 +43,16 @@ std::vector<uint32_t> indirect_callees(const wasm::Module& module, const Indirec
 Result<std::vector<uint32_t>> element_items(const wasm::ElementSegment& segment) {
   std::vector<uint32_t> items;
   for (const wasm::ConstExpr& item : segment.items) {
-    if (item.instrs.empty()) return make_error("an element segment item is empty");
+    if (item.instrs.empty()) return make_error(ErrorCode::Validation, "an element segment item is empty");
     const wasm::Instr& instr = item.instrs[0];
     if (instr.op == wasm::Opcode::RefFunc)
       items.push_back(instr.imm0);
     else if (instr.op == wasm::Opcode::RefNull)
       items.push_back(abi::kNullRef);
     else
-      return make_error("an element segment item is " + std::string(wasm::info(instr.op).text) +
-                        " (only ref.func and ref.null are supported: the host passes no references)");
+      return make_error(ErrorCode::Compile,
+                        "an element segment item is " + std::string(wasm::info(instr.op).text) +
+                            " (only ref.func and ref.null are supported: the host passes no references)");
   }
   return items;
 }

@@ -37,7 +37,7 @@ class Reflector {
 
  private:
   Error fail(const std::string& what) const {
-    return make_error(what + ": " + str(spvc_context_get_last_error_string(context_)));
+    return make_error(ErrorCode::Internal, what + ": " + str(spvc_context_get_last_error_string(context_)));
   }
   std::string type_name(spvc_type_id id);
   std::string base_type_name(spvc_type type, spvc_type_id id);
@@ -272,14 +272,15 @@ Status Reflector::add_descriptors(spvc_resources resources, KernelInterface& ker
       param.binding = spvc_compiler_get_decoration(compiler_, r.id, SpvDecorationBinding);
       spvc_type var_type = spvc_compiler_get_type_handle(compiler_, r.type_id);
       if (spvc_type_get_num_array_dimensions(var_type) > 0)
-        return make_error("entry point '" + kernel.name + "': binding '" + param.name + "' (set " +
-                          std::to_string(*param.set) + ", binding " + std::to_string(*param.binding) +
-                          ") is an array of descriptors, which wasmgpu does not bind yet");
+        return make_error(ErrorCode::Unsupported, "entry point '" + kernel.name + "': binding '" + param.name +
+                                                      "' (set " + std::to_string(*param.set) + ", binding " +
+                                                      std::to_string(*param.binding) +
+                                                      ") is an array of descriptors, which wasmgpu does not bind yet");
       spvc_type base = spvc_compiler_get_type_handle(compiler_, r.base_type_id);
       if ((k.kind == ParamKind::StorageImage || k.kind == ParamKind::SampledImage) &&
           spvc_type_get_image_dimension(base) == SpvDimBuffer)
-        return make_error("entry point '" + kernel.name + "': binding '" + param.name +
-                          "' is a texel buffer, which wasmgpu does not bind yet");
+        return make_error(ErrorCode::Unsupported, "entry point '" + kernel.name + "': binding '" + param.name +
+                                                      "' is a texel buffer, which wasmgpu does not bind yet");
       switch (k.kind) {
         case ParamKind::Buffer:
         case ParamKind::UniformBuffer: {
@@ -323,9 +324,9 @@ Status Reflector::add_descriptors(spvc_resources resources, KernelInterface& ker
   });
   for (size_t i = 1; i < params.size(); ++i)
     if (params[i].set == params[i - 1].set && params[i].binding == params[i - 1].binding)
-      return make_error("entry point '" + kernel.name + "': '" + params[i - 1].name + "' and '" + params[i].name +
-                        "' share set " + std::to_string(*params[i].set) + ", binding " +
-                        std::to_string(*params[i].binding));
+      return make_error(ErrorCode::Validation, "entry point '" + kernel.name + "': '" + params[i - 1].name + "' and '" +
+                                                   params[i].name + "' share set " + std::to_string(*params[i].set) +
+                                                   ", binding " + std::to_string(*params[i].binding));
   for (Param& p : params) kernel.params.push_back(std::move(p));
   return {};
 }
@@ -352,8 +353,8 @@ Status Reflector::add_push_constants(spvc_resources resources, KernelInterface& 
       SPVC_SUCCESS)
     return fail("listing push constants");
   if (count > 1)
-    return make_error("entry point '" + kernel.name + "' uses " + std::to_string(count) +
-                      " push-constant blocks; Vulkan allows one");
+    return make_error(ErrorCode::Validation, "entry point '" + kernel.name + "' uses " + std::to_string(count) +
+                                                 " push-constant blocks; Vulkan allows one");
   if (count == 0) return {};
   const spvc_reflected_resource& r = list[0];
   const StructLayout block = layout_of(r.base_type_id);
@@ -544,9 +545,9 @@ bool is_spirv(std::span<const uint8_t> bytes) {
 
 Result<std::vector<uint32_t>> spirv_words(std::span<const uint8_t> bytes) {
   if (bytes.size() % 4 != 0 || bytes.size() < 20)
-    return make_error("not a SPIR-V module: " + std::to_string(bytes.size()) +
-                      " bytes is no whole number of words of a module header");
-  if (!is_spirv(bytes)) return make_error("not a SPIR-V module: no magic number 0x07230203");
+    return make_error(ErrorCode::Decode, "not a SPIR-V module: " + std::to_string(bytes.size()) +
+                                             " bytes is no whole number of words of a module header");
+  if (!is_spirv(bytes)) return make_error(ErrorCode::Decode, "not a SPIR-V module: no magic number 0x07230203");
   std::vector<uint32_t> words(bytes.size() / 4);
   std::memcpy(words.data(), bytes.data(), bytes.size());
   if (words[0] != kSpirvMagic)
@@ -555,25 +556,28 @@ Result<std::vector<uint32_t>> spirv_words(std::span<const uint8_t> bytes) {
 }
 
 Result<SpirvReflection> reflect_spirv(std::span<const uint32_t> words) {
-  if (words.size() < 5 || words[0] != kSpirvMagic) return make_error("not a SPIR-V module (no magic number)");
+  if (words.size() < 5 || words[0] != kSpirvMagic)
+    return make_error(ErrorCode::Decode, "not a SPIR-V module (no magic number)");
   spvc_context raw = nullptr;
-  if (spvc_context_create(&raw) != SPVC_SUCCESS) return make_error("SPIRV-Cross: cannot create a context");
+  if (spvc_context_create(&raw) != SPVC_SUCCESS)
+    return make_error(ErrorCode::Internal, "SPIRV-Cross: cannot create a context");
   ContextPtr context(raw);
   spvc_parsed_ir ir = nullptr;
   if (spvc_context_parse_spirv(raw, words.data(), words.size(), &ir) != SPVC_SUCCESS)
-    return make_error("SPIRV-Cross cannot parse the module: " + str(spvc_context_get_last_error_string(raw)));
+    return make_error(ErrorCode::Decode,
+                      "SPIRV-Cross cannot parse the module: " + str(spvc_context_get_last_error_string(raw)));
   spvc_compiler compiler = nullptr;
   if (spvc_context_create_compiler(raw, SPVC_BACKEND_NONE, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP, &compiler) !=
       SPVC_SUCCESS)
-    return make_error("SPIRV-Cross: " + str(spvc_context_get_last_error_string(raw)));
+    return make_error(ErrorCode::Internal, "SPIRV-Cross: " + str(spvc_context_get_last_error_string(raw)));
   const spvc_entry_point* entries = nullptr;
   size_t entry_count = 0;
   if (spvc_compiler_get_entry_points(compiler, &entries, &entry_count) != SPVC_SUCCESS)
-    return make_error("SPIRV-Cross: " + str(spvc_context_get_last_error_string(raw)));
+    return make_error(ErrorCode::Internal, "SPIRV-Cross: " + str(spvc_context_get_last_error_string(raw)));
   std::vector<std::string> names;
   for (size_t i = 0; i < entry_count; ++i)
     if (entries[i].execution_model == SpvExecutionModelGLCompute) names.push_back(str(entries[i].name));
-  if (names.empty()) return make_error("the SPIR-V module has no GLCompute entry point");
+  if (names.empty()) return make_error(ErrorCode::Unsupported, "the SPIR-V module has no GLCompute entry point");
   // SPIRV-Cross lists entry points in hash order: restore the module's.
   std::vector<std::string> order = entry_point_order(words);
   auto position = [&](const std::string& name) { return std::find(order.begin(), order.end(), name) - order.begin(); };

@@ -35,8 +35,8 @@ Status create(DeviceState& device, BindlessSet& set) {
   auto& vk = device.vk;
   set.capacity = capacity_for(device);
   if (set.capacity < 2)
-    return make_error("Vulkan device '" + device.info.name +
-                      "' allows too few update-after-bind image descriptors for images");
+    return make_error(ErrorCode::Unsupported, "Vulkan device '" + device.info.name +
+                                                  "' allows too few update-after-bind image descriptors for images");
 
   constexpr VkDescriptorType kTypes[abi::kImageBindingCount] = {
       VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
@@ -139,8 +139,9 @@ Result<BindlessSet*> bindless_set(DeviceState& device) {
 Result<uint32_t> allocate_handle(DeviceState& device, const char* what) {
   WASMGPU_ASSIGN_OR_RETURN(BindlessSet * set, bindless_set(device));
   if (set->free_slots.empty())
-    return make_error(std::string("cannot create ") + what + ": all " + std::to_string(set->capacity - 1) +
-                      " image and sampler handles of Vulkan device '" + device.info.name + "' are in use");
+    return make_error(ErrorCode::Unsupported,
+                      std::string("cannot create ") + what + ": all " + std::to_string(set->capacity - 1) +
+                          " image and sampler handles of Vulkan device '" + device.info.name + "' are in use");
   uint32_t handle = set->free_slots.back();
   set->free_slots.pop_back();
   return handle;

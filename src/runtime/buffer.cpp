@@ -25,8 +25,9 @@ constexpr VkAccessFlags kEarlierWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_
 
 Status check_range(const Buffer& buffer, uint64_t size, uint64_t offset, const char* what) {
   if (offset > buffer.size() || size > buffer.size() - offset)
-    return make_error(std::string("Buffer::") + what + " of " + std::to_string(size) + " bytes at offset " +
-                      std::to_string(offset) + " is outside the " + std::to_string(buffer.size()) + "-byte buffer");
+    return make_error(ErrorCode::InvalidArgument,
+                      std::string("Buffer::") + what + " of " + std::to_string(size) + " bytes at offset " +
+                          std::to_string(offset) + " is outside the " + std::to_string(buffer.size()) + "-byte buffer");
   return {};
 }
 
@@ -37,12 +38,14 @@ Result<Buffer> create_buffer(DeviceState& device, uint64_t size, bool assign_was
   const uint64_t padded = std::max<uint64_t>(round_up(size, kPadding), kPadding);
   const DeviceLimits& limits = device.info.limits;
   if (limits.max_memory_allocation_size && padded > limits.max_memory_allocation_size)
-    return make_error("cannot create a buffer of " + format_bytes(size) + ": Vulkan device '" + device.info.name +
-                      "' allocates at most " + format_bytes(limits.max_memory_allocation_size) +
-                      " at once (maxMemoryAllocationSize)");
+    return make_error(ErrorCode::Unsupported, "cannot create a buffer of " + format_bytes(size) + ": Vulkan device '" +
+                                                  device.info.name + "' allocates at most " +
+                                                  format_bytes(limits.max_memory_allocation_size) +
+                                                  " at once (maxMemoryAllocationSize)");
   if (limits.max_buffer_size && padded > limits.max_buffer_size)
-    return make_error("cannot create a buffer of " + format_bytes(size) + ": Vulkan device '" + device.info.name +
-                      "' has maxBufferSize " + format_bytes(limits.max_buffer_size));
+    return make_error(ErrorCode::Unsupported, "cannot create a buffer of " + format_bytes(size) + ": Vulkan device '" +
+                                                  device.info.name + "' has maxBufferSize " +
+                                                  format_bytes(limits.max_buffer_size));
   WASMGPU_ASSIGN_OR_RETURN(RawBuffer raw, device.create_raw_buffer(padded, kBufferUsage, MemoryKind::Device));
   std::optional<uint32_t> wasm_address;
   if (assign_wasm_address) wasm_address = device.addresses.allocate(size);
@@ -105,7 +108,7 @@ void Buffer::release() {
 }
 
 Status Buffer::write(const void* data, uint64_t size, uint64_t offset) {
-  if (!device_) return make_error("Buffer::write on a moved-from buffer");
+  if (!device_) return make_error(ErrorCode::InvalidArgument, "Buffer::write on a moved-from buffer");
   WASMGPU_TRY(check_range(*this, size, offset, "write"));
   DeviceState& device = *device_;
   WASMGPU_TRY(device.ready());
@@ -134,7 +137,7 @@ Status Buffer::write(const void* data, uint64_t size, uint64_t offset) {
 }
 
 Status Buffer::read(void* out, uint64_t size, uint64_t offset) const {
-  if (!device_) return make_error("Buffer::read on a moved-from buffer");
+  if (!device_) return make_error(ErrorCode::InvalidArgument, "Buffer::read on a moved-from buffer");
   WASMGPU_TRY(check_range(*this, size, offset, "read"));
   DeviceState& device = *device_;
   WASMGPU_TRY(device.ready());
@@ -166,7 +169,7 @@ Status Buffer::read(void* out, uint64_t size, uint64_t offset) const {
 }
 
 Status Buffer::fill(uint32_t pattern) {
-  if (!device_) return make_error("Buffer::fill on a moved-from buffer");
+  if (!device_) return make_error(ErrorCode::InvalidArgument, "Buffer::fill on a moved-from buffer");
   DeviceState& device = *device_;
   WASMGPU_TRY(device.ready());
   if (raw_.mapped) {

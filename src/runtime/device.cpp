@@ -94,8 +94,8 @@ Status DeviceState::ready() {
     return {};
   }
   if (status == VK_NOT_READY)
-    return make_error("Vulkan device '" + info.name + "' is busy: " + pending +
-                      " timed out and is still running; Device::wait() waits for it");
+    return make_error(ErrorCode::Timeout, "Vulkan device '" + info.name + "' is busy: " + pending +
+                                              " timed out and is still running; Device::wait() waits for it");
   return fail("vkGetFenceStatus", status);
 }
 
@@ -240,7 +240,7 @@ Result<RawBuffer> DeviceState::create_raw_buffer(uint64_t size, VkBufferUsageFla
   std::optional<uint32_t> type = find_memory_type(requirements.memoryTypeBits, kind);
   if (!type) {
     destroy_raw_buffer(raw);
-    return make_error("no suitable Vulkan memory type for a " + format_bytes(size) + " buffer");
+    return make_error(ErrorCode::Unsupported, "no suitable Vulkan memory type for a " + format_bytes(size) + " buffer");
   }
   VkMemoryAllocateFlagsInfo flags_info{};
   flags_info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO;
@@ -336,7 +336,7 @@ Result<Device> Device::create(Instance& instance, const DeviceOptions& options) 
   const DeviceInfo& info = state->info;
 
   std::optional<uint32_t> family = find_compute_queue_family(state->physical_device);
-  if (!family) return make_error("Vulkan device '" + info.name + "' has no compute queue");
+  if (!family) return make_error(ErrorCode::Unsupported, "Vulkan device '" + info.name + "' has no compute queue");
   state->queue_family = *family;
 
   // Query the optional features kernels may rely on and enable those present.

@@ -57,11 +57,14 @@ bool is_temporary(const fs::path& path) { return path.filename().string().rfind(
 }  // namespace
 
 Result<fs::path> resolve_cache_directory(const CacheOptions& options) {
-  auto off = [](std::string reason) { return make_error(std::move(reason)); };
+  // The cache is off: there is no directory for it (NotFound), or the caller named none (InvalidArgument).
+  auto off = [](std::string reason, ErrorCode code = ErrorCode::NotFound) {
+    return make_error(code, std::move(reason));
+  };
   if (!options.enabled) return off("turned off by CacheOptions::enabled");
   if (environment::cache_off()) return off("turned off by WASMGPU_CACHE=" + *environment::cache_setting());
   if (options.directory) {
-    if (options.directory->empty()) return off("CacheOptions::directory is empty");
+    if (options.directory->empty()) return off("CacheOptions::directory is empty", ErrorCode::InvalidArgument);
     return fs::path(*options.directory);
   }
   if (std::optional<std::string> dir = environment::cache_directory()) return fs::path(*dir);

@@ -158,7 +158,7 @@ Result<Image> Image::create(DeviceState& device, const ImageDesc& desc_in) {
   VkMemoryRequirements requirements{};
   vk.vkGetImageMemoryRequirements(device.device, image.image_, &requirements);
   std::optional<uint32_t> type = device.find_memory_type(requirements.memoryTypeBits, MemoryKind::Device);
-  if (!type) return make_error("no suitable Vulkan memory type for a " + what);
+  if (!type) return make_error(ErrorCode::Unsupported, "no suitable Vulkan memory type for a " + what);
   VkMemoryAllocateInfo allocate_info{};
   allocate_info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   allocate_info.allocationSize = requirements.size;
@@ -293,19 +293,21 @@ Status transfer(DeviceState& device, VkImage image, const ImageDesc& desc, uint8
 }  // namespace
 
 Status Image::write(const void* data, uint64_t size) {
-  if (!device_) return make_error("Image::write on a moved-from image");
+  if (!device_) return make_error(ErrorCode::InvalidArgument, "Image::write on a moved-from image");
   if (size != size_bytes())
-    return make_error("Image::write of " + std::to_string(size) + " bytes to a " + describe(desc_) + " of " +
-                      std::to_string(size_bytes()) + " bytes (the whole image is written)");
+    return make_error(ErrorCode::InvalidArgument, "Image::write of " + std::to_string(size) + " bytes to a " +
+                                                      describe(desc_) + " of " + std::to_string(size_bytes()) +
+                                                      " bytes (the whole image is written)");
   WASMGPU_TRY(device_->ready());
   return transfer(*device_, image_, desc_, static_cast<uint8_t*>(const_cast<void*>(data)), false);
 }
 
 Status Image::read(void* out, uint64_t size) const {
-  if (!device_) return make_error("Image::read on a moved-from image");
+  if (!device_) return make_error(ErrorCode::InvalidArgument, "Image::read on a moved-from image");
   if (size != size_bytes())
-    return make_error("Image::read of " + std::to_string(size) + " bytes from a " + describe(desc_) + " of " +
-                      std::to_string(size_bytes()) + " bytes (the whole image is read)");
+    return make_error(ErrorCode::InvalidArgument, "Image::read of " + std::to_string(size) + " bytes from a " +
+                                                      describe(desc_) + " of " + std::to_string(size_bytes()) +
+                                                      " bytes (the whole image is read)");
   WASMGPU_TRY(device_->ready());
   return transfer(*device_, image_, desc_, static_cast<uint8_t*>(out), true);
 }

@@ -70,13 +70,13 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
                       "cannot load the Vulkan loader (libvulkan.so.1): is Vulkan installed? "
                       "(Debian: libvulkan1 and a driver such as mesa-vulkan-drivers)");
   if (!vkEnumerateInstanceVersion)
-    return make_error("the Vulkan loader only supports Vulkan 1.0; wasmgpu needs Vulkan 1.2");
+    return make_error(ErrorCode::Unsupported, "the Vulkan loader only supports Vulkan 1.0; wasmgpu needs Vulkan 1.2");
   uint32_t loader_version = 0;
   if (VkResult r = vkEnumerateInstanceVersion(&loader_version); r != VK_SUCCESS)
     return vk_error("vkEnumerateInstanceVersion", r);
   if (loader_version < VK_API_VERSION_1_2)
-    return make_error("the Vulkan loader supports Vulkan " + format_api_version(loader_version) +
-                      "; wasmgpu needs Vulkan 1.2");
+    return make_error(ErrorCode::Unsupported, "the Vulkan loader supports Vulkan " +
+                                                  format_api_version(loader_version) + "; wasmgpu needs Vulkan 1.2");
 
   auto state = std::make_unique<InstanceState>();
   state->validation = options.validation.value_or(environment::validation());
@@ -92,8 +92,9 @@ Result<Instance> Instance::create(const InstanceOptions& options) {
     bool found = false;
     for (const VkLayerProperties& layer : available) found |= std::strcmp(layer.layerName, kValidationLayer) == 0;
     if (!found)
-      return make_error(std::string("Vulkan validation was requested (WASMGPU_VALIDATION) but ") + kValidationLayer +
-                        " is not installed (Debian: vulkan-validationlayers)");
+      return make_error(ErrorCode::Unsupported,
+                        std::string("Vulkan validation was requested (WASMGPU_VALIDATION) but ") + kValidationLayer +
+                            " is not installed (Debian: vulkan-validationlayers)");
     layers.push_back(kValidationLayer);
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);

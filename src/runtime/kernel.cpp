@@ -57,20 +57,24 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
                                                   " float mode) needs " + missing + ", which Vulkan device '" +
                                                   device.info.name + "' does not offer");
   if (info.memory_bytes > abi::kBufferAddressBase)
-    return make_error(name + " needs " + format_bytes(info.memory_bytes) + " of linear memory; at most " +
-                      format_bytes(abi::kBufferAddressBase) + " fit below the buffers in the wasm address space");
+    return make_error(ErrorCode::Unsupported,
+                      name + " needs " + format_bytes(info.memory_bytes) + " of linear memory; at most " +
+                          format_bytes(abi::kBufferAddressBase) + " fit below the buffers in the wasm address space");
   if (info.memory_bytes > 0) {
     if (!linear_memory)
-      return make_error(name + " needs " + format_bytes(info.memory_bytes) + " of linear memory, but none was given");
+      return make_error(ErrorCode::InvalidArgument,
+                        name + " needs " + format_bytes(info.memory_bytes) + " of linear memory, but none was given");
     if (linear_memory->device_state() != &device)
-      return make_error(name + ": its linear memory belongs to another Device");
+      return make_error(ErrorCode::InvalidArgument, name + ": its linear memory belongs to another Device");
     if (linear_memory->size() < info.memory_bytes)
-      return make_error(name + " needs " + format_bytes(info.memory_bytes) +
-                        " of linear memory; the buffer given has " + format_bytes(linear_memory->size()));
+      return make_error(ErrorCode::InvalidArgument, name + " needs " + format_bytes(info.memory_bytes) +
+                                                        " of linear memory; the buffer given has " +
+                                                        format_bytes(linear_memory->size()));
   }
   if (info.stack_slot_size % 16 != 0)
-    return make_error(name + ": stack slot size " + std::to_string(info.stack_slot_size) + " is not a multiple of 16");
-  if (kernel.words.empty()) return make_error(name + ": no SPIR-V");
+    return make_error(ErrorCode::Internal,
+                      name + ": stack slot size " + std::to_string(info.stack_slot_size) + " is not a multiple of 16");
+  if (kernel.words.empty()) return make_error(ErrorCode::Internal, name + ": no SPIR-V");
   if (info.uses_images) {
     Result<BindlessSet*> set = bindless_set(device);
     if (!set.ok()) {
@@ -80,9 +84,10 @@ Result<Kernel> Kernel::create(DeviceState& device, spirv::CompiledKernel kernel,
     }
   }
   if (info.uses_instance_state && instance_state == 0)
-    return make_error(name +
-                      " keeps module instance state (memory.grow, mutable globals, ...); "
-                      "load it through runtime::Module, which creates that state");
+    return make_error(ErrorCode::InvalidArgument,
+                      name +
+                          " keeps module instance state (memory.grow, mutable globals, ...); "
+                          "load it through runtime::Module, which creates that state");
 
   VkShaderModuleCreateInfo module_info{};
   module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;

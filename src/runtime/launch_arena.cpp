@@ -67,7 +67,7 @@ void LaunchArena::release() {
 }
 
 Result<LaunchArena::Allocation> LaunchArena::allocate(uint64_t size) {
-  if (!device_) return make_error("allocation from a moved-from LaunchArena");
+  if (!device_) return make_error(ErrorCode::InvalidArgument, "allocation from a moved-from LaunchArena");
   size = std::max<uint64_t>(round_up(size, kAlignment), kAlignment);
   // Later chunks are tried in order; earlier ones filled up already.
   for (; current_ < chunks_.size(); ++current_) {

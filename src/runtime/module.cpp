@@ -32,8 +32,9 @@ std::optional<uint64_t> initial_pages(const wasm::Module& module) {
 Result<std::vector<uint8_t>> initial_memory(const wasm::Module& module) {
   const uint64_t bytes = initial_pages(module).value_or(0) * kPageBytes;
   if (bytes > abi::kBufferAddressBase)
-    return make_error("the module's memory starts at " + format_bytes(bytes) + "; at most " +
-                      format_bytes(abi::kBufferAddressBase) + " fit below the buffers in the wasm address space");
+    return make_error(ErrorCode::Compile, "the module's memory starts at " + format_bytes(bytes) + "; at most " +
+                                              format_bytes(abi::kBufferAddressBase) +
+                                              " fit below the buffers in the wasm address space");
   std::vector<uint8_t> image(bytes);
   for (size_t i = 0; i < module.data.size(); ++i) {
     const wasm::DataSegment& segment = module.data[i];
@@ -42,14 +43,15 @@ Result<std::vector<uint8_t>> initial_memory(const wasm::Module& module) {
     const bool constant = !instrs.empty() && instrs[0].op == wasm::Opcode::I32Const &&
                           (instrs.size() == 1 || (instrs.size() == 2 && instrs[1].op == wasm::Opcode::End));
     if (!constant)
-      return make_error("data segment " + std::to_string(i) +
-                        ": its offset is not a constant i32 (i32.const); wasmgpu does not "
-                        "support offsets computed from globals");
+      return make_error(ErrorCode::Compile, "data segment " + std::to_string(i) +
+                                                ": its offset is not a constant i32 (i32.const); wasmgpu does not "
+                                                "support offsets computed from globals");
     const uint64_t offset = uint32_t(instrs[0].imm64);
     if (offset + segment.bytes.size() > bytes)
-      return make_error("data segment " + std::to_string(i) + " (" + std::to_string(segment.bytes.size()) +
-                        " bytes at offset " + std::to_string(offset) + ") does not fit in the module's " +
-                        std::to_string(bytes) + "-byte memory");
+      return make_error(ErrorCode::Compile, "data segment " + std::to_string(i) + " (" +
+                                                std::to_string(segment.bytes.size()) + " bytes at offset " +
+                                                std::to_string(offset) + ") does not fit in the module's " +
+                                                std::to_string(bytes) + "-byte memory");
     if (!segment.bytes.empty()) std::memcpy(image.data() + offset, segment.bytes.data(), segment.bytes.size());
   }
   return image;
@@ -142,8 +144,9 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm, const
     for (const wasm::Import& import : decoded.imports)
       if (import.kind == wasm::ExternalKind::Global) ++imported_global_count;
     if (imported_globals.size() != imported_global_count)
-      return make_error("the module imports " + std::to_string(imported_global_count) + " global(s), but " +
-                        std::to_string(imported_globals.size()) + " value(s) were given");
+      return make_error(ErrorCode::Compile, "the module imports " + std::to_string(imported_global_count) +
+                                                " global(s), but " + std::to_string(imported_globals.size()) +
+                                                " value(s) were given");
     WASMGPU_ASSIGN_OR_RETURN(std::vector<uint8_t> instance,
                              frontend::initial_instance_state(decoded, imported_globals, memory_size));
     const std::vector<uint8_t> segments = frontend::data_segment_bytes(decoded);
@@ -310,16 +313,18 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
     WASMGPU_ASSIGN_OR_RETURN(const spirv::CallInfo* info, call_info(calls[i].export_name));
     const std::string where = "call " + std::to_string(i) + " of '" + calls[i].export_name + "'";
     if (calls[i].args.size() != info->params.size())
-      return make_error(where + ": it takes " + std::to_string(info->params.size()) + " argument(s), but " +
-                        std::to_string(calls[i].args.size()) + " were given");
+      return make_error(ErrorCode::InvalidArgument, where + ": it takes " + std::to_string(info->params.size()) +
+                                                        " argument(s), but " + std::to_string(calls[i].args.size()) +
+                                                        " were given");
     for (size_t a = 0; a < info->params.size(); ++a)
       if (calls[i].args[a].type != info->params[a])
-        return make_error(where + ": argument " + std::to_string(a + 1) + " is " + wasm::to_string(info->params[a]) +
-                          ", but " + wasm::to_string(calls[i].args[a].type) + " was given");
+        return make_error(ErrorCode::InvalidArgument, where + ": argument " + std::to_string(a + 1) + " is " +
+                                                          wasm::to_string(info->params[a]) + ", but " +
+                                                          wasm::to_string(calls[i].args[a].type) + " was given");
     infos.push_back(info);
   }
   if (calls.empty()) return std::vector<CallResult>{};
-  if (calls.size() > 0xFFFF'FFFFu) return make_error("too many calls for one launch");
+  if (calls.size() > 0xFFFF'FFFFu) return make_error(ErrorCode::InvalidArgument, "too many calls for one launch");
   std::vector<uint32_t> exports;
   for (const CallRequest& request : calls) exports.push_back(st.calls->index.find(request.export_name)->second);
   std::sort(exports.begin(), exports.end());
@@ -380,8 +385,9 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
     std::memcpy(&status, record, 4);
     if (status != abi::kCallReturned) {
       if (status - abi::kCallTrapped >= abi::kTrapKindCount)
-        return make_error("call " + std::to_string(i) + " of '" + calls[i].export_name + "' left an invalid status " +
-                          std::to_string(status) + " in its result record");
+        return make_error(ErrorCode::Internal, "call " + std::to_string(i) + " of '" + calls[i].export_name +
+                                                   "' left an invalid status " + std::to_string(status) +
+                                                   " in its result record");
       out[i].trapped = true;
       out[i].trap = abi::TrapKind(status - abi::kCallTrapped);
       continue;

@@ -168,6 +168,7 @@ TEST_F(WarmUpTest, ACompileLongerThanTheCompileTimeoutIsReportedAsSuch) {
     EXPECT_NE(busy.error().message.find("is busy: compiling the pipeline of kernel 'slow_compile' timed out"),
               std::string::npos)
         << busy.error().message;
+    EXPECT_EQ(busy.error().code, ErrorCode::Timeout);
   }
   Status waited = device->wait();
   ASSERT_TRUE(waited.ok()) << waited.error().message;

@@ -258,9 +258,10 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
     names += (names.empty() ? "'" : ", '") + k.name + "'";
   }
   if (entry.empty())
-    return make_error("the SPIR-V module has " + std::to_string(reflection.kernels.size()) + " compute entry points (" +
-                      names + "); name one");
-  return make_error("the SPIR-V module has no compute entry point '" + entry + "' (it has " + names + ")");
+    return make_error(ErrorCode::InvalidArgument, "the SPIR-V module has " + std::to_string(reflection.kernels.size()) +
+                                                      " compute entry points (" + names + "); name one");
+  return make_error(ErrorCode::NotFound,
+                    "the SPIR-V module has no compute entry point '" + entry + "' (it has " + names + ")");
 }
 
 Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uint32_t> words,
@@ -275,12 +276,13 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
   state->limits = properties.limits;
 
   if (interface.push_constant_size > state->limits.maxPushConstantsSize)
-    return make_error(kernel + " has " + std::to_string(interface.push_constant_size) +
-                      " bytes of push constants; the device allows " +
-                      std::to_string(state->limits.maxPushConstantsSize));
+    return make_error(ErrorCode::Unsupported, kernel + " has " + std::to_string(interface.push_constant_size) +
+                                                  " bytes of push constants; the device allows " +
+                                                  std::to_string(state->limits.maxPushConstantsSize));
   if (interface.shared_memory_bytes > d.info.limits.max_shared_memory_bytes && d.info.limits.max_shared_memory_bytes)
-    return make_error(kernel + " declares " + format_bytes(interface.shared_memory_bytes) +
-                      " of shared memory; the device allows " + format_bytes(d.info.limits.max_shared_memory_bytes));
+    return make_error(ErrorCode::Unsupported, kernel + " declares " + format_bytes(interface.shared_memory_bytes) +
+                                                  " of shared memory; the device allows " +
+                                                  format_bytes(d.info.limits.max_shared_memory_bytes));
 
   // Everything below is owned by `state` from here on: its destructor
   // destroys what was created when a later step fails.
@@ -305,8 +307,9 @@ Result<SpirvKernel> SpirvKernel::create(DeviceState& device, std::span<const uin
       ++type_counts[descriptor_type(p.kind)];
     }
   if (set_count > state->limits.maxBoundDescriptorSets)
-    return make_error(kernel + " uses descriptor set " + std::to_string(set_count - 1) + "; the device binds " +
-                      std::to_string(state->limits.maxBoundDescriptorSets) + " sets");
+    return make_error(ErrorCode::Unsupported, kernel + " uses descriptor set " + std::to_string(set_count - 1) +
+                                                  "; the device binds " +
+                                                  std::to_string(state->limits.maxBoundDescriptorSets) + " sets");
   state->set_used.assign(set_count, false);
   for (uint32_t s = 0; s < set_count; ++s) {
     std::vector<VkDescriptorSetLayoutBinding> bindings;
@@ -534,10 +537,12 @@ Result<VkPipeline> SpirvKernel::pipeline(const std::array<uint32_t, 3>& size,
     auto it = std::find_if(iface.spec_constants.begin(), iface.spec_constants.end(),
                            [&](const SpecConstant& s) { return s.id == id; });
     if (it == iface.spec_constants.end())
-      return make_error("kernel '" + iface.name + "' has no specialization constant with SpecId " + std::to_string(id));
+      return make_error(ErrorCode::InvalidArgument,
+                        "kernel '" + iface.name + "' has no specialization constant with SpecId " + std::to_string(id));
     if (values.count(id))
-      return make_error("kernel '" + iface.name + "': specialization constant " + std::to_string(id) +
-                        " is part of the workgroup size; give the size through the launch");
+      return make_error(ErrorCode::InvalidArgument,
+                        "kernel '" + iface.name + "': specialization constant " + std::to_string(id) +
+                            " is part of the workgroup size; give the size through the launch");
     values[id] = {bits, scalar_bytes(it->type)};
   }
   std::vector<uint64_t> key{size[0], size[1], size[2]};

@@ -48,7 +48,7 @@ Status FunctionLowering::dispatch_indirect(Id function, uint32_t type_index, con
   WASMGPU_TRY(function_switch(function, type_index, [&](uint32_t callee) -> Status {
     auto id = k_.function_ids.find(callee);
     if (id == k_.function_ids.end())
-      return make_error("function " + k_.module.function_name(callee) + " was not compiled");
+      return make_error(ErrorCode::Internal, "function " + k_.module.function_name(callee) + " was not compiled");
     Id result = f_.call(k_.types.result_type(expected.results), id->second, args);
     if (expected.results.size() == 1) {
       f_.store(result_vars[0], result);

@@ -225,7 +225,7 @@ std::vector<abi::ArgWidth> push_arg_widths(std::span<const wasm::ValType> args) 
 Result<CompiledKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
                                       const CompileOptions& options) {
   if (Status signature = frontend::check_kernel_signature(module, export_name); !signature.ok())
-    return make_error("cannot compile kernel: " + signature.error().message);
+    return make_error(ErrorCode::Compile, "cannot compile kernel: " + signature.error().message);
   uint32_t kernel_index = module.find_export(export_name, wasm::ExternalKind::Func)->index;
   CompiledKernel result;
   uint32_t roots[] = {kernel_index};
@@ -405,15 +405,19 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
   uint32_t max_params = 0, max_results = 0;
   for (const std::string& name : exports) {
     const wasm::Export* found = module.find_export(name, wasm::ExternalKind::Func);
-    if (!found) return make_error("cannot compile calls: the module has no exported function '" + name + "'");
+    if (!found)
+      return make_error(ErrorCode::NotFound,
+                        "cannot compile calls: the module has no exported function '" + name + "'");
     if (module.imported_function(found->index))
-      return make_error("cannot compile calls: '" + name + "' is an imported function, which cannot run on the GPU");
+      return make_error(ErrorCode::Compile,
+                        "cannot compile calls: '" + name + "' is an imported function, which cannot run on the GPU");
     const wasm::FuncType& type = module.function_type(found->index);
     for (const auto* list : {&type.params, &type.results})
       for (ValType t : *list)
         if (!is_kernel_scalar(t) && t != ValType::V128)
-          return make_error("cannot compile calls: '" + name + "' takes or returns " + wasm::to_string(t) +
-                            "; calls pass i32, i64, f32, f64 and v128 only");
+          return make_error(ErrorCode::Compile, "cannot compile calls: '" + name + "' takes or returns " +
+                                                    wasm::to_string(t) +
+                                                    "; calls pass i32, i64, f32, f64 and v128 only");
     CallInfo call;
     call.export_name = name;
     call.function_index = found->index;

@@ -45,7 +45,8 @@ Status FunctionLowering::find_branch_targets() {
   std::vector<size_t> labels{kFunctionLabel};
   auto mark = [&](uint32_t depth) -> Status {
     if (depth >= labels.size())
-      return make_error("function " + k_.module.function_name(index_) + ": branch depth out of range");
+      return make_error(ErrorCode::Internal,
+                        "function " + k_.module.function_name(index_) + ": branch depth out of range");
     size_t label = labels[labels.size() - 1 - depth];
     if (label == kFunctionLabel) return {};
     targeted_[label] = true;
@@ -63,14 +64,15 @@ Status FunctionLowering::find_branch_targets() {
       case Opcode::Loop:
       case Opcode::If: labels.push_back(i); break;
       case Opcode::End:
-        if (labels.empty()) return make_error("function " + k_.module.function_name(index_) + ": unbalanced end");
+        if (labels.empty())
+          return make_error(ErrorCode::Internal, "function " + k_.module.function_name(index_) + ": unbalanced end");
         labels.pop_back();
         break;
       case Opcode::Br:
       case Opcode::BrIf: WASMGPU_TRY(mark(instr.imm0)); break;
       case Opcode::BrTable:
         if (instr.imm0 >= function_.br_tables.size())
-          return make_error("function " + k_.module.function_name(index_) + ": bad br_table");
+          return make_error(ErrorCode::Internal, "function " + k_.module.function_name(index_) + ": bad br_table");
         for (uint32_t depth : function_.br_tables[instr.imm0]) WASMGPU_TRY(mark(depth));
         break;
       default: break;

@@ -92,7 +92,7 @@ Status FunctionLowering::lower(const FunctionFacts& facts) {
     WASMGPU_TRY(lower_instruction(body[ip], ip));
   }
   if (!frames_.empty() || f_.open())
-    return make_error("function " + k_.module.function_name(index_) + ": body is not well nested");
+    return make_error(ErrorCode::Internal, "function " + k_.module.function_name(index_) + ": body is not well nested");
   f_.finish();
   return {};
 }
@@ -505,7 +505,7 @@ Status FunctionLowering::call(uint32_t function_index) {
   }
   auto it = k_.function_ids.find(function_index);
   if (it == k_.function_ids.end())
-    return make_error("function " + k_.module.function_name(function_index) + " was not compiled");
+    return make_error(ErrorCode::Internal, "function " + k_.module.function_name(function_index) + " was not compiled");
   size_t first = stack_.size() - callee.params.size();
   // No early return when the callee trapped (traps.cpp): the caller winds down too.
   Id result = f_.call(k_.types.result_type(callee.results), it->second, std::span<const Id>(stack_).subspan(first));
@@ -526,10 +526,11 @@ Result<Id> FunctionLowering::global_var(uint32_t global_index) {
   // its writes are its own. Globals shared by all invocations of a launch
   // (mutable globals other than the stack pointer) are not modelled yet.
   if (global_index < k_.module.imported_globals || global_index >= k_.module.total_globals())
-    return make_error("global " + std::to_string(global_index) + " is imported or out of range");
+    return make_error(ErrorCode::Compile, "global " + std::to_string(global_index) + " is imported or out of range");
   const wasm::Global& global = k_.module.globals[global_index - k_.module.imported_globals];
   const Id type = type_of(global.type.type);
-  if (global.init.instrs.empty()) return make_error("global " + std::to_string(global_index) + " has no initializer");
+  if (global.init.instrs.empty())
+    return make_error(ErrorCode::Compile, "global " + std::to_string(global_index) + " has no initializer");
   const wasm::Instr& init = global.init.instrs[0];
   Id value;
   switch (init.op) {
@@ -546,8 +547,9 @@ Result<Id> FunctionLowering::global_var(uint32_t global_index) {
       break;
     }
     default:
-      return make_error("global " + std::to_string(global_index) + " has an initializer that is not a constant (" +
-                        std::string(wasm::info(init.op).text) + ")");
+      return make_error(ErrorCode::Compile, "global " + std::to_string(global_index) +
+                                                " has an initializer that is not a constant (" +
+                                                std::string(wasm::info(init.op).text) + ")");
   }
   Id var = b_.global_variable(b_.pointer_type(spv::StorageClass::Private, type), spv::StorageClass::Private, value);
   std::string name = k_.module.global_name(global_index);

@@ -94,8 +94,9 @@ void FunctionLowering::memory_grow() {
 
 Status FunctionLowering::memory_init(uint32_t segment) {
   if (!k_.instance_state || segment >= k_.module.data.size())
-    return make_error("function " + k_.module.function_name(index_) + " uses memory.init of data segment " +
-                      std::to_string(segment) + ", which does not exist");
+    return make_error(ErrorCode::Validation, "function " + k_.module.function_name(index_) +
+                                                 " uses memory.init of data segment " + std::to_string(segment) +
+                                                 ", which does not exist");
   const InstanceLayout& layout = k_.layout;
   Id count = pop(), source = pop(), dest = pop();
   k_.helpers->memory_init(f_, dest, source, count, uint32_t(k_.module.data[segment].bytes.size()),
@@ -105,8 +106,9 @@ Status FunctionLowering::memory_init(uint32_t segment) {
 
 Status FunctionLowering::data_drop(uint32_t segment) {
   if (!k_.instance_state || segment >= k_.module.data.size())
-    return make_error("function " + k_.module.function_name(index_) + " uses data.drop of data segment " +
-                      std::to_string(segment) + ", which does not exist");
+    return make_error(ErrorCode::Validation, "function " + k_.module.function_name(index_) +
+                                                 " uses data.drop of data segment " + std::to_string(segment) +
+                                                 ", which does not exist");
   uint32_t offset = k_.layout.data_dropped_offset + 4 * segment;
   f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}),
              [&] { f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), b_.const_u32(1), 4); });

@@ -293,11 +293,12 @@ Result<uint32_t> ComponentLowering::lower() {
 
   uint64_t words = uint64_t(max_depth_) * max_frame_words_;
   if (words * 4 > kMaxCallStackBytes)
-    return make_error("the call stack of recursive function " + k_.module.function_name(members_.front()) +
-                      " would take " + std::to_string(words * 4) + " bytes per invocation (depth " +
-                      std::to_string(max_depth_) + " x " + std::to_string(max_frame_words_ * 4) +
-                      "-byte frames), more than " + std::to_string(kMaxCallStackBytes) +
-                      "; choose a smaller call stack depth");
+    return make_error(ErrorCode::Compile,
+                      "the call stack of recursive function " + k_.module.function_name(members_.front()) +
+                          " would take " + std::to_string(words * 4) + " bytes per invocation (depth " +
+                          std::to_string(max_depth_) + " x " + std::to_string(max_frame_words_ * 4) +
+                          "-byte frames), more than " + std::to_string(kMaxCallStackBytes) +
+                          "; choose a smaller call stack depth");
   k_.stack_slot_size = uint32_t(slot_offset_ + (words * 4 + 15) / 16 * 16);
   f.finish();
   emit_entry_wrappers(machine);
@@ -398,7 +399,8 @@ Status ComponentLowering::lower_member(uint32_t member) {
     WASMGPU_TRY(lower_instruction(body[ip], ip));
   }
   if (!labels_.empty() || live_)
-    return make_error("function " + k_.module.function_name(members_[member]) + ": body is not well nested");
+    return make_error(ErrorCode::Internal,
+                      "function " + k_.module.function_name(members_[member]) + ": body is not well nested");
   return {};
 }
 

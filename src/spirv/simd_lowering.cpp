@@ -684,8 +684,8 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     case Opcode::F32x4DemoteF64x2Zero: return convert(Opcode::F32DemoteF64, Lanes::F64, Lanes::F32, 2);
     case Opcode::F64x2PromoteLowF32x4: return convert(Opcode::F64PromoteF32, Lanes::F32, Lanes::F64, 2);
     default:
-      return make_error("function " + k_.module.function_name(index_) + " uses " +
-                        std::string(wasm::info(instr.op).text) + " (not a SIMD instruction)");
+      return make_error(ErrorCode::Internal, "function " + k_.module.function_name(index_) + " uses " +
+                                                 std::string(wasm::info(instr.op).text) + " (not a SIMD instruction)");
   }
   return {};
 }

@@ -23,7 +23,7 @@ Result<std::string> disassemble(const std::vector<uint32_t>& words) {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_2);
   std::string text;
   if (!tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
-    return make_error("cannot disassemble SPIR-V");
+    return make_error(ErrorCode::Internal, "cannot disassemble SPIR-V");
   return text;
 }
 

@@ -94,8 +94,9 @@ void FunctionLowering::table_copy(uint32_t dest_table, uint32_t source_table) {
 
 Status FunctionLowering::table_init(uint32_t segment, uint32_t table) {
   if (segment >= k_.module.elements.size())
-    return make_error("function " + k_.module.function_name(index_) + " uses table.init of element segment " +
-                      std::to_string(segment) + ", which does not exist");
+    return make_error(ErrorCode::Validation, "function " + k_.module.function_name(index_) +
+                                                 " uses table.init of element segment " + std::to_string(segment) +
+                                                 ", which does not exist");
   Id count = pop(), source = pop(), dest = pop();
   // A dropped segment (every active one after instantiation) has no items left.
   Id dropped_pointer = k_.instance_pointer(f_, k_.layout.elem_dropped_offset + 4 * segment, k_.types.u32);
@@ -111,8 +112,9 @@ Status FunctionLowering::table_init(uint32_t segment, uint32_t table) {
 
 Status FunctionLowering::elem_drop(uint32_t segment) {
   if (segment >= k_.module.elements.size())
-    return make_error("function " + k_.module.function_name(index_) + " uses elem.drop of element segment " +
-                      std::to_string(segment) + ", which does not exist");
+    return make_error(ErrorCode::Validation, "function " + k_.module.function_name(index_) +
+                                                 " uses elem.drop of element segment " + std::to_string(segment) +
+                                                 ", which does not exist");
   uint32_t offset = k_.layout.elem_dropped_offset + 4 * segment;
   f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}),
              [&] { f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), b_.const_u32(1), 4); });

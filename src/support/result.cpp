@@ -30,7 +30,6 @@ const char* to_string(ErrorCode code) {
   return "?";
 }
 
-Error make_error(std::string message) { return make_error(ErrorCode::Unspecified, std::move(message)); }
 Error make_error(ErrorCode code, std::string message) {
   Error error;
   error.message = std::move(message);
@@ -38,9 +37,6 @@ Error make_error(ErrorCode code, std::string message) {
   return error;
 }
 
-Error make_error_at(uint64_t offset, std::string message) {
-  return make_error_at(ErrorCode::Unspecified, offset, std::move(message));
-}
 Error make_error_at(ErrorCode code, uint64_t offset, std::string message) {
   Error error = make_error(code, std::move(message));
   error.offset = offset;

@@ -48,9 +48,10 @@ struct Error {
   std::string to_string() const;
 };
 
-Error make_error(std::string message);
+// Every error names its code where it starts. ErrorCode::Unspecified, which
+// leaves the kind to the failing operation, is for the rare origin that
+// cannot know it (say why beside the call).
 Error make_error(ErrorCode code, std::string message);
-Error make_error_at(uint64_t offset, std::string message);
 Error make_error_at(ErrorCode code, uint64_t offset, std::string message);
 
 template <class T>

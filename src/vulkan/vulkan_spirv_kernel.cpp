@@ -68,8 +68,9 @@ class SpirvKernel : public device::BackendKernel {
     const std::array<uint32_t, 3> size = *launch.workgroup_size;
     launch.groups = {uint32_t((uint64_t(shape.n) + size[0] - 1) / size[0]), 1, 1};
     if (shape.n == 0)
-      return make_error("kernel '" + kernel_.name() +
-                        "': a SPIR-V kernel cannot launch 0 invocations (it always runs whole workgroups)");
+      return make_error(ErrorCode::InvalidArgument,
+                        "kernel '" + kernel_.name() +
+                            "': a SPIR-V kernel cannot launch 0 invocations (it always runs whole workgroups)");
     return launch;
   }
 

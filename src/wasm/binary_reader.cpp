@@ -63,7 +63,7 @@ Result<uint8_t> BinaryReader::peek_byte() const {
 
 Result<uint8_t> BinaryReader::read_small_leb_byte() {
   WASMGPU_ASSIGN_OR_RETURN(uint8_t byte, read_byte());
-  if (byte & 0x80) return make_error_at(pos_ - 1, "integer representation too long");
+  if (byte & 0x80) return make_error_at(ErrorCode::Decode, pos_ - 1, "integer representation too long");
   return byte;
 }
 
@@ -84,17 +84,17 @@ Result<uint64_t> BinaryReader::read_leb(unsigned bits, bool is_signed) {
     const unsigned shift = 7 * index;
     const bool is_last_allowed = index + 1 == max_bytes;
     if (is_last_allowed) {
-      if (byte & 0x80) return make_error_at(start, "integer representation too long");
+      if (byte & 0x80) return make_error_at(ErrorCode::Decode, start, "integer representation too long");
       // Bits of this byte beyond the integer's width must be zero (unsigned)
       // or copies of the sign bit (signed).
       const unsigned used_bits = bits - shift;  // 1..7
       if (is_signed) {
         const uint8_t sign_and_unused = uint8_t((0x7F >> (used_bits - 1)) << (used_bits - 1));
         const uint8_t top = byte & sign_and_unused;
-        if (top != 0 && top != sign_and_unused) return make_error_at(start, "integer too large");
+        if (top != 0 && top != sign_and_unused) return make_error_at(ErrorCode::Decode, start, "integer too large");
       } else {
         const uint8_t unused = uint8_t((0x7F << used_bits) & 0x7F);
-        if (byte & unused) return make_error_at(start, "integer too large");
+        if (byte & unused) return make_error_at(ErrorCode::Decode, start, "integer too large");
       }
     }
     if (shift < 64) value |= uint64_t(byte & 0x7F) << shift;
@@ -158,7 +158,7 @@ Result<std::string> BinaryReader::read_name() {
   const size_t start = pos_;
   if (length > remaining()) return error_here("length out of bounds");
   WASMGPU_ASSIGN_OR_RETURN(auto bytes, read_bytes(length));
-  if (!is_valid_utf8(bytes)) return make_error_at(start, "malformed UTF-8 encoding");
+  if (!is_valid_utf8(bytes)) return make_error_at(ErrorCode::Decode, start, "malformed UTF-8 encoding");
   return std::string(bytes.begin(), bytes.end());
 }
 

@@ -51,7 +51,7 @@ class BinaryReader {
   Result<std::string> read_name();
 
   // An error at the current position.
-  Error error_here(std::string message) const { return make_error_at(pos_, std::move(message)); }
+  Error error_here(std::string message) const { return make_error_at(ErrorCode::Decode, pos_, std::move(message)); }
 
  private:
   // LEB128 of `bits` bits; `is_signed` selects the sign-extension rule for the

@@ -53,29 +53,31 @@ class ModuleDecoder {
   explicit ModuleDecoder(std::span<const uint8_t> bytes) : bytes_(bytes) {}
 
   Result<Module> decode() {
-    if (bytes_.size() > std::numeric_limits<uint32_t>::max()) return make_error_at(0, "module too large (over 4 GiB)");
+    if (bytes_.size() > std::numeric_limits<uint32_t>::max())
+      return make_error_at(ErrorCode::Decode, 0, "module too large (over 4 GiB)");
     BinaryReader reader(bytes_);
     WASMGPU_TRY(decode_header(reader));
     int last_rank = 0;
     while (!reader.at_end()) {
       const size_t section_start = reader.offset();
       WASMGPU_ASSIGN_OR_RETURN(uint8_t id, reader.read_byte());
-      if (id > kDataCount) return make_error_at(section_start, "malformed section id");
+      if (id > kDataCount) return make_error_at(ErrorCode::Decode, section_start, "malformed section id");
       WASMGPU_ASSIGN_OR_RETURN(uint32_t size, reader.read_u32());
       if (size > reader.remaining()) return reader.error_here("section size mismatch: length out of bounds");
       WASMGPU_ASSIGN_OR_RETURN(BinaryReader section, reader.sub_reader(size));
       if (id != kCustom) {
         const int rank = section_rank(id);
-        if (rank <= last_rank) return make_error_at(section_start, "unexpected content after last section");
+        if (rank <= last_rank)
+          return make_error_at(ErrorCode::Decode, section_start, "unexpected content after last section");
         last_rank = rank;
       }
       WASMGPU_TRY(decode_section(id, section));
       if (!section.at_end()) return section.error_here("section size mismatch");
     }
     if (module_.functions.size() != code_count_)
-      return make_error_at(bytes_.size(), "function and code section have inconsistent lengths");
+      return make_error_at(ErrorCode::Decode, bytes_.size(), "function and code section have inconsistent lengths");
     if (module_.data_count && !saw_data_section_ && *module_.data_count != 0)
-      return make_error_at(bytes_.size(), "data count and data section have inconsistent lengths");
+      return make_error_at(ErrorCode::Decode, bytes_.size(), "data count and data section have inconsistent lengths");
     return std::move(module_);
   }
 
@@ -83,11 +85,13 @@ class ModuleDecoder {
   Status decode_header(BinaryReader& reader) {
     static constexpr uint8_t kMagic[4] = {0x00, 0x61, 0x73, 0x6D};
     static constexpr uint8_t kVersion[4] = {0x01, 0x00, 0x00, 0x00};
-    if (bytes_.size() < 4) return make_error_at(bytes_.size(), "unexpected end");
-    if (!std::equal(kMagic, kMagic + 4, bytes_.begin())) return make_error_at(0, "magic header not detected");
+    if (bytes_.size() < 4) return make_error_at(ErrorCode::Decode, bytes_.size(), "unexpected end");
+    if (!std::equal(kMagic, kMagic + 4, bytes_.begin()))
+      return make_error_at(ErrorCode::Decode, 0, "magic header not detected");
     (void)reader.read_bytes(4);
-    if (reader.remaining() < 4) return make_error_at(4, "unexpected end: unknown binary version");
-    if (!std::equal(kVersion, kVersion + 4, bytes_.begin() + 4)) return make_error_at(4, "unknown binary version");
+    if (reader.remaining() < 4) return make_error_at(ErrorCode::Decode, 4, "unexpected end: unknown binary version");
+    if (!std::equal(kVersion, kVersion + 4, bytes_.begin() + 4))
+      return make_error_at(ErrorCode::Decode, 4, "unknown binary version");
     (void)reader.read_bytes(4);
     return {};
   }
@@ -141,7 +145,7 @@ class ModuleDecoder {
       case kCode: return decode_code_section(reader);
       case kData: return decode_data_section(reader);
     }
-    return make_error_at(reader.offset(), "malformed section id");
+    return make_error_at(ErrorCode::Decode, reader.offset(), "malformed section id");
   }
 
   Status decode_custom_section(BinaryReader& reader) {
@@ -160,7 +164,7 @@ class ModuleDecoder {
   Status decode_func_type(BinaryReader& reader) {
     const size_t at = reader.offset();
     WASMGPU_ASSIGN_OR_RETURN(uint8_t form, reader.read_small_leb_byte());
-    if (form != 0x60) return make_error_at(at, "malformed function type (expected 0x60)");
+    if (form != 0x60) return make_error_at(ErrorCode::Decode, at, "malformed function type (expected 0x60)");
     FuncType type;
     WASMGPU_TRY(read_vector(reader, [&](uint32_t) -> Status {
       WASMGPU_ASSIGN_OR_RETURN(ValType param, decode_value_type(reader));
@@ -181,7 +185,8 @@ class ModuleDecoder {
   Result<Limits> decode_limits(BinaryReader& reader, bool memory = false) {
     const size_t at = reader.offset();
     WASMGPU_ASSIGN_OR_RETURN(uint8_t flags, reader.read_small_leb_byte());
-    if (flags > (memory ? 3 : 1)) return make_error_at(at, "integer too large: malformed limits flags");
+    if (flags > (memory ? 3 : 1))
+      return make_error_at(ErrorCode::Decode, at, "integer too large: malformed limits flags");
     Limits limits;
     limits.shared = (flags & 2) != 0;
     WASMGPU_ASSIGN_OR_RETURN(limits.min, reader.read_u32());
@@ -204,7 +209,7 @@ class ModuleDecoder {
     WASMGPU_ASSIGN_OR_RETURN(global.type, decode_value_type(reader));
     const size_t at = reader.offset();
     WASMGPU_ASSIGN_OR_RETURN(uint8_t mutability, reader.read_byte());
-    if (mutability > 1) return make_error_at(at, "malformed mutability");
+    if (mutability > 1) return make_error_at(ErrorCode::Decode, at, "malformed mutability");
     global.is_mutable = mutability == 1;
     return global;
   }
@@ -248,7 +253,7 @@ class ModuleDecoder {
         ++module_.imported_globals;
         break;
       }
-      default: return make_error_at(kind_at, "malformed import kind");
+      default: return make_error_at(ErrorCode::Decode, kind_at, "malformed import kind");
     }
     import.kind = static_cast<ExternalKind>(kind);
     module_.imports.push_back(std::move(import));
@@ -261,7 +266,7 @@ class ModuleDecoder {
     WASMGPU_ASSIGN_OR_RETURN(entry.name, reader.read_name());
     const size_t kind_at = reader.offset();
     WASMGPU_ASSIGN_OR_RETURN(uint8_t kind, reader.read_byte());
-    if (kind > 3) return make_error_at(kind_at, "malformed export kind");
+    if (kind > 3) return make_error_at(ErrorCode::Decode, kind_at, "malformed export kind");
     entry.kind = static_cast<ExternalKind>(kind);
     WASMGPU_ASSIGN_OR_RETURN(entry.index, reader.read_u32());
     module_.exports.push_back(std::move(entry));
@@ -288,7 +293,7 @@ class ModuleDecoder {
     // index (active) or declarative (otherwise), 2 = items are expressions.
     const size_t flags_at = reader.offset();
     WASMGPU_ASSIGN_OR_RETURN(uint32_t flags, reader.read_u32());
-    if (flags > 7) return make_error_at(flags_at, "malformed elements segment kind");
+    if (flags > 7) return make_error_at(ErrorCode::Decode, flags_at, "malformed elements segment kind");
     ElementSegment segment;
     const bool is_active = (flags & 1) == 0;
     const bool has_table_index = is_active && (flags & 2);
@@ -307,7 +312,7 @@ class ModuleDecoder {
       } else {
         const size_t kind_at = reader.offset();
         WASMGPU_ASSIGN_OR_RETURN(uint8_t kind, reader.read_byte());
-        if (kind != 0x00) return make_error_at(kind_at, "malformed element kind");
+        if (kind != 0x00) return make_error_at(ErrorCode::Decode, kind_at, "malformed element kind");
       }
     }
     WASMGPU_TRY(read_vector(reader, [&](uint32_t) -> Status {
@@ -329,7 +334,7 @@ class ModuleDecoder {
     const size_t count_at = reader.offset();
     WASMGPU_ASSIGN_OR_RETURN(uint32_t count, reader.read_u32());
     if (count != module_.functions.size())
-      return make_error_at(count_at, "function and code section have inconsistent lengths");
+      return make_error_at(ErrorCode::Decode, count_at, "function and code section have inconsistent lengths");
     code_count_ = count;
     for (Function& function : module_.functions) WASMGPU_TRY(decode_function_body(reader, function));
     return {};
@@ -349,14 +354,16 @@ class ModuleDecoder {
       WASMGPU_ASSIGN_OR_RETURN(uint32_t run_length, body.read_u32());
       WASMGPU_ASSIGN_OR_RETURN(ValType type, decode_value_type(body));
       total_locals += run_length;
-      if (total_locals > std::numeric_limits<uint32_t>::max()) return make_error_at(locals_at, "too many locals");
+      if (total_locals > std::numeric_limits<uint32_t>::max())
+        return make_error_at(ErrorCode::Decode, locals_at, "too many locals");
       runs.emplace_back(run_length, type);
       return {};
     }));
     expanded_locals_ += total_locals;
     if (expanded_locals_ > kMaxExpandedLocalsPerModule)
-      return make_error_at(locals_at, "too many locals (implementation limit of " +
-                                          std::to_string(kMaxExpandedLocalsPerModule) + " per module)");
+      return make_error_at(
+          ErrorCode::Decode, locals_at,
+          "too many locals (implementation limit of " + std::to_string(kMaxExpandedLocalsPerModule) + " per module)");
     function.locals.reserve(size_t(total_locals));
     for (const auto& [run_length, type] : runs) function.locals.insert(function.locals.end(), run_length, type);
 
@@ -370,7 +377,7 @@ class ModuleDecoder {
     const size_t count_at = reader.offset();
     WASMGPU_ASSIGN_OR_RETURN(uint32_t count, reader.read_u32());
     if (module_.data_count && *module_.data_count != count)
-      return make_error_at(count_at, "data count and data section have inconsistent lengths");
+      return make_error_at(ErrorCode::Decode, count_at, "data count and data section have inconsistent lengths");
     for (uint32_t i = 0; i < count; ++i) {
       const size_t flags_at = reader.offset();
       WASMGPU_ASSIGN_OR_RETURN(uint32_t flags, reader.read_u32());
@@ -382,7 +389,7 @@ class ModuleDecoder {
           WASMGPU_ASSIGN_OR_RETURN(segment.memory, reader.read_u32());
           break;
         }
-        default: return make_error_at(flags_at, "malformed data segment kind");
+        default: return make_error_at(ErrorCode::Decode, flags_at, "malformed data segment kind");
       }
       if (segment.mode == DataSegment::Mode::Active) {
         WASMGPU_ASSIGN_OR_RETURN(segment.offset, decode_const_expr(reader));

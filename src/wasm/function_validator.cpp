@@ -95,14 +95,14 @@ class FunctionValidator {
       WASMGPU_TRY(validate_instr(instr));
       if (controls_.empty()) return {};  // the function's final `end`
     }
-    return make_error_at(at_, "unexpected end of function body");
+    return make_error_at(ErrorCode::Validation, at_, "unexpected end of function body");
   }
 
  private:
   static inline const std::vector<ValType> kNoTypes{};
   static inline const std::vector<ValType> kI32{ValType::I32};
 
-  Error error(std::string message) const { return make_error_at(at_, std::move(message)); }
+  Error error(std::string message) const { return make_error_at(ErrorCode::Validation, at_, std::move(message)); }
   Error type_mismatch(Operand expected, Operand actual) const {
     auto name = [](Operand t) { return t == kUnknown ? "nothing" : to_string(static_cast<ValType>(t)); };
     return error(std::string("type mismatch: expected ") + name(expected) + ", found " + name(actual) + " in " +

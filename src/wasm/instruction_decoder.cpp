@@ -20,14 +20,14 @@ bool is_value_type_byte(uint8_t byte) {
 Result<ValType> decode_value_type(BinaryReader& reader) {
   const size_t at = reader.offset();
   WASMGPU_ASSIGN_OR_RETURN(uint8_t byte, reader.read_byte());
-  if (!is_value_type_byte(byte)) return make_error_at(at, "malformed value type");
+  if (!is_value_type_byte(byte)) return make_error_at(ErrorCode::Decode, at, "malformed value type");
   return static_cast<ValType>(byte);
 }
 
 Result<ValType> decode_reference_type(BinaryReader& reader) {
   const size_t at = reader.offset();
   WASMGPU_ASSIGN_OR_RETURN(uint8_t byte, reader.read_byte());
-  if (byte != 0x70 && byte != 0x6F) return make_error_at(at, "malformed reference type");
+  if (byte != 0x70 && byte != 0x6F) return make_error_at(ErrorCode::Decode, at, "malformed reference type");
   return static_cast<ValType>(byte);
 }
 
@@ -36,7 +36,7 @@ namespace {
 Status expect_zero_byte(BinaryReader& reader) {
   const size_t at = reader.offset();
   WASMGPU_ASSIGN_OR_RETURN(uint8_t byte, reader.read_byte());
-  if (byte != 0) return make_error_at(at, "zero byte expected");
+  if (byte != 0) return make_error_at(ErrorCode::Decode, at, "zero byte expected");
   return {};
 }
 
@@ -57,7 +57,7 @@ Result<BlockType> decode_block_type(BinaryReader& reader) {
   // A type index, encoded as a non-negative s33 so that it cannot collide
   // with the one-byte forms above.
   WASMGPU_ASSIGN_OR_RETURN(int64_t index, reader.read_s33());
-  if (index < 0) return make_error_at(at, "malformed block type");
+  if (index < 0) return make_error_at(ErrorCode::Decode, at, "malformed block type");
   block.kind = BlockType::Kind::TypeIndex;
   block.type_index = uint32_t(index);
   return block;
@@ -94,7 +94,7 @@ Status decode_immediates(BinaryReader& reader, const ExpressionContext& context,
       return {};
     }
     case ImmediateKind::DataIndex: {
-      if (!context.has_data_count) return make_error_at(instr.offset, "data count section required");
+      if (!context.has_data_count) return make_error_at(ErrorCode::Decode, instr.offset, "data count section required");
       WASMGPU_ASSIGN_OR_RETURN(instr.imm0, reader.read_u32());
       if (instr.op == Opcode::MemoryInit) WASMGPU_TRY(expect_zero_byte(reader));
       return {};
@@ -179,7 +179,7 @@ Status decode_immediates(BinaryReader& reader, const ExpressionContext& context,
       return {};
     }
   }
-  return make_error_at(instr.offset, "illegal opcode");
+  return make_error_at(ErrorCode::Decode, instr.offset, "illegal opcode");
 }
 
 }  // namespace
@@ -200,7 +200,7 @@ Status decode_expression(BinaryReader& reader, const ExpressionContext& context,
       WASMGPU_ASSIGN_OR_RETURN(code, reader.read_u32());
     }
     std::optional<Opcode> op = lookup_opcode(prefix, code);
-    if (!op) return make_error_at(instr.offset, "illegal opcode");
+    if (!op) return make_error_at(ErrorCode::Decode, instr.offset, "illegal opcode");
     instr.op = *op;
     WASMGPU_TRY(decode_immediates(reader, context, instr, br_tables));
 
@@ -211,7 +211,7 @@ Status decode_expression(BinaryReader& reader, const ExpressionContext& context,
       case Opcode::If: open_blocks.push_back(index); break;
       case Opcode::Else: {
         if (open_blocks.empty() || instrs[open_blocks.back()].op != Opcode::If || instrs[open_blocks.back()].imm0 != 0)
-          return make_error_at(instr.offset, "else without matching if");
+          return make_error_at(ErrorCode::Decode, instr.offset, "else without matching if");
         instrs[open_blocks.back()].imm0 = index;
         break;
       }

@@ -38,7 +38,7 @@ class MetadataReader {
   }
 
   Error error_at(size_t offset, const std::string& message) const {
-    return make_error("wasmgpu.kernels section, byte " + std::to_string(offset) + ": " + message);
+    return make_error(ErrorCode::Decode, "wasmgpu.kernels section, byte " + std::to_string(offset) + ": " + message);
   }
 
  private:
@@ -100,21 +100,25 @@ Status check_against_signature(const Module& module, const KernelMetadata& recor
   const Export* exported = nullptr;
   for (const Export& e : module.exports)
     if (e.name == record.kernel) exported = &e;
-  if (!exported) return make_error("parameter metadata for " + kernel + ": the module exports no such function");
+  if (!exported)
+    return make_error(ErrorCode::Validation,
+                      "parameter metadata for " + kernel + ": the module exports no such function");
   if (exported->kind != ExternalKind::Func)
-    return make_error("parameter metadata for " + kernel + ": the export is a " + to_string(exported->kind) +
-                      ", not a function");
+    return make_error(ErrorCode::Validation, "parameter metadata for " + kernel + ": the export is a " +
+                                                 to_string(exported->kind) + ", not a function");
   const FuncType& type = module.function_type(exported->index);
   if (type.params.size() != record.params.size())
-    return make_error("parameter metadata for " + kernel + " lists " + std::to_string(record.params.size()) +
-                      " parameters, the wasm function takes " + std::to_string(type.params.size()));
+    return make_error(ErrorCode::Validation,
+                      "parameter metadata for " + kernel + " lists " + std::to_string(record.params.size()) +
+                          " parameters, the wasm function takes " + std::to_string(type.params.size()));
   for (size_t i = 0; i < record.params.size(); ++i) {
     const KernelParam& param = record.params[i];
     std::optional<ValType> expected = wasm_type_of(param);
     if (expected == type.params[i]) continue;
-    return make_error("parameter metadata for " + kernel + ", parameter " + std::to_string(i) + " (" + describe(param) +
-                      "): the wasm function takes " + to_string(type.params[i]) + " there" +
-                      (expected ? std::string(", not ") + to_string(*expected) : std::string()));
+    return make_error(ErrorCode::Validation,
+                      "parameter metadata for " + kernel + ", parameter " + std::to_string(i) + " (" + describe(param) +
+                          "): the wasm function takes " + to_string(type.params[i]) + " there" +
+                          (expected ? std::string(", not ") + to_string(*expected) : std::string()));
   }
   return {};
 }
@@ -154,7 +158,7 @@ Result<std::vector<KernelMetadata>> read_kernel_metadata(const Module& module) {
   std::set<std::string> seen;
   for (const KernelMetadata& record : records) {
     if (!seen.insert(record.kernel).second)
-      return make_error("parameter metadata for kernel '" + record.kernel + "' appears twice");
+      return make_error(ErrorCode::Validation, "parameter metadata for kernel '" + record.kernel + "' appears twice");
     WASMGPU_TRY(check_against_signature(module, record));
   }
   return records;

@@ -12,7 +12,8 @@ constexpr uint64_t kMaxMemoryPages = 65536;  // 4 GiB of 64 KiB pages
 
 // `at` is the entry's offset where the module records one (imports).
 Error limits_error(std::optional<uint64_t> at, std::string message) {
-  return at ? make_error_at(*at, std::move(message)) : make_error(std::move(message));
+  return at ? make_error_at(ErrorCode::Validation, *at, std::move(message))
+            : make_error(ErrorCode::Validation, std::move(message));
 }
 
 Status validate_limits(const Limits& limits, uint64_t bound, const char* too_large, std::optional<uint64_t> at) {
@@ -42,10 +43,11 @@ class ModuleValidator {
   Status validate() {
     WASMGPU_TRY(validate_imports());
     for (const Function& function : module_.functions)
-      if (function.type_index >= module_.types.size()) return make_error_at(function.body_offset, "unknown type");
+      if (function.type_index >= module_.types.size())
+        return make_error_at(ErrorCode::Validation, function.body_offset, "unknown type");
     for (const TableType& table : module_.tables) WASMGPU_TRY(validate_table_type(table, std::nullopt));
     for (const MemoryType& memory : module_.memories) WASMGPU_TRY(validate_memory_type(memory, std::nullopt));
-    if (module_.total_memories() > 1) return make_error("multiple memories");
+    if (module_.total_memories() > 1) return make_error(ErrorCode::Validation, "multiple memories");
     collect_declared_function_references();
     // Global initialisers see only imported globals (each defined global is
     // initialised before the next exists).
@@ -65,7 +67,8 @@ class ModuleValidator {
     for (const Import& import : module_.imports) {
       switch (import.kind) {
         case ExternalKind::Func:
-          if (import.func_type >= module_.types.size()) return make_error_at(import.offset, "unknown type");
+          if (import.func_type >= module_.types.size())
+            return make_error_at(ErrorCode::Validation, import.offset, "unknown type");
           break;
         case ExternalKind::Table: WASMGPU_TRY(validate_table_type(import.table, import.offset)); break;
         case ExternalKind::Memory: WASMGPU_TRY(validate_memory_type(import.memory, import.offset)); break;
@@ -106,32 +109,34 @@ class ModuleValidator {
         case Opcode::RefNull: stack.push_back(static_cast<ValType>(instr.imm0)); break;
         case Opcode::RefFunc:
           if (instr.imm0 >= module_.total_functions())
-            return make_error_at(instr.offset, "unknown function " + std::to_string(instr.imm0));
+            return make_error_at(ErrorCode::Validation, instr.offset, "unknown function " + std::to_string(instr.imm0));
           stack.push_back(ValType::FuncRef);
           break;
         case Opcode::GlobalGet: {
           // Only imported globals are in scope for constant expressions (2.0).
           if (instr.imm0 >= module_.imported_globals)
-            return make_error_at(instr.offset, "unknown global " + std::to_string(instr.imm0));
+            return make_error_at(ErrorCode::Validation, instr.offset, "unknown global " + std::to_string(instr.imm0));
           GlobalType global = module_.global_type(instr.imm0);
-          if (global.is_mutable) return make_error_at(instr.offset, "constant expression required");
+          if (global.is_mutable)
+            return make_error_at(ErrorCode::Validation, instr.offset, "constant expression required");
           stack.push_back(global.type);
           break;
         }
         case Opcode::End:
-          if (stack.size() != 1 || stack[0] != expected) return make_error_at(instr.offset, "type mismatch");
+          if (stack.size() != 1 || stack[0] != expected)
+            return make_error_at(ErrorCode::Validation, instr.offset, "type mismatch");
           return {};
-        default: return make_error_at(instr.offset, "constant expression required");
+        default: return make_error_at(ErrorCode::Validation, instr.offset, "constant expression required");
       }
     }
-    return make_error_at(expr_offset(expr), "constant expression required");
+    return make_error_at(ErrorCode::Validation, expr_offset(expr), "constant expression required");
   }
 
   Status validate_exports() {
     std::set<std::string_view> names;
     for (const Export& entry : module_.exports) {
       if (!names.insert(entry.name).second)
-        return make_error_at(entry.offset, "duplicate export name \"" + entry.name + "\"");
+        return make_error_at(ErrorCode::Validation, entry.offset, "duplicate export name \"" + entry.name + "\"");
       uint32_t count = 0;
       switch (entry.kind) {
         case ExternalKind::Func: count = module_.total_functions(); break;
@@ -140,9 +145,10 @@ class ModuleValidator {
         case ExternalKind::Global: count = module_.total_globals(); break;
       }
       if (entry.index >= count)
-        return make_error_at(entry.offset, std::string("unknown ") +
-                                               (entry.kind == ExternalKind::Func ? "function" : to_string(entry.kind)) +
-                                               " " + std::to_string(entry.index) + " in export \"" + entry.name + "\"");
+        return make_error_at(ErrorCode::Validation, entry.offset,
+                             std::string("unknown ") +
+                                 (entry.kind == ExternalKind::Func ? "function" : to_string(entry.kind)) + " " +
+                                 std::to_string(entry.index) + " in export \"" + entry.name + "\"");
     }
     return {};
   }
@@ -150,10 +156,11 @@ class ModuleValidator {
   Status validate_start() {
     if (!module_.start) return {};
     if (*module_.start >= module_.total_functions())
-      return make_error_at(module_.start_offset, "unknown function " + std::to_string(*module_.start) + " as start");
+      return make_error_at(ErrorCode::Validation, module_.start_offset,
+                           "unknown function " + std::to_string(*module_.start) + " as start");
     const FuncType& type = module_.function_type(*module_.start);
     if (!type.params.empty() || !type.results.empty())
-      return make_error_at(module_.start_offset, "start function must have type [] -> []");
+      return make_error_at(ErrorCode::Validation, module_.start_offset, "start function must have type [] -> []");
     return {};
   }
 
@@ -161,9 +168,10 @@ class ModuleValidator {
     for (const ElementSegment& segment : module_.elements) {
       if (segment.mode == ElementSegment::Mode::Active) {
         if (segment.table >= module_.total_tables())
-          return make_error_at(expr_offset(segment.offset), "unknown table " + std::to_string(segment.table));
+          return make_error_at(ErrorCode::Validation, expr_offset(segment.offset),
+                               "unknown table " + std::to_string(segment.table));
         if (table_type(segment.table).element != segment.type)
-          return make_error_at(expr_offset(segment.offset), "type mismatch");
+          return make_error_at(ErrorCode::Validation, expr_offset(segment.offset), "type mismatch");
         WASMGPU_TRY(validate_const_expr(segment.offset, ValType::I32));
       }
       for (const ConstExpr& item : segment.items) WASMGPU_TRY(validate_const_expr(item, segment.type));
@@ -175,7 +183,8 @@ class ModuleValidator {
     for (const DataSegment& segment : module_.data) {
       if (segment.mode != DataSegment::Mode::Active) continue;
       if (segment.memory >= module_.total_memories())
-        return make_error_at(expr_offset(segment.offset), "unknown memory " + std::to_string(segment.memory));
+        return make_error_at(ErrorCode::Validation, expr_offset(segment.offset),
+                             "unknown memory " + std::to_string(segment.memory));
       WASMGPU_TRY(validate_const_expr(segment.offset, ValType::I32));
     }
     return {};

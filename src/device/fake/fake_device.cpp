@@ -171,7 +171,8 @@ DeviceDescription description(uint32_t index, std::string name, std::string unus
 
 Result<std::unique_ptr<BackendBuffer>> FakeDevice::create_buffer(uint64_t bytes) {
   if (bytes > description_.max_buffer_bytes)
-    return make_error("a buffer of " + std::to_string(bytes) + " bytes is larger than the fake device allows");
+    return make_error(ErrorCode::Unsupported,
+                      "a buffer of " + std::to_string(bytes) + " bytes is larger than the fake device allows");
   ++fake_log().buffers_created;
   return std::unique_ptr<BackendBuffer>(std::make_unique<FakeBuffer>(bytes));
 }
@@ -225,10 +226,11 @@ Result<uint32_t> FakePlatform::choose(const std::optional<std::string>& spec) {
   };
   for (const DeviceDescription& d : devices_)
     if (*spec == std::to_string(d.index) || lower(d.name).find(lower(*spec)) != std::string::npos) {
-      if (!d.usable()) return make_error("device " + d.summary + " is unusable: " + d.unusable_reason);
+      if (!d.usable())
+        return make_error(ErrorCode::Unsupported, "device " + d.summary + " is unusable: " + d.unusable_reason);
       return d.index;
     }
-  return make_error("no device matches '" + *spec + "'; " + describe_devices());
+  return make_error(ErrorCode::NotFound, "no device matches '" + *spec + "'; " + describe_devices());
 }
 
 std::string FakePlatform::describe_devices() {
