@@ -676,6 +676,9 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     case Opcode::F32x4ConvertI32x4S: return convert(Opcode::F32ConvertI32S, Lanes::I32, Lanes::F32, 4);
     case Opcode::F32x4ConvertI32x4U: return convert(Opcode::F32ConvertI32U, Lanes::I32, Lanes::F32, 4);
     case Opcode::I32x4TruncSatF32x4S: return convert(Opcode::I32TruncSatF32S, Lanes::F32, Lanes::I32, 4);
+    // Relaxed SIMD lets NaN and out-of-range lanes give the saturated result, so the
+    // relaxed form is the saturating one, in both float modes and on every device.
+    case Opcode::I32x4RelaxedTruncF32x4S: return convert(Opcode::I32TruncSatF32S, Lanes::F32, Lanes::I32, 4);
     case Opcode::I32x4TruncSatF32x4U: return convert(Opcode::I32TruncSatF32U, Lanes::F32, Lanes::I32, 4);
     case Opcode::I32x4TruncSatF64x2SZero: return convert(Opcode::I32TruncSatF64S, Lanes::F64, Lanes::I32, 2);
     case Opcode::I32x4TruncSatF64x2UZero: return convert(Opcode::I32TruncSatF64U, Lanes::F64, Lanes::I32, 2);

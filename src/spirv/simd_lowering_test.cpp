@@ -48,6 +48,22 @@ TEST(SimdLowering, NarrowIntegerLanesAreVectorsOfParts) {
   EXPECT_EQ(count_of(text, "OpBitFieldInsert %v4uint"), 3u) << text;
 }
 
+// Relaxed SIMD's trunc may give the saturated result for NaN and
+// out-of-range lanes; it is lowered as the saturating trunc, word for word.
+TEST(SimdLowering, RelaxedTruncIsTheSaturatingTrunc) {
+  auto module_with = [](const std::string& op) {
+    return R"((module
+    (memory 1)
+    (func (export "k") (param $i i32)
+      (v128.store (local.get $i) ()" +
+           op + R"( (v128.load (local.get $i)))))))";
+  };
+  CompiledKernel relaxed = compile_wat(module_with("i32x4.relaxed_trunc_f32x4_s"));
+  CompiledKernel saturating = compile_wat(module_with("i32x4.trunc_sat_f32x4_s"));
+  EXPECT_FALSE(relaxed.words.empty());
+  EXPECT_EQ(relaxed.words, saturating.words);
+}
+
 TEST(SimdLowering, FloatLanesTakeTheScalarLowering) {
   const char* wat = R"((module
     (memory 1)
