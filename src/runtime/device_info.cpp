@@ -50,9 +50,10 @@ static void hide_features_from_environment(DeviceFeatures& features) {
   }
 }
 
-std::string unusable_reason(uint32_t api_version, const DeviceFeatures& features) {
+Status check_usable(uint32_t api_version, const DeviceFeatures& features) {
   if (api_version < VK_API_VERSION_1_2)
-    return "Vulkan " + format_api_version(api_version) + " (wasmgpu needs Vulkan 1.2)";
+    return make_error(ErrorCode::Unsupported,
+                      "Vulkan " + format_api_version(api_version) + " (wasmgpu needs Vulkan 1.2)");
   std::string missing;
   auto require = [&](bool present, const char* name) {
     if (present) return;
@@ -64,7 +65,7 @@ std::string unusable_reason(uint32_t api_version, const DeviceFeatures& features
   require(features.shader_int8, "shaderInt8");
   require(features.storage_buffer_8bit_access, "storageBuffer8BitAccess");
   if (missing.empty()) return {};
-  return "missing required features: " + missing;
+  return make_error(ErrorCode::Unsupported, "missing required features: " + missing);
 }
 
 std::string describe_devices(const std::vector<DeviceInfo>& devices) {
@@ -252,7 +253,8 @@ DeviceInfo read_device_info(VkPhysicalDevice physical_device, uint32_t index) {
     features.shader_float64 = core.shaderFloat64;
   }
   hide_features_from_environment(features);
-  info.unusable_reason = unusable_reason(info.api_version, features);
+  if (Status usable = check_usable(info.api_version, features); !usable.ok())
+    info.unusable_reason = usable.error().message;
   return info;
 }
 

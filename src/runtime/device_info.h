@@ -80,11 +80,11 @@ struct DeviceInfo {
   std::string summary() const;
 };
 
-// The reason a device with these properties cannot run wasmgpu kernels, or
-// an empty string. Required: Vulkan 1.2, bufferDeviceAddress, shaderInt64,
-// shaderInt8 with storageBuffer8BitAccess. shaderFloat64 is only needed by
-// kernels that use f64 and is checked per kernel.
-std::string unusable_reason(uint32_t api_version, const DeviceFeatures& features);
+// Whether a device with these properties can run wasmgpu kernels; the error
+// (Unsupported) says why not. Required: Vulkan 1.2, bufferDeviceAddress,
+// shaderInt64, shaderInt8 with storageBuffer8BitAccess. shaderFloat64 is only
+// needed by kernels that use f64 and is checked per kernel.
+Status check_usable(uint32_t api_version, const DeviceFeatures& features);
 
 // Picks a device from `devices`:
 //  - `spec` (what WASMGPU_DEVICE holds) is a device index or a case-insensitive

@@ -77,10 +77,16 @@ TEST(ChooseDevice, ClearErrors) {
   EXPECT_NE(nothing.error().message.find("[unusable: missing"), std::string::npos);
 }
 
-TEST(UnusableReason, NamesEveryMissingRequiredFeature) {
+TEST(CheckUsable, NamesEveryMissingRequiredFeature) {
   DeviceFeatures features;
-  EXPECT_EQ(unusable_reason(VK_API_VERSION_1_1, features), "Vulkan 1.1.0 (wasmgpu needs Vulkan 1.2)");
-  EXPECT_EQ(unusable_reason(VK_API_VERSION_1_2, features),
+  Status old = check_usable(VK_API_VERSION_1_1, features);
+  ASSERT_FALSE(old.ok());
+  EXPECT_EQ(old.error().code, ErrorCode::Unsupported);
+  EXPECT_EQ(old.error().message, "Vulkan 1.1.0 (wasmgpu needs Vulkan 1.2)");
+  Status missing = check_usable(VK_API_VERSION_1_2, features);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::Unsupported);
+  EXPECT_EQ(missing.error().message,
             "missing required features: bufferDeviceAddress, shaderInt64, shaderInt8, "
             "storageBuffer8BitAccess");
   features = {.shader_int64 = true,
@@ -88,7 +94,7 @@ TEST(UnusableReason, NamesEveryMissingRequiredFeature) {
               .shader_int8 = true,
               .storage_buffer_8bit_access = true,
               .buffer_device_address = true};
-  EXPECT_EQ(unusable_reason(VK_API_VERSION_1_2, features), "");  // f64 is per kernel
+  EXPECT_TRUE(check_usable(VK_API_VERSION_1_2, features).ok());  // f64 is per kernel
 }
 
 using ScopedEnv = environment::ScopedVariable;
