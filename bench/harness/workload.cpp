@@ -104,6 +104,19 @@ bool close(double got, double expected, double tolerance, double scale) {
   return std::fabs(got - expected) <= tolerance * std::max(std::fabs(expected), scale);
 }
 
+bool sum_matches(Variant variant, float got, float want, double magnitude) {
+  if (is_exact(variant)) return std::memcmp(&got, &want, 4) == 0;
+  return std::fabs(got - want) <= 1e-5 * magnitude + 1e-6;
+}
+
+uint64_t largest_square_size(Gpu& gpu, uint64_t matrices, uint64_t vectors, uint64_t step, uint64_t max_n) {
+  const uint64_t budget = memory_budget(gpu);
+  uint64_t n = step;
+  auto fits = [&](uint64_t m) { return matrices * m * m * 4 + vectors * m * 4 <= budget && m <= max_n; };
+  while (fits(n + step)) n += step;
+  return n;
+}
+
 }  // namespace wasmgpu::bench
 
 #include "harness/workloads/workloads.h"

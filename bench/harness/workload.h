@@ -136,5 +136,12 @@ uint64_t max_invocations_1d(Gpu& gpu, uint32_t size);
                            double expected);
 // Relative closeness for inexact variants.
 bool close(double got, double expected, double tolerance, double scale = 0.0);
+// A sum of products as `variant` must give it: exact variants bit for bit,
+// the others within 1e-5 of `magnitude` (the sum of the products'
+// magnitudes, the scale of a reordered or contracted sum's rounding) + 1e-6.
+bool sum_matches(Variant variant, float got, float want, double magnitude);
+// The largest n, a multiple of `step` up to `max_n`, whose `matrices` n x n
+// and `vectors` n-element f32 arrays fit in memory_budget(gpu) (at least `step`).
+uint64_t largest_square_size(Gpu& gpu, uint64_t matrices, uint64_t vectors, uint64_t step, uint64_t max_n);
 
 }  // namespace wasmgpu::bench

@@ -30,11 +30,7 @@ class Atax final : public Workload {
   Unit unit() const override { return Unit::Bytes; }
   uint64_t quick_size() const override { return 256; }
   uint64_t start_size() const override { return 1024; }
-  uint64_t max_size(Gpu& gpu) const override {
-    uint64_t n = 256;
-    while ((n + 256) * (n + 256) * 4 + 3 * (n + 256) * 4 <= memory_budget(gpu) && n + 256 <= 65535) n += 256;
-    return n;
-  }
+  uint64_t max_size(Gpu& gpu) const override { return largest_square_size(gpu, 1, 3, 256, 65535); }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
   int size_exponent() const override { return 2; }
 
@@ -83,9 +79,8 @@ class Atax final : public Workload {
     std::memcpy(tmp.data(), gpu.staging().download(*tmp_buf_, 0, n * 4), n * 4);
     std::memcpy(y.data(), gpu.staging().download(*y_buf_, 0, n * 4), n * 4);
     for (uint64_t i = 0; i < n; ++i) {
-      bool ok = is_exact(v) ? std::memcmp(&tmp[i], &tmp_[i], 4) == 0
-                            : std::fabs(tmp[i] - tmp_[i]) <= 1e-5 * tmp_scale_[i] + 1e-6;
-      if (!ok) mismatch(name(), v, fmt::format("tmp[{}]", i), tmp[i], tmp_[i]);
+      if (!sum_matches(v, tmp[i], tmp_[i], tmp_scale_[i]))
+        mismatch(name(), v, fmt::format("tmp[{}]", i), tmp[i], tmp_[i]);
     }
     // y[j] in ascending i, columns in chunks (the rows walked once per chunk).
     std::vector<float> want(n, 0.0f);
@@ -98,9 +93,7 @@ class Atax final : public Workload {
           scale[j] += std::fabs(product);
         }
       for (uint64_t j = begin; j < end; ++j) {
-        bool ok =
-            is_exact(v) ? std::memcmp(&y[j], &want[j], 4) == 0 : std::fabs(y[j] - want[j]) <= 1e-5 * scale[j] + 1e-6;
-        if (!ok) mismatch(name(), v, fmt::format("y[{}]", j), y[j], want[j]);
+        if (!sum_matches(v, y[j], want[j], scale[j])) mismatch(name(), v, fmt::format("y[{}]", j), y[j], want[j]);
       }
     });
   }

@@ -31,11 +31,7 @@ class Bicg final : public Workload {
   Unit unit() const override { return Unit::Bytes; }
   uint64_t quick_size() const override { return 256; }
   uint64_t start_size() const override { return 1024; }
-  uint64_t max_size(Gpu& gpu) const override {
-    uint64_t n = 256;
-    while ((n + 256) * (n + 256) * 4 + 4 * (n + 256) * 4 <= memory_budget(gpu) && n + 256 <= 65535) n += 256;
-    return n;
-  }
+  uint64_t max_size(Gpu& gpu) const override { return largest_square_size(gpu, 1, 4, 256, 65535); }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
   int size_exponent() const override { return 2; }
 
@@ -84,9 +80,8 @@ class Bicg final : public Workload {
       std::vector<float> got(n_);
       std::memcpy(got.data(), gpu.staging().download(which ? *q_buf_ : *s_buf_, 0, n_ * 4), n_ * 4);
       for (uint64_t i = 0; i < n_; ++i) {
-        bool ok = is_exact(v) ? std::memcmp(&got[i], &want[i], 4) == 0
-                              : std::fabs(got[i] - want[i]) <= 1e-5 * scale[i] + 1e-6;
-        if (!ok) mismatch(name(), v, fmt::format("{}[{}]", which ? "q" : "s", i), got[i], want[i]);
+        if (!sum_matches(v, got[i], want[i], scale[i]))
+          mismatch(name(), v, fmt::format("{}[{}]", which ? "q" : "s", i), got[i], want[i]);
       }
     }
   }

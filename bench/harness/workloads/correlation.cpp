@@ -37,11 +37,7 @@ class Correlation final : public Workload {
   Unit unit() const override { return Unit::Flops; }
   uint64_t quick_size() const override { return 256; }
   uint64_t start_size() const override { return 512; }
-  uint64_t max_size(Gpu& gpu) const override {
-    uint64_t n = 256;
-    while (3 * (n + 256) * (n + 256) * 4 + 2 * (n + 256) * 4 <= memory_budget(gpu) && n + 256 <= 65535 * 16) n += 256;
-    return n;
-  }
+  uint64_t max_size(Gpu& gpu) const override { return largest_square_size(gpu, 3, 2, 256, 65535 * 16); }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
   int size_exponent() const override { return 3; }
 

@@ -30,11 +30,7 @@ class Gesummv final : public Workload {
   Unit unit() const override { return Unit::Bytes; }
   uint64_t quick_size() const override { return 256; }
   uint64_t start_size() const override { return 1024; }
-  uint64_t max_size(Gpu& gpu) const override {
-    uint64_t n = 256;
-    while (2 * (n + 256) * (n + 256) * 4 + 2 * (n + 256) * 4 <= memory_budget(gpu) && n + 256 <= 65535) n += 256;
-    return n;
-  }
+  uint64_t max_size(Gpu& gpu) const override { return largest_square_size(gpu, 2, 2, 256, 65535); }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(256, n / 256 * 256); }
   int size_exponent() const override { return 2; }
 
@@ -85,9 +81,8 @@ class Gesummv final : public Workload {
     const uint8_t* host = gpu.staging().download(*y_buf_, 0, n_ * 4);
     std::memcpy(y.data(), host, n_ * 4);
     for (uint64_t i = 0; i < n_; ++i) {
-      bool ok = is_exact(v) ? std::memcmp(&y[i], &expected_[i], 4) == 0
-                            : std::fabs(y[i] - expected_[i]) <= 1e-5 * scale_[i] + 1e-6;
-      if (!ok) mismatch(name(), v, fmt::format("y[{}]", i), y[i], expected_[i]);
+      if (!sum_matches(v, y[i], expected_[i], scale_[i]))
+        mismatch(name(), v, fmt::format("y[{}]", i), y[i], expected_[i]);
     }
   }
 

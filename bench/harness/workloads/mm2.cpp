@@ -32,11 +32,7 @@ class Mm2 final : public Workload {
   Unit unit() const override { return Unit::Flops; }
   uint64_t quick_size() const override { return 128; }
   uint64_t start_size() const override { return 256; }
-  uint64_t max_size(Gpu& gpu) const override {
-    uint64_t n = 16;
-    while (6 * (n + 16) * (n + 16) * 4 <= memory_budget(gpu) && n + 16 <= 65535 * 16) n += 16;
-    return n;
-  }
+  uint64_t max_size(Gpu& gpu) const override { return largest_square_size(gpu, 6, 0, 16, 65535 * 16); }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(16, n / 16 * 16); }
   int size_exponent() const override { return 3; }
 
@@ -109,9 +105,8 @@ class Mm2 final : public Workload {
           magnitude += std::fabs(product);
         }
         const float want = BENCH_ALPHA * sum;
-        bool ok = is_exact(v) ? std::memcmp(&tmp[s], &want, 4) == 0
-                              : std::fabs(tmp[s] - want) <= 1e-5 * BENCH_ALPHA * magnitude + 1e-6;
-        if (!ok) mismatch(name(), v, fmt::format("tmp[{}][{}]", row, col), tmp[s], want);
+        if (!sum_matches(v, tmp[s], want, BENCH_ALPHA * magnitude))
+          mismatch(name(), v, fmt::format("tmp[{}][{}]", row, col), tmp[s], want);
       }
     });
     const std::vector<uint64_t> rows = sample_indices(n, 64);
@@ -137,9 +132,8 @@ class Mm2 final : public Workload {
           magnitude += std::fabs(product);
         }
         const float scaled = BENCH_BETA * input_d(row * n + col), want = scaled + sum;
-        bool ok = is_exact(v) ? std::memcmp(&out[s], &want, 4) == 0
-                              : std::fabs(out[s] - want) <= 1e-5 * (magnitude + std::fabs(scaled)) + 1e-6;
-        if (!ok) mismatch(name(), v, fmt::format("out[{}][{}]", row, col), out[s], want);
+        if (!sum_matches(v, out[s], want, magnitude + std::fabs(scaled)))
+          mismatch(name(), v, fmt::format("out[{}][{}]", row, col), out[s], want);
       }
     });
   }

@@ -62,9 +62,8 @@ class Reduce final : public Workload {
     std::vector<float> partial(groups_);
     download(*partial_buf_, partial.data(), groups_ * 4);
     for (uint32_t g = 0; g < groups_; ++g) {
-      bool ok = is_exact(v) ? std::memcmp(&partial[g], &expected_[g], 4) == 0
-                            : std::fabs(partial[g] - expected_[g]) <= 1e-5 * scale_[g] + 1e-6;
-      if (!ok) mismatch(name(), v, fmt::format("partial[{}]", g), partial[g], expected_[g]);
+      if (!sum_matches(v, partial[g], expected_[g], scale_[g]))
+        mismatch(name(), v, fmt::format("partial[{}]", g), partial[g], expected_[g]);
     }
   }
 

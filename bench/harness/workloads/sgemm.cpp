@@ -89,8 +89,7 @@ class Sgemm final : public Workload {
           sum += product;
           magnitude += std::fabs(product);
         }
-        bool ok = is_exact(v) ? std::memcmp(&c[s], &sum, 4) == 0 : std::fabs(c[s] - sum) <= 1e-5 * magnitude + 1e-6;
-        if (!ok) mismatch(name(), v, fmt::format("C[{}][{}]", row, col), c[s], sum);
+        if (!sum_matches(v, c[s], sum, magnitude)) mismatch(name(), v, fmt::format("C[{}][{}]", row, col), c[s], sum);
       }
     });
   }
