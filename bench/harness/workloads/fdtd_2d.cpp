@@ -29,11 +29,7 @@ class Fdtd2d final : public Workload {
   Unit unit() const override { return Unit::Bytes; }
   uint64_t quick_size() const override { return 64; }
   uint64_t start_size() const override { return 256; }
-  uint64_t max_size(Gpu& gpu) const override {
-    uint64_t n = 16;
-    while (3 * (n + 16) * (n + 16) * 4 <= memory_budget(gpu) && n + 16 <= 65535 * 16) n += 16;
-    return n;
-  }
+  uint64_t max_size(Gpu& gpu) const override { return largest_square_size(gpu, 3, 0, 16, 65535 * 16); }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(16, n / 16 * 16); }
   int size_exponent() const override { return 2; }
 

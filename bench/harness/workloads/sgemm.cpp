@@ -28,11 +28,7 @@ class Sgemm final : public Workload {
   Unit unit() const override { return Unit::Flops; }
   uint64_t quick_size() const override { return 128; }
   uint64_t start_size() const override { return 256; }
-  uint64_t max_size(Gpu& gpu) const override {
-    uint64_t n = 128;
-    while (3 * (n + 128) * (n + 128) * 4 <= memory_budget(gpu) && n + 128 <= 16384) n += 128;
-    return n;
-  }
+  uint64_t max_size(Gpu& gpu) const override { return largest_square_size(gpu, 3, 0, 128, 16384); }
   uint64_t round_size(uint64_t n) const override { return std::max<uint64_t>(128, n / 128 * 128); }
   int size_exponent() const override { return 3; }
 

@@ -24,9 +24,7 @@ class Stencil final : public Workload {
   uint64_t quick_size() const override { return 128; }
   uint64_t start_size() const override { return 512; }
   uint64_t max_size(Gpu& gpu) const override {
-    uint64_t side = 16;
-    while ((side + 16) * (side + 16) * 8 <= memory_budget(gpu) && side + 16 <= 65535 * 16) side += 16;
-    return side;
+    return largest_square_size(gpu, 2, 0, 16, 65535 * 16);  // two f32 grids
   }
   uint64_t round_size(uint64_t w) const override { return std::max<uint64_t>(16, w / 16 * 16); }
   int size_exponent() const override { return 2; }
