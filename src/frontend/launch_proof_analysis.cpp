@@ -292,15 +292,44 @@ class Analysis {
     return m;
   }
 
+  // c0 + m * (k - k0) for a companion c whose step is m times k's constant
+  // step s, m a loop-invariant linear form (STEP_c / s, coefficient by
+  // coefficient); kUnknown when s does not divide STEP_c so. Exact where it
+  // is defined: after j trips k = k0 + j * s without wrapping (the loop
+  // variable's bound says so) and c = c0 + j * STEP_c = c0 + m * (k - k0)
+  // modulo 2^32.
+  uint32_t invariant_companion(uint32_t loop_var, uint32_t k0, uint32_t step_k, uint32_t c0, uint32_t step_c) {
+    const std::optional<int64_t> s = constant_of(step_k);
+    if (!s || *s <= 0) return kUnknown;
+    Linear m = linear(step_c);
+    if (m.terms.empty()) return kUnknown;  // constant steps are in proportion or not at all
+    for (auto& [atom, coefficient] : m.terms) {
+      if (coefficient % *s != 0) return kUnknown;
+      coefficient /= *s;
+    }
+    if (m.constant % *s != 0) return kUnknown;
+    m.constant /= *s;
+    const uint32_t trips = constant_of(k0) == 0 ? loop_var : node(Node::Op::Sub, loop_var, k0);
+    const uint32_t moved = node(Node::Op::Mul, from_linear(m), trips);
+    return node(Node::Op::Add, c0, moved);
+  }
+
   // What a loop at body[ip] makes of the locals it writes (`written`), as
   // nodes (kUnknown for most). A counted loop: one local k is written once
   // per trip at the loop's top level as `local.get k; STEP; i32.add;
   // local.set|tee k`, and the loop's only branch back, its last
-  // instruction, is `(local.get|tee k) END i32.lt_u|ne br_if 0`, STEP and
-  // END constants or locals the loop does not write. k becomes a loop
-  // variable; another local c stepped the same way by a STEP that is m times
-  // k's (as linear forms: reduce's pointer steps by 4 * its index's stride)
-  // holds c0 + m * (k - k0) at every trip, a companion.
+  // instruction, tests k against END: `K END i32.lt_u|ne br_if 0`, or with
+  // the operands the other way round, `END K i32.gt_u|ne br_if 0` (clang
+  // writes that when it folds the increment into the test), where K is
+  // `local.get|tee k` or the increment itself ending in `local.tee k`. STEP
+  // and END are constants or locals the loop does not write. k becomes a
+  // loop variable; another local c stepped the same way by a STEP that is m
+  // times k's holds c0 + m * (k - k0) at every trip, a companion. m is a
+  // constant when the steps' linear forms are in proportion (reduce's pointer
+  // steps by 4 * its index's stride), or the loop-invariant form STEP_c / s
+  // when k steps by a constant s that divides every coefficient of c's step
+  // (a pointer walking down a column steps by 4 * n while its row steps by
+  // 1: atax's and bicg's column sums).
   std::vector<uint32_t> loop_values(size_t ip, const std::vector<bool>& written) {
     const std::vector<wasm::Instr>& body = function_.body;
     std::vector<uint32_t> values(locals_.size(), kUnknown);
@@ -308,18 +337,34 @@ class Analysis {
     if (end < ip + 6) return values;
     const wasm::Instr& back = body[end - 1];
     const wasm::Instr& test = body[end - 2];
-    const wasm::Instr& bound = body[end - 3];
-    const wasm::Instr& read = body[end - 4];
     if (back.op != Opcode::BrIf || back.imm0 != 0) return values;
-    if (test.op != Opcode::I32LtU && test.op != Opcode::I32Ne) return values;
-    if (read.op != Opcode::LocalGet && read.op != Opcode::LocalTee) return values;
-    const uint32_t k = read.imm0;
     auto invariant = [&](const wasm::Instr& instr) -> uint32_t {
       if (instr.op == Opcode::I32Const) return constant(int32_t(uint32_t(instr.imm64)));
       if (instr.op == Opcode::LocalGet && !written[instr.imm0]) return locals_[instr.imm0];
       return kUnknown;
     };
-    const uint32_t end_node = invariant(bound);
+    auto reads_local = [](const wasm::Instr& instr) {
+      return instr.op == Opcode::LocalGet || instr.op == Opcode::LocalTee;
+    };
+    // Where the test reads k and END: `K END op`, else `END K op`.
+    uint32_t k = UINT32_MAX, end_node = kUnknown;
+    bool stops_at_end = false;  // the test is `ne` (kind 1), not `lt_u` (kind 0)
+    const wasm::Instr& last = body[end - 3];
+    if ((test.op == Opcode::I32LtU || test.op == Opcode::I32Ne) && reads_local(body[end - 4]) &&
+        invariant(last) != kUnknown) {
+      k = body[end - 4].imm0;
+      end_node = invariant(last);
+      stops_at_end = test.op == Opcode::I32Ne;
+    } else if ((test.op == Opcode::I32GtU || test.op == Opcode::I32Ne) && reads_local(last)) {
+      // END sits just before K: before `local.get|tee k`, or before the
+      // whole `local.get k; STEP; i32.add; local.tee k`.
+      const bool increment = last.op == Opcode::LocalTee && end >= ip + 8 && body[end - 4].op == Opcode::I32Add &&
+                             body[end - 6].op == Opcode::LocalGet && body[end - 6].imm0 == last.imm0;
+      const wasm::Instr& bound = body[increment ? end - 7 : end - 4];
+      k = last.imm0;
+      end_node = invariant(bound);
+      stops_at_end = test.op == Opcode::I32Ne;
+    }
     if (end_node == kUnknown) return values;
     // Per local: its writes, and the step of its one top-level increment.
     std::vector<uint32_t> writes(locals_.size(), 0), steps(locals_.size(), kUnknown);
@@ -356,14 +401,18 @@ class Analysis {
     if (std::optional<int64_t> s = constant_of(step); s && *s <= 0) return values;
     // An `ne` test bounds the loop only where it steps exactly onto END:
     // the value field says which (0: lt_u, 1: ne; abi/launch_proof.cpp).
-    const int64_t kind = test.op == Opcode::I32Ne ? 1 : 0;
+    const int64_t kind = stops_at_end ? 1 : 0;
     const uint32_t loop_var = node(Node::Op::LoopVar, locals_[k], step, end_node, kind);
     values[k] = loop_var;
     const Linear step_k = linear(step), entry_k = linear(locals_[k]);
     for (uint32_t c = 0; c < locals_.size(); ++c) {
       if (c == k || writes[c] != 1 || steps[c] == kUnknown || locals_[c] == kUnknown) continue;
       std::optional<int64_t> m = ratio(linear(steps[c]), step_k);
-      if (!m || *m == 0 || *m < INT32_MIN || *m > INT32_MAX) continue;
+      if (!m) {
+        values[c] = invariant_companion(loop_var, locals_[k], step, locals_[c], steps[c]);
+        continue;
+      }
+      if (*m == 0 || *m < INT32_MIN || *m > INT32_MAX) continue;
       Linear base = linear(locals_[c]);
       add_scaled(base, entry_k, -*m);
       const uint32_t scaled = *m == 1 ? loop_var : node(Node::Op::Mul, loop_var, constant(*m));

@@ -25,13 +25,15 @@ using Regions = std::vector<std::optional<ProvenRegion>>;
 
 const std::string kBenchKernels = std::string(WASMGPU_INCLUDE_DIR) + "/../bench/kernels/";
 
-CompiledKernel bench_kernel(const std::string& name) {
-  std::ifstream in(kBenchKernels + name + ".c");
+// Export `kernel` (by default the file's own name) of bench/kernels/`file`.c.
+CompiledKernel bench_kernel(const std::string& file, const std::string& kernel = "") {
+  std::ifstream in(kBenchKernels + file + ".c");
   std::stringstream source;
   source << in.rdbuf();
-  EXPECT_FALSE(source.str().empty()) << "cannot read " << name << ".c";
+  EXPECT_FALSE(source.str().empty()) << "cannot read " << file << ".c";
   return testing::expect_compiles(
-      testing::c_to_wasm(source.str(), "-O2", "-I" + std::string(WASMGPU_INCLUDE_DIR) + " -I" + kBenchKernels), name);
+      testing::c_to_wasm(source.str(), "-O2", "-I" + std::string(WASMGPU_INCLUDE_DIR) + " -I" + kBenchKernels),
+      kernel.empty() ? file : kernel);
 }
 
 // Buffers at distinct 256 MiB-aligned wasm addresses above kBufferAddressBase.
@@ -190,8 +192,9 @@ TEST(LaunchProof, PointerSteppedWithTheLoopCounterIsProven) {
 }
 
 TEST(LaunchProof, CompanionsNeedAStepInProportion) {
-  // $p steps by 8 while $i steps by 1 and $q by $s (unrelated): $p is
-  // $p0 + 8 * ($i - 0) (its loads proven for i < n), $q's store is not recorded.
+  // $p steps by 8 while $i steps by 2, and $q by $s: $p is $p0 + 4 * ($i - 0)
+  // (its loads proven for i < n); $s need not be even, so $q is no
+  // companion and its store is not recorded.
   CompiledKernel k = testing::compile_wat(R"((module (memory 1)
     (func (export "k") (param $x i32) (param $a i32) (param $n i32) (param $b i32) (param $s i32)
       (local $i i32) (local $p i32) (local $q i32)
@@ -201,13 +204,50 @@ TEST(LaunchProof, CompanionsNeedAStepInProportion) {
         (i64.store (local.get $q) (i64.load (local.get $p)))
         (local.set $p (i32.add (local.get $p) (i32.const 8)))
         (local.set $q (i32.add (local.get $q) (local.get $s)))
-        (br_if $l (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $n)))))))");
+        (br_if $l (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 2))) (local.get $n)))))))");
   ASSERT_EQ(k.info.launch_proof.accesses.size(), 1u);
+  // i takes 0, 2, .., 8 for n = 10: five loads, the last at a + 32.
   const std::vector<uint64_t> args = {buffer_address(0), 10, buffer_address(1), 8};
-  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(4, 4), args, Regions{buffer(0, 80), {}, buffer(1, 80), {}}),
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(4, 4), args, Regions{buffer(0, 40), {}, buffer(1, 80), {}}),
             bit(1));
-  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(4, 4), args, Regions{buffer(0, 72), {}, buffer(1, 80), {}}),
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(4, 4), args, Regions{buffer(0, 39), {}, buffer(1, 80), {}}),
             0u);
+}
+
+TEST(LaunchProof, CompanionsMayStepByAnArgument) {
+  // $q steps by the argument $s while $i steps by 1: $q is $b + $s * $i on
+  // every trip, a product the launch bounds with the argument's value.
+  // The test reads `n i ne`, the operands the other way round.
+  CompiledKernel k = testing::compile_wat(R"((module (memory 1)
+    (func (export "k") (param $x i32) (param $a i32) (param $n i32) (param $b i32) (param $s i32)
+      (local $i i32) (local $q i32)
+      (local.set $q (local.get $b))
+      (loop $l
+        (i32.store (local.get $q) (i32.const 1))
+        (local.set $q (i32.add (local.get $q) (local.get $s)))
+        (br_if $l (i32.ne (local.get $n) (local.tee $i (i32.add (local.get $i) (i32.const 1)))))))))");
+  ASSERT_EQ(k.info.launch_proof.accesses.size(), 1u);
+  // n = 10 stores, s = 12 bytes apart: the last at b + 108, ending at b + 112.
+  const std::vector<uint64_t> args = {0, 10, buffer_address(1), 12};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(4, 4), args, Regions{{}, {}, buffer(1, 112), {}}), bit(3));
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(4, 4), args, Regions{{}, {}, buffer(1, 111), {}}), 0u);
+  // A stride that wraps past 2^32 proves nothing.
+  const std::vector<uint64_t> huge = {0, 10, buffer_address(1), 0x2000'0000};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(4, 4), huge, Regions{{}, {}, buffer(1, 112), {}}), 0u);
+}
+
+TEST(LaunchProof, ColumnSumsAreProvenDownTheirColumn) {
+  // atax_atx(index, a, tmp, y, n): y[j] = sum over i < n of a[i * n + j] * tmp[i].
+  // clang steps a pointer down column j by 4 * n (8 * n, unrolled by two)
+  // and folds the counter's increment into the loop's test.
+  CompiledKernel k = bench_kernel("atax", "atax_atx");
+  const uint32_t n = 512;
+  const std::vector<uint64_t> args = {buffer_address(0), buffer_address(1), buffer_address(2), n};
+  const Regions exact{buffer(0, 4ull * n * n), buffer(1, 4 * n), buffer(2, 4 * n), {}};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(n, 256), args, exact), bit(1) | bit(2) | bit(3));
+  // One float short in a: the column walk's last load leaves it.
+  const Regions short_a{buffer(0, 4ull * n * n - 4), buffer(1, 4 * n), buffer(2, 4 * n), {}};
+  EXPECT_EQ(abi::proven_params(k.info.launch_proof, linear(n, 256), args, short_a), bit(2) | bit(3));
 }
 
 TEST(LaunchProof, UnknownAddressesAreNotRecorded) {
