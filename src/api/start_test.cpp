@@ -56,8 +56,7 @@ TEST_F(ApiTest, StartFunctionWritesPersistThroughOneInvocationLaunchesAndCalls) 
   // One invocation writes the instance's global: 1 (the start function) + 5.
   start.kernel("bump")(1, 5);
   EXPECT_EQ(counter_of(start), 6);
-  const std::vector<CallResult> added =
-      start.call("add_to_counter", std::vector<std::vector<Value>>{{Value::i32(10)}});
+  const std::vector<CallResult> added = start.call("add_to_counter", std::vector<std::vector<Value>>{{Value::i32(10)}});
   EXPECT_EQ(added.at(0).values, std::vector<Value>{Value::i32(16)});
   Buffer<int32_t> out = device->buffer<int32_t>(1);
   out.fill(0);

@@ -10,6 +10,7 @@
 #include "cli/float_mode_option.h"
 #include "frontend/call_graph.h"
 #include "frontend/kernel_signature.h"
+#include "runtime/module.h"
 #include "spirv/compiler.h"
 #include "support/environment.h"
 #include "wasm/kernel_metadata.h"
@@ -96,10 +97,8 @@ void print_start(const wasm::Module& module, const spirv::CompileOptions& option
     return;
   }
   // The runtime compiles it as a call of its own (runtime::Module::load).
-  wasm::Module exporting = module;
-  std::string name = "<start>";
-  while (exporting.find_export(name, wasm::ExternalKind::Func)) name += "_";
-  exporting.exports.push_back(wasm::Export{name, wasm::ExternalKind::Func, start, 0});
+  std::string name;
+  const wasm::Module exporting = runtime::exporting_start_function(module, name);
   auto calls = spirv::compile_calls(exporting, std::span<const std::string>(&name, 1), options);
   if (!calls) {
     fmt::print("  cannot run: {}; loading the module fails\n", calls.error().to_string());

@@ -356,8 +356,8 @@ class ScriptRunner {
       if (e.kind() == ErrorKind::Trap) {
         const std::optional<std::string> expected = trap_named_by(cmd.text);
         if (expected && std::string(e.what()).find(*expected) == std::string::npos)
-          return failure(cmd, "the start function trapped with another trap: " + one_line(e.what()) +
-                                  ", expected \"" + cmd.text + "\"");
+          return failure(cmd, "the start function trapped with another trap: " + one_line(e.what()) + ", expected \"" +
+                                  cmd.text + "\"");
         return pass(cmd);
       }
       if (e.kind() == ErrorKind::Unsupported) return skip(cmd, refusal_reason(e.what()));

@@ -421,9 +421,9 @@ class CpuModule : public device::BackendModule {
     const std::string names[] = {std::string(name)};
     WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<NativeKernel> native, compile(facts, {}, "kernel", names));
     WASMGPU_ASSIGN_OR_RETURN(std::string written, shared_global_write(index));
-    auto kernel = std::make_unique<CpuKernel>(device_, std::string(name), *memory_, *instance_, uses_instance_,
-                                              std::move(facts), std::move(native), shared.hi - shared.lo, barriers,
-                                              std::move(written));
+    auto kernel =
+        std::make_unique<CpuKernel>(device_, std::string(name), *memory_, *instance_, uses_instance_, std::move(facts),
+                                    std::move(native), shared.hi - shared.lo, barriers, std::move(written));
     return kernels_.emplace(std::string(name), std::move(kernel)).first->second.get();
   }
 
@@ -483,8 +483,7 @@ class CpuModule : public device::BackendModule {
                  std::span<const spirv::CallInfo* const> infos, std::vector<device::CallResult>& out, bool on_caller);
   std::string start_function_text() const {
     const uint32_t function = module_.start.value_or(0);
-    return "the start function '" + module_.function_name(function) + "' (function " + std::to_string(function) +
-           ")";
+    return "the start function '" + module_.function_name(function) + "' (function " + std::to_string(function) + ")";
   }
   // compile_native through the device's native code cache.
   Result<std::unique_ptr<NativeKernel>> compile(const frontend::FrontEndFacts& facts, std::span<const uint32_t> calls,

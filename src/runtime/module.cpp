@@ -90,13 +90,10 @@ static Result<std::string> shared_global_write(const wasm::Module& module, std::
   return text;
 }
 
-static Result<std::vector<CallResult>> launch_call_shader(DeviceState& device, std::optional<Buffer>& call_records,
-                                                          std::optional<Buffer>& result_records, Kernel& kernel,
-                                                          uint32_t call_stride, uint32_t result_stride,
-                                                          std::span<const uint32_t> functions,
-                                                          std::span<const CallRequest> calls,
-                                                          std::span<const spirv::CallInfo* const> infos,
-                                                          const LaunchOptions& options);
+static Result<std::vector<CallResult>> launch_call_shader(
+    DeviceState& device, std::optional<Buffer>& call_records, std::optional<Buffer>& result_records, Kernel& kernel,
+    uint32_t call_stride, uint32_t result_stride, std::span<const uint32_t> functions,
+    std::span<const CallRequest> calls, std::span<const spirv::CallInfo* const> infos, const LaunchOptions& options);
 
 struct Module::State {
   DeviceState* device = nullptr;
@@ -191,6 +188,22 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm, const
   return module;
 }
 
+wasm::Module exporting_start_function(const wasm::Module& module, std::string& export_name) {
+  const uint32_t function = module.start.value_or(0);
+  wasm::Module exporting = module;
+  // Messages keep naming the function as before (function_name falls back
+  // on an export's name).
+  const std::string own_name = module.function_name(function);
+  auto& names = exporting.names.function_names;
+  auto at = std::lower_bound(names.begin(), names.end(), function,
+                             [](const auto& entry, uint32_t index) { return entry.first < index; });
+  if (at == names.end() || at->first != function) names.insert(at, {function, own_name});
+  export_name = "<start>";
+  while (exporting.find_export(export_name, wasm::ExternalKind::Func)) export_name += "_";
+  exporting.exports.push_back(wasm::Export{export_name, wasm::ExternalKind::Func, function, 0});
+  return exporting;
+}
+
 std::string start_function_text(const wasm::Module& module) {
   const uint32_t function = module.start.value_or(0);
   return "the start function '" + module.function_name(function) + "' (function " + std::to_string(function) + ")";
@@ -206,10 +219,8 @@ Status Module::run_start() {
   if (const wasm::Import* import = st.module.imported_function(function))
     return make_error(ErrorCode::Unsupported, what + " is the imported function " + import->module + "." +
                                                   import->name + ", which cannot run on the device");
-  wasm::Module exporting = st.module;
-  std::string name = "<start>";
-  while (exporting.find_export(name, wasm::ExternalKind::Func)) name += "_";
-  exporting.exports.push_back(wasm::Export{name, wasm::ExternalKind::Func, function, 0});
+  std::string name;
+  const wasm::Module exporting = exporting_start_function(st.module, name);
   const std::string names[] = {name};
   Result<spirv::CompiledCalls> compiled =
       st.device->compile_cache.calls(exporting, st.wasm_sha256, names, st.compile_options);
@@ -232,8 +243,8 @@ Status Module::run_start() {
                            launch_call_shader(*st.device, st.call_records, st.result_records, k, call_stride,
                                               result_stride, functions, calls, infos, LaunchOptions{}));
   if (results.at(0).trapped)
-    return make_error(ErrorCode::Trap, what + " trapped: " + abi::to_string(results[0].trap) +
-                                           "; the module cannot be instantiated");
+    return make_error(ErrorCode::Trap,
+                      what + " trapped: " + abi::to_string(results[0].trap) + "; the module cannot be instantiated");
   return {};
 }
 
@@ -354,13 +365,10 @@ static Result<CallCatalogue> build_call_catalogue(CompileCache& cache, const was
 // One launch of a call shader (`kernel`), call i running its function
 // `functions[i]` (CallRecord.function) with calls[i].args; each call's
 // results (typed by infos[i]) or trap.
-static Result<std::vector<CallResult>> launch_call_shader(DeviceState& device, std::optional<Buffer>& call_records,
-                                                          std::optional<Buffer>& result_records, Kernel& kernel,
-                                                          uint32_t call_stride, uint32_t result_stride,
-                                                          std::span<const uint32_t> functions,
-                                                          std::span<const CallRequest> calls,
-                                                          std::span<const spirv::CallInfo* const> infos,
-                                                          const LaunchOptions& options) {
+static Result<std::vector<CallResult>> launch_call_shader(
+    DeviceState& device, std::optional<Buffer>& call_records, std::optional<Buffer>& result_records, Kernel& kernel,
+    uint32_t call_stride, uint32_t result_stride, std::span<const uint32_t> functions,
+    std::span<const CallRequest> calls, std::span<const spirv::CallInfo* const> infos, const LaunchOptions& options) {
   const uint64_t n = calls.size();
   const uint64_t records_size = n * call_stride;
   const uint64_t results_size = n * result_stride;
@@ -478,8 +486,7 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
     WASMGPU_ASSIGN_OR_RETURN(Kernel k, Kernel::create(*st.device, std::move(kernel), memory(), st.instance_address()));
     for (uint32_t position : exports) {
       const spirv::CallInfo& call = st.calls->calls[position];
-      WASMGPU_ASSIGN_OR_RETURN(std::string written,
-                               shared_global_write(st.module, std::span(&call.function_index, 1)));
+      WASMGPU_ASSIGN_OR_RETURN(std::string written, shared_global_write(st.module, std::span(&call.function_index, 1)));
       if (written.empty()) continue;
       k.set_shared_global_write(written + ", through export '" + call.export_name + "'");
       break;
@@ -497,7 +504,5 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
   return launch_call_shader(*st.device, st.call_records, st.result_records, shader.kernel, shader.call_stride,
                             shader.result_stride, functions, calls, infos, options);
 }
-
-
 
 }  // namespace wasmgpu::runtime
