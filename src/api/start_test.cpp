@@ -103,5 +103,45 @@ TEST_F(ApiTest, StartFunctionThatCannotRunFailsTheLoadNamingIt) {
   EXPECT_TRUE(contains(refused.what(), "env.hook")) << refused.what();
 }
 
+// wasm-ld's __wasm_init_memory (--shared-memory): the start function copies
+// the static data in, guarded by a flag; its waits run as a lone
+// invocation's (frontend/start_function.h).
+TEST_F(ApiTest, StartFunctionOfASharedMemoryCopiesTheStaticDataInAndItsWaitsReturn) {
+  Module shared = device->load_file(kernel_path("start_shared_memory"));
+  constexpr uint32_t n = 64;
+  Buffer<int32_t> out = device->buffer<int32_t>(n);
+  out.fill(0);
+  shared.kernel("lookup")(n, out);
+  const std::vector<int32_t> values = out.read();
+  const int32_t statics[] = {10, 20, 30, 40};
+  for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(values[i], statics[i & 3] + int32_t(i)) << "invocation " << i;
+  Buffer<int32_t> state = device->buffer<int32_t>(5);
+  state.fill(0);
+  shared.kernel("state")(1, state);
+  // The flag says "initialised"; the waits: not-equal, timed-out (finite
+  // timeouts), timed-out, not-equal.
+  EXPECT_EQ(state.read(), (std::vector<int32_t>{2, 1, 2, 2, 1}));
+}
+
+// The same from clang and wasm-ld: C's static data in a module linked with
+// --shared-memory.
+TEST_F(ApiTest, StartFunctionOfAModuleLinkedWithSharedMemoryRuns) {
+  Module shared = device->load_file(kernel_path("static_data_shared"));
+  constexpr uint32_t n = 256;
+  Buffer<int32_t> out = device->buffer<int32_t>(n);
+  out.fill(0);
+  shared.kernel("lookup")(n, out);
+  const std::vector<int32_t> values = out.read();
+  const int32_t table[] = {3, 1, 4, 1, 5, 9, 2, 6};
+  for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(values[i], table[i & 7] * 100 + int32_t(i)) << "invocation " << i;
+}
+
+TEST_F(ApiTest, StartFunctionWaitingForeverTrapsInsteadOfHanging) {
+  Exception trap = expect_exception([&] { device->load_file(kernel_path("start_waits_forever")); });
+  EXPECT_EQ(trap.kind(), ErrorKind::Trap) << trap.what();
+  EXPECT_TRUE(contains(trap.what(), "the start function 'init' (function 0) trapped: unreachable executed"))
+      << trap.what();
+}
+
 }  // namespace
 }  // namespace wasmgpu

@@ -21,6 +21,7 @@
 #include "frontend/instance_state.h"
 #include "frontend/kernel_signature.h"
 #include "frontend/shared_memory.h"
+#include "frontend/start_function.h"
 #include "wasm/decoder.h"
 #include "wasm/kernel_metadata.h"
 
@@ -692,26 +693,29 @@ Status CpuModule::run_start() {
   if (const wasm::Import* import = module_.imported_function(function))
     return make_error(ErrorCode::Unsupported, what + " is the imported function " + import->module + "." +
                                                   import->name + ", which cannot run on the device");
+  // Its waits lowered as in an invocation that runs alone (start_function.h);
+  // declared before the native code compiled from it.
+  const wasm::Module start_module = frontend::start_function_module(module_);
   const uint32_t roots[] = {function};
-  Result<frontend::FrontEndFacts> facts = frontend::analyse_module(module_, roots, std::nullopt, limits());
+  Result<frontend::FrontEndFacts> facts = frontend::analyse_module(start_module, roots, std::nullopt, limits());
   if (!facts.ok()) return refuse(facts.error());
-  if (Status supported = check_cpu_support(module_, *facts, module_.function_name(function)); !supported.ok())
+  if (Status supported = check_cpu_support(start_module, *facts, start_module.function_name(function)); !supported.ok())
     return refuse(supported.error());
-  if (needs_fibers(module_, *facts))
+  if (needs_fibers(start_module, *facts))
     return make_error(ErrorCode::Unsupported,
                       what + " uses barriers or subgroup operations, which need a workgroup; it runs alone");
-  WASMGPU_ASSIGN_OR_RETURN(frontend::SharedMemory shared, frontend::find_shared_memory(module_));
+  WASMGPU_ASSIGN_OR_RETURN(frontend::SharedMemory shared, frontend::find_shared_memory(start_module));
   Calls layout;
   layout.shared_bytes = shared.hi - shared.lo;
   layout.stack = facts->stack;
   layout.recursive_components = facts->graph.recursive_components.size();
-  const std::string names[] = {"<start function>"};
-  Result<std::unique_ptr<NativeKernel>> native = compile(*facts, roots, "start", names);
+  Result<std::unique_ptr<NativeKernel>> native = compile_native(start_module, *facts, lowering_, roots);
   if (!native.ok()) return refuse(native.error());
   layout.native = std::move(native.value());
+  const std::string name = "<start function>";
   const CallEntry entries[] = {layout.native->calls()[0]};
-  const device::CallRequest calls[] = {device::CallRequest{names[0], {}}};
-  const spirv::CallInfo info{names[0], function, {}, {}, true};
+  const device::CallRequest calls[] = {device::CallRequest{name, {}}};
+  const spirv::CallInfo info{name, function, {}, {}, true};
   const spirv::CallInfo* infos[] = {&info};
   std::vector<device::CallResult> out(1);
   run_calls(layout, entries, calls, infos, out, true);

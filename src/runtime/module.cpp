@@ -12,6 +12,7 @@
 #include "runtime/vk_util.h"
 #include "frontend/call_graph.h"
 #include "frontend/instance_state.h"
+#include "frontend/start_function.h"
 #include "wasm/decoder.h"
 
 namespace wasmgpu::runtime {
@@ -190,7 +191,8 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm, const
 
 wasm::Module exporting_start_function(const wasm::Module& module, std::string& export_name) {
   const uint32_t function = module.start.value_or(0);
-  wasm::Module exporting = module;
+  // Its waits lowered as in an invocation that runs alone.
+  wasm::Module exporting = frontend::start_function_module(module);
   // Messages keep naming the function as before (function_name falls back
   // on an export's name).
   const std::string own_name = module.function_name(function);
