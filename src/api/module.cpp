@@ -214,6 +214,12 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
                         ? impl_->backend->load_wasm(bytes, compile)
                         : impl_->backend->load_wasm_with_globals(bytes, compile, options.imported_globals),
                     ErrorKind::Compile);
+  if (module->wasm().start && !module->runs_start_function()) {
+    const uint32_t start = *module->wasm().start;
+    detail::raise(ErrorKind::Unsupported, "the start function '" + module->wasm().function_name(start) +
+                                              "' (function " + std::to_string(start) +
+                                              ") cannot run on this device, so the module cannot be instantiated");
+  }
   auto impl = std::make_shared<ModuleImpl>();
   impl->device = impl_.get();
   impl->source = KernelSource::Wasm;

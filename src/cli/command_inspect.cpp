@@ -8,7 +8,9 @@
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
 #include "cli/float_mode_option.h"
+#include "frontend/call_graph.h"
 #include "frontend/kernel_signature.h"
+#include "runtime/module.h"
 #include "spirv/compiler.h"
 #include "support/environment.h"
 #include "wasm/kernel_metadata.h"
@@ -82,6 +84,39 @@ void print_params(const std::vector<wasm::KernelMetadata>& metadata, const std::
   }
 }
 
+// The start function, which loading the module runs once (docs/memory-model.md,
+// "The start function"), and whether it can run.
+void print_start(const wasm::Module& module, const spirv::CompileOptions& options) {
+  if (!module.start) return;
+  const uint32_t start = *module.start;
+  fmt::print("start function: '{}' (function {}): runs once when the module is loaded, before any launch or call\n",
+             module.function_name(start), start);
+  if (const wasm::Import* import = module.imported_function(start)) {
+    fmt::print("  cannot run: it is the imported function {}.{}; loading the module fails\n", import->module,
+               import->name);
+    return;
+  }
+  // The runtime compiles it as a call of its own (runtime::Module::load).
+  std::string name;
+  const wasm::Module exporting = runtime::exporting_start_function(module, name);
+  auto calls = spirv::compile_calls(exporting, std::span<const std::string>(&name, 1), options);
+  if (!calls) {
+    fmt::print("  cannot run: {}; loading the module fails\n", calls.error().to_string());
+    return;
+  }
+  fmt::print("  runnable: a call shader of {} SPIR-V words, one invocation\n", calls->words.size());
+}
+
+// The mutable globals `function` may write, which refuse its launches of more
+// than one invocation (docs/memory-model.md, "Globals").
+void print_written_globals(const wasm::Module& module, uint32_t function, const char* what) {
+  auto written = frontend::written_globals(module, std::span(&function, 1));
+  if (!written || written->empty()) return;
+  std::string list;
+  for (uint32_t global : *written) list += (list.empty() ? "" : ", ") + frontend::describe_global(module, global);
+  fmt::print("    writes mutable {}: {} are refused\n", list, what);
+}
+
 // What the driver compiles once it has inlined every call (docs/compiler.md,
 // "Inlining budget").
 void print_inlining(const spirv::KernelInfo& info, const spirv::CompileOptions& options) {
@@ -104,6 +139,7 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
   // inspect shows a module the runtime refuses too, saying why.
   auto metadata = wasm::read_kernel_metadata(module);
   if (!metadata) fmt::print("kernel parameter metadata refused: {}\n", metadata.error().to_string());
+  print_start(module, options);
   fmt::print("exports:\n");
   for (const wasm::Export& e : module.exports) {
     if (e.kind != wasm::ExternalKind::Func) {
@@ -123,6 +159,7 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
       }
       fmt::print("    callable (wasmgpu call): a call shader of {} SPIR-V words\n", calls->words.size());
       print_inlining(calls->info, options);
+      print_written_globals(module, e.index, "launches of more than one call");
       continue;
     }
     auto compiled = spirv::compile_kernel(module, e.name, options);
@@ -141,6 +178,7 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
     print_inlining(info, options);
     print_access_paths(info.memory_access_paths);
     print_launch_proof(info.launch_proof);
+    print_written_globals(module, e.index, "launches of more than one invocation");
     // Launches without a workgroup size (docs/host-api.md, "Launch shapes").
     const api_internal::SizeDependence dependence = api_internal::wasm_size_dependence(module, e.name);
     fmt::print("    launch shape without a size: {}: {}\n",

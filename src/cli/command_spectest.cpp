@@ -229,7 +229,7 @@ class ScriptRunner {
         case T::AssertExhaustion: invoke(cmd); break;
         case T::AssertMalformed:
         case T::AssertInvalid: check_rejected(cmd); break;
-        case T::AssertUninstantiable:
+        case T::AssertUninstantiable: check_uninstantiable(cmd); break;
         case T::AssertUnlinkable: skip(cmd, "instantiation and linking failures are not checked"); break;
         case T::Other: skip(cmd, "unknown command " + cmd.type_name); break;
       }
@@ -321,10 +321,8 @@ class ScriptRunner {
         }
       }
     }
-    if (decoded->start) {
-      instance->skip_reason = "has a start function (not run by wasmgpu)";
-      return;
-    }
+    // A start function runs when the device loads the module: one that traps
+    // fails the load (a failure here; assert_uninstantiable expects it).
     ModuleOptions options = module_options(args_.compile_options);
     options.imported_globals = std::move(globals);
     try {
@@ -336,6 +334,36 @@ class ScriptRunner {
       }
       instance->load_error = "module at line " + std::to_string(cmd.line) + " failed to load: " + e.what();
     }
+  }
+
+  // assert_uninstantiable: checked where the module has a start function,
+  // which must trap as the loading device runs it (runtime::Module::load);
+  // other instantiation failures (segments out of bounds) are not checked.
+  void check_uninstantiable(const ScriptCommand& cmd) {
+    flush();
+    if (cmd.module_type != "binary") return skip(cmd, "text-format module (wasmgpu decodes binaries only)");
+    auto bytes = read_file((dir_ / cmd.filename).string());
+    if (!bytes) return failure(cmd, bytes.error().to_string());
+    auto decoded = wasm::decode_and_validate(*bytes);
+    if (!decoded) return failure(cmd, "module rejected: " + decoded.error().to_string());
+    if (!decoded->start) return skip(cmd, "instantiation failures without a start function are not checked");
+    for (const wasm::Import& import : decoded->imports)
+      if (import.module != "spectest" || import.kind != wasm::ExternalKind::Memory)
+        return skip(cmd, "a start function's module with imports is not checked");
+    try {
+      device_.load(*bytes, module_options(args_.compile_options));
+    } catch (const Exception& e) {
+      if (e.kind() == ErrorKind::Trap) {
+        const std::optional<std::string> expected = trap_named_by(cmd.text);
+        if (expected && std::string(e.what()).find(*expected) == std::string::npos)
+          return failure(cmd, "the start function trapped with another trap: " + one_line(e.what()) + ", expected \"" +
+                                  cmd.text + "\"");
+        return pass(cmd);
+      }
+      if (e.kind() == ErrorKind::Unsupported) return skip(cmd, refusal_reason(e.what()));
+      return failure(cmd, "the module failed to load without a trap: " + one_line(e.what()));
+    }
+    failure(cmd, "the module was instantiated, expected its start function to trap (\"" + cmd.text + "\")");
   }
 
   void check_rejected(const ScriptCommand& cmd) {

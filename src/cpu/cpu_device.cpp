@@ -21,6 +21,7 @@
 #include "frontend/instance_state.h"
 #include "frontend/kernel_signature.h"
 #include "frontend/shared_memory.h"
+#include "frontend/start_function.h"
 #include "wasm/decoder.h"
 #include "wasm/kernel_metadata.h"
 
@@ -216,7 +217,7 @@ class CpuKernel : public device::BackendKernel {
  public:
   CpuKernel(CpuDevice& device, std::string name, const ModuleMemory& memory, ModuleInstance& instance,
             bool uses_instance, frontend::FrontEndFacts facts, std::unique_ptr<NativeKernel> native,
-            uint32_t shared_bytes, bool barriers)
+            uint32_t shared_bytes, bool barriers, std::string shared_global_write)
       : device_(device),
         name_(std::move(name)),
         memory_(memory),
@@ -225,7 +226,8 @@ class CpuKernel : public device::BackendKernel {
         facts_(std::move(facts)),
         native_(std::move(native)),
         shared_bytes_(shared_bytes),
-        barriers_(barriers) {}
+        barriers_(barriers),
+        shared_global_write_(std::move(shared_global_write)) {}
 
   Status check(const device::LaunchShape& shape, std::span<const device::BackendArg> args) override {
     Result<Shape> prepared = prepare(shape, args);
@@ -259,6 +261,9 @@ class CpuKernel : public device::BackendKernel {
   std::unique_ptr<NativeKernel> native_;
   uint32_t shared_bytes_;  // the WASMGPU_SHARED block each workgroup gets
   bool barriers_;          // invocations run as fibers (workgroup_fibers.h)
+  // A mutable global the kernel may write, described; empty when none
+  // (runtime::Kernel::shared_global_write, the same rule as on Vulkan).
+  std::string shared_global_write_;
 };
 
 void CpuRecordedLaunch::run() { kernel_.run(shape_, args_, trap_); }
@@ -294,6 +299,12 @@ Result<Shape> CpuKernel::prepare(const device::LaunchShape& shape, std::span<con
     out.count = shape.n;
     out.groups[0] = uint32_t((uint64_t(shape.n) + out.size[0] - 1) / out.size[0]);
   }
+  if (out.count > 1 && !shared_global_write_.empty())
+    return make_error(ErrorCode::Unsupported,
+                      label() + " may write the mutable " + shared_global_write_ +
+                          ", which every invocation of a launch shares: a launch of " + std::to_string(out.count) +
+                          " invocations could lose updates to it and is refused (one invocation at a time "
+                          "writes the instance's value; docs/memory-model.md, \"Globals\")");
   return out;
 }
 
@@ -398,6 +409,7 @@ class CpuModule : public device::BackendModule {
         uses_instance_(frontend::module_uses_instance_state(module_)) {}
   const wasm::Module& wasm() const override { return module_; }
   std::span<const wasm::KernelMetadata> kernel_metadata() const override { return metadata_; }
+  bool runs_start_function() const override { return true; }
   Result<device::BackendKernel*> kernel(std::string_view name) override {
     if (auto it = kernels_.find(name); it != kernels_.end()) return it->second.get();
     WASMGPU_TRY(frontend::check_kernel_signature(module_, name));
@@ -409,8 +421,10 @@ class CpuModule : public device::BackendModule {
     const bool barriers = needs_fibers(module_, facts);
     const std::string names[] = {std::string(name)};
     WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<NativeKernel> native, compile(facts, {}, "kernel", names));
-    auto kernel = std::make_unique<CpuKernel>(device_, std::string(name), *memory_, *instance_, uses_instance_,
-                                              std::move(facts), std::move(native), shared.hi - shared.lo, barriers);
+    WASMGPU_ASSIGN_OR_RETURN(std::string written, shared_global_write(index));
+    auto kernel =
+        std::make_unique<CpuKernel>(device_, std::string(name), *memory_, *instance_, uses_instance_, std::move(facts),
+                                    std::move(native), shared.hi - shared.lo, barriers, std::move(written));
     return kernels_.emplace(std::string(name), std::move(kernel)).first->second.get();
   }
 
@@ -429,7 +443,26 @@ class CpuModule : public device::BackendModule {
   Result<std::vector<device::CallResult>> call(std::span<const device::CallRequest> calls,
                                                std::chrono::nanoseconds timeout) override;
 
+  // Runs the module's start function once, as one call: what it writes to
+  // memory, globals and tables stays for later launches and calls.
+  Status run_start();
+
  private:
+  // The first mutable global but the stack pointer that `function` may
+  // write, described (empty when none); kept per function.
+  Result<std::string> shared_global_write(uint32_t function) {
+    std::lock_guard lock(written_mutex_);
+    if (auto it = written_.find(function); it != written_.end()) return it->second;
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> written,
+                             frontend::written_globals(module_, std::span(&function, 1)));
+    std::string text;
+    if (!written.empty()) {
+      text = frontend::describe_global(module_, written[0]);
+      if (written.size() > 1) text += " (and " + std::to_string(written.size() - 1) + " other global(s))";
+    }
+    return written_.emplace(function, std::move(text)).first->second;
+  }
+
   // Every callable export compiled into one native module at the first
   // call; the exports the cpu device refuses are kept with the reason.
   struct Calls {
@@ -444,6 +477,15 @@ class CpuModule : public device::BackendModule {
     std::unique_ptr<NativeKernel> native;
   };
   void build_calls();
+  // Runs `calls` (entries[i] with calls[i].args, results typed by infos[i])
+  // with `layout`'s stack and shared memory, into `out`: on the calling
+  // thread in order when `on_caller`, else over the device's workers.
+  void run_calls(const Calls& layout, std::span<const CallEntry> entries, std::span<const device::CallRequest> calls,
+                 std::span<const spirv::CallInfo* const> infos, std::vector<device::CallResult>& out, bool on_caller);
+  std::string start_function_text() const {
+    const uint32_t function = module_.start.value_or(0);
+    return "the start function '" + module_.function_name(function) + "' (function " + std::to_string(function) + ")";
+  }
   // compile_native through the device's native code cache.
   Result<std::unique_ptr<NativeKernel>> compile(const frontend::FrontEndFacts& facts, std::span<const uint32_t> calls,
                                                 std::string_view kind, std::span<const std::string> names);
@@ -460,6 +502,8 @@ class CpuModule : public device::BackendModule {
   std::map<std::string, std::unique_ptr<CpuKernel>, std::less<>> kernels_;
   std::mutex calls_mutex_;
   std::optional<Calls> calls_;
+  std::mutex written_mutex_;
+  std::map<uint32_t, std::string> written_;
 };
 
 void CpuModule::build_calls() {
@@ -572,6 +616,27 @@ Result<std::vector<device::CallResult>> CpuModule::call(std::span<const device::
   }
   std::vector<device::CallResult> out(calls.size());
   if (calls.empty()) return out;
+  if (calls.size() > 1)
+    for (size_t i = 0; i < calls.size(); ++i) {
+      if (!infos[i]->has_side_effects) continue;
+      WASMGPU_ASSIGN_OR_RETURN(std::string written, shared_global_write(infos[i]->function_index));
+      if (written.empty()) continue;
+      return make_error(ErrorCode::Unsupported,
+                        "call " + std::to_string(i) + " of '" + calls[i].export_name + "' may write the mutable " +
+                            written + ", which every call of a launch shares: a launch of " +
+                            std::to_string(calls.size()) +
+                            " calls could lose updates to it and is refused (one call at a time writes the "
+                            "instance's value; docs/memory-model.md, \"Globals\")");
+    }
+  // Calls with side effects run one after another in their order (one of
+  // the orders a GPU may give them); others spread over the workers.
+  run_calls(*calls_, entries, calls, infos, out, side_effects || calls.size() <= kCallsOnCaller);
+  return out;
+}
+
+void CpuModule::run_calls(const Calls& layout, std::span<const CallEntry> entries,
+                          std::span<const device::CallRequest> calls, std::span<const spirv::CallInfo* const> infos,
+                          std::vector<device::CallResult>& out, bool on_caller) {
   LaunchContext launch;
   launch.memory_base = memory_->host();
   launch.memory_size = memory_->bytes();
@@ -583,9 +648,9 @@ Result<std::vector<device::CallResult>> CpuModule::call(std::span<const device::
   launch.workgroups[0] = uint32_t(calls.size());
   std::atomic<size_t> next{0};
   auto worker = [&](uint32_t) {
-    std::vector<uint8_t> stack(calls_->stack.slot_size + 16);
-    std::vector<uint8_t> shared(calls_->shared_bytes);
-    std::vector<uint32_t> depths(calls_->recursive_components);
+    std::vector<uint8_t> stack(layout.stack.slot_size + 16);
+    std::vector<uint8_t> shared(layout.shared_bytes);
+    std::vector<uint32_t> depths(layout.recursive_components);
     InvocationState state;
     state.launch = &launch;
     state.stack_slot = stack.data();
@@ -611,13 +676,53 @@ Result<std::vector<device::CallResult>> CpuModule::call(std::span<const device::
       }
     }
   };
-  // Calls with side effects run one after another in their order (one of
-  // the orders a GPU may give them); others spread over the workers.
-  if (side_effects || calls.size() <= kCallsOnCaller)
+  if (on_caller)
     worker(0);
   else
     device_.pool().run(worker);
-  return out;
+}
+
+Status CpuModule::run_start() {
+  const uint32_t function = *module_.start;
+  const std::string what = start_function_text();
+  auto refuse = [&](const Error& error) {
+    Error out = error;
+    out.message = what + " cannot run on the cpu device, so the module cannot be instantiated: " + error.message;
+    return out;
+  };
+  if (const wasm::Import* import = module_.imported_function(function))
+    return make_error(ErrorCode::Unsupported, what + " is the imported function " + import->module + "." +
+                                                  import->name + ", which cannot run on the device");
+  // Its waits lowered as in an invocation that runs alone (start_function.h);
+  // declared before the native code compiled from it.
+  const wasm::Module start_module = frontend::start_function_module(module_);
+  const uint32_t roots[] = {function};
+  Result<frontend::FrontEndFacts> facts = frontend::analyse_module(start_module, roots, std::nullopt, limits());
+  if (!facts.ok()) return refuse(facts.error());
+  if (Status supported = check_cpu_support(start_module, *facts, start_module.function_name(function)); !supported.ok())
+    return refuse(supported.error());
+  if (needs_fibers(start_module, *facts))
+    return make_error(ErrorCode::Unsupported,
+                      what + " uses barriers or subgroup operations, which need a workgroup; it runs alone");
+  WASMGPU_ASSIGN_OR_RETURN(frontend::SharedMemory shared, frontend::find_shared_memory(start_module));
+  Calls layout;
+  layout.shared_bytes = shared.hi - shared.lo;
+  layout.stack = facts->stack;
+  layout.recursive_components = facts->graph.recursive_components.size();
+  Result<std::unique_ptr<NativeKernel>> native = compile_native(start_module, *facts, lowering_, roots);
+  if (!native.ok()) return refuse(native.error());
+  layout.native = std::move(native.value());
+  const std::string name = "<start function>";
+  const CallEntry entries[] = {layout.native->calls()[0]};
+  const device::CallRequest calls[] = {device::CallRequest{name, {}}};
+  const spirv::CallInfo info{name, function, {}, {}, true};
+  const spirv::CallInfo* infos[] = {&info};
+  std::vector<device::CallResult> out(1);
+  run_calls(layout, entries, calls, infos, out, true);
+  if (out[0].trapped)
+    return make_error(ErrorCode::Trap,
+                      what + " trapped: " + abi::to_string(out[0].trap) + "; the module cannot be instantiated");
+  return {};
 }
 
 uint64_t host_memory_bytes() {
@@ -733,8 +838,10 @@ Result<std::unique_ptr<device::BackendModule>> CpuDevice::load_wasm_with_globals
   }
   WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<ModuleInstance> instance,
                            ModuleInstance::create(module, imported_globals, *memory));
-  return std::unique_ptr<device::BackendModule>(std::make_unique<CpuModule>(
-      *this, std::move(module), std::move(metadata), std::move(memory), std::move(instance), options, sha256(bytes)));
+  auto loaded = std::make_unique<CpuModule>(*this, std::move(module), std::move(metadata), std::move(memory),
+                                            std::move(instance), options, sha256(bytes));
+  if (loaded->wasm().start) WASMGPU_TRY(loaded->run_start());
+  return std::unique_ptr<device::BackendModule>(std::move(loaded));
 }
 
 Result<std::unique_ptr<device::BackendKernel>> CpuDevice::create_spirv_kernel(std::span<const uint32_t>,

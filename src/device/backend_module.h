@@ -23,6 +23,11 @@ class BackendModule {
   virtual std::span<const wasm::KernelMetadata> kernel_metadata() const = 0;
   // The kernel exported as `name`, owned by the module.
   virtual Result<BackendKernel*> kernel(std::string_view name) = 0;
+  // Whether loading ran the module's start function (DeviceBackend::load_wasm
+  // runs it once, before returning, on devices that can; a start function
+  // that cannot run or traps fails the load). The API refuses a module with
+  // a start function from a device that answers false, never skipping it.
+  virtual bool runs_start_function() const { return false; }
   // Runs `calls` in one launch, waits up to `timeout` and returns each
   // call's results or trap. Fails without running anything on an export
   // that cannot be called or arguments of the wrong count or types. Devices

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "frontend/intrinsic_catalog.h"
+#include "frontend/stack_analysis.h"
 #include "frontend/table.h"
 
 namespace wasmgpu::frontend {
@@ -205,6 +206,28 @@ bool has_side_effects(const wasm::Module& module, const CallGraph& graph, uint32
       }
   }
   return false;
+}
+
+Result<std::vector<uint32_t>> written_globals(const wasm::Module& module, std::span<const uint32_t> roots) {
+  std::optional<IndirectCallTargets> targets;
+  if (Result<IndirectCallTargets> found = indirect_call_targets(module); found.ok()) targets = std::move(*found);
+  WASMGPU_ASSIGN_OR_RETURN(CallGraph graph, build_call_graph(module, roots, targets ? &*targets : nullptr));
+  const std::optional<uint32_t> stack_pointer = find_stack_pointer(module);
+  std::vector<uint32_t> written;
+  for (uint32_t function : graph.functions) {
+    if (function < module.imported_functions) continue;
+    for (const wasm::Instr& instr : module.functions.at(function - module.imported_functions).body)
+      if (instr.op == Opcode::GlobalSet && instr.imm0 != stack_pointer) written.push_back(instr.imm0);
+  }
+  std::sort(written.begin(), written.end());
+  written.erase(std::unique(written.begin(), written.end()), written.end());
+  return written;
+}
+
+std::string describe_global(const wasm::Module& module, uint32_t index) {
+  const std::string name = module.global_name(index);
+  if (name.empty()) return "global " + std::to_string(index);
+  return "global '" + name + "' (global " + std::to_string(index) + ")";
 }
 
 }  // namespace wasmgpu::frontend

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "frontend/back_end_limits.h"
@@ -53,5 +54,15 @@ inline Result<CallGraph> build_call_graph(const wasm::Module& module, uint32_t r
 // private and do not count.
 bool has_side_effects(const wasm::Module& module, const CallGraph& graph, uint32_t function,
                       std::optional<uint32_t> stack_pointer);
+
+// The globals (global index space, ascending) that `roots` or anything they
+// may call set with global.set, but the shadow stack pointer, which is
+// private to each invocation (stack_analysis.h). These live in the instance
+// state that every invocation of a launch shares (docs/memory-model.md,
+// "Globals"). Fails where build_call_graph does (an imported table).
+Result<std::vector<uint32_t>> written_globals(const wasm::Module& module, std::span<const uint32_t> roots);
+
+// "global 'name' (global 3)" or "global 3" without a name, for messages.
+std::string describe_global(const wasm::Module& module, uint32_t index);
 
 }  // namespace wasmgpu::frontend

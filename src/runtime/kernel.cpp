@@ -112,7 +112,8 @@ Kernel::Kernel(Kernel&& other) noexcept
       pipelines_(std::move(other.pipelines_)),
       info_(std::move(other.info_)),
       memory_(std::exchange(other.memory_, nullptr)),
-      instance_state_(std::exchange(other.instance_state_, 0)) {
+      instance_state_(std::exchange(other.instance_state_, 0)),
+      shared_global_write_(std::move(other.shared_global_write_)) {
   other.pipelines_.clear();
 }
 
@@ -126,6 +127,7 @@ Kernel& Kernel::operator=(Kernel&& other) noexcept {
     info_ = std::move(other.info_);
     memory_ = std::exchange(other.memory_, nullptr);
     instance_state_ = std::exchange(other.instance_state_, 0);
+    shared_global_write_ = std::move(other.shared_global_write_);
   }
   return *this;
 }

@@ -108,6 +108,14 @@ class Kernel {
   const Buffer* linear_memory() const { return memory_; }
   VkDeviceAddress instance_state() const { return instance_state_; }
 
+  // A mutable global the kernel may write (frontend::describe_global's text;
+  // empty when it writes none but the shadow stack pointer). Every
+  // invocation of a launch shares the instance's globals, so a launch of
+  // more than one invocation of such a kernel is refused, naming it, rather
+  // than losing updates (docs/memory-model.md, "Globals"). Modules set it.
+  void set_shared_global_write(std::string global) { shared_global_write_ = std::move(global); }
+  const std::string& shared_global_write() const { return shared_global_write_; }
+
  private:
   Kernel(DeviceState* device, VkShaderModule shader, spirv::KernelInfo info, const Buffer* linear_memory);
   void release();
@@ -118,6 +126,7 @@ class Kernel {
   spirv::KernelInfo info_;
   const Buffer* memory_ = nullptr;
   VkDeviceAddress instance_state_ = 0;
+  std::string shared_global_write_;
 };
 
 }  // namespace wasmgpu::runtime

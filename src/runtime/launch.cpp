@@ -257,6 +257,12 @@ Result<Prepared> prepare(Kernel& kernel, DeviceState& device, const LaunchShape&
     p.n = shape.n;
     p.size[1] = p.size[2] = 1;
   }
+  if (p.n > 1 && !kernel.shared_global_write().empty())
+    return make_error(ErrorCode::Unsupported,
+                      name + " may write the mutable " + kernel.shared_global_write() +
+                          ", which every invocation of a launch shares: a launch of " + std::to_string(p.n) +
+                          " invocations could lose updates to it and is refused (one invocation at a time "
+                          "writes the instance's value; docs/memory-model.md, \"Globals\")");
   WASMGPU_TRY(check_args(kernel, device, args));
 
   const uint32_t max_size = std::min(limits.max_workgroup_size[0], limits.max_workgroup_invocations);

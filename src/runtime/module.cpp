@@ -10,7 +10,9 @@
 #include "runtime/device_state.h"
 #include "runtime/host_cpu.h"
 #include "runtime/vk_util.h"
+#include "frontend/call_graph.h"
 #include "frontend/instance_state.h"
+#include "frontend/start_function.h"
 #include "wasm/decoder.h"
 
 namespace wasmgpu::runtime {
@@ -78,6 +80,21 @@ struct CallShader {
   uint32_t call_stride = 8;
   uint32_t result_stride = 8;
 };
+
+// The first mutable global but the stack pointer that `roots` may write, as
+// Kernel::set_shared_global_write takes it (empty when none).
+static Result<std::string> shared_global_write(const wasm::Module& module, std::span<const uint32_t> roots) {
+  WASMGPU_ASSIGN_OR_RETURN(std::vector<uint32_t> written, frontend::written_globals(module, roots));
+  if (written.empty()) return std::string();
+  std::string text = frontend::describe_global(module, written[0]);
+  if (written.size() > 1) text += " (and " + std::to_string(written.size() - 1) + " other global(s))";
+  return text;
+}
+
+static Result<std::vector<CallResult>> launch_call_shader(
+    DeviceState& device, std::optional<Buffer>& call_records, std::optional<Buffer>& result_records, Kernel& kernel,
+    uint32_t call_stride, uint32_t result_stride, std::span<const uint32_t> functions,
+    std::span<const CallRequest> calls, std::span<const spirv::CallInfo* const> infos, const LaunchOptions& options);
 
 struct Module::State {
   DeviceState* device = nullptr;
@@ -167,7 +184,70 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm, const
   }
   state->module = std::move(decoded);
   state->kernel_metadata = std::move(kernel_metadata);
-  return Module(std::move(state));
+  Module module(std::move(state));
+  if (module.wasm().start) WASMGPU_TRY(module.run_start());
+  return module;
+}
+
+wasm::Module exporting_start_function(const wasm::Module& module, std::string& export_name) {
+  const uint32_t function = module.start.value_or(0);
+  // Its waits lowered as in an invocation that runs alone.
+  wasm::Module exporting = frontend::start_function_module(module);
+  // Messages keep naming the function as before (function_name falls back
+  // on an export's name).
+  const std::string own_name = module.function_name(function);
+  auto& names = exporting.names.function_names;
+  auto at = std::lower_bound(names.begin(), names.end(), function,
+                             [](const auto& entry, uint32_t index) { return entry.first < index; });
+  if (at == names.end() || at->first != function) names.insert(at, {function, own_name});
+  export_name = "<start>";
+  while (exporting.find_export(export_name, wasm::ExternalKind::Func)) export_name += "_";
+  exporting.exports.push_back(wasm::Export{export_name, wasm::ExternalKind::Func, function, 0});
+  return exporting;
+}
+
+std::string start_function_text(const wasm::Module& module) {
+  const uint32_t function = module.start.value_or(0);
+  return "the start function '" + module.function_name(function) + "' (function " + std::to_string(function) + ")";
+}
+
+// The start function runs as one call (a call shader of one function, which
+// a copy of the module exports under a name no export has), with the
+// module's memory and instance state, so that what it writes stays.
+Status Module::run_start() {
+  State& st = *state_;
+  const uint32_t function = *st.module.start;
+  const std::string what = start_function_text(st.module);
+  if (const wasm::Import* import = st.module.imported_function(function))
+    return make_error(ErrorCode::Unsupported, what + " is the imported function " + import->module + "." +
+                                                  import->name + ", which cannot run on the device");
+  std::string name;
+  const wasm::Module exporting = exporting_start_function(st.module, name);
+  const std::string names[] = {name};
+  Result<spirv::CompiledCalls> compiled =
+      st.device->compile_cache.calls(exporting, st.wasm_sha256, names, st.compile_options);
+  if (!compiled.ok()) {
+    Error error = compiled.take_error();
+    error.message = what + " cannot run on this device, so the module cannot be instantiated: " + error.message;
+    return error;
+  }
+  if (st.probe) WASMGPU_TRY(check_probe_results(*st.probe, compiled->info, st.device->info.name));
+  const uint32_t call_stride = compiled->call_record_size, result_stride = compiled->result_record_size;
+  const spirv::CallInfo info = compiled->calls.at(0);
+  spirv::CompiledKernel kernel{std::move(compiled->words), std::move(compiled->info)};
+  kernel.info.export_name = "start function";
+  kernel.info.params = {wasm::ValType::I64, wasm::ValType::I64, wasm::ValType::I32, wasm::ValType::I32};
+  WASMGPU_ASSIGN_OR_RETURN(Kernel k, Kernel::create(*st.device, std::move(kernel), memory(), st.instance_address()));
+  const uint32_t functions[] = {0};
+  const CallRequest calls[] = {CallRequest{name, {}}};
+  const spirv::CallInfo* infos[] = {&info};
+  WASMGPU_ASSIGN_OR_RETURN(std::vector<CallResult> results,
+                           launch_call_shader(*st.device, st.call_records, st.result_records, k, call_stride,
+                                              result_stride, functions, calls, infos, LaunchOptions{}));
+  if (results.at(0).trapped)
+    return make_error(ErrorCode::Trap,
+                      what + " trapped: " + abi::to_string(results[0].trap) + "; the module cannot be instantiated");
+  return {};
 }
 
 Module::Module(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -188,8 +268,11 @@ Result<Kernel*> Module::kernel(std::string_view name) {
       spirv::CompiledKernel compiled,
       state_->device->compile_cache.kernel(state_->module, state_->wasm_sha256, name, state_->compile_options));
   if (state_->probe) WASMGPU_TRY(check_probe_results(*state_->probe, compiled.info, state_->device->info.name));
+  const uint32_t function = compiled.info.function_index;
   WASMGPU_ASSIGN_OR_RETURN(Kernel kernel,
                            Kernel::create(*state_->device, std::move(compiled), memory(), state_->instance_address()));
+  WASMGPU_ASSIGN_OR_RETURN(std::string written, shared_global_write(state_->module, std::span(&function, 1)));
+  kernel.set_shared_global_write(std::move(written));
   auto [it, inserted] = state_->kernels.emplace(std::string(name), std::move(kernel));
   return &it->second;
 }
@@ -281,6 +364,68 @@ static Result<CallCatalogue> build_call_catalogue(CompileCache& cache, const was
   return catalogue;
 }
 
+// One launch of a call shader (`kernel`), call i running its function
+// `functions[i]` (CallRecord.function) with calls[i].args; each call's
+// results (typed by infos[i]) or trap.
+static Result<std::vector<CallResult>> launch_call_shader(
+    DeviceState& device, std::optional<Buffer>& call_records, std::optional<Buffer>& result_records, Kernel& kernel,
+    uint32_t call_stride, uint32_t result_stride, std::span<const uint32_t> functions,
+    std::span<const CallRequest> calls, std::span<const spirv::CallInfo* const> infos, const LaunchOptions& options) {
+  const uint64_t n = calls.size();
+  const uint64_t records_size = n * call_stride;
+  const uint64_t results_size = n * result_stride;
+  if (!call_records || call_records->size() < records_size) {
+    call_records.reset();
+    WASMGPU_ASSIGN_OR_RETURN(Buffer b, create_buffer(device, std::max<uint64_t>(records_size, 4096),
+                                                     /*assign_wasm_address=*/false));
+    call_records.emplace(std::move(b));
+  }
+  if (!result_records || result_records->size() < results_size) {
+    result_records.reset();
+    WASMGPU_ASSIGN_OR_RETURN(Buffer b, create_buffer(device, std::max<uint64_t>(results_size, 4096),
+                                                     /*assign_wasm_address=*/false));
+    result_records.emplace(std::move(b));
+  }
+  std::vector<uint8_t> records(records_size, 0);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint8_t* record = records.data() + i * call_stride;
+    std::memcpy(record, &functions[i], 4);
+    for (size_t a = 0; a < calls[i].args.size(); ++a)
+      std::memcpy(record + abi::kCallRecordParams + 8 * a, &calls[i].args[a].bits, 8);
+  }
+  WASMGPU_TRY(call_records->write(records.data(), records.size()));
+  LaunchOptions launch_options = options;
+  launch_options.fail_on_trap = false;
+  const Arg args[] = {Arg(uint64_t(call_records->device_address())), Arg(uint64_t(result_records->device_address())),
+                      Arg(call_stride), Arg(result_stride)};
+  WASMGPU_TRY(kernel.launch(uint32_t(n), 0, args, launch_options));
+  std::vector<uint8_t> results(results_size);
+  WASMGPU_TRY(result_records->read(results.data(), results.size()));
+  std::vector<CallResult> out(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint8_t* record = results.data() + i * result_stride;
+    uint32_t status;
+    std::memcpy(&status, record, 4);
+    if (status != abi::kCallReturned) {
+      if (status - abi::kCallTrapped >= abi::kTrapKindCount)
+        return make_error(ErrorCode::Internal, "call " + std::to_string(i) + " of '" + calls[i].export_name +
+                                                   "' left an invalid status " + std::to_string(status) +
+                                                   " in its result record");
+      out[i].trapped = true;
+      out[i].trap = abi::TrapKind(status - abi::kCallTrapped);
+      continue;
+    }
+    for (size_t r = 0; r < infos[i]->results.size(); ++r) {
+      uint64_t bits;
+      std::memcpy(&bits, record + abi::kResultRecordValues + 8 * r, 8);
+      const wasm::ValType type = infos[i]->results[r];
+      if (type == wasm::ValType::I32 || type == wasm::ValType::F32) bits &= 0xFFFF'FFFFu;
+      out[i].values.push_back(Value{type, bits});
+    }
+  }
+  return out;
+}
+
 Result<const spirv::CallInfo*> Module::call_info(std::string_view export_name) {
   State& st = *state_;
   if (!st.calls && !st.calls_error) {
@@ -341,66 +486,25 @@ Result<std::vector<CallResult>> Module::call(std::span<const CallRequest> calls,
     // The shader's own arguments: the record addresses and strides.
     kernel.info.params = {wasm::ValType::I64, wasm::ValType::I64, wasm::ValType::I32, wasm::ValType::I32};
     WASMGPU_ASSIGN_OR_RETURN(Kernel k, Kernel::create(*st.device, std::move(kernel), memory(), st.instance_address()));
+    for (uint32_t position : exports) {
+      const spirv::CallInfo& call = st.calls->calls[position];
+      WASMGPU_ASSIGN_OR_RETURN(std::string written, shared_global_write(st.module, std::span(&call.function_index, 1)));
+      if (written.empty()) continue;
+      k.set_shared_global_write(written + ", through export '" + call.export_name + "'");
+      break;
+    }
     found = st.call_shaders.emplace(exports, CallShader{exports, std::move(k), call_stride, result_stride}).first;
   }
   CallShader& shader = found->second;
-  const uint64_t n = calls.size();
-  const uint64_t records_size = n * shader.call_stride;
-  const uint64_t results_size = n * shader.result_stride;
-  if (!st.call_records || st.call_records->size() < records_size) {
-    st.call_records.reset();
-    WASMGPU_ASSIGN_OR_RETURN(Buffer b, create_buffer(*st.device, std::max<uint64_t>(records_size, 4096),
-                                                     /*assign_wasm_address=*/false));
-    st.call_records.emplace(std::move(b));
+  std::vector<uint32_t> functions;
+  functions.reserve(calls.size());
+  for (const CallRequest& request : calls) {
+    const uint32_t position = st.calls->index.find(request.export_name)->second;
+    functions.push_back(
+        uint32_t(std::lower_bound(shader.exports.begin(), shader.exports.end(), position) - shader.exports.begin()));
   }
-  if (!st.result_records || st.result_records->size() < results_size) {
-    st.result_records.reset();
-    WASMGPU_ASSIGN_OR_RETURN(Buffer b, create_buffer(*st.device, std::max<uint64_t>(results_size, 4096),
-                                                     /*assign_wasm_address=*/false));
-    st.result_records.emplace(std::move(b));
-  }
-  std::vector<uint8_t> records(records_size, 0);
-  for (uint64_t i = 0; i < n; ++i) {
-    uint8_t* record = records.data() + i * shader.call_stride;
-    const uint32_t position = st.calls->index.find(calls[i].export_name)->second;
-    const uint32_t function =
-        uint32_t(std::lower_bound(shader.exports.begin(), shader.exports.end(), position) - shader.exports.begin());
-    std::memcpy(record, &function, 4);
-    for (size_t a = 0; a < calls[i].args.size(); ++a)
-      std::memcpy(record + abi::kCallRecordParams + 8 * a, &calls[i].args[a].bits, 8);
-  }
-  WASMGPU_TRY(st.call_records->write(records.data(), records.size()));
-  LaunchOptions launch_options = options;
-  launch_options.fail_on_trap = false;
-  const Arg args[] = {Arg(uint64_t(st.call_records->device_address())),
-                      Arg(uint64_t(st.result_records->device_address())), Arg(shader.call_stride),
-                      Arg(shader.result_stride)};
-  WASMGPU_TRY(shader.kernel.launch(uint32_t(n), 0, args, launch_options));
-  std::vector<uint8_t> results(results_size);
-  WASMGPU_TRY(st.result_records->read(results.data(), results.size()));
-  std::vector<CallResult> out(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    const uint8_t* record = results.data() + i * shader.result_stride;
-    uint32_t status;
-    std::memcpy(&status, record, 4);
-    if (status != abi::kCallReturned) {
-      if (status - abi::kCallTrapped >= abi::kTrapKindCount)
-        return make_error(ErrorCode::Internal, "call " + std::to_string(i) + " of '" + calls[i].export_name +
-                                                   "' left an invalid status " + std::to_string(status) +
-                                                   " in its result record");
-      out[i].trapped = true;
-      out[i].trap = abi::TrapKind(status - abi::kCallTrapped);
-      continue;
-    }
-    for (size_t r = 0; r < infos[i]->results.size(); ++r) {
-      uint64_t bits;
-      std::memcpy(&bits, record + abi::kResultRecordValues + 8 * r, 8);
-      const wasm::ValType type = infos[i]->results[r];
-      if (type == wasm::ValType::I32 || type == wasm::ValType::F32) bits &= 0xFFFF'FFFFu;
-      out[i].values.push_back(Value{type, bits});
-    }
-  }
-  return out;
+  return launch_call_shader(*st.device, st.call_records, st.result_records, shader.kernel, shader.call_stride,
+                            shader.result_stride, functions, calls, infos, options);
 }
 
 }  // namespace wasmgpu::runtime

@@ -36,7 +36,11 @@ class Module {
   // keeps instance state (frontend::module_uses_instance_state: memory.grow,
   // mutable globals, ...), the memory is allocated at its reserve and the
   // InstanceState buffer is created; `imported_globals` gives each imported
-  // global's raw 8-byte value, in import order.
+  // global's raw 8-byte value, in import order. A module with a start
+  // function then runs it once, as one invocation, before load returns: its
+  // writes to memory, globals and tables stay for every later launch and
+  // call. A start function the device cannot run fails the load with the
+  // reason, and one that traps fails it with the trap (ErrorCode::Trap).
   static Result<Module> load(Device& device, std::span<const uint8_t> wasm,
                              const spirv::CompileOptions& compile_options = {},
                              std::span<const uint64_t> imported_globals = {});
@@ -90,11 +94,22 @@ class Module {
  private:
   struct State;
   explicit Module(std::unique_ptr<State> state);
+  Status run_start();
   std::unique_ptr<State> state_;
 };
 
 // The module's initial linear memory: zeros with the active data segments
 // copied in. Fails on a non-constant offset or a segment that does not fit.
 Result<std::vector<uint8_t>> initial_memory(const wasm::Module& module);
+
+// "the start function 'name' (function 3)", for messages about the module's
+// start function (which it must have).
+std::string start_function_text(const wasm::Module& module);
+
+// A copy of `module` (which must have a start function) that also exports
+// the start function, under `export_name` (a name no export has), so that
+// spirv::compile_calls compiles it as a call; its name for messages stays.
+// Its waits are lowered as frontend::start_function_module says.
+wasm::Module exporting_start_function(const wasm::Module& module, std::string& export_name);
 
 }  // namespace wasmgpu::runtime

@@ -17,6 +17,8 @@ class VulkanModule : public device::BackendModule {
   const wasm::Module& wasm() const override { return module_.wasm(); }
   std::span<const wasm::KernelMetadata> kernel_metadata() const override { return module_.kernel_metadata(); }
   Result<device::BackendKernel*> kernel(std::string_view name) override;
+  // runtime::Module::load ran it.
+  bool runs_start_function() const override { return true; }
   Result<const spirv::CallInfo*> call_info(std::string_view name) override { return module_.call_info(name); }
   Result<std::vector<device::CallResult>> call(std::span<const device::CallRequest> calls,
                                                std::chrono::nanoseconds timeout) override;

@@ -91,6 +91,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
                                   const WgslOptions& options) {
   WASMGPU_TRY(frontend::check_kernel_signature(module, export_name));
+  // The bundle's launcher instantiates the module from its initial memory
+  // alone: a start function would never run, so the module is refused.
+  if (module.start)
+    return refuse("the start function '" + module.function_name(*module.start) + "' (function " +
+                  std::to_string(*module.start) +
+                  "), which must run once at instantiation (a WebGPU launcher cannot run it; the Vulkan and cpu "
+                  "devices do)");
   const uint32_t kernel = module.find_export(export_name, wasm::ExternalKind::Func)->index;
   const wasm::FuncType& type = module.function_type(kernel);
   std::vector<std::string> params;

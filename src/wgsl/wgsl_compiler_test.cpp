@@ -181,5 +181,19 @@ TEST(WgslCompiler, RefusesWhatItDoesNotWriteNamingTheFunction) {
   EXPECT_NE(barrier.find("calls wasmgpu.barrier"), std::string::npos) << barrier;
 }
 
+// The bundle's launcher cannot run a start function at instantiation: the
+// module is refused, naming it, rather than loaded without it.
+TEST(WgslCompiler, RefusesAModuleWithAStartFunctionNamingIt) {
+  Result<WgslKernel> kernel = compile_wat(R"wat((module (memory 1)
+    (func $init (i32.store (i32.const 0) (i32.const 1)))
+    (start $init)
+    (func (export "k") (param i32) (i32.store (i32.const 4) (i32.load (i32.const 0))))))wat");
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_EQ(kernel.error().code, ErrorCode::Unsupported);
+  const std::string& message = kernel.error().message;
+  EXPECT_NE(message.find("the start function 'init' (function 0)"), std::string::npos) << message;
+  EXPECT_NE(message.find("not handled by the WGSL back end yet"), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace wasmgpu::wgsl
