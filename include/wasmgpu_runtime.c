@@ -16,6 +16,8 @@
  *       [5] kind, [6] invocation, [7] line, [8] expr, [9] file, [10] function
  *   [11] unused; the records follow from word 12.
  * A record: [0] kind | words << 8, [1] invocation, [2] a, [3] b, payload:
+ *   kind 0 filler:  only word [0]: the words up to the capacity that the
+ *                   first reservation not to fit got
  *   kind 1 printf:  a = format address, b = va_list address; the argument
  *                   area's words (from b, up to the last conversion's end)
  *   kind 2 bytes:   a = fd, b = byte count; the bytes
@@ -47,6 +49,9 @@ static volatile unsigned *reserve(unsigned words) {
   if (!ring) return 0;
   unsigned at = (unsigned)wasmgpu_atomic_add((volatile int *)&ring[0], (int)words);
   if (at > ring[1] || words > ring[1] - at) {
+    /* The one reservation that crosses the end leaves a filler record (kind
+     * 0) in the words it got, so the host knows where the records end. */
+    if (at < ring[1]) ring[kRingHeaderWords + at] = (ring[1] - at) << 8;
     wasmgpu_atomic_add((volatile int *)&ring[2], (int)words);
     wasmgpu_atomic_add((volatile int *)&ring[3], 1);
     return 0;
@@ -128,15 +133,16 @@ int printf(const char *restrict format, ...) {
   return result;
 }
 
-/* Appends the bytes of `count` pieces to one record for `fd`. */
-struct piece {
-  const unsigned char *bytes;
-  unsigned size;
+/* wasi's ciovec: a wasm32 pointer and length. */
+struct wasmgpu_ciovec {
+  const unsigned char *buf;
+  unsigned long len;
 };
 
-static int write_pieces(unsigned fd, const struct piece *pieces, unsigned count) {
+/* Appends the bytes of `count` pieces to one record for `fd`. */
+static int write_pieces(unsigned fd, const struct wasmgpu_ciovec *pieces, unsigned count) {
   unsigned total = 0;
-  for (unsigned i = 0; i < count; ++i) total += pieces[i].size;
+  for (unsigned i = 0; i < count; ++i) total += (unsigned)pieces[i].len;
   const unsigned words = 4 + (total + 3) / 4;
   volatile unsigned *r = reserve(words);
   if (!r) return -1;
@@ -146,8 +152,8 @@ static int write_pieces(unsigned fd, const struct piece *pieces, unsigned count)
   r[3] = total;
   unsigned word = 0, at = 0;
   for (unsigned i = 0; i < count; ++i) {
-    for (unsigned j = 0; j < pieces[i].size; ++j) {
-      word |= (unsigned)pieces[i].bytes[j] << (8 * (at & 3));
+    for (unsigned j = 0; j < (unsigned)pieces[i].len; ++j) {
+      word |= (unsigned)pieces[i].buf[j] << (8 * (at & 3));
       if ((++at & 3) == 0) {
         r[4 + at / 4 - 1] = word;
         word = 0;
@@ -161,33 +167,26 @@ static int write_pieces(unsigned fd, const struct piece *pieces, unsigned count)
 int puts(const char *s) {
   unsigned n = 0;
   while (s[n]) ++n;
-  const struct piece pieces[2] = {{(const unsigned char *)s, n}, {(const unsigned char *)"\n", 1}};
+  const struct wasmgpu_ciovec pieces[2] = {{(const unsigned char *)s, n}, {(const unsigned char *)"\n", 1}};
   return write_pieces(1, pieces, 2) < 0 ? -1 : 1;
 }
 
 int putchar(int c) {
   const unsigned char byte = (unsigned char)c;
-  const struct piece piece = {&byte, 1};
+  const struct wasmgpu_ciovec piece = {&byte, 1};
   return write_pieces(1, &piece, 1) < 0 ? -1 : byte;
 }
 
 /* wasi-libc's __wasi_fd_write calls this; defining it keeps the WASI import
- * out of the module (write(), and stdio's own fd 1 and 2 output). */
-struct wasmgpu_ciovec {
-  const unsigned char *buf;
-  unsigned long len;
-};
-
+ * out of the module (write(), and stdio's own fd 1 and 2 output). One call
+ * is one record, so its iovecs stay together. */
 int __imported_wasi_snapshot_preview1_fd_write(int fd, int iovs, int iovs_len, int nwritten) {
-  const struct wasmgpu_ciovec *iov = (const struct wasmgpu_ciovec *)iovs;
   if (fd != 1 && fd != 2) return 8; /* EBADF */
+  const int written = write_pieces((unsigned)fd, (const struct wasmgpu_ciovec *)iovs, (unsigned)iovs_len);
   unsigned total = 0;
-  for (int i = 0; i < iovs_len; ++i) {
-    const struct piece piece = {iov[i].buf, (unsigned)iov[i].len};
-    if (write_pieces((unsigned)fd, &piece, 1) < 0) break;
-    total += (unsigned)iov[i].len;
-  }
-  *(unsigned *)nwritten = total;
+  for (int i = 0; i < iovs_len; ++i) total += (unsigned)((const struct wasmgpu_ciovec *)iovs)[i].len;
+  /* A record dropped for a full buffer still counts as written: the host reports the drop. */
+  *(unsigned *)nwritten = written < 0 ? total : (unsigned)written;
   return 0;
 }
 

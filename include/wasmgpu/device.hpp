@@ -92,7 +92,9 @@ std::optional<DeviceInfo> cpu_device();
 // What the kernels of one module printed since the last wait
 // (Device::set_output_handler).
 struct KernelOutput {
-  std::string text;              // formatted, records in the order they were reserved
+  std::string text;              // fd 1 (printf, puts, putchar, fd_write(1)), formatted, in the
+                                 // order the records were reserved
+  std::string error_text;        // fd 2 (fd_write(2), fprintf(stderr))
   uint64_t dropped_records = 0;  // records that did not fit in the print buffer
   uint64_t dropped_bytes = 0;    // their size
   uint64_t buffer_bytes = 0;     // the print buffer's size (ModuleOptions::print_buffer_bytes)
@@ -234,8 +236,8 @@ class Device {
   // Where kernel output goes: what printf, puts and fd_write of the kernels
   // of this device's modules printed, delivered once per module whenever a
   // wait (a Kernel call, Submission::wait, wait_idle) finds a launch
-  // finished. An empty handler (the default) writes the text to standard
-  // output and each drop notice to standard error.
+  // finished. An empty handler (the default) writes `text` to standard
+  // output, `error_text` and each drop notice to standard error.
   void set_output_handler(std::function<void(const KernelOutput&)> handler);
 
   // What the on-disk caches did for this Device so far, and writing the

@@ -49,15 +49,17 @@ std::string drain_print_ring(ModuleImpl& module) {
   check(module.print_ring->write(header.data(), header.size() * 4, 0), ErrorKind::Vulkan);
   KernelOutput output;
   output.text = std::move(drained.text);
+  output.error_text = std::move(drained.error_text);
   output.dropped_records = drained.dropped_records;
   output.dropped_bytes = drained.dropped_bytes;
   output.buffer_bytes = module.print_ring_bytes;
-  if (!output.text.empty() || output.dropped_records > 0) {
+  if (!output.text.empty() || !output.error_text.empty() || output.dropped_records > 0) {
     if (module.device->output_handler) {
       module.device->output_handler(output);
     } else {
       std::fwrite(output.text.data(), 1, output.text.size(), stdout);
       std::fflush(stdout);
+      std::fwrite(output.error_text.data(), 1, output.error_text.size(), stderr);
       if (output.dropped_records > 0)
         std::fprintf(stderr,
                      "wasmgpu: the print buffer (%s) was full: %llu record(s) of kernel output (%llu bytes) were "

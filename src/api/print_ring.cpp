@@ -243,9 +243,10 @@ DrainedOutput format_print_ring(std::span<const uint32_t> words, std::span<const
   const uint64_t used = std::min<uint64_t>(words[kPrintRingUsed], words[kPrintRingCapacity]);
   const std::span<const uint32_t> records =
       words.subspan(kPrintRingHeaderWords, std::min<uint64_t>(used, words.size() - kPrintRingHeaderWords));
-  bool at_line_start = true;
+  bool at_line_start = true, error_at_line_start = true;
   for (size_t at = 0; at < records.size();) {
     const uint32_t kind = records[at] & 0xff, size = records[at] >> 8;
+    if (kind == 0 && size >= 1 && size <= records.size() - at) break;  // the filler before the end
     if (size < 4 || size > records.size() - at) {
       out.text += "(a print record was not written: its invocation trapped)\n";
       break;
@@ -253,13 +254,18 @@ DrainedOutput format_print_ring(std::span<const uint32_t> words, std::span<const
     const uint32_t invocation = records[at + 1];
     const std::span<const uint32_t> payload = records.subspan(at + 4, size - 4);
     std::string text;
+    bool error = false;
     if (kind == kKindPrintf) {
       text = format_printf(memory, records[at + 2], Arguments{payload, records[at + 3], records[at + 3]});
     } else if (kind == kKindBytes) {
       const uint32_t count = std::min<uint64_t>(records[at + 3], payload.size() * 4ull);
       text.assign(reinterpret_cast<const char*>(payload.data()), count);
+      error = records[at + 2] == 2;
     }
-    append_with_prefix(out.text, text, invocation, invocation_prefix, at_line_start);
+    if (error)
+      append_with_prefix(out.error_text, text, invocation, invocation_prefix, error_at_line_start);
+    else
+      append_with_prefix(out.text, text, invocation, invocation_prefix, at_line_start);
     at += size;
   }
   return out;

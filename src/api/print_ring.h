@@ -44,7 +44,8 @@ struct KernelTrapText {
 };
 
 struct DrainedOutput {
-  std::string text;
+  std::string text;        // fd 1: printf, puts, putchar, fd_write(1)
+  std::string error_text;  // fd 2: fd_write(2), fprintf(stderr)
   uint64_t dropped_records = 0;
   uint64_t dropped_bytes = 0;
   std::optional<KernelTrapText> trap;
