@@ -60,53 +60,41 @@ static volatile unsigned *reserve(unsigned words) {
 }
 
 /* The end of the arguments `format` reads from the va_list at `va`: the
- * same rules as the host's formatter (src/api/print_ring.cpp). */
+ * same rules as the host's formatter (src/api/print_ring.cpp). One byte load
+ * per step of a small state machine: every load of an address the compiler
+ * cannot place costs a region-table search, which drivers (lavapipe above
+ * all) compile slowly inside a loop. */
 static unsigned arguments_end(const char *format, unsigned va) {
-  for (const char *p = format; *p; ++p) {
-    if (*p != '%') continue;
-    ++p;
-    if (*p == '%') continue;
-    while (*p == '-' || *p == '+' || *p == ' ' || *p == '#' || *p == '0' || *p == '\'') ++p;
-    if (*p == '*') {
-      va += 4;
-      ++p;
-    } else {
-      while (*p >= '0' && *p <= '9') ++p;
-    }
-    if (*p == '.') {
-      ++p;
-      if (*p == '*') {
-        va += 4;
-        ++p;
-      } else {
-        while (*p >= '0' && *p <= '9') ++p;
-      }
-    }
-    unsigned size = 4;
-    if (*p == 'h') {
-      ++p;
-      if (*p == 'h') ++p;
-    } else if (*p == 'l') {
-      ++p;
-      if (*p == 'l') {
-        size = 8;
-        ++p;
-      }
-    } else if (*p == 'j' || *p == 'q') {
-      size = 8;
-      ++p;
-    } else if (*p == 'z' || *p == 't') {
-      ++p;
-    } else if (*p == 'L') {
-      size = 16;
-      ++p;
-    }
+  enum { kText, kSpec, kLength } state = kText;
+  unsigned size = 4;
+#pragma clang loop unroll(disable) vectorize(disable)
+  for (const char *p = format;; ++p) {
     const char c = *p;
     if (!c) break;
+    if (state == kText) {
+      if (c == '%') state = kSpec, size = 4;
+      continue;
+    }
+    if (state == kSpec && c == '%') {
+      state = kText;
+      continue;
+    }
+    if (c == '*') {
+      va += 4; /* a width or precision argument: an int */
+      continue;
+    }
+    if (c == 'l' && state == kLength) size = 8; /* ll */
+    if (c == 'j' || c == 'q' || c == 'L') size = c == 'L' ? 16 : 8;
+    if (c == 'h' || c == 'l' || c == 'j' || c == 'q' || c == 'z' || c == 't' || c == 'L') {
+      state = kLength;
+      continue;
+    }
+    if ((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == ' ' || c == '#' || c == '\'') continue;
+    /* The conversion. */
     if (c == 'f' || c == 'F' || c == 'e' || c == 'E' || c == 'g' || c == 'G' || c == 'a' || c == 'A')
       size = size == 16 ? 16 : 8;
-    va = (va + size - 1) & ~(size - 1);
-    va += size;
+    va = ((va + size - 1) & ~(size - 1)) + size;
+    state = kText;
   }
   return va;
 }
@@ -121,6 +109,7 @@ int vprintf(const char *restrict format, va_list ap) {
   r[2] = (unsigned)format;
   r[3] = va;
   const unsigned *args = (const unsigned *)va;
+#pragma clang loop unroll(disable) vectorize(disable)
   for (unsigned i = 0; i < arg_words; ++i) r[4 + i] = args[i];
   return 0;
 }
@@ -152,6 +141,7 @@ static int write_pieces(unsigned fd, const struct wasmgpu_ciovec *pieces, unsign
   r[3] = total;
   unsigned word = 0, at = 0;
   for (unsigned i = 0; i < count; ++i) {
+#pragma clang loop unroll(disable) vectorize(disable)
     for (unsigned j = 0; j < (unsigned)pieces[i].len; ++j) {
       word |= (unsigned)pieces[i].buf[j] << (8 * (at & 3));
       if ((++at & 3) == 0) {
@@ -166,6 +156,7 @@ static int write_pieces(unsigned fd, const struct wasmgpu_ciovec *pieces, unsign
 
 int puts(const char *s) {
   unsigned n = 0;
+#pragma clang loop unroll(disable) vectorize(disable)
   while (s[n]) ++n;
   const struct wasmgpu_ciovec pieces[2] = {{(const unsigned char *)s, n}, {(const unsigned char *)"\n", 1}};
   return write_pieces(1, pieces, 2) < 0 ? -1 : 1;
