@@ -105,9 +105,18 @@ bool SubmissionState::poll(std::chrono::nanoseconds timeout) {
       }
     }
   }
-  // What the kernels printed, and the text of a failed assert.
+  // What the kernels printed, and the text of a failed assert. A module that
+  // another unfinished submission also runs is drained when the last one
+  // finishes: its launches may still be writing records.
   if (!lost) {
     for (const std::shared_ptr<ModuleImpl>& module : modules) {
+      if (!module->print_ring) continue;
+      bool running_elsewhere = false;
+      for (const std::shared_ptr<SubmissionState>& other : device->in_flight)
+        if (other.get() != this && !other->finished &&
+            std::find(other->modules.begin(), other->modules.end(), module) != other->modules.end())
+          running_elsewhere = true;
+      if (running_elsewhere) continue;
       std::string reason = drain_print_ring(*module);
       if (trap && trap->reason.empty()) trap->reason = std::move(reason);
     }
