@@ -313,7 +313,8 @@ struct DeviceImpl {
   std::vector<std::shared_ptr<SubmissionState>> in_flight;
   std::shared_ptr<CommandBufferImpl> direct;  // reused by Kernel calls
   std::unique_ptr<LaunchTuner> tuner;         // over `backend`
-  std::function<void(const KernelOutput&)> output_handler;  // empty: stdout and stderr
+  // Where kernel output goes (Device::set_output_handler); empty: stdout and stderr.
+  std::function<void(const KernelOutput&)> output_handler;
 
   explicit DeviceImpl(std::unique_ptr<device::DeviceBackend> backend);
   ~DeviceImpl();

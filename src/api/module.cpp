@@ -265,8 +265,8 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
   const detail::PrintSlot slot = detail::find_print_slot(bytes);
   if (!slot.error.empty()) detail::raise(ErrorKind::Compile, slot.error);
   if (slot.ring_field) {
-    const uint64_t ring_bytes =
-        options.print_buffer_bytes.value_or(environment::print_buffer_bytes().value_or(detail::kDefaultPrintBufferBytes));
+    const uint64_t ring_bytes = options.print_buffer_bytes.value_or(
+        environment::print_buffer_bytes().value_or(detail::kDefaultPrintBufferBytes));
     if (ring_bytes < (detail::kPrintRingHeaderWords + 4) * 4 || ring_bytes > (uint64_t(1) << 32))
       detail::raise(ErrorKind::InvalidArgument, "print buffer of " + std::to_string(ring_bytes) +
                                                     " bytes (WASMGPU_PRINT_BUFFER, ModuleOptions::print_buffer_bytes): "

@@ -149,8 +149,8 @@ TEST_F(PrintTest, AFailedAssertTrapsWithItsTextFileLineAndInvocation) {
     FAIL() << "no trap";
   } catch (const TrapError& trap) {
     const std::string reason = trap.reason();
-    const std::string tail =
-        "print.c:" + std::to_string(source_line("assert((int)i != bad);")) + ", in function 'check_not') at invocation 3";
+    const std::string tail = "print.c:" + std::to_string(source_line("assert((int)i != bad);")) +
+                             ", in function 'check_not') at invocation 3";
     EXPECT_EQ(reason.rfind("assertion failed: (int)i != bad (", 0), 0u) << reason;
     ASSERT_GE(reason.size(), tail.size());
     EXPECT_EQ(reason.substr(reason.size() - tail.size()), tail) << reason;

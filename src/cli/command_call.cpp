@@ -72,9 +72,8 @@ void run_call(const CallArgs& args) {
     tuples.push_back(parse_tuple(args.args, type, "arguments"));
   }
 
-  LoadedModule loaded =
-      load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache, args.cache.verbose,
-                             args.print);
+  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache,
+                                               args.cache.verbose, args.print);
   std::vector<CallResult> results;
   try {
     WaitNotice notice("the calls of " + args.function, loaded.device.info());

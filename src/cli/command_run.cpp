@@ -268,9 +268,8 @@ void run_kernel(const RunArgs& args) {
     }
   }
 
-  LoadedModule loaded =
-      load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache, args.cache.verbose,
-                             args.print);
+  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache,
+                                               args.cache.verbose, args.print);
   Device& device = loaded.device;
   std::optional<Kernel> kernel;
   try {

@@ -111,8 +111,9 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   for (const wasm::DataSegment& segment : module.data)
     if (std::search(segment.bytes.begin(), segment.bytes.end(), std::begin(kPrintSlotMagic),
                     std::end(kPrintSlotMagic)) != segment.bytes.end())
-      return refuse("printf, puts, putchar, fd_write, assert or abort in the module's kernels (the WGSL back end "
-                    "has no print buffer; the Vulkan and cpu devices have)");
+      return refuse(
+          "printf, puts, putchar, fd_write, assert or abort in the module's kernels (the WGSL back end "
+          "has no print buffer; the Vulkan and cpu devices have)");
 
   const uint32_t roots[] = {kernel};
   WASMGPU_ASSIGN_OR_RETURN(frontend::FrontEndFacts facts, frontend::analyse_module(module, roots, kernel, limits()));

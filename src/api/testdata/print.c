@@ -7,11 +7,11 @@
 #include <wasmgpu.h>
 
 WASMGPU_KERNEL(print_values) void print_values(unsigned i) {
-  printf("inv %d: u=%u x=%x X=%X o=%o c=%c s=%s [%5s] [%-6s|] f=%f g=%g e=%.2e w=[%8.3f] [%-4d|] [%04d] [%+d] "
-         "ll=%lld llu=%llu p=%%\n",
-         (int)i, i * 3u, 255u + i, 0xabcu + i, 8u + i, 'a' + (int)i, "text", "ab", "cd", i * 0.5, i * 1.25,
-         1234.5 + i, 3.14159 * i, (int)i, (int)i, (int)i, -(1LL << 40) - (long long)i,
-         18446744073709551615ull - i);
+  printf(
+      "inv %d: u=%u x=%x X=%X o=%o c=%c s=%s [%5s] [%-6s|] f=%f g=%g e=%.2e w=[%8.3f] [%-4d|] [%04d] [%+d] "
+      "ll=%lld llu=%llu p=%%\n",
+      (int)i, i * 3u, 255u + i, 0xabcu + i, 8u + i, 'a' + (int)i, "text", "ab", "cd", i * 0.5, i * 1.25, 1234.5 + i,
+      3.14159 * i, (int)i, (int)i, (int)i, -(1LL << 40) - (long long)i, 18446744073709551615ull - i);
   float f = 0.1f * (float)i;
   printf("float %.3f, width from an argument [%*d], precision [%.*f]\n", f, 5, (int)i, 2, 2.71828);
   puts("puts from a kernel");
