@@ -9,7 +9,9 @@
 
 #include "api/impl.h"
 #include "api/print_ring.h"
+#include "api/wasi_fd_write.h"
 #include "support/units.h"
+#include "wasm/decoder.h"
 #include "abi/launch_abi.h"
 #include "reflect/spirv_reflect.h"
 #include "reflect/wasm_interface.h"
@@ -264,7 +266,14 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
   std::vector<uint8_t> patched;
   const detail::PrintSlot slot = detail::find_print_slot(bytes);
   if (!slot.error.empty()) detail::raise(ErrorKind::Compile, slot.error);
-  if (slot.ring_field) {
+  // A module that imports WASI's fd_write itself gets the ring too, and a
+  // definition of fd_write that writes to it (api/wasi_fd_write.h).
+  std::optional<wasm::Module> imports_fd_write;
+  static constexpr std::string_view kFdWrite = "fd_write";
+  if (std::search(bytes.begin(), bytes.end(), kFdWrite.begin(), kFdWrite.end()) != bytes.end())
+    if (Result<wasm::Module> decoded = wasm::decode(bytes); decoded.ok() && detail::imports_wasi_fd_write(*decoded))
+      imports_fd_write = std::move(decoded).value();
+  if (slot.ring_field || imports_fd_write) {
     const uint64_t ring_bytes = options.print_buffer_bytes.value_or(
         environment::print_buffer_bytes().value_or(detail::kDefaultPrintBufferBytes));
     if (ring_bytes < (detail::kPrintRingHeaderWords + 4) * 4 || ring_bytes > (uint64_t(1) << 32))
@@ -284,7 +293,12 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
     detail::check(ring->write(header.data(), header.size() * 4, 0), ErrorKind::Vulkan);
     patched.assign(bytes.begin(), bytes.end());
     const uint32_t value = uint32_t(*address);
-    std::memcpy(patched.data() + *slot.ring_field, &value, 4);
+    if (slot.ring_field) std::memcpy(patched.data() + *slot.ring_field, &value, 4);
+    if (imports_fd_write) {
+      detail::LinkedModule linked = detail::link_wasi_fd_write(patched, *imports_fd_write, value);
+      if (!linked.error.empty()) detail::raise(ErrorKind::Compile, linked.error);
+      if (!linked.bytes.empty()) patched = std::move(linked.bytes);
+    }
     impl->print_ring = std::move(ring);
     impl->print_ring_bytes = ring_bytes;
     impl->print_invocation = options.print_invocation.value_or(environment::print_invocation());

@@ -184,7 +184,9 @@ std::string format_printf(std::span<const uint8_t> memory, uint32_t format_addre
 void append_with_prefix(std::string& out, const std::string& text, uint32_t invocation, bool prefix,
                         bool& at_line_start) {
   for (char c : text) {
-    if (prefix && at_line_start) out += "[" + std::to_string(invocation) + "] ";
+    // A module's own fd_write (api/wasi_fd_write.h) does not know its invocation.
+    if (prefix && at_line_start)
+      out += invocation == 0xFFFF'FFFFu ? std::string("[?] ") : "[" + std::to_string(invocation) + "] ";
     out += c;
     at_line_start = c == '\n';
   }

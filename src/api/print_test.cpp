@@ -174,11 +174,35 @@ TEST_F(PrintTest, AbortTrapsWithItsInvocation) {
                "at invocation 5");
 }
 
-TEST_F(PrintTest, WriteToFd1AndFd2GoesThroughTheRing) {
+TEST_F(PrintTest, WriteAndWasiFdWriteToFd1AndFd2GoThroughTheRing) {
   Module module = load();
   module.kernel("write_fds")(3);
-  EXPECT_EQ(text, "written to fd 1\nwritten to fd 1\nwritten to fd 1\n");
+  std::vector<std::string> lines = lines_of(text);
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(lines,
+            (std::vector<std::string>{"fd_write in two pieces", "fd_write in two pieces", "fd_write in two pieces",
+                                      "written to fd 1", "written to fd 1", "written to fd 1"}))
+      << text;
   EXPECT_EQ(error_text, "to fd 2\n");
+}
+
+TEST_F(PrintTest, AModulesOwnFdWriteImportWritesToTheRing) {
+  ModuleOptions options;
+  options.print_invocation = true;
+  Module module = device->load_file(kernel_path("raw_fd_write"), options);
+  Buffer<int> status = device->buffer<int>(3);
+  module.kernel("raw_write")(3, status);
+  // fd_write returned 0 and wrote 13 bytes; fd 3 is EBADF (8).
+  EXPECT_EQ(status.read(), (std::vector<int>(3, 13 * 1000 + 8)));
+  EXPECT_EQ(text, "[?] raw fd_write\n[?] raw fd_write\n[?] raw fd_write\n");
+  // Full: a record of 8 words does not fit in 4.
+  options.print_buffer_bytes = 64;
+  Module small = device->load_file(kernel_path("raw_fd_write"), options);
+  text.clear();
+  small.kernel("raw_write")(3, status);
+  EXPECT_EQ(text, "");
+  EXPECT_EQ(dropped_records, 3u);
+  EXPECT_EQ(dropped_bytes, 3u * 32);
 }
 
 TEST_F(PrintTest, APrintfNotTakenPrintsNothing) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <wasi/api.h>
 #include <wasmgpu.h>
 
 WASMGPU_KERNEL(print_values) void print_values(unsigned i) {
@@ -39,6 +40,10 @@ WASMGPU_KERNEL(write_fds) void write_fds(unsigned i) {
   static const char line[] = "written to fd 1\n";
   if (write(1, line, sizeof line - 1) != (long)(sizeof line - 1)) abort();
   if (i == 0) write(2, "to fd 2\n", 8);
+  /* WASI's fd_write itself: two iovecs, one record. */
+  const __wasi_ciovec_t pieces[2] = {{(const uint8_t *)"fd_write ", 9}, {(const uint8_t *)"in two pieces\n", 14}};
+  __wasi_size_t written = 0;
+  if (__wasi_fd_write(1, pieces, 2, &written) != 0 || written != 23) abort();
 }
 
 /* A printf that never runs (the cost of one that is not taken). */
