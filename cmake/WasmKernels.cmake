@@ -15,21 +15,31 @@ find_path(WASMGPU_WASI_INCLUDE_DIR NAMES math.h string.h
           PATHS "${WASMGPU_WASI_SYSROOT}/include/wasm32-wasi" NO_DEFAULT_PATH REQUIRED)
 find_file(WASMGPU_WASI_LIBC NAMES libc.a
           PATHS "${WASMGPU_WASI_SYSROOT}/lib/wasm32-wasi" NO_DEFAULT_PATH REQUIRED)
-# The libc kernels link against: wasi-libc without exit.o. exit.o defines
-# __wasm_call_dtors, and when wasm-ld finds it, it wraps every export in a
-# "command" wrapper that calls it; kernels never exit, so leave it out.
+# -D__wasi__: wasi-libc's <stdio.h> includes <wasi/api.h>, which wants it.
+set(WASMGPU_KERNEL_CFLAGS --target=wasm32 -D__wasi__ -nostdlib -ffreestanding -Wall -Wextra
+    -idirafter "${WASMGPU_WASI_INCLUDE_DIR}")
+
+# The libc kernels link against: wasi-libc without exit.o, and with the
+# kernel side of printf, puts, putchar, fd_write, assert and abort
+# (include/wasmgpu_runtime.c) in place of wasi-libc's printf.o, puts.o,
+# putchar.o, assert.o and abort.o. exit.o defines __wasm_call_dtors, and when
+# wasm-ld finds it, it wraps every export in a "command" wrapper that calls
+# it; kernels never exit, so leave it out. `wasmgpu cc` prepares the same
+# (src/cli/command_cc.cpp).
 set(WASMGPU_KERNEL_LIBC "${PROJECT_BINARY_DIR}/wasm32-libc/libc.a")
+set(WASMGPU_KERNEL_RUNTIME_OBJECT "${PROJECT_BINARY_DIR}/wasm32-libc/wasmgpu_runtime.o")
 add_custom_command(
   OUTPUT "${WASMGPU_KERNEL_LIBC}"
+  COMMAND "${WASMGPU_CLANG}" ${WASMGPU_KERNEL_CFLAGS} -O2 -I "${PROJECT_SOURCE_DIR}/include"
+          -c "${PROJECT_SOURCE_DIR}/include/wasmgpu_runtime.c" -o "${WASMGPU_KERNEL_RUNTIME_OBJECT}"
   COMMAND "${CMAKE_COMMAND}" -E copy "${WASMGPU_WASI_LIBC}" "${WASMGPU_KERNEL_LIBC}"
-  COMMAND "${CMAKE_AR}" d "${WASMGPU_KERNEL_LIBC}" exit.o
-  DEPENDS "${WASMGPU_WASI_LIBC}"
+  COMMAND "${CMAKE_AR}" d "${WASMGPU_KERNEL_LIBC}" exit.o printf.o puts.o putchar.o assert.o abort.o
+  COMMAND "${CMAKE_AR}" r "${WASMGPU_KERNEL_LIBC}" "${WASMGPU_KERNEL_RUNTIME_OBJECT}"
+  DEPENDS "${WASMGPU_WASI_LIBC}" "${PROJECT_SOURCE_DIR}/include/wasmgpu_runtime.c"
+          "${PROJECT_SOURCE_DIR}/include/wasmgpu.h"
   COMMENT "wasm32 libc for kernels"
   VERBATIM)
 add_custom_target(wasmgpu_kernel_libc DEPENDS "${WASMGPU_KERNEL_LIBC}")
-
-set(WASMGPU_KERNEL_CFLAGS --target=wasm32 -nostdlib -ffreestanding -Wall -Wextra
-    -idirafter "${WASMGPU_WASI_INCLUDE_DIR}")
 
 # wasmgpu_wasm_kernel(OUTPUT <file.wasm> SOURCE <file.c> [OPT <-O2>] [FLAGS ...] [DEPENDS headers...])
 # Rebuilt when the source, wasmgpu.h or a listed header changes (Ninja ignores

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -87,6 +88,17 @@ DefaultDevice default_device();
 // devices(). The default where no Vulkan device can run kernels. nullopt
 // when this build has no cpu device (no LLVM 19).
 std::optional<DeviceInfo> cpu_device();
+
+// What the kernels of one module printed since the last wait
+// (Device::set_output_handler).
+struct KernelOutput {
+  std::string text;              // fd 1 (printf, puts, putchar, fd_write(1)), formatted, in the
+                                 // order the records were reserved
+  std::string error_text;        // fd 2 (fd_write(2), fprintf(stderr))
+  uint64_t dropped_records = 0;  // records that did not fit in the print buffer
+  uint64_t dropped_bytes = 0;    // their size
+  uint64_t buffer_bytes = 0;     // the print buffer's size (ModuleOptions::print_buffer_bytes)
+};
 
 struct DeviceOptions {
   // This index of devices(); wins over `name` and the environment.
@@ -220,6 +232,13 @@ class Device {
   // call or launch left running when it timed out (the device takes new
   // work again once it has finished). Throws Timeout when it has not.
   void wait_idle(std::chrono::nanoseconds timeout);
+
+  // Where kernel output goes: what printf, puts and fd_write of the kernels
+  // of this device's modules printed, delivered once per module whenever a
+  // wait (a Kernel call, Submission::wait, wait_idle) finds a launch
+  // finished. An empty handler (the default) writes `text` to standard
+  // output, `error_text` and each drop notice to standard error.
+  void set_output_handler(std::function<void(const KernelOutput&)> handler);
 
   // What the on-disk caches did for this Device so far, and writing the
   // pipeline cache now (it is written when the Device closes; a program

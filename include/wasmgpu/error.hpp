@@ -43,14 +43,17 @@ class Exception : public std::runtime_error {
 
 // A kernel trapped. what() reads like "kernel 'k' (launch 2 of the command
 // buffer) trapped: integer divide by zero at invocation 17 (3 invocations
-// trapped)".
+// trapped)"; a failed C assert or abort() adds its text: "... trapped:
+// unreachable at invocation 3 (1 invocation trapped): assertion failed: i != 3
+// (k.c:12, in function 'k') at invocation 3".
 class TrapError : public Exception {
  public:
   TrapError(const std::string& message, std::string kernel, std::string trap,
-            uint32_t invocation, uint32_t trapped_invocations, uint32_t launch_index)
+            uint32_t invocation, uint32_t trapped_invocations, uint32_t launch_index, std::string reason = {})
       : Exception(ErrorKind::Trap, message),
         kernel_(std::move(kernel)),
         trap_(std::move(trap)),
+        reason_(std::move(reason)),
         invocation_(invocation),
         trapped_invocations_(trapped_invocations),
         launch_index_(launch_index) {}
@@ -58,6 +61,10 @@ class TrapError : public Exception {
   const std::string& kernel() const { return kernel_; }
   // The trap's name: "unreachable", "out of bounds memory access", ...
   const std::string& trap() const { return trap_; }
+  // The kernel's own account of the trap, from the first failed assert or
+  // abort() of the launch: "assertion failed: i != 3 (k.c:12, in function
+  // 'k') at invocation 3", "abort() called at invocation 5"; empty otherwise.
+  const std::string& reason() const { return reason_; }
   // The lowest trapping invocation index.
   uint32_t invocation() const { return invocation_; }
   uint32_t trapped_invocations() const { return trapped_invocations_; }
@@ -68,6 +75,7 @@ class TrapError : public Exception {
  private:
   std::string kernel_;
   std::string trap_;
+  std::string reason_;
   uint32_t invocation_;
   uint32_t trapped_invocations_;
   uint32_t launch_index_;

@@ -57,6 +57,15 @@ struct ModuleOptions {
   // low 32 bits), in import order: a module that imports globals needs one
   // per import (the wasm spec tests' `spectest` module, for one).
   std::vector<uint64_t> imported_globals;
+  // Bytes of the module's print buffer, the device ring that printf, puts,
+  // putchar and WASI fd_write of its kernels append records to, formatted on
+  // the host at every wait (docs/kernel-guide.md, "Printing and assert").
+  // Only a module whose kernels print has one. Unset: WASMGPU_PRINT_BUFFER,
+  // else 1 MiB. What does not fit is dropped and counted (KernelOutput).
+  std::optional<uint64_t> print_buffer_bytes;
+  // Start each printed line with "[N] ", N the invocation index that printed
+  // it. Unset: WASMGPU_PRINT_INVOCATION.
+  std::optional<bool> print_invocation;
 };
 
 // A kernel of a Module: a reference to it, copyable, keeping its Module (and

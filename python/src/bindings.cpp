@@ -36,6 +36,7 @@ void raise_error(const Exception& e) {
     error.attr("invocation") = trap->invocation();
     error.attr("trapped_invocations") = trap->trapped_invocations();
     error.attr("launch_index") = trap->launch_index();
+    error.attr("reason") = trap->reason();
   }
   PyErr_SetObject(type, error.ptr());
 }

@@ -18,6 +18,7 @@ SOURCES = {
     "saxpy": ROOT / "examples" / "saxpy" / "saxpy.c",
     "histogram": ROOT / "examples" / "histogram" / "histogram.c",
     "checked_divide": Path(__file__).resolve().parent / "kernels" / "checked_divide.c",
+    "print_assert": Path(__file__).resolve().parent / "kernels" / "print_assert.c",
 }
 
 

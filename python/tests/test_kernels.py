@@ -91,6 +91,20 @@ def test_trap_is_a_python_exception_with_the_trap(device, kernel_dir):
     np.testing.assert_array_equal(out, a)
 
 
+def test_printf_reaches_stdout_and_assert_the_trap(device, kernel_dir, capfd):
+    kernel = device.load(kernel_dir / "print_assert.wasm").kernel("print_assert")
+    x = np.array([0.5, 1.25, -2.0, 3.0], dtype=np.float32)
+    with pytest.raises(wasmgpu.TrapError) as error:
+        kernel(4, x)
+    lines = sorted(capfd.readouterr().out.splitlines())
+    assert lines == ["x[0] = 0.50", "x[1] = 1.25", "x[2] = -2.00", "x[3] = 3.00"]
+    trap = error.value
+    assert trap.trap == "unreachable executed" and trap.invocation == 2
+    assert trap.reason.startswith("assertion failed: x[i] >= 0.0f (")
+    assert trap.reason.endswith("print_assert.c:9, in function 'print_assert') at invocation 2")
+    assert str(trap).endswith(trap.reason)
+
+
 def test_wrong_argument_count_has_the_cpp_message(saxpy):
     x = np.zeros(4, dtype=np.float32)
     y = np.ones(4, dtype=np.float32)

@@ -18,6 +18,7 @@ class TrapError(Error):
     invocation: int  # the lowest trapping invocation index
     trapped_invocations: int
     launch_index: int
+    reason: str  # a failed C assert's or abort()'s text ("assertion failed: ... at invocation 3"), else ""
 
 class DeviceInfo:
     index: int

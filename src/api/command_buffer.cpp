@@ -100,9 +100,25 @@ bool SubmissionState::poll(std::chrono::nanoseconds timeout) {
     // The first trapping launch, in launch order.
     for (size_t i = 0; i < gpu->items.size(); ++i) {
       if (std::optional<device::TrapReport> report = gpu->items[i]->trap()) {
-        trap = TrapInfo{uint32_t(i), gpu->item_kernels[i], *report};
+        trap = TrapInfo{uint32_t(i), gpu->item_kernels[i], *report, {}};
         break;
       }
+    }
+  }
+  // What the kernels printed, and the text of a failed assert. A module that
+  // another unfinished submission also runs is drained when the last one
+  // finishes: its launches may still be writing records.
+  if (!lost) {
+    for (const std::shared_ptr<ModuleImpl>& module : modules) {
+      if (!module->print_ring) continue;
+      bool running_elsewhere = false;
+      for (const std::shared_ptr<SubmissionState>& other : device->in_flight)
+        if (other.get() != this && !other->finished &&
+            std::find(other->modules.begin(), other->modules.end(), module) != other->modules.end())
+          running_elsewhere = true;
+      if (running_elsewhere) continue;
+      std::string reason = drain_print_ring(*module);
+      if (trap && trap->reason.empty()) trap->reason = std::move(reason);
     }
   }
   gpu.reset();  // before the modules: recorded items refer to their kernels
@@ -302,8 +318,9 @@ void Submission::wait(std::chrono::nanoseconds timeout) const {
   if (trap.report.kind) message += " at invocation " + std::to_string(trap.report.invocation);
   message += " (" + std::to_string(trap.report.trapped_invocations) +
              (trap.report.trapped_invocations == 1 ? " invocation trapped)" : " invocations trapped)");
+  if (!trap.reason.empty()) message += ": " + trap.reason;
   throw TrapError(message, trap.kernel, trap_name, trap.report.invocation, trap.report.trapped_invocations,
-                  trap.launch_index);
+                  trap.launch_index, trap.reason);
 }
 
 double Submission::gpu_seconds() const {

@@ -264,6 +264,11 @@ uint64_t Device::checked_bytes(size_t count, size_t element_size) {
   return uint64_t(count) * element_size;
 }
 
+void Device::set_output_handler(std::function<void(const KernelOutput&)> handler) {
+  if (!impl_) detail::raise(ErrorKind::UseAfterMove, "use of a moved-from Device");
+  impl_->output_handler = std::move(handler);
+}
+
 void Device::wait_idle() {
   DeviceImpl& device = live(impl_);
   for (auto& submission : device.in_flight) submission->poll(std::chrono::nanoseconds::max());

@@ -201,7 +201,17 @@ struct ModuleImpl {
   // autotuner's keys; unset when the autotuner was off at load.
   std::optional<Sha256Digest> identity;
   std::map<std::string, std::unique_ptr<KernelImpl>, std::less<>> kernels;  // created on first use
+  // Kernel output (api/print_ring.h): the ring, when the module prints, and
+  // its static memory for the format strings.
+  std::unique_ptr<device::BackendBuffer> print_ring;
+  uint64_t print_ring_bytes = 0;
+  bool print_invocation = false;
+  std::vector<uint8_t> static_memory;
 };
+
+// Formats and delivers what the module's kernels printed, empties the ring,
+// and returns the first assert's or abort's text ("" when none).
+std::string drain_print_ring(ModuleImpl& module);
 
 // The kernel `name` of a module, created on first use; throws NotFound.
 KernelImpl& kernel_of(ModuleImpl& module, std::string_view name);
@@ -239,6 +249,7 @@ struct TrapInfo {
   uint32_t launch_index = 0;
   std::string kernel;
   device::TrapReport report;
+  std::string reason;  // a failed assert's or abort()'s text
 };
 
 struct SubmissionState {
@@ -302,6 +313,8 @@ struct DeviceImpl {
   std::vector<std::shared_ptr<SubmissionState>> in_flight;
   std::shared_ptr<CommandBufferImpl> direct;  // reused by Kernel calls
   std::unique_ptr<LaunchTuner> tuner;         // over `backend`
+  // Where kernel output goes (Device::set_output_handler); empty: stdout and stderr.
+  std::function<void(const KernelOutput&)> output_handler;
 
   explicit DeviceImpl(std::unique_ptr<device::DeviceBackend> backend);
   ~DeviceImpl();

@@ -4,7 +4,15 @@
 #include <fstream>
 #include <iterator>
 
+#include <cstdio>
+#include <cstring>
+
 #include "api/impl.h"
+#include "api/print_ring.h"
+#include "api/wasi_fd_write.h"
+#include "support/units.h"
+#include "wasm/decoder.h"
+#include "abi/launch_abi.h"
 #include "reflect/spirv_reflect.h"
 #include "reflect/wasm_interface.h"
 #include "support/environment.h"
@@ -24,6 +32,47 @@ std::vector<uint8_t> read_file(const std::filesystem::path& path) {
 }
 
 }  // namespace
+
+std::string drain_print_ring(ModuleImpl& module) {
+  if (!module.print_ring) return {};
+  std::vector<uint32_t> words(kPrintRingHeaderWords);
+  check(module.print_ring->read(words.data(), words.size() * 4, 0), ErrorKind::Vulkan);
+  const uint32_t capacity = words[kPrintRingCapacity];
+  const uint64_t used = std::min<uint64_t>(words[kPrintRingUsed], capacity);
+  if (used == 0 && words[kPrintRingDroppedRecords] == 0 && words[kPrintRingTrapClaimed] == 0) return {};
+  words.resize(kPrintRingHeaderWords + used);
+  if (used > 0)
+    check(module.print_ring->read(words.data() + kPrintRingHeaderWords, used * 4, kPrintRingHeaderWords * 4),
+          ErrorKind::Vulkan);
+  DrainedOutput drained = format_print_ring(words, module.static_memory, module.print_invocation);
+  // Emptied for the next launch: the capacity stays.
+  std::vector<uint32_t> header(kPrintRingHeaderWords, 0);
+  header[kPrintRingCapacity] = capacity;
+  check(module.print_ring->write(header.data(), header.size() * 4, 0), ErrorKind::Vulkan);
+  KernelOutput output;
+  output.text = std::move(drained.text);
+  output.error_text = std::move(drained.error_text);
+  output.dropped_records = drained.dropped_records;
+  output.dropped_bytes = drained.dropped_bytes;
+  output.buffer_bytes = module.print_ring_bytes;
+  if (!output.text.empty() || !output.error_text.empty() || output.dropped_records > 0) {
+    if (module.device->output_handler) {
+      module.device->output_handler(output);
+    } else {
+      std::fwrite(output.text.data(), 1, output.text.size(), stdout);
+      std::fflush(stdout);
+      std::fwrite(output.error_text.data(), 1, output.error_text.size(), stderr);
+      if (output.dropped_records > 0)
+        std::fprintf(stderr,
+                     "wasmgpu: the print buffer (%s) was full: %llu record(s) of kernel output (%llu bytes) were "
+                     "dropped; raise WASMGPU_PRINT_BUFFER or ModuleOptions::print_buffer_bytes\n",
+                     format_bytes(output.buffer_bytes).c_str(), (unsigned long long)output.dropped_records,
+                     (unsigned long long)output.dropped_bytes);
+    }
+  }
+  if (!drained.trap) return {};
+  return drained.trap->text + " at invocation " + std::to_string(drained.trap->invocation);
+}
 
 KernelImpl& kernel_of(ModuleImpl& module, std::string_view name) {
   if (auto it = module.kernels.find(name); it != module.kernels.end()) return *it->second;
@@ -181,6 +230,7 @@ std::vector<CallResult> Module::call(std::span<const Call> calls, std::optional<
   std::vector<device::CallResult> results =
       detail::check(module.wasm->call(requests, timeout.value_or(device_->backend->default_launch_timeout())),
                     ErrorKind::InvalidArgument);
+  detail::drain_print_ring(module);
   std::vector<CallResult> out;
   out.reserve(results.size());
   for (const device::CallResult& result : results) {
@@ -209,10 +259,55 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
   if (options.max_call_depth) compile.max_call_depth = options.max_call_depth;
   if (std::optional<uint64_t> budget = options.inline_budget ? options.inline_budget : environment::inline_budget())
     compile.inline_budget = *budget;
+  auto impl = std::make_shared<ModuleImpl>();
+  // A module that prints (its libc has wasmgpu_runtime.c's print slot) gets
+  // its ring, whose wasm address goes into the slot before the module's
+  // memory is made from its data segments.
+  std::vector<uint8_t> patched;
+  const detail::PrintSlot slot = detail::find_print_slot(bytes);
+  if (!slot.error.empty()) detail::raise(ErrorKind::Compile, slot.error);
+  // A module that imports WASI's fd_write itself gets the ring too, and a
+  // definition of fd_write that writes to it (api/wasi_fd_write.h).
+  std::optional<wasm::Module> imports_fd_write;
+  static constexpr std::string_view kFdWrite = "fd_write";
+  if (std::search(bytes.begin(), bytes.end(), kFdWrite.begin(), kFdWrite.end()) != bytes.end())
+    if (Result<wasm::Module> decoded = wasm::decode(bytes); decoded.ok() && detail::imports_wasi_fd_write(*decoded))
+      imports_fd_write = std::move(decoded).value();
+  if (slot.ring_field || imports_fd_write) {
+    const uint64_t ring_bytes = options.print_buffer_bytes.value_or(
+        environment::print_buffer_bytes().value_or(detail::kDefaultPrintBufferBytes));
+    if (ring_bytes < (detail::kPrintRingHeaderWords + 4) * 4 || ring_bytes > (uint64_t(1) << 32))
+      detail::raise(ErrorKind::InvalidArgument, "print buffer of " + std::to_string(ring_bytes) +
+                                                    " bytes (WASMGPU_PRINT_BUFFER, ModuleOptions::print_buffer_bytes): "
+                                                    "it must hold 64 bytes to 4 GiB");
+    std::unique_ptr<device::BackendBuffer> ring =
+        detail::check(impl_->backend->create_buffer(ring_bytes), ErrorKind::Unsupported);
+    const std::optional<uint64_t> address = ring->wasm_address();
+    if (!address || *address >= abi::kAddressSpaceEnd)
+      detail::raise(ErrorKind::Unsupported, "the module's kernels print (printf, puts, fd_write, assert), but " +
+                                                detail::device_label(*impl_) +
+                                                " gives its print buffer no wasm address, so kernels cannot reach it");
+    std::vector<uint32_t> header(detail::kPrintRingHeaderWords, 0);
+    header[detail::kPrintRingCapacity] = uint32_t(ring_bytes / 4 - detail::kPrintRingHeaderWords);
+    detail::check(ring->fill(0), ErrorKind::Vulkan);
+    detail::check(ring->write(header.data(), header.size() * 4, 0), ErrorKind::Vulkan);
+    patched.assign(bytes.begin(), bytes.end());
+    const uint32_t value = uint32_t(*address);
+    if (slot.ring_field) std::memcpy(patched.data() + *slot.ring_field, &value, 4);
+    if (imports_fd_write) {
+      detail::LinkedModule linked = detail::link_wasi_fd_write(patched, *imports_fd_write, value);
+      if (!linked.error.empty()) detail::raise(ErrorKind::Compile, linked.error);
+      if (!linked.bytes.empty()) patched = std::move(linked.bytes);
+    }
+    impl->print_ring = std::move(ring);
+    impl->print_ring_bytes = ring_bytes;
+    impl->print_invocation = options.print_invocation.value_or(environment::print_invocation());
+  }
+  const std::span<const uint8_t> code = patched.empty() ? bytes : std::span<const uint8_t>(patched);
   std::unique_ptr<device::BackendModule> module =
       detail::check(options.imported_globals.empty()
-                        ? impl_->backend->load_wasm(bytes, compile)
-                        : impl_->backend->load_wasm_with_globals(bytes, compile, options.imported_globals),
+                        ? impl_->backend->load_wasm(code, compile)
+                        : impl_->backend->load_wasm_with_globals(code, compile, options.imported_globals),
                     ErrorKind::Compile);
   if (module->wasm().start && !module->runs_start_function()) {
     const uint32_t start = *module->wasm().start;
@@ -220,7 +315,7 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
                                               "' (function " + std::to_string(start) +
                                               ") cannot run on this device, so the module cannot be instantiated");
   }
-  auto impl = std::make_shared<ModuleImpl>();
+  if (impl->print_ring) impl->static_memory = detail::static_memory(module->wasm());
   impl->device = impl_.get();
   impl->source = KernelSource::Wasm;
   impl->interfaces = detail::check(reflect::wasm_interfaces(module->wasm()), ErrorKind::Compile);

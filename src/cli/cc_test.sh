@@ -7,7 +7,10 @@
 # - a C++ kernel (a class template), compiled with -c and linked from its
 #   object, its sums checked;
 # - --print-flags, flags passed through to clang, and the errors for a
-#   missing clang or wasi-libc.
+#   missing clang or wasi-libc;
+# - printf, puts and a failing assert from a kernel (<stdio.h>, <assert.h>):
+#   `wasmgpu run` prints the lines (with --print-invocation, their
+#   invocations) and reports the assertion with its file, line and invocation.
 set -euo pipefail
 wasmgpu=$1 clang=$2 wasm_ld=$3
 dir=$(mktemp -d)
@@ -72,6 +75,28 @@ grep -q -- "-idirafter [^ ]*wasm32-wasi" <<<"$flags" || fail "--print-flags: no 
 "$clang" $flags -O2 -c copy.c -o flags.o
 "$wasmgpu" cc flags.o -o flags.wasm
 "$wasmgpu" inspect flags.wasm | grep -q "kernel: runnable" || fail "the --print-flags object did not link to a kernel"
+
+cat > hello.c <<'KERNEL'
+#include <assert.h>
+#include <stdio.h>
+#include <wasmgpu.h>
+WASMGPU_DEFINE_KERNEL(hello, WASMGPU_VALUE(int, i), WASMGPU_VALUE(int, bad)) {
+  printf("hello from %d: %.2f %s\n", i, i * 0.5, "static");
+  puts("bye");
+  assert(i != bad);
+}
+KERNEL
+"$wasmgpu" cc hello.c -o hello.wasm
+"$wasmgpu" run hello.wasm hello --n 3 --print-invocation 99 >hello.out 2>hello.err || fail "hello: $(cat hello.err)"
+python3 - <<'CHECK'
+got = sorted(line for line in open('hello.out').read().splitlines() if line.startswith('['))
+want = sorted([f"[{i}] hello from {i}: {i * 0.5:.2f} static" for i in range(3)] + [f"[{i}] bye" for i in range(3)])
+assert got == want, f"hello: got {got}, want {want}"
+CHECK
+if "$wasmgpu" run hello.wasm hello --n 3 1 >hello.out 2>hello.err; then fail "the assert did not trap"; fi
+grep -qF "trapped: unreachable executed at invocation 1 (1 invocation trapped): assertion failed: i != bad (hello.c:7, in function 'hello') at invocation 1" hello.err ||
+  fail "no assertion in: $(cat hello.err)"
+test "$(grep -c '^hello from' hello.out)" = 3 || fail "the lines printed before the trap are missing: $(cat hello.out)"
 
 expect_error() {  # expect_error TEXT COMMAND...: fails, and standard error says TEXT
   local text=$1

@@ -53,8 +53,18 @@ Device open_device_or_fail(const DeviceOptions& options, bool verbose) {
   return std::move(*opened);
 }
 
+void add_print_options(CLI::App* cmd, PrintCliOptions* options) {
+  cmd->add_option("--print-buffer", options->buffer,
+                  "Bytes of the module's print buffer for printf, puts and fd_write from kernels (suffix k or M; "
+                  "default: WASMGPU_PRINT_BUFFER, else 1M); what does not fit is dropped and counted");
+  cmd->add_flag("--print-invocation", options->invocation,
+                "Start each line kernels print with [N], the invocation index that printed it "
+                "(as WASMGPU_PRINT_INVOCATION=1)");
+}
+
 LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
-                                    const spirv::CompileOptions& options, bool cache, bool verbose) {
+                                    const spirv::CompileOptions& options, bool cache, bool verbose,
+                                    const PrintCliOptions& print) {
   DeviceOptions device_options;
   device_options.name = device;
   device_options.cache = cache;
@@ -63,7 +73,18 @@ LoadedModule load_on_device_or_fail(const std::string& path, const std::optional
   auto bytes = read_file(path);
   if (!bytes) fail(bytes.error().to_string());
   try {
-    Module module = opened->load(*bytes, module_options(options));
+    ModuleOptions loading = module_options(options);
+    if (print.invocation) loading.print_invocation = true;
+    if (print.buffer) {
+      std::string digits = *print.buffer;
+      uint64_t scale = 1;
+      if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) scale = 1024, digits.pop_back();
+      if (!digits.empty() && (digits.back() == 'm' || digits.back() == 'M')) scale = 1024 * 1024, digits.pop_back();
+      if (digits.empty() || digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos)
+        fail("--print-buffer " + *print.buffer + ": not a byte count (digits, optionally with k or M)");
+      loading.print_buffer_bytes = std::stoull(digits) * scale;
+    }
+    Module module = opened->load(*bytes, loading);
     return LoadedModule{std::move(*opened), std::move(module)};
   } catch (const Exception& e) {
     fail(path + ": " + e.what());

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <optional>
 
+#include <CLI/CLI.hpp>
+
 #include "spirv/compiler.h"
 #include "support/result.h"
 #include "wasm/module.h"
@@ -43,8 +45,17 @@ struct LoadedModule {
 // `path` on it, or fails with a one-line error. `cache`: DeviceOptions::cache.
 // `verbose`: says on stderr when the cpu device stands in for a missing
 // Vulkan device.
+// Kernel output settings (--print-buffer, --print-invocation); unset: the
+// environment's (ModuleOptions::print_buffer_bytes, print_invocation).
+struct PrintCliOptions {
+  std::optional<std::string> buffer;  // "4096", "64k", "1M"
+  bool invocation = false;
+};
+void add_print_options(CLI::App* cmd, PrintCliOptions* options);
+
 LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
-                                    const spirv::CompileOptions& options, bool cache = true, bool verbose = false);
+                                    const spirv::CompileOptions& options, bool cache = true, bool verbose = false,
+                                    const PrintCliOptions& print = {});
 
 // Opens the device as load_on_device_or_fail does, or fails with a one-line error.
 Device open_device_or_fail(const DeviceOptions& options, bool verbose);

@@ -27,6 +27,7 @@ struct CallArgs {
   double timeout_seconds = 60;
   spirv::CompileOptions compile_options;
   CacheCliOptions cache;
+  PrintCliOptions print;
 };
 
 std::vector<Value> parse_tuple(const std::vector<std::string>& words, const wasm::FuncType& type,
@@ -71,8 +72,8 @@ void run_call(const CallArgs& args) {
     tuples.push_back(parse_tuple(args.args, type, "arguments"));
   }
 
-  LoadedModule loaded =
-      load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache, args.cache.verbose);
+  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache,
+                                               args.cache.verbose, args.print);
   std::vector<CallResult> results;
   try {
     WaitNotice notice("the calls of " + args.function, loaded.device.info());
@@ -126,6 +127,7 @@ void add_call_command(CLI::App& app) {
   add_float_mode_option(cmd, &args->compile_options);
   add_call_stack_depth_option(cmd, &args->compile_options);
   add_cache_options(cmd, &args->cache);
+  add_print_options(cmd, &args->print);
   cmd->callback([args] { run_call(*args); });
 }
 

@@ -54,6 +54,7 @@ struct RunArgs {
   std::optional<double> bytes;  // bytes one launch moves, for a bandwidth figure
   spirv::CompileOptions compile_options;
   CacheCliOptions cache;
+  PrintCliOptions print;
   std::vector<std::string> args;
 };
 
@@ -267,8 +268,8 @@ void run_kernel(const RunArgs& args) {
     }
   }
 
-  LoadedModule loaded =
-      load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache, args.cache.verbose);
+  LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache,
+                                               args.cache.verbose, args.print);
   Device& device = loaded.device;
   std::optional<Kernel> kernel;
   try {
@@ -370,6 +371,7 @@ void add_run_command(CLI::App& app) {
   add_float_mode_option(cmd, &args->compile_options);
   add_call_stack_depth_option(cmd, &args->compile_options);
   add_cache_options(cmd, &args->cache);
+  add_print_options(cmd, &args->print);
   cmd->callback([args] { run_kernel(*args); });
 }
 

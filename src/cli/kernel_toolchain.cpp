@@ -143,8 +143,9 @@ void find_link_tools(const ToolchainChoice& choice, Toolchain& toolchain) {
 }
 
 std::vector<std::string> kernel_compile_flags(const Toolchain& toolchain) {
-  return {"--target=wasm32",          "-nostdlib", "-ffreestanding",     "-idirafter",
-          toolchain.wasi_include_dir, "-I",        toolchain.include_dir};
+  // -D__wasi__: wasi-libc's <stdio.h> includes <wasi/api.h>, which wants it.
+  return {"--target=wasm32",          "-D__wasi__", "-nostdlib",          "-ffreestanding", "-idirafter",
+          toolchain.wasi_include_dir, "-I",         toolchain.include_dir};
 }
 
 std::vector<std::string> kernel_cxx_flags() { return {"-fno-exceptions", "-fno-rtti"}; }

@@ -118,6 +118,15 @@ Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t f
   if (!import) return {};
   std::string who =
       "function " + module.function_name(caller) + " calls imported function " + import->module + "." + import->name;
+  // WASI: kernels built with `wasmgpu cc` (or the CMake kernel rule) print
+  // through wasmgpu_runtime.c, which serves fd_write itself; every other
+  // WASI call is refused by name.
+  if (import->module.starts_with("wasi_"))
+    return make_error(ErrorCode::Compile,
+                      who +
+                          ": WASI calls do not run on the GPU (kernels print with printf, puts, putchar and write to "
+                          "fd 1 and 2, and assert and abort, from the libc of `wasmgpu cc`; docs/kernel-guide.md, "
+                          "\"Printing and assert\")");
   if (import->module != kIntrinsicModule)
     return make_error(ErrorCode::Compile,
                       who +

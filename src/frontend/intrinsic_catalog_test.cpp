@@ -81,5 +81,15 @@ TEST(IntrinsicCatalog, RefusesOtherImportsAndWrongSignaturesNamingTheCaller) {
       std::string::npos);
 }
 
+TEST(IntrinsicCatalog, RefusesWasiCallsNamingThem) {
+  wasm::Module module = decode_wat(R"((module
+    (import "wasi_snapshot_preview1" "clock_time_get" (func (param i32 i64 i32) (result i32)))
+    (func $caller (export "k") (param i32))))");
+  EXPECT_EQ(check_import_call(module, 1, 0).error().message,
+            "function caller calls imported function wasi_snapshot_preview1.clock_time_get: WASI calls do not run "
+            "on the GPU (kernels print with printf, puts, putchar and write to fd 1 and 2, and assert and abort, "
+            "from the libc of `wasmgpu cc`; docs/kernel-guide.md, \"Printing and assert\")");
+}
+
 }  // namespace
 }  // namespace wasmgpu::frontend

@@ -119,6 +119,23 @@ std::optional<uint64_t> inline_budget() {
   return std::stoull(*text);
 }
 
+std::optional<uint64_t> print_buffer_bytes() {
+  std::optional<std::string> text = get_nonempty("WASMGPU_PRINT_BUFFER");
+  if (!text) return std::nullopt;
+  uint64_t scale = 1;
+  if (text->back() == 'k' || text->back() == 'K') scale = 1024;
+  if (text->back() == 'm' || text->back() == 'M') scale = 1024 * 1024;
+  if (scale != 1) text->pop_back();
+  if (text->empty() || text->size() > 12 || text->find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoull(*text) * scale;
+}
+
+bool print_invocation() {
+  std::optional<std::string> text = get("WASMGPU_PRINT_INVOCATION");
+  return text && parse_flag(*text);
+}
+
 std::optional<std::string> xdg_cache_home() {
   std::optional<std::string> value = get("XDG_CACHE_HOME");
   if (value && value->starts_with('/')) return value;

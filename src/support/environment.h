@@ -83,6 +83,13 @@ std::optional<uint64_t> inline_budget();
 // it is on where standard error is a terminal).
 enum class Progress : uint8_t { Off, On, Always };
 std::optional<Progress> progress();
+// WASMGPU_PRINT_BUFFER: bytes of a module's print buffer (printf, puts,
+// fd_write from kernels): a decimal count, optionally with k, K, m, M (KiB,
+// MiB); nullopt when unset or not such a number.
+std::optional<uint64_t> print_buffer_bytes();
+// WASMGPU_PRINT_INVOCATION: a flag; each printed line starts with "[N] ",
+// the invocation index that printed it.
+bool print_invocation();
 
 // ---------------------------------------------------------------- other programs' variables
 

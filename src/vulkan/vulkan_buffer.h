@@ -22,6 +22,10 @@ class VulkanBuffer : public device::BackendBuffer {
     if (!buffer_.device_address()) return std::nullopt;
     return uint64_t(buffer_.device_address());
   }
+  std::optional<uint64_t> wasm_address() const override {
+    if (!buffer_.wasm_address()) return std::nullopt;
+    return uint64_t(*buffer_.wasm_address());
+  }
   // Only staging buffers hand out their mapping: a device buffer's may be
   // write-combined memory the host reads slowly, or absent.
   std::byte* host_data() override { return staging_ ? static_cast<std::byte*>(buffer_.mapped_data()) : nullptr; }

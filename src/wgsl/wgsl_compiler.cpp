@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <set>
 
 #include "abi/launch_abi.h"
@@ -111,6 +112,15 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   if (!module.imports.empty())
     for (const wasm::Import& import : module.imports)
       if (import.kind == wasm::ExternalKind::Memory) return refuse("an imported memory");
+  // The print slot of wasmgpu_runtime.c (its magic words "WGPRRINT"): the
+  // module's kernels print or assert, and WGSL has no print buffer yet.
+  static constexpr uint8_t kPrintSlotMagic[8] = {0x57, 0x47, 0x50, 0x52, 0x52, 0x49, 0x4e, 0x54};
+  for (const wasm::DataSegment& segment : module.data)
+    if (std::search(segment.bytes.begin(), segment.bytes.end(), std::begin(kPrintSlotMagic),
+                    std::end(kPrintSlotMagic)) != segment.bytes.end())
+      return refuse(
+          "printf, puts, putchar, fd_write, assert or abort in the module's kernels (the WGSL back end "
+          "has no print buffer; the Vulkan and cpu devices have)");
 
   const uint32_t roots[] = {kernel};
   WASMGPU_ASSIGN_OR_RETURN(frontend::FrontEndFacts facts, frontend::analyse_module(module, roots, kernel, limits()));

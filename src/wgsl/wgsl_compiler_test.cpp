@@ -195,5 +195,19 @@ TEST(WgslCompiler, RefusesAModuleWithAStartFunctionNamingIt) {
   EXPECT_NE(message.find("not handled by the WGSL back end yet"), std::string::npos) << message;
 }
 
+TEST(WgslCompiler, RefusesAModuleThatPrints) {
+  // The print slot of the kernels' libc (include/wasmgpu_runtime.c) in the data.
+  Result<WgslKernel> kernel = compile_wat(R"wat((module (memory 1) (data (i32.const 1024) "WGPRRINT\00\00\00\00")
+    (func (export "k") (param i32))))wat");
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_NE(kernel.error().message.find("printf, puts, putchar, fd_write, assert or abort in the module's kernels"),
+            std::string::npos)
+      << kernel.error().message;
+  // The same module without the slot compiles.
+  EXPECT_TRUE(compile_wat(R"wat((module (memory 1) (data (i32.const 1024) "WGPRINT\00")
+    (func (export "k") (param i32))))wat")
+                  .ok());
+}
+
 }  // namespace
 }  // namespace wasmgpu::wgsl
