@@ -39,7 +39,8 @@ std::string c_format(const char* format, ...) {
 
 // The line of testdata/print.c that holds `text` (1-based).
 unsigned source_line(const std::string& text) {
-  const std::string source = std::string(__FILE__).substr(0, std::string(__FILE__).rfind('/')) + "/testdata/print.c";
+  // From the source tree's path (__FILE__ may be relative to the build, as ccache's base_dir makes it).
+  const std::string source = std::string(WASMGPU_INCLUDE_DIR) + "/../src/api/testdata/print.c";
   std::ifstream in(source);
   std::string line;
   for (unsigned number = 1; std::getline(in, line); ++number)

@@ -10,7 +10,6 @@
 #include "cli/float_mode_option.h"
 #include "frontend/call_graph.h"
 #include "frontend/kernel_signature.h"
-#include "runtime/module.h"
 #include "spirv/compiler.h"
 #include "support/environment.h"
 #include "wasm/kernel_metadata.h"
@@ -96,9 +95,9 @@ void print_start(const wasm::Module& module, const spirv::CompileOptions& option
                import->name);
     return;
   }
-  // The runtime compiles it as a call of its own (runtime::Module::load).
+  // The runtime compiles it as a call of its own (the runtime's module load).
   std::string name;
-  const wasm::Module exporting = runtime::exporting_start_function(module, name);
+  const wasm::Module exporting = frontend::exporting_start_function(module, name);
   auto calls = spirv::compile_calls(exporting, std::span<const std::string>(&name, 1), options);
   if (!calls) {
     fmt::print("  cannot run: {}; loading the module fails\n", calls.error().to_string());

@@ -107,7 +107,7 @@ constexpr Expected kExpected[] = {
     {"examples/histogram", "histogram", 1, 0, 3, 1, 1, 0, 0, true},
     {"examples/jacobi", "jacobi_step", 1, 0, 6, 6, 6, 1, 0, false},
     {"examples/mandelbrot", "mandelbrot", 1, 0, 1, 1, 1, 0, 0, false},
-    {"examples/matmul", "matmul", 1, 0, 37, 3, 2, 0, 0, true},
+    {"examples/matmul", "matmul", 1, 0, 37, 3, 3, 0, 0, true},
     {"examples/particles", "particles_step", 1, 32, 30, 26, 22, 2, 1, false},
     {"examples/reduction", "reduce_sum", 1, 0, 4, 2, 2, 0, 0, true},
     {"examples/saxpy", "saxpy", 1, 0, 3, 3, 3, 0, 0, false},

@@ -1,5 +1,7 @@
 #include "frontend/start_function.h"
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace wasmgpu::frontend {
@@ -103,6 +105,23 @@ wasm::Module start_function_module(const wasm::Module& module) {
   if (!shared_memory(copy)) return copy;
   for (wasm::Function& function : copy.functions) rewrite_waits(copy, function);
   return copy;
+}
+
+wasm::Module exporting_start_function(const wasm::Module& module, std::string& export_name) {
+  const uint32_t function = module.start.value_or(0);
+  // Its waits lowered as in an invocation that runs alone.
+  wasm::Module exporting = start_function_module(module);
+  // Messages keep naming the function as before (function_name falls back
+  // on an export's name).
+  const std::string own_name = module.function_name(function);
+  auto& names = exporting.names.function_names;
+  auto at = std::lower_bound(names.begin(), names.end(), function,
+                             [](const auto& entry, uint32_t index) { return entry.first < index; });
+  if (at == names.end() || at->first != function) names.insert(at, {function, own_name});
+  export_name = "<start>";
+  while (exporting.find_export(export_name, wasm::ExternalKind::Func)) export_name += "_";
+  exporting.exports.push_back(wasm::Export{export_name, wasm::ExternalKind::Func, function, 0});
+  return exporting;
 }
 
 }  // namespace wasmgpu::frontend

@@ -7,6 +7,8 @@
 // start function").
 #pragma once
 
+#include <string>
+
 #include "wasm/module.h"
 
 namespace wasmgpu::frontend {
@@ -21,5 +23,12 @@ namespace wasmgpu::frontend {
 // unshared memory (which trap in wasm) are left as they are, and so are
 // refused. Only for compiling the start function: kernels never get it.
 wasm::Module start_function_module(const wasm::Module& module);
+
+// A copy of `module` (which must have a start function) that also exports
+// the start function, under `export_name` (a name no export has), so that
+// spirv::compile_calls compiles it as a call; its name for messages stays.
+// Its waits are lowered as start_function_module says. The runtime and
+// `inspect` compile the start function from it.
+wasm::Module exporting_start_function(const wasm::Module& module, std::string& export_name);
 
 }  // namespace wasmgpu::frontend

@@ -189,23 +189,6 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm, const
   return module;
 }
 
-wasm::Module exporting_start_function(const wasm::Module& module, std::string& export_name) {
-  const uint32_t function = module.start.value_or(0);
-  // Its waits lowered as in an invocation that runs alone.
-  wasm::Module exporting = frontend::start_function_module(module);
-  // Messages keep naming the function as before (function_name falls back
-  // on an export's name).
-  const std::string own_name = module.function_name(function);
-  auto& names = exporting.names.function_names;
-  auto at = std::lower_bound(names.begin(), names.end(), function,
-                             [](const auto& entry, uint32_t index) { return entry.first < index; });
-  if (at == names.end() || at->first != function) names.insert(at, {function, own_name});
-  export_name = "<start>";
-  while (exporting.find_export(export_name, wasm::ExternalKind::Func)) export_name += "_";
-  exporting.exports.push_back(wasm::Export{export_name, wasm::ExternalKind::Func, function, 0});
-  return exporting;
-}
-
 std::string start_function_text(const wasm::Module& module) {
   const uint32_t function = module.start.value_or(0);
   return "the start function '" + module.function_name(function) + "' (function " + std::to_string(function) + ")";
@@ -222,7 +205,7 @@ Status Module::run_start() {
     return make_error(ErrorCode::Unsupported, what + " is the imported function " + import->module + "." +
                                                   import->name + ", which cannot run on the device");
   std::string name;
-  const wasm::Module exporting = exporting_start_function(st.module, name);
+  const wasm::Module exporting = frontend::exporting_start_function(st.module, name);
   const std::string names[] = {name};
   Result<spirv::CompiledCalls> compiled =
       st.device->compile_cache.calls(exporting, st.wasm_sha256, names, st.compile_options);

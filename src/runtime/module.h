@@ -106,10 +106,4 @@ Result<std::vector<uint8_t>> initial_memory(const wasm::Module& module);
 // start function (which it must have).
 std::string start_function_text(const wasm::Module& module);
 
-// A copy of `module` (which must have a start function) that also exports
-// the start function, under `export_name` (a name no export has), so that
-// spirv::compile_calls compiles it as a call; its name for messages stays.
-// Its waits are lowered as frontend::start_function_module says.
-wasm::Module exporting_start_function(const wasm::Module& module, std::string& export_name);
-
 }  // namespace wasmgpu::runtime
