@@ -382,6 +382,24 @@ bool is_scalar(wasm::ValType type) {
 // workers costs more than a few calls.
 constexpr size_t kCallsOnCaller = 64;
 
+// Every callable export compiled into one native module at the first
+// call; the exports the cpu device refuses are kept with the reason.
+// At namespace scope rather than nested in CpuModule: clang decides whether a
+// nested class with default member initializers is default-constructible
+// before the enclosing class is complete, and std::optional<Calls>::emplace()
+// then does not compile.
+struct ModuleCalls {
+  std::vector<spirv::CallInfo> infos;
+  std::vector<uint32_t> entry_of;  // per info: index into native->calls()
+  std::map<std::string, uint32_t, std::less<>> index;
+  std::map<std::string, Error, std::less<>> refused;
+  std::optional<Error> error;  // the whole compile failed
+  frontend::StackLayout stack;
+  size_t recursive_components = 0;
+  uint32_t shared_bytes = 0;
+  std::unique_ptr<NativeKernel> native;
+};
+
 class CpuModule : public device::BackendModule {
  public:
   CpuModule(CpuDevice& device, wasm::Module module, std::vector<wasm::KernelMetadata> metadata,
@@ -430,19 +448,7 @@ class CpuModule : public device::BackendModule {
                                                std::chrono::nanoseconds timeout) override;
 
  private:
-  // Every callable export compiled into one native module at the first
-  // call; the exports the cpu device refuses are kept with the reason.
-  struct Calls {
-    std::vector<spirv::CallInfo> infos;
-    std::vector<uint32_t> entry_of;  // per info: index into native->calls()
-    std::map<std::string, uint32_t, std::less<>> index;
-    std::map<std::string, Error, std::less<>> refused;
-    std::optional<Error> error;  // the whole compile failed
-    frontend::StackLayout stack;
-    size_t recursive_components = 0;
-    uint32_t shared_bytes = 0;
-    std::unique_ptr<NativeKernel> native;
-  };
+  using Calls = ModuleCalls;
   void build_calls();
   // compile_native through the device's native code cache.
   Result<std::unique_ptr<NativeKernel>> compile(const frontend::FrontEndFacts& facts, std::span<const uint32_t> calls,
