@@ -364,7 +364,7 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
             if (fibers) {
               for (uint64_t i = begin; i < end; ++i) fibers->add(state, uint32_t(i));
             } else {
-              entry(&state, uint32_t(begin), uint32_t(end));
+              run_compiled(entry, &state, uint32_t(begin), uint32_t(end));
             }
           }
         if (fibers) fibers->run(entry);
@@ -603,7 +603,7 @@ Result<std::vector<device::CallResult>> CpuModule::call(std::span<const device::
       for (const device::CallValue& v : calls[i].args) params.push_back(v.bits);
       results.assign(infos[i]->results.size() + 1, 0);
       state.invocation = uint32_t(i);
-      entries[i](&state, params.data(), results.data());
+      run_compiled(entries[i], &state, params.data(), results.data());
       device::CallResult& result = out[i];
       if (state.trap != 0) {
         result.trapped = true;
