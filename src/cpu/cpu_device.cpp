@@ -735,7 +735,9 @@ Result<std::unique_ptr<device::BackendModule>> CpuDevice::load_wasm_with_globals
     const uint64_t offset = uint32_t(segment.offset.instrs[0].imm64);
     if (offset + segment.bytes.size() > memory_bytes)
       return make_error(ErrorCode::Validation, "a data segment lies outside the module's memory");
-    std::memcpy(memory->host() + offset, segment.bytes.data(), segment.bytes.size());
+    // An empty segment copies nothing (and memcpy may not be given the null
+    // pointers of an empty vector or a memory of no pages).
+    if (!segment.bytes.empty()) std::memcpy(memory->host() + offset, segment.bytes.data(), segment.bytes.size());
   }
   WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<ModuleInstance> instance,
                            ModuleInstance::create(module, imported_globals, *memory));
