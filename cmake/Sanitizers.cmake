@@ -23,6 +23,8 @@ if(WASMGPU_SANITIZE)
   if(NOT IS_ABSOLUTE "${asan_runtime}" OR NOT EXISTS "${asan_runtime}")
     message(FATAL_ERROR "no sanitizer runtime for ${CMAKE_CXX_COMPILER}: install libclang-rt-19-dev")
   endif()
+  # The runtime itself: python.pytest preloads it (python/CMakeLists.txt).
+  set(WASMGPU_SANITIZER_RUNTIME "${asan_runtime}")
   get_filename_component(sanitizer_runtime_dir "${asan_runtime}" DIRECTORY)
   set(flags -fsanitize=${WASMGPU_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer -shared-libsan)
   add_compile_options(${flags})
