@@ -21,3 +21,11 @@ function(wasmgpu_discover_tests target)
        "set_tests_properties(\${${target}_TESTS} PROPERTIES ENVIRONMENT \"${environment}\")\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 endfunction()
+
+# A test's time limit, TIMEOUT seconds as written for a normal build, times
+# WASMGPU_TEST_TIMEOUT_SCALE (cmake/Sanitizers.cmake: a sanitized build's host
+# code runs several times slower). The test itself stays the same.
+function(wasmgpu_test_timeout seconds)
+  math(EXPR scaled "${seconds} * ${WASMGPU_TEST_TIMEOUT_SCALE}")
+  set_tests_properties(${ARGN} PROPERTIES TIMEOUT ${scaled})
+endfunction()

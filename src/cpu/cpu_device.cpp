@@ -375,7 +375,7 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
             if (fibers) {
               for (uint64_t i = begin; i < end; ++i) fibers->add(state, uint32_t(i));
             } else {
-              entry(&state, uint32_t(begin), uint32_t(end));
+              run_compiled(entry, &state, uint32_t(begin), uint32_t(end));
             }
           }
         if (fibers) fibers->run(entry);
@@ -392,6 +392,24 @@ bool is_scalar(wasm::ValType type) {
 // Calls that run on the calling thread rather than the pool: waking the
 // workers costs more than a few calls.
 constexpr size_t kCallsOnCaller = 64;
+
+// Every callable export compiled into one native module at the first
+// call; the exports the cpu device refuses are kept with the reason.
+// At namespace scope rather than nested in CpuModule: clang decides whether a
+// nested class with default member initializers is default-constructible
+// before the enclosing class is complete, and std::optional<Calls>::emplace()
+// then does not compile.
+struct ModuleCalls {
+  std::vector<spirv::CallInfo> infos;
+  std::vector<uint32_t> entry_of;  // per info: index into native->calls()
+  std::map<std::string, uint32_t, std::less<>> index;
+  std::map<std::string, Error, std::less<>> refused;
+  std::optional<Error> error;  // the whole compile failed
+  frontend::StackLayout stack;
+  size_t recursive_components = 0;
+  uint32_t shared_bytes = 0;
+  std::unique_ptr<NativeKernel> native;
+};
 
 class CpuModule : public device::BackendModule {
  public:
@@ -463,19 +481,7 @@ class CpuModule : public device::BackendModule {
     return written_.emplace(function, std::move(text)).first->second;
   }
 
-  // Every callable export compiled into one native module at the first
-  // call; the exports the cpu device refuses are kept with the reason.
-  struct Calls {
-    std::vector<spirv::CallInfo> infos;
-    std::vector<uint32_t> entry_of;  // per info: index into native->calls()
-    std::map<std::string, uint32_t, std::less<>> index;
-    std::map<std::string, Error, std::less<>> refused;
-    std::optional<Error> error;  // the whole compile failed
-    frontend::StackLayout stack;
-    size_t recursive_components = 0;
-    uint32_t shared_bytes = 0;
-    std::unique_ptr<NativeKernel> native;
-  };
+  using Calls = ModuleCalls;
   void build_calls();
   // Runs `calls` (entries[i] with calls[i].args, results typed by infos[i])
   // with `layout`'s stack and shared memory, into `out`: on the calling
@@ -662,7 +668,7 @@ void CpuModule::run_calls(const Calls& layout, std::span<const CallEntry> entrie
       for (const device::CallValue& v : calls[i].args) params.push_back(v.bits);
       results.assign(infos[i]->results.size() + 1, 0);
       state.invocation = uint32_t(i);
-      entries[i](&state, params.data(), results.data());
+      run_compiled(entries[i], &state, params.data(), results.data());
       device::CallResult& result = out[i];
       if (state.trap != 0) {
         result.trapped = true;
@@ -834,7 +840,9 @@ Result<std::unique_ptr<device::BackendModule>> CpuDevice::load_wasm_with_globals
     const uint64_t offset = uint32_t(segment.offset.instrs[0].imm64);
     if (offset + segment.bytes.size() > memory_bytes)
       return make_error(ErrorCode::Validation, "a data segment lies outside the module's memory");
-    std::memcpy(memory->host() + offset, segment.bytes.data(), segment.bytes.size());
+    // An empty segment copies nothing (and memcpy may not be given the null
+    // pointers of an empty vector or a memory of no pages).
+    if (!segment.bytes.empty()) std::memcpy(memory->host() + offset, segment.bytes.data(), segment.bytes.size());
   }
   WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<ModuleInstance> instance,
                            ModuleInstance::create(module, imported_globals, *memory));

@@ -98,4 +98,24 @@ using KernelEntry = void (*)(InvocationState* state, uint32_t begin, uint32_t en
 // in the low 4 bytes) and leaves a trap in `state->trap` (1 + TrapKind).
 using CallEntry = void (*)(InvocationState* state, const uint64_t* params, uint64_t* results);
 
+// Every call into compiled code goes through these. Clang's
+// -fsanitize=function (part of -fsanitize=undefined, the asan preset) checks
+// an indirect call by reading a signature from the 8 bytes before the callee;
+// compiled code has none, and where it starts a page whose predecessor is
+// unmapped that read faults. The calls into compiled code are left unchecked
+// (the type is the ABI's, kernel_abi.h and ir_lowering.cpp).
+#if defined(__clang__)
+#define WASMGPU_NO_SANITIZE_FUNCTION __attribute__((no_sanitize("function")))
+#else
+#define WASMGPU_NO_SANITIZE_FUNCTION
+#endif
+WASMGPU_NO_SANITIZE_FUNCTION inline void run_compiled(KernelEntry entry, InvocationState* state, uint32_t begin,
+                                                      uint32_t end) {
+  entry(state, begin, end);
+}
+WASMGPU_NO_SANITIZE_FUNCTION inline void run_compiled(CallEntry entry, InvocationState* state, const uint64_t* params,
+                                                      uint64_t* results) {
+  entry(state, params, results);
+}
+
 }  // namespace wasmgpu::cpu

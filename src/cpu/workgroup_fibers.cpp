@@ -47,7 +47,7 @@ void WorkgroupFibers::add(const InvocationState& row, uint32_t invocation) {
 void WorkgroupFibers::start() {
   WorkgroupFibers* self = scheduler_on_thread;
   Fiber* fiber = self->running_;
-  self->entry_(&fiber->state, fiber->invocation, fiber->invocation + 1);
+  run_compiled(self->entry_, &fiber->state, fiber->invocation, fiber->invocation + 1);
   fiber->done = true;
   // Returning resumes uc_link: the scheduler.
 }

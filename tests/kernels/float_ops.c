@@ -23,6 +23,18 @@ static uint64_t bits64(double d) {
   return v.u;
 }
 
+/* Conversions to integers as wasm's saturating truncations do them. A C
+ * conversion of a value out of the integer's range is undefined behaviour
+ * (UBSan stops the native build of this file on the 3.0e38 edge), so
+ * out-of-range values are clamped first, in the wasm and the native code. */
+static int32_t to_i32(float x) {
+  return x != x ? 0 : x <= -2147483648.0f ? INT32_MIN : x >= 2147483648.0f ? INT32_MAX : (int32_t)x;
+}
+static int64_t to_i64(double x) {
+  return x != x ? 0 : x <= -9223372036854775808.0 ? INT64_MIN : x >= 9223372036854775808.0 ? INT64_MAX : (int64_t)x;
+}
+static uint32_t to_u32(float x) { return x != x || x <= -1.0f ? 0 : x >= 4294967296.0f ? UINT32_MAX : (uint32_t)x; }
+
 WASMGPU_KERNEL(float_ops)
 void float_ops(int i, const float *f, const double *d, const int32_t *n, uint64_t *out) {
   float a = f[2 * i], b = f[2 * i + 1];
@@ -56,10 +68,10 @@ void float_ops(int i, const float *f, const double *d, const int32_t *n, uint64_
   o[24] = bits32((float)(uint32_t)k);
   o[25] = bits64((double)((int64_t)k * 1000003));
   o[26] = bits32((float)((uint64_t)(uint32_t)k << 20));
-  /* float -> int: the values are in range, so native and wasm agree */
-  o[27] = (uint64_t)(int64_t)(int32_t)(a * 0.25f);
-  o[28] = (uint64_t)(int64_t)(c * 0.5);
-  o[29] = (uint32_t)(__builtin_fabsf(b) * 0.5f);
+  /* float -> int, saturating (the 3.0e38 edge is out of range) */
+  o[27] = (uint64_t)(int64_t)to_i32(a * 0.25f);
+  o[28] = (uint64_t)to_i64(c * 0.5);
+  o[29] = to_u32(__builtin_fabsf(b) * 0.5f);
   o[30] = (a < b) | (a <= b) << 1 | (a == b) << 2 | (a != b) << 3 | (c > e) << 4 | (c >= e) << 5 | (c != c) << 6;
   o[31] = bits32(a > b ? a : b) ^ bits64(c < e ? c : e);
 }
