@@ -10,6 +10,7 @@
 #include "cli/float_mode_option.h"
 #include "frontend/call_graph.h"
 #include "frontend/kernel_signature.h"
+#include "frontend/start_function.h"
 #include "spirv/compiler.h"
 #include "support/environment.h"
 #include "wasm/kernel_metadata.h"
