@@ -727,9 +727,15 @@ class KernelImpl {
       raise(ErrorKind.InvalidArgument, `${name}: ${named} of the ${args.length} arguments are named; name all of them or none`);
     const bound = new Array(count);
     if (named === 0) {
-      if (args.length !== count)
+      if (args.length !== count) {
+        // Which parameters lack an argument, or which arguments have no parameter.
+        const which = args.length < count
+          ? `no argument for ${iface.params.slice(args.length).map((p) => `'${p.name}'`).join(', ')}`
+          : args.length === count + 1 ? `argument ${count + 1} matches no parameter`
+            : `arguments ${count + 1} to ${args.length} match no parameter`;
         raise(ErrorKind.InvalidArgument,
-              `${name} takes ${count} argument(s) after the launch shape (${paramList(iface)}), but ${args.length} were given`);
+              `${name} takes ${count} argument(s) after the launch shape (${paramList(iface)}), but ${args.length} were given: ${which}`);
+      }
       for (let i = 0; i < count; i++) bound[i] = this.bindOne(i, args[i]);
       return bound;
     }

@@ -228,7 +228,9 @@ const n = 4099;
   const x = dev.buffer(Float32Array, 16), y = dev.buffer(Float32Array, 16), doubles = dev.buffer(Float64Array, 16);
   const cases = [
     { what: 'wrong count', run: () => saxpy(16, 2, x), kind: ErrorKind.InvalidArgument,
-      cpp: "kernel 'saxpy' takes 3 argument(s) after the launch shape (a: f32 (float), x: a Buffer (read-only) of float (4-byte elements), y: a Buffer of float (4-byte elements)), but 2 were given" },
+      cpp: "kernel 'saxpy' takes 3 argument(s) after the launch shape (a: f32 (float), x: a Buffer (read-only) of float (4-byte elements), y: a Buffer of float (4-byte elements)), but 2 were given: no argument for 'y'" },
+    { what: 'extra arguments', run: () => saxpy(16, 2, x, y, y, 3), kind: ErrorKind.InvalidArgument,
+      cpp: "kernel 'saxpy' takes 3 argument(s) after the launch shape (a: f32 (float), x: a Buffer (read-only) of float (4-byte elements), y: a Buffer of float (4-byte elements)), but 5 were given: arguments 4 to 5 match no parameter" },
     { what: 'a scalar for a buffer', run: () => saxpy(16, 2, 7, y), kind: ErrorKind.InvalidArgument,
       cpp: "kernel 'saxpy', parameter 'x' (argument 2 of 3): expected a Buffer (read-only) of float (4-byte elements), but int32 7 was given",
       js: "kernel 'saxpy', parameter 'x' (argument 2 of 3): expected a Buffer (read-only) of float (4-byte elements), but number 7 was given" },

@@ -236,10 +236,22 @@ BoundLaunch KernelImpl::bind(DeviceImpl& device, const Launch& shape, std::span<
   bound.shape = shape;
   bound.args.resize(count);
   if (named == 0) {
-    if (args.size() != count)
+    if (args.size() != count) {
+      // Which parameters lack an argument, or which arguments have no parameter.
+      std::string which;
+      if (args.size() < count) {
+        for (size_t i = args.size(); i < count; ++i)
+          which += (which.empty() ? "'" : ", '") + interface_.params[i].name + "'";
+        which = "no argument for " + which;
+      } else {
+        which = args.size() == count + 1 ? "argument " + std::to_string(count + 1) + " matches no parameter"
+                                         : "arguments " + std::to_string(count + 1) + " to " +
+                                               std::to_string(args.size()) + " match no parameter";
+      }
       raise(ErrorKind::InvalidArgument, name + " takes " + std::to_string(count) +
                                             " argument(s) after the launch shape (" + param_list(interface_) +
-                                            "), but " + std::to_string(args.size()) + " were given");
+                                            "), but " + std::to_string(args.size()) + " were given: " + which);
+    }
     for (uint32_t i = 0; i < count; ++i) bound.args[i] = bind_one(device, i, args[i]);
     return bound;
   }

@@ -84,7 +84,17 @@ TEST_F(ApiTest, WrongArgumentsNameTheParameter) {
   EXPECT_STREQ(count.what(),
                "kernel 'saxpy' takes 3 argument(s) after the launch shape (a: f32 (float), x: a Buffer "
                "(read-only) of float (4-byte elements), y: a Buffer of float (4-byte elements)), but 2 "
-               "were given");
+               "were given: no argument for 'y'");
+  Exception extra = expect_exception([&] { saxpy(16, 2.0f, x, y, y, 3); });
+  EXPECT_STREQ(extra.what(),
+               "kernel 'saxpy' takes 3 argument(s) after the launch shape (a: f32 (float), x: a Buffer "
+               "(read-only) of float (4-byte elements), y: a Buffer of float (4-byte elements)), but 5 "
+               "were given: arguments 4 to 5 match no parameter");
+  Exception none = expect_exception([&] { saxpy(16); });
+  EXPECT_STREQ(none.what(),
+               "kernel 'saxpy' takes 3 argument(s) after the launch shape (a: f32 (float), x: a Buffer "
+               "(read-only) of float (4-byte elements), y: a Buffer of float (4-byte elements)), but 0 "
+               "were given: no argument for 'a', 'x', 'y'");
   Exception type = expect_exception([&] { saxpy(16, 2.0, x, y); });
   EXPECT_EQ(type.kind(), ErrorKind::InvalidArgument);
   EXPECT_STREQ(type.what(),

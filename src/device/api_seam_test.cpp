@@ -122,7 +122,7 @@ TEST_F(ApiSeamTest, ArgumentsAreCheckedBeforeTheDeviceSeesThem) {
   EXPECT_STREQ(count.what(),
                "kernel 'saxpy' takes 3 argument(s) after the launch shape (a: f32 (float), x: a Buffer "
                "(read-only) of float (4-byte elements), y: a Buffer of float (4-byte elements)), but 2 "
-               "were given");
+               "were given: no argument for 'y'");
   Exception type = expect_exception([&] { saxpy(16, 2.0, x, y); });
   EXPECT_STREQ(type.what(),
                "kernel 'saxpy', parameter 'a' (argument 1 of 3): expected f32 (float), but double 2 was given");
