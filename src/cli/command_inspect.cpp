@@ -85,16 +85,16 @@ void print_params(const std::vector<wasm::KernelMetadata>& metadata, const std::
 }
 
 // The start function, which loading the module runs once (docs/memory-model.md,
-// "The start function"), and whether it can run.
-void print_start(const wasm::Module& module, const spirv::CompileOptions& options) {
-  if (!module.start) return;
+// "The start function"), and whether it can run: false when loading fails.
+bool print_start(const wasm::Module& module, const spirv::CompileOptions& options) {
+  if (!module.start) return true;
   const uint32_t start = *module.start;
   fmt::print("start function: '{}' (function {}): runs once when the module is loaded, before any launch or call\n",
              module.function_name(start), start);
   if (const wasm::Import* import = module.imported_function(start)) {
     fmt::print("  cannot run: it is the imported function {}.{}; loading the module fails\n", import->module,
                import->name);
-    return;
+    return false;
   }
   // The runtime compiles it as a call of its own (the runtime's module load).
   std::string name;
@@ -102,9 +102,10 @@ void print_start(const wasm::Module& module, const spirv::CompileOptions& option
   auto calls = spirv::compile_calls(exporting, std::span<const std::string>(&name, 1), options);
   if (!calls) {
     fmt::print("  cannot run: {}; loading the module fails\n", calls.error().to_string());
-    return;
+    return false;
   }
   fmt::print("  runnable: a call shader of {} SPIR-V words, one invocation\n", calls->words.size());
+  return true;
 }
 
 // The mutable globals `function` may write, which refuse its launches of more
@@ -139,7 +140,9 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
   // inspect shows a module the runtime refuses too, saying why.
   auto metadata = wasm::read_kernel_metadata(module);
   if (!metadata) fmt::print("kernel parameter metadata refused: {}\n", metadata.error().to_string());
-  print_start(module, options);
+  const bool loads = print_start(module, options);
+  // What is compiled below is shown whatever happens, but nothing runs if the load fails.
+  const char* runnable = loads ? "runnable" : "compiled, but loading the module fails at its start function";
   fmt::print("exports:\n");
   for (const wasm::Export& e : module.exports) {
     if (e.kind != wasm::ExternalKind::Func) {
@@ -157,7 +160,8 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
         fmt::print("    not callable: {}\n", calls.error().to_string());
         continue;
       }
-      fmt::print("    callable (wasmgpu call): a call shader of {} SPIR-V words\n", calls->words.size());
+      fmt::print("    callable (wasmgpu call){}: a call shader of {} SPIR-V words\n",
+                 loads ? "" : ", but the module cannot load (its start function cannot run)", calls->words.size());
       print_inlining(calls->info, options);
       print_written_globals(module, e.index, "launches of more than one call");
       continue;
@@ -168,7 +172,7 @@ void run_inspect(const std::string& path, const spirv::CompileOptions& options) 
       continue;
     }
     const spirv::KernelInfo& info = compiled->info;
-    fmt::print("    kernel: runnable ({} function{} compiled, {} SPIR-V words", info.compiled_functions,
+    fmt::print("    kernel: {} ({} function{} compiled, {} SPIR-V words", runnable, info.compiled_functions,
                info.compiled_functions == 1 ? "" : "s", compiled->words.size());
     if (info.stack_slot_size) fmt::print(", {} bytes of stack per invocation", info.stack_slot_size);
     if (info.call_stack_bytes) fmt::print(" ({} for the call stacks of recursive functions)", info.call_stack_bytes);

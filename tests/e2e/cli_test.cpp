@@ -106,6 +106,26 @@ TEST_F(Cli, InspectTellsKernelsFromOtherExports) {
       << result.output;
 }
 
+// A start function that cannot run: inspect says so, and that the kernel it
+// compiles never runs, since loading the module fails.
+TEST_F(Cli, InspectSaysAKernelCannotRunWhenTheStartFunctionCannot) {
+  // (module (import "env" "init" (func)) (func (export "k") (param i32)) (start 0))
+  const std::vector<uint8_t> bytes = {0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x60, 0x00,
+                                      0x00, 0x60, 0x01, 0x7f, 0x00, 0x02, 0x0c, 0x01, 0x03, 0x65, 0x6e, 0x76, 0x04,
+                                      0x69, 0x6e, 0x69, 0x74, 0x00, 0x00, 0x03, 0x02, 0x01, 0x01, 0x07, 0x05, 0x01,
+                                      0x01, 0x6b, 0x00, 0x01, 0x08, 0x01, 0x00, 0x0a, 0x04, 0x01, 0x02, 0x00, 0x0b};
+  write<uint8_t>("start.wasm", bytes);
+  CommandResult result = run_cli("inspect '" + path("start.wasm") + "'");
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find("cannot run: it is the imported function env.init; loading the module fails"),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("kernel: compiled, but loading the module fails at its start function"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("kernel: runnable"), std::string::npos) << result.output;
+}
+
 TEST_F(Cli, CompileWritesValidSpirv) {
   CommandResult result = run_cli("compile '" + kernel_path("traps.O2.wasm") + "' --kernel divide -o " + path("k.spv"));
   ASSERT_EQ(result.status, 0) << result.output;
