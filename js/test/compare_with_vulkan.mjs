@@ -31,6 +31,20 @@ function file(name, typed) {
   return path;
 }
 
+// Words for integer operands: an LCG's, with every fifth one an edge value
+// (0, 1, all ones, the sign bit and its neighbours).
+function intWords(count, seed) {
+  const edges = [0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 0x80000001, 2];
+  const out = new Uint32Array(count);
+  let s = seed >>> 0;
+  for (let i = 0; i < count; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = i % 5 === 3 ? edges[(s >>> 8) % edges.length] : s;
+  }
+  return out;
+}
+const intItems = 600;
+
 // Each case: a module, kernel, --n, and arguments; `io:NAME` arguments are
 // buffers written back (inout), copied apart for the two runs.
 const n = 4099;
@@ -64,6 +78,13 @@ const cases = [
     kernel: 'sum4_strided', n: 70000, workgroup: 1,
     args: [`in:${file('ss_src', new Uint32Array(Array.from({ length: 4 * 70000 }, (_, i) => Math.imul(i, 40503) >>> 3)))}`,
            { io: file('ss_dst', new Uint32Array(70000)) }, '1'],
+  },
+  {
+    // Every i32 and i64 operation (i64 as two u32 words in WGSL): 48 results
+    // per invocation from two i32 and two i64 operands.
+    name: 'integer ops -O2 (i64 on u32 pairs)', wasm: 'tests/kernels/integer_ops.O2.wasm', kernel: 'integer_ops', n: intItems,
+    args: [`in:${file('io_a32', intWords(2 * intItems, 11))}`, `in:${file('io_a64', intWords(4 * intItems, 12))}`,
+           { io: file('io_out', new Uint32Array(2 * 48 * intItems)) }],
   },
   {
     // f32 iterations in a loop with an early exit; integer colours.

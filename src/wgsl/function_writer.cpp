@@ -23,6 +23,7 @@ std::string function_symbol(uint32_t index) { return "func" + std::to_string(ind
 const char* value_type(ValType type) {
   switch (type) {
     case ValType::I32: return "u32";
+    case ValType::I64: return "vec2<u32>";  // low word, high word (i64_helpers.h)
     case ValType::F32: return "f32";
     default: return nullptr;
   }
@@ -32,7 +33,10 @@ namespace {
 
 constexpr int kMaxNesting = 120;
 
-std::string zero_of(ValType type) { return type == ValType::F32 ? "0.0f" : "0u"; }
+std::string zero_of(ValType type) {
+  if (type == ValType::I64) return "vec2<u32>(0u, 0u)";
+  return type == ValType::F32 ? "0.0f" : "0u";
+}
 
 std::string u32_literal(uint32_t value) { return fmt::format("0x{:x}u", value); }
 
@@ -561,6 +565,79 @@ Status FunctionWriter::write_instr(const Instr& instr) {
     case Opcode::I32Store16: store("{v}"); return {};
     case Opcode::F32Store: store("bitcast<u32>({v})"); return {};
     case Opcode::MemorySize: push_let(fmt::format("{}u", memory_pages_)); return {};
+
+    // i64 as vec2<u32> (i64_helpers.h): an 8-byte access is two 4-byte ones,
+    // the high word's at offset + 4, each checked (a trap stops the rest).
+    case Opcode::I64Load:
+    case Opcode::I64Load32U:
+    case Opcode::I64Load32S:
+    case Opcode::I64Load16U:
+    case Opcode::I64Load16S:
+    case Opcode::I64Load8U:
+    case Opcode::I64Load8S: {
+      const uint32_t bytes = uint32_t(info.access.bytes);
+      if (bytes == 8 && instr.imm1 > UINT32_MAX - 4) return refuse("uses i64.load with an offset past 2^32 - 4");
+      std::string address = pop();
+      std::string low = fmt::format("load_bytes({}, {}u, {}u)", address, instr.imm1, std::min(bytes, 4u));
+      if (bytes == 8) {
+        push_let(fmt::format("vec2<u32>({}, load_bytes({}, {}u, 4u))", low, address, instr.imm1 + 4));
+      } else {
+        const bool sign =
+            instr.op == Opcode::I64Load32S || instr.op == Opcode::I64Load16S || instr.op == Opcode::I64Load8S;
+        if (sign && bytes < 4) low = fmt::format("sign_extend({}, {}u)", low, 8 * bytes);
+        push_let(sign ? fmt::format("i64_extend_s({})", low) : fmt::format("vec2<u32>({}, 0u)", low));
+      }
+      return {};
+    }
+    case Opcode::I64Store: {
+      if (instr.imm1 > UINT32_MAX - 4) return refuse("uses i64.store with an offset past 2^32 - 4");
+      std::string value = pop(), address = pop();
+      line(fmt::format("store_bytes({}, {}u, 4u, {}.x);", address, instr.imm1, value));
+      line(fmt::format("store_bytes({}, {}u, 4u, {}.y);", address, instr.imm1 + 4, value));
+      return {};
+    }
+    case Opcode::I64Store8:
+    case Opcode::I64Store16:
+    case Opcode::I64Store32: store("{v}.x"); return {};
+    case Opcode::I64Const:
+      push_let(fmt::format("vec2<u32>({}, {})", u32_literal(uint32_t(instr.imm64)),
+                           u32_literal(uint32_t(instr.imm64 >> 32))));
+      return {};
+    case Opcode::I64Eqz: unary("select(0u, 1u, ({a}.x | {a}.y) == 0u)"); return {};
+    case Opcode::I64Eq: compare("all({a} == {b})"); return {};
+    case Opcode::I64Ne: compare("any({a} != {b})"); return {};
+    case Opcode::I64LtS: compare("i64_lt_s({a}, {b})"); return {};
+    case Opcode::I64LtU: compare("i64_lt_u({a}, {b})"); return {};
+    case Opcode::I64GtS: compare("i64_lt_s({b}, {a})"); return {};
+    case Opcode::I64GtU: compare("i64_lt_u({b}, {a})"); return {};
+    case Opcode::I64LeS: compare("!i64_lt_s({b}, {a})"); return {};
+    case Opcode::I64LeU: compare("!i64_lt_u({b}, {a})"); return {};
+    case Opcode::I64GeS: compare("!i64_lt_s({a}, {b})"); return {};
+    case Opcode::I64GeU: compare("!i64_lt_u({a}, {b})"); return {};
+    case Opcode::I64Clz: unary("i64_clz({a})"); return {};
+    case Opcode::I64Ctz: unary("i64_ctz({a})"); return {};
+    case Opcode::I64Popcnt: unary("i64_popcnt({a})"); return {};
+    case Opcode::I64Add: binary("i64_add({a}, {b})"); return {};
+    case Opcode::I64Sub: binary("i64_sub({a}, {b})"); return {};
+    case Opcode::I64Mul: binary("i64_mul({a}, {b})"); return {};
+    case Opcode::I64DivS: binary("i64_div_s({a}, {b})"); return {};
+    case Opcode::I64DivU: binary("i64_div_u({a}, {b})"); return {};
+    case Opcode::I64RemS: binary("i64_rem_s({a}, {b})"); return {};
+    case Opcode::I64RemU: binary("i64_rem_u({a}, {b})"); return {};
+    case Opcode::I64And: binary("({a} & {b})"); return {};
+    case Opcode::I64Or: binary("({a} | {b})"); return {};
+    case Opcode::I64Xor: binary("({a} ^ {b})"); return {};
+    case Opcode::I64Shl: binary("i64_shl({a}, {b})"); return {};
+    case Opcode::I64ShrS: binary("i64_shr_s({a}, {b})"); return {};
+    case Opcode::I64ShrU: binary("i64_shr_u({a}, {b})"); return {};
+    case Opcode::I64Rotl: binary("i64_rotl({a}, {b})"); return {};
+    case Opcode::I64Rotr: binary("i64_rotr({a}, {b})"); return {};
+    case Opcode::I64Extend8S: unary("i64_extend_s(sign_extend({a}.x, 8u))"); return {};
+    case Opcode::I64Extend16S: unary("i64_extend_s(sign_extend({a}.x, 16u))"); return {};
+    case Opcode::I64Extend32S: unary("i64_extend_s({a}.x)"); return {};
+    case Opcode::I64ExtendI32S: unary("i64_extend_s({a})"); return {};
+    case Opcode::I64ExtendI32U: unary("vec2<u32>({a}, 0u)"); return {};
+    case Opcode::I32WrapI64: unary("{a}.x"); return {};
 
     // Constants are `let`s: WGSL evaluates expressions of constants when it
     // compiles and rejects those that wrap or give an infinity or a NaN.
