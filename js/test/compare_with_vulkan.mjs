@@ -113,6 +113,21 @@ const cases = [
            { io: file('read', new Uint32Array(200)) }],
   },
   {
+    // i64 division (long division on u32 pairs in WGSL): den = 0 from
+    // invocation 61 on, every 9th one; the others divide exactly as Vulkan does.
+    name: 'i64 divide by zero', wasm: 'tests/kernels/traps.O2.wasm', kernel: 'divide64', n: 300, trap: true,
+    args: [`in:${file('num64', new BigInt64Array(Array.from({ length: 300 }, (_, i) => BigInt(i) * 0x123456789n - 77n)))}`,
+           `in:${file('den64', new BigInt64Array(Array.from({ length: 300 }, (_, i) => (i >= 61 && i % 9 === 7 ? 0n : BigInt((i % 13) - 6 || 3) * 1000003n))))}`,
+           { io: file('quot64', new BigInt64Array(300)) }],
+  },
+  {
+    // The same divisions with no zero divisor: the quotients, byte for byte.
+    name: 'i64 division', wasm: 'tests/kernels/traps.O2.wasm', kernel: 'divide64', n: 300,
+    args: [`in:${file('num64b', new BigInt64Array(Array.from({ length: 300 }, (_, i) => (BigInt(i) - 150n) * 0x7654321987n)))}`,
+           `in:${file('den64b', new BigInt64Array(Array.from({ length: 300 }, (_, i) => BigInt((i % 17) - 8 || 5) * (i % 2 ? 1n : 0x10000001n))))}`,
+           { io: file('quot64b', new BigInt64Array(300)) }],
+  },
+  {
     // num / den with den = 0 from invocation 37 on, every 5th one.
     name: 'divide by zero', wasm: 'tests/kernels/traps.O2.wasm', kernel: 'divide', n: 300, trap: true,
     args: [`in:${file('num', ints(Array.from({ length: 300 }, (_, i) => 1000 - 7 * i)))}`,

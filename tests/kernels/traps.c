@@ -6,6 +6,11 @@ WASMGPU_KERNEL(divide) void divide(int i, const int32_t *num, const int32_t *den
   out[i] = num[i] / den[i];
 }
 
+/* The same in 64 bits: i64.div_s, which traps on a zero divisor and on INT64_MIN / -1. */
+WASMGPU_KERNEL(divide64) void divide64(int i, const int64_t *num, const int64_t *den, int64_t *out) {
+  out[i] = num[i] / den[i];
+}
+
 WASMGPU_KERNEL(read_at) void read_at(int i, const uint32_t *addresses, uint32_t *out) {
   out[i] = *(const uint32_t *)(uintptr_t)addresses[i];
 }
