@@ -87,6 +87,14 @@ const cases = [
            { io: file('io_out', new Uint32Array(2 * 48 * intItems)) }],
   },
   {
+    // u64 and i64 to f32 (rounded to nearest even on the words) and f32 to
+    // both (split into words): edge-valued integers, floats up to 2^64.
+    name: 'i64 <-> f32 conversions', wasm: 'tests/kernels/int64_float.O2.wasm', kernel: 'int64_float', n: intItems,
+    args: [`in:${file('if_ints', intWords(2 * intItems, 15))}`,
+           `in:${file('if_floats', floats(intItems, 16, 1.9e19))}`,
+           { io: file('if_out_f', new Uint32Array(2 * intItems)) }, { io: file('if_out_i', new Uint32Array(4 * intItems)) }],
+  },
+  {
     // f32 iterations in a loop with an early exit; integer colours.
     name: 'mandelbrot', wasm: 'examples/mandelbrot.wasm', kernel: 'mandelbrot', n: 96 * 64,
     args: [{ io: file('rgba', new Uint32Array(96 * 64)) }, '96', '64', '200', '0.0333'],

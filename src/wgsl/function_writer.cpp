@@ -638,6 +638,12 @@ Status FunctionWriter::write_instr(const Instr& instr) {
     case Opcode::I64ExtendI32S: unary("i64_extend_s({a})"); return {};
     case Opcode::I64ExtendI32U: unary("vec2<u32>({a}, 0u)"); return {};
     case Opcode::I32WrapI64: unary("{a}.x"); return {};
+    case Opcode::F32ConvertI64S: unary("f32_from_i64({a})"); return {};
+    case Opcode::F32ConvertI64U: unary("f32_from_u64({a})"); return {};
+    case Opcode::I64TruncF32S: unary("i64_trunc_f32_s({a})"); return {};
+    case Opcode::I64TruncF32U: unary("i64_trunc_f32_u({a})"); return {};
+    case Opcode::I64TruncSatF32S: unary("i64_trunc_sat_f32_s({a})"); return {};
+    case Opcode::I64TruncSatF32U: unary("i64_trunc_sat_f32_u({a})"); return {};
 
     // Constants are `let`s: WGSL evaluates expressions of constants when it
     // compiles and rejects those that wrap or give an infinity or a NaN.

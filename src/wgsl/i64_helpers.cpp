@@ -110,6 +110,92 @@ fn i64_neg(a: vec2<u32>) -> vec2<u32> {{
   return i64_sub(vec2<u32>(0u, 0u), a);
 }}
 
+// Round to nearest, ties to even: the top 32 bits after normalising, the
+// bits below folded into a sticky bit 0 (below f32's rounding position),
+// rounded by f32_from_u32 and scaled by the shift in the exponent field.
+fn f32_from_u64(a: vec2<u32>) -> f32 {{
+  if (a.y == 0u) {{
+    return f32_from_u32(a.x);
+  }}
+  let lz = countLeadingZeros(a.y);
+  let top = i64_shl(a, vec2<u32>(lz, 0u));
+  let m = top.y | select(0u, 1u, top.x != 0u);
+  return bitcast<f32>(bitcast<u32>(f32_from_u32(m)) + ((32u - lz) << 23u));
+}}
+
+fn f32_from_i64(a: vec2<u32>) -> f32 {{
+  let negative = (a.y & 0x80000000u) != 0u;
+  let magnitude = select(a, i64_neg(a), negative);
+  return bitcast<f32>(bitcast<u32>(f32_from_u64(magnitude)) | select(0u, 0x80000000u, negative));
+}}
+
+// An integer-valued f32 in [0, 2^64) as a u64: its high word is t * 2^-32
+// rounded down, and t less that part is the low word, both exact.
+fn u64_from_whole_f32(t: f32) -> vec2<u32> {{
+  let high = floor(f32_rounded(t * 2.3283064365386963e-10));
+  let low = t - f32_rounded(high * 4294967296.0);
+  return vec2<u32>(u32(low), u32(high));
+}}
+
+fn i64_trunc_f32_s(v: f32) -> vec2<u32> {{
+  let b = bitcast<u32>(v);
+  if (f32_is_nan(b)) {{
+    trap({invalid}u);
+    return vec2<u32>(0u, 0u);
+  }}
+  if ((b & 0x7fffffffu) >= 0x5f000000u) {{
+    if (b == 0xdf000000u) {{
+      return vec2<u32>(0u, 0x80000000u);
+    }}
+    trap({overflow}u);
+    return vec2<u32>(0u, 0u);
+  }}
+  let magnitude = u64_from_whole_f32(trunc(abs(v)));
+  return select(magnitude, i64_neg(magnitude), (b & 0x80000000u) != 0u);
+}}
+
+fn i64_trunc_f32_u(v: f32) -> vec2<u32> {{
+  let b = bitcast<u32>(v);
+  if (f32_is_nan(b)) {{
+    trap({invalid}u);
+    return vec2<u32>(0u, 0u);
+  }}
+  if ((b & 0x80000000u) != 0u) {{
+    if ((b & 0x7fffffffu) >= 0x3f800000u) {{
+      trap({overflow}u);
+    }}
+    return vec2<u32>(0u, 0u);
+  }}
+  if (b >= 0x5f800000u) {{
+    trap({overflow}u);
+    return vec2<u32>(0u, 0u);
+  }}
+  return u64_from_whole_f32(trunc(v));
+}}
+
+fn i64_trunc_sat_f32_s(v: f32) -> vec2<u32> {{
+  let b = bitcast<u32>(v);
+  if (f32_is_nan(b)) {{
+    return vec2<u32>(0u, 0u);
+  }}
+  if ((b & 0x7fffffffu) >= 0x5f000000u) {{
+    return select(vec2<u32>(0xffffffffu, 0x7fffffffu), vec2<u32>(0u, 0x80000000u), (b & 0x80000000u) != 0u);
+  }}
+  let magnitude = u64_from_whole_f32(trunc(abs(v)));
+  return select(magnitude, i64_neg(magnitude), (b & 0x80000000u) != 0u);
+}}
+
+fn i64_trunc_sat_f32_u(v: f32) -> vec2<u32> {{
+  let b = bitcast<u32>(v);
+  if (f32_is_nan(b) || (b & 0x80000000u) != 0u) {{
+    return vec2<u32>(0u, 0u);
+  }}
+  if (b >= 0x5f800000u) {{
+    return vec2<u32>(0xffffffffu, 0xffffffffu);
+  }}
+  return u64_from_whole_f32(trunc(v));
+}}
+
 // The quotient (xy) and remainder (zw) of unsigned n / d, d != 0.
 fn u64_divmod(n: vec2<u32>, d: vec2<u32>) -> vec4<u32> {{
   var q = vec2<u32>(0u, 0u);
@@ -174,7 +260,8 @@ fn i64_rem_s(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {{
 
 )",
                      fmt::arg("zero", uint32_t(abi::TrapKind::IntegerDivideByZero)),
-                     fmt::arg("overflow", uint32_t(abi::TrapKind::IntegerOverflow)));
+                     fmt::arg("overflow", uint32_t(abi::TrapKind::IntegerOverflow)),
+                     fmt::arg("invalid", uint32_t(abi::TrapKind::InvalidConversionToInteger)));
 }
 
 }  // namespace wasmgpu::wgsl
