@@ -79,8 +79,8 @@ void RuntimeHelpers::emit_fill_bytes(Id id) {
   return_if_trapped(f);  // a trapped invocation writes nothing more
   Id address = f.param(0), byte = f.param(1);
   counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {f.param(2)}), [&](Id i) {
-    Id byte_address = f.op(Op::OpIAdd, k_.types.u64, {address, i});
-    Id pointer = k_.device_pointer(f, byte_address, k_.types.u8());
+    const Id u8 = k_.types.u8();
+    Id pointer = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {address, i}), u8);
     f.store_aligned(pointer, byte, 1);
   });
   f.return_();
@@ -100,11 +100,10 @@ void RuntimeHelpers::emit_copy_bytes(Id id) {
   Id dest = f.param(0), source = f.param(1);
   Id count = f.op(Op::OpUConvert, k_.types.u64, {f.param(2)});
   auto copy_byte = [&](Id i) {
-    Id from_address = f.op(Op::OpIAdd, k_.types.u64, {source, i});
-    Id from = k_.device_pointer(f, from_address, k_.types.u8());
-    Id to_address = f.op(Op::OpIAdd, k_.types.u64, {dest, i});
-    Id to = k_.device_pointer(f, to_address, k_.types.u8());
-    f.store_aligned(to, f.load_aligned(k_.types.u8(), from, 1), 1);
+    const Id u8 = k_.types.u8();
+    Id from = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {source, i}), u8);
+    Id to = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), u8);
+    f.store_aligned(to, f.load_aligned(u8, from, 1), 1);
   };
   f.if_else(
       f.param(3), [&] { counted_loop(f, count, copy_byte); },

@@ -556,11 +556,11 @@ void RuntimeHelpers::store_at(FunctionBuilder& f, Id address, Id value, uint32_t
     f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), high, 4);
     return;
   }
+  const Id u8 = k_.types.u8();
   for (uint32_t i = 0; i < width; ++i) {
     Id shifted = i == 0 ? value : f.op(Op::OpShiftRightLogical, type, {value, k_.b.const_u32(8 * i)});
-    Id byte = f.op(Op::OpUConvert, k_.types.u8(), {shifted});
-    Id byte_address = offset_address(k_, f, address, i);
-    f.store_aligned(k_.device_pointer(f, byte_address, k_.types.u8()), byte, 1);
+    Id byte = f.op(Op::OpUConvert, u8, {shifted});
+    f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, i), u8), byte, 1);
   }
 }
 
