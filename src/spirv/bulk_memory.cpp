@@ -27,8 +27,9 @@ void RuntimeHelpers::fill(FunctionBuilder& f, Id dest, Id value, Id count) {
   }
   Id dest64 = f.op(Op::OpUConvert, k_.types.u64, {dest});
   auto fill_bytes = [&] {
-    call(f, k_.types.void_type, function_id(Helper::FillBytes),
-         {module_address(f, dest64), f.op(Op::OpUConvert, k_.types.u8(), {value}), count});
+    Id address = module_address(f, dest64);
+    Id byte = f.op(Op::OpUConvert, k_.types.u8(), {value});
+    call(f, k_.types.void_type, function_id(Helper::FillBytes), {address, byte, count});
   };
   if (path == AccessPath::Direct) return fill_bytes();
   f.if_else(within_memory(f, dest64, f.op(Op::OpUConvert, k_.types.u64, {count})), fill_bytes,
@@ -49,8 +50,9 @@ void RuntimeHelpers::copy(FunctionBuilder& f, Id dest, Id source, Id count) {
   const uint64_t to = *k_.b.integer_constant(dest), from = *k_.b.integer_constant(source);
   Id dest64 = k_.b.const_u64(to), source64 = k_.b.const_u64(from);
   auto copy_bytes = [&] {
-    call(f, k_.types.void_type, function_id(Helper::CopyBytes),
-         {module_address(f, dest64), module_address(f, source64), count, k_.b.const_bool(to <= from)});
+    Id dest_address = module_address(f, dest64), source_address = module_address(f, source64);
+    Id forward = k_.b.const_bool(to <= from);
+    call(f, k_.types.void_type, function_id(Helper::CopyBytes), {dest_address, source_address, count, forward});
   };
   if (path == AccessPath::Direct) return copy_bytes();
   Id count64 = f.op(Op::OpUConvert, k_.types.u64, {count});
@@ -63,9 +65,10 @@ void RuntimeHelpers::memory_init(FunctionBuilder& f, Id dest, Id source, Id coun
                                  uint64_t segment_offset, uint32_t dropped_offset) {
   k_.uses_memory = true;
   k_.access_paths.add(AccessPath::Translated);
-  call(f, k_.types.void_type, function_id(Helper::Init),
-       {dest, source, count, k_.b.const_u32(segment_size), k_.b.const_u64(segment_offset),
-        k_.b.const_u32(dropped_offset)});
+  Id size = k_.b.const_u32(segment_size);
+  Id offset = k_.b.const_u64(segment_offset);
+  Id dropped = k_.b.const_u32(dropped_offset);
+  call(f, k_.types.void_type, function_id(Helper::Init), {dest, source, count, size, offset, dropped});
 }
 
 // fill_bytes(address u64, byte u8, count u32): `count` bytes at a device address.
@@ -76,7 +79,8 @@ void RuntimeHelpers::emit_fill_bytes(Id id) {
   return_if_trapped(f);  // a trapped invocation writes nothing more
   Id address = f.param(0), byte = f.param(1);
   counted_loop(f, f.op(Op::OpUConvert, k_.types.u64, {f.param(2)}), [&](Id i) {
-    Id pointer = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {address, i}), k_.types.u8());
+    const Id u8 = k_.types.u8();
+    Id pointer = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {address, i}), u8);
     f.store_aligned(pointer, byte, 1);
   });
   f.return_();
@@ -96,9 +100,10 @@ void RuntimeHelpers::emit_copy_bytes(Id id) {
   Id dest = f.param(0), source = f.param(1);
   Id count = f.op(Op::OpUConvert, k_.types.u64, {f.param(2)});
   auto copy_byte = [&](Id i) {
-    Id from = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {source, i}), k_.types.u8());
-    Id to = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), k_.types.u8());
-    f.store_aligned(to, f.load_aligned(k_.types.u8(), from, 1), 1);
+    const Id u8 = k_.types.u8();
+    Id from = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {source, i}), u8);
+    Id to = k_.device_pointer(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), u8);
+    f.store_aligned(to, f.load_aligned(u8, from, 1), 1);
   };
   f.if_else(
       f.param(3), [&] { counted_loop(f, count, copy_byte); },
@@ -117,8 +122,8 @@ void RuntimeHelpers::emit_fill(Id id) {
   shared_bulk(f, {dest}, count,
               [&](Id i) { store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {dest, i}), f.param(1), 1); });
   Id address = translate(f, dest, count);
-  call(f, k_.types.void_type, function_id(Helper::FillBytes),
-       {address, f.op(Op::OpUConvert, k_.types.u8(), {f.param(1)}), count});
+  Id byte = f.op(Op::OpUConvert, k_.types.u8(), {f.param(1)});
+  call(f, k_.types.void_type, function_id(Helper::FillBytes), {address, byte, count});
   f.return_();
   f.finish();
 }
@@ -139,8 +144,8 @@ void RuntimeHelpers::emit_copy(Id id) {
       f.op(Op::OpUGreaterThan, k_.types.bool_type, {to, from}));
   Id source = translate(f, from, count);
   Id dest = translate(f, to, count);
-  call(f, k_.types.void_type, function_id(Helper::CopyBytes),
-       {dest, source, count, f.op(Op::OpULessThanEqual, k_.types.bool_type, {dest, source})});
+  Id forward = f.op(Op::OpULessThanEqual, k_.types.bool_type, {dest, source});
+  call(f, k_.types.void_type, function_id(Helper::CopyBytes), {dest, source, count, forward});
   f.return_();
   f.finish();
 }
@@ -169,7 +174,8 @@ void RuntimeHelpers::emit_init(Id id) {
   Id segments = f.load_aligned(k_.types.u64, k_.instance_pointer(f, abi::kInstanceDataSegments, k_.types.u64), 8);
   Id from = f.op(Op::OpIAdd, k_.types.u64, {segments, f.op(Op::OpIAdd, k_.types.u64, {f.param(4), source})});
   // Segment bytes and memory never overlap: either direction is right.
-  call(f, k_.types.void_type, function_id(Helper::CopyBytes), {dest, from, count, b.const_bool(true)});
+  Id forward = b.const_bool(true);
+  call(f, k_.types.void_type, function_id(Helper::CopyBytes), {dest, from, count, forward});
   f.return_();
   f.finish();
 }

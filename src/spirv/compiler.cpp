@@ -44,8 +44,9 @@ constexpr uint32_t kPushCopyWords = (abi::kPushConstantsSize - abi::kPushArgsCop
 
 // Member `member` of the push-constant block (declared by emit_main).
 Id push_member(KernelContext& k, FunctionBuilder& f, uint32_t member, Id type) {
+  Id index = k.b.const_u32(member);
   Id pointer = f.op(Op::OpAccessChain, k.b.pointer_type(spv::StorageClass::PushConstant, type),
-                    {k.abi.push_constants_var, k.b.const_u32(member)});
+                    {k.abi.push_constants_var, index});
   return f.load(type, pointer);
 }
 
@@ -461,8 +462,8 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
         if (t == ValType::V128) {  // two i64 slots, the low half first
           const Id halves[] = {load_slot(k, f, record, offset, ValType::I64),
                                load_slot(k, f, record, offset + abi::kArgSlotSize, ValType::I64)};
-          operands.push_back(f.op(Op::OpBitcast, k.types.v128(),
-                                  {f.op(Op::OpCompositeConstruct, b.vector_type(k.types.u64, 2), halves)}));
+          Id pair = f.op(Op::OpCompositeConstruct, b.vector_type(k.types.u64, 2), halves);
+          operands.push_back(f.op(Op::OpBitcast, k.types.v128(), {pair}));
           slot += 2;
         } else {
           operands.push_back(load_slot(k, f, record, offset, t));
@@ -503,8 +504,9 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     Id status =
         f.op(Op::OpSelect, k.types.u32, {k.helpers->trapped(f), trapped_status, b.const_u32(abi::kCallReturned)});
     f.store_aligned(k.device_pointer(f, result_record, k.types.u32), status, 4);
-    f.store_aligned(k.device_pointer(f, f.op(Op::OpIAdd, k.types.u64, {result_record, b.const_u64(4)}), k.types.u32),
-                    b.const_u32(0), 4);
+    Id zero = b.const_u32(0);
+    Id second_word = f.op(Op::OpIAdd, k.types.u64, {result_record, b.const_u64(4)});
+    f.store_aligned(k.device_pointer(f, second_word, k.types.u32), zero, 4);
   };
   WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, std::nullopt, limits()));
   WASMGPU_TRY(compile_shader(module, facts, options, result.words, result.info, body));

@@ -51,12 +51,22 @@ struct Emit {
   Id shl(Id v, Id n) { return op(Op::OpShiftLeftLogical, b.type_of(v), {v, n}); }
   Id shr(Id v, Id n) { return op(Op::OpShiftRightLogical, b.type_of(v), {v, n}); }
   Id and64(Id v, uint64_t mask) { return op64(Op::OpBitwiseAnd, v, u64(mask)); }
-  Id bool64(Id cond) { return sel(cond, u64(1), u64(0)); }
+  Id bool64(Id cond) {
+    Id zero = u64(0), one = u64(1);
+    return sel(cond, one, zero);
+  }
+  Id bool32(Id cond) {
+    Id zero = u32(0), one = u32(1);
+    return sel(cond, one, zero);
+  }
   // Index of the highest set bit of a nonzero u64 (u32).
   Id msb64(Id v) {
-    Id high = to32(shr(v, u32(32))), low = to32(v);
-    Id high_msb = op32(Op::OpIAdd, f.glsl(GLSLstd450FindUMsb, k.types.u32, {high}), u32(32));
-    return sel(test(Op::OpINotEqual, high, u32(0)), high_msb, f.glsl(GLSLstd450FindUMsb, k.types.u32, {low}));
+    Id thirty_two = u32(32);
+    Id high = to32(shr(v, thirty_two)), low = to32(v);
+    Id high_msb = op32(Op::OpIAdd, f.glsl(GLSLstd450FindUMsb, k.types.u32, {high}), thirty_two);
+    Id low_msb = f.glsl(GLSLstd450FindUMsb, k.types.u32, {low});
+    Id high_set = test(Op::OpINotEqual, high, u32(0));
+    return sel(high_set, high_msb, low_msb);
   }
 };
 
@@ -79,10 +89,12 @@ Fields fields(Emit& e, const ExactFloat::Format& fmt, Id bits) {
 // bit (u32, signed), for a finite nonzero value (subnormals normalised).
 std::pair<Id, Id> normalize(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
   Id subnormal = e.test(Op::OpIEqual, x.exp, e.u32(0));
-  Id shift = e.op32(Op::OpISub, e.u32(fmt.mant), e.msb64(x.mant));
-  Id sig = e.sel(subnormal, e.shl(x.mant, shift), e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << fmt.mant)));
-  Id exp = e.sel(subnormal, e.op32(Op::OpISub, e.u32(uint32_t(1 - fmt.bias)), shift),
-                 e.op32(Op::OpISub, x.exp, e.u32(uint32_t(fmt.bias))));
+  Id msb = e.msb64(x.mant);
+  Id shift = e.op32(Op::OpISub, e.u32(fmt.mant), msb);
+  Id normal_sig = e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << fmt.mant));
+  Id sig = e.sel(subnormal, e.shl(x.mant, shift), normal_sig);
+  Id normal_exp = e.op32(Op::OpISub, x.exp, e.u32(uint32_t(fmt.bias)));
+  Id exp = e.sel(subnormal, e.op32(Op::OpISub, e.u32(uint32_t(1 - fmt.bias)), shift), normal_exp);
   return {sig, exp};
 }
 
@@ -94,18 +106,23 @@ Id round_pack(Emit& e, const ExactFloat::Format& fmt, Id sign, Id exp, Id sig, u
   Id normal = e.test(Op::OpSGreaterThanEqual, biased, e.u32(1));
   uint32_t base_shift = lead - fmt.mant;
   Id sub_shift = e.op32(Op::OpISub, e.u32(base_shift + 1), biased);
-  sub_shift = e.sel(e.test(Op::OpSGreaterThan, sub_shift, e.u32(63)), e.u32(63), sub_shift);
+  Id max_shift = e.u32(63);
+  sub_shift = e.sel(e.test(Op::OpSGreaterThan, sub_shift, max_shift), max_shift, sub_shift);
   Id shift = e.sel(normal, e.u32(base_shift), sub_shift);
   Id unit = e.shl(e.u64(1), shift);
   Id half = e.shr(unit, e.u32(1));
   Id q = e.shr(sig, shift);
   Id rest = e.op64(Op::OpBitwiseAnd, sig, e.op64(Op::OpISub, unit, e.u64(1)));
-  Id odd = e.test(Op::OpINotEqual, e.and64(q, 1), e.u64(0));
-  Id up = e.any(e.test(Op::OpUGreaterThan, rest, half), e.all(e.test(Op::OpIEqual, rest, half), e.any(sticky, odd)));
+  Id zero = e.u64(0);
+  Id odd = e.test(Op::OpINotEqual, e.and64(q, 1), zero);
+  Id sticky_or_odd = e.any(sticky, odd);
+  Id tie_up = e.all(e.test(Op::OpIEqual, rest, half), sticky_or_odd);
+  Id up = e.any(e.test(Op::OpUGreaterThan, rest, half), tie_up);
   q = e.op64(Op::OpIAdd, q, e.bool64(up));
   // A normal result: (biased - 1) << mant plus q, whose leading bit adds the
   // last 1 to the exponent (and a rounding carry moves into it, up to inf).
-  Id exp_part = e.shl(e.to64(e.op32(Op::OpISub, biased, e.u32(1))), e.u32(fmt.mant));
+  Id mant_bits = e.u32(fmt.mant);
+  Id exp_part = e.shl(e.to64(e.op32(Op::OpISub, biased, e.u32(1))), mant_bits);
   Id magnitude = e.sel(normal, e.op64(Op::OpIAdd, exp_part, q), q);
   Id overflow = e.test(Op::OpSGreaterThanEqual, biased, e.u32(fmt.max_exp));
   magnitude = e.sel(overflow, e.u64(fmt.inf()), magnitude);
@@ -119,8 +136,9 @@ Id is_nan(Emit& e, const ExactFloat::Format& fmt, const Fields& x) {
 // wasm's NaN result: the first NaN operand, quieted, else the canonical NaN.
 Id nan_result(Emit& e, const ExactFloat::Format& fmt, Id a, Id a_nan, Id b, Id b_nan) {
   Id quiet = e.u64(fmt.quiet());
-  return e.sel(a_nan, e.op64(Op::OpBitwiseOr, a, quiet),
-               e.sel(b_nan, e.op64(Op::OpBitwiseOr, b, quiet), e.u64(fmt.canonical_nan())));
+  Id canonical = e.u64(fmt.canonical_nan());
+  Id b_or_canonical = e.sel(b_nan, e.op64(Op::OpBitwiseOr, b, quiet), canonical);
+  return e.sel(a_nan, e.op64(Op::OpBitwiseOr, a, quiet), b_or_canonical);
 }
 
 }  // namespace
@@ -178,12 +196,16 @@ Id ExactFloat::promote_bits(FunctionBuilder& f, Id bits32) {
   Id p = e.msb64(x.mant);
   Id sub_exp = e.op32(Op::OpIAdd, p, e.u32(1023 - 149));
   Id sub_mant = e.and64(e.shl(x.mant, e.op32(Op::OpISub, e.u32(52), p)), (uint64_t(1) << 52) - 1);
-  Id exp = e.sel(special, e.u32(2047), e.op32(Op::OpIAdd, x.exp, e.u32(1023 - 127)));
+  Id normal_exp = e.op32(Op::OpIAdd, x.exp, e.u32(1023 - 127));
+  Id exp = e.sel(special, e.u32(2047), normal_exp);
   Id mant = e.shl(x.mant, e.u32(29));
-  mant = e.sel(e.all(special, nonzero), e.op64(Op::OpBitwiseOr, mant, e.u64(kF64.quiet())), mant);
+  Id quieted = e.op64(Op::OpBitwiseOr, mant, e.u64(kF64.quiet()));
+  mant = e.sel(e.all(special, nonzero), quieted, mant);
   exp = e.sel(zero_exp, e.sel(nonzero, sub_exp, e.u32(0)), exp);
   mant = e.sel(zero_exp, e.sel(nonzero, sub_mant, e.u64(0)), mant);
-  Id result = e.op64(Op::OpBitwiseOr, e.shl(x.sign, e.u32(63)), e.shl(e.to64(exp), e.u32(52)));
+  Id fifty_two = e.u32(52);
+  Id exp_bits = e.shl(e.to64(exp), fifty_two);
+  Id result = e.op64(Op::OpBitwiseOr, e.shl(x.sign, e.u32(63)), exp_bits);
   return e.op64(Op::OpBitwiseOr, result, mant);
 }
 
@@ -197,17 +219,20 @@ void ExactFloat::emit_demote(Id id) {
   Emit e{k_, f};
   Id bits = f.param(0);
   Fields x = fields(e, kF64, bits);
-  Id in_normal_range =
-      e.all(e.test(Op::OpUGreaterThanEqual, x.exp, e.u32(1023 - 126)), e.test(Op::OpULessThan, x.exp, e.u32(2047)));
+  Id below_inf = e.test(Op::OpULessThan, x.exp, e.u32(2047));
+  Id in_normal_range = e.all(e.test(Op::OpUGreaterThanEqual, x.exp, e.u32(1023 - 126)), below_inf);
   f.if_else(in_normal_range, [&] {
-    Id narrowed = f.op(Op::OpFConvert, k_.types.f32(), {f.op(Op::OpBitcast, k_.types.f64(), {bits})});
+    Id wide = f.op(Op::OpBitcast, k_.types.f64(), {bits});
+    Id narrowed = f.op(Op::OpFConvert, k_.types.f32(), {wide});
     f.return_value(f.op(Op::OpBitcast, k_.types.u32, {narrowed}));
   });
   Id nan = is_nan(e, kF64, x);
-  Id nan32 = e.op64(Op::OpBitwiseOr, e.shr(x.mant, e.u32(29)), e.u64(kF32.canonical_nan()));
+  Id canonical32 = e.u64(kF32.canonical_nan());
+  Id nan32 = e.op64(Op::OpBitwiseOr, e.shr(x.mant, e.u32(29)), canonical32);
   Id zero_exp = e.test(Op::OpIEqual, x.exp, e.u32(0));
   Id sig = e.sel(zero_exp, x.mant, e.op64(Op::OpBitwiseOr, x.mant, e.u64(uint64_t(1) << 52)));
-  Id exp = e.sel(zero_exp, e.u32(uint32_t(-1022)), e.op32(Op::OpISub, x.exp, e.u32(1023)));
+  Id normal_exp = e.op32(Op::OpISub, x.exp, e.u32(1023));
+  Id exp = e.sel(zero_exp, e.u32(uint32_t(-1022)), normal_exp);
   Id rounded = round_pack(e, kF32, x.sign, exp, sig, 52, k_.b.const_bool(false));
   Id result = e.sel(nan, e.op64(Op::OpBitwiseOr, nan32, e.shl(x.sign, e.u32(31))), rounded);
   f.return_value(e.to32(result));
@@ -221,19 +246,23 @@ void ExactFloat::emit_demote(Id id) {
 static Id both_zero(Emit& e, Id a, Id b, uint32_t width) {
   if (width == 64) {
     Id either = e.op64(Op::OpBitwiseOr, a, b);
-    return e.test(Op::OpIEqual, e.op64(Op::OpBitwiseAnd, either, e.u64(~(uint64_t(1) << 63))), e.u64(0));
+    Id zero = e.u64(0);
+    return e.test(Op::OpIEqual, e.op64(Op::OpBitwiseAnd, either, e.u64(~(uint64_t(1) << 63))), zero);
   }
   Id either = e.op32(Op::OpBitwiseOr, a, b);
-  return e.test(Op::OpIEqual, e.op32(Op::OpBitwiseAnd, either, e.u32(0x7FFF'FFFFu)), e.u32(0));
+  Id zero = e.u32(0);
+  return e.test(Op::OpIEqual, e.op32(Op::OpBitwiseAnd, either, e.u32(0x7FFF'FFFFu)), zero);
 }
 
 static Id zero_sum_bits(Emit& e, Op op, Id a, Id b, uint32_t width) {
   if (width == 64) {
     Id b_signed = op == Op::OpFSub ? e.op64(Op::OpBitwiseXor, b, e.u64(uint64_t(1) << 63)) : b;
-    return e.op64(Op::OpBitwiseAnd, e.op64(Op::OpBitwiseAnd, a, b_signed), e.u64(uint64_t(1) << 63));
+    Id sign_bit = e.u64(uint64_t(1) << 63);
+    return e.op64(Op::OpBitwiseAnd, e.op64(Op::OpBitwiseAnd, a, b_signed), sign_bit);
   }
   Id b_signed = op == Op::OpFSub ? e.op32(Op::OpBitwiseXor, b, e.u32(0x8000'0000u)) : b;
-  return e.op32(Op::OpBitwiseAnd, e.op32(Op::OpBitwiseAnd, a, b_signed), e.u32(0x8000'0000u));
+  Id sign_bit = e.u32(0x8000'0000u);
+  return e.op32(Op::OpBitwiseAnd, e.op32(Op::OpBitwiseAnd, a, b_signed), sign_bit);
 }
 
 // The debug name of the + - * helper of a width: wasmgpu_f32_add, ...
@@ -253,10 +282,12 @@ void ExactFloat::emit_f32_arith(Id id, Op op) {
   const Id f64 = k_.types.f64();
   Id wide_a = f.variable(f64), wide_b = f.variable(f64);
   auto exp_zero = [&](Id v) {
-    return e.test(Op::OpIEqual, e.op32(Op::OpBitwiseAnd, v, e.u32(0x7F80'0000u)), e.u32(0));
+    Id zero = e.u32(0);
+    return e.test(Op::OpIEqual, e.op32(Op::OpBitwiseAnd, v, e.u32(0x7F80'0000u)), zero);
   };
+  Id b_exp_zero = exp_zero(b);
   f.if_else(
-      e.any(exp_zero(a), exp_zero(b)),
+      e.any(exp_zero(a), b_exp_zero),
       [&] {
         f.store(wide_a, f.op(Op::OpBitcast, f64, {promote_bits(f, a)}));
         f.store(wide_b, f.op(Op::OpBitcast, f64, {promote_bits(f, b)}));
@@ -271,9 +302,14 @@ void ExactFloat::emit_f32_arith(Id id, Op op) {
   Id narrowed = call(f, Helper::Demote, {r_bits});
   Fields fa = fields(e, kF32, e.to64(a)), fb = fields(e, kF32, e.to64(b));
   Fields fr = fields(e, kF64, r_bits);
-  Id nan = e.to32(nan_result(e, kF32, e.to64(a), is_nan(e, kF32, fa), e.to64(b), is_nan(e, kF32, fb)));
+  Id b_nan = is_nan(e, kF32, fb), b64 = e.to64(b);
+  Id a_nan = is_nan(e, kF32, fa), a64 = e.to64(a);
+  Id nan = e.to32(nan_result(e, kF32, a64, a_nan, b64, b_nan));
   Id result = e.sel(is_nan(e, kF64, fr), nan, narrowed);
-  if (op != Op::OpFMul) result = e.sel(both_zero(e, a, b, 32), zero_sum_bits(e, op, a, b, 32), result);
+  if (op != Op::OpFMul) {
+    Id zero_sum = zero_sum_bits(e, op, a, b, 32);
+    result = e.sel(both_zero(e, a, b, 32), zero_sum, result);
+  }
   f.return_value(result);
   f.finish();
 }
@@ -298,25 +334,30 @@ void ExactFloat::emit_div(Id id, const Format& fmt) {
   Id y_inf = e.test(Op::OpIEqual, y.magnitude, e.u64(fmt.inf()));
   Id x_zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
   Id y_zero = e.test(Op::OpIEqual, y.magnitude, e.u64(0));
-  Id nan = e.any(e.any(x_nan, y_nan), e.any(e.all(x_inf, y_inf), e.all(x_zero, y_zero)));
+  Id zero_by_zero = e.all(x_zero, y_zero);
+  Id invalid = e.any(e.all(x_inf, y_inf), zero_by_zero);
+  Id nan = e.any(e.any(x_nan, y_nan), invalid);
   Id infinite = e.any(x_inf, y_zero), zero = e.any(x_zero, y_inf);
   Id special = e.any(nan, e.any(infinite, zero));
   f.if_else(special, [&] {
-    Id result = e.sel(nan, nan_result(e, fmt, a, x_nan, b, y_nan), e.sel(infinite, signed_inf, signed_zero));
+    Id inf_or_zero = e.sel(infinite, signed_inf, signed_zero);
+    Id result = e.sel(nan, nan_result(e, fmt, a, x_nan, b, y_nan), inf_or_zero);
     f.return_value(narrow(result));
   });
   auto [sig_a, exp_a] = normalize(e, fmt, x);
   auto [sig_b, exp_b] = normalize(e, fmt, y);
   Id less = e.test(Op::OpULessThan, sig_a, sig_b);
   sig_a = e.sel(less, e.shl(sig_a, e.u32(1)), sig_a);
-  Id exp = e.op32(Op::OpISub, e.op32(Op::OpISub, exp_a, exp_b), e.sel(less, e.u32(1), e.u32(0)));
+  Id less_bit = e.bool32(less);
+  Id exp = e.op32(Op::OpISub, e.op32(Op::OpISub, exp_a, exp_b), less_bit);
   // sig_b <= sig_a < 2 sig_b: the quotient's leading 1, then `chunk` more
   // bits per u64 division (the remainder stays below sig_b < 2^(mant+1)).
   uint32_t chunk = 63 - fmt.mant, steps = (fmt.mant + 2 + chunk - 1) / chunk;
   Id q = e.u64(1), rest = e.op64(Op::OpISub, sig_a, sig_b);
   for (uint32_t i = 0; i < steps; ++i) {
     Id shifted = e.shl(rest, e.u32(chunk));
-    q = e.op64(Op::OpBitwiseOr, e.shl(q, e.u32(chunk)), e.op64(Op::OpUDiv, shifted, sig_b));
+    Id digits = e.op64(Op::OpUDiv, shifted, sig_b);
+    q = e.op64(Op::OpBitwiseOr, e.shl(q, e.u32(chunk)), digits);
     rest = e.op64(Op::OpUMod, shifted, sig_b);
   }
   Id sticky = e.test(Op::OpINotEqual, rest, e.u64(0));
@@ -337,18 +378,21 @@ void ExactFloat::emit_sqrt(Id id, const Format& fmt) {
   Fields x = fields(e, fmt, a);
   Id nan = is_nan(e, fmt, x);
   Id zero = e.test(Op::OpIEqual, x.magnitude, e.u64(0));
-  Id negative = e.all(e.test(Op::OpINotEqual, x.sign, e.u64(0)), e.no(zero));
+  Id nonzero = e.no(zero);
+  Id negative = e.all(e.test(Op::OpINotEqual, x.sign, e.u64(0)), nonzero);
   Id pos_inf = e.test(Op::OpIEqual, a, e.u64(fmt.inf()));
-  Id special = e.any(e.any(nan, zero), e.any(negative, pos_inf));
+  Id negative_or_inf = e.any(negative, pos_inf);
+  Id special = e.any(e.any(nan, zero), negative_or_inf);
   f.if_else(special, [&] {
-    Id result =
-        e.sel(nan, e.op64(Op::OpBitwiseOr, a, e.u64(fmt.quiet())), e.sel(negative, e.u64(fmt.canonical_nan()), a));
+    Id canonical_or_a = e.sel(negative, e.u64(fmt.canonical_nan()), a);
+    Id result = e.sel(nan, e.op64(Op::OpBitwiseOr, a, e.u64(fmt.quiet())), canonical_or_a);
     f.return_value(narrow(result));
   });
   auto [sig, exp] = normalize(e, fmt, x);
-  Id odd = e.test(Op::OpINotEqual, e.op32(Op::OpBitwiseAnd, exp, e.u32(1)), e.u32(0));
+  Id zero32 = e.u32(0);
+  Id odd = e.test(Op::OpINotEqual, e.op32(Op::OpBitwiseAnd, exp, e.u32(1)), zero32);
   sig = e.sel(odd, e.shl(sig, e.u32(1)), sig);
-  exp = e.op32(Op::OpISub, exp, e.sel(odd, e.u32(1), e.u32(0)));
+  exp = e.op32(Op::OpISub, exp, e.bool32(odd));
   // The radicand is sig << (mant + 4) (< 2^(2 mant + 6)); its root has its
   // leading bit at mant + 2 and stands for 2^(exp / 2).
   Id n_var = f.variable(k_.types.u64), rem_var = f.variable(k_.types.u64), root_var = f.variable(k_.types.u64);
@@ -364,20 +408,26 @@ void ExactFloat::emit_sqrt(Id id, const Format& fmt) {
         Id n = f.load(k_.types.u64, n_var);
         Id pair = e.and64(e.shr(n, e.u32(fmt.mant)), 3);
         f.store(n_var, e.and64(e.shl(n, e.u32(2)), (uint64_t(1) << (fmt.mant + 2)) - 1));
-        Id rem = e.op64(Op::OpBitwiseOr, e.shl(f.load(k_.types.u64, rem_var), e.u32(2)), pair);
+        Id two = e.u32(2);
+        Id rem = e.op64(Op::OpBitwiseOr, e.shl(f.load(k_.types.u64, rem_var), two), pair);
         Id root = f.load(k_.types.u64, root_var);
-        Id trial = e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(2)), e.u64(1));
+        Id one = e.u64(1);
+        Id trial = e.op64(Op::OpBitwiseOr, e.shl(root, two), one);
         Id fits = e.test(Op::OpUGreaterThanEqual, rem, trial);
         f.store(rem_var, e.sel(fits, e.op64(Op::OpISub, rem, trial), rem));
-        f.store(root_var, e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(1)), e.bool64(fits)));
+        Id fits_bit = e.bool64(fits);
+        f.store(root_var, e.op64(Op::OpBitwiseOr, e.shl(root, e.u32(1)), fits_bit));
       },
       [&](const FunctionBuilder::LoopBlocks& loop) {
-        f.store(i_var, e.op32(Op::OpIAdd, f.load(k_.types.u32, i_var), e.u32(1)));
+        Id one = e.u32(1);
+        f.store(i_var, e.op32(Op::OpIAdd, f.load(k_.types.u32, i_var), one));
         f.branch(loop.header);
       });
-  Id sticky = e.test(Op::OpINotEqual, f.load(k_.types.u64, rem_var), e.u64(0));
+  Id zero64 = e.u64(0);
+  Id sticky = e.test(Op::OpINotEqual, f.load(k_.types.u64, rem_var), zero64);
   Id half_exp = e.op32(Op::OpShiftRightArithmetic, exp, e.u32(1));
-  Id result = round_pack(e, fmt, e.u64(0), half_exp, f.load(k_.types.u64, root_var), fmt.mant + 2, sticky);
+  Id root = f.load(k_.types.u64, root_var);
+  Id result = round_pack(e, fmt, zero64, half_exp, root, fmt.mant + 2, sticky);
   f.return_value(narrow(result));
   f.finish();
 }
@@ -386,12 +436,15 @@ void ExactFloat::emit_sqrt(Id id, const Format& fmt) {
 Id ExactFloat::compare(FunctionBuilder& f, Opcode opcode, const Format& fmt, Id a, Id b) {
   Emit e{k_, f};
   Fields x = fields(e, fmt, a), y = fields(e, fmt, b);
-  Id unordered = e.any(is_nan(e, fmt, x), is_nan(e, fmt, y));
-  Id both_zero = e.test(Op::OpIEqual, e.op64(Op::OpBitwiseOr, x.magnitude, y.magnitude), e.u64(0));
+  Id y_nan = is_nan(e, fmt, y);
+  Id unordered = e.any(is_nan(e, fmt, x), y_nan);
+  Id zero = e.u64(0);
+  Id both_zero = e.test(Op::OpIEqual, e.op64(Op::OpBitwiseOr, x.magnitude, y.magnitude), zero);
   // Monotone map to unsigned order: negatives reversed below positives.
   auto key = [&](Id v, const Fields& fv) {
-    return e.sel(e.test(Op::OpINotEqual, fv.sign, e.u64(0)), e.op64(Op::OpBitwiseXor, v, e.u64(fmt.sign() * 2 - 1)),
-                 e.op64(Op::OpBitwiseOr, v, e.u64(fmt.sign())));
+    Id positive_key = e.op64(Op::OpBitwiseOr, v, e.u64(fmt.sign()));
+    Id negative_key = e.op64(Op::OpBitwiseXor, v, e.u64(fmt.sign() * 2 - 1));
+    return e.sel(e.test(Op::OpINotEqual, fv.sign, e.u64(0)), negative_key, positive_key);
   };
   Id ka = key(a, x), kb = key(b, y);
   Id equal = e.any(e.test(Op::OpIEqual, a, b), both_zero);
@@ -402,9 +455,17 @@ Id ExactFloat::compare(FunctionBuilder& f, Opcode opcode, const Format& fmt, Id 
     case Opcode::F32Ne:
     case Opcode::F64Ne: return e.any(unordered, e.no(equal));
     case Opcode::F32Lt:
-    case Opcode::F64Lt: result = e.all(e.no(equal), e.test(Op::OpULessThan, ka, kb)); break;
+    case Opcode::F64Lt: {
+      Id less = e.test(Op::OpULessThan, ka, kb);
+      result = e.all(e.no(equal), less);
+      break;
+    }
     case Opcode::F32Gt:
-    case Opcode::F64Gt: result = e.all(e.no(equal), e.test(Op::OpUGreaterThan, ka, kb)); break;
+    case Opcode::F64Gt: {
+      Id greater = e.test(Op::OpUGreaterThan, ka, kb);
+      result = e.all(e.no(equal), greater);
+      break;
+    }
     case Opcode::F32Le:
     case Opcode::F64Le: result = e.any(equal, e.test(Op::OpULessThan, ka, kb)); break;
     case Opcode::F32Ge:
@@ -449,12 +510,18 @@ Id ExactFloat::native_compare_holds(FunctionBuilder& f, bool is64, Id a, Id b) {
   Emit e{k_, f};
   if (is64 && k_.f64_subnormals_native) return k_.b.const_bool(true);
   auto normal_or_special = [&](Id v) {
-    Id high = is64 ? e.to32(e.shr(f.op(Op::OpBitcast, k_.types.u64, {v}), e.u32(32)))
-                   : f.op(Op::OpBitcast, k_.types.u32, {v});
+    Id high;
+    if (is64) {
+      Id thirty_two = e.u32(32);
+      high = e.to32(e.shr(f.op(Op::OpBitcast, k_.types.u64, {v}), thirty_two));
+    } else {
+      high = f.op(Op::OpBitcast, k_.types.u32, {v});
+    }
     Id exponent = e.op32(Op::OpBitwiseAnd, high, e.u32(is64 ? 0x7FF0'0000u : 0x7F80'0000u));
     return e.test(Op::OpINotEqual, exponent, e.u32(0));
   };
-  return e.all(normal_or_special(a), normal_or_special(b));
+  Id b_holds = normal_or_special(b);
+  return e.all(normal_or_special(a), b_holds);
 }
 
 // min/max: the same order, in which -0 < +0 as wasm wants.
@@ -463,12 +530,15 @@ Id ExactFloat::min_max(FunctionBuilder& f, bool is_min, const Format& fmt, Id a,
   Fields x = fields(e, fmt, a), y = fields(e, fmt, b);
   Id x_nan = is_nan(e, fmt, x), y_nan = is_nan(e, fmt, y);
   auto key = [&](Id v, const Fields& fv) {
-    return e.sel(e.test(Op::OpINotEqual, fv.sign, e.u64(0)), e.op64(Op::OpBitwiseXor, v, e.u64(fmt.sign() * 2 - 1)),
-                 e.op64(Op::OpBitwiseOr, v, e.u64(fmt.sign())));
+    Id positive_key = e.op64(Op::OpBitwiseOr, v, e.u64(fmt.sign()));
+    Id negative_key = e.op64(Op::OpBitwiseXor, v, e.u64(fmt.sign() * 2 - 1));
+    return e.sel(e.test(Op::OpINotEqual, fv.sign, e.u64(0)), negative_key, positive_key);
   };
-  Id a_first = e.test(is_min ? Op::OpULessThan : Op::OpUGreaterThan, key(a, x), key(b, y));
+  Id b_key = key(b, y);
+  Id a_first = e.test(is_min ? Op::OpULessThan : Op::OpUGreaterThan, key(a, x), b_key);
   Id result = e.sel(a_first, a, b);
-  return e.sel(e.any(x_nan, y_nan), nan_result(e, fmt, a, x_nan, b, y_nan), result);
+  Id nan = nan_result(e, fmt, a, x_nan, b, y_nan);
+  return e.sel(e.any(x_nan, y_nan), nan, result);
 }
 
 // f64 + - *: native, with wasm's NaN results. Where the device may flush
@@ -492,7 +562,8 @@ Id ExactFloat::f64_native(FunctionBuilder& f, Op op, Id a, Id b) {
     f.store(bits, f.op(Op::OpBitcast, k_.types.u64, {r}));
     Helper helper = op == Op::OpFAdd ? Helper::F64Add : op == Op::OpFSub ? Helper::F64Sub : Helper::F64Mul;
     f.if_else(e.no(keep), [&] { f.store(bits, call(f, helper, {a_bits, b_bits})); });
-    return f.op(Op::OpBitcast, k_.types.f64(), {f.load(k_.types.u64, bits)});
+    Id result_bits = f.load(k_.types.u64, bits);
+    return f.op(Op::OpBitcast, k_.types.f64(), {result_bits});
   }
   // Only a NaN or a zero result can differ from wasm's bits (NaN payloads;
   // zero sums a driver folded, see both_zero), and one ordered compare
@@ -505,14 +576,18 @@ Id ExactFloat::f64_native(FunctionBuilder& f, Op op, Id a, Id b) {
   f.store(bits, f.op(Op::OpBitcast, k_.types.u64, {r}));
   f.if_else(e.no(ordinary), [&] {
     Fields x = fields(e, kF64, a_bits), y = fields(e, kF64, b_bits);
-    Id nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, is_nan(e, kF64, y));
+    Id y_nan = is_nan(e, kF64, y);
+    Id nan = nan_result(e, kF64, a_bits, is_nan(e, kF64, x), b_bits, y_nan);
     Id r_nan = f.op(Op::OpIsNan, k_.types.bool_type, {r});
     Id result = e.sel(r_nan, nan, f.op(Op::OpBitcast, k_.types.u64, {r}));
-    if (op != Op::OpFMul)
-      result = e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum_bits(e, op, a_bits, b_bits, 64), result);
+    if (op != Op::OpFMul) {
+      Id zero_sum = zero_sum_bits(e, op, a_bits, b_bits, 64);
+      result = e.sel(both_zero(e, a_bits, b_bits, 64), zero_sum, result);
+    }
     f.store(bits, result);
   });
-  return f.op(Op::OpBitcast, k_.types.f64(), {f.load(k_.types.u64, bits)});
+  Id result_bits = f.load(k_.types.u64, bits);
+  return f.op(Op::OpBitcast, k_.types.f64(), {result_bits});
 }
 
 // f64 + - * on integers (u64 bits in and out), subnormals included: for
@@ -543,11 +618,13 @@ void ExactFloat::emit_f64_arith(Id id, Op op) {
     Id sign = e.op64(Op::OpBitwiseXor, x.sign, y.sign);
     Id signed_zero = e.shl(sign, e.u32(63));
     Id signed_inf = e.op64(Op::OpBitwiseOr, signed_zero, e.u64(kF64.inf()));
-    Id nan = e.any(e.any(x_nan, y_nan), e.any(e.all(x_inf, y_zero), e.all(x_zero, y_inf)));
+    Id zero_times_inf = e.all(x_zero, y_inf);
+    Id invalid = e.any(e.all(x_inf, y_zero), zero_times_inf);
+    Id nan = e.any(e.any(x_nan, y_nan), invalid);
     Id infinite = e.any(x_inf, y_inf), zero = e.any(x_zero, y_zero);
     f.if_else(e.any(nan, e.any(infinite, zero)), [&] {
-      f.return_value(
-          e.sel(nan, nan_result(e, kF64, a, x_nan, b_operand, y_nan), e.sel(infinite, signed_inf, signed_zero)));
+      Id inf_or_zero = e.sel(infinite, signed_inf, signed_zero);
+      f.return_value(e.sel(nan, nan_result(e, kF64, a, x_nan, b_operand, y_nan), inf_or_zero));
     });
     auto [sig_a, exp_a] = normalize(e, kF64, x);
     auto [sig_b, exp_b] = normalize(e, kF64, y);
@@ -555,23 +632,30 @@ void ExactFloat::emit_f64_arith(Id id, Op op) {
     Id a_hi = e.shr(sig_a, e.u32(32)), a_lo = e.and64(sig_a, 0xFFFF'FFFFu);
     Id b_hi = e.shr(sig_b, e.u32(32)), b_lo = e.and64(sig_b, 0xFFFF'FFFFu);
     Id low = e.op64(Op::OpIMul, a_lo, b_lo);
-    Id middle = e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_lo), e.op64(Op::OpIMul, a_lo, b_hi));
+    Id lo_hi = e.op64(Op::OpIMul, a_lo, b_hi);
+    Id middle = e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_lo), lo_hi);
     Id lo = e.op64(Op::OpIAdd, low, e.shl(middle, e.u32(32)));
     Id carry = e.bool64(e.test(Op::OpULessThan, lo, low));
-    Id hi = e.op64(Op::OpIAdd, e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_hi), e.shr(middle, e.u32(32))), carry);
+    Id middle_hi = e.shr(middle, e.u32(32));
+    Id hi = e.op64(Op::OpIAdd, e.op64(Op::OpIAdd, e.op64(Op::OpIMul, a_hi, b_hi), middle_hi), carry);
     // The product's top bits (leading bit at 60 or 61) and whether any of
     // the 44 below them is set.
-    Id top = e.op64(Op::OpBitwiseOr, e.shl(hi, e.u32(20)), e.shr(lo, e.u32(44)));
-    Id sticky = e.test(Op::OpINotEqual, e.and64(lo, (uint64_t(1) << 44) - 1), e.u64(0));
-    Id at_61 = e.test(Op::OpINotEqual, e.shr(top, e.u32(61)), e.u64(0));
+    Id lo_top = e.shr(lo, e.u32(44));
+    Id top = e.op64(Op::OpBitwiseOr, e.shl(hi, e.u32(20)), lo_top);
+    Id zero64 = e.u64(0);
+    Id sticky = e.test(Op::OpINotEqual, e.and64(lo, (uint64_t(1) << 44) - 1), zero64);
+    Id at_61 = e.test(Op::OpINotEqual, e.shr(top, e.u32(61)), zero64);
     Id sig = e.sel(at_61, top, e.shl(top, e.u32(1)));
     // sig_a sig_b 2^(exp_a + exp_b - 104) = top 2^(exp_a + exp_b - 60).
-    Id exp = e.op32(Op::OpIAdd, e.op32(Op::OpIAdd, exp_a, exp_b), e.sel(at_61, e.u32(1), e.u32(0)));
+    Id carry_bit = e.bool32(at_61);
+    Id exp = e.op32(Op::OpIAdd, e.op32(Op::OpIAdd, exp_a, exp_b), carry_bit);
     f.return_value(round_pack(e, kF64, sign, exp, sig, 61, sticky));
     f.finish();
     return;
   }
-  Id nan = e.any(e.any(x_nan, y_nan), e.all(e.all(x_inf, y_inf), e.test(Op::OpINotEqual, x.sign, y.sign)));
+  Id opposite_signs = e.test(Op::OpINotEqual, x.sign, y.sign);
+  Id inf_minus_inf = e.all(e.all(x_inf, y_inf), opposite_signs);
+  Id nan = e.any(e.any(x_nan, y_nan), inf_minus_inf);
   f.if_else(nan, [&] { f.return_value(nan_result(e, kF64, a, x_nan, b_operand, y_nan)); });
   f.if_else(x_inf, [&] { f.return_value(a); });
   f.if_else(y_inf, [&] { f.return_value(b); });
@@ -583,22 +667,29 @@ void ExactFloat::emit_f64_arith(Id id, Op op) {
   Id swap = e.test(Op::OpULessThan, x.magnitude, y.magnitude);
   auto [sig_x, exp_x] = normalize(e, kF64, x);
   auto [sig_y, exp_y] = normalize(e, kF64, y);
-  Id sig_big = e.shl(e.sel(swap, sig_y, sig_x), e.u32(8)), sig_small = e.shl(e.sel(swap, sig_x, sig_y), e.u32(8));
+  Id eight = e.u32(8);
+  Id sig_big = e.shl(e.sel(swap, sig_y, sig_x), eight), sig_small = e.shl(e.sel(swap, sig_x, sig_y), eight);
   Id exp_big = e.sel(swap, exp_y, exp_x), exp_small = e.sel(swap, exp_x, exp_y);
   Id sign = e.sel(swap, y.sign, x.sign);
   Id distance = e.op32(Op::OpISub, exp_big, exp_small);
-  distance = e.sel(e.test(Op::OpUGreaterThan, distance, e.u32(63)), e.u32(63), distance);
-  Id lost = e.op64(Op::OpBitwiseAnd, sig_small, e.op64(Op::OpISub, e.shl(e.u64(1), distance), e.u64(1)));
-  Id aligned = e.op64(Op::OpBitwiseOr, e.shr(sig_small, distance), e.bool64(e.test(Op::OpINotEqual, lost, e.u64(0))));
+  Id max_distance = e.u32(63);
+  distance = e.sel(e.test(Op::OpUGreaterThan, distance, max_distance), max_distance, distance);
+  Id one = e.u64(1);
+  Id lost = e.op64(Op::OpBitwiseAnd, sig_small, e.op64(Op::OpISub, e.shl(one, distance), one));
+  Id lost_bit = e.bool64(e.test(Op::OpINotEqual, lost, e.u64(0)));
+  Id aligned = e.op64(Op::OpBitwiseOr, e.shr(sig_small, distance), lost_bit);
   Id same_sign = e.test(Op::OpIEqual, x.sign, y.sign);
-  Id sum = e.sel(same_sign, e.op64(Op::OpIAdd, sig_big, aligned), e.op64(Op::OpISub, sig_big, aligned));
+  Id difference = e.op64(Op::OpISub, sig_big, aligned);
+  Id sum = e.sel(same_sign, e.op64(Op::OpIAdd, sig_big, aligned), difference);
   // Exact cancellation gives +0 under round to nearest.
   f.if_else(e.test(Op::OpIEqual, sum, e.u64(0)), [&] { f.return_value(e.u64(0)); });
   // sig_big 2^(exp_big - 60) = sum 2^(exp_big - 60): lead the sum at 61.
   Id lead = e.msb64(sum);
   Id shift = e.op32(Op::OpISub, e.u32(61), lead);
-  Id exp = e.op32(Op::OpISub, e.op32(Op::OpIAdd, exp_big, lead), e.u32(60));
-  f.return_value(round_pack(e, kF64, sign, exp, e.shl(sum, shift), 61, k_.b.const_bool(false)));
+  Id sixty = e.u32(60);
+  Id exp = e.op32(Op::OpISub, e.op32(Op::OpIAdd, exp_big, lead), sixty);
+  Id no_sticky = k_.b.const_bool(false);
+  f.return_value(round_pack(e, kF64, sign, exp, e.shl(sum, shift), 61, no_sticky));
   f.finish();
 }
 
@@ -736,7 +827,8 @@ void ExactFloat::settle(FunctionBuilder& f, std::vector<Id>& stack) {
       f.store(variables[i], call(f, run_[i].helper, {input(run_[i].lhs), input(run_[i].rhs)}));
   });
   for (size_t i = 0; i < run_.size(); ++i) {
-    Id settled = f.op(Op::OpBitcast, k_.types.f32(), {f.load(k_.types.u32, variables[i])});
+    Id settled_bits = f.load(k_.types.u32, variables[i]);
+    Id settled = f.op(Op::OpBitcast, k_.types.f32(), {settled_bits});
     for (Id& value : stack)
       if (value == run_[i].result) value = settled;
   }
@@ -810,20 +902,23 @@ bool ExactFloat::lower(FunctionBuilder& f, Opcode opcode, std::vector<Id>& stack
         Id a = is64 ? bits64(lhs) : wide32(lhs), b = is64 ? bits64(rhs) : wide32(rhs);
         f.store(result, compare(f, opcode, is64 ? kF64 : kF32, a, b));
       });
-      stack.push_back(e.sel(f.load(k_.types.bool_type, result), e.u32(1), e.u32(0)));
+      Id zero = e.u32(0), one = e.u32(1);
+      stack.push_back(e.sel(f.load(k_.types.bool_type, result), one, zero));
       return true;
     }
     case Opcode::F32Min:
     case Opcode::F32Max: {
       Id rhs = pop(), lhs = pop();
-      Id r = min_max(f, opcode == Opcode::F32Min, kF32, wide32(lhs), wide32(rhs));
+      Id wide_rhs = wide32(rhs);
+      Id r = min_max(f, opcode == Opcode::F32Min, kF32, wide32(lhs), wide_rhs);
       stack.push_back(as_f32(e.to32(r)));
       return true;
     }
     case Opcode::F64Min:
     case Opcode::F64Max: {
       Id rhs = pop(), lhs = pop();
-      stack.push_back(as_f64(min_max(f, opcode == Opcode::F64Min, kF64, bits64(lhs), bits64(rhs))));
+      Id rhs_bits = bits64(rhs);
+      stack.push_back(as_f64(min_max(f, opcode == Opcode::F64Min, kF64, bits64(lhs), rhs_bits)));
       return true;
     }
     case Opcode::F32Ceil:

@@ -70,15 +70,24 @@ Id round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, Id val
   // |x| < 1.
   Id small_result = signed_zero;
   switch (rounding) {
-    case Rounding::Ceil:
-      small_result = sel(all(nonzero, f.op(Op::OpLogicalNot, k.types.bool_type, {negative})), c(one), signed_zero);
+    case Rounding::Ceil: {
+      Id one_bits = c(one);
+      Id positive = f.op(Op::OpLogicalNot, k.types.bool_type, {negative});
+      small_result = sel(all(nonzero, positive), one_bits, signed_zero);
       break;
-    case Rounding::Floor: small_result = sel(all(nonzero, negative), c(one | sign_bit), signed_zero); break;
+    }
+    case Rounding::Floor: {
+      Id minus_one_bits = c(one | sign_bit);
+      small_result = sel(all(nonzero, negative), minus_one_bits, signed_zero);
+      break;
+    }
     case Rounding::Trunc: break;
-    case Rounding::Nearest:
-      small_result =
-          sel(test(Op::OpUGreaterThan, magnitude, c(half)), op(Op::OpBitwiseOr, signed_zero, c(one)), signed_zero);
+    case Rounding::Nearest: {
+      Id signed_one = op(Op::OpBitwiseOr, signed_zero, c(one));
+      Id above_half = test(Op::OpUGreaterThan, magnitude, c(half));
+      small_result = sel(above_half, signed_one, signed_zero);
       break;
+    }
   }
 
   // 1 <= |x| < 2^mant: `fraction_bits` in 1..mant (1 outside, to keep the
@@ -86,7 +95,8 @@ Id round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, Id val
   Id is_small = test(Op::OpULessThan, exponent, c(bias));
   Id is_integral = test(Op::OpUGreaterThanEqual, exponent, c(bias + mant));
   Id fraction_bits = op(Op::OpISub, c(bias + mant), exponent);
-  fraction_bits = sel(any(is_small, is_integral), c(1), fraction_bits);
+  Id one_bit = c(1);
+  fraction_bits = sel(any(is_small, is_integral), one_bit, fraction_bits);
   Id unit = op(Op::OpShiftLeftLogical, c(1), fraction_bits);
   Id mask = op(Op::OpISub, unit, c(1));
   Id fraction = op(Op::OpBitwiseAnd, x, mask);
@@ -99,8 +109,10 @@ Id round_to_integral(KernelContext& k, FunctionBuilder& f, Opcode opcode, Id val
     case Rounding::Trunc: break;
     case Rounding::Nearest: {
       Id halfway = op(Op::OpShiftRightLogical, unit, c(1));
-      Id odd = test(Op::OpINotEqual, op(Op::OpBitwiseAnd, truncated, unit), c(0));
-      up = any(test(Op::OpUGreaterThan, fraction, halfway), all(test(Op::OpIEqual, fraction, halfway), odd));
+      Id zero = c(0);
+      Id odd = test(Op::OpINotEqual, op(Op::OpBitwiseAnd, truncated, unit), zero);
+      Id tie_to_even = all(test(Op::OpIEqual, fraction, halfway), odd);
+      up = any(test(Op::OpUGreaterThan, fraction, halfway), tie_to_even);
       break;
     }
   }

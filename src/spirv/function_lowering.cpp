@@ -33,6 +33,14 @@ std::vector<Id> param_types(KernelContext& k, const wasm::FuncType& type) {
   return types;
 }
 
+// The builder of a function of the module: its parameter types are made
+// before its result type.
+std::optional<FunctionBuilder> own_function(KernelContext& k, uint32_t function_index, const wasm::FuncType& type) {
+  std::vector<Id> params = param_types(k, type);
+  Id result = k.types.result_type(type.results);
+  return std::optional<FunctionBuilder>(std::in_place, k.b, k.function_ids.at(function_index), result, params);
+}
+
 uint32_t f32_bits(float value) { return std::bit_cast<uint32_t>(value); }
 uint64_t f64_bits(double value) { return std::bit_cast<uint64_t>(value); }
 
@@ -44,8 +52,7 @@ FunctionLowering::FunctionLowering(KernelContext& k, uint32_t function_index)
       index_((k.current_function = function_index)),  // names f64 users, params included
       function_(k.module.functions.at(function_index - k.module.imported_functions)),
       type_(k.module.function_type(function_index)),
-      own_function_(std::in_place, k.b, k.function_ids.at(function_index), k.types.result_type(type_.results),
-                    param_types(k, type_)),
+      own_function_(own_function(k, function_index, type_)),
       f_(*own_function_) {}
 
 FunctionLowering::FunctionLowering(KernelContext& k, uint32_t function_index, FunctionBuilder& shared)
@@ -871,7 +878,9 @@ Id FunctionLowering::float_constant(int width, uint64_t bits) {
   if (width == 32) {
     const uint32_t b = uint32_t(bits);
     bool signalling_nan = (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0 && !(b & 0x00400000u);
-    return signalling_nan ? op(Op::OpBitcast, k_.types.f32(), {b_.const_u32(b)}) : b_.const_f32_bits(b);
+    if (!signalling_nan) return b_.const_f32_bits(b);
+    Id integer_bits = b_.const_u32(b);
+    return op(Op::OpBitcast, k_.types.f32(), {integer_bits});
   }
   k_.types.f64();
   bool signalling_nan = (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&

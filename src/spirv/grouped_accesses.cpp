@@ -319,8 +319,8 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
             for (uint32_t j = 0; j < c.words; ++j) parts.push_back(value_at.at(c.delta + 4 * j));
             const Id vector = b.vector_type(k_.types.u32, c.words);
             auto store_vector = [&] {
-              f.store_aligned(k_.device_pointer(f, address, vector), f.op(Op::OpCompositeConstruct, vector, parts),
-                              4 * c.words);
+              Id words = f.op(Op::OpCompositeConstruct, vector, parts);
+              f.store_aligned(k_.device_pointer(f, address, vector), words, 4 * c.words);
             };
             if (!c.when_aligned) {
               store_vector();
@@ -342,11 +342,11 @@ bool RuntimeHelpers::store_group(FunctionBuilder& f, std::span<const GroupedAcce
             f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), value);
             continue;
           }
-          f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)),
-                  f.op(Op::OpUConvert, k_.types.u32, {value}));
-          f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)),
-                  f.op(Op::OpUConvert, k_.types.u32,
-                       {f.op(Op::OpShiftRightLogical, k_.types.u64, {value, b.const_u32(32)})}));
+          Id low = f.op(Op::OpUConvert, k_.types.u32, {value});
+          f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4)), low);
+          Id high = f.op(Op::OpUConvert, k_.types.u32,
+                         {f.op(Op::OpShiftRightLogical, k_.types.u64, {value, b.const_u32(32)})});
+          f.store(shared_word_pointer_at(k_, f, base, uint32_t((d - plan->lo) / 4 + 1)), high);
         }
       },
       [&] {

@@ -132,8 +132,9 @@ std::pair<Id, Id> Images::entry(FunctionBuilder& f, Id handle, uint32_t mask, ui
   Id length = f.op(SpvOp::OpArrayLength, u32, {table_var_, literal(0)});
   Id in_range = f.op(SpvOp::OpULessThan, k_.types.bool_type, {handle, length});
   Id safe = f.op(SpvOp::OpSelect, u32, {in_range, handle, b.const_u32(0)});
-  Id pointer = f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::StorageBuffer, uvec4),
-                    {table_var_, b.const_u32(0), safe});
+  Id zero = b.const_u32(0);
+  Id pointer =
+      f.op(SpvOp::OpAccessChain, b.pointer_type(spv::StorageClass::StorageBuffer, uvec4), {table_var_, zero, safe});
   Id value = f.load(uvec4, pointer);
   Id flags = f.op(SpvOp::OpCompositeExtract, u32, {value, literal(3)});
   Id masked = f.op(SpvOp::OpBitwiseAnd, u32, {flags, b.const_u32(mask)});

@@ -31,7 +31,8 @@ Status FunctionLowering::global_get(uint32_t global_index) {
   }
   if (type == ValType::V128) {
     const uint32_t offset = instance_layout(k_.module).v128_globals_offset + 16 * global_index;
-    push(f_.load_aligned(k_.types.v128(), k_.instance_pointer(f_, offset, k_.types.v128()), 8));
+    Id pointer = k_.instance_pointer(f_, offset, k_.types.v128());
+    push(f_.load_aligned(k_.types.v128(), pointer, 8));
     return {};
   }
   bool wide = type == ValType::I64 || type == ValType::F64;
@@ -110,8 +111,10 @@ Status FunctionLowering::data_drop(uint32_t segment) {
                                                  " uses data.drop of data segment " + std::to_string(segment) +
                                                  ", which does not exist");
   uint32_t offset = k_.layout.data_dropped_offset + 4 * segment;
-  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}),
-             [&] { f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), b_.const_u32(1), 4); });
+  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}), [&] {
+    Id dropped = b_.const_u32(1);
+    f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), dropped, 4);
+  });
   return {};
 }
 

@@ -47,7 +47,8 @@ Id Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span
     return f.op(Op::OpSelect, u32, {inside, value, b.const_u32(outside)});
   };
   auto builtin_vector = [&](spv::BuiltIn builtin) {
-    return f.load(k_.types.uvec3(), k_.abi.builtin_input(builtin, k_.types.uvec3()));
+    Id input = k_.abi.builtin_input(builtin, k_.types.uvec3());
+    return f.load(k_.types.uvec3(), input);
   };
   auto builtin_scalar = [&](spv::BuiltIn builtin) { return f.load(u32, k_.abi.builtin_input(builtin, u32)); };
   auto is_x = [&] { return f.op(Op::OpIEqual, k_.types.bool_type, {args[0], b.const_u32(0)}); };
@@ -74,7 +75,8 @@ Id Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span
     }
     case IntrinsicKind::WorkgroupSize: {
       // OpVectorExtractDynamic needs a non-constant vector: copy it.
-      Id vector = f.op(Op::OpCopyObject, k_.types.uvec3(), {k_.spec.workgroup_size()});
+      Id size = k_.spec.workgroup_size();
+      Id vector = f.op(Op::OpCopyObject, k_.types.uvec3(), {size});
       return dimension_of(vector, 1);
     }
     case IntrinsicKind::WorkgroupCount: {
@@ -487,7 +489,8 @@ Id Intrinsics::atomic_on(FunctionBuilder& f, AtomicOp op, Id pointer, Id scope, 
     case AtomicOp::AddF32: {
       // Compare-exchange loop on the bits: portable, no float-atomic feature needed.
       return compare_exchange_loop(f, pointer, scope, relaxed, relaxed, [&](Id expected) {
-        Id sum = f.op(Op::OpFAdd, k_.types.f32(), {f.op(Op::OpBitcast, k_.types.f32(), {expected}), value});
+        Id old_value = f.op(Op::OpBitcast, k_.types.f32(), {expected});
+        Id sum = f.op(Op::OpFAdd, k_.types.f32(), {old_value, value});
         b.decorate(sum, spv::Decoration::NoContraction);
         return f.op(Op::OpBitcast, u32, {sum});
       });

@@ -97,8 +97,9 @@ void RuntimeHelpers::set_memory_base(FunctionBuilder& f) {
     base = f.load_aligned(k_.types.u64, k_.instance_pointer(f, abi::kInstanceMemoryAddress, k_.types.u64), 8);
   } else if (k_.proofs.address_facts.initial_memory_bytes > 0) {
     // Pushed by the runtime (abi/launch_abi.h): no load through the LaunchBlock.
+    Id member = k_.b.const_u32(AbiVariables::kPushMemoryAddressMember);
     Id pointer = f.op(Op::OpAccessChain, k_.b.pointer_type(spv::StorageClass::PushConstant, k_.types.u64),
-                      {k_.abi.push_constants_var, k_.b.const_u32(AbiVariables::kPushMemoryAddressMember)});
+                      {k_.abi.push_constants_var, member});
     base = f.load(k_.types.u64, pointer);
   } else {
     return;  // no module memory: no access takes a module-memory path
@@ -370,8 +371,8 @@ bool RuntimeHelpers::store_v128(FunctionBuilder& f, Id ea, Id value, const Point
       [&] { f.store_aligned(k_.device_pointer(f, address, v128), value, 16); },
       [&] {
         Id halves = f.op(Op::OpBitcast, u64x2, {value});
-        store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}),
-                         f.op(Op::OpCompositeExtract, k_.types.u64, {halves, literal(1)}), 8);
+        Id high = f.op(Op::OpCompositeExtract, k_.types.u64, {halves, literal(1)});
+        store_translated(f, f.op(Op::OpIAdd, k_.types.u64, {ea, k_.b.const_u64(8)}), high, 8);
         store_translated(f, ea, f.op(Op::OpCompositeExtract, k_.types.u64, {halves, literal(0)}), 8);
       });
   return true;
@@ -446,7 +447,8 @@ void RuntimeHelpers::emit_translate(Id id) {
   const StackLayout& stack = k_.stack;
   if (stack.slot_size != 0) {
     Id window_lo = b.const_u64(stack.window_lo), stack_hi = b.const_u64(stack.stack_hi);
-    Id inside = both(ge(ea, window_lo), le(end, stack_hi));
+    Id ends_below_hi = le(end, stack_hi);
+    Id inside = both(ge(ea, window_lo), ends_below_hi);
     f.if_else(inside, [&] {
       Id base = launch_field(f, abi::kLaunchStackBase, 8);
       Id slot = f.op(Op::OpUConvert, k_.types.u64, {f.load(k_.types.u32, k_.abi.stack_slot_var)});
@@ -457,11 +459,13 @@ void RuntimeHelpers::emit_translate(Id id) {
     });
     // Below the window but inside the stack region: the stack overflowed.
     if (stack.stack_lo < stack.window_lo) {
-      Id overflow = both(ge(ea, b.const_u64(stack.stack_lo)), lt(ea, window_lo));
+      Id below_window = lt(ea, window_lo);
+      Id overflow = both(ge(ea, b.const_u64(stack.stack_lo)), below_window);
       f.if_else(overflow, [&] { trap_and_return(f, abi::TrapKind::StackOverflow); });
     }
     // Straddling the window's edges.
-    Id straddles = both(lt(ea, stack_hi), f.op(Op::OpUGreaterThan, k_.types.bool_type, {end, window_lo}));
+    Id ends_above_lo = f.op(Op::OpUGreaterThan, k_.types.bool_type, {end, window_lo});
+    Id straddles = both(lt(ea, stack_hi), ends_above_lo);
     f.if_else(straddles, [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
   }
 
@@ -483,7 +487,8 @@ void RuntimeHelpers::emit_translate(Id id) {
     };
     Id base = f.op(Op::OpUConvert, k_.types.u64, {field(abi::kRegionWasmBase, k_.types.u32, 4)});
     Id region_size = f.op(Op::OpUConvert, k_.types.u64, {field(abi::kRegionSize, k_.types.u32, 4)});
-    Id inside = both(ge(ea, base), le(end, f.op(Op::OpIAdd, k_.types.u64, {base, region_size})));
+    Id ends_inside = le(end, f.op(Op::OpIAdd, k_.types.u64, {base, region_size}));
+    Id inside = both(ge(ea, base), ends_inside);
     f.if_else(inside, [&] {
       Id device = field(abi::kRegionDeviceAddress, k_.types.u64, 8);
       f.return_value(f.op(Op::OpIAdd, k_.types.u64, {device, f.op(Op::OpISub, k_.types.u64, {ea, base})}));
@@ -527,9 +532,10 @@ Id RuntimeHelpers::load_at(FunctionBuilder& f, Id address, uint32_t width, uint3
     return f.op(Op::OpBitwiseOr, k_.types.u64, {low, high});
   }
   Id value;
+  const Id u8 = k_.types.u8();
   for (uint32_t i = 0; i < width; ++i) {
-    Id byte_ptr = k_.device_pointer(f, offset_address(k_, f, address, i), k_.types.u8());
-    Id byte = f.op(Op::OpUConvert, type, {f.load_aligned(k_.types.u8(), byte_ptr, 1)});
+    Id byte_ptr = k_.device_pointer(f, offset_address(k_, f, address, i), u8);
+    Id byte = f.op(Op::OpUConvert, type, {f.load_aligned(u8, byte_ptr, 1)});
     if (i != 0) byte = f.op(Op::OpShiftLeftLogical, type, {byte, k_.b.const_u32(8 * i)});
     value = i == 0 ? byte : f.op(Op::OpBitwiseOr, type, {value, byte});
   }
@@ -550,10 +556,11 @@ void RuntimeHelpers::store_at(FunctionBuilder& f, Id address, Id value, uint32_t
     f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, 4), k_.types.u32), high, 4);
     return;
   }
+  const Id u8 = k_.types.u8();
   for (uint32_t i = 0; i < width; ++i) {
     Id shifted = i == 0 ? value : f.op(Op::OpShiftRightLogical, type, {value, k_.b.const_u32(8 * i)});
-    Id byte = f.op(Op::OpUConvert, k_.types.u8(), {shifted});
-    f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, i), k_.types.u8()), byte, 1);
+    Id byte = f.op(Op::OpUConvert, u8, {shifted});
+    f.store_aligned(k_.device_pointer(f, offset_address(k_, f, address, i), u8), byte, 1);
   }
 }
 

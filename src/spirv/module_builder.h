@@ -192,6 +192,16 @@ class FunctionBuilder {
   bool was_targeted(Id label) const { return targeted_.contains(label); }
 
   // Instructions with a result (returns the result id) and without.
+  //
+  // Ids are handed out in call order, and types, constants and helper
+  // functions are made on first use, so the order of the calls is the
+  // output. C++ leaves the order of a call's arguments unspecified (GCC and
+  // clang differ), while the elements of a braced list go left to right: an
+  // emitter never passes two calls that make ids or instructions as separate
+  // arguments of one call (`f.op(o, k.types.f32(), {g()})`,
+  // `sel(c, u32(1), u32(0))`), it names them in locals first. The locals keep
+  // the order GCC gave before the rule (the last argument first), so the
+  // golden SPIR-V holds under both compilers.
   Id op(spv::Op op, Id type, std::initializer_list<Operand> operands);
   Id op(spv::Op op, Id type, std::span<const Operand> operands);
   Id op(spv::Op op, Id type, std::span<const Id> operands);  // operands that are all ids

@@ -708,8 +708,10 @@ Status ComponentLowering::call_member(size_t ip, const std::vector<wasm::ValType
     f.store(fl.locals()[i], pop_words(base, offset, type));
   }
   for (Id type : below_types) fl.push(pop_words(base, offset, type));
-  for (size_t r = 0; r < results.size(); ++r)
-    fl.push(unpack(k_, f, f.load(k_.types.u64, result_vars_[r]), k_.types.value_type(results[r])));
+  for (size_t r = 0; r < results.size(); ++r) {
+    const Id type = k_.types.value_type(results[r]);
+    fl.push(unpack(k_, f, f.load(k_.types.u64, result_vars_[r]), type));
+  }
   return {};
 }
 

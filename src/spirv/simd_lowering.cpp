@@ -46,7 +46,10 @@ Id FunctionLowering::lane(Id v, Lanes shape, uint32_t index, bool is_signed) {
                 {word, b_.const_u32(bits * (index % per_word)), b_.const_u32(bits)});
     }
     case Lanes::I32: return op(Op::OpCompositeExtract, u32, {v, literal(index)});
-    case Lanes::F32: return op(Op::OpBitcast, k_.types.f32(), {op(Op::OpCompositeExtract, u32, {v, literal(index)})});
+    case Lanes::F32: {
+      Id bits = op(Op::OpCompositeExtract, u32, {v, literal(index)});
+      return op(Op::OpBitcast, k_.types.f32(), {bits});
+    }
     case Lanes::I64: {
       const Id u64x2 = b_.vector_type(k_.types.u64, 2);
       return op(Op::OpCompositeExtract, k_.types.u64, {op(Op::OpBitcast, u64x2, {v}), literal(index)});
@@ -267,14 +270,18 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
   };
   auto negate = [&](Id t, Id x) { return op(Op::OpISub, t, {splat_constant(t, 0), x}); };
   auto absolute = [&](Id t, Id x) {
-    return op(Op::OpSelect, t, {op(Op::OpSLessThan, bvec(t), {x, splat_constant(t, 0)}), negate(t, x), x});
+    Id zero = splat_constant(t, 0);
+    Id negative = op(Op::OpSLessThan, bvec(t), {x, zero});
+    return op(Op::OpSelect, t, {negative, negate(t, x), x});
   };
   auto all_true = [&](Lanes shape) {
     LaneParts p = split(pop(), shape, false);
     Id all = b_.const_bool(true);
-    for (Id part : p.parts)
-      all = op(Op::OpLogicalAnd, bool_type,
-               {all, op(Op::OpAll, bool_type, {op(Op::OpINotEqual, bvec(p.type), {part, splat_constant(p.type, 0)})})});
+    for (Id part : p.parts) {
+      Id zero = splat_constant(p.type, 0);
+      Id nonzero = op(Op::OpINotEqual, bvec(p.type), {part, zero});
+      all = op(Op::OpLogicalAnd, bool_type, {all, op(Op::OpAll, bool_type, {nonzero})});
+    }
     push(bool_to_i32(all));
   };
   auto bitmask = [&](Lanes shape) {
@@ -523,10 +530,13 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
               {op(Op::OpBitwiseAnd, v128, {a, mask}), op(Op::OpBitwiseAnd, v128, {b, op(Op::OpNot, v128, {mask})})}));
       break;
     }
-    case Opcode::V128AnyTrue:
-      push(bool_to_i32(op(Op::OpAny, bool_type, {op(Op::OpINotEqual, bvec(v128), {pop(), splat_constant(v128, 0)})})));
+    case Opcode::V128AnyTrue: {
+      Id value = pop(), zero = splat_constant(v128, 0);
+      Id nonzero = op(Op::OpINotEqual, bvec(v128), {value, zero});
+      push(bool_to_i32(op(Op::OpAny, bool_type, {nonzero})));
       break;
-      // --- integer comparisons ---
+    }
+    // --- integer comparisons ---
 #define WASMGPU_COMPARES(P, S)                                                   \
   case Opcode::P##Eq: int_compare(Lanes::S, false, Op::OpIEqual); break;         \
   case Opcode::P##Ne: int_compare(Lanes::S, false, Op::OpINotEqual); break;      \

@@ -73,8 +73,8 @@ void FunctionLowering::table_grow(uint32_t table) {
              {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
   f_.if_else(ok, [&] {
     Id size_address = op(Op::OpIAdd, k_.types.u64, {record, b_.const_u64(abi::kTableSize)});
-    f_.store_aligned(k_.device_pointer(f_, size_address, k_.types.u32), op(Op::OpUConvert, k_.types.u32, {new_size}),
-                     4);
+    Id size32 = op(Op::OpUConvert, k_.types.u32, {new_size});
+    f_.store_aligned(k_.device_pointer(f_, size_address, k_.types.u32), size32, 4);
     k_.helpers->table_fill(f_, record, old_size, value, delta);
   });
   push(op(Op::OpSelect, k_.types.u32, {ok, old_size, b_.const_u32(0xFFFF'FFFFu)}));
@@ -89,7 +89,9 @@ void FunctionLowering::table_copy(uint32_t dest_table, uint32_t source_table) {
   Id count = pop(), source = pop(), dest = pop();
   Id source_record = table_address(source_table);
   Id source_slots = op(Op::OpIAdd, k_.types.u64, {source_record, b_.const_u64(abi::kTableSlots)});
-  k_.helpers->table_move(f_, table_address(dest_table), dest, source_slots, table_length(source_record), source, count);
+  Id source_length = table_length(source_record);
+  Id dest_record = table_address(dest_table);
+  k_.helpers->table_move(f_, dest_record, dest, source_slots, source_length, source, count);
 }
 
 Status FunctionLowering::table_init(uint32_t segment, uint32_t table) {
@@ -116,8 +118,10 @@ Status FunctionLowering::elem_drop(uint32_t segment) {
                                                  " uses elem.drop of element segment " + std::to_string(segment) +
                                                  ", which does not exist");
   uint32_t offset = k_.layout.elem_dropped_offset + 4 * segment;
-  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}),
-             [&] { f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), b_.const_u32(1), 4); });
+  f_.if_else(op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)}), [&] {
+    Id dropped = b_.const_u32(1);
+    f_.store_aligned(k_.instance_pointer(f_, offset, k_.types.u32), dropped, 4);
+  });
   return {};
 }
 

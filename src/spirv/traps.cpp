@@ -23,7 +23,8 @@ Id RuntimeHelpers::call(FunctionBuilder& f, Id result_type, Id function, std::in
 }
 
 void RuntimeHelpers::trap(FunctionBuilder& f, abi::TrapKind kind) {
-  call(f, k_.types.void_type, function_id(Helper::Trap), {k_.b.const_u32(uint32_t(kind))});
+  Id trap_kind = k_.b.const_u32(uint32_t(kind));
+  call(f, k_.types.void_type, function_id(Helper::Trap), {trap_kind});
 }
 
 void RuntimeHelpers::trap_and_return(FunctionBuilder& f, abi::TrapKind kind) {
