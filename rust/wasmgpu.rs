@@ -4,19 +4,22 @@
 //!
 //! ```ignore
 //! #![no_std]
+//! #[macro_use]
 //! #[path = "wasmgpu.rs"] // where this file is
 //! mod wasmgpu;
 //! use wasmgpu::*;
 //!
-//! wasmgpu_kernel_record!(SAXPY_RECORD, "saxpy",
-//!     value(i32, "i"), value(f32, "a"), const_ptr(f32, "x"), ptr(f32, "y"));
+//! wasmgpu_kernel_record!(SAXPY_RECORD, "saxpy", value::<i32>("i"), value::<f32>("a"),
+//!     const_ptr::<f32>("x"), ptr::<f32>("y"), value::<u32>("n"));
 //!
 //! #[no_mangle]
 //! pub unsafe extern "C" fn saxpy(i: i32, a: f32, x: *const f32, y: *mut f32, n: u32) { ... }
 //! ```
 //!
-//! and is built with
-//! `rustc --crate-type cdylib --target wasm32-unknown-unknown -O kernel.rs -o kernel.wasm`.
+//! and is built with Debian's rustc: `/usr/bin/rustc --crate-type cdylib
+//! --target wasm32-unknown-unknown -O -C panic=abort kernel.rs -o kernel.wasm`.
+//! The module must be named `wasmgpu` at the crate root (the record macro
+//! names `$crate::wasmgpu`).
 //!
 //! A kernel is an exported `extern "C"` function whose first parameter is the
 //! invocation index (`i32`); pointers into buffers arrive as `*const T` /

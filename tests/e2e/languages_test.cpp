@@ -10,6 +10,10 @@
 namespace wasmgpu::e2e {
 namespace {
 
+// The modules are built into kernels_lang/ beside kernels/ (tests/CMakeLists.txt).
+const std::string kCxxFeatures = "../kernels_lang/cxx_features", kCxxSort = "../kernels_lang/cxx_sort",
+                  kRust = "../kernels_lang/rust_kernels";
+
 class CxxKernels : public EndToEnd {};
 
 uint32_t crc32_of_word(uint32_t w) {
@@ -27,7 +31,7 @@ TEST_P(CxxKernels, ClassesTemplatesLambdasAndConstexprTablesMatchTheCpu) {
   std::vector<int32_t> x(n);
   for (uint32_t i = 0; i < n; ++i) x[i] = int32_t(words[i] % 2001) - 1000;
   runtime::Buffer in = buffer_with(words), crc = buffer(4 * n), xs = buffer_with(x), f = buffer(4 * n);
-  Status launched = kernel("cxx_features", "cxx_features").launch(n, 64, {in, crc, xs, f});
+  Status launched = kernel(kCxxFeatures, "cxx_features").launch(n, 64, {in, crc, xs, f});
   ASSERT_TRUE(launched.ok()) << launched.error().message;
   std::vector<uint32_t> expected_crc(n);
   std::vector<int32_t> expected_f(n);
@@ -69,7 +73,7 @@ TEST_P(CxxKernelsAtO2, HeapSortFromAlgorithmMatchesTheCpu) {
   constexpr uint32_t n = 70;
   std::vector<int32_t> values = sort_input(n);
   runtime::Buffer in = buffer_with(values), out = buffer(4 * 16 * n);
-  check_sort(*this, kernel("cxx_sort", "heapsort16"), in, out, values, n);
+  check_sort(*this, kernel(kCxxSort, "heapsort16"), in, out, values, n);
 }
 
 // std::sort: libc++'s introsort, its int instantiation from libc++.a, with
@@ -78,7 +82,7 @@ TEST_P(CxxKernels, StdSortMatchesTheCpu) {
   constexpr uint32_t n = 70;
   std::vector<int32_t> values = sort_input(n);
   runtime::Buffer in = buffer_with(values), out = buffer(4 * 16 * n);
-  check_sort(*this, kernel("cxx_sort", "introsort16"), in, out, values, n);
+  check_sort(*this, kernel(kCxxSort, "introsort16"), in, out, values, n);
 }
 
 INSTANTIATE_TEST_SUITE_P(OptLevels, CxxKernels, ::testing::ValuesIn(kOptLevels),
@@ -93,7 +97,7 @@ TEST_P(RustKernels, SlicesIteratorsAndGenericsMatchTheCpu) {
   std::vector<uint32_t> words = random_words(n, 5);
   std::vector<int32_t> x(words.begin(), words.end());
   runtime::Buffer xs = buffer_with(x), out = buffer(4 * n);
-  Status launched = kernel("rust_kernels", "window").launch(n, 64, {xs, out, n, width});
+  Status launched = kernel(kRust, "window").launch(n, 64, {xs, out, n, width});
   ASSERT_TRUE(launched.ok()) << launched.error().message;
   std::vector<int32_t> expected(n);
   for (uint32_t i = 0; i < n; ++i) {
@@ -111,7 +115,7 @@ TEST_P(RustKernels, GenericAxpyWithIdsAndAtomicsMatchesTheCpu) {
   std::vector<float> x(n), y(n);
   for (uint32_t i = 0; i < n; ++i) x[i] = float(int(i % 17) - 8) * 0.25f, y[i] = float(int(i % 5) - 2) * 0.5f;
   runtime::Buffer xs = buffer_with(x), ys = buffer_with(y), positives = buffer_with(std::vector<int32_t>{0});
-  Status launched = kernel("rust_kernels", "axpy").launch(n, 64, {1.5f, xs, ys, n, positives});
+  Status launched = kernel(kRust, "axpy").launch(n, 64, {1.5f, xs, ys, n, positives});
   ASSERT_TRUE(launched.ok()) << launched.error().message;
   std::vector<float> expected(n);
   int32_t expected_positives = 0;
@@ -126,7 +130,7 @@ TEST_P(RustKernels, GenericAxpyWithIdsAndAtomicsMatchesTheCpu) {
 
 // The kernel metadata record written by rust/wasmgpu.rs's const fns.
 TEST_P(RustKernels, MetadataRecordsDescribeTheParameters) {
-  runtime::Module& module = load("rust_kernels");
+  runtime::Module& module = load(kRust);
   auto metadata = module.kernel_metadata();
   ASSERT_EQ(metadata.size(), 2u);
   const wasm::KernelMetadata& window = metadata[0].kernel == "window" ? metadata[0] : metadata[1];
