@@ -19,6 +19,24 @@ find_file(WASMGPU_WASI_LIBC NAMES libc.a
 set(WASMGPU_KERNEL_CFLAGS --target=wasm32 -D__wasi__ -nostdlib -ffreestanding -Wall -Wextra
     -idirafter "${WASMGPU_WASI_INCLUDE_DIR}")
 
+# C++ kernels: Debian's libc++ for wasm32-wasi (libc++-19-dev-wasm32,
+# libc++abi-19-dev-wasm32) gives <array>, <algorithm> and the rest of the
+# headers, and libc++.a the parts compiled ahead (std::sort's instantiations
+# for the arithmetic types). A wasi-sdk sysroot keeps them under the sysroot.
+find_path(WASMGPU_LIBCXX_INCLUDE_DIR NAMES algorithm
+          PATHS "${WASMGPU_WASI_SYSROOT}/include/wasm32-wasi/c++/v1" "/usr/lib/llvm-19/include/wasm32-wasi/c++/v1"
+          NO_DEFAULT_PATH REQUIRED)
+find_file(WASMGPU_LIBCXX NAMES libc++.a
+          PATHS "${WASMGPU_WASI_SYSROOT}/lib/wasm32-wasi" "/usr/lib/llvm-19/lib/wasm32-wasi" NO_DEFAULT_PATH REQUIRED)
+find_file(WASMGPU_LIBCXXABI NAMES libc++abi.a
+          PATHS "${WASMGPU_WASI_SYSROOT}/lib/wasm32-wasi" "/usr/lib/llvm-19/lib/wasm32-wasi" NO_DEFAULT_PATH REQUIRED)
+set(WASMGPU_KERNEL_CXXFLAGS -fno-exceptions -fno-rtti -isystem "${WASMGPU_LIBCXX_INCLUDE_DIR}")
+
+# Rust kernels: Debian's rustc with libstd-rust-dev-wasm32 (its core for
+# wasm32-unknown-unknown). Only /usr/bin is searched: a rustup toolchain
+# (~/.cargo/bin) earlier on the PATH is not the one the kernels are tested with.
+find_program(WASMGPU_RUSTC NAMES rustc PATHS /usr/bin NO_DEFAULT_PATH)
+
 # The libc kernels link against: wasi-libc without exit.o, and with the
 # kernel side of printf, puts, putchar, fd_write, assert and abort
 # (include/wasmgpu_runtime.c) in place of wasi-libc's printf.o, puts.o,
@@ -51,13 +69,42 @@ function(wasmgpu_wasm_kernel)
   endif()
   get_filename_component(source "${K_SOURCE}" ABSOLUTE)
   set(object "${K_OUTPUT}.o")
+  # C++ (.cpp, .cc, .cxx): no exceptions or RTTI, libc++'s headers, and
+  # libc++.a and libc++abi.a before libc (only what the kernel references links in).
+  set(lang_flags)
+  set(lang_libs)
+  if(source MATCHES "\\.(cpp|cc|cxx)$")
+    set(lang_flags ${WASMGPU_KERNEL_CXXFLAGS})
+    set(lang_libs "${WASMGPU_LIBCXX}" "${WASMGPU_LIBCXXABI}")
+  endif()
   add_custom_command(
     OUTPUT "${K_OUTPUT}"
-    COMMAND "${WASMGPU_CLANG}" ${WASMGPU_KERNEL_CFLAGS} ${K_OPT} ${K_FLAGS}
+    COMMAND "${WASMGPU_CLANG}" ${WASMGPU_KERNEL_CFLAGS} ${lang_flags} ${K_OPT} ${K_FLAGS}
             -I "${PROJECT_SOURCE_DIR}/include" -c "${source}" -o "${object}"
-    COMMAND "${WASMGPU_WASM_LD}" --no-entry "${object}" "${WASMGPU_KERNEL_LIBC}" -o "${K_OUTPUT}"
+    COMMAND "${WASMGPU_WASM_LD}" --no-entry "${object}" ${lang_libs} "${WASMGPU_KERNEL_LIBC}" -o "${K_OUTPUT}"
     DEPENDS "${source}" "${WASMGPU_KERNEL_LIBC}" "${PROJECT_SOURCE_DIR}/include/wasmgpu.h" ${K_DEPENDS}
     IMPLICIT_DEPENDS C "${source}"
     COMMENT "wasm32 ${K_OPT}: ${K_SOURCE}"
+    VERBATIM)
+endfunction()
+
+# wasmgpu_rust_kernel(OUTPUT <file.wasm> SOURCE <file.rs> [OPT <0|1|2|3|s|z>] [DEPENDS files...])
+# A #![no_std] cdylib for wasm32-unknown-unknown, built by Debian's rustc
+# with panic=abort (a panic traps: rust/wasmgpu.rs).
+function(wasmgpu_rust_kernel)
+  cmake_parse_arguments(K "" "OUTPUT;SOURCE;OPT" "DEPENDS" ${ARGN})
+  if(NOT WASMGPU_RUSTC)
+    message(FATAL_ERROR "Rust kernels need Debian's rustc in /usr/bin (apt-get install rustc libstd-rust-dev-wasm32)")
+  endif()
+  if(NOT K_OPT)
+    set(K_OPT 2)
+  endif()
+  get_filename_component(source "${K_SOURCE}" ABSOLUTE)
+  add_custom_command(
+    OUTPUT "${K_OUTPUT}"
+    COMMAND "${WASMGPU_RUSTC}" --crate-type cdylib --target wasm32-unknown-unknown -C opt-level=${K_OPT}
+            -C panic=abort "${source}" -o "${K_OUTPUT}"
+    DEPENDS "${source}" "${PROJECT_SOURCE_DIR}/rust/wasmgpu.rs" ${K_DEPENDS}
+    COMMENT "wasm32 rustc opt-level ${K_OPT}: ${K_SOURCE}"
     VERBATIM)
 endfunction()

@@ -61,6 +61,8 @@ PACKAGES=(
   libvulkan-dev libvulkan-volk-dev vulkan-validationlayers vulkan-tools
   spirv-headers spirv-tools libspirv-cross-c-shared-dev glslang-tools glslang-dev
   wabt binaryen wasi-libc csmith libcsmith-dev python3
+  libc++-19-dev-wasm32 libc++abi-19-dev-wasm32  # C++ kernels' <algorithm>, <array> (libc++ for wasm32-wasi)
+  rustc libstd-rust-dev-wasm32  # Rust kernels: Debian's rustc and its wasm32-unknown-unknown core
   python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev libfmt-dev
   chromium  # the demo page, headless with WebGPU (the test webgpu.browser)

@@ -4,6 +4,7 @@
 # - a C kernel whose struct copy clang turns into a call of memcpy: linked
 #   without libc it fails (undefined memcpy); `wasmgpu cc` links the kernels'
 #   libc, and the kernel copies every byte;
+# - a C++ kernel using libc++'s <algorithm>, linked with libc++.a and run;
 # - a C++ kernel (a class template), compiled with -c and linked from its
 #   object, its sums checked;
 # - --print-flags, flags passed through to clang, and the errors for a
@@ -66,6 +67,33 @@ values = struct.unpack('<16f', open('in.bin', 'rb').read())
 got = struct.unpack('<8f', open('out.bin', 'rb').read())
 want = tuple(values[2 * i] * 3.0 + values[2 * i + 1] + 100.0 for i in range(8))
 assert got == want, f"weigh_pairs: got {got}, want {want}"
+CHECK
+
+# C++ with libc++ (<array>, <algorithm>): std::sort's int instantiation is
+# compiled into libc++.a, so the link fails unless cc links libc++.
+cat > sorted.cpp <<'KERNEL'
+#include <wasmgpu.h>
+#include <algorithm>
+#include <array>
+WASMGPU_KERNEL(heap8) void heap8(int i, const int *in, int *out) {
+  std::array<int, 8> a;
+  std::copy(in + 8 * i, in + 8 * i + 8, a.begin());
+  std::make_heap(a.begin(), a.end());
+  std::sort_heap(a.begin(), a.end());
+  std::copy(a.begin(), a.end(), out + 8 * i);
+}
+WASMGPU_KERNEL(intro8) void intro8(int i, int *p) { std::sort(p + 8 * i, p + 8 * i + 8); }
+KERNEL
+"$wasmgpu" cc sorted.cpp -o sorted.wasm || fail "sorted.cpp (libc++) did not compile and link"
+"$wasmgpu" inspect sorted.wasm | grep -q "func intro8" || fail "intro8 is not exported"
+python3 -c "import struct; open('ints.bin', 'wb').write(struct.pack('<24i', *[(i * 7919) % 101 - 50 for i in range(24)]))"
+"$wasmgpu" run sorted.wasm heap8 --n 3 in:ints.bin out:sorted.bin:96
+python3 - <<'CHECK'
+import struct
+values = struct.unpack('<24i', open('ints.bin', 'rb').read())
+got = struct.unpack('<24i', open('sorted.bin', 'rb').read())
+want = tuple(v for i in range(3) for v in sorted(values[8 * i:8 * i + 8]))
+assert got == want, f"heap8: got {got}, want {want}"
 CHECK
 
 flags=$("$wasmgpu" cc --print-flags)

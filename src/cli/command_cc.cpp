@@ -29,7 +29,8 @@ Usage: wasmgpu cc [OPTIONS] FILE... [-o OUT] [CLANG FLAGS...]
 FILE is a C source (.c), a C++ source (.cc, .cpp, .cxx, .c++, .C), a wasm object (.o) or an
 archive of them (.a). Sources are compiled with clang-19 for wasm32, freestanding, with
 wasmgpu.h and wasi-libc's headers (<string.h>, <math.h>, <stdio.h>) on the include path; C++ also gets
--fno-exceptions -fno-rtti. Everything is then linked by wasm-ld-19 (--no-entry) with
+-fno-exceptions -fno-rtti and libc++'s headers for wasm32-wasi (<array>, <algorithm>: Debian's
+libc++-19-dev-wasm32), and links libc++.a and libc++abi.a. Everything is then linked by wasm-ld-19 (--no-entry) with
 wasi-libc's libc.a less exit.o, so the memcpy and memset clang inserts for struct copies,
 and libm (expf, sinf, pow ...), link in as plain wasm code. printf, puts, putchar, assert and
 abort come from wasmgpu_runtime.c instead: they append records to a device buffer that the
@@ -231,7 +232,7 @@ std::vector<std::string> compile_command(const Toolchain& toolchain, const CcArg
   std::vector<std::string> argv = {toolchain.clang};
   for (std::string& flag : kernel_compile_flags(toolchain)) argv.push_back(std::move(flag));
   if (input.kind == InputKind::Cxx)
-    for (std::string& flag : kernel_cxx_flags()) argv.push_back(std::move(flag));
+    for (std::string& flag : kernel_cxx_flags(toolchain)) argv.push_back(std::move(flag));
   argv.push_back(args.opt);
   argv.insert(argv.end(), args.clang_flags.begin(), args.clang_flags.end());
   argv.insert(argv.end(), {"-c", input.path, "-o", object});
@@ -263,8 +264,10 @@ void run_cc(const CcArgs& args) {
   const std::string output = args.output.value_or(fs::path(args.inputs[0].path).stem().string() + ".wasm");
   ScratchDir scratch;
   std::vector<std::string> objects;
+  bool cxx = false;  // C++ sources, or objects that may be C++: link libc++
   for (size_t i = 0; i < args.inputs.size(); ++i) {
     const Input& input = args.inputs[i];
+    cxx = cxx || input.kind != InputKind::C;
     if (input.kind == InputKind::Object) {
       objects.push_back(input.path);
       continue;
@@ -296,6 +299,9 @@ void run_cc(const CcArgs& args) {
   std::vector<std::string> link = {toolchain.wasm_ld, "--no-entry"};
   link.insert(link.end(), args.linker_flags.begin(), args.linker_flags.end());
   link.insert(link.end(), objects.begin(), objects.end());
+  // libc++.a and libc++abi.a (std::sort's instantiations, operator new):
+  // only what the kernel references links in.
+  if (cxx && !toolchain.libcxx.empty()) link.insert(link.end(), {toolchain.libcxx, toolchain.libcxxabi});
   link.insert(link.end(), {libc, "-o", output});
   run(link, args.verbose);
 }

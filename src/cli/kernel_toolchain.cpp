@@ -120,6 +120,15 @@ Toolchain find_compile_toolchain(const ToolchainChoice& choice) {
   toolchain.wasi_include_dir = include.string();
   toolchain.wasi_libc = libc.string();
   toolchain.include_dir = find_include_dir(choice);
+  // libc++: the sysroot's (wasi-sdk), else Debian's under LLVM 19's tree.
+  for (const fs::path& dir :
+       {fs::path(sysroot) / "include/wasm32-wasi/c++/v1", fs::path("/usr/lib/llvm-19/include/wasm32-wasi/c++/v1")})
+    if (toolchain.libcxx_include_dir.empty() && fs::exists(dir / "algorithm")) toolchain.libcxx_include_dir = dir;
+  for (const fs::path& dir : {fs::path(sysroot) / "lib/wasm32-wasi", fs::path("/usr/lib/llvm-19/lib/wasm32-wasi")})
+    if (toolchain.libcxx.empty() && fs::exists(dir / "libc++.a") && fs::exists(dir / "libc++abi.a")) {
+      toolchain.libcxx = (dir / "libc++.a").string();
+      toolchain.libcxxabi = (dir / "libc++abi.a").string();
+    }
   return toolchain;
 }
 
@@ -148,6 +157,10 @@ std::vector<std::string> kernel_compile_flags(const Toolchain& toolchain) {
           toolchain.wasi_include_dir, "-I",         toolchain.include_dir};
 }
 
-std::vector<std::string> kernel_cxx_flags() { return {"-fno-exceptions", "-fno-rtti"}; }
+std::vector<std::string> kernel_cxx_flags(const Toolchain& toolchain) {
+  std::vector<std::string> flags = {"-fno-exceptions", "-fno-rtti"};
+  if (!toolchain.libcxx_include_dir.empty()) flags.insert(flags.end(), {"-isystem", toolchain.libcxx_include_dir});
+  return flags;
+}
 
 }  // namespace wasmgpu::cli

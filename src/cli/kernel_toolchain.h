@@ -27,6 +27,11 @@ struct Toolchain {
   std::string wasi_include_dir;  // SYSROOT/include/wasm32-wasi
   std::string wasi_libc;         // SYSROOT/lib/wasm32-wasi/libc.a
   std::string include_dir;       // the directory of wasmgpu.h
+  // libc++ for wasm32-wasi (Debian's libc++-19-dev-wasm32 and
+  // libc++abi-19-dev-wasm32, or a wasi-sdk sysroot); empty when not found.
+  std::string libcxx_include_dir;  // .../wasm32-wasi/c++/v1
+  std::string libcxx;              // libc++.a
+  std::string libcxxabi;           // libc++abi.a
 };
 
 // Finds the compiler, wasi-libc and the kernel header (what compiling
@@ -38,6 +43,7 @@ void find_link_tools(const ToolchainChoice& choice, Toolchain& toolchain);
 // The flags every kernel source is compiled with (before the user's).
 std::vector<std::string> kernel_compile_flags(const Toolchain& toolchain);
 // The flags C++ sources get in addition: kernels have no exception or RTTI runtime.
-std::vector<std::string> kernel_cxx_flags();
+// and libc++'s headers where they were found.
+std::vector<std::string> kernel_cxx_flags(const Toolchain& toolchain);
 
 }  // namespace wasmgpu::cli

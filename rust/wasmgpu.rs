@@ -1,0 +1,346 @@
+//! wasmgpu.rs: the kernel-side module for Rust kernels, the counterpart of
+//! wasmgpu.h. A `#![no_std]` cdylib for `wasm32-unknown-unknown` includes it
+//! with `#[path]`:
+//!
+//! ```ignore
+//! #![no_std]
+//! #[macro_use]
+//! #[path = "wasmgpu.rs"] // where this file is
+//! mod wasmgpu;
+//! use wasmgpu::*;
+//!
+//! wasmgpu_kernel_record!(SAXPY_RECORD, "saxpy", value::<i32>("i"), value::<f32>("a"),
+//!     const_ptr::<f32>("x"), ptr::<f32>("y"), value::<u32>("n"));
+//!
+//! #[no_mangle]
+//! pub unsafe extern "C" fn saxpy(i: i32, a: f32, x: *const f32, y: *mut f32, n: u32) { ... }
+//! ```
+//!
+//! and is built with Debian's rustc: `/usr/bin/rustc --crate-type cdylib
+//! --target wasm32-unknown-unknown -O -C panic=abort kernel.rs -o kernel.wasm`.
+//! The module must be named `wasmgpu` at the crate root (the record macro
+//! names `$crate::wasmgpu`).
+//!
+//! A kernel is an exported `extern "C"` function whose first parameter is the
+//! invocation index (`i32`); pointers into buffers arrive as `*const T` /
+//! `*mut T` (32-bit addresses) and become slices with `slice_of`/`slice_of_mut`.
+//! Everything below is an import from the wasm module "wasmgpu" with the
+//! signature wasmgpu.h gives it; docs/kernel-guide.md describes each one.
+#![allow(dead_code)]
+
+#[link(wasm_import_module = "wasmgpu")]
+extern "C" {
+    #[link_name = "global_id"]
+    fn wasmgpu_global_id(dimension: u32) -> u32;
+    #[link_name = "local_id"]
+    fn wasmgpu_local_id(dimension: u32) -> u32;
+    #[link_name = "workgroup_id"]
+    fn wasmgpu_workgroup_id(dimension: u32) -> u32;
+    #[link_name = "workgroup_size"]
+    fn wasmgpu_workgroup_size(dimension: u32) -> u32;
+    #[link_name = "workgroup_count"]
+    fn wasmgpu_workgroup_count(dimension: u32) -> u32;
+    #[link_name = "local_index"]
+    fn wasmgpu_local_index() -> u32;
+    #[link_name = "barrier"]
+    fn wasmgpu_barrier();
+    #[link_name = "memory_barrier"]
+    fn wasmgpu_memory_barrier();
+    #[link_name = "workgroup_memory_barrier"]
+    fn wasmgpu_workgroup_memory_barrier();
+    #[link_name = "subgroup_size"]
+    fn wasmgpu_subgroup_size() -> u32;
+    #[link_name = "subgroup_invocation_id"]
+    fn wasmgpu_subgroup_invocation_id() -> u32;
+    #[link_name = "subgroup_add_i32"]
+    fn wasmgpu_subgroup_add_i32(value: i32) -> i32;
+    #[link_name = "subgroup_add_f32"]
+    fn wasmgpu_subgroup_add_f32(value: f32) -> f32;
+    #[link_name = "atomic_add_i32"]
+    fn wasmgpu_atomic_add(p: *mut i32, v: i32) -> i32;
+    #[link_name = "atomic_min_i32"]
+    fn wasmgpu_atomic_min(p: *mut i32, v: i32) -> i32;
+    #[link_name = "atomic_max_i32"]
+    fn wasmgpu_atomic_max(p: *mut i32, v: i32) -> i32;
+    #[link_name = "atomic_exchange_i32"]
+    fn wasmgpu_atomic_exchange(p: *mut i32, v: i32) -> i32;
+    #[link_name = "atomic_compare_exchange_i32"]
+    fn wasmgpu_atomic_compare_exchange(p: *mut i32, expected: i32, desired: i32) -> i32;
+    #[link_name = "atomic_add_f32"]
+    fn wasmgpu_atomic_add_f32(p: *mut f32, v: f32) -> f32;
+}
+
+/// Ids and sizes; dimensions are 0 (x), 1 (y) and 2 (z). global_id(0) is the
+/// kernel's index in a 1-D launch.
+#[inline]
+pub fn global_id(dimension: u32) -> u32 {
+    unsafe { wasmgpu_global_id(dimension) }
+}
+#[inline]
+pub fn local_id(dimension: u32) -> u32 {
+    unsafe { wasmgpu_local_id(dimension) }
+}
+#[inline]
+pub fn workgroup_id(dimension: u32) -> u32 {
+    unsafe { wasmgpu_workgroup_id(dimension) }
+}
+#[inline]
+pub fn workgroup_size(dimension: u32) -> u32 {
+    unsafe { wasmgpu_workgroup_size(dimension) }
+}
+#[inline]
+pub fn workgroup_count(dimension: u32) -> u32 {
+    unsafe { wasmgpu_workgroup_count(dimension) }
+}
+/// local_id linearised: x + y * size_x + z * size_x * size_y.
+#[inline]
+pub fn local_index() -> u32 {
+    unsafe { wasmgpu_local_index() }
+}
+
+/// Every invocation of the workgroup waits here; shared-memory writes before
+/// it are visible after it. All invocations of the workgroup must reach it.
+#[inline]
+pub fn barrier() {
+    unsafe { wasmgpu_barrier() }
+}
+#[inline]
+pub fn memory_barrier() {
+    unsafe { wasmgpu_memory_barrier() }
+}
+#[inline]
+pub fn workgroup_memory_barrier() {
+    unsafe { wasmgpu_workgroup_memory_barrier() }
+}
+
+#[inline]
+pub fn subgroup_size() -> u32 {
+    unsafe { wasmgpu_subgroup_size() }
+}
+#[inline]
+pub fn subgroup_invocation_id() -> u32 {
+    unsafe { wasmgpu_subgroup_invocation_id() }
+}
+#[inline]
+pub fn subgroup_add_i32(value: i32) -> i32 {
+    unsafe { wasmgpu_subgroup_add_i32(value) }
+}
+#[inline]
+pub fn subgroup_add_f32(value: f32) -> f32 {
+    unsafe { wasmgpu_subgroup_add_f32(value) }
+}
+
+/// Atomics on 4-byte aligned words (a misaligned address traps); each returns
+/// the old value. Relaxed: order other accesses with barriers.
+#[inline]
+pub fn atomic_add(p: &mut i32, v: i32) -> i32 {
+    unsafe { wasmgpu_atomic_add(p, v) }
+}
+#[inline]
+pub fn atomic_min(p: &mut i32, v: i32) -> i32 {
+    unsafe { wasmgpu_atomic_min(p, v) }
+}
+#[inline]
+pub fn atomic_max(p: &mut i32, v: i32) -> i32 {
+    unsafe { wasmgpu_atomic_max(p, v) }
+}
+#[inline]
+pub fn atomic_exchange(p: &mut i32, v: i32) -> i32 {
+    unsafe { wasmgpu_atomic_exchange(p, v) }
+}
+#[inline]
+pub fn atomic_compare_exchange(p: &mut i32, expected: i32, desired: i32) -> i32 {
+    unsafe { wasmgpu_atomic_compare_exchange(p, expected, desired) }
+}
+#[inline]
+pub fn atomic_add_f32(p: &mut f32, v: f32) -> f32 {
+    unsafe { wasmgpu_atomic_add_f32(p, v) }
+}
+
+/// A buffer parameter as a slice of `len` elements.
+///
+/// # Safety
+/// `p` must point to `len` elements of a buffer the host bound.
+#[inline]
+pub unsafe fn slice_of<'a, T>(p: *const T, len: usize) -> &'a [T] {
+    core::slice::from_raw_parts(p, len)
+}
+/// # Safety
+/// As `slice_of`, and no other invocation accesses these elements meanwhile.
+#[inline]
+pub unsafe fn slice_of_mut<'a, T>(p: *mut T, len: usize) -> &'a mut [T] {
+    core::slice::from_raw_parts_mut(p, len)
+}
+
+/// A panic (a failed bounds check, an overflow in a debug build) traps as
+/// wasm's `unreachable`: the launch reports "unreachable executed" and the
+/// lowest invocation that hit it.
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
+
+// ---- The kernel metadata section (docs/kernel-guide.md, "Declaring the
+// parameters"): the records WASMGPU_DEFINE_KERNEL writes, built by const fns
+// into a static placed in the custom section "wasmgpu.kernels". ----
+
+/// One parameter of a kernel record: kind 0 integer, 1 float, 2 pointer,
+/// 3 pointer to const; size and alignment are the value's, or the pointee's.
+#[derive(Clone, Copy)]
+pub struct Param {
+    pub kind: u8,
+    pub size: u32,
+    pub align: u32,
+    pub name: &'static str,
+    pub ty: &'static str,
+    pub pointee: &'static str,
+}
+
+/// What the record needs to know of a parameter type: its C spelling and
+/// whether it is floating point. Sizes and alignments come from the type.
+pub trait KernelType {
+    const C_NAME: &'static str;
+    const IS_FLOAT: bool = false;
+}
+impl KernelType for i32 {
+    const C_NAME: &'static str = "int";
+}
+impl KernelType for u32 {
+    const C_NAME: &'static str = "unsigned";
+}
+impl KernelType for i64 {
+    const C_NAME: &'static str = "long long";
+}
+impl KernelType for u64 {
+    const C_NAME: &'static str = "unsigned long long";
+}
+impl KernelType for f32 {
+    const C_NAME: &'static str = "float";
+    const IS_FLOAT: bool = true;
+}
+impl KernelType for f64 {
+    const C_NAME: &'static str = "double";
+    const IS_FLOAT: bool = true;
+}
+
+pub const fn value<T: KernelType>(name: &'static str) -> Param {
+    Param {
+        kind: if T::IS_FLOAT { 1 } else { 0 },
+        size: core::mem::size_of::<T>() as u32,
+        align: core::mem::align_of::<T>() as u32,
+        name,
+        ty: T::C_NAME,
+        pointee: "",
+    }
+}
+/// A buffer the kernel may write (`*mut T`); its type is spelled "T *".
+pub const fn ptr<T: KernelType>(name: &'static str) -> Param {
+    Param {
+        kind: 2,
+        size: core::mem::size_of::<T>() as u32,
+        align: core::mem::align_of::<T>() as u32,
+        name,
+        ty: "",
+        pointee: T::C_NAME,
+    }
+}
+/// A buffer the kernel only reads (`*const T`); spelled "const T *".
+pub const fn const_ptr<T: KernelType>(name: &'static str) -> Param {
+    let mut p = ptr::<T>(name);
+    p.kind = 3;
+    p
+}
+
+const fn type_len(p: &Param) -> usize {
+    match p.kind {
+        2 => p.pointee.len() + 2,
+        3 => p.pointee.len() + 8,
+        _ => p.ty.len(),
+    }
+}
+
+/// The bytes of one kernel's record.
+pub const fn record_len(kernel: &str, params: &[Param]) -> usize {
+    let mut n = 1 + kernel.len() + 1 + 1;
+    let mut i = 0;
+    while i < params.len() {
+        let p = &params[i];
+        n += 1 + 4 + 4 + p.name.len() + 1 + type_len(p) + 1 + p.pointee.len() + 1;
+        i += 1;
+    }
+    n
+}
+
+const fn put_str<const N: usize>(mut out: [u8; N], mut at: usize, s: &str) -> ([u8; N], usize) {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        out[at] = bytes[i];
+        at += 1;
+        i += 1;
+    }
+    (out, at)
+}
+
+const fn put_u32<const N: usize>(mut out: [u8; N], at: usize, v: u32) -> ([u8; N], usize) {
+    let b = v.to_le_bytes();
+    out[at] = b[0];
+    out[at + 1] = b[1];
+    out[at + 2] = b[2];
+    out[at + 3] = b[3];
+    (out, at + 4)
+}
+
+/// The record (version 1) of `kernel` with `params`, the invocation index first.
+pub const fn record<const N: usize>(kernel: &str, params: &[Param]) -> [u8; N] {
+    let mut out = [0u8; N];
+    out[0] = 1;
+    let (o, mut at) = put_str(out, 1, kernel);
+    out = o;
+    at += 1; // NUL
+    out[at] = params.len() as u8;
+    at += 1;
+    let mut i = 0;
+    while i < params.len() {
+        let p = &params[i];
+        out[at] = p.kind;
+        at += 1;
+        let (o, a) = put_u32(out, at, p.size);
+        let (o, a) = put_u32(o, a, p.align);
+        let (o, a) = put_str(o, a, p.name);
+        out = o;
+        at = a + 1;
+        let (o, a) = match p.kind {
+            2 => {
+                let (o, a) = put_str(out, at, p.pointee);
+                put_str(o, a, " *")
+            }
+            3 => {
+                let (o, a) = put_str(out, at, "const ");
+                let (o, a) = put_str(o, a, p.pointee);
+                put_str(o, a, " *")
+            }
+            _ => put_str(out, at, p.ty),
+        };
+        let (o, a) = put_str(o, a + 1, p.pointee);
+        out = o;
+        at = a + 1;
+        i += 1;
+    }
+    out
+}
+
+/// Records a kernel's parameters in the custom section "wasmgpu.kernels", as
+/// WASMGPU_DEFINE_KERNEL does in C: `wasmgpu_kernel_record!(STATIC_NAME,
+/// "export", value::<i32>("i"), const_ptr::<f32>("x"), ...)`. The list must
+/// match the exported function's parameters; `Module::load` checks it
+/// against the wasm signature.
+#[macro_export]
+macro_rules! wasmgpu_kernel_record {
+    ($static_name:ident, $kernel:expr, $($param:expr),+ $(,)?) => {
+        #[link_section = "wasmgpu.kernels"]
+        #[used]
+        static $static_name: [u8; $crate::wasmgpu::record_len($kernel, &[$($param),+])] =
+            $crate::wasmgpu::record($kernel, &[$($param),+]);
+    };
+}
