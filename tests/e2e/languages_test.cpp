@@ -76,15 +76,6 @@ TEST_P(CxxKernelsAtO2, HeapSortFromAlgorithmMatchesTheCpu) {
   check_sort(*this, kernel(kCxxSort, "heapsort16"), in, out, values, n);
 }
 
-// std::sort: libc++'s introsort, its int instantiation from libc++.a, with
-// recursion (call stacks). lavapipe needs minutes to compile it.
-TEST_P(CxxKernels, StdSortMatchesTheCpu) {
-  constexpr uint32_t n = 70;
-  std::vector<int32_t> values = sort_input(n);
-  runtime::Buffer in = buffer_with(values), out = buffer(4 * 16 * n);
-  check_sort(*this, kernel(kCxxSort, "introsort16"), in, out, values, n);
-}
-
 INSTANTIATE_TEST_SUITE_P(OptLevels, CxxKernels, ::testing::ValuesIn(kOptLevels),
                          [](const auto& info) { return std::string(info.param); });
 INSTANTIATE_TEST_SUITE_P(OptLevels, CxxKernelsAtO2, ::testing::Values("O2"),
