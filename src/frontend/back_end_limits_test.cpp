@@ -14,6 +14,8 @@
 namespace wasmgpu::frontend {
 namespace {
 
+using testing::decode_wat;
+
 constexpr const char* kSimdKernel = R"((module (memory 1)
   (func $helper (param i32)
     (v128.store (local.get 0) (i32x4.splat (local.get 0))))
@@ -27,15 +29,6 @@ std::optional<std::string> no_v128(wasm::ValType type) {
 std::optional<std::string> no_vector_instructions(const wasm::OpcodeInfo& op) {
   if (op.cls == wasm::OpcodeClass::Vector) return "the vector instruction " + std::string(op.text);
   return std::nullopt;
-}
-
-wasm::Module decode_wat(std::string_view wat) {
-  Result<wasm::Module> module = wasm::decode(testing::wat_to_wasm(wat));
-  if (!module.ok()) {
-    ADD_FAILURE() << module.error().to_string();
-    return {};
-  }
-  return std::move(module).value();
 }
 
 Result<FrontEndFacts> analyse(const wasm::Module& module, const BackEndLimits& limits) {

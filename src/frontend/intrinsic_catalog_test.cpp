@@ -16,14 +16,7 @@
 namespace wasmgpu::frontend {
 namespace {
 
-wasm::Module decode_wat(std::string_view wat) {
-  Result<wasm::Module> module = wasm::decode(testing::wat_to_wasm(wat));
-  if (!module.ok()) {
-    ADD_FAILURE() << module.error().to_string();
-    return {};
-  }
-  return std::move(module).value();
-}
+using testing::decode_wat;
 
 TEST(IntrinsicCatalog, NamesEveryImportOfTheKernelHeader) {
   std::ifstream in(std::string(WASMGPU_INCLUDE_DIR) + "/wasmgpu.h");

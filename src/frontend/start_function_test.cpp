@@ -12,15 +12,6 @@
 namespace wasmgpu::frontend::testing {
 namespace {
 
-wasm::Module decode_wat(std::string_view wat) {
-  Result<wasm::Module> module = wasm::decode(wat_to_wasm(wat));
-  if (!module.ok()) {
-    ADD_FAILURE() << module.error().to_string();
-    return {};
-  }
-  return std::move(module).value();
-}
-
 size_t waits_in(const wasm::Module& module) {
   size_t waits = 0;
   for (const wasm::Function& function : module.functions)

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "wasm/decoder.h"
+
 namespace wasmgpu::frontend::testing {
 
 inline std::filesystem::path scratch_path(const std::string& extension) {
@@ -55,6 +57,17 @@ inline std::vector<uint8_t> wat_to_wasm(std::string_view wat, const std::string&
     return {};
   }
   return read_file(output);
+}
+
+// The decoded module of `wat` (wat_to_wasm); a test failure and an empty
+// module when it does not decode.
+inline wasm::Module decode_wat(std::string_view wat, const std::string& features = "--enable-all") {
+  Result<wasm::Module> module = wasm::decode(wat_to_wasm(wat, features));
+  if (!module.ok()) {
+    ADD_FAILURE() << module.error().to_string();
+    return {};
+  }
+  return std::move(module).value();
 }
 
 // C source -> wasm bytes, compiled at `opt` (e.g. "-O0").

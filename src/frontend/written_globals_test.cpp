@@ -10,14 +10,7 @@
 namespace wasmgpu::frontend::testing {
 namespace {
 
-wasm::Module decode_wat(std::string_view wat) {
-  Result<wasm::Module> module = wasm::decode(wat_to_wasm(wat, ""));
-  if (!module.ok()) {
-    ADD_FAILURE() << module.error().to_string();
-    return {};
-  }
-  return std::move(module).value();
-}
+wasm::Module decode_wat(std::string_view wat) { return frontend::testing::decode_wat(wat, ""); }
 
 constexpr std::string_view kModule = R"((module
   (type $v (func))

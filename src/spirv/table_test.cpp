@@ -16,14 +16,7 @@ using frontend::initial_instance_state;
 using frontend::instance_layout;
 using frontend::InstanceLayout;
 
-wasm::Module decode_wat(std::string_view wat) {
-  Result<wasm::Module> module = wasm::decode(wat_to_wasm(wat, ""));
-  if (!module.ok()) {
-    ADD_FAILURE() << module.error().to_string();
-    return {};
-  }
-  return std::move(module).value();
-}
+wasm::Module decode_wat(std::string_view wat) { return frontend::testing::decode_wat(wat, ""); }
 
 TEST(Table, InstanceStateHoldsTablesAndElementSegments) {
   wasm::Module module = decode_wat(R"((module
