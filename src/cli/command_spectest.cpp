@@ -36,6 +36,8 @@ struct SpecArgs {
   std::optional<std::string> device;
   size_t max_details = 10;
   std::string wast2json = "wast2json";
+  // WebAssembly 3.0 proposals wast2json must parse (`--enable-<name>`), e.g. tail-call.
+  std::vector<std::string> wast2json_features;
   double launch_timeout = 20;  // seconds per launch
   double file_timeout = 300;   // seconds per script
 };
@@ -527,7 +529,9 @@ FileOutcome run_file(const SpecArgs& args, const std::set<std::string>& deviatio
   const auto start = std::chrono::steady_clock::now();
   const std::string json = (dir / "script.json").string();
   const std::string log = (dir / "wast2json.log").string();
-  if (run_program({args.wast2json, file, "-o", json}, log) != 0) {
+  std::vector<std::string> convert = {args.wast2json, file, "-o", json};
+  for (const std::string& feature : args.wast2json_features) convert.push_back("--enable-" + feature);
+  if (run_program(convert, log) != 0) {
     fmt::print("{}: FAILED: wast2json could not convert it: {}\n", name, first_line(log));
     outcome.failed = 1;
     return outcome;
@@ -730,6 +734,10 @@ void add_spectest_command(CLI::App& app) {
   cmd->add_option("--deviations", args->deviations_file, "List of expected deviations (docs/deviations.md)");
   cmd->add_option("--max-details", args->max_details, "Failures shown per file (default 10)");
   cmd->add_option("--wast2json", args->wast2json, "The wast2json program (default: wast2json on PATH)");
+  cmd->add_option("--enable", args->wast2json_features,
+                  "A proposal wast2json must parse, passed as --enable-FEATURE (tail-call, relaxed-simd, "
+                  "multi-memory, memory64); repeatable")
+      ->type_name("FEATURE");
   cmd->add_option("--timeout", args->launch_timeout, "Seconds to wait for one launch (default 20)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--file-timeout", args->file_timeout,
