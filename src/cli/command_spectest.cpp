@@ -394,9 +394,13 @@ class ScriptRunner {
     if (cmd.action.type == ScriptAction::Type::Get) return skip(cmd, "reading exported globals is not supported");
     for (const ExpectedValue& v : cmd.action.args)
       if (!v.supported) return skip(cmd, v.type_name + " values are not supported");
-    if (cmd.type == ScriptCommand::Type::AssertReturn)
+    if (cmd.type == ScriptCommand::Type::AssertReturn) {
       for (const ExpectedValue& v : cmd.expected)
         if (!v.supported) return skip(cmd, v.type_name + " values are not supported");
+      for (const std::vector<ExpectedValue>& alternative : cmd.either)
+        for (const ExpectedValue& v : alternative)
+          if (!v.supported) return skip(cmd, v.type_name + " values are not supported");
+    }
     bool pure = false;
     try {
       pure = !instance->module->function_info(cmd.action.field).has_side_effects;
@@ -477,11 +481,22 @@ class ScriptRunner {
     }
     if (result.trapped) return failure(cmd, call_text(cmd) + ": trapped: " + result.trap);
     if (cmd.type == T::Action) return;
+    auto listed = [](const std::vector<ExpectedValue>& values) {
+      std::string text;
+      for (const ExpectedValue& e : values) text += (text.empty() ? "" : " ") + expected_text(e);
+      return text.empty() ? std::string("()") : text;
+    };
+    if (!cmd.either.empty()) {
+      // (either ...): any one alternative, each compared as `expected` is.
+      std::string alternatives;
+      for (const std::vector<ExpectedValue>& alternative : cmd.either) {
+        if (matches_all(alternative, result.values)) return pass(cmd);
+        alternatives += (alternatives.empty() ? "" : " or ") + listed(alternative);
+      }
+      return failure(cmd, call_text(cmd) + ": expected either " + alternatives + ", got " + value_list(result.values));
+    }
     if (matches_all(cmd.expected, result.values)) return pass(cmd);
-    std::string expected;
-    for (const ExpectedValue& e : cmd.expected) expected += (expected.empty() ? "" : " ") + expected_text(e);
-    failure(cmd, call_text(cmd) + ": expected " + (expected.empty() ? "()" : expected) + ", got " +
-                     value_list(result.values));
+    failure(cmd, call_text(cmd) + ": expected " + listed(cmd.expected) + ", got " + value_list(result.values));
   }
 
   Device& device_;
@@ -721,7 +736,8 @@ void add_spectest_command(CLI::App& app) {
   cmd->footer(
       "Each script is converted with wast2json (wabt) into a temporary directory. Its modules are\n"
       "instantiated in order; assert_return, assert_trap and assert_exhaustion run on the device and\n"
-      "are compared bit-exactly (nan:canonical / nan:arithmetic as the spec defines them); actions run\n"
+      "are compared bit-exactly (nan:canonical / nan:arithmetic as the spec defines them; an\n"
+      "`(either ...)` result, as relaxed SIMD's scripts write, passes if any alternative matches); actions run\n"
       "in script order and change state. Calls that cannot observe each other (no side effects) share\n"
       "one launch; a launch that exceeds --timeout fails its assertions, and the script waits for\n"
       "it to finish before going on. assert_malformed / assert_invalid with binary modules pass when\n"
@@ -737,7 +753,8 @@ void add_spectest_command(CLI::App& app) {
   cmd->add_option("--enable", args->wast2json_features,
                   "A proposal wast2json must parse, passed as --enable-FEATURE (tail-call, relaxed-simd, "
                   "multi-memory, memory64); repeatable")
-      ->type_name("FEATURE");
+      ->type_name("FEATURE")
+      ->allow_extra_args(false);  // one feature per --enable: the scripts that follow are files
   cmd->add_option("--timeout", args->launch_timeout, "Seconds to wait for one launch (default 20)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--file-timeout", args->file_timeout,

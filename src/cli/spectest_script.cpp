@@ -151,6 +151,16 @@ Result<Script> parse_script_json(const std::string& json_path, const std::string
         WASMGPU_ASSIGN_OR_RETURN(ExpectedValue value, parse_value(e));
         cmd.expected.push_back(value);
       }
+      // wast2json writes `(either r1 r2 ...)` as "either": one value per
+      // alternative; a list stands for an alternative of several results.
+      for (const json& alternative : c.value("either", json::array())) {
+        std::vector<ExpectedValue> values;
+        for (const json& e : alternative.is_array() ? alternative : json::array({alternative})) {
+          WASMGPU_ASSIGN_OR_RETURN(ExpectedValue value, parse_value(e));
+          values.push_back(value);
+        }
+        cmd.either.push_back(std::move(values));
+      }
       script.commands.push_back(std::move(cmd));
     }
   } catch (const json::exception& e) {

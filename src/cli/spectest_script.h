@@ -59,6 +59,9 @@ struct ScriptCommand {
   std::string module_type;  // "binary" or "text"
   ScriptAction action;
   std::vector<ExpectedValue> expected;
+  // assert_return with `(either ...)` (relaxed SIMD): the results match if
+  // they are any one of these alternatives; `expected` is then empty.
+  std::vector<std::vector<ExpectedValue>> either;
   std::string text;  // assert_trap and friends: the expected message
 };
 

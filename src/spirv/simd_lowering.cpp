@@ -385,6 +385,24 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     push(from_lanes(shape, values));
     return {};
   };
+  // a * b + c (nmadd: -a * b + c) lane by lane as the scalar neg, mul and add,
+  // each rounded as the scalar instruction rounds.
+  auto multiply_add = [&](Lanes shape, bool negate_a) -> Status {
+    const bool f32 = shape == Lanes::F32;
+    Id c = pop(), b = pop(), a = pop();
+    if (negate_a) {
+      WASMGPU_ASSIGN_OR_RETURN(std::vector<Id> n,
+                               per_lane(f32 ? Opcode::F32Neg : Opcode::F64Neg, {a}, shape, lane_count(shape)));
+      a = from_lanes(shape, n);
+    }
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<Id> products,
+                             per_lane(f32 ? Opcode::F32Mul : Opcode::F64Mul, {a, b}, shape, lane_count(shape)));
+    Id product = from_lanes(shape, products);
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<Id> sums,
+                             per_lane(f32 ? Opcode::F32Add : Opcode::F64Add, {product, c}, shape, lane_count(shape)));
+    push(from_lanes(shape, sums));
+    return {};
+  };
   // Conversions of the first `count` lanes of `from`, the rest of `to` zero.
   auto convert = [&](Opcode scalar, Lanes from, Lanes to, uint32_t count) -> Status {
     Id x = pop();
@@ -479,7 +497,10 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       push(from_lanes(Lanes::I8, values));
       break;
     }
-    case Opcode::I8x16Swizzle: {
+    case Opcode::I8x16Swizzle:
+    // Relaxed swizzle may give anything for indices from 16 up; the deterministic
+    // profile gives swizzle's 0.
+    case Opcode::I8x16RelaxedSwizzle: {
       Id s = pop(), a = pop();
       std::vector<Id> values;
       for (uint32_t i = 0; i < 16; ++i) {
@@ -524,7 +545,13 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       push(op(Op::OpBitwiseAnd, v128, {a, op(Op::OpNot, v128, {b})}));
       break;
     }
-    case Opcode::V128Bitselect: {
+    case Opcode::V128Bitselect:
+    // Relaxed laneselect may use only each lane's top mask bit; the deterministic
+    // profile selects bit by bit, as bitselect.
+    case Opcode::I8x16RelaxedLaneselect:
+    case Opcode::I16x8RelaxedLaneselect:
+    case Opcode::I32x4RelaxedLaneselect:
+    case Opcode::I64x2RelaxedLaneselect: {
       Id mask = pop(), b = pop(), a = pop();
       push(op(Op::OpBitwiseOr, v128,
               {op(Op::OpBitwiseAnd, v128, {a, mask}), op(Op::OpBitwiseAnd, v128, {b, op(Op::OpNot, v128, {mask})})}));
@@ -607,7 +634,10 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     case Opcode::I8x16Popcnt:
       int_unary(Lanes::I8, false, [&](Id t, Id x) { return op(Op::OpBitCount, t, {x}); });
       break;
-    case Opcode::I16x8Q15mulrSatS: {
+    case Opcode::I16x8Q15mulrSatS:
+    // Relaxed q15mulr may wrap the one overflowing case (-32768 * -32768); the
+    // deterministic profile saturates.
+    case Opcode::I16x8RelaxedQ15mulrS: {
       Id b = pop(), a = pop();
       push(int_lanes(Lanes::I16, true, {a, b}, [&](Id t, std::vector<Id>& p) {
         Id product = op(Op::OpIAdd, t, {op(Op::OpIMul, t, {p[0], p[1]}), splat_constant(t, 0x4000)});
@@ -657,7 +687,47 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       push(from_lanes(Lanes::I32, values));
       break;
     }
-    // --- floats: each lane as the scalar instruction ---
+    // Relaxed dot products (deterministic profile: both operands' bytes signed):
+    // each i16 lane the saturating sum of two adjacent byte products, as the
+    // spec's iadd_sat (only 2 * (-128 * -128) = 32768 saturates); the i32 form
+    // adds each lane's two such sums and its lane of c.
+    case Opcode::I16x8RelaxedDotI8x16I7x16S:
+    case Opcode::I32x4RelaxedDotI8x16I7x16AddS: {
+      const bool add = instr.op == Opcode::I32x4RelaxedDotI8x16I7x16AddS;
+      Id c = add ? pop() : Id(), b = pop(), a = pop();
+      std::vector<Id> la = lanes(a, Lanes::I8, true), lb = lanes(b, Lanes::I8, true), sums;
+      for (uint32_t i = 0; i < 8; ++i) {
+        Id sum = op(Op::OpIAdd, u32,
+                    {op(Op::OpIMul, u32, {la[2 * i], lb[2 * i]}), op(Op::OpIMul, u32, {la[2 * i + 1], lb[2 * i + 1]})});
+        Id low = u32c(uint32_t(-0x8000)), high = u32c(0x7FFF);
+        sum = op(Op::OpSelect, u32, {op(Op::OpSLessThan, bool_type, {sum, low}), low, sum});
+        sums.push_back(op(Op::OpSelect, u32, {op(Op::OpSGreaterThan, bool_type, {sum, high}), high, sum}));
+      }
+      if (!add) {
+        push(from_lanes(Lanes::I16, sums));
+        break;
+      }
+      std::vector<Id> lc = lanes(c, Lanes::I32), values;
+      for (uint32_t i = 0; i < 4; ++i)
+        values.push_back(op(Op::OpIAdd, u32, {op(Op::OpIAdd, u32, {sums[2 * i], sums[2 * i + 1]}), lc[i]}));
+      push(from_lanes(Lanes::I32, values));
+      break;
+    }
+    // Relaxed madd/nmadd may fuse; the deterministic profile does not: the
+    // scalar mul, then the scalar add (two roundings in exact mode; fast mode
+    // lets the device contract them, as any a*b + c), nmadd negating a first.
+    case Opcode::F32x4RelaxedMadd: return multiply_add(Lanes::F32, false);
+    case Opcode::F32x4RelaxedNmadd: return multiply_add(Lanes::F32, true);
+    case Opcode::F64x2RelaxedMadd: return multiply_add(Lanes::F64, false);
+    case Opcode::F64x2RelaxedNmadd: return multiply_add(Lanes::F64, true);
+    // Relaxed min/max may differ from min/max for NaN and signed-zero lanes; the
+    // deterministic profile is wasm's min/max.
+    case Opcode::F32x4RelaxedMin: return float_lanes(Opcode::F32Min, Lanes::F32, 2);
+    case Opcode::F32x4RelaxedMax: return float_lanes(Opcode::F32Max, Lanes::F32, 2);
+    case Opcode::F64x2RelaxedMin: return float_lanes(Opcode::F64Min, Lanes::F64, 2);
+    case Opcode::F64x2RelaxedMax:
+      return float_lanes(Opcode::F64Max, Lanes::F64, 2);
+      // --- floats: each lane as the scalar instruction ---
 #define WASMGPU_FLOAT(P, S, SCALAR)                                                  \
   case Opcode::P##Add: return float_lanes(Opcode::SCALAR##Add, Lanes::S, 2);         \
   case Opcode::P##Sub: return float_lanes(Opcode::SCALAR##Sub, Lanes::S, 2);         \
@@ -687,11 +757,14 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
     case Opcode::F32x4ConvertI32x4U: return convert(Opcode::F32ConvertI32U, Lanes::I32, Lanes::F32, 4);
     case Opcode::I32x4TruncSatF32x4S: return convert(Opcode::I32TruncSatF32S, Lanes::F32, Lanes::I32, 4);
     // Relaxed SIMD lets NaN and out-of-range lanes give the saturated result, so the
-    // relaxed form is the saturating one, in both float modes and on every device.
+    // relaxed forms are the saturating ones, in both float modes and on every device.
     case Opcode::I32x4RelaxedTruncF32x4S: return convert(Opcode::I32TruncSatF32S, Lanes::F32, Lanes::I32, 4);
-    case Opcode::I32x4TruncSatF32x4U: return convert(Opcode::I32TruncSatF32U, Lanes::F32, Lanes::I32, 4);
-    case Opcode::I32x4TruncSatF64x2SZero: return convert(Opcode::I32TruncSatF64S, Lanes::F64, Lanes::I32, 2);
-    case Opcode::I32x4TruncSatF64x2UZero: return convert(Opcode::I32TruncSatF64U, Lanes::F64, Lanes::I32, 2);
+    case Opcode::I32x4TruncSatF32x4U:
+    case Opcode::I32x4RelaxedTruncF32x4U: return convert(Opcode::I32TruncSatF32U, Lanes::F32, Lanes::I32, 4);
+    case Opcode::I32x4TruncSatF64x2SZero:
+    case Opcode::I32x4RelaxedTruncF64x2SZero: return convert(Opcode::I32TruncSatF64S, Lanes::F64, Lanes::I32, 2);
+    case Opcode::I32x4TruncSatF64x2UZero:
+    case Opcode::I32x4RelaxedTruncF64x2UZero: return convert(Opcode::I32TruncSatF64U, Lanes::F64, Lanes::I32, 2);
     case Opcode::F64x2ConvertLowI32x4S: return convert(Opcode::F64ConvertI32S, Lanes::I32, Lanes::F64, 2);
     case Opcode::F64x2ConvertLowI32x4U: return convert(Opcode::F64ConvertI32U, Lanes::I32, Lanes::F64, 2);
     case Opcode::F32x4DemoteF64x2Zero: return convert(Opcode::F32DemoteF64, Lanes::F64, Lanes::F32, 2);

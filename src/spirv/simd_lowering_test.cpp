@@ -64,6 +64,97 @@ TEST(SimdLowering, RelaxedTruncIsTheSaturatingTrunc) {
   EXPECT_EQ(relaxed.words, saturating.words);
 }
 
+// A kernel applying `op` to `arity` v128 operands loaded from memory (each a
+// v128.load, so that every form loads its operands in the same order).
+std::string relaxed_module(const std::string& op, int arity) {
+  std::string operands;
+  for (int i = 0; i < arity; ++i) operands += " (v128.load offset=" + std::to_string(16 * i) + " (local.get $i))";
+  return "(module (memory 1) (func (export \"k\") (param $i i32) (v128.store (local.get $i) (" + op + operands + "))))";
+}
+
+CompiledKernel compile_in(const std::string& wat, FloatMode mode) {
+  Result<wasm::Module> module = wasm::decode(wat_to_wasm(wat));
+  EXPECT_TRUE(module.ok());
+  if (!module.ok()) return {};
+  CompileOptions options;
+  options.float_mode = mode;
+  Result<CompiledKernel> k = compile_kernel(*module, "k", options);
+  EXPECT_TRUE(k.ok()) << (k.ok() ? "" : k.error().to_string());
+  if (!k.ok()) return {};
+  EXPECT_TRUE(validate(k->words).ok());
+  return std::move(k).value();
+}
+
+// WebAssembly 3.0's deterministic profile gives each relaxed instruction its
+// first alternative, which for these is an existing instruction: the relaxed
+// one lowers to it word for word, in both float modes.
+TEST(SimdLowering, RelaxedInstructionsAreTheirDeterministicCounterparts) {
+  struct Pair {
+    const char* relaxed;
+    const char* counterpart;
+    int arity;
+  };
+  const Pair pairs[] = {
+      {"i8x16.relaxed_swizzle", "i8x16.swizzle", 2},
+      {"i32x4.relaxed_trunc_f32x4_u", "i32x4.trunc_sat_f32x4_u", 1},
+      {"i32x4.relaxed_trunc_f64x2_s_zero", "i32x4.trunc_sat_f64x2_s_zero", 1},
+      {"i32x4.relaxed_trunc_f64x2_u_zero", "i32x4.trunc_sat_f64x2_u_zero", 1},
+      {"i8x16.relaxed_laneselect", "v128.bitselect", 3},
+      {"i16x8.relaxed_laneselect", "v128.bitselect", 3},
+      {"i32x4.relaxed_laneselect", "v128.bitselect", 3},
+      {"i64x2.relaxed_laneselect", "v128.bitselect", 3},
+      {"f32x4.relaxed_min", "f32x4.min", 2},
+      {"f32x4.relaxed_max", "f32x4.max", 2},
+      {"f64x2.relaxed_min", "f64x2.min", 2},
+      {"f64x2.relaxed_max", "f64x2.max", 2},
+      {"i16x8.relaxed_q15mulr_s", "i16x8.q15mulr_sat_s", 2},
+  };
+  for (FloatMode mode : {FloatMode::Exact, FloatMode::Fast})
+    for (const Pair& p : pairs) {
+      CompiledKernel relaxed = compile_in(relaxed_module(p.relaxed, p.arity), mode);
+      CompiledKernel counterpart = compile_in(relaxed_module(p.counterpart, p.arity), mode);
+      EXPECT_FALSE(relaxed.words.empty()) << p.relaxed;
+      EXPECT_EQ(relaxed.words, counterpart.words) << p.relaxed << " in " << float_mode_name(mode) << " mode";
+    }
+}
+
+// relaxed_madd/nmadd are a mul and an add, no Fma: in fast mode one native mul
+// and one native add per lane, in exact mode the exact helpers (NoContraction).
+TEST(SimdLowering, RelaxedMaddIsMulThenAdd) {
+  for (const char* op : {"f32x4.relaxed_madd", "f32x4.relaxed_nmadd", "f64x2.relaxed_madd", "f64x2.relaxed_nmadd"}) {
+    const size_t lanes = op[1] == '3' ? 4 : 2;
+    std::string fast = disassembly(compile_in(relaxed_module(op, 3), FloatMode::Fast));
+    std::string exact = disassembly(compile_in(relaxed_module(op, 3), FloatMode::Exact));
+    EXPECT_EQ(count_of(fast, "Fma"), 0u) << op << fast;
+    EXPECT_EQ(count_of(exact, "Fma"), 0u) << op << exact;
+    EXPECT_EQ(count_of(fast, "OpFMul"), lanes) << op << fast;
+    EXPECT_EQ(count_of(fast, "OpFAdd"), lanes) << op << fast;
+  }
+  // Exact f32 mul and add go through the helpers (docs/float-modes.md).
+  std::string exact = disassembly(compile_in(relaxed_module("f32x4.relaxed_madd", 3), FloatMode::Exact));
+  EXPECT_NE(exact.find("wasmgpu_f32_mul"), std::string::npos);
+  EXPECT_NE(exact.find("wasmgpu_f32_add"), std::string::npos);
+}
+
+// The dot products (wabt 1.0.32 spells them without `relaxed_`): 16 products
+// of sign-extended bytes and one clamp per i16 sum, beyond what a kernel of
+// as many operands with a plain bitwise instruction has (its address arithmetic).
+TEST(SimdLowering, RelaxedDotProductsCompile) {
+  auto text = [](const std::string& op, int arity) {
+    return disassembly(compile_in(relaxed_module(op, arity), FloatMode::Exact));
+  };
+  auto added = [](const std::string& text, const std::string& base, const std::string& what) {
+    return count_of(text, what) - count_of(base, what);
+  };
+  const std::string dot = text("i16x8.dot_i8x16_i7x16_s", 2), base2 = text("v128.and", 2);
+  EXPECT_EQ(added(dot, base2, "OpIMul %uint"), 16u) << dot;
+  EXPECT_EQ(added(dot, base2, "OpBitFieldSExtract %uint"), 32u) << dot;
+  EXPECT_EQ(added(dot, base2, "OpSGreaterThan %bool"), 8u) << dot;
+  const std::string dot_add = text("i32x4.dot_i8x16_i7x16_add_s", 3), base3 = text("v128.bitselect", 3);
+  EXPECT_EQ(added(dot_add, base3, "OpIMul %uint"), 16u) << dot_add;
+  EXPECT_EQ(added(dot_add, base3, "OpSGreaterThan %bool"), 8u) << dot_add;
+}
+
 TEST(SimdLowering, FloatLanesTakeTheScalarLowering) {
   const char* wat = R"((module
     (memory 1)

@@ -313,10 +313,15 @@ TEST(Decoder, OpcodeTableHasAllSimdInstructions) {
   int simd = 0;
   for (uint32_t i = 0; i < kOpcodeCount; ++i)
     if (info(static_cast<Opcode>(i)).cls == OpcodeClass::Vector) ++simd;  // the 0xFD prefix (opcode_test.cpp)
-  EXPECT_EQ(simd, 236 + 1);  // the fixed-width SIMD proposal, and relaxed SIMD's i32x4.relaxed_trunc_f32x4_s
+  EXPECT_EQ(simd, 236 + 20);  // the fixed-width SIMD proposal, and relaxed SIMD (0xFD 0x100..0x113)
   EXPECT_EQ(lookup_opcode(0xFD, 0xFF), Opcode::F64x2ConvertLowI32x4U);
+  EXPECT_EQ(lookup_opcode(0xFD, 0x100), Opcode::I8x16RelaxedSwizzle);
   EXPECT_EQ(lookup_opcode(0xFD, 0x101), Opcode::I32x4RelaxedTruncF32x4S);
-  EXPECT_EQ(lookup_opcode(0xFD, 0x9A), std::nullopt);  // reserved
+  EXPECT_EQ(lookup_opcode(0xFD, 0x105), Opcode::F32x4RelaxedMadd);
+  EXPECT_EQ(lookup_opcode(0xFD, 0x10C), Opcode::I64x2RelaxedLaneselect);
+  EXPECT_EQ(lookup_opcode(0xFD, 0x113), Opcode::I32x4RelaxedDotI8x16I7x16AddS);
+  EXPECT_EQ(lookup_opcode(0xFD, 0x114), std::nullopt);  // past relaxed SIMD
+  EXPECT_EQ(lookup_opcode(0xFD, 0x9A), std::nullopt);   // reserved
 }
 
 TEST(Decoder, IllegalOpcodeNamesItsOffset) {

@@ -122,6 +122,9 @@ TEST(OpcodeFacts, TypesAreArrays) {
   EXPECT_TRUE(info(Opcode::I64Store).results.empty());
   EXPECT_EQ(types(info(Opcode::I64AtomicRmwCmpxchg).params), (V{ValType::I32, ValType::I64, ValType::I64}));
   EXPECT_EQ(types(info(Opcode::V128Bitselect).params), (V{ValType::V128, ValType::V128, ValType::V128}));
+  EXPECT_EQ(types(info(Opcode::I32x4RelaxedDotI8x16I7x16AddS).params),
+            (V{ValType::V128, ValType::V128, ValType::V128}));
+  EXPECT_EQ(types(info(Opcode::I8x16RelaxedSwizzle).params), (V{ValType::V128, ValType::V128}));
   EXPECT_EQ(types(info(Opcode::I32Const).results), (V{ValType::I32}));
   EXPECT_TRUE(info(Opcode::I32Const).params.empty());
   EXPECT_FALSE(info(Opcode::DataDrop).typed_by_hand);
