@@ -713,21 +713,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       push(from_lanes(Lanes::I32, values));
       break;
     }
-    // Relaxed madd/nmadd may fuse; the deterministic profile does not: the
-    // scalar mul, then the scalar add (two roundings in exact mode; fast mode
-    // lets the device contract them, as any a*b + c), nmadd negating a first.
-    case Opcode::F32x4RelaxedMadd: return multiply_add(Lanes::F32, false);
-    case Opcode::F32x4RelaxedNmadd: return multiply_add(Lanes::F32, true);
-    case Opcode::F64x2RelaxedMadd: return multiply_add(Lanes::F64, false);
-    case Opcode::F64x2RelaxedNmadd: return multiply_add(Lanes::F64, true);
-    // Relaxed min/max may differ from min/max for NaN and signed-zero lanes; the
-    // deterministic profile is wasm's min/max.
-    case Opcode::F32x4RelaxedMin: return float_lanes(Opcode::F32Min, Lanes::F32, 2);
-    case Opcode::F32x4RelaxedMax: return float_lanes(Opcode::F32Max, Lanes::F32, 2);
-    case Opcode::F64x2RelaxedMin: return float_lanes(Opcode::F64Min, Lanes::F64, 2);
-    case Opcode::F64x2RelaxedMax:
-      return float_lanes(Opcode::F64Max, Lanes::F64, 2);
-      // --- floats: each lane as the scalar instruction ---
+    // --- floats: each lane as the scalar instruction ---
 #define WASMGPU_FLOAT(P, S, SCALAR)                                                  \
   case Opcode::P##Add: return float_lanes(Opcode::SCALAR##Add, Lanes::S, 2);         \
   case Opcode::P##Sub: return float_lanes(Opcode::SCALAR##Sub, Lanes::S, 2);         \
@@ -753,6 +739,19 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       WASMGPU_FLOAT(F32x4, F32, F32)
       WASMGPU_FLOAT(F64x2, F64, F64)
 #undef WASMGPU_FLOAT
+    // Relaxed madd/nmadd may fuse; the deterministic profile does not: the
+    // scalar mul, then the scalar add (two roundings in exact mode; fast mode
+    // lets the device contract them, as any a*b + c), nmadd negating a first.
+    case Opcode::F32x4RelaxedMadd: return multiply_add(Lanes::F32, false);
+    case Opcode::F32x4RelaxedNmadd: return multiply_add(Lanes::F32, true);
+    case Opcode::F64x2RelaxedMadd: return multiply_add(Lanes::F64, false);
+    case Opcode::F64x2RelaxedNmadd: return multiply_add(Lanes::F64, true);
+    // Relaxed min/max may differ from min/max for NaN and signed-zero lanes; the
+    // deterministic profile is wasm's min/max.
+    case Opcode::F32x4RelaxedMin: return float_lanes(Opcode::F32Min, Lanes::F32, 2);
+    case Opcode::F32x4RelaxedMax: return float_lanes(Opcode::F32Max, Lanes::F32, 2);
+    case Opcode::F64x2RelaxedMin: return float_lanes(Opcode::F64Min, Lanes::F64, 2);
+    case Opcode::F64x2RelaxedMax: return float_lanes(Opcode::F64Max, Lanes::F64, 2);
     case Opcode::F32x4ConvertI32x4S: return convert(Opcode::F32ConvertI32S, Lanes::I32, Lanes::F32, 4);
     case Opcode::F32x4ConvertI32x4U: return convert(Opcode::F32ConvertI32U, Lanes::I32, Lanes::F32, 4);
     case Opcode::I32x4TruncSatF32x4S: return convert(Opcode::I32TruncSatF32S, Lanes::F32, Lanes::I32, 4);
