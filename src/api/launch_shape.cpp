@@ -105,7 +105,7 @@ SizeDependence wasm_size_dependence(const wasm::Module& module, std::string_view
   for (uint32_t function : graph->functions) {
     if (function < module.imported_functions) continue;
     for (const wasm::Instr& instr : module.functions.at(function - module.imported_functions).body) {
-      if (instr.op != wasm::Opcode::Call) continue;
+      if (instr.op != wasm::Opcode::Call && instr.op != wasm::Opcode::ReturnCall) continue;
       const wasm::Import* import = module.imported_function(instr.imm0);
       if (!import || size_blind(import->name)) continue;
       if (import->name == "barrier") out.uses_barriers = true;

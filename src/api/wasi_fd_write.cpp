@@ -180,7 +180,8 @@ LinkedModule link_wasi_fd_write(std::span<const uint8_t> bytes, const wasm::Modu
         const size_t body_end = copied + body_size;
         Bytes body;
         for (const wasm::Instr& instr : function.body) {
-          if (instr.op != wasm::Opcode::Call || instr.imm0 != j) continue;
+          // A return_call (tail call) names its callee the same way, after a one-byte opcode.
+          if ((instr.op != wasm::Opcode::Call && instr.op != wasm::Opcode::ReturnCall) || instr.imm0 != j) continue;
           const size_t index_at = instr.offset + 1;
           body.insert(body.end(), bytes.begin() + copied, bytes.begin() + index_at);
           uleb(body, defined);

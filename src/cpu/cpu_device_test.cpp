@@ -11,6 +11,7 @@
 #include <random>
 
 #include "cpu/address_space.h"
+#include "frontend/test_util.h"
 #include "support/environment.h"
 #include "wasmgpu/wasmgpu.hpp"
 
@@ -369,6 +370,44 @@ TEST(CpuDeviceRecursion, EachRecursiveComponentHasItsOwnCallDepth) {
       EXPECT_EQ(trap.trapped_invocations(), 1u);
     }
   }
+}
+
+// Tail calls: where the callee's signature is the caller's, return_call is a
+// musttail call, so a million-deep self tail recursion and return_call_indirect
+// chain run at one depth; a tail call to another signature is a call and a
+// ret, which counts towards the depth: a long chain of them traps call stack
+// exhausted cleanly rather than running out of native stack.
+TEST(CpuDeviceRecursion, TailCallsOfTheCallersSignatureTakeNoFrame) {
+  Device device = open_cpu();
+  Module module = device.load(frontend::testing::wat_to_wasm(R"((module
+  (type $t (func (param i64) (result i64)))
+  (table funcref (elem $down))
+  (func $count (export "count") (param i64) (result i64)
+    (if (result i64) (i64.eqz (local.get 0)) (then (i64.const 5))
+      (else (return_call $count (i64.sub (local.get 0) (i64.const 1))))))
+  (func $down (export "down") (type $t)
+    (if (result i64) (i64.eqz (local.get 0)) (then (i64.const 9))
+      (else (return_call_indirect (type $t) (i64.sub (local.get 0) (i64.const 1)) (i32.const 0)))))
+  (func $a (export "a") (param i64) (result i64)
+    (if (result i64) (i64.eqz (local.get 0)) (then (i64.const 7))
+      (else (return_call $b (i64.sub (local.get 0) (i64.const 1)) (i32.const 1)))))
+  (func $b (param i64 i32) (result i64) (return_call $a (local.get 0))))
+)"));
+  auto one = [&](const char* name, uint64_t n) {
+    return module.call(name, std::vector<std::vector<Value>>{{Value::i64(n)}}).at(0);
+  };
+  for (const char* name : {"count", "down"}) {
+    const CallResult deep = one(name, 1'000'000);
+    ASSERT_FALSE(deep.trapped) << name << ": " << deep.trap;
+    EXPECT_EQ(deep.values, std::vector<Value>{Value::i64(std::string(name) == "count" ? 5 : 9)}) << name;
+  }
+  // $a and $b: two calls per step, within the default depth of 1024 up to 511 steps.
+  const CallResult shallow = one("a", 500);
+  ASSERT_FALSE(shallow.trapped) << shallow.trap;
+  EXPECT_EQ(shallow.values, std::vector<Value>{Value::i64(7)});
+  const CallResult exhausted = one("a", 1'000'000);
+  ASSERT_TRUE(exhausted.trapped);
+  EXPECT_EQ(exhausted.trap, "call stack exhausted");
 }
 
 // Vectorised calls: a large batch of calls without side effects spreads over

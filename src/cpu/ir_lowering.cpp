@@ -192,7 +192,26 @@ class FunctionLowering {
   // Bytes of module memory now.
   Value* memory_bytes();
   void lower_bulk(const wasm::Instr& instr);
-  void lower_call_indirect(const wasm::Instr& instr);
+  // `tail`: return_call_indirect (a true tail call where the signature allows, tail_call_kind).
+  void lower_call_indirect(const wasm::Instr& instr, bool tail = false);
+  // return_call: a musttail call where the callee's LLVM signature is this
+  // function's, else a call and a return.
+  void lower_return_call(uint32_t callee);
+  // Whether a tail call to a function of wasm type `type` can be LLVM's
+  // musttail (the same LLVM function type: the same wasm params and results).
+  bool can_musttail(const wasm::FuncType& type) const {
+    return type.params == m_.module.function_type(index_).params &&
+           type.results == m_.module.function_type(index_).results;
+  }
+  // A musttail call of `callee` and the return of its result; the depth
+  // count of this function's component is given back first (the callee
+  // counts itself), so a tail-recursive loop runs at one depth and one frame.
+  void musttail_call(llvm::Function* callee, const std::vector<Value*>& args);
+  // Leaves the function with the top values (the function label's arity).
+  void return_top() {
+    branch_to(frames_.front());
+    go_dead();
+  }
   // Table instructions on the instance's tables (abi/launch_abi.h, Table).
   void lower_table(const wasm::Instr& instr);
   Value* table_record(uint32_t table) { return instance_ptr(m_.layout.table_offsets.at(table)); }
@@ -346,11 +365,10 @@ void FunctionLowering::lower() {
         go_dead();
         break;
       }
-      case Opcode::Return:
-        branch_to(frames_.front());
-        go_dead();
-        break;
+      case Opcode::Return: return_top(); break;
       case Opcode::Call: lower_call(instr.imm0); break;
+      case Opcode::ReturnCall: lower_return_call(instr.imm0); break;
+      case Opcode::ReturnCallIndirect: lower_call_indirect(instr, true); break;
       case Opcode::Drop: pop(); break;
       case Opcode::Select:
       case Opcode::SelectTyped: {
@@ -564,6 +582,37 @@ void FunctionLowering::lower_call(uint32_t callee) {
   }
   args.insert(args.begin(), state_);
   after_call(b_.CreateCall(m_.functions.at(callee), args), type);
+}
+
+void FunctionLowering::lower_return_call(uint32_t callee) {
+  const wasm::FuncType& type = m_.module.function_type(callee);
+  if (cpu_intrinsic(m_.module, callee) || !can_musttail(type)) {
+    // Not a true tail call: the call's depth counts (a recursive component's
+    // count traps `call stack exhausted` before the native stack runs out).
+    lower_call(callee);
+    return_top();
+    return;
+  }
+  std::vector<Value*> args{state_};
+  args.insert(args.end(), stack_.end() - long(type.params.size()), stack_.end());
+  stack_.resize(stack_.size() - type.params.size());
+  musttail_call(m_.functions.at(callee), args);
+  go_dead();
+}
+
+void FunctionLowering::musttail_call(llvm::Function* callee, const std::vector<Value*>& args) {
+  if (m_.facts.graph.is_recursive(index_)) {
+    Value* slot = depth_slot();
+    b_.CreateStore(b_.CreateSub(b_.CreateLoad(i32(), slot), b_.getInt32(1)), slot);
+  }
+  llvm::CallInst* call = b_.CreateCall(callee, args);
+  call->setTailCallKind(llvm::CallInst::TCK_MustTail);
+  // A callee that trapped returned its default values: they pass on, and the
+  // caller's caller sees the trap after its call.
+  if (call->getType()->isVoidTy())
+    b_.CreateRetVoid();
+  else
+    b_.CreateRet(call);
 }
 
 void FunctionLowering::after_call(Value* result, const wasm::FuncType& type) {
@@ -876,7 +925,7 @@ void FunctionLowering::lower_bulk(const wasm::Instr& instr) {
 // traps as the SPIR-V back end gives them), then a switch over the functions
 // of the expected type the table may hold; any other index is a type
 // mismatch.
-void FunctionLowering::lower_call_indirect(const wasm::Instr& instr) {
+void FunctionLowering::lower_call_indirect(const wasm::Instr& instr, bool tail) {
   const wasm::FuncType& expected = m_.module.types.at(instr.imm0);
   Value* element = pop();
   std::vector<Value*> args(stack_.end() - long(expected.params.size()), stack_.end());
@@ -899,10 +948,16 @@ void FunctionLowering::lower_call_indirect(const wasm::Instr& instr) {
     b_.SetInsertPoint(merge);
     if (!result_type->isVoidTy()) result = b_.CreatePHI(result_type, unsigned(callees.size()));
   }
+  // Every callee has the expected type: all arms are musttail calls or none.
+  const bool musttail = tail && can_musttail(expected);
   for (uint32_t callee : callees) {
     llvm::BasicBlock* arm = llvm::BasicBlock::Create(m_.context, "indirect", fn_);
     sw->addCase(b_.getInt32(callee), arm);
     b_.SetInsertPoint(arm);
+    if (musttail) {
+      musttail_call(m_.functions.at(callee), args);
+      continue;
+    }
     Value* value = b_.CreateCall(m_.functions.at(callee), args);
     if (result) result->addIncoming(value, arm);
     b_.CreateBr(merge);
@@ -911,13 +966,15 @@ void FunctionLowering::lower_call_indirect(const wasm::Instr& instr) {
   b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::IndirectCallTypeMismatch) + 1), state_field_ptr(kStateTrap));
   return_default();
   b_.SetInsertPoint(merge);
-  if (callees.empty()) {
-    // No function can be called: every path trapped.
+  if (callees.empty() || musttail) {
+    // Nothing continues here: every path trapped or tail-called.
+    if (result) result->eraseFromParent();
     b_.CreateUnreachable();
     go_dead();
     return;
   }
   after_call(result, expected);
+  if (tail) return_top();
 }
 
 void FunctionLowering::fill_slots(Value* slots, Value* value, Value* count) {

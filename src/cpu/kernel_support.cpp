@@ -32,6 +32,7 @@ std::string unsupported_instruction(const wasm::Module& module, const wasm::Inst
   (void)stack_pointer;
   switch (instr.op) {
     case Opcode::Call:
+    case Opcode::ReturnCall:
       if (instr.imm0 < module.imported_functions && !cpu_intrinsic(module, instr.imm0)) {
         const wasm::Import* import = module.imported_function(instr.imm0);
         return "calls the import '" + import->module + "." + import->name + "' (images are not on the cpu device yet)";
@@ -109,7 +110,7 @@ bool needs_fibers(const wasm::Module& module, const frontend::FrontEndFacts& fac
   for (uint32_t function : facts.graph.functions) {
     if (function < module.imported_functions) continue;
     for (const wasm::Instr& instr : module.functions[function - module.imported_functions].body) {
-      if (instr.op != Opcode::Call) continue;
+      if (instr.op != Opcode::Call && instr.op != Opcode::ReturnCall) continue;
       const std::optional<CpuIntrinsic> intrinsic = cpu_intrinsic(module, instr.imm0);
       if (intrinsic && (*intrinsic == CpuIntrinsic::Barrier || is_cross_lane(*intrinsic))) return true;
     }

@@ -72,6 +72,7 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
         if (Status s = check_type(wasm::ValType(instr.imm0), limits); !s.ok()) return refuse(s.error().message);
         break;
       case Opcode::Call:
+      case Opcode::ReturnCall:  // a tail call is a call edge like any other
         if (module.imported_function(instr.imm0)) {
           // wasmgpu intrinsics are lowered in place (intrinsic_catalog.h); nothing else runs.
           WASMGPU_TRY(check_import_call(module, index, instr.imm0));
@@ -80,11 +81,12 @@ Status scan_function(const wasm::Module& module, uint32_t index, const IndirectC
         if (std::find(callees.begin(), callees.end(), instr.imm0) == callees.end()) callees.push_back(instr.imm0);
         break;
       case Opcode::CallIndirect:
-        if (!targets) return refuse("uses call_indirect through an imported table (not supported)");
+      case Opcode::ReturnCallIndirect:
+        if (!targets) return refuse("uses " + std::string(op.text) + " through an imported table (not supported)");
         for (uint32_t callee : indirect_callees(module, *targets, instr.imm0)) {
           if (const wasm::Import* import = module.imported_function(callee))
-            return refuse("may call imported function " + import->module + "." + import->name +
-                          " through call_indirect (imports cannot run on the GPU)");
+            return refuse("may call imported function " + import->module + "." + import->name + " through " +
+                          std::string(op.text) + " (imports cannot run on the GPU)");
           if (std::find(callees.begin(), callees.end(), callee) == callees.end()) callees.push_back(callee);
         }
         break;

@@ -27,6 +27,7 @@ bool reads_instance_state(wasm::Opcode op) {
     case Opcode::MemoryInit:
     case Opcode::DataDrop:
     case Opcode::CallIndirect:
+    case Opcode::ReturnCallIndirect:
     case Opcode::TableGet:
     case Opcode::TableSet:
     case Opcode::TableInit:

@@ -560,6 +560,9 @@ class Analysis {
         return;  // the results are unknown
       }
       case Opcode::CallIndirect: return;
+      // Tail calls: their results are the caller's caller's; nothing after them is reached.
+      case Opcode::ReturnCall:
+      case Opcode::ReturnCallIndirect: reachable_ = false; return;
       case Opcode::I32Const: set_result(constant(int32_t(uint32_t(instr.imm64)))); return;
       case Opcode::I32Add: return binary(Node::Op::Add);
       case Opcode::I32Sub: return binary(Node::Op::Sub);

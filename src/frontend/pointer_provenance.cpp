@@ -453,6 +453,13 @@ class Interpreter {
           set_result(0, unknown());
         return ip;
       case Opcode::GlobalSet: record(ip, operand(0)); return ip;
+      case Opcode::ReturnCall: {  // as a call, and nothing after it is reached
+        const Intrinsic* intrinsic = find_intrinsic(module_, instr.imm0);
+        if (intrinsic && is_atomic(intrinsic->kind)) record(ip, operand(0));
+        state_.reachable = false;
+        return ip;
+      }
+      case Opcode::ReturnCallIndirect: state_.reachable = false; return ip;
       case Opcode::Call: {
         // An atomic intrinsic's address operand, recorded like a memory access's.
         const Intrinsic* intrinsic = find_intrinsic(module_, instr.imm0);

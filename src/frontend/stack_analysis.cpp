@@ -272,7 +272,8 @@ class FrameScanner {
           break;
         case Opcode::Return:
         case Opcode::Unreachable: reachable = false; break;
-        case Opcode::Call: {
+        case Opcode::Call:
+        case Opcode::ReturnCall: {  // a tail call: the caller's frame is counted too (conservative)
           const wasm::FuncType& callee = module_.function_type(instr.imm0);
           // A constant argument in the stack region is (most likely) a pointer
           // to a frame that wasm-opt folded to a fixed address. Small numbers
@@ -282,14 +283,17 @@ class FrameScanner {
             if (arg.kind == AbstractValue::Kind::Const && arg.value >= 1024) note_constant(uint64_t(arg.value));
           }
           if (reachable && instr.imm0 >= module_.imported_functions) call_from_here(callee_need(instr.imm0));
+          if (instr.op == Opcode::ReturnCall) reachable = false;
           break;
         }
-        case Opcode::CallIndirect: {
+        case Opcode::CallIndirect:
+        case Opcode::ReturnCallIndirect: {
           // Any function the call graph says this one may reach.
           uint64_t deepest = 0;
           if (function_index < graph_.callees.size())
             for (uint32_t target : graph_.callees[function_index]) deepest = std::max(deepest, callee_need(target));
           if (reachable) call_from_here(deepest);
+          if (instr.op == Opcode::ReturnCallIndirect) reachable = false;
           break;
         }
         case Opcode::Select:

@@ -91,10 +91,55 @@ const char* kShapes = R"WAT((module
 )
 )WAT";
 
+// Tail calls inside recursive components: a self tail call and
+// return_call_indirect chains a million calls long (far past the call stack
+// depth: a tail call to a member takes no frame), an indirect tail call that
+// leaves the component at a non-member, and a component mixing real calls,
+// which push frames, with a tail call to a member of another signature.
+const char* kTailCalls = R"WAT((module
+  (type $t (func (param i32 i32) (result i32)))
+  (table funcref (elem $ta $tb $plain))
+  (func $count (param $n i32) (param $acc i32) (result i32) (local $x i32)
+    (local.set $x (i32.mul (local.get $n) (i32.const 3)))
+    (if (i32.eqz (local.get $n)) (then (return (local.get $acc))))
+    (return_call $count (i32.sub (local.get $n) (i32.const 1)) (i32.add (local.get $acc) (local.get $x))))
+  (func $ta (type $t)
+    (if (i32.eqz (local.get 0)) (then (return (local.get 1))))
+    (return_call_indirect (type $t)
+      (i32.sub (local.get 0) (i32.const 1))
+      (i32.add (i32.mul (local.get 1) (i32.const 3)) (local.get 0))
+      (select (i32.const 2) (i32.and (local.get 0) (i32.const 1)) (i32.eq (local.get 0) (i32.const 5)))))
+  (func $tb (type $t)
+    (if (result i32) (i32.eqz (local.get 0))
+      (then (i32.xor (local.get 1) (i32.const 255)))
+      (else (return_call $ta (i32.sub (local.get 0) (i32.const 1)) (i32.add (local.get 1) (i32.const 1))))))
+  (func $plain (type $t) (i32.add (local.get 0) (i32.mul (local.get 1) (i32.const 1000))))
+  (func $fib (param $n i32) (result i32)
+    (if (result i32) (i32.lt_u (local.get $n) (i32.const 2))
+      (then (return_call $leaf (local.get $n)))
+      (else (return_call $fib2 (local.get $n) (call $fib (i32.sub (local.get $n) (i32.const 2)))))))
+  (func $fib2 (param $n i32) (param $b i32) (result i32)
+    (i32.add (i32.const 1000) (call $fib (i32.sub (local.get $n) (i32.const 1))))
+    (i32.sub (i32.const 1000))
+    (i32.add (local.get $b)))
+  (func $leaf (param i32) (result i32) (local.get 0))
+  (func (export "count") (result i32) (call $count (i32.const 1000000) (i32.const 0)))
+  (func (export "indirect") (result i32) (call $ta (i32.const 1000000) (i32.const 1)))
+  (func (export "indirect_short") (result i32) (call $ta (i32.const 4) (i32.const 1)))
+  (func (export "direct_into") (result i32) (call $tb (i32.const 999999) (i32.const 2)))
+  (func (export "fib") (result i32) (call $fib (i32.const 20)))
+  (func (export "from_outside") (result i32) (return_call $count (i32.const 10) (i32.const 1)))
+)
+)WAT";
+
 class RecursionTest : public VulkanTest {};
 
 TEST_F(RecursionTest, ControlFlowAcrossCallsMatchesWasmInterp) {
   EXPECT_EQ(testing::expect_exports_match_wasm_interp(*device, kShapes), 7);
+}
+
+TEST_F(RecursionTest, TailCallsTakeNoFrameAndMatchWasmInterp) {
+  EXPECT_EQ(testing::expect_exports_match_wasm_interp(*device, kTailCalls), 6);
 }
 
 }  // namespace

@@ -260,6 +260,8 @@ bool FunctionLowering::can_merge_into_parent(size_t index, const Frame& parent) 
       case Opcode::BrIf:
       case Opcode::BrTable:
       case Opcode::Return:
+      case Opcode::ReturnCall:
+      case Opcode::ReturnCallIndirect:
       case Opcode::Unreachable: return false;
       default: break;
     }

@@ -599,6 +599,17 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::Return: return_values(); break;
     case Opcode::Call: return call(instr.imm0);
     case Opcode::CallIndirect: return call_indirect(instr);
+    // Outside a recursive component a tail call is a call and a return: the
+    // call graph has no cycle through it, so the depth it adds is bounded
+    // (recursive_component.cpp replaces the frame inside a component).
+    case Opcode::ReturnCall:
+      WASMGPU_TRY(call(instr.imm0));
+      return_values();
+      break;
+    case Opcode::ReturnCallIndirect:
+      WASMGPU_TRY(call_indirect(instr));
+      return_values();
+      break;
     case Opcode::Drop: pop(); break;
     case Opcode::Select:
     case Opcode::SelectTyped: {

@@ -22,6 +22,13 @@
 // leaves the machine; otherwise it continues at the resume state on top of
 // the stack, which pops the frame. Traps do not return early (traps.cpp): the
 // loop exits at its next trip once `trapped` is set.
+//
+// A tail call (return_call, or return_call_indirect reaching the member) to a
+// member pushes nothing: it puts the arguments in the argument registers and
+// continues at the callee's entry state, so the callee's return goes where
+// the caller's would have (the caller's frame is replaced, and a tail-recursive
+// loop of any length runs at constant depth). A tail call to a function outside
+// the component is a call and a return.
 #include "spirv/recursive_component.h"
 
 #include <algorithm>
@@ -106,6 +113,10 @@ class ComponentLowering {
   void branch(uint32_t depth);
   void lower_br_table(const wasm::Instr& instr);
   void return_from_member();
+  // Continues where the member returns to: the resume state on top of the
+  // call stack, or out of the machine at depth 0 (the results are set).
+  void continue_at_return();
+  Status tail_call_indirect(const wasm::Instr& instr);
   Status call_member(size_t ip, const std::vector<wasm::ValType>& params, const std::vector<wasm::ValType>& results,
                      const std::function<Status(const std::vector<Id>& args)>& dispatch);
 
@@ -480,8 +491,70 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
         });
       });
     }
+    case Opcode::ReturnCall: {
+      if (!is_member(instr.imm0)) {
+        wasm::Instr call = instr;
+        call.op = Opcode::Call;
+        WASMGPU_TRY(fl.lower_instruction(call, ip));
+        return_from_member();
+        end_case();
+        return {};
+      }
+      // The frame is replaced: no push, the callee returns to our return state.
+      const size_t params = k_.module.function_type(instr.imm0).params.size();
+      std::vector<Id> args(fl.stack().end() - params, fl.stack().end());
+      store_arguments(args);
+      f.store(state_var_, b_.const_u32(position_.at(instr.imm0)));
+      end_case();
+      return {};
+    }
+    case Opcode::ReturnCallIndirect: {
+      if (!reaches_member(instr)) {
+        wasm::Instr call = instr;
+        call.op = Opcode::CallIndirect;
+        WASMGPU_TRY(fl.lower_instruction(call, ip));
+        return_from_member();
+        end_case();
+        return {};
+      }
+      WASMGPU_TRY(tail_call_indirect(instr));
+      end_case();
+      return {};
+    }
     default: return fl.lower_instruction(instr, ip);
   }
+}
+
+// return_call_indirect that may reach a member: the table lookup and its
+// traps, then per callee of the expected type either a member's entry state
+// (the frame replaced) or a call of a non-member and the return after it.
+Status ComponentLowering::tail_call_indirect(const wasm::Instr& instr) {
+  FunctionLowering& fl = *fl_;
+  FunctionBuilder& f = *f_;
+  const wasm::FuncType& expected = k_.module.types.at(instr.imm0);
+  Id element = fl.pop();
+  std::vector<Id> args(fl.stack().end() - expected.params.size(), fl.stack().end());
+  Id function = fl.resolve_element(instr.imm1, element);
+  // Trapping arms (null, type mismatch) leave the machine.
+  f.store(state_var_, b_.const_u32(kExit));
+  return fl.function_switch(function, instr.imm0, [&](uint32_t callee) -> Status {
+    if (is_member(callee)) {
+      store_arguments(args);
+      f.store(state_var_, b_.const_u32(position_.at(callee)));
+      return {};
+    }
+    std::vector<Id> operands{k_.function_ids.at(callee)};
+    operands.insert(operands.end(), args.begin(), args.end());
+    Id result = f.op(Op::OpFunctionCall, k_.types.result_type(expected.results), operands);
+    for (size_t r = 0; r < expected.results.size(); ++r) {
+      Id value = expected.results.size() == 1 ? result
+                                              : f.op(Op::OpCompositeExtract, k_.types.value_type(expected.results[r]),
+                                                     {result, literal(uint32_t(r))});
+      f.store(result_vars_[r], pack(k_, f, value));
+    }
+    continue_at_return();
+    return {};
+  });
 }
 
 void ComponentLowering::enter_label(const wasm::Instr& instr, size_t ip) {
@@ -607,6 +680,11 @@ void ComponentLowering::return_from_member() {
   const std::vector<Id>& stack = fl_->stack();
   size_t count = fl_->type().results.size();
   for (size_t i = 0; i < count; ++i) f.store(result_vars_[i], pack(k_, f, stack[stack.size() - count + i]));
+  continue_at_return();
+}
+
+void ComponentLowering::continue_at_return() {
+  FunctionBuilder& f = *f_;
   Id outermost = f.op(Op::OpIEqual, k_.types.bool_type, {f.load(k_.types.u32, depth_var_), b_.const_u32(0)});
   Id sp = f.load(k_.types.u32, sp_var_);
   Id top = f.op(Op::OpSelect, k_.types.u32,

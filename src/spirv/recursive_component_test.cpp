@@ -80,6 +80,46 @@ TEST(RecursiveComponent, ACallStackTooLargeIsRefusedNamingTheFunction) {
   EXPECT_NE(huge.error().message.find("even"), std::string::npos) << huge.error().message;
 }
 
+// return_call and return_call_indirect are call edges: $even and $odd form a
+// component through them. A tail call to a member pushes no frame, so with
+// tail calls only the frames stay the one-word minimum whatever the locals;
+// the same component with one plain call saves its locals in a frame.
+TEST(RecursiveComponent, TailCallsToMembersPushNoFrame) {
+  auto module_with = [](const std::string& odd_call) {
+    return wat_to_wasm(R"((module
+      (type $t (func (param i64) (result i32)))
+      (table funcref (elem $even $odd))
+      (func $even (type $t) (local $a i64) (local $b f64)
+        (local.set $a (i64.mul (local.get 0) (i64.const 3)))
+        (if (result i32) (i64.eqz (local.get 0)) (then (i32.const 44))
+          (else (return_call_indirect (type $t) (i64.sub (local.get 0) (i64.const 1)) (i32.const 1)))))
+      (func $odd (type $t) (local $c i64)
+        (if (result i32) (i64.eqz (local.get 0)) (then (i32.const 99))
+          (else ()" + odd_call +
+                       R"( $even (i64.sub (local.get 0) (i64.const 1))))))
+      (func (export "k") (param i32) (drop (call $even (i64.extend_i32_u (local.get 0)))))))");
+  };
+  std::vector<uint8_t> tail = module_with("return_call"), plain = module_with("call");
+  Result<wasm::Module> decoded = wasm::decode(tail);
+  ASSERT_TRUE(decoded.ok());
+  Result<IndirectCallTargets> targets = indirect_call_targets(*decoded);
+  ASSERT_TRUE(targets.ok());
+  Result<CallGraph> graph = build_call_graph(*decoded, 2, &*targets);
+  ASSERT_TRUE(graph.ok()) << graph.error().to_string();
+  ASSERT_EQ(graph->recursive_components.size(), 1u);
+  EXPECT_EQ(graph->recursive_components[0], (std::vector<uint32_t>{0, 1}));
+
+  Result<CompiledKernel> tail_kernel = compile_with_depth(tail, 100);
+  Result<CompiledKernel> plain_kernel = compile_with_depth(plain, 100);
+  ASSERT_TRUE(tail_kernel.ok()) << tail_kernel.error().to_string();
+  ASSERT_TRUE(plain_kernel.ok()) << plain_kernel.error().to_string();
+  EXPECT_TRUE(validate(tail_kernel->words).ok());
+  EXPECT_TRUE(validate(plain_kernel->words).ok());
+  EXPECT_EQ(tail_kernel->info.call_stack_bytes, 100u * 4);
+  // $odd's frame: its two i64 locals (the parameter and $c) and the resume state.
+  EXPECT_EQ(plain_kernel->info.call_stack_bytes, 100u * 4 * 5);
+}
+
 TEST(RecursiveComponent, CodeWithoutRecursionDoesNotDependOnTheDepth) {
   auto bytes = wat_to_wasm(R"((module
     (func $sq (param i32) (result i32) (i32.mul (local.get 0) (local.get 0)))

@@ -332,6 +332,29 @@ class FunctionValidator {
         push_all(callee.results);
         return {};
       }
+      // A tail call returns what the callee returns: its results must be the
+      // caller's, and nothing after it is reached (as after `return`).
+      case Opcode::ReturnCall: {
+        if (instr.imm0 >= spaces_.functions.size()) return error("unknown function " + std::to_string(instr.imm0));
+        const FuncType& callee = *spaces_.functions[instr.imm0];
+        if (callee.results != type_.results) return error("type mismatch: return_call's callee results differ");
+        WASMGPU_TRY(pop_all(callee.params));
+        set_unreachable();
+        return {};
+      }
+      case Opcode::ReturnCallIndirect: {
+        WASMGPU_ASSIGN_OR_RETURN(const TableType* callee_table, table(instr.imm1));
+        if (callee_table->element != ValType::FuncRef)
+          return error("type mismatch: return_call_indirect on a non-funcref table");
+        if (instr.imm0 >= module_.types.size()) return error("unknown type " + std::to_string(instr.imm0));
+        const FuncType& callee = module_.types[instr.imm0];
+        if (callee.results != type_.results)
+          return error("type mismatch: return_call_indirect's callee results differ");
+        WASMGPU_TRY(pop(ValType::I32));
+        WASMGPU_TRY(pop_all(callee.params));
+        set_unreachable();
+        return {};
+      }
       case Opcode::Drop: {
         WASMGPU_TRY(pop());
         return {};

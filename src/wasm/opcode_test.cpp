@@ -75,10 +75,13 @@ TEST(OpcodeFacts, EveryMemoryArgumentIsAnAccessAtTheFirstOperand) {
 }
 
 TEST(OpcodeFacts, TrapsAreMarked) {
-  for (Opcode op : {Opcode::Unreachable, Opcode::I32DivS, Opcode::I32DivU, Opcode::I64RemS, Opcode::I64RemU,
-                    Opcode::I32TruncF32S, Opcode::I64TruncF64U, Opcode::CallIndirect, Opcode::Call, Opcode::MemoryCopy,
-                    Opcode::MemoryFill, Opcode::MemoryInit, Opcode::TableGet, Opcode::TableSet, Opcode::TableFill,
-                    Opcode::TableCopy, Opcode::TableInit, Opcode::I32Load, Opcode::I32AtomicStore})
+  for (Opcode op : {Opcode::Unreachable,    Opcode::I32DivS,      Opcode::I32DivU,
+                    Opcode::I64RemS,        Opcode::I64RemU,      Opcode::I32TruncF32S,
+                    Opcode::I64TruncF64U,   Opcode::CallIndirect, Opcode::Call,
+                    Opcode::MemoryCopy,     Opcode::MemoryFill,   Opcode::MemoryInit,
+                    Opcode::TableGet,       Opcode::TableSet,     Opcode::TableFill,
+                    Opcode::TableCopy,      Opcode::TableInit,    Opcode::I32Load,
+                    Opcode::I32AtomicStore, Opcode::ReturnCall,   Opcode::ReturnCallIndirect})
     EXPECT_TRUE(info(op).may_trap) << info(op).text;
   for (Opcode op : {Opcode::Nop, Opcode::Br, Opcode::I32Add, Opcode::I32Mul, Opcode::F32Div, Opcode::I32TruncSatF32S,
                     Opcode::I64TruncSatF64U, Opcode::MemoryGrow, Opcode::MemorySize, Opcode::TableGrow,
@@ -110,6 +113,17 @@ TEST(OpcodeFacts, ClassesFollowTheSpec) {
     EXPECT_EQ(op.cls == OpcodeClass::Atomic, op.prefix == 0xFE) << op.text;
     if (op.cls == OpcodeClass::Comparison) EXPECT_EQ(types(op.results), std::vector{ValType::I32}) << op.text;
   }
+}
+
+TEST(OpcodeFacts, TailCallsAreControlWithCallImmediates) {
+  // The tail-call proposal's encodings: 0x12 names a function, 0x13 a type and a table.
+  EXPECT_EQ(lookup_opcode(0, 0x12), Opcode::ReturnCall);
+  EXPECT_EQ(lookup_opcode(0, 0x13), Opcode::ReturnCallIndirect);
+  EXPECT_EQ(info(Opcode::ReturnCall).immediate, info(Opcode::Call).immediate);
+  EXPECT_EQ(info(Opcode::ReturnCallIndirect).immediate, info(Opcode::CallIndirect).immediate);
+  EXPECT_EQ(info(Opcode::ReturnCall).cls, OpcodeClass::Control);
+  EXPECT_TRUE(info(Opcode::ReturnCallIndirect).typed_by_hand);
+  EXPECT_EQ(info(Opcode::ReturnCallIndirect).text, "return_call_indirect");
 }
 
 TEST(OpcodeFacts, TypesAreArrays) {

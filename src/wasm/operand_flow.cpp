@@ -219,6 +219,16 @@ class OperandFlow::Builder {
         const FuncType& callee = module_.types.at(instr.imm0);
         return instruction(ip, callee.params.size() + 1, callee.results.size());
       }
+      // A tail call consumes its arguments (and the table index) and, like
+      // return, reaches nothing after it; it gives the caller's caller the results.
+      case Opcode::ReturnCall: {
+        instruction(ip, module_.function_type(instr.imm0).params.size(), 0);
+        return set_unreachable();
+      }
+      case Opcode::ReturnCallIndirect: {
+        instruction(ip, module_.types.at(instr.imm0).params.size() + 1, 0);
+        return set_unreachable();
+      }
       case Opcode::Drop: return instruction(ip, 1, 0);
       case Opcode::Select:
       case Opcode::SelectTyped: return instruction(ip, 3, 1);

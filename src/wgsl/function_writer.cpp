@@ -541,6 +541,13 @@ Status FunctionWriter::write_instr(const Instr& instr) {
       dead_ = true;
       return {};
     case Opcode::Call: return write_call(instr.imm0);
+    // Outside recursion (refused before: wgsl_compiler.cpp) a tail call is a
+    // call and a return; the call graph bounds the depth.
+    case Opcode::ReturnCall:
+      WASMGPU_TRY(write_call(instr.imm0));
+      emit_return();
+      dead_ = true;
+      return {};
     case Opcode::Drop: pop(); return {};
     case Opcode::Select:
     case Opcode::SelectTyped: {
@@ -726,6 +733,7 @@ Status FunctionWriter::write_instr(const Instr& instr) {
 
     case Opcode::MemoryGrow: return refuse("uses memory.grow (the module memory keeps its initial size here)");
     case Opcode::CallIndirect: return refuse("uses call_indirect (tables)");
+    case Opcode::ReturnCallIndirect: return refuse("uses return_call_indirect (tables)");
     default: return refuse("uses " + std::string(info.text));
   }
 }

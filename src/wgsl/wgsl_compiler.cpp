@@ -16,6 +16,7 @@
 namespace wasmgpu::wgsl {
 namespace {
 
+using wasm::Opcode;
 using wasm::ValType;
 
 Error refuse(const std::string& why) {
@@ -131,8 +132,19 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
 
   const uint32_t roots[] = {kernel};
   WASMGPU_ASSIGN_OR_RETURN(frontend::FrontEndFacts facts, frontend::analyse_module(module, roots, kernel, limits()));
-  if (!facts.graph.recursive_components.empty())
-    return refuse("function '" + module.function_name(facts.graph.recursive_components[0][0]) + "' is recursive");
+  if (!facts.graph.recursive_components.empty()) {
+    // WGSL forbids recursion and this back end has no state machine for it
+    // (the SPIR-V one has), tail-recursive loops (return_call) included.
+    const std::vector<uint32_t>& component = facts.graph.recursive_components[0];
+    for (uint32_t member : component)
+      for (const wasm::Instr& instr : module.functions.at(member - module.imported_functions).body)
+        if ((instr.op == Opcode::ReturnCall &&
+             std::find(component.begin(), component.end(), instr.imm0) != component.end()) ||
+            instr.op == Opcode::ReturnCallIndirect)
+          return refuse("function '" + module.function_name(member) + "' is recursive through " +
+                        std::string(wasm::info(instr.op).text) + " (WGSL has no recursion, tail calls included)");
+    return refuse("function '" + module.function_name(component[0]) + "' is recursive");
+  }
 
   uint64_t memory_bytes = 0;
   if (!module.memories.empty()) memory_bytes = module.memories[0].limits.min * abi::kPageSize;

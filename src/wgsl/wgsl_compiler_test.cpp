@@ -172,6 +172,17 @@ TEST(WgslCompiler, WritesI64AsPairsOfWords) {
   EXPECT_EQ(narrow->source.find("i64_"), std::string::npos);
 }
 
+// Without recursion a tail call is a call and a return.
+TEST(WgslCompiler, WritesATailCallOutsideRecursionAsACallAndAReturn) {
+  Result<WgslKernel> kernel = compile_wat(R"wat((module (memory 1)
+    (func $twice (param i32) (result i32) (i32.mul (local.get 0) (i32.const 2)))
+    (func $tail (param i32) (result i32) (return_call $twice (i32.add (local.get 0) (i32.const 1))))
+    (func (export "k") (param i32) (i32.store (i32.const 0) (call $tail (local.get 0))))))wat");
+  ASSERT_TRUE(kernel.ok()) << kernel.error().to_string();
+  // $tail (func1) calls $twice (func0) on its argument plus one and returns what it gives.
+  EXPECT_NE(kernel->source.find("  let t3 = func0(t2);\n  return t3;\n}"), std::string::npos) << kernel->source;
+}
+
 TEST(WgslCompiler, RefusesWhatItDoesNotWriteNamingTheFunction) {
   auto refusal = [](std::string_view wat) {
     Result<WgslKernel> kernel = compile_wat(wat);
@@ -188,6 +199,14 @@ TEST(WgslCompiler, RefusesWhatItDoesNotWriteNamingTheFunction) {
       (if (result i32) (local.get 0) (then (call $down (i32.sub (local.get 0) (i32.const 1)))) (else (i32.const 0))))
     (func (export "k") (param i32) (i32.store (i32.const 0) (call $down (local.get 0))))))wat");
   EXPECT_NE(recursive.find("function 'down' is recursive"), std::string::npos) << recursive;
+
+  std::string tail_recursive = refusal(R"wat((module (memory 1)
+    (func $down (param i32) (result i32)
+      (if (result i32) (local.get 0) (then (return_call $down (i32.sub (local.get 0) (i32.const 1))))
+        (else (i32.const 0))))
+    (func (export "k") (param i32) (i32.store (i32.const 0) (call $down (local.get 0))))))wat");
+  EXPECT_NE(tail_recursive.find("function 'down' is recursive through return_call"), std::string::npos)
+      << tail_recursive;
 
   std::string f64_param = refusal(R"wat((module (func (export "k") (param i32 f64))))wat");
   EXPECT_NE(f64_param.find("parameter 1 of kernel 'k' is f64"), std::string::npos) << f64_param;
