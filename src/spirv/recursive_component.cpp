@@ -117,6 +117,9 @@ class ComponentLowering {
   // call stack, or out of the machine at depth 0 (the results are set).
   void continue_at_return();
   Status tail_call_indirect(const wasm::Instr& instr);
+  // A call of a function outside the component (an arm of call_indirect's
+  // function switch), its results left in the u64 result registers.
+  void call_into_result_registers(uint32_t callee, const wasm::FuncType& type, const std::vector<Id>& args);
   Status call_member(size_t ip, const std::vector<wasm::ValType>& params, const std::vector<wasm::ValType>& results,
                      const std::function<Status(const std::vector<Id>& args)>& dispatch);
 
@@ -477,16 +480,7 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
             f.store(state_var_, b_.const_u32(position_.at(callee)));
             return {};
           }
-          std::vector<Id> operands{k_.function_ids.at(callee)};
-          operands.insert(operands.end(), args.begin(), args.end());
-          Id result = f.op(Op::OpFunctionCall, k_.types.result_type(expected.results), operands);
-          for (size_t r = 0; r < expected.results.size(); ++r) {
-            Id value = expected.results.size() == 1
-                           ? result
-                           : f.op(Op::OpCompositeExtract, k_.types.value_type(expected.results[r]),
-                                  {result, literal(uint32_t(r))});
-            f.store(result_vars_[r], pack(k_, f, value));
-          }
+          call_into_result_registers(callee, expected, args);
           return {};
         });
       });
@@ -543,15 +537,7 @@ Status ComponentLowering::tail_call_indirect(const wasm::Instr& instr) {
       f.store(state_var_, b_.const_u32(position_.at(callee)));
       return {};
     }
-    std::vector<Id> operands{k_.function_ids.at(callee)};
-    operands.insert(operands.end(), args.begin(), args.end());
-    Id result = f.op(Op::OpFunctionCall, k_.types.result_type(expected.results), operands);
-    for (size_t r = 0; r < expected.results.size(); ++r) {
-      Id value = expected.results.size() == 1 ? result
-                                              : f.op(Op::OpCompositeExtract, k_.types.value_type(expected.results[r]),
-                                                     {result, literal(uint32_t(r))});
-      f.store(result_vars_[r], pack(k_, f, value));
-    }
+    call_into_result_registers(callee, expected, args);
     continue_at_return();
     return {};
   });
@@ -694,6 +680,20 @@ void ComponentLowering::continue_at_return() {
 }
 
 // --- calls into the component ---
+
+void ComponentLowering::call_into_result_registers(uint32_t callee, const wasm::FuncType& type,
+                                                   const std::vector<Id>& args) {
+  FunctionBuilder& f = *f_;
+  std::vector<Id> operands{k_.function_ids.at(callee)};
+  operands.insert(operands.end(), args.begin(), args.end());
+  Id result = f.op(Op::OpFunctionCall, k_.types.result_type(type.results), operands);
+  for (size_t r = 0; r < type.results.size(); ++r) {
+    Id value = type.results.size() == 1
+                   ? result
+                   : f.op(Op::OpCompositeExtract, k_.types.value_type(type.results[r]), {result, literal(uint32_t(r))});
+    f.store(result_vars_[r], pack(k_, f, value));
+  }
+}
 
 void ComponentLowering::store_arguments(const std::vector<Id>& args) {
   for (size_t i = 0; i < args.size(); ++i) f_->store(arg_vars_[i], pack(k_, *f_, args[i]));
