@@ -117,6 +117,11 @@ class ComponentLowering {
   // call stack, or out of the machine at depth 0 (the results are set).
   void continue_at_return();
   Status tail_call_indirect(const wasm::Instr& instr);
+  // A tail call that cannot reach a member: the plain call `op`, then the return.
+  Status call_then_return(const wasm::Instr& instr, Opcode op, size_t ip);
+  // Continues at a member's entry state with `args` in the argument registers
+  // (a call's frame is pushed before; a tail call replaces the frame).
+  void enter_member(uint32_t member, const std::vector<Id>& args);
   // A call of a function outside the component (an arm of call_indirect's
   // function switch), its results left in the u64 result registers.
   void call_into_result_registers(uint32_t callee, const wasm::FuncType& type, const std::vector<Id>& args);
@@ -458,10 +463,8 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
     case Opcode::Call: {
       if (!is_member(instr.imm0)) return fl.lower_instruction(instr, ip);
       const wasm::FuncType& callee = k_.module.function_type(instr.imm0);
-      uint32_t entry = position_.at(instr.imm0);
       return call_member(ip, callee.params, callee.results, [&](const std::vector<Id>& args) -> Status {
-        store_arguments(args);
-        f.store(state_var_, b_.const_u32(entry));
+        enter_member(instr.imm0, args);
         return {};
       });
     }
@@ -476,8 +479,7 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
         // trapping arms leave the result registers as they are.
         return fl.function_switch(function, instr.imm0, [&](uint32_t callee) -> Status {
           if (is_member(callee)) {
-            store_arguments(args);
-            f.store(state_var_, b_.const_u32(position_.at(callee)));
+            enter_member(callee, args);
             return {};
           }
           call_into_result_registers(callee, expected, args);
@@ -486,31 +488,15 @@ Status ComponentLowering::lower_instruction(const wasm::Instr& instr, size_t ip)
       });
     }
     case Opcode::ReturnCall: {
-      if (!is_member(instr.imm0)) {
-        wasm::Instr call = instr;
-        call.op = Opcode::Call;
-        WASMGPU_TRY(fl.lower_instruction(call, ip));
-        return_from_member();
-        end_case();
-        return {};
-      }
+      if (!is_member(instr.imm0)) return call_then_return(instr, Opcode::Call, ip);
       // The frame is replaced: no push, the callee returns to our return state.
       const size_t params = k_.module.function_type(instr.imm0).params.size();
-      std::vector<Id> args(fl.stack().end() - params, fl.stack().end());
-      store_arguments(args);
-      f.store(state_var_, b_.const_u32(position_.at(instr.imm0)));
+      enter_member(instr.imm0, std::vector<Id>(fl.stack().end() - params, fl.stack().end()));
       end_case();
       return {};
     }
     case Opcode::ReturnCallIndirect: {
-      if (!reaches_member(instr)) {
-        wasm::Instr call = instr;
-        call.op = Opcode::CallIndirect;
-        WASMGPU_TRY(fl.lower_instruction(call, ip));
-        return_from_member();
-        end_case();
-        return {};
-      }
+      if (!reaches_member(instr)) return call_then_return(instr, Opcode::CallIndirect, ip);
       WASMGPU_TRY(tail_call_indirect(instr));
       end_case();
       return {};
@@ -533,8 +519,7 @@ Status ComponentLowering::tail_call_indirect(const wasm::Instr& instr) {
   f.store(state_var_, b_.const_u32(kExit));
   return fl.function_switch(function, instr.imm0, [&](uint32_t callee) -> Status {
     if (is_member(callee)) {
-      store_arguments(args);
-      f.store(state_var_, b_.const_u32(position_.at(callee)));
+      enter_member(callee, args);
       return {};
     }
     call_into_result_registers(callee, expected, args);
@@ -680,6 +665,20 @@ void ComponentLowering::continue_at_return() {
 }
 
 // --- calls into the component ---
+
+Status ComponentLowering::call_then_return(const wasm::Instr& instr, Opcode op, size_t ip) {
+  wasm::Instr call = instr;
+  call.op = op;
+  WASMGPU_TRY(fl_->lower_instruction(call, ip));
+  return_from_member();
+  end_case();
+  return {};
+}
+
+void ComponentLowering::enter_member(uint32_t member, const std::vector<Id>& args) {
+  store_arguments(args);
+  f_->store(state_var_, b_.const_u32(position_.at(member)));
+}
 
 void ComponentLowering::call_into_result_registers(uint32_t callee, const wasm::FuncType& type,
                                                    const std::vector<Id>& args) {
