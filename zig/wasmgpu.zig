@@ -55,8 +55,9 @@ pub extern "wasmgpu" fn atomic_add_f32(p: *f32, v: f32) f32;
 /// The root file's panic handler (`pub const panic = gpu.panic;`): a failed
 /// safety check (an index out of bounds, an overflow in Debug) or
 /// `unreachable` traps as wasm's `unreachable`, which the launch reports with
-/// the lowest invocation that hit it. Zig's default handler for freestanding
-/// targets would loop forever.
+/// the lowest invocation that hit it. Zig 0.11's default handler for
+/// freestanding targets traps too (its @breakpoint is `unreachable`), after
+/// spilling its arguments to the stack; this one says so in the source.
 pub fn panic(msg: []const u8, trace: ?*std.builtin.StackTrace, ret_addr: ?usize) noreturn {
     _ = msg;
     _ = trace;
