@@ -263,8 +263,34 @@ TEST_P(ZigKernels, AxpyWithIdsAndAnAtomicMatchesTheCpu) {
   EXPECT_EQ(read<int32_t>(positives, 1)[0], expected_positives);
 }
 
-// Debug keeps Zig's safety checks, which trap through zig/wasmgpu.zig's panic.
 INSTANTIATE_TEST_SUITE_P(OptLevels, ZigKernels, ::testing::Values("Debug", "ReleaseSmall"),
+                         [](const auto& info) { return std::string(info.param); });
+
+// Debug keeps Zig's safety checks: an overflowing multiplication traps through
+// zig/wasmgpu.zig's panic, reported with the lowest invocation that hit it.
+class ZigDebug : public EndToEnd {};
+
+TEST_P(ZigDebug, CheckedArithmeticTrapsOnOverflow) {
+  built_kernel(kZig, GetParam());
+  constexpr uint32_t n = 200;
+  std::vector<int32_t> x(n);
+  for (uint32_t i = 0; i < n; ++i) x[i] = int32_t(i * 1000) - 100000;
+  runtime::Buffer xs = buffer_with(x), out = buffer(4 * n);
+  Status launched = kernel(kZig, "triple").launch(n, 64, {xs, out, n});
+  ASSERT_TRUE(launched.ok()) << launched.error().message;
+  std::vector<int32_t> expected(n);
+  for (uint32_t i = 0; i < n; ++i) expected[i] = x[i] * 3;
+  EXPECT_TRUE(same_values(read<int32_t>(out, n), expected));
+  x[150] = INT32_MAX / 2, x[70] = INT32_MIN / 2;
+  ASSERT_TRUE(xs.write(x).ok());
+  launched = kernel(kZig, "triple").launch(n, 64, {xs, out, n});
+  ASSERT_FALSE(launched.ok());
+  EXPECT_NE(launched.error().message.find("unreachable executed at invocation 70 (2 invocations trapped)"),
+            std::string::npos)
+      << launched.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(OptLevels, ZigDebug, ::testing::Values("Debug"),
                          [](const auto& info) { return std::string(info.param); });
 
 // ---- Emscripten (emcc -sSTANDALONE_WASM --no-entry, with wasmgpu.h) ----

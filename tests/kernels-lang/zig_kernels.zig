@@ -45,3 +45,11 @@ export fn axpy(i: i32, a: f32, x: [*]const f32, y: [*]f32, n: u32, positives: *i
     y[k] = a * x[k] + y[k];
     if (y[k] > 0) _ = gpu.atomic_add_i32(positives, 1);
 }
+
+/// out[i] = x[i] * 3 with Zig's checked multiplication: in Debug an overflow
+/// calls the panic handler, which traps (ReleaseSmall does not check).
+export fn triple(i: i32, x: [*]const i32, out: [*]i32, n: u32) void {
+    const k: u32 = @bitCast(i);
+    if (k >= n) return;
+    out[k] = x[k] * 3;
+}
