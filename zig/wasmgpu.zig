@@ -64,3 +64,65 @@ pub fn panic(msg: []const u8, trace: ?*std.builtin.StackTrace, ret_addr: ?usize)
     _ = ret_addr;
     @trap();
 }
+
+// ---- The kernel metadata section (docs/kernel-guide.md, "Declaring the
+// parameters"): the record WASMGPU_DEFINE_KERNEL writes, as assembler text
+// for a module-level `asm`, which puts it in the custom section
+// "wasmgpu.kernels":
+//
+//     comptime {
+//         asm (gpu.kernelRecord("scale", &.{ gpu.value(i32, "i"), gpu.value(f32, "a"),
+//             gpu.ptr(f32, "y"), gpu.value(u32, "n") }));
+//     }
+//
+// The list must match the exported function's parameters, the invocation
+// index first; loading the module checks it against the wasm signature. ----
+
+/// One parameter: kind 0 integer, 1 float, 2 pointer, 3 pointer to const;
+/// size and alignment are the value's, or the pointee's.
+pub const Param = struct {
+    kind: u8,
+    size: u32,
+    alignment: u32,
+    name: []const u8,
+    c_type: []const u8,
+    pointee: []const u8,
+};
+
+/// The C spelling of the scalar types a record can name.
+fn cName(comptime T: type) []const u8 {
+    return switch (T) {
+        i32 => "int",
+        u32 => "unsigned",
+        i64 => "long long",
+        u64 => "unsigned long long",
+        f32 => "float",
+        f64 => "double",
+        else => @compileError("wasmgpu records name i32, u32, i64, u64, f32 or f64, not " ++ @typeName(T)),
+    };
+}
+
+pub fn value(comptime T: type, comptime name: []const u8) Param {
+    const is_float = T == f32 or T == f64;
+    return .{ .kind = if (is_float) 1 else 0, .size = @sizeOf(T), .alignment = @alignOf(T), .name = name, .c_type = cName(T), .pointee = "" };
+}
+/// A buffer the kernel may write (`[*]T` or `*T`), spelled "T *".
+pub fn ptr(comptime T: type, comptime name: []const u8) Param {
+    return .{ .kind = 2, .size = @sizeOf(T), .alignment = @alignOf(T), .name = name, .c_type = cName(T) ++ " *", .pointee = cName(T) };
+}
+/// A buffer the kernel only reads (`[*]const T`), spelled "const T *".
+pub fn constPtr(comptime T: type, comptime name: []const u8) Param {
+    return .{ .kind = 3, .size = @sizeOf(T), .alignment = @alignOf(T), .name = name, .c_type = "const " ++ cName(T) ++ " *", .pointee = cName(T) };
+}
+
+/// The record (version 1) of `kernel` as assembler directives.
+pub fn kernelRecord(comptime kernel: []const u8, comptime params: []const Param) []const u8 {
+    comptime {
+        var text: []const u8 = ".section .custom_section.wasmgpu.kernels,\"\",@\n.int8 1\n.asciz \"" ++ kernel ++
+            "\"\n" ++ std.fmt.comptimePrint(".int8 {d}\n", .{params.len});
+        for (params) |p| {
+            text = text ++ std.fmt.comptimePrint(".int8 {d}\n.int32 {d}\n.int32 {d}\n.asciz \"{s}\"\n.asciz \"{s}\"\n.asciz \"{s}\"\n", .{ p.kind, p.size, p.alignment, p.name, p.c_type, p.pointee });
+        }
+        return text ++ ".text\n";
+    }
+}

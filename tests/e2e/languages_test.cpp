@@ -263,6 +263,25 @@ TEST_P(ZigKernels, AxpyWithIdsAndAnAtomicMatchesTheCpu) {
   EXPECT_EQ(read<int32_t>(positives, 1)[0], expected_positives);
 }
 
+// The records zig/wasmgpu.zig's kernelRecord writes through module-level asm.
+TEST_P(ZigKernels, MetadataRecordsDescribeTheParameters) {
+  built_kernel(kZig, GetParam());
+  auto metadata = load(kZig).kernel_metadata();
+  ASSERT_EQ(metadata.size(), 2u);
+  const wasm::KernelMetadata& window = metadata[0].kernel == "window" ? metadata[0] : metadata[1];
+  const wasm::KernelMetadata& axpy = metadata[0].kernel == "window" ? metadata[1] : metadata[0];
+  EXPECT_EQ(window.kernel, "window");
+  EXPECT_EQ(axpy.kernel, "axpy");
+  using Kind = wasm::KernelParam::Kind;
+  ASSERT_EQ(window.params.size(), 5u);
+  EXPECT_EQ(window.params[1], (wasm::KernelParam{Kind::ConstPointer, 4, 4, "x", "const int *", "int"}));
+  EXPECT_EQ(window.params[2], (wasm::KernelParam{Kind::Pointer, 4, 4, "out", "int *", "int"}));
+  EXPECT_EQ(window.params[4], (wasm::KernelParam{Kind::Integer, 4, 4, "width", "unsigned", ""}));
+  ASSERT_EQ(axpy.params.size(), 6u);
+  EXPECT_EQ(axpy.params[1], (wasm::KernelParam{Kind::Float, 4, 4, "a", "float", ""}));
+  EXPECT_EQ(axpy.params[5], (wasm::KernelParam{Kind::Pointer, 4, 4, "positives", "int *", "int"}));
+}
+
 INSTANTIATE_TEST_SUITE_P(OptLevels, ZigKernels, ::testing::Values("Debug", "ReleaseSmall"),
                          [](const auto& info) { return std::string(info.param); });
 

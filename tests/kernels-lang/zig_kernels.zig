@@ -1,8 +1,8 @@
 //! A Zig kernel module (wasm32-freestanding): many-item pointers over
 //! buffers, ranges, comptime generics, a struct with methods, checked
-//! arithmetic and an atomic through zig/wasmgpu.zig. tests/e2e/languages_test.cpp
-//! checks it against a CPU reference in Debug (safety checks on) and
-//! ReleaseSmall. It indexes many-item pointers, not slices: in Debug a slice's
+//! arithmetic, an atomic and parameter records through zig/wasmgpu.zig.
+//! tests/e2e/languages_test.cpp checks it against a CPU reference in Debug
+//! (safety checks on) and ReleaseSmall. It indexes many-item pointers, not slices: in Debug a slice's
 //! bounds check formats its panic message with std.fmt (recursive), which made
 //! `window` 875,448 SPIR-V words with 1 MB of call stack per invocation
 //! (docs/kernel-guide.md, "Zig kernels"); overflow and cast checks stay.
@@ -23,6 +23,10 @@ fn Vec2(comptime T: type) type {
     };
 }
 
+comptime {
+    asm (gpu.kernelRecord("window", &.{ gpu.value(i32, "i"), gpu.constPtr(i32, "x"), gpu.ptr(i32, "out"), gpu.value(u32, "n"), gpu.value(u32, "width") }));
+}
+
 /// out[i] = a weighted sum of x[i .. i + width] (clipped at n; weights 1, 2, 3 ...,
 /// wrapping) plus a dot product of small vectors built from x[i].
 export fn window(i: i32, x: [*]const i32, out: [*]i32, n: u32, width: u32) void {
@@ -35,6 +39,10 @@ export fn window(i: i32, x: [*]const i32, out: [*]i32, n: u32, width: u32) void 
     const V = Vec2(i32);
     const p = V.add(.{ .x = s, .y = 3 }, .{ .x = 2, .y = s });
     out[k] = sum +% p.dot(.{ .x = 3, .y = -2 });
+}
+
+comptime {
+    asm (gpu.kernelRecord("axpy", &.{ gpu.value(i32, "i"), gpu.value(f32, "a"), gpu.constPtr(f32, "x"), gpu.ptr(f32, "y"), gpu.value(u32, "n"), gpu.ptr(i32, "positives") }));
 }
 
 /// y = a * x + y over f32; counts the positive results into positives[0].
