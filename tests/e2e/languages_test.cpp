@@ -200,6 +200,18 @@ TEST_P(AssemblyScriptKernels, IdsAndAnAtomicCountMatchTheCpu) {
   EXPECT_EQ(read<int32_t>(counter, 1)[0], std::count_if(x.begin(), x.end(), [](float v) { return v > 12.5f; }));
 }
 
+TEST_P(AssemblyScriptKernels, WorkgroupIdsAfterABarrierMatchTheLaunch) {
+  built_kernel(kAssemblyScript, GetParam());
+  // A barrier needs whole workgroups: 256 invocations, of which the first n write.
+  constexpr uint32_t n = 200, size = 64, invocations = 256;
+  runtime::Buffer out = buffer(4 * invocations);
+  Status launched = kernel(kAssemblyScript, "ids").launch(invocations, size, {out, n});
+  ASSERT_TRUE(launched.ok()) << launched.error().message;
+  std::vector<uint32_t> expected(n);
+  for (uint32_t i = 0; i < n; ++i) expected[i] = (i % size) | ((i / size) << 8) | (size << 20);
+  EXPECT_TRUE(same_values(read<uint32_t>(out, n), expected));
+}
+
 INSTANTIATE_TEST_SUITE_P(OptLevels, AssemblyScriptKernels, ::testing::ValuesIn(kOptLevels),
                          [](const auto& info) { return std::string(info.param); });
 

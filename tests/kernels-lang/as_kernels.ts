@@ -1,9 +1,10 @@
 // An AssemblyScript kernel module: buffers as addresses read and written with
 // load<T>/store<T>, a generic function, a static table (a data segment read
-// with bounds checks), loops and an atomic through assemblyscript/wasmgpu.ts.
+// with bounds checks), loops, ids, a barrier and an atomic through
+// assemblyscript/wasmgpu.ts.
 // tests/e2e/languages_test.cpp checks it against a CPU reference at -O0 and
 // -O2, and that a build without `--use abort=` is refused with that advice.
-import { atomic_add, global_id } from "../../assemblyscript/wasmgpu";
+import { atomic_add, barrier, global_id, local_id, workgroup_id, workgroup_size } from "../../assemblyscript/wasmgpu";
 
 // Coefficients of a cubic, highest first (Horner's scheme).
 const COEFFS: StaticArray<f32> = [0.5, -1.25, 2.0, 3.0];
@@ -32,4 +33,12 @@ export function poly(i: i32, x: usize, y: usize, bits: usize, n: u32, lo: f32): 
 export function count_above(i: i32, x: usize, n: u32, threshold: f32, counter: usize): void {
   if (<u32>i >= n || global_id(0) != <u32>i) return;
   if (load<f32>(x + (<usize>i << 2)) > threshold) atomic_add(counter, 1);
+}
+
+/** out[i] = local id | workgroup id << 8 | workgroup size << 20, after a
+ *  barrier that every invocation reaches (before the bounds check). */
+export function ids(i: i32, out: usize, n: u32): void {
+  barrier();
+  if (<u32>i >= n) return;
+  store<u32>(out + (<usize>i << 2), local_id(0) | (workgroup_id(0) << 8) | (workgroup_size(0) << 20));
 }
