@@ -1,4 +1,4 @@
-// node js/test/compare_with_vulkan.mjs WASMGPU BUILD_DIR
+// node js/test/compare_with_vulkan.mjs WASMGPU BUILD_DIR [NAME_SUBSTRING]
 // Runs kernels through the WGSL back end on Node + Dawn (js/run_wgsl.mjs)
 // and through the Vulkan runtime (`wasmgpu run`, exact float mode), and
 // compares the output bytes, or the trap reports (kind, lowest invocation,
@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 
-const [wasmgpu, build] = process.argv.slice(2);
+const [wasmgpu, build, only] = process.argv.slice(2);
 const runner = new URL('../run_wgsl.mjs', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'wasmgpu-wgsl-'));
 
@@ -44,6 +44,52 @@ function intWords(count, seed) {
   return out;
 }
 const intItems = 600;
+
+// f64 operand pairs as bits (tests/kernels/f64_ops.c): every pair of a list
+// of edge values (zeros, subnormals, the normal range's ends, infinities,
+// NaNs with payloads and signs, ties of the rounding functions, the
+// conversions' range bounds), then random patterns: exponents near 1023 and
+// anywhere, and second operands one ulp-scale step from the first, for
+// cancellation.
+const f64Edges = [
+  0x0000000000000000n, 0x8000000000000000n, 0x0000000000000001n, 0x800fffffffffffffn, 0x0010000000000000n,
+  0x7fefffffffffffffn, 0x7ff0000000000000n, 0xfff0000000000000n, 0x7ff8000000000000n, 0xfff4000000000123n,
+  0x7ff0000000000001n, 0x3ff0000000000000n, 0xbff0000000000000n, 0x3fe0000000000000n, 0x3ff8000000000000n,
+  0x4004000000000000n, 0xc00c000000000000n, 0x432fffffffffffffn, 0xc32fffffffffffffn, 0x4340000000000000n,
+  0x41e0000000000000n, 0xc1e0000000200000n, 0xc1dfffffffffffffn, 0x41efffffffffffffn, 0x41f0000000000000n,
+  0x43e0000000000000n, 0xc3e0000000000000n, 0x43f0000000000000n, 0x3fdfffffffffffffn, 0x000ffffffffffffen,
+  0x3ca0000000000000n, 0x7fe0000000000000n, 0x0008000000000000n, 0x36a0000000000000n, 0x47efffffe0000000n,
+  0x380fffffffffffffn, 0x3690000000000001n,
+];
+const f64Items = f64Edges.length * f64Edges.length + 3000;
+function f64Pairs(seed) {
+  const out = new BigUint64Array(2 * f64Items);
+  for (let i = 0; i < f64Edges.length; i++)
+    for (let j = 0; j < f64Edges.length; j++) {
+      out[2 * (i * f64Edges.length + j)] = f64Edges[i];
+      out[2 * (i * f64Edges.length + j) + 1] = f64Edges[j];
+    }
+  let s = BigInt(seed);
+  const next = () => (s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn);
+  for (let k = f64Edges.length * f64Edges.length; k < f64Items; k++) {
+    const pick = (r) => {
+      const kind = Number(r & 3n);
+      if (kind === 0) return next();  // anywhere
+      const exponent = 1023n + ((r >> 8n) % 121n) - 60n;
+      return (next() & 0x800fffffffffffffn) | (exponent << 52n);
+    };
+    const a = pick(next());
+    const r = next();
+    let b = pick(r >> 3n);
+    if ((r & 7n) === 5n) b = (a ^ 0x8000000000000000n) + ((r >> 16n) & 0xffn) - 0x80n;  // -a, nearly
+    if ((r & 7n) === 6n) b = a + ((r >> 16n) & 0xffffn);
+    out[2 * k] = a;
+    out[2 * k + 1] = b & 0xffffffffffffffffn;
+  }
+  return out;
+}
+const f64Truncations = new Float64Array(Array.from({ length: 400 }, (_, i) =>
+  i >= 90 && i % 23 === 4 ? NaN : i >= 130 && i % 17 === 3 ? 2147483648.0 + i : (i - 200) * 1.0e7 + 0.75));
 
 // Each case: a module, kernel, --n, and arguments; `io:NAME` arguments are
 // buffers written back (inout), copied apart for the two runs.
@@ -142,20 +188,48 @@ const cases = [
            `in:${file('den', ints(Array.from({ length: 300 }, (_, i) => (i >= 37 && i % 5 === 2 ? 0 : (i % 13) - 6 || 3))))}`,
            { io: file('quot', new Int32Array(300)) }],
   },
+  {
+    // Every f64 operation (f64 on u32 words in WGSL, tests/kernels/f64_ops.c):
+    // 28 results per pair, edge values and random bits.
+    name: 'f64 ops -O2 (f64 on u32 words)', wasm: 'tests/kernels/f64_ops.O2.wasm', kernel: 'f64_ops', n: f64Items,
+    args: [`in:${file('f64_in', f64Pairs(31))}`, { io: file('f64_out', new BigUint64Array(28 * f64Items)) }],
+  },
+  {
+    // f64 loads, a Taylor series in a loop and constants from the data segment.
+    name: 'double precision example', wasm: 'examples/double_precision.wasm', kernel: 'exp_taylor', n: 1000,
+    args: [`in:${file('dp_x', new Float64Array(Array.from({ length: 1000 }, (_, i) => (i - 500) / 37)))}`,
+           { io: file('dp_y', new Float64Array(2 * 1000)) }, { io: file('dp_bits', new BigInt64Array(1000)) }],
+  },
+  {
+    // i32.trunc_f64_s traps: NaN from invocation 90 on (every 23rd), values
+    // past 2^31 from 130 on (every 17th).
+    name: 'f64 truncation traps', wasm: 'tests/kernels/f64_ops.O2.wasm', kernel: 'f64_to_i32_trapping', n: 400, trap: true,
+    args: [`in:${file('f64_tr', f64Truncations)}`, { io: file('f64_tr_out', new Int32Array(400)) }],
+  },
+  {
+    // The same kernel where no value traps (the first 90 invocations).
+    name: 'f64 truncation', wasm: 'tests/kernels/f64_ops.O2.wasm', kernel: 'f64_to_i32_trapping', n: 90,
+    args: [`in:${file('f64_tr2', f64Truncations)}`, { io: file('f64_tr2_out', new Int32Array(400)) }],
+  },
 ];
 
 // "kind at invocation L (C invocations trapped)" from either report.
+// The package lists every kind that trapped with its lowest invocation; the
+// C++ runtime names the kind of the lowest trapped invocation.
 function trapOf(text) {
   let m = /trapped: (.+) at invocation (\d+) \((\d+) invocations? trapped\)/.exec(text);
   if (m) return `${m[1]} at ${m[2]}, ${m[3]} trapped`;
-  m = /trapped in (\d+) invocation\(s\): (.+) \(lowest invocation (\d+)\)/.exec(text);
-  if (m) return `${m[2]} at ${m[3]}, ${m[1]} trapped`;
-  return null;
+  m = /trapped in (\d+) invocation\(s\): (.+)$/m.exec(text);
+  if (!m) return null;
+  const kinds = [...m[2].matchAll(/([^,]+?) \(lowest invocation (\d+)\)/g)].map((k) => [k[1].trim(), Number(k[2])]);
+  if (!kinds.length) return null;
+  const [kind, lowest] = kinds.reduce((a, b) => (b[1] < a[1] ? b : a));
+  return `${kind} at ${lowest}, ${m[1]} trapped`;
 }
 
 let passed = 0;
 let failed = 0;
-for (const c of cases) {
+for (const c of cases.filter((x) => !only || x.name.includes(only))) {
   const wgsl = join(dir, `${c.kernel}.wgsl`);
   const wasm = join(build, c.wasm);
   const compiled = spawnSync(wasmgpu, ['compile', wasm, '--target', 'wgsl', '-k', c.kernel, '-o', wgsl], { encoding: 'utf8' });

@@ -25,6 +25,7 @@ const char* value_type(ValType type) {
     case ValType::I32: return "u32";
     case ValType::I64: return "vec2<u32>";  // low word, high word (i64_helpers.h)
     case ValType::F32: return "f32";
+    case ValType::F64: return "vec2<u32>";  // its bits, low word first (f64_helpers.h)
     default: return nullptr;
   }
 }
@@ -34,7 +35,7 @@ namespace {
 constexpr int kMaxNesting = 120;
 
 std::string zero_of(ValType type) {
-  if (type == ValType::I64) return "vec2<u32>(0u, 0u)";
+  if (type == ValType::I64 || type == ValType::F64) return "vec2<u32>(0u, 0u)";
   return type == ValType::F32 ? "0.0f" : "0u";
 }
 
@@ -576,6 +577,7 @@ Status FunctionWriter::write_instr(const Instr& instr) {
     // i64 as vec2<u32> (i64_helpers.h): an 8-byte access is two 4-byte ones,
     // the high word's at offset + 4, each checked (a trap stops the rest).
     case Opcode::I64Load:
+    case Opcode::F64Load:
     case Opcode::I64Load32U:
     case Opcode::I64Load32S:
     case Opcode::I64Load16U:
@@ -583,7 +585,7 @@ Status FunctionWriter::write_instr(const Instr& instr) {
     case Opcode::I64Load8U:
     case Opcode::I64Load8S: {
       const uint32_t bytes = uint32_t(info.access.bytes);
-      if (bytes == 8 && instr.imm1 > UINT32_MAX - 4) return refuse("uses i64.load with an offset past 2^32 - 4");
+      if (bytes == 8 && instr.imm1 > UINT32_MAX - 4) return refuse("uses an 8-byte load with an offset past 2^32 - 4");
       std::string address = pop();
       std::string low = fmt::format("load_bytes({}, {}u, {}u)", address, instr.imm1, std::min(bytes, 4u));
       if (bytes == 8) {
@@ -596,8 +598,9 @@ Status FunctionWriter::write_instr(const Instr& instr) {
       }
       return {};
     }
-    case Opcode::I64Store: {
-      if (instr.imm1 > UINT32_MAX - 4) return refuse("uses i64.store with an offset past 2^32 - 4");
+    case Opcode::I64Store:
+    case Opcode::F64Store: {
+      if (instr.imm1 > UINT32_MAX - 4) return refuse("uses an 8-byte store with an offset past 2^32 - 4");
       std::string value = pop(), address = pop();
       line(fmt::format("store_bytes({}, {}u, 4u, {}.x);", address, instr.imm1, value));
       line(fmt::format("store_bytes({}, {}u, 4u, {}.y);", address, instr.imm1 + 4, value));
@@ -730,6 +733,49 @@ Status FunctionWriter::write_instr(const Instr& instr) {
     case Opcode::F32ConvertI32U: unary("f32_from_u32({a})"); return {};
     case Opcode::I32ReinterpretF32: unary("bitcast<u32>({a})"); return {};
     case Opcode::F32ReinterpretI32: unary("bitcast<f32>({a})"); return {};
+
+    // f64 as its bits in a vec2<u32>, every operation on integers
+    // (f64_helpers.h).
+    case Opcode::F64Const:
+      push_let(fmt::format("vec2<u32>({}, {})", u32_literal(uint32_t(instr.imm64)),
+                           u32_literal(uint32_t(instr.imm64 >> 32))));
+      return {};
+    case Opcode::F64Eq: compare("f64_eq({a}, {b})"); return {};
+    case Opcode::F64Ne: compare("!f64_eq({a}, {b})"); return {};
+    case Opcode::F64Lt: compare("f64_lt({a}, {b})"); return {};
+    case Opcode::F64Gt: compare("f64_lt({b}, {a})"); return {};
+    case Opcode::F64Le: compare("f64_le({a}, {b})"); return {};
+    case Opcode::F64Ge: compare("f64_le({b}, {a})"); return {};
+    case Opcode::F64Abs: unary("vec2<u32>({a}.x, {a}.y & 0x7fffffffu)"); return {};
+    case Opcode::F64Neg: unary("vec2<u32>({a}.x, {a}.y ^ 0x80000000u)"); return {};
+    case Opcode::F64Copysign: binary("vec2<u32>({a}.x, ({a}.y & 0x7fffffffu) | ({b}.y & 0x80000000u))"); return {};
+    case Opcode::F64Trunc: unary("f64_round({a}, 0u)"); return {};
+    case Opcode::F64Floor: unary("f64_round({a}, 1u)"); return {};
+    case Opcode::F64Ceil: unary("f64_round({a}, 2u)"); return {};
+    case Opcode::F64Nearest: unary("f64_round({a}, 3u)"); return {};
+    case Opcode::F64Sqrt: unary("f64_sqrt({a})"); return {};
+    case Opcode::F64Add: binary("f64_add({a}, {b})"); return {};
+    case Opcode::F64Sub: binary("f64_sub({a}, {b})"); return {};
+    case Opcode::F64Mul: binary("f64_mul({a}, {b})"); return {};
+    case Opcode::F64Div: binary("f64_div({a}, {b})"); return {};
+    case Opcode::F64Min: binary("f64_min({a}, {b})"); return {};
+    case Opcode::F64Max: binary("f64_max({a}, {b})"); return {};
+    case Opcode::F64PromoteF32: unary("f64_promote({a})"); return {};
+    case Opcode::F32DemoteF64: unary("f32_demote({a})"); return {};
+    case Opcode::F64ConvertI32S: unary("f64_from_i32({a})"); return {};
+    case Opcode::F64ConvertI32U: unary("f64_from_u32({a})"); return {};
+    case Opcode::F64ConvertI64S: unary("f64_from_i64({a})"); return {};
+    case Opcode::F64ConvertI64U: unary("f64_from_u64({a})"); return {};
+    case Opcode::I32TruncF64S: unary("i32_trunc_f64_s({a})"); return {};
+    case Opcode::I32TruncF64U: unary("i32_trunc_f64_u({a})"); return {};
+    case Opcode::I64TruncF64S: unary("i64_trunc_f64_s({a})"); return {};
+    case Opcode::I64TruncF64U: unary("i64_trunc_f64_u({a})"); return {};
+    case Opcode::I32TruncSatF64S: unary("i32_trunc_sat_f64_s({a})"); return {};
+    case Opcode::I32TruncSatF64U: unary("i32_trunc_sat_f64_u({a})"); return {};
+    case Opcode::I64TruncSatF64S: unary("i64_trunc_sat_f64_s({a})"); return {};
+    case Opcode::I64TruncSatF64U: unary("i64_trunc_sat_f64_u({a})"); return {};
+    case Opcode::I64ReinterpretF64:
+    case Opcode::F64ReinterpretI64: unary("{a}"); return {};
 
     case Opcode::MemoryGrow: return refuse("uses memory.grow (the module memory keeps its initial size here)");
     case Opcode::CallIndirect: return refuse("uses call_indirect (tables)");

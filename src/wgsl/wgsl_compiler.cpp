@@ -9,6 +9,7 @@
 #include "frontend/front_end_facts.h"
 #include "frontend/kernel_signature.h"
 #include "wgsl/function_writer.h"
+#include "wgsl/f64_helpers.h"
 #include "wgsl/i64_helpers.h"
 #include "wgsl/lowerable.h"
 #include "wgsl/runtime_helpers.h"
@@ -46,8 +47,9 @@ Result<std::string> global_declaration(const wasm::Module& module, uint32_t inde
   if (global.type.is_mutable && index != stack_pointer)
     return refuse("mutable global '" + name + "' (the Vulkan back end keeps it across launches)");
   const wasm::Instr& init = global.init.instrs.at(0);
-  if (init.op == wasm::Opcode::I64Const) {
-    if (global.type.is_mutable) return refuse("mutable i64 global '" + name + "'");
+  if (init.op == wasm::Opcode::I64Const || init.op == wasm::Opcode::F64Const) {
+    if (global.type.is_mutable)
+      return refuse(fmt::format("mutable {} global '{}'", wasm::to_string(global.type.type), name));
     return fmt::format("const g{}: vec2<u32> = vec2<u32>({}u, {}u);\n", index, uint32_t(init.imm64),
                        uint32_t(init.imm64 >> 32));
   }
@@ -111,8 +113,8 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   std::vector<std::string> params;
   uint32_t pointer_params = 0;
   for (size_t i = 1; i < type.params.size(); ++i) {
-    // An i64 argument would take two launch words; the ABI passes one per parameter.
-    if (!value_type(type.params[i]) || type.params[i] == ValType::I64)
+    // An i64 or f64 argument would take two launch words; the ABI passes one per parameter.
+    if (!value_type(type.params[i]) || type.params[i] == ValType::I64 || type.params[i] == ValType::F64)
       return refuse(fmt::format("parameter {} of kernel '{}' is {}", i, export_name, wasm::to_string(type.params[i])));
     params.push_back(wasm::to_string(type.params[i]));
     if (type.params[i] == ValType::I32) ++pointer_params;
@@ -153,20 +155,27 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   // Functions first (they refuse what they cannot write), then the globals they use.
   std::string functions;
   std::set<uint32_t> globals;
-  bool uses_i64 = false;  // then the shader gets i64_prelude()
-  auto is_i64 = [](ValType t) { return t == ValType::I64; };
+  // i64 (and f64, whose helpers are built on i64's) gets i64_prelude(), f64 f64_prelude().
+  bool uses_i64 = false, uses_f64 = false;
+  auto is_i64 = [](ValType t) { return t == ValType::I64 || t == ValType::F64; };
+  auto is_f64 = [](ValType t) { return t == ValType::F64; };
   for (uint32_t function : facts.graph.functions) {
     if (module.imported_function(function)) continue;
     WASMGPU_ASSIGN_OR_RETURN(std::string text, write_function(module, function));
     functions += text + "\n";
     const wasm::Function& body = module.functions.at(function - module.imported_functions);
     const wasm::FuncType& signature = module.function_type(function);
-    uses_i64 = uses_i64 || std::ranges::any_of(signature.params, is_i64) ||
-               std::ranges::any_of(signature.results, is_i64) || std::ranges::any_of(body.locals, is_i64);
+    auto signature_uses = [&](auto is) {
+      return std::ranges::any_of(signature.params, is) || std::ranges::any_of(signature.results, is) ||
+             std::ranges::any_of(body.locals, is);
+    };
+    uses_i64 = uses_i64 || signature_uses(is_i64);
+    uses_f64 = uses_f64 || signature_uses(is_f64);
     for (const wasm::Instr& instr : body.body) {
       if (instr.op == wasm::Opcode::GlobalGet || instr.op == wasm::Opcode::GlobalSet) globals.insert(instr.imm0);
       const wasm::OpcodeInfo& info = wasm::info(instr.op);
       uses_i64 = uses_i64 || std::ranges::any_of(info.params, is_i64) || std::ranges::any_of(info.results, is_i64);
+      uses_f64 = uses_f64 || std::ranges::any_of(info.params, is_f64) || std::ranges::any_of(info.results, is_f64);
     }
   }
   std::string global_decls;
@@ -219,6 +228,7 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   result.source += fmt::format("// WGSL for wasm kernel '{}', written by wasmgpu (docs/webgpu.md).\n\n", export_name);
   result.source += runtime_prelude(shape);
   if (uses_i64) result.source += i64_prelude();
+  if (uses_f64) result.source += f64_prelude();
   if (!global_decls.empty()) result.source += global_decls + "\n";
   result.source += functions;
   result.source += entry_point(module, kernel);

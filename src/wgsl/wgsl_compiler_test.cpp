@@ -216,6 +216,34 @@ TEST(WgslCompiler, RefusesWhatItDoesNotWriteNamingTheFunction) {
   EXPECT_NE(barrier.find("calls wasmgpu.barrier"), std::string::npos) << barrier;
 }
 
+// f64 values are their bits in a vec2<u32>; each operation calls the f64
+// prelude's integer helper (its results are compared with the Vulkan back
+// end's exact mode, bit for bit, in webgpu.compare_vulkan), and a shader
+// without f64 carries no f64 helper.
+TEST(WgslCompiler, WritesF64AsBitsWithIntegerHelpers) {
+  std::string wgsl = source_of(R"wat((module (memory 1)
+    (global $scale f64 (f64.const 0.5))
+    (func (export "k") (param i32)
+      (local $x f64)
+      (local.set $x (f64.load (i32.const 8)))
+      (f64.store (i32.const 16) (f64.div (f64.mul (local.get $x) (global.get $scale)) (f64.sqrt (local.get $x))))
+      (f32.store (i32.const 24) (f32.demote_f64 (f64.nearest (local.get $x))))
+      (i32.store (i32.const 28) (i32.trunc_f64_s (local.get $x))))))wat");
+  EXPECT_NE(wgsl.find("var l1: vec2<u32> = vec2<u32>(0u, 0u);"), std::string::npos) << wgsl;
+  EXPECT_NE(wgsl.find("const g0: vec2<u32> = vec2<u32>(0u, 1071644672u);"), std::string::npos);
+  for (const char* call : {"f64_mul(", "f64_div(", "f64_sqrt(", "f64_round(", "f32_demote(", "i32_trunc_f64_s("})
+    EXPECT_NE(wgsl.find(call), std::string::npos) << call;
+  EXPECT_NE(wgsl.find("fn f64_round_pack("), std::string::npos);
+  EXPECT_NE(wgsl.find("fn i64_add("), std::string::npos);  // the words the f64 helpers use
+
+  EXPECT_EQ(source_of(kStackKernel).find("f64_"), std::string::npos);
+  Result<WgslKernel> mutable_global = compile_wat(R"wat((module (memory 1) (global $g (mut f64) (f64.const 1))
+    (func (export "k") (param i32) (global.set $g (f64.const 2)))))wat");
+  ASSERT_FALSE(mutable_global.ok());
+  EXPECT_NE(mutable_global.error().message.find("mutable global 'g'"), std::string::npos)
+      << mutable_global.error().message;
+}
+
 // The bundle's launcher cannot run a start function at instantiation: the
 // module is refused, naming it, rather than loaded without it.
 TEST(WgslCompiler, RefusesAModuleWithAStartFunctionNamingIt) {
