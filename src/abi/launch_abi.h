@@ -195,6 +195,11 @@ inline constexpr uint32_t kCallTrapped = 1;  // status = kCallTrapped + uint32_t
 //     u32 capacity          slots reserved (frontend::table_capacity); table.grow
 //                           fails beyond it
 //     u32 slots[capacity]   function index, or kNullRef; past `size` unused
+//   ExtraMemory memories[total memories - 1], 8-byte aligned, only in modules
+//                           with several memories (multi-memory; frontend/memories.h):
+//     u32 pages             memory k's current size, in 64 KiB pages (k = 1 + i)
+//     u32 limit_pages       memory.grow on memory k succeeds while the new size is <= this
+//     u64 address           device address of memory k's bytes (the runtime fills it in)
 // Offsets after globals depend on the module: frontend::instance_layout() gives
 // them. Reference values (funcref, and externref, which is always null here)
 // are u32 function indices in shaders and slots, kNullRef for null.
@@ -208,6 +213,10 @@ inline constexpr uint32_t kInstanceMemoryAddress = 8;
 inline constexpr uint32_t kInstanceDataSegments = 16;
 inline constexpr uint32_t kInstanceGlobals = 24;
 inline constexpr uint32_t kInstanceGlobalSlotSize = 8;
+inline constexpr uint32_t kExtraMemoryPages = 0;
+inline constexpr uint32_t kExtraMemoryLimitPages = 4;
+inline constexpr uint32_t kExtraMemoryAddress = 8;
+inline constexpr uint32_t kExtraMemoryRecordSize = 16;
 inline constexpr uint32_t kTableSize = 0;
 inline constexpr uint32_t kTableCapacity = 4;
 inline constexpr uint32_t kTableSlots = 8;

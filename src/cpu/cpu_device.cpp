@@ -814,6 +814,12 @@ Result<std::unique_ptr<device::BackendModule>> CpuDevice::load_wasm(std::span<co
 Result<std::unique_ptr<device::BackendModule>> CpuDevice::load_wasm_with_globals(
     std::span<const uint8_t> bytes, const spirv::CompileOptions& options, std::span<const uint64_t> imported_globals) {
   WASMGPU_ASSIGN_OR_RETURN(wasm::Module module, wasm::decode_and_validate(bytes));
+  // The native code addresses memory 0 through one base register and one
+  // bound; memories after it (multi-memory) are not lowered here.
+  if (module.total_memories() > 1)
+    return make_error(ErrorCode::Unsupported, "the module has " + std::to_string(module.total_memories()) +
+                                                  " memories (multi-memory): the cpu device supports one memory; "
+                                                  "the Vulkan device runs modules with several");
   WASMGPU_ASSIGN_OR_RETURN(std::vector<wasm::KernelMetadata> metadata, wasm::read_kernel_metadata(module));
   size_t imported_global_count = 0;
   for (const wasm::Import& import : module.imports)

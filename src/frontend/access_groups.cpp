@@ -12,8 +12,10 @@ namespace {
 using wasm::Instr;
 using wasm::Opcode;
 
-uint32_t group_load_width(Opcode op) {
-  switch (op) {
+// Only memory 0's accesses group: other memories (multi-memory) take paths of their own.
+uint32_t group_load_width(const Instr& instr) {
+  if (instr.memory != 0) return 0;
+  switch (instr.op) {
     case Opcode::I32Load:
     case Opcode::F32Load: return 4;
     case Opcode::I64Load:
@@ -301,8 +303,9 @@ class OpenGroup {
   int64_t lo_ = 0, hi_;  // span of the members so far, relative to the first
 };
 
-uint32_t group_store_width(Opcode op) {
-  switch (op) {
+uint32_t group_store_width(const Instr& instr) {
+  if (instr.memory != 0) return 0;
+  switch (instr.op) {
     case Opcode::I32Store:
     case Opcode::F32Store: return 4;
     case Opcode::I64Store:
@@ -324,7 +327,7 @@ AccessGroups find_load_groups(const std::vector<Instr>& body, const wasm::Operan
   };
   for (size_t ip = 0; ip < body.size(); ++ip) {
     const Instr& instr = body[ip];
-    if (uint32_t width = group_load_width(instr.op)) {
+    if (uint32_t width = group_load_width(instr)) {
       std::optional<Address> address = address_of(code, ip);
       if (!address) continue;
       const std::pair key{address->local, address->other};
@@ -384,7 +387,7 @@ AccessGroups find_store_groups(const std::vector<Instr>& body, const wasm::Opera
     open.reset();
   };
   for (size_t ip = 0; ip < body.size(); ++ip) {
-    const uint32_t width = group_store_width(body[ip].op);
+    const uint32_t width = group_store_width(body[ip]);
     if (width == 0) continue;
     // value: [value_start, ip); address: [address_start, value_start). The
     // first member's operands may load (they run before any member is

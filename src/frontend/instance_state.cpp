@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "abi/launch_abi.h"
+#include "frontend/memories.h"
 #include "frontend/stack_analysis.h"
 #include "frontend/table.h"
 
@@ -116,6 +117,11 @@ InstanceLayout instance_layout(const wasm::Module& module) {
     layout.v128_globals_offset = at;
     at += 16 * module.total_globals();
   }
+  if (module.total_memories() > 1) {
+    at = (at + 7) & ~7u;
+    layout.memories_offset = at;
+    at += abi::kExtraMemoryRecordSize * (module.total_memories() - 1);
+  }
   layout.size = (at + 7) & ~7u;
   uint64_t offset = 0;
   for (const wasm::DataSegment& segment : module.data) {
@@ -189,6 +195,10 @@ Result<std::vector<uint8_t>> initial_instance_state(const wasm::Module& module,
   for (size_t i = 0; i < module.data.size(); ++i)
     put32(state, layout.data_dropped_offset + 4 * i, module.data[i].mode == wasm::DataSegment::Mode::Active ? 1 : 0);
   WASMGPU_TRY(initialise_tables(module, layout, values, state));
+  for (const ExtraMemory& memory : extra_memories(module, layout.memories_offset).memories) {
+    put32(state, memory.state_offset + abi::kExtraMemoryPages, memory.initial_pages);
+    put32(state, memory.state_offset + abi::kExtraMemoryLimitPages, memory.limit_pages);
+  }
   return state;
 }
 
@@ -200,7 +210,8 @@ std::vector<uint8_t> data_segment_bytes(const wasm::Module& module) {
 }
 
 bool module_uses_instance_state(const wasm::Module& module) {
-  if (module.imported_globals > 0) return true;
+  // Memories after the first keep their sizes and addresses there.
+  if (module.imported_globals > 0 || module.total_memories() > 1) return true;
   // The shadow stack pointer stays private per invocation: it alone needs no instance state.
   std::optional<uint32_t> stack_pointer = frontend::find_stack_pointer(module);
   for (uint32_t i = 0; i < module.globals.size(); ++i)

@@ -28,6 +28,9 @@ struct InstanceLayout {
   // globals' values (their 8-byte slot above is unused); 0 when the module
   // has no v128 global, whose layout then has no such area.
   uint32_t v128_globals_offset = 0;
+  // Byte offset of the ExtraMemory records (memories 1..n-1, abi/launch_abi.h);
+  // 0 when the module has at most one memory, whose layout then has none.
+  uint32_t memories_offset = 0;
 };
 
 InstanceLayout instance_layout(const wasm::Module& module);

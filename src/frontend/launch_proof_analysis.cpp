@@ -606,7 +606,8 @@ class Analysis {
       default: break;
     }
     // Everything else gives values the proofs know nothing of.
-    if (uint32_t width = plain_access_width(instr.op)) record_access(instr, ip, width);
+    // Accesses of memories after the first (multi-memory) are never proven at launch.
+    if (uint32_t width = plain_access_width(instr.op); width != 0 && instr.memory == 0) record_access(instr, ip, width);
   }
 
   const wasm::Module& module_;

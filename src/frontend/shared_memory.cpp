@@ -10,7 +10,7 @@ Result<SharedMemory> find_shared_memory(const wasm::Module& module) {
     if (std::string_view(name).substr(0, std::string_view(kSharedSection).size()) != kSharedSection) continue;
     if (index >= module.data.size()) continue;
     const wasm::DataSegment& segment = module.data[index];
-    if (segment.mode != wasm::DataSegment::Mode::Active || segment.offset.instrs.empty() ||
+    if (segment.mode != wasm::DataSegment::Mode::Active || segment.memory != 0 || segment.offset.instrs.empty() ||
         segment.offset.instrs[0].op != wasm::Opcode::I32Const)
       return make_error(ErrorCode::Compile, "shared memory segment " + name + " has no constant address");
     for (uint8_t byte : segment.bytes)

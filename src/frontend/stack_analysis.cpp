@@ -301,7 +301,7 @@ class FrameScanner {
         // Everything else gives values the analysis knows nothing of.
         default: {
           const wasm::OpcodeInfo& op = wasm::info(instr.op);
-          if (op.immediate == wasm::ImmediateKind::MemArg) {
+          if (op.immediate == wasm::ImmediateKind::MemArg && instr.memory == 0) {
             // The address operand is the first one.
             const AbstractValue& address = operand(0);
             if (address.kind == AbstractValue::Kind::Const) note_constant(uint64_t(address.value) + instr.imm1);
@@ -477,7 +477,8 @@ StackLayout analyse_stack(const wasm::Module& module, const CallGraph& graph,
   layout.stack_hi = uint32_t(*const_i32(sp.init));
   uint64_t data_end = 0;
   for (const wasm::DataSegment& segment : module.data) {
-    if (segment.mode != wasm::DataSegment::Mode::Active) continue;
+    // The stack lives in memory 0; other memories' segments say nothing of it.
+    if (segment.mode != wasm::DataSegment::Mode::Active || segment.memory != 0) continue;
     auto offset = const_i32(segment.offset);
     if (!offset) continue;
     uint64_t end = uint64_t(*offset) + segment.bytes.size();

@@ -12,6 +12,7 @@
 #include "runtime/vk_util.h"
 #include "frontend/call_graph.h"
 #include "frontend/instance_state.h"
+#include "frontend/memories.h"
 #include "frontend/start_function.h"
 #include "wasm/decoder.h"
 
@@ -37,26 +38,7 @@ Result<std::vector<uint8_t>> initial_memory(const wasm::Module& module) {
     return make_error(ErrorCode::Compile, "the module's memory starts at " + format_bytes(bytes) + "; at most " +
                                               format_bytes(abi::kBufferAddressBase) +
                                               " fit below the buffers in the wasm address space");
-  std::vector<uint8_t> image(bytes);
-  for (size_t i = 0; i < module.data.size(); ++i) {
-    const wasm::DataSegment& segment = module.data[i];
-    if (segment.mode != wasm::DataSegment::Mode::Active) continue;
-    const auto& instrs = segment.offset.instrs;
-    const bool constant = !instrs.empty() && instrs[0].op == wasm::Opcode::I32Const &&
-                          (instrs.size() == 1 || (instrs.size() == 2 && instrs[1].op == wasm::Opcode::End));
-    if (!constant)
-      return make_error(ErrorCode::Compile, "data segment " + std::to_string(i) +
-                                                ": its offset is not a constant i32 (i32.const); wasmgpu does not "
-                                                "support offsets computed from globals");
-    const uint64_t offset = uint32_t(instrs[0].imm64);
-    if (offset + segment.bytes.size() > bytes)
-      return make_error(ErrorCode::Compile, "data segment " + std::to_string(i) + " (" +
-                                                std::to_string(segment.bytes.size()) + " bytes at offset " +
-                                                std::to_string(offset) + ") does not fit in the module's " +
-                                                std::to_string(bytes) + "-byte memory");
-    if (!segment.bytes.empty()) std::memcpy(image.data() + offset, segment.bytes.data(), segment.bytes.size());
-  }
-  return image;
+  return frontend::initial_memory_image(module, 0);
 }
 
 // What the compiler says about every exported function: the callable ones
@@ -110,6 +92,7 @@ struct Module::State {
   std::optional<Buffer> memory;
   std::optional<Buffer> instance_state;  // InstanceState, when the module keeps one
   std::optional<Buffer> data_segments;   // every data segment's bytes, for memory.init
+  std::optional<Buffer> extra_memories;  // memories 1..n-1 (frontend/memories.h), when there are several
   std::optional<Buffer> call_records;
   std::optional<Buffer> result_records;
   std::map<std::string, Kernel, std::less<>> kernels;
@@ -130,6 +113,31 @@ constexpr uint64_t kReserveWithoutMaximum = 64ull << 20;
 constexpr uint64_t kReserveCap = abi::kBufferAddressBase;
 
 }  // namespace
+
+// Memories 1..n-1 of a module with several (frontend/memories.h): one
+// zero-filled buffer holding each memory's reserve, its initial bytes
+// written, and each memory's device address in its InstanceState record.
+static Status load_extra_memories(DeviceState& device, const wasm::Module& module, std::vector<uint8_t>& instance,
+                                  std::optional<Buffer>& out) {
+  const frontend::ExtraMemories layout =
+      frontend::extra_memories(module, frontend::instance_layout(module).memories_offset);
+  if (layout.memories.empty()) return {};
+  if (layout.buffer_bytes > frontend::kExtraMemoriesMaxBytes)
+    return make_error(ErrorCode::Unsupported,
+                      "the module's " + std::to_string(layout.memories.size()) + " memories after the first need " +
+                          format_bytes(layout.buffer_bytes) + " of reserve; wasmgpu reserves at most " +
+                          format_bytes(frontend::kExtraMemoriesMaxBytes) + " for them");
+  WASMGPU_ASSIGN_OR_RETURN(Buffer buffer, create_buffer(device, layout.buffer_bytes, /*assign_wasm_address=*/false));
+  WASMGPU_TRY(buffer.fill(0));
+  for (const frontend::ExtraMemory& memory : layout.memories) {
+    WASMGPU_ASSIGN_OR_RETURN(std::vector<uint8_t> image, frontend::initial_memory_image(module, memory.index));
+    if (!image.empty()) WASMGPU_TRY(buffer.write(image.data(), image.size(), memory.buffer_offset));
+    const uint64_t address = buffer.device_address() + memory.buffer_offset;
+    std::memcpy(instance.data() + memory.state_offset + abi::kExtraMemoryAddress, &address, 8);
+  }
+  out.emplace(std::move(buffer));
+  return {};
+}
 
 Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm, const spirv::CompileOptions& compile_options,
                             std::span<const uint64_t> imported_globals) {
@@ -177,6 +185,7 @@ Result<Module> Module::load(Device& device, std::span<const uint8_t> wasm, const
     }
     const uint64_t memory_address = state->memory ? state->memory->device_address() : 0;
     std::memcpy(instance.data() + abi::kInstanceMemoryAddress, &memory_address, 8);
+    WASMGPU_TRY(load_extra_memories(device.state(), decoded, instance, state->extra_memories));
     WASMGPU_ASSIGN_OR_RETURN(Buffer buffer, create_buffer(device.state(), instance.size(),
                                                           /*assign_wasm_address=*/false));
     WASMGPU_TRY(buffer.write(instance.data(), instance.size()));

@@ -152,10 +152,12 @@ void RuntimeHelpers::emit_copy(Id id) {
 
 // memory.init: the source range must lie in the segment (of size 0 once
 // dropped) and the destination in memory, both checked before any byte moves.
-void RuntimeHelpers::emit_init(Id id) {
+// `memory`: the memory it writes (0 but with multi-memory).
+void RuntimeHelpers::emit_init(Id id, uint32_t memory) {
   Id params[] = {k_.types.u32, k_.types.u32, k_.types.u32, k_.types.u32, k_.types.u64, k_.types.u32};
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
-  k_.b.name(id, "wasmgpu.memory_init");
+  k_.b.name(id,
+            memory == 0 ? std::string("wasmgpu.memory_init") : "wasmgpu.memory_init.memory" + std::to_string(memory));
   ModuleBuilder& b = k_.b;
   return_if_trapped(f);
   Id count = f.param(2);
@@ -170,7 +172,7 @@ void RuntimeHelpers::emit_init(Id id) {
   Id source_end = f.op(Op::OpIAdd, k_.types.u64, {source, count64});
   f.if_else(f.op(Op::OpUGreaterThan, k_.types.bool_type, {source_end, size}),
             [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
-  Id dest = translate(f, f.op(Op::OpUConvert, k_.types.u64, {f.param(0)}), count);
+  Id dest = translate_in(f, memory, f.op(Op::OpUConvert, k_.types.u64, {f.param(0)}), count);
   Id segments = f.load_aligned(k_.types.u64, k_.instance_pointer(f, abi::kInstanceDataSegments, k_.types.u64), 8);
   Id from = f.op(Op::OpIAdd, k_.types.u64, {segments, f.op(Op::OpIAdd, k_.types.u64, {f.param(4), source})});
   // Segment bytes and memory never overlap: either direction is right.

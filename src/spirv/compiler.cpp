@@ -287,6 +287,12 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.abi.base_index_var = private_var(k.types.u32, "base_index");
   k.abi.invocation_count_var = private_var(k.types.u32, "invocation_count");
   WASMGPU_ASSIGN_OR_RETURN(frontend::SharedMemory shared, frontend::find_shared_memory(module));
+  // memory.copy between memory 0 and another memory moves device bytes, which
+  // a workgroup-shared variable (in memory 0's address range) does not have.
+  if (shared.hi > shared.lo && module.total_memories() > 1)
+    return make_error(ErrorCode::Unsupported, "the module has workgroup-shared variables (WASMGPU_SHARED) and " +
+                                                  std::to_string(module.total_memories()) +
+                                                  " memories: shared variables are supported with one memory only");
   k.shared = SharedMemory{shared};
   declare_shared_memory(k);
   k.proofs.address_facts.initial_memory_bytes = initial_memory_bytes(module);

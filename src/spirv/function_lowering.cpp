@@ -381,9 +381,14 @@ void FunctionLowering::note_shared_proof(Id ea, const wasm::Instr& instr, uint32
 
 void FunctionLowering::load(const wasm::Instr& instr, uint32_t width, bool is_signed, ValType type) {
   Id ea = effective_address(instr);
-  note_shared_proof(ea, instr, width);
-  Id raw = grouped_load(ea, width);  // u32, or u64 for width 8
-  if (!raw) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
+  Id raw;                   // u32, or u64 for width 8
+  if (instr.memory != 0) {  // a memory after the first (extra_memories.cpp)
+    raw = k_.helpers->memory_load(f_, instr.memory, ea, width);
+  } else {
+    note_shared_proof(ea, instr, width);
+    raw = grouped_load(ea, width);
+    if (!raw) raw = k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
+  }
   switch (type) {
     case ValType::F32: push(op(Op::OpBitcast, k_.types.f32(), {raw})); return;
     case ValType::F64: push(op(Op::OpBitcast, k_.types.f64(), {raw})); return;
@@ -472,7 +477,7 @@ bool FunctionLowering::grouped_store(Id ea, Id value, uint32_t width) {
 void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType type) {
   Id value = pop();
   Id ea = effective_address(instr);
-  note_shared_proof(ea, instr, width);
+  if (instr.memory == 0) note_shared_proof(ea, instr, width);
   switch (type) {
     case ValType::F32: value = op(Op::OpBitcast, k_.types.u32, {value}); break;
     case ValType::F64: value = op(Op::OpBitcast, k_.types.u64, {value}); break;
@@ -481,7 +486,9 @@ void FunctionLowering::store(const wasm::Instr& instr, uint32_t width, ValType t
       break;
     default: break;
   }
-  if (!grouped_store(ea, value, width))
+  if (instr.memory != 0)
+    k_.helpers->memory_store(f_, instr.memory, ea, value, width);
+  else if (!grouped_store(ea, value, width))
     k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
@@ -571,6 +578,11 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
   settle_float_run(instr.op);
   if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
   if (wasm::info(instr.op).cls == wasm::OpcodeClass::Atomic) {  // threads-proposal atomics (intrinsics.h)
+    if (instr.memory != 0)
+      return make_error(ErrorCode::Unsupported, "function " + k_.module.function_name(index_) + " uses " +
+                                                    std::string(wasm::info(instr.op).text) + " on memory " +
+                                                    std::to_string(instr.memory) +
+                                                    ": atomics are supported on memory 0 only");
     k_.intrinsics->lower_atomic_instruction(f_, instr, stack_);
     return {};
   }
@@ -662,10 +674,10 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     case Opcode::I64Store8: store(instr, 1, ValType::I64); break;
     case Opcode::I64Store16: store(instr, 2, ValType::I64); break;
     case Opcode::I64Store32: store(instr, 4, ValType::I64); break;
-    case Opcode::MemorySize: memory_size(); break;
+    case Opcode::MemorySize: memory_size(instr.memory); break;
     case Opcode::MemoryGrow: {
       if (k_.instance_state) {
-        memory_grow();
+        memory_grow(instr.memory);
         break;
       }
       // Growth always fails (allowed by the spec): the runtime maps a fixed
@@ -677,15 +689,21 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
     }
     case Opcode::MemoryCopy: {
       Id count = pop(), source = pop(), dest = pop();
-      k_.helpers->copy(f_, dest, source, count);
+      if (instr.memory != 0 || instr.source_memory != 0)
+        k_.helpers->memory_copy_between(f_, instr.memory, instr.source_memory, dest, source, count);
+      else
+        k_.helpers->copy(f_, dest, source, count);
       break;
     }
     case Opcode::MemoryFill: {
       Id count = pop(), value = pop(), dest = pop();
-      k_.helpers->fill(f_, dest, value, count);
+      if (instr.memory != 0)
+        k_.helpers->memory_fill_in(f_, instr.memory, dest, value, count);
+      else
+        k_.helpers->fill(f_, dest, value, count);
       break;
     }
-    case Opcode::MemoryInit: return memory_init(instr.imm0);
+    case Opcode::MemoryInit: return memory_init(instr.imm0, instr.memory);
     case Opcode::DataDrop: return data_drop(instr.imm0);
     // --- constants ---
     case Opcode::I32Const: push(b_.const_u32(uint32_t(instr.imm64))); break;

@@ -211,9 +211,9 @@ class FunctionLowering {
   bool global_in_instance(uint32_t global_index) const;
   Status global_get(uint32_t global_index);
   Status global_set(uint32_t global_index);
-  void memory_size();
-  void memory_grow();
-  Status memory_init(uint32_t segment);
+  void memory_size(uint32_t memory);
+  void memory_grow(uint32_t memory);
+  Status memory_init(uint32_t segment, uint32_t memory);
   Status data_drop(uint32_t segment);
 
   KernelContext& k_;

@@ -67,41 +67,51 @@ Status FunctionLowering::global_set(uint32_t global_index) {
   return {};
 }
 
-void FunctionLowering::memory_size() {
-  if (!k_.instance_state) {
+// Where memory `memory`'s size and grow limit live: the InstanceState's
+// header for memory 0, its ExtraMemory record for the others.
+static std::pair<uint32_t, uint32_t> size_fields(const RuntimeHelpers& helpers, uint32_t memory) {
+  if (memory == 0) return {abi::kInstanceMemoryPages, abi::kInstanceMemoryLimitPages};
+  const uint32_t record = helpers.extra_memory_record(memory);
+  return {record + abi::kExtraMemoryPages, record + abi::kExtraMemoryLimitPages};
+}
+
+void FunctionLowering::memory_size(uint32_t memory) {
+  if (!k_.instance_state) {  // one memory, of fixed size
     push(b_.const_u32(memory_pages()));
     return;
   }
-  push(f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32), 4));
+  const uint32_t pages = size_fields(*k_.helpers, memory).first;
+  push(f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, pages, k_.types.u32), 4));
 }
 
-void FunctionLowering::memory_grow() {
+void FunctionLowering::memory_grow(uint32_t memory) {
   // Succeeds when the new size fits the limit (declared max and reserve):
   // the reserve is allocated up front, so growing only moves the size.
+  const auto [pages_offset, limit_offset] = size_fields(*k_.helpers, memory);
   Id delta = op(Op::OpUConvert, k_.types.u64, {pop()});
-  Id pages_pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32);
+  Id pages_pointer = k_.instance_pointer(f_, pages_offset, k_.types.u32);
   Id old_pages = f_.load_aligned(k_.types.u32, pages_pointer, 4);
-  Id limit = f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, abi::kInstanceMemoryLimitPages, k_.types.u32), 4);
+  Id limit = f_.load_aligned(k_.types.u32, k_.instance_pointer(f_, limit_offset, k_.types.u32), 4);
   Id new_pages = op(Op::OpIAdd, k_.types.u64, {op(Op::OpUConvert, k_.types.u64, {old_pages}), delta});
   Id fits = op(Op::OpULessThanEqual, k_.types.bool_type, {new_pages, op(Op::OpUConvert, k_.types.u64, {limit})});
   Id ok = op(Op::OpLogicalAnd, k_.types.bool_type,
              {fits, op(Op::OpLogicalNot, k_.types.bool_type, {k_.helpers->trapped(f_)})});
   f_.if_else(ok, [&] {
-    Id pointer = k_.instance_pointer(f_, abi::kInstanceMemoryPages, k_.types.u32);
+    Id pointer = k_.instance_pointer(f_, pages_offset, k_.types.u32);
     f_.store_aligned(pointer, op(Op::OpUConvert, k_.types.u32, {new_pages}), 4);
   });
   push(op(Op::OpSelect, k_.types.u32, {ok, old_pages, b_.const_u32(0xFFFF'FFFFu)}));
 }
 
-Status FunctionLowering::memory_init(uint32_t segment) {
+Status FunctionLowering::memory_init(uint32_t segment, uint32_t memory) {
   if (!k_.instance_state || segment >= k_.module.data.size())
     return make_error(ErrorCode::Validation, "function " + k_.module.function_name(index_) +
                                                  " uses memory.init of data segment " + std::to_string(segment) +
                                                  ", which does not exist");
   const InstanceLayout& layout = k_.layout;
   Id count = pop(), source = pop(), dest = pop();
-  k_.helpers->memory_init(f_, dest, source, count, uint32_t(k_.module.data[segment].bytes.size()),
-                          layout.data_offsets[segment], layout.data_dropped_offset + 4 * segment);
+  k_.helpers->memory_init_in(f_, memory, dest, source, count, uint32_t(k_.module.data[segment].bytes.size()),
+                             layout.data_offsets[segment], layout.data_dropped_offset + 4 * segment);
   return {};
 }
 

@@ -112,6 +112,24 @@ class RuntimeHelpers {
   void memory_init(FunctionBuilder& f, Id dest, Id source, Id count, uint32_t segment_size, uint64_t segment_offset,
                    uint32_t dropped_offset);
 
+  // --- memories after the first (extra_memories.cpp; frontend/memories.h) ---
+  // Loads/stores `width` bytes at `ea` (u64) of memory `memory` >= 1: checked
+  // against that memory's current size (a trap outside it, as load()/store()
+  // do), then at its own device bytes. v128 accesses are two 8-byte ones.
+  Id memory_load(FunctionBuilder& f, uint32_t memory, Id ea, uint32_t width);
+  void memory_store(FunctionBuilder& f, uint32_t memory, Id ea, Id value, uint32_t width);
+  // memory.fill on memory >= 1; memory.copy where either memory is >= 1
+  // (memory 0's range is translated as every memory-0 access is). Operands
+  // u32; both ranges are checked before any byte moves.
+  void memory_fill_in(FunctionBuilder& f, uint32_t memory, Id dest, Id value, Id count);
+  void memory_copy_between(FunctionBuilder& f, uint32_t dest_memory, uint32_t source_memory, Id dest, Id source,
+                           Id count);
+  // memory.init into `memory` (any index; 0 is memory_init()).
+  void memory_init_in(FunctionBuilder& f, uint32_t memory, Id dest, Id source, Id count, uint32_t segment_size,
+                      uint64_t segment_offset, uint32_t dropped_offset);
+  // Byte offset of memory `memory`'s (>= 1) ExtraMemory record in the InstanceState.
+  uint32_t extra_memory_record(uint32_t memory) const;
+
   // --- tables (table_helpers.cpp) ---
   // Copies `count` slots to the Table record at `dest_table` (u64), from slot
   // `dest`, out of the u32 array at `source_slots` (u64) holding
@@ -147,7 +165,11 @@ class RuntimeHelpers {
     FillBytes,
     CopyBytes,
     TableMove,
-    TableFill
+    TableFill,
+    MemoryLoad,   // width = memory << 4 | bytes
+    MemoryStore,  // the same
+    MemoryFill,   // width = memory
+    MemoryCopy    // width = destination memory << 16 | source memory
   };
   struct Key {
     Helper helper;
@@ -165,11 +187,19 @@ class RuntimeHelpers {
   void emit_store_device(Id id, uint32_t width);
   void emit_fill(Id id);
   void emit_copy(Id id);
-  void emit_init(Id id);
+  void emit_init(Id id, uint32_t memory);
   void emit_table_move(Id id);
   void emit_table_fill(Id id);
   void emit_fill_bytes(Id id);
   void emit_copy_bytes(Id id);
+  void emit_memory_load(Id id, uint32_t key);
+  void emit_memory_store(Id id, uint32_t key);
+  void emit_memory_fill(Id id, uint32_t memory);
+  void emit_memory_copy(Id id, uint32_t key);
+  // Inside a helper: the device address of [ea, ea + size) (u64, size u32)
+  // in memory `memory`; traps and returns when it is outside the memory's
+  // current size. Memory 0 is translate().
+  Id translate_in(FunctionBuilder& f, uint32_t memory, Id ea, Id size);
 
   AccessPath path_of(std::optional<uint64_t> start, std::optional<uint64_t> size);
   // The Parameter path an access with this fact may take, if any.

@@ -164,11 +164,13 @@ Result<std::vector<Id>> FunctionLowering::per_lane(Opcode scalar, std::initializ
 
 Id FunctionLowering::load_raw(const wasm::Instr& instr, uint32_t width) {
   Id ea = effective_address(instr);
+  if (instr.memory != 0) return k_.helpers->memory_load(f_, instr.memory, ea, width);  // extra_memories.cpp
   note_shared_proof(ea, instr, width);
   return k_.helpers->load(f_, ea, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
 void FunctionLowering::store_raw(const wasm::Instr& instr, Id ea, Id value, uint32_t width) {
+  if (instr.memory != 0) return k_.helpers->memory_store(f_, instr.memory, ea, value, width);
   k_.helpers->store(f_, ea, value, width, pointer_fact(), instr.imm1, launch_recorded(current_ip_));
 }
 
@@ -180,6 +182,13 @@ void FunctionLowering::store_raw(const wasm::Instr& instr, Id ea, Id value, uint
 // so no byte is written (as wasm requires).
 void FunctionLowering::v128_load(const wasm::Instr& instr) {
   Id ea = effective_address(instr);
+  if (instr.memory != 0) {  // a memory after the first: two checked 8-byte loads
+    Id low = k_.helpers->memory_load(f_, instr.memory, ea, 8);
+    Id high = k_.helpers->memory_load(f_, instr.memory, op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)}), 8);
+    const Id halves[] = {low, high};
+    push(from_lanes(Lanes::I64, halves));
+    return;
+  }
   note_shared_proof(ea, instr, 16);
   const bool proven = launch_recorded(current_ip_);
   if (std::optional<Id> v = k_.helpers->load_v128(f_, ea, pointer_fact(), instr.imm1, proven)) {
@@ -197,6 +206,12 @@ void FunctionLowering::v128_load(const wasm::Instr& instr) {
 void FunctionLowering::v128_store(const wasm::Instr& instr) {
   Id value = pop();
   Id ea = effective_address(instr);
+  if (instr.memory != 0) {  // the upper half first, as below: past the end, nothing is written
+    k_.helpers->memory_store(f_, instr.memory, op(Op::OpIAdd, k_.types.u64, {ea, b_.const_u64(8)}),
+                             lane(value, Lanes::I64, 1), 8);
+    k_.helpers->memory_store(f_, instr.memory, ea, lane(value, Lanes::I64, 0), 8);
+    return;
+  }
   note_shared_proof(ea, instr, 16);
   const bool proven = launch_recorded(current_ip_);
   if (k_.helpers->store_v128(f_, ea, value, pointer_fact(), instr.imm1, proven)) return;
@@ -476,7 +491,7 @@ Status FunctionLowering::lower_simd(const wasm::Instr& instr) {
       const Lanes shape = kShapes[size_t(instr.op) - size_t(Opcode::V128Store8Lane)];
       Id v = pop();
       Id ea = effective_address(instr);
-      note_shared_proof(ea, instr, lane_bits(shape) / 8);
+      if (instr.memory == 0) note_shared_proof(ea, instr, lane_bits(shape) / 8);
       store_raw(instr, ea, lane(v, shape, uint32_t(instr.imm64)), lane_bits(shape) / 8);
       break;
     }

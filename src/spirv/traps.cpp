@@ -87,11 +87,15 @@ void RuntimeHelpers::emit_bodies() {
         case Helper::StoreDevice: emit_store_device(id, key.width); break;
         case Helper::Fill: emit_fill(id); break;
         case Helper::Copy: emit_copy(id); break;
-        case Helper::Init: emit_init(id); break;
+        case Helper::Init: emit_init(id, key.width); break;
         case Helper::FillBytes: emit_fill_bytes(id); break;
         case Helper::CopyBytes: emit_copy_bytes(id); break;
         case Helper::TableMove: emit_table_move(id); break;
         case Helper::TableFill: emit_table_fill(id); break;
+        case Helper::MemoryLoad: emit_memory_load(id, key.width); break;
+        case Helper::MemoryStore: emit_memory_store(id, key.width); break;
+        case Helper::MemoryFill: emit_memory_fill(id, key.width); break;
+        case Helper::MemoryCopy: emit_memory_copy(id, key.width); break;
       }
       break;  // emitting may have added entries: restart the walk
     }

@@ -222,7 +222,8 @@ class ModuleDecoder {
   }
 
   ExpressionContext expression_context() const {
-    return ExpressionContext{.has_data_count = module_.data_count.has_value()};
+    return ExpressionContext{.has_data_count = module_.data_count.has_value(),
+                             .multi_memory = module_.total_memories() > 1};
   }
 
   Status decode_import(BinaryReader& reader) {

@@ -448,3 +448,86 @@ TEST(Decoder, ImportsAndExports) {
 
 }  // namespace
 }  // namespace wasmgpu::wasm
+
+// ---- multi-memory (WebAssembly 3.0) ----------------------------------------
+
+namespace wasmgpu::wasm {
+namespace {
+
+using namespace testing;  // NOLINT: the builder helpers
+
+// A module with `memories` one-page memories and one void function of `code`
+// (locals: none), decoded.
+Result<Module> decode_with_memories(uint8_t memories, const Bytes& code, bool data_count = false) {
+  Bytes memory_entries = {memories};
+  for (uint8_t i = 0; i < memories; ++i) memory_entries.insert(memory_entries.end(), {0x00, 0x01});
+  std::vector<Bytes> sections = {type_section_void(), function_section(1), section(5, memory_entries)};
+  if (data_count) sections.push_back(section(12, {0x01}));
+  sections.push_back(code_section({body(concat({Bytes{0x00}, code}))}));
+  if (data_count) sections.push_back(section(11, {0x01, 0x01, 0x00}));  // one passive, empty segment
+  Bytes bytes = module_header();
+  for (const Bytes& s : sections) bytes.insert(bytes.end(), s.begin(), s.end());
+  return decode(bytes);
+}
+
+TEST(Decoder, MultiMemoryMemArgCarriesTheMemoryIndex) {
+  // i32.const 0; i32.load (flags 0x42: align 2, a memory index follows) memory 1 offset 4; drop;
+  // i32.const 0; i64.load align 3 offset 8 (memory 0, no index); drop
+  auto module =
+      decode_with_memories(2, {0x41, 0x00, 0x28, 0x42, 0x01, 0x04, 0x1A, 0x41, 0x00, 0x29, 0x03, 0x08, 0x1A, 0x0B});
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  const std::vector<Instr>& code = module->functions[0].body;
+  EXPECT_EQ(code[1].op, Opcode::I32Load);
+  EXPECT_EQ(code[1].imm0, 2u);
+  EXPECT_EQ(code[1].imm1, 4u);
+  EXPECT_EQ(code[1].memory, 1u);
+  EXPECT_EQ(code[4].op, Opcode::I64Load);
+  EXPECT_EQ(code[4].imm0, 3u);
+  EXPECT_EQ(code[4].imm1, 8u);
+  EXPECT_EQ(code[4].memory, 0u);
+}
+
+TEST(Decoder, MultiMemoryBulkInstructionsCarryTheirMemories) {
+  // memory.size 2; drop; i32.const 0; memory.grow 1; drop;
+  // i32.const 0 x3; memory.fill 2; i32.const 0 x3; memory.copy 2 1; i32.const 0 x3; memory.init 0 1
+  const Bytes code = {0x3F, 0x02, 0x1A, 0x41, 0x00, 0x40, 0x01, 0x1A, 0x41, 0x00, 0x41, 0x00, 0x41,
+                      0x00, 0xFC, 0x0B, 0x02, 0x41, 0x00, 0x41, 0x00, 0x41, 0x00, 0xFC, 0x0A, 0x02,
+                      0x01, 0x41, 0x00, 0x41, 0x00, 0x41, 0x00, 0xFC, 0x08, 0x00, 0x01, 0x0B};
+  auto module = decode_with_memories(3, code, /*data_count=*/true);
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  const std::vector<Instr>& body = module->functions[0].body;
+  EXPECT_EQ(body[0].op, Opcode::MemorySize);
+  EXPECT_EQ(body[0].memory, 2u);
+  EXPECT_EQ(body[3].op, Opcode::MemoryGrow);
+  EXPECT_EQ(body[3].memory, 1u);
+  EXPECT_EQ(body[8].op, Opcode::MemoryFill);
+  EXPECT_EQ(body[8].memory, 2u);
+  EXPECT_EQ(body[12].op, Opcode::MemoryCopy);
+  EXPECT_EQ(body[12].memory, 2u);
+  EXPECT_EQ(body[12].source_memory, 1u);
+  EXPECT_EQ(body[16].op, Opcode::MemoryInit);
+  EXPECT_EQ(body[16].imm0, 0u);
+  EXPECT_EQ(body[16].memory, 1u);
+}
+
+TEST(Decoder, OneMemoryKeepsTheReservedZeroBytes) {
+  // With one memory the 2.0 encoding holds (the 2.0 suite's binary.wast):
+  // memory.grow's byte must be a single zero, and a memarg's bit 6 is alignment.
+  auto grow = decode_with_memories(1, {0x41, 0x00, 0x40, 0x01, 0x1A, 0x0B});
+  ASSERT_FALSE(grow.ok());
+  EXPECT_EQ(grow.error().message, "zero byte expected");
+  auto long_zero = decode_with_memories(1, {0x41, 0x00, 0x40, 0x80, 0x00, 0x1A, 0x0B});
+  ASSERT_FALSE(long_zero.ok());
+  auto load = decode_with_memories(1, {0x41, 0x00, 0x28, 0x42, 0x01, 0x1A, 0x0B});
+  ASSERT_TRUE(load.ok()) << load.error().message;
+  EXPECT_EQ(load->functions[0].body[1].imm0, 0x42u);  // an alignment the validator refuses
+  EXPECT_EQ(load->functions[0].body[1].imm1, 1u);
+  EXPECT_EQ(load->functions[0].body[1].memory, 0u);
+  // With two memories a long zero is a memory index like any other.
+  auto two = decode_with_memories(2, {0x41, 0x00, 0x40, 0x80, 0x00, 0x1A, 0x0B});
+  ASSERT_TRUE(two.ok()) << two.error().message;
+  EXPECT_EQ(two->functions[0].body[1].memory, 0u);
+}
+
+}  // namespace
+}  // namespace wasmgpu::wasm

@@ -184,13 +184,14 @@ class FunctionValidator {
     return error("malformed block type");
   }
 
-  Status require_memory() {
-    if (module_.total_memories() == 0) return error("unknown memory 0");
+  // Memory `index` exists (several with multi-memory, WebAssembly 3.0).
+  Status require_memory(uint32_t index) {
+    if (index >= module_.total_memories()) return error("unknown memory " + std::to_string(index));
     return {};
   }
 
   Status check_mem_arg(const Instr& instr) {
-    WASMGPU_TRY(require_memory());
+    WASMGPU_TRY(require_memory(instr.memory));
     if (info(instr.op).cls == OpcodeClass::Atomic) {  // threads proposal: exactly natural
       if (instr.imm0 != natural_alignment(instr.op)) return error("alignment must be equal to natural");
       return {};
@@ -225,7 +226,10 @@ class FunctionValidator {
         WASMGPU_TRY(check_mem_arg(instr));
         if (instr.imm64 >= (16u >> natural_alignment(instr.op))) return error("invalid lane index");
         break;
-      case ImmediateKind::Memory: WASMGPU_TRY(require_memory()); break;
+      case ImmediateKind::Memory:
+        WASMGPU_TRY(require_memory(instr.memory));
+        if (instr.op == Opcode::MemoryCopy) WASMGPU_TRY(require_memory(instr.source_memory));
+        break;
       case ImmediateKind::Lane:
         if (instr.imm0 >= lane_count(instr.op)) return error("invalid lane index");
         break;
@@ -239,7 +243,7 @@ class FunctionValidator {
     if (!facts.typed_by_hand) {
       switch (instr.op) {
         case Opcode::MemoryInit:
-          WASMGPU_TRY(require_memory());
+          WASMGPU_TRY(require_memory(instr.memory));
           WASMGPU_TRY(require_data_segment(instr.imm0));
           break;
         case Opcode::DataDrop: WASMGPU_TRY(require_data_segment(instr.imm0)); break;

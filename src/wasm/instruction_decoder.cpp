@@ -63,10 +63,27 @@ Result<BlockType> decode_block_type(BinaryReader& reader) {
   return block;
 }
 
-Status decode_mem_arg(BinaryReader& reader, Instr& instr) {
+// The memarg's flags hold the alignment exponent; with multi-memory, bit 6
+// says that a memory index follows them (3.0 binary format, 5.4.6). Larger
+// flag values stay alignments, which the validator refuses.
+constexpr uint32_t kMemArgHasMemoryIndex = 1u << 6;
+
+Status decode_mem_arg(BinaryReader& reader, const ExpressionContext& context, Instr& instr) {
   WASMGPU_ASSIGN_OR_RETURN(instr.imm0, reader.read_u32());
+  if (context.multi_memory && (instr.imm0 & kMemArgHasMemoryIndex) != 0 && instr.imm0 < 2 * kMemArgHasMemoryIndex) {
+    instr.imm0 &= ~kMemArgHasMemoryIndex;
+    WASMGPU_ASSIGN_OR_RETURN(instr.memory, reader.read_u32());
+  }
   WASMGPU_ASSIGN_OR_RETURN(instr.imm1, reader.read_u32());
   return {};
+}
+
+// A memory index of memory.size/grow/fill/copy/init: a u32 with multi-memory,
+// else the reserved zero byte of 2.0.
+Result<uint32_t> decode_memory_index(BinaryReader& reader, const ExpressionContext& context) {
+  if (context.multi_memory) return reader.read_u32();
+  WASMGPU_TRY(expect_zero_byte(reader));
+  return 0u;
 }
 
 Result<uint64_t> read_u64_le(BinaryReader& reader) {
@@ -96,7 +113,9 @@ Status decode_immediates(BinaryReader& reader, const ExpressionContext& context,
     case ImmediateKind::DataIndex: {
       if (!context.has_data_count) return make_error_at(ErrorCode::Decode, instr.offset, "data count section required");
       WASMGPU_ASSIGN_OR_RETURN(instr.imm0, reader.read_u32());
-      if (instr.op == Opcode::MemoryInit) WASMGPU_TRY(expect_zero_byte(reader));
+      if (instr.op == Opcode::MemoryInit) {
+        WASMGPU_ASSIGN_OR_RETURN(instr.memory, decode_memory_index(reader, context));
+      }
       return {};
     }
     case ImmediateKind::BrTable: {
@@ -119,18 +138,20 @@ Status decode_immediates(BinaryReader& reader, const ExpressionContext& context,
       WASMGPU_ASSIGN_OR_RETURN(instr.imm1, reader.read_u32());
       return {};
     }
-    case ImmediateKind::MemArg: return decode_mem_arg(reader, instr);
+    case ImmediateKind::MemArg: return decode_mem_arg(reader, context, instr);
     case ImmediateKind::MemArgLane: {
-      WASMGPU_TRY(decode_mem_arg(reader, instr));
+      WASMGPU_TRY(decode_mem_arg(reader, context, instr));
       WASMGPU_ASSIGN_OR_RETURN(uint8_t lane, reader.read_byte());
       instr.imm64 = lane;
       return {};
     }
     case ImmediateKind::Memory: {
-      // memory.copy names two memories, the others one; 2.0 requires index 0
-      // encoded as a single zero byte.
-      WASMGPU_TRY(expect_zero_byte(reader));
-      if (instr.op == Opcode::MemoryCopy) WASMGPU_TRY(expect_zero_byte(reader));
+      // memory.copy names two memories (destination first), the others one;
+      // 2.0 requires index 0 encoded as a single zero byte.
+      WASMGPU_ASSIGN_OR_RETURN(instr.memory, decode_memory_index(reader, context));
+      if (instr.op == Opcode::MemoryCopy) {
+        WASMGPU_ASSIGN_OR_RETURN(instr.source_memory, decode_memory_index(reader, context));
+      }
       return {};
     }
     case ImmediateKind::I32Const: {

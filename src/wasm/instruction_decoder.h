@@ -15,6 +15,12 @@ struct ExpressionContext {
   // Whether the module has a data count section: memory.init and data.drop
   // are malformed without one.
   bool has_data_count = false;
+  // Whether memory immediates carry memory indices (multi-memory). The
+  // decoder sets it when the module declares more than one memory: a module
+  // with at most one keeps the 2.0 encoding, where memory.size/grow/fill/
+  // copy/init take reserved zero bytes and bit 6 of a memarg's flags is
+  // part of the alignment (the 2.0 spec suite requires both).
+  bool multi_memory = false;
 };
 
 // Reads instructions up to and including the `end` that closes the

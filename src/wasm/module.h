@@ -86,9 +86,12 @@ struct BlockType {
 //   TableCopy             imm0 = destination table, imm1 = source table
 //   ElemIndex (elem.drop) imm0
 //   DataIndex (data.drop, memory.init)  imm0
-//   MemArg                imm0 = alignment exponent (log2 bytes), imm1 = offset
+//   MemArg                imm0 = alignment exponent (log2 bytes), imm1 = offset,
+//                         memory = the memory index (multi-memory; 0 otherwise)
 //   MemArgLane            as MemArg, plus imm64 = lane index
-//   Memory (memory.size/grow/copy/fill)  -
+//   Memory (memory.size/grow/copy/fill)  memory = the memory index (memory.copy:
+//                         the destination's; source_memory the source's)
+//   (memory.init also sets memory: the memory it writes)
 //   I32Const / I64Const   imm64 = the value, sign-extended to 64 bits
 //   F32Const / F64Const   imm64 = the IEEE bit pattern (f32 in the low 32 bits)
 //   V128Const / Shuffle   imm64 = bytes 0..7, imm64_hi = bytes 8..15 (little-endian)
@@ -104,6 +107,10 @@ struct Instr {
   uint64_t imm64 = 0;
   uint64_t imm64_hi = 0;
   BlockType block;
+  // Memory indices (multi-memory, WebAssembly 3.0): kept apart from imm0/imm1
+  // so that every instruction that names a memory finds it in one place.
+  uint32_t memory = 0;
+  uint32_t source_memory = 0;  // memory.copy only
 };
 
 // A constant expression (global initialisers, segment offsets), ending in `end`.

@@ -47,7 +47,6 @@ class ModuleValidator {
         return make_error_at(ErrorCode::Validation, function.body_offset, "unknown type");
     for (const TableType& table : module_.tables) WASMGPU_TRY(validate_table_type(table, std::nullopt));
     for (const MemoryType& memory : module_.memories) WASMGPU_TRY(validate_memory_type(memory, std::nullopt));
-    if (module_.total_memories() > 1) return make_error(ErrorCode::Validation, "multiple memories");
     collect_declared_function_references();
     // Global initialisers see only imported globals (each defined global is
     // initialised before the next exists).

@@ -1,5 +1,7 @@
 #include "wasm/validator.h"
 
+#include <optional>
+
 #include <gtest/gtest.h>
 
 #include "wasm/decoder.h"
@@ -157,7 +159,43 @@ TEST(Validator, MemoryRules) {
             "memory size must be at most 65536 pages (4GiB)");
   EXPECT_EQ(validation_error(module_of({section(5, {0x01, 0x01, 0x02, 0x01})})),
             "size minimum must not be greater than maximum");
-  EXPECT_EQ(validation_error(module_of({section(5, {0x02, 0x00, 0x01, 0x00, 0x01})})), "multiple memories");
+  // Several memories are valid (multi-memory, WebAssembly 3.0).
+  EXPECT_EQ(validation_error(module_of({section(5, {0x02, 0x00, 0x01, 0x00, 0x01})})), "ok");
+}
+
+// Two one-page memories and one void function of `code`; a data segment for
+// memory `data_memory` when given.
+Bytes two_memories(const Bytes& code, std::optional<uint8_t> data_memory = std::nullopt) {
+  Bytes data = data_memory ? section(11, {0x01, 0x02, *data_memory, 0x41, 0x00, 0x0B, 0x01, 0x2A}) : Bytes{};
+  return module_of({type_section_void(), function_section(1), section(5, {0x02, 0x00, 0x01, 0x00, 0x01}),
+                    code_section({body(concat({Bytes{0x00}, code}))}), data});
+}
+
+TEST(Validator, MultiMemoryIndicesMustNameAMemory) {
+  // i32.const 0; i32.load memory 1 / memory 2; drop
+  EXPECT_EQ(validation_error(two_memories({0x41, 0x00, 0x28, 0x42, 0x01, 0x00, 0x1A, 0x0B})), "ok");
+  EXPECT_EQ(validation_error(two_memories({0x41, 0x00, 0x28, 0x42, 0x02, 0x00, 0x1A, 0x0B})), "unknown memory 2");
+  // The alignment is checked as for memory 0: align 3 on a 4-byte load.
+  EXPECT_EQ(validation_error(two_memories({0x41, 0x00, 0x28, 0x43, 0x01, 0x00, 0x1A, 0x0B})),
+            "alignment must not be larger than natural");
+  // i32.const 0; i32.const 0; i32.store memory 1 / 3
+  EXPECT_EQ(validation_error(two_memories({0x41, 0x00, 0x41, 0x00, 0x36, 0x42, 0x01, 0x00, 0x0B})), "ok");
+  EXPECT_EQ(validation_error(two_memories({0x41, 0x00, 0x41, 0x00, 0x36, 0x42, 0x03, 0x00, 0x0B})), "unknown memory 3");
+  // memory.size 1 / 2; drop
+  EXPECT_EQ(validation_error(two_memories({0x3F, 0x01, 0x1A, 0x0B})), "ok");
+  EXPECT_EQ(validation_error(two_memories({0x3F, 0x02, 0x1A, 0x0B})), "unknown memory 2");
+  // i32.const 0; memory.grow 2; drop
+  EXPECT_EQ(validation_error(two_memories({0x41, 0x00, 0x40, 0x02, 0x1A, 0x0B})), "unknown memory 2");
+  // i32.const 0 x3; memory.copy 1 0 / 0 2 (the source checked too)
+  const Bytes three_zeros = {0x41, 0x00, 0x41, 0x00, 0x41, 0x00};
+  EXPECT_EQ(validation_error(two_memories(concat({three_zeros, Bytes{0xFC, 0x0A, 0x01, 0x00, 0x0B}}))), "ok");
+  EXPECT_EQ(validation_error(two_memories(concat({three_zeros, Bytes{0xFC, 0x0A, 0x00, 0x02, 0x0B}}))),
+            "unknown memory 2");
+  // memory.fill 2
+  EXPECT_EQ(validation_error(two_memories(concat({three_zeros, Bytes{0xFC, 0x0B, 0x02, 0x0B}}))), "unknown memory 2");
+  // An active data segment for memory 1 / 2.
+  EXPECT_EQ(validation_error(two_memories({0x0B}, 1)), "ok");
+  EXPECT_EQ(validation_error(two_memories({0x0B}, 2)), "unknown memory 2");
 }
 
 TEST(Validator, SimdLaneBounds) {

@@ -108,6 +108,13 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
                   std::to_string(*module.start) +
                   "), which must run once at instantiation (a WebGPU launcher cannot run it; the Vulkan and cpu "
                   "devices do)");
+  // WGSL keeps memory 0 in one storage array; memories after it (multi-memory)
+  // would need arrays, sizes and checks of their own, which are not written.
+  if (module.total_memories() > 1)
+    return refuse(
+        fmt::format("a module with {} memories (multi-memory; the WGSL back end supports one memory, the "
+                    "Vulkan device several)",
+                    module.total_memories()));
   const uint32_t kernel = module.find_export(export_name, wasm::ExternalKind::Func)->index;
   const wasm::FuncType& type = module.function_type(kernel);
   std::vector<std::string> params;

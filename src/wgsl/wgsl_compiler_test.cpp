@@ -258,6 +258,18 @@ TEST(WgslCompiler, RefusesAModuleWithAStartFunctionNamingIt) {
   EXPECT_NE(message.find("not handled by the WGSL back end yet"), std::string::npos) << message;
 }
 
+// Memories after the first (multi-memory) are not written: the module is
+// refused, naming the count, whichever memory the kernel touches.
+TEST(WgslCompiler, RefusesAModuleWithSeveralMemories) {
+  Result<WgslKernel> kernel = compile_wat(R"wat((module (memory 1) (memory $b 1)
+    (func (export "k") (param i32) (i32.store (i32.const 0) (local.get 0)))))wat");
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_EQ(kernel.error().code, ErrorCode::Unsupported);
+  const std::string& message = kernel.error().message;
+  EXPECT_NE(message.find("a module with 2 memories (multi-memory"), std::string::npos) << message;
+  EXPECT_NE(message.find("not handled by the WGSL back end yet"), std::string::npos) << message;
+}
+
 TEST(WgslCompiler, RefusesAModuleThatPrints) {
   // The print slot of the kernels' libc (include/wasmgpu_runtime.c) in the data.
   Result<WgslKernel> kernel = compile_wat(R"wat((module (memory 1) (data (i32.const 1024) "WGPRRINT\00\00\00\00")
