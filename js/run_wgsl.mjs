@@ -40,6 +40,21 @@ function parseScalar(text, type) {
     if (Number.isNaN(v) && text !== 'nan') fail(`'${text}' is not an f32`);
     return new Uint32Array(new Float32Array([v]).buffer)[0];
   }
+  if (type === 'f64') {
+    const v = text === 'nan' ? NaN : text === 'inf' ? Infinity : text === '-inf' ? -Infinity : Number(text);
+    if (Number.isNaN(v) && text !== 'nan') fail(`'${text}' is not an f64`);
+    const words = new Uint32Array(new Float64Array([v]).buffer);
+    return [words[0], words[1]];
+  }
+  if (type === 'i64') {
+    let v;
+    try {
+      v = BigInt.asUintN(64, BigInt(text));
+    } catch {
+      fail(`'${text}' is not an i64`);
+    }
+    return [Number(v & 0xffffffffn), Number(v >> 32n)];
+  }
   const v = Number(text);
   if (!Number.isInteger(v)) fail(`'${text}' is not an i32`);
   return v >>> 0;
@@ -98,7 +113,9 @@ async function main() {
       buffers.push({ gpu, base, size: bytes.length, writeTo });
       value = base;
     }
-    words[kLaunchArgs + 2 * i] = value;
+    // Two words per argument: an i64 or f64 one fills both, low word first.
+    if (Array.isArray(value)) words.set(value, kLaunchArgs + 2 * i);
+    else words[kLaunchArgs + 2 * i] = value;
   });
   if (buffers.length > abi.buffer_bindings)
     fail(`the launch maps ${buffers.length} buffers; the shader has ${abi.buffer_bindings} buffer bindings`);

@@ -31,6 +31,18 @@ function file(name, typed) {
   return path;
 }
 
+// Bodies of tests/kernels/kernel_params.h: position, velocity (f64), mass
+// (f32), 24 bytes each.
+function bodies(count) {
+  const view = new DataView(new ArrayBuffer(24 * count));
+  for (let i = 0; i < count; i++) {
+    view.setFloat64(24 * i, (i - 250) * 0.37, true);
+    view.setFloat64(24 * i + 8, Math.sin(i) * 3, true);
+    view.setFloat32(24 * i + 16, 1 + (i % 7) * 0.5, true);
+  }
+  return new Uint8Array(view.buffer);
+}
+
 // Words for integer operands: an LCG's, with every fifth one an edge value
 // (0, 1, all ones, the sign bit and its neighbours).
 function intWords(count, seed) {
@@ -199,6 +211,12 @@ const cases = [
     name: 'double precision example', wasm: 'examples/double_precision.wasm', kernel: 'exp_taylor', n: 1000,
     args: [`in:${file('dp_x', new Float64Array(Array.from({ length: 1000 }, (_, i) => (i - 500) / 37)))}`,
            { io: file('dp_y', new Float64Array(2 * 1000)) }, { io: file('dp_bits', new BigInt64Array(1000)) }],
+  },
+  {
+    // f64 and i64 kernel parameters (two launch words each) beside f32 and
+    // pointers: WASMGPU_DEFINE_KERNEL's integrate over 24-byte structs.
+    name: 'f64 and i64 parameters (integrate)', wasm: 'tests/kernels/kernel_params.O2.wasm', kernel: 'integrate', n: 500,
+    args: [`in:${file('ip_bodies', bodies(500))}`, '0.0625', '-4294967290', '0.75', { io: file('ip_states', new Float64Array(3 * 500)) }, '480'],
   },
   {
     // i32.trunc_f64_s traps: NaN from invocation 90 on (every 23rd), values

@@ -67,8 +67,14 @@ std::string entry_point(const wasm::Module& module, uint32_t kernel) {
   const wasm::FuncType& type = module.function_type(kernel);
   std::string args = "index";
   for (size_t i = 1; i < type.params.size(); ++i) {
-    std::string word = fmt::format("launch_word({}u)", kLaunchArgs + kLaunchArgWords * (i - 1));
-    args += ", " + (type.params[i] == ValType::F32 ? "bitcast<f32>(" + word + ")" : word);
+    // Each argument has kLaunchArgWords words; an i64 or f64 one both
+    // (low word first, its bits), as the runtime package writes them.
+    const uint32_t at = kLaunchArgs + kLaunchArgWords * uint32_t(i - 1);
+    std::string word = fmt::format("launch_word({}u)", at);
+    if (type.params[i] == ValType::F32) word = "bitcast<f32>(" + word + ")";
+    if (type.params[i] == ValType::I64 || type.params[i] == ValType::F64)
+      word = fmt::format("vec2<u32>({}, launch_word({}u))", word, at + 1);
+    args += ", " + word;
   }
   return fmt::format(R"(// The invocation index is the linearised global id plus the dispatch's
 // base, as in the Vulkan back end (docs/compiler.md, "Entry point").
@@ -120,8 +126,7 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   std::vector<std::string> params;
   uint32_t pointer_params = 0;
   for (size_t i = 1; i < type.params.size(); ++i) {
-    // An i64 or f64 argument would take two launch words; the ABI passes one per parameter.
-    if (!value_type(type.params[i]) || type.params[i] == ValType::I64 || type.params[i] == ValType::F64)
+    if (!value_type(type.params[i]))
       return refuse(fmt::format("parameter {} of kernel '{}' is {}", i, export_name, wasm::to_string(type.params[i])));
     params.push_back(wasm::to_string(type.params[i]));
     if (type.params[i] == ValType::I32) ++pointer_params;
