@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <span>
 
 #include "e2e_support.h"
 
@@ -137,9 +138,9 @@ TEST_P(RustKernels, GenericAxpyWithIdsAndAtomicsMatchesTheCpu) {
 }
 
 // The kernel metadata record written by rust/wasmgpu.rs's const fns.
-TEST_P(RustKernels, MetadataRecordsDescribeTheParameters) {
-  runtime::Module& module = load(kRust);
-  auto metadata = module.kernel_metadata();
+// The Rust and Zig kernel-side modules record the same two kernels, window
+// and axpy, with the same C-level parameter descriptions.
+void expect_window_and_axpy_records(std::span<const wasm::KernelMetadata> metadata) {
   ASSERT_EQ(metadata.size(), 2u);
   const wasm::KernelMetadata& window = metadata[0].kernel == "window" ? metadata[0] : metadata[1];
   const wasm::KernelMetadata& axpy = metadata[0].kernel == "window" ? metadata[1] : metadata[0];
@@ -153,6 +154,10 @@ TEST_P(RustKernels, MetadataRecordsDescribeTheParameters) {
   ASSERT_EQ(axpy.params.size(), 6u);
   EXPECT_EQ(axpy.params[1], (wasm::KernelParam{Kind::Float, 4, 4, "a", "float", ""}));
   EXPECT_EQ(axpy.params[5], (wasm::KernelParam{Kind::Pointer, 4, 4, "positives", "int *", "int"}));
+}
+
+TEST_P(RustKernels, MetadataRecordsDescribeTheParameters) {
+  expect_window_and_axpy_records(load(kRust).kernel_metadata());
 }
 
 INSTANTIATE_TEST_SUITE_P(OptLevels, RustKernels, ::testing::Values("O2"),
@@ -278,20 +283,7 @@ TEST_P(ZigKernels, AxpyWithIdsAndAnAtomicMatchesTheCpu) {
 // The records zig/wasmgpu.zig's kernelRecord writes through module-level asm.
 TEST_P(ZigKernels, MetadataRecordsDescribeTheParameters) {
   built_kernel(kZig, GetParam());
-  auto metadata = load(kZig).kernel_metadata();
-  ASSERT_EQ(metadata.size(), 2u);
-  const wasm::KernelMetadata& window = metadata[0].kernel == "window" ? metadata[0] : metadata[1];
-  const wasm::KernelMetadata& axpy = metadata[0].kernel == "window" ? metadata[1] : metadata[0];
-  EXPECT_EQ(window.kernel, "window");
-  EXPECT_EQ(axpy.kernel, "axpy");
-  using Kind = wasm::KernelParam::Kind;
-  ASSERT_EQ(window.params.size(), 5u);
-  EXPECT_EQ(window.params[1], (wasm::KernelParam{Kind::ConstPointer, 4, 4, "x", "const int *", "int"}));
-  EXPECT_EQ(window.params[2], (wasm::KernelParam{Kind::Pointer, 4, 4, "out", "int *", "int"}));
-  EXPECT_EQ(window.params[4], (wasm::KernelParam{Kind::Integer, 4, 4, "width", "unsigned", ""}));
-  ASSERT_EQ(axpy.params.size(), 6u);
-  EXPECT_EQ(axpy.params[1], (wasm::KernelParam{Kind::Float, 4, 4, "a", "float", ""}));
-  EXPECT_EQ(axpy.params[5], (wasm::KernelParam{Kind::Pointer, 4, 4, "positives", "int *", "int"}));
+  expect_window_and_axpy_records(load(kZig).kernel_metadata());
 }
 
 INSTANTIATE_TEST_SUITE_P(OptLevels, ZigKernels, ::testing::Values("Debug", "ReleaseSmall"),

@@ -8,36 +8,9 @@
 #include <stdint.h>
 #include <wasmgpu.h>
 
-#define F64_RESULTS 28
+#include "float_bits.h"
 
-static double from_bits(uint64_t u) {
-  union {
-    uint64_t u;
-    double d;
-  } v = {u};
-  return v.d;
-}
-static uint64_t bits(double d) {
-  union {
-    double d;
-    uint64_t u;
-  } v = {d};
-  return v.u;
-}
-static uint64_t bits32(float f) {
-  union {
-    float f;
-    uint32_t u;
-  } v = {f};
-  return v.u;
-}
-static float from_bits32(uint32_t u) {
-  union {
-    uint32_t u;
-    float f;
-  } v = {u};
-  return v.f;
-}
+#define F64_RESULTS 28
 
 #ifdef __wasm__
 #define F64_MIN(a, b) __builtin_wasm_min_f64(a, b)
@@ -65,38 +38,38 @@ static uint64_t to_u64(double x) {
 WASMGPU_KERNEL(f64_ops)
 void f64_ops(int i, const uint64_t *in, uint64_t *out) {
   uint64_t ua = in[2 * i], ub = in[2 * i + 1];
-  double a = from_bits(ua), b = from_bits(ub);
+  double a = from_bits64(ua), b = from_bits64(ub);
   uint64_t *o = out + F64_RESULTS * i;
-  o[0] = bits(a + b);
-  o[1] = bits(a - b);
-  o[2] = bits(a * b);
-  o[3] = bits(a / b);
-  o[4] = bits(__builtin_sqrt(a));
-  o[5] = bits(F64_MIN(a, b));
-  o[6] = bits(F64_MAX(a, b));
-  o[7] = bits(__builtin_ceil(a));
-  o[8] = bits(__builtin_floor(a));
-  o[9] = bits(__builtin_trunc(a));
-  o[10] = bits(NEAREST(a));
-  o[11] = bits(__builtin_copysign(a, b));
-  o[12] = bits(__builtin_fabs(a));
-  o[13] = bits(-a);
+  o[0] = bits64(a + b);
+  o[1] = bits64(a - b);
+  o[2] = bits64(a * b);
+  o[3] = bits64(a / b);
+  o[4] = bits64(__builtin_sqrt(a));
+  o[5] = bits64(F64_MIN(a, b));
+  o[6] = bits64(F64_MAX(a, b));
+  o[7] = bits64(__builtin_ceil(a));
+  o[8] = bits64(__builtin_floor(a));
+  o[9] = bits64(__builtin_trunc(a));
+  o[10] = bits64(NEAREST(a));
+  o[11] = bits64(__builtin_copysign(a, b));
+  o[12] = bits64(__builtin_fabs(a));
+  o[13] = bits64(-a);
   o[14] = (uint64_t)(a == b) | (uint64_t)(a != b) << 1 | (uint64_t)(a < b) << 2 | (uint64_t)(a > b) << 3 |
           (uint64_t)(a <= b) << 4 | (uint64_t)(a >= b) << 5;
   o[15] = bits32((float)a);
-  o[16] = bits((double)from_bits32((uint32_t)ub));
+  o[16] = bits64((double)from_bits32((uint32_t)ub));
   o[17] = (uint32_t)to_i32(a);
   o[18] = to_u32(a);
   o[19] = (uint64_t)to_i64(a);
   o[20] = to_u64(a);
-  o[21] = bits((double)(int64_t)ub);
-  o[22] = bits((double)ub);
-  o[23] = bits((double)(int32_t)(uint32_t)ub);
-  o[24] = bits((double)(uint32_t)(ub >> 32));
+  o[21] = bits64((double)(int64_t)ub);
+  o[22] = bits64((double)ub);
+  o[23] = bits64((double)(int32_t)(uint32_t)ub);
+  o[24] = bits64((double)(uint32_t)(ub >> 32));
   /* A chain whose rounding errors would compound: a*b+a, (a-b)/(a+b). */
-  o[25] = bits(a * b + a);
-  o[26] = bits((a - b) / (a + b));
-  o[27] = bits(__builtin_sqrt(a * a + b * b));
+  o[25] = bits64(a * b + a);
+  o[26] = bits64((a - b) / (a + b));
+  o[27] = bits64(__builtin_sqrt(a * a + b * b));
 }
 
 /* wasm's trapping truncation (clang guards a C cast with a range check, so

@@ -6,22 +6,9 @@
 #include <stdint.h>
 #include <wasmgpu.h>
 
-#define RESULTS_PER_ITEM 32
+#include "float_bits.h"
 
-static uint64_t bits32(float f) {
-  union {
-    float f;
-    uint32_t u;
-  } v = {f};
-  return v.u;
-}
-static uint64_t bits64(double d) {
-  union {
-    double d;
-    uint64_t u;
-  } v = {d};
-  return v.u;
-}
+#define RESULTS_PER_ITEM 32
 
 /* Conversions to integers as wasm's saturating truncations do them. A C
  * conversion of a value out of the integer's range is undefined behaviour
