@@ -88,11 +88,12 @@ function(wasmgpu_wasm_kernel)
     VERBATIM)
 endfunction()
 
-# wasmgpu_rust_kernel(OUTPUT <file.wasm> SOURCE <file.rs> [OPT <0|1|2|3|s|z>] [DEPENDS files...])
+# wasmgpu_rust_kernel(OUTPUT <file.wasm> SOURCE <file.rs> [OPT <0|1|2|3|s|z>] [FLAGS rustc flags...]
+#                     [DEPENDS files...])
 # A #![no_std] cdylib for wasm32-unknown-unknown, built by Debian's rustc
 # with panic=abort (a panic traps: rust/wasmgpu.rs).
 function(wasmgpu_rust_kernel)
-  cmake_parse_arguments(K "" "OUTPUT;SOURCE;OPT" "DEPENDS" ${ARGN})
+  cmake_parse_arguments(K "" "OUTPUT;SOURCE;OPT" "FLAGS;DEPENDS" ${ARGN})
   if(NOT WASMGPU_RUSTC)
     message(FATAL_ERROR "Rust kernels need Debian's rustc in /usr/bin (apt-get install rustc libstd-rust-dev-wasm32)")
   endif()
@@ -103,7 +104,7 @@ function(wasmgpu_rust_kernel)
   add_custom_command(
     OUTPUT "${K_OUTPUT}"
     COMMAND "${WASMGPU_RUSTC}" --crate-type cdylib --target wasm32-unknown-unknown -C opt-level=${K_OPT}
-            -C panic=abort "${source}" -o "${K_OUTPUT}"
+            -C panic=abort ${K_FLAGS} "${source}" -o "${K_OUTPUT}"
     DEPENDS "${source}" "${PROJECT_SOURCE_DIR}/rust/wasmgpu.rs" ${K_DEPENDS}
     COMMENT "wasm32 rustc opt-level ${K_OPT}: ${K_SOURCE}"
     VERBATIM)

@@ -172,11 +172,130 @@ pub unsafe fn slice_of_mut<'a, T>(p: *mut T, len: usize) -> &'a mut [T] {
     core::slice::from_raw_parts_mut(p, len)
 }
 
-/// A panic (a failed bounds check, an overflow in a debug build) traps as
-/// wasm's `unreachable`: the launch reports "unreachable executed" and the
-/// lowest invocation that hit it.
+// ---- Panics (docs/kernel-guide.md, "Rust panics"): the trap carries the
+// panic's location, and with `--cfg wasmgpu_panic_message` its message. ----
+
+/// The print slot of include/wasmgpu_runtime.c, found by the runtime by its
+/// magic words; it writes the print ring's wasm address into `ring` when it
+/// loads the module. Only a kernel that can panic links it (the panic handler
+/// is its only user), so one that cannot gets no ring.
+#[repr(C)]
+pub struct PrintSlot {
+    magic: [u32; 2],
+    ring: *mut u32,
+}
+unsafe impl Sync for PrintSlot {}
+#[allow(non_upper_case_globals)]
+static mut wasmgpu_print_slot_: PrintSlot = PrintSlot { magic: [0x5250_4757, 0x544e_4952], ring: core::ptr::null_mut() };
+
+const RING_HEADER_WORDS: usize = 12;
+const KIND_PANIC: u32 = 5;
+#[cfg(wasmgpu_panic_message)]
+const KIND_PANIC_TEXT: u32 = 6;
+
+fn invocation_index() -> u32 {
+    let nx = workgroup_count(0) * workgroup_size(0);
+    let ny = workgroup_count(1) * workgroup_size(1);
+    global_id(0) + nx * (global_id(1) + ny * global_id(2))
+}
+
+fn print_ring() -> *mut u32 {
+    unsafe { core::ptr::read_volatile(core::ptr::addr_of!(wasmgpu_print_slot_.ring)) }
+}
+
+/// The first panic of a launch claims the ring's trap words ([4] = 1), as a
+/// C assert does: [5] kind, [6] invocation, [7] line, [8] file address,
+/// [9] file length, [10] column. The host turns them into the trap's text.
+fn claim_panic(location: Option<&core::panic::Location>) -> bool {
+    let ring = print_ring();
+    if ring.is_null() {
+        return false;
+    }
+    unsafe {
+        if atomic_compare_exchange(&mut *(ring.add(4) as *mut i32), 0, 1) != 0 {
+            return false;
+        }
+        let (file, line, column) = match location {
+            Some(l) => (l.file(), l.line(), l.column()),
+            None => ("", 0, 0),
+        };
+        let words = [KIND_PANIC, invocation_index(), line, file.as_ptr() as u32, file.len() as u32, column];
+        for (k, w) in words.iter().enumerate() {
+            core::ptr::write_volatile(ring.add(5 + k), *w);
+        }
+    }
+    true
+}
+
+/// The message of the panic that claimed the trap words, formatted on the
+/// device by `core::fmt` into one record of kind 6 ([1] invocation, [3] byte
+/// count, then the bytes). Formatting is
+/// what makes it opt-in: it brings core's formatting machinery (recursive,
+/// with indirect calls) into every kernel that can panic
+/// (docs/kernel-guide.md has the cost).
+#[cfg(wasmgpu_panic_message)]
+fn record_panic_text(info: &core::panic::PanicInfo) {
+    struct Text {
+        bytes: [u8; 256],
+        len: usize,
+    }
+    impl core::fmt::Write for Text {
+        fn write_str(&mut self, s: &str) -> core::fmt::Result {
+            for &b in s.as_bytes() {
+                if self.len < self.bytes.len() {
+                    self.bytes[self.len] = b;
+                    self.len += 1;
+                }
+            }
+            Ok(())
+        }
+    }
+    let ring = print_ring();
+    if ring.is_null() {
+        return;
+    }
+    let mut text = Text { bytes: [0; 256], len: 0 };
+    let _ = core::fmt::write(&mut text, format_args!("{}", info));
+    let words = 4 + (text.len + 3) / 4;
+    unsafe {
+        let at = atomic_add(&mut *(ring as *mut i32), words as i32) as usize;
+        let capacity = core::ptr::read_volatile(ring.add(1)) as usize;
+        if at > capacity || words > capacity - at {
+            if at < capacity {
+                core::ptr::write_volatile(ring.add(RING_HEADER_WORDS + at), ((capacity - at) << 8) as u32);
+            }
+            atomic_add(&mut *(ring.add(2) as *mut i32), words as i32);
+            atomic_add(&mut *(ring.add(3) as *mut i32), 1);
+            return;
+        }
+        let record = ring.add(RING_HEADER_WORDS + at);
+        core::ptr::write_volatile(record, KIND_PANIC_TEXT | ((words as u32) << 8));
+        core::ptr::write_volatile(record.add(1), invocation_index());
+        core::ptr::write_volatile(record.add(2), 0);
+        core::ptr::write_volatile(record.add(3), text.len as u32);
+        for w in 0..(text.len + 3) / 4 {
+            let mut word = 0u32;
+            for b in 0..4 {
+                let k = 4 * w + b;
+                if k < text.len {
+                    word |= (text.bytes[k] as u32) << (8 * b);
+                }
+            }
+            core::ptr::write_volatile(record.add(4 + w), word);
+        }
+    }
+}
+
+/// A panic (a failed bounds check, an overflow in a debug build, `panic!`)
+/// traps as wasm's `unreachable`; the trap's text says where it panicked
+/// ("panicked at src/k.rs:12:9"), and its message when the kernel is built
+/// with `--cfg wasmgpu_panic_message`.
 #[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! {
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    if claim_panic(info.location()) {
+        #[cfg(wasmgpu_panic_message)]
+        record_panic_text(info);
+    }
     core::arch::wasm32::unreachable()
 }
 

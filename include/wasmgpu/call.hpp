@@ -49,6 +49,9 @@ struct CallResult {
   bool trapped = false;
   std::string trap;
   std::vector<Value> values;
+  // Where it trapped, when the module was loaded with ModuleOptions::trap_sites
+  // on a device that records it: "function 'f' (function 3) at module offset 0x1a2".
+  std::string trap_site;
 };
 
 // What calling an export takes and may do (Module::function_info).

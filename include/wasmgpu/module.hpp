@@ -66,6 +66,12 @@ struct ModuleOptions {
   // Start each printed line with "[N] ", N the invocation index that printed
   // it. Unset: WASMGPU_PRINT_INVOCATION.
   std::optional<bool> print_invocation;
+  // Record where kernels trap: a TrapError's message and a trapped call's
+  // CallResult::trap_site name the function and the module offset of the
+  // trapping instruction (as `wasm-objdump -d` prints it). It costs a store
+  // before each instruction that may trap. Unset: WASMGPU_TRAP_SITES=1 turns
+  // it on. Vulkan devices record it; the cpu device does not yet.
+  std::optional<bool> trap_sites;
 };
 
 // A kernel of a Module: a reference to it, copyable, keeping its Module (and

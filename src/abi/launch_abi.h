@@ -155,7 +155,9 @@ inline constexpr uint64_t kAddressSpaceEnd = 0x1'0000'0000;  // 4 GiB
 // CallRecord:   u32 function (position in the shader's export list), u32 0,
 //               u64 params[...] (8-byte slots as for kernel arguments)
 // ResultRecord: u32 status (kCallReturned, or kCallTrapped + TrapKind),
-//               u32 0, u64 results[...] (8-byte slots)
+//               u32 site (the trap's module offset, kNoTrapSite when unknown,
+//               under CompileOptions::trap_sites; else 0),
+//               u64 results[...] (8-byte slots)
 // The TrapRecord is updated as for kernels, so a launch reports traps both ways.
 inline constexpr uint32_t kCallArgRecords = 0;
 inline constexpr uint32_t kCallArgResults = 1;
@@ -252,5 +254,15 @@ inline constexpr uint32_t kTrapCount = 0;
 inline constexpr uint32_t kTrapLowestIndex = 4;
 inline constexpr uint32_t kTrapRecordSize = 4 + 4 * kTrapKindCount;
 inline constexpr uint32_t kNoTrapIndex = 0xFFFF'FFFFu;
+// Shaders compiled with CompileOptions::trap_sites extend the record: the
+// first trapping invocation to claim it (atomic compare-exchange 0 -> 1)
+// writes where it trapped, as the byte offset of the trapping instruction
+// in the module binary (kNoTrapSite: outside any instruction, e.g. a call
+// shader's unknown-export path), and its invocation index.
+inline constexpr uint32_t kTrapSiteClaimed = kTrapRecordSize;
+inline constexpr uint32_t kTrapSiteOffset = kTrapRecordSize + 4;
+inline constexpr uint32_t kTrapSiteInvocation = kTrapRecordSize + 8;
+inline constexpr uint32_t kTrapRecordWithSiteSize = kTrapRecordSize + 12;
+inline constexpr uint32_t kNoTrapSite = 0xFFFF'FFFFu;
 
 }  // namespace wasmgpu::abi

@@ -319,6 +319,8 @@ void Submission::wait(std::chrono::nanoseconds timeout) const {
   message += " (" + std::to_string(trap.report.trapped_invocations) +
              (trap.report.trapped_invocations == 1 ? " invocation trapped)" : " invocations trapped)");
   if (!trap.reason.empty()) message += ": " + trap.reason;
+  if (!trap.report.site.empty())
+    message += "; invocation " + std::to_string(trap.report.site_invocation) + " trapped in " + trap.report.site;
   throw TrapError(message, trap.kernel, trap_name, trap.report.invocation, trap.report.trapped_invocations,
                   trap.launch_index, trap.reason);
 }

@@ -237,6 +237,7 @@ std::vector<CallResult> Module::call(std::span<const Call> calls, std::optional<
     CallResult converted;
     converted.trapped = result.trapped;
     if (result.trapped) converted.trap = abi::to_string(result.trap);
+    converted.trap_site = result.trap_site;
     for (const device::CallValue& v : result.values) converted.values.push_back(Value{scalar_type(v.type), v.bits});
     out.push_back(std::move(converted));
   }
@@ -259,6 +260,7 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
   if (options.max_call_depth) compile.max_call_depth = options.max_call_depth;
   if (std::optional<uint64_t> budget = options.inline_budget ? options.inline_budget : environment::inline_budget())
     compile.inline_budget = *budget;
+  compile.trap_sites = options.trap_sites.value_or(environment::trap_sites());
   auto impl = std::make_shared<ModuleImpl>();
   // A module that prints (its libc has wasmgpu_runtime.c's print slot) gets
   // its ring, whose wasm address goes into the slot before the module's

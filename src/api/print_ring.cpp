@@ -15,6 +15,8 @@ constexpr uint32_t kKindPrintf = 1;
 constexpr uint32_t kKindBytes = 2;
 constexpr uint32_t kKindAssert = 3;
 constexpr uint32_t kKindAbort = 4;
+constexpr uint32_t kKindPanic = 5;      // trap words of a Rust panic (rust/wasmgpu.rs)
+constexpr uint32_t kKindPanicText = 6;  // a record: a Rust panic's formatted message
 
 // A NUL-terminated string at wasm address `address` of the static memory,
 // or a note saying where it was.
@@ -27,6 +29,16 @@ std::string static_string(std::span<const uint8_t> memory, uint32_t address) {
   const uint8_t* begin = memory.data() + address;
   const uint8_t* end = std::find(begin, memory.data() + memory.size(), uint8_t(0));
   return std::string(begin, end);
+}
+
+// `length` bytes at `address` (a Rust &str).
+std::string static_bytes(std::span<const uint8_t> memory, uint32_t address, uint32_t length) {
+  if (address > memory.size() || length > memory.size() - address) {
+    char note[96];
+    std::snprintf(note, sizeof note, "(%u bytes at 0x%x, outside the module's static data)", length, address);
+    return note;
+  }
+  return std::string(memory.begin() + address, memory.begin() + address + length);
 }
 
 // Reads the argument bytes of a printf record: the arguments were copied
@@ -239,6 +251,11 @@ DrainedOutput format_print_ring(std::span<const uint32_t> words, std::span<const
                   ":" + std::to_string(words[7]) + ", in function '" + static_string(memory, words[10]) + "')";
     } else if (words[5] == kKindAbort) {
       trap.text = "abort() called";
+    } else if (words[5] == kKindPanic) {
+      // Replaced below by the message record of the same invocation, if any.
+      trap.text = "panicked at " + static_bytes(memory, words[8], words[9]) + ":" + std::to_string(words[7]) + ":" +
+                  std::to_string(words[10]) +
+                  " (the message shows when the kernel is built with --cfg wasmgpu_panic_message)";
     }
     if (!trap.text.empty()) out.trap = trap;
   }
@@ -259,10 +276,16 @@ DrainedOutput format_print_ring(std::span<const uint32_t> words, std::span<const
     bool error = false;
     if (kind == kKindPrintf) {
       text = format_printf(memory, records[at + 2], Arguments{payload, records[at + 3], records[at + 3]});
-    } else if (kind == kKindBytes) {
+    } else if (kind == kKindBytes || kind == kKindPanicText) {
       const uint32_t count = std::min<uint64_t>(records[at + 3], payload.size() * 4ull);
       text.assign(reinterpret_cast<const char*>(payload.data()), count);
       error = records[at + 2] == 2;
+    }
+    if (kind == kKindPanicText) {
+      // The trap's text, not output.
+      if (out.trap && words[5] == kKindPanic && invocation == out.trap->invocation) out.trap->text = text;
+      at += size;
+      continue;
     }
     if (error)
       append_with_prefix(out.error_text, text, invocation, invocation_prefix, error_at_line_start);

@@ -38,16 +38,22 @@ std::string c_format(const char* format, ...) {
 }
 
 // The line of testdata/print.c that holds `text` (1-based).
-unsigned source_line(const std::string& text) {
-  // From the source tree's path (__FILE__ may be relative to the build, as ccache's base_dir makes it).
-  const std::string source = std::string(WASMGPU_INCLUDE_DIR) + "/../src/api/testdata/print.c";
+// The line (and the 1-based column) of the first line of a source file
+// with `text` in it, the file given from the source tree's root (__FILE__
+// may be relative to the build, as ccache's base_dir makes it).
+struct SourcePosition {
+  unsigned line = 0, column = 0;
+};
+SourcePosition source_position(const std::string& text, const std::string& file = "src/api/testdata/print.c") {
+  const std::string source = std::string(WASMGPU_INCLUDE_DIR) + "/../" + file;
   std::ifstream in(source);
   std::string line;
   for (unsigned number = 1; std::getline(in, line); ++number)
-    if (line.find(text) != std::string::npos) return number;
+    if (size_t at = line.find(text); at != std::string::npos) return {number, unsigned(at + 1)};
   ADD_FAILURE() << "no line with " << text << " in " << source;
-  return 0;
+  return {};
 }
+unsigned source_line(const std::string& text) { return source_position(text).line; }
 
 class PrintTest : public testing::ValidatedTest {
  protected:
@@ -164,6 +170,40 @@ TEST_F(PrintTest, AFailedAssertTrapsWithItsTextFileLineAndInvocation) {
   // The next launch, without a failure, has no reason left over.
   module.kernel("check_not")(6, 99, out);
   EXPECT_EQ(out.read(), (std::vector<int>(6, 2)));
+}
+
+// A Rust panic (rust/wasmgpu.rs's panic handler): the trap says where, and,
+// in the build with --cfg wasmgpu_panic_message, what.
+TEST_F(PrintTest, ARustPanicTrapsWithItsLocationAndInvocation) {
+  Module module = device->load_file(kernel_path("rust_panic"));
+  Buffer<int> x = device->upload(std::vector<int>{1, 2, 7, 4, 7});
+  Buffer<int> y = device->buffer<int>(5);
+  y.fill(0);
+  const SourcePosition at = source_position("panic!(", "tests/kernels-lang/rust_panic.rs");
+  const std::string where =
+      "tests/kernels-lang/rust_panic.rs:" + std::to_string(at.line) + ":" + std::to_string(at.column);
+  Exception error = expect_exception([&] { module.kernel("checked_double")(5, x, y, 5u, 7); });
+  const std::string what = error.what();
+  EXPECT_EQ(
+      what.rfind(
+          "kernel 'checked_double' trapped: unreachable executed at invocation 2 (2 invocations trapped): panicked at ",
+          0),
+      0u)
+      << what;
+  // Either panicking invocation may claim the text.
+  EXPECT_TRUE(
+      what.ends_with(
+          where + " (the message shows when the kernel is built with --cfg wasmgpu_panic_message) at invocation 2") ||
+      what.ends_with(where +
+                     " (the message shows when the kernel is built with --cfg wasmgpu_panic_message) at invocation 4"))
+      << what << "\nwanted it to end with " << where;
+  const std::vector<int> doubled = y.read();
+  EXPECT_EQ(doubled[0], 2);
+  EXPECT_EQ(doubled[3], 8);
+  // A launch without a panic leaves no text behind.
+  Buffer<int> fine = device->upload(std::vector<int>{1, 2, 3});
+  module.kernel("checked_double")(3, fine, y, 3u, 7);
+  EXPECT_EQ(y.read()[2], 6);
 }
 
 TEST_F(PrintTest, AbortTrapsWithItsInvocation) {

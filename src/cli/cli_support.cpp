@@ -96,6 +96,7 @@ ModuleOptions module_options(const spirv::CompileOptions& options) {
   out.float_mode =
       options.float_mode == spirv::FloatMode::Fast ? ModuleOptions::FloatMode::Fast : ModuleOptions::FloatMode::Exact;
   out.max_call_depth = options.max_call_depth;
+  if (options.trap_sites) out.trap_sites = true;  // else the environment's WASMGPU_TRAP_SITES
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
+#include "cli/trap_sites_option.h"
 #include "cli/float_mode_option.h"
 #include "cli/value_text.h"
 #include "cli/wait_notice.h"
@@ -86,6 +87,7 @@ void run_call(const CallArgs& args) {
     if (result.trapped) {
       ++trapped;
       fmt::print("trap: {}\n", result.trap);
+      if (!result.trap_site.empty()) fmt::print("  in {}\n", result.trap_site);
       continue;
     }
     std::string line;
@@ -126,6 +128,7 @@ void add_call_command(CLI::App& app) {
   cmd->add_option("--timeout", args->timeout_seconds, "Seconds to wait for the launch")->check(CLI::PositiveNumber);
   add_float_mode_option(cmd, &args->compile_options);
   add_call_stack_depth_option(cmd, &args->compile_options);
+  add_trap_sites_option(cmd, &args->compile_options);
   add_cache_options(cmd, &args->cache);
   add_print_options(cmd, &args->print);
   cmd->callback([args] { run_call(*args); });

@@ -14,6 +14,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
+#include "cli/trap_sites_option.h"
 #include "cli/float_mode_option.h"
 #include "cli/wait_notice.h"
 #include "frontend/kernel_signature.h"
@@ -370,6 +371,7 @@ void add_run_command(CLI::App& app) {
   cmd->positionals_at_end(false);
   add_float_mode_option(cmd, &args->compile_options);
   add_call_stack_depth_option(cmd, &args->compile_options);
+  add_trap_sites_option(cmd, &args->compile_options);
   add_cache_options(cmd, &args->cache);
   add_print_options(cmd, &args->print);
   cmd->callback([args] { run_kernel(*args); });

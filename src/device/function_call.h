@@ -27,6 +27,9 @@ struct CallResult {
   bool trapped = false;
   abi::TrapKind trap = abi::TrapKind::Unreachable;
   std::vector<CallValue> values;
+  // Where it trapped ("function 'f' (function 3) at module offset 0x1a2"),
+  // when the device recorded it; else empty.
+  std::string trap_site;
 };
 
 }  // namespace wasmgpu::device

@@ -14,6 +14,10 @@ struct TrapReport {
   // was recorded.
   std::optional<abi::TrapKind> kind;
   uint32_t invocation = abi::kNoTrapIndex;  // lowest trapping invocation
+  // Where one trapping invocation (site_invocation) trapped, when the device
+  // recorded it: "function 'f' (function 3) at module offset 0x1a2".
+  std::string site;
+  uint32_t site_invocation = abi::kNoTrapIndex;
 };
 
 }  // namespace wasmgpu::device

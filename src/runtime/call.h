@@ -36,6 +36,9 @@ struct Value {
 struct CallResult {
   bool trapped = false;
   abi::TrapKind trap = abi::TrapKind::Unreachable;
+  // The trapping instruction's module offset, when the module was compiled
+  // with CompileOptions::trap_sites.
+  std::optional<uint32_t> trap_site;
   std::vector<Value> values;
 };
 

@@ -29,10 +29,10 @@ template <class V, class T>
 void visit_fields(V& v, T& o)
   requires std::is_same_v<std::remove_const_t<T>, spirv::CompileOptions>
 {
-  auto& [validate, max_call_depth, float_mode, subgroup_vote, loop_exit_breaks, f64_subnormals_native, inline_budget] =
-      o;
+  auto& [validate, max_call_depth, float_mode, subgroup_vote, loop_exit_breaks, f64_subnormals_native, inline_budget,
+         trap_sites] = o;
   v(validate), v(max_call_depth), v(float_mode), v(subgroup_vote), v(loop_exit_breaks), v(f64_subnormals_native);
-  v(inline_budget);
+  v(inline_budget), v(trap_sites);
 }
 
 template <class V, class T>

@@ -75,8 +75,8 @@ namespace {
 
 // The trap record sits at the start of the launch-block buffer, the
 // LaunchBlock after it.
-constexpr uint64_t kLaunchBlockOffset = 64;
-static_assert(abi::kTrapRecordSize <= kLaunchBlockOffset);
+constexpr uint64_t kLaunchBlockOffset = 128;
+static_assert(abi::kTrapRecordWithSiteSize <= kLaunchBlockOffset);
 
 constexpr VkBufferUsageFlags kStackUsage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
@@ -454,6 +454,11 @@ std::optional<TrapReport> RecordedLaunch::trap() const {
       report.kind = abi::TrapKind(kind);
     }
   }
+  // Only shaders compiled with trap sites claim the site words.
+  if (get32(trap_record_, abi::kTrapSiteClaimed) != 0) {
+    report.site = get32(trap_record_, abi::kTrapSiteOffset);
+    report.site_invocation = get32(trap_record_, abi::kTrapSiteInvocation);
+  }
   return report;
 }
 
@@ -462,6 +467,7 @@ void RecordedLaunch::reset_trap() {
   put32(trap_record_, abi::kTrapCount, 0);
   for (uint32_t kind = 0; kind < abi::kTrapKindCount; ++kind)
     put32(trap_record_, abi::kTrapLowestIndex + 4 * kind, abi::kNoTrapIndex);
+  put32(trap_record_, abi::kTrapSiteClaimed, 0);
 }
 
 namespace {

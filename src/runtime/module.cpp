@@ -405,6 +405,11 @@ static Result<std::vector<CallResult>> launch_call_shader(
                                                    " in its result record");
       out[i].trapped = true;
       out[i].trap = abi::TrapKind(status - abi::kCallTrapped);
+      // The site word: 0 without trap sites (no instruction lies at offset
+      // 0, the module's magic number), kNoTrapSite outside an instruction.
+      uint32_t site;
+      std::memcpy(&site, record + 4, 4);
+      if (site != 0 && site != abi::kNoTrapSite) out[i].trap_site = site;
       continue;
     }
     for (size_t r = 0; r < infos[i]->results.size(); ++r) {

@@ -81,6 +81,11 @@ struct TrapReport {
   // a count but no index (should not happen with compiled kernels).
   std::optional<abi::TrapKind> kind;
   uint32_t invocation = abi::kNoTrapIndex;  // lowest trapping invocation
+  // Under CompileOptions::trap_sites: the module offset of the instruction
+  // where one trapping invocation (site_invocation) trapped (abi::kNoTrapSite
+  // when it was outside every instruction); nullopt without trap sites.
+  std::optional<uint32_t> site;
+  uint32_t site_invocation = abi::kNoTrapIndex;
 };
 
 // One launch recorded by Kernel::record: where its LaunchBlock and trap
@@ -122,7 +127,7 @@ class RecordedLaunch {
   std::string kernel_name_;
   std::vector<wasm::ValType> params_;
   const DeviceState* device_ = nullptr;
-  uint8_t* trap_record_ = nullptr;  // host pointer, abi::kTrapRecordSize bytes
+  uint8_t* trap_record_ = nullptr;  // host pointer, abi::kTrapRecordWithSiteSize bytes
   uint8_t* arg_slots_ = nullptr;    // host pointer to the LaunchBlock's argument slots
   uint64_t block_address_ = 0;      // device address of the LaunchBlock
   uint64_t memory_address_ = 0;     // device address of the module memory (0: none)

@@ -26,6 +26,7 @@ class AbiVariables {
   Id memory_base_var;       // u64: device address of the module memory
   Id base_index_var;        // u32: this dispatch's first invocation index
   Id invocation_count_var;  // u32: invocations of the launch
+  Id trap_site_var;         // u32: module offset of the last instruction that may trap (trap_sites only)
   // The PushConstant block, declared by `main`: members launch_block,
   // base_index, count, memory_address, then the argument copy as 4-byte words.
   Id push_constants_var;

@@ -270,6 +270,7 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.subgroup_vote = options.subgroup_vote;
   k.loop_exit_breaks = options.loop_exit_breaks;
   k.f64_subnormals_native = options.f64_subnormals_native;
+  k.trap_sites = options.trap_sites;
 
   auto private_var = [&](Id type, const char* name, Id initializer = Id()) {
     const Id var =
@@ -286,6 +287,7 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.abi.memory_base_var = private_var(k.types.u64, "memory_base", b.const_u64(0));
   k.abi.base_index_var = private_var(k.types.u32, "base_index");
   k.abi.invocation_count_var = private_var(k.types.u32, "invocation_count");
+  if (k.trap_sites) k.abi.trap_site_var = private_var(k.types.u32, "trap_site", b.const_u32(abi::kNoTrapSite));
   WASMGPU_ASSIGN_OR_RETURN(frontend::SharedMemory shared, frontend::find_shared_memory(module));
   // memory.copy between memory 0 and another memory moves device bytes, which
   // a workgroup-shared variable (in memory 0's address range) does not have.
@@ -510,9 +512,9 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     Id status =
         f.op(Op::OpSelect, k.types.u32, {k.helpers->trapped(f), trapped_status, b.const_u32(abi::kCallReturned)});
     f.store_aligned(k.device_pointer(f, result_record, k.types.u32), status, 4);
-    Id zero = b.const_u32(0);
+    Id second = k.trap_sites ? f.load(k.types.u32, k.abi.trap_site_var) : b.const_u32(0);
     Id second_word = f.op(Op::OpIAdd, k.types.u64, {result_record, b.const_u64(4)});
-    f.store_aligned(k.device_pointer(f, second_word, k.types.u32), zero, 4);
+    f.store_aligned(k.device_pointer(f, second_word, k.types.u32), second, 4);
   };
   WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, std::nullopt, limits()));
   WASMGPU_TRY(compile_shader(module, facts, options, result.words, result.info, body));

@@ -64,6 +64,12 @@ struct CompileOptions {
   // the functions whose copies cost most are marked DontInline
   // (spirv/inline_budget.h). 0 never marks.
   uint64_t inline_budget = kDefaultInlineBudget;
+  // Record where a trap happened: before each instruction that may trap the
+  // shader notes its byte offset in the module, and a trap copies the note
+  // into the trap record (abi/launch_abi.h, kTrapSite*) and into a call's
+  // result record. Off by default: it costs a store per such instruction,
+  // and shaders without it are byte-identical to those of before.
+  bool trap_sites = false;
 };
 
 // What the runtime needs to know to launch a compiled kernel. The shader's

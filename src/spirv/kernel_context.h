@@ -89,6 +89,7 @@ struct KernelContext {
   bool subgroup_vote = false;         // CompileOptions::subgroup_vote
   bool loop_exit_breaks = true;       // CompileOptions::loop_exit_breaks
   bool f64_subnormals_native = true;  // CompileOptions::f64_subnormals_native
+  bool trap_sites = false;            // CompileOptions::trap_sites (abi.trap_site_var)
   bool uses_memory = false;           // any linear memory access (needs 8-bit storage)
   // How many access sites took each path (access_path.h).
   AccessPathCounts access_paths;

@@ -65,6 +65,23 @@ void RuntimeHelpers::emit_trap(Id id) {
   Id index = f.load(k_.types.u32, k_.abi.invocation_index_var);
   f.op(spv::Op::OpAtomicUMin, k_.types.u32,
        {k_.device_pointer(f, lowest_address, k_.types.u32), device_scope, relaxed, index});
+  if (k_.trap_sites) {
+    // The first invocation to claim the site words writes them; plain
+    // stores after the claim suffice, since the host reads the record only
+    // after the launch finished.
+    auto field = [&](uint32_t offset) {
+      Id address = f.op(spv::Op::OpIAdd, k_.types.u64, {record, k_.b.const_u64(offset)});
+      return k_.device_pointer(f, address, k_.types.u32);
+    };
+    Id previous =
+        f.op(spv::Op::OpAtomicCompareExchange, k_.types.u32,
+             {field(abi::kTrapSiteClaimed), device_scope, relaxed, relaxed, k_.b.const_u32(1), k_.b.const_u32(0)});
+    Id won = f.op(spv::Op::OpIEqual, k_.types.bool_type, {previous, k_.b.const_u32(0)});
+    f.if_else(won, [&] {
+      f.store_aligned(field(abi::kTrapSiteOffset), f.load(k_.types.u32, k_.abi.trap_site_var), 4);
+      f.store_aligned(field(abi::kTrapSiteInvocation), index, 4);
+    });
+  }
   f.store(k_.abi.trapped_var, k_.b.const_bool(true));
   f.return_();
   f.finish();

@@ -106,6 +106,8 @@ bool autotune() {
 
 bool bench_trace() { return flag("WASMGPU_BENCH_TRACE"); }
 
+bool trap_sites() { return flag("WASMGPU_TRAP_SITES"); }
+
 std::optional<Progress> progress() {
   const std::optional<std::string> text = get_nonempty("WASMGPU_PROGRESS");
   if (!text) return std::nullopt;

@@ -90,6 +90,9 @@ std::optional<uint64_t> print_buffer_bytes();
 // WASMGPU_PRINT_INVOCATION: a flag; each printed line starts with "[N] ",
 // the invocation index that printed it.
 bool print_invocation();
+// WASMGPU_TRAP_SITES: a flag; wasm modules are compiled to record where a
+// kernel traps (ModuleOptions::trap_sites).
+bool trap_sites();
 
 // ---------------------------------------------------------------- other programs' variables
 

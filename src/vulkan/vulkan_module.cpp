@@ -5,6 +5,7 @@
 #include "runtime/kernel.h"
 #include "vulkan/vulkan_args.h"
 #include "vulkan/vulkan_command_list.h"
+#include "wasm/code_site.h"
 
 namespace wasmgpu::vulkan {
 
@@ -12,11 +13,18 @@ namespace {
 
 class WasmRecordedLaunch : public device::BackendRecordedLaunch {
  public:
-  explicit WasmRecordedLaunch(runtime::RecordedLaunch launch) : launch_(std::move(launch)) {}
+  WasmRecordedLaunch(runtime::RecordedLaunch launch, const wasm::Module& module)
+      : launch_(std::move(launch)), module_(module) {}
   std::optional<device::TrapReport> trap() const override {
     const std::optional<runtime::TrapReport> report = launch_.trap();
     if (!report) return std::nullopt;
-    return device::TrapReport{report->trapped_invocations, report->kind, report->invocation};
+    device::TrapReport out{report->trapped_invocations, report->kind, report->invocation, {}, abi::kNoTrapIndex};
+    if (report->site) {
+      out.site = *report->site == abi::kNoTrapSite ? std::string("the shader's call dispatch")
+                                                   : wasm::describe_code_site(module_, *report->site);
+      out.site_invocation = report->site_invocation;
+    }
+    return out;
   }
   Result<bool> rebind(std::span<const device::BackendArg> args) override {
     for (size_t i = 0; i < args.size(); ++i) WASMGPU_TRY(launch_.set_arg(i, runtime_arg(args[i])));
@@ -27,11 +35,12 @@ class WasmRecordedLaunch : public device::BackendRecordedLaunch {
 
  private:
   runtime::RecordedLaunch launch_;
+  const wasm::Module& module_;  // the kernel's module, which outlives its recorded launches
 };
 
 class WasmKernel : public device::BackendKernel {
  public:
-  explicit WasmKernel(runtime::Kernel& kernel) : kernel_(kernel) {}
+  WasmKernel(runtime::Kernel& kernel, const wasm::Module& module) : kernel_(kernel), module_(module) {}
 
   Status check(const device::LaunchShape& shape, std::span<const device::BackendArg> args) override {
     const std::vector<runtime::Arg> list = runtime_args(args);
@@ -48,7 +57,8 @@ class WasmKernel : public device::BackendKernel {
     options.host_barrier_after = false;
     WASMGPU_ASSIGN_OR_RETURN(runtime::RecordedLaunch recorded, kernel_.record(vulkan_list.cmd(), runtime_shape(shape),
                                                                               arg_list, vulkan_list.arena(), options));
-    return std::unique_ptr<device::BackendRecordedLaunch>(std::make_unique<WasmRecordedLaunch>(std::move(recorded)));
+    return std::unique_ptr<device::BackendRecordedLaunch>(
+        std::make_unique<WasmRecordedLaunch>(std::move(recorded), module_));
   }
 
   bool uses_module_state() const override {
@@ -58,6 +68,7 @@ class WasmKernel : public device::BackendKernel {
 
  private:
   runtime::Kernel& kernel_;
+  const wasm::Module& module_;
 };
 
 }  // namespace
@@ -65,7 +76,7 @@ class WasmKernel : public device::BackendKernel {
 Result<device::BackendKernel*> VulkanModule::kernel(std::string_view name) {
   if (auto it = kernels_.find(name); it != kernels_.end()) return it->second.get();
   WASMGPU_ASSIGN_OR_RETURN(runtime::Kernel * compiled, module_.kernel(name));
-  auto kernel = std::make_unique<WasmKernel>(*compiled);
+  auto kernel = std::make_unique<WasmKernel>(*compiled, module_.wasm());
   return kernels_.emplace(std::string(name), std::move(kernel)).first->second.get();
 }
 
@@ -84,7 +95,8 @@ Result<std::vector<device::CallResult>> VulkanModule::call(std::span<const devic
   std::vector<device::CallResult> out;
   out.reserve(results.size());
   for (const runtime::CallResult& result : results) {
-    device::CallResult converted{result.trapped, result.trap, {}};
+    device::CallResult converted{result.trapped, result.trap, {}, {}};
+    if (result.trap_site) converted.trap_site = wasm::describe_code_site(module_.wasm(), *result.trap_site);
     for (const runtime::Value& v : result.values) converted.values.push_back(device::CallValue{v.type, v.bits});
     out.push_back(std::move(converted));
   }
