@@ -279,11 +279,10 @@ DrainedOutput format_print_ring(std::span<const uint32_t> words, std::span<const
     } else if (kind == kKindBytes || kind == kKindPanicText) {
       const uint32_t count = std::min<uint64_t>(records[at + 3], payload.size() * 4ull);
       text.assign(reinterpret_cast<const char*>(payload.data()), count);
-      error = records[at + 2] == 2;
+      error = kind == kKindBytes && records[at + 2] == 2;
     }
-    if (kind == kKindPanicText) {
-      // The trap's text, not output.
-      if (out.trap && words[5] == kKindPanic && invocation == out.trap->invocation) out.trap->text = text;
+    if (kind == kKindPanicText) {  // the trap's text, not output
+      if (out.trap && words[5] == kKindPanic && invocation == out.trap->invocation) out.trap->text = std::move(text);
       at += size;
       continue;
     }

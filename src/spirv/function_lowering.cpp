@@ -576,9 +576,9 @@ Status FunctionLowering::lower_instruction(const wasm::Instr& instr, size_t inde
   const Id u32 = k_.types.u32, u64 = k_.types.u64;
   current_ip_ = index;
   // Under trap_sites, a trap reports the offset of the last instruction
-  // that may trap (global.set of the stack pointer traps on overflow).
-  if (k_.trap_sites && (wasm::info(instr.op).may_trap || instr.op == Opcode::GlobalSet))
-    f_.store(k_.abi.trap_site_var, k_.b.const_u32(instr.offset));
+  // that may trap (a shadow-stack overflow traps at the access, not at the
+  // stack pointer's global.set).
+  if (k_.trap_sites && wasm::info(instr.op).may_trap) f_.store(k_.abi.trap_site_var, k_.b.const_u32(instr.offset));
   settle_float_run(instr.op);
   if (k_.exact_float && k_.exact_float->lower(f_, instr.op, stack_)) return {};
   if (wasm::info(instr.op).cls == wasm::OpcodeClass::Atomic) {  // threads-proposal atomics (intrinsics.h)
