@@ -264,5 +264,19 @@ inline constexpr uint32_t kTrapSiteOffset = kTrapRecordSize + 4;
 inline constexpr uint32_t kTrapSiteInvocation = kTrapRecordSize + 8;
 inline constexpr uint32_t kTrapRecordWithSiteSize = kTrapRecordSize + 12;
 inline constexpr uint32_t kNoTrapSite = 0xFFFF'FFFFu;
+// After the record, the host's clocks in nanoseconds when the runtime
+// recorded the launch (or reset it for another submission): u64
+// CLOCK_REALTIME (since the Unix epoch) and u64 CLOCK_MONOTONIC, 8-aligned.
+// WASI's clock_time_get in a kernel reads them (frontend IntrinsicKind::
+// ClockTimeGet): a GPU cannot ask the host while it runs, so every
+// invocation of a launch sees the same instant.
+inline constexpr uint32_t kHostClockRealtime = (kTrapRecordWithSiteSize + 7) / 8 * 8;
+inline constexpr uint32_t kHostClockMonotonic = kHostClockRealtime + 8;
+inline constexpr uint32_t kTrapRecordWithClocksSize = kHostClockMonotonic + 8;
+// WASI's clock ids and the errno values clock_time_get returns.
+inline constexpr uint32_t kWasiClockRealtime = 0;
+inline constexpr uint32_t kWasiClockMonotonic = 1;
+inline constexpr uint32_t kWasiErrnoSuccess = 0;
+inline constexpr uint32_t kWasiErrnoInval = 28;
 
 }  // namespace wasmgpu::abi

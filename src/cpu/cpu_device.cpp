@@ -22,6 +22,7 @@
 #include "frontend/kernel_signature.h"
 #include "frontend/shared_memory.h"
 #include "frontend/start_function.h"
+#include "support/host_clock.h"
 #include "wasm/decoder.h"
 #include "wasm/kernel_metadata.h"
 
@@ -326,6 +327,8 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
   launch.instance = instance_.bytes();
   launch.memory_grow = &ModuleInstance::grow;
   launch.count = shape.count;
+  launch.host_clock[0] = host_clock_ns(CLOCK_REALTIME);
+  launch.host_clock[1] = host_clock_ns(CLOCK_MONOTONIC);
   for (int d = 0; d < 3; ++d) {
     launch.workgroup_size[d] = shape.size[d];
     launch.workgroups[d] = shape.groups[d];
@@ -652,6 +655,8 @@ void CpuModule::run_calls(const Calls& layout, std::span<const CallEntry> entrie
   launch.memory_grow = &ModuleInstance::grow;
   launch.count = uint32_t(calls.size());
   launch.workgroups[0] = uint32_t(calls.size());
+  launch.host_clock[0] = host_clock_ns(CLOCK_REALTIME);
+  launch.host_clock[1] = host_clock_ns(CLOCK_MONOTONIC);
   std::atomic<size_t> next{0};
   auto worker = [&](uint32_t) {
     std::vector<uint8_t> stack(layout.stack.slot_size + 16);

@@ -700,6 +700,22 @@ FunctionLowering::Value* FunctionLowering::intrinsic(CpuIntrinsic which, std::sp
       return nullptr;
     }
     case CpuIntrinsic::MemoryBarrier: b_.CreateFence(llvm::AtomicOrdering::AcquireRelease); return nullptr;
+    case CpuIntrinsic::ClockTimeGet: {
+      // (id, precision, *time) -> errno: the launch's host clock, stored
+      // little-endian at the pointer for the two clocks it has.
+      Value* known = b_.CreateICmpULT(args[0], b_.getInt32(abi::kWasiClockMonotonic + 1));
+      llvm::BasicBlock* write = llvm::BasicBlock::Create(m_.context, "clock_write", fn_);
+      llvm::BasicBlock* done = llvm::BasicBlock::Create(m_.context, "clock_done", fn_);
+      b_.CreateCondBr(known, write, done);
+      b_.SetInsertPoint(write);
+      Value* monotonic = b_.CreateICmpEQ(args[0], b_.getInt32(abi::kWasiClockMonotonic));
+      Value* offset = b_.CreateSelect(monotonic, b_.getInt64(kLaunchHostClock + 8), b_.getInt64(kLaunchHostClock));
+      Value* clock = b_.CreateLoad(i64(), b_.CreateInBoundsGEP(i8(), l, offset));
+      b_.CreateAlignedStore(clock, translate(b_.CreateZExt(args[2], i64()), 8), llvm::MaybeAlign(1));
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      return b_.CreateSelect(known, b_.getInt32(abi::kWasiErrnoSuccess), b_.getInt32(abi::kWasiErrnoInval));
+    }
     default: break;
   }
   // The wasmgpu atomics: 4-byte words at the pointer argument, relaxed,

@@ -40,6 +40,10 @@ struct LaunchContext {
   uint32_t count = 0;  // invocations of the launch
   uint32_t workgroup_size[3] = {1, 1, 1};
   uint32_t workgroups[3] = {1, 1, 1};  // of the whole launch
+  // The host's CLOCK_REALTIME and CLOCK_MONOTONIC in nanoseconds when the
+  // launch started, which WASI's clock_time_get reads (as on Vulkan:
+  // abi::kHostClockRealtime).
+  uint64_t host_clock[2] = {0, 0};
 };
 
 // One worker's state while it runs invocations.
@@ -73,6 +77,7 @@ inline constexpr uint32_t kLaunchInstance = offsetof(LaunchContext, instance);
 inline constexpr uint32_t kLaunchMemoryGrow = offsetof(LaunchContext, memory_grow);
 inline constexpr uint32_t kLaunchWorkgroupSize = offsetof(LaunchContext, workgroup_size);
 inline constexpr uint32_t kLaunchWorkgroups = offsetof(LaunchContext, workgroups);
+inline constexpr uint32_t kLaunchHostClock = offsetof(LaunchContext, host_clock);
 inline constexpr uint32_t kStateLaunch = offsetof(InvocationState, launch);
 inline constexpr uint32_t kStateStackSlot = offsetof(InvocationState, stack_slot);
 inline constexpr uint32_t kStateTrap = offsetof(InvocationState, trap);

@@ -102,6 +102,7 @@ std::optional<CpuIntrinsic> cpu_intrinsic(const wasm::Module& module, uint32_t f
     case K::ImageSample2D:
     case K::ImageSample3D:
     case K::ImageSize: return std::nullopt;
+    case K::ClockTimeGet: return CpuIntrinsic::ClockTimeGet;
   }
   return std::nullopt;
 }

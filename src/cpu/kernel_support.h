@@ -14,7 +14,8 @@
 namespace wasmgpu::cpu {
 
 // The wasmgpu intrinsics the cpu device lowers: invocation and workgroup ids,
-// barriers, and atomics (each returning the old value).
+// barriers, atomics (each returning the old value), subgroups, and WASI's
+// clock_time_get.
 enum class CpuIntrinsic : uint8_t {
   GlobalId,
   WorkgroupId,
@@ -59,6 +60,8 @@ enum class CpuIntrinsic : uint8_t {
   SubgroupInclusiveAddF32,
   SubgroupExclusiveAddI32,
   SubgroupExclusiveAddF32,
+  // WASI clock_time_get: LaunchContext::host_clock.
+  ClockTimeGet,
 };
 
 // The cpu device's subgroup size (docs/cpu-device.md): lavapipe's, the
@@ -66,7 +69,9 @@ enum class CpuIntrinsic : uint8_t {
 inline constexpr uint32_t kSubgroupSize = 8;
 
 // Whether the intrinsic is a cross-lane subgroup operation.
-inline bool is_cross_lane(CpuIntrinsic intrinsic) { return intrinsic >= CpuIntrinsic::SubgroupBroadcast; }
+inline bool is_cross_lane(CpuIntrinsic intrinsic) {
+  return intrinsic >= CpuIntrinsic::SubgroupBroadcast && intrinsic <= CpuIntrinsic::SubgroupExclusiveAddF32;
+}
 
 // The intrinsic imported function `function_index` is, when the cpu device
 // supports it.

@@ -66,6 +66,9 @@ constexpr Intrinsic kIntrinsics[] = {
     {"image_size", signature({I, I}, I), K::ImageSize},
 };
 
+// The WASI call kernels may make, imported from kWasiModule.
+constexpr Intrinsic kClockTimeGet = {"clock_time_get", signature({I, L, I}, I), K::ClockTimeGet};
+
 std::string type_name(ValType type) {
   switch (type) {
     case ValType::I32: return "i32";
@@ -107,6 +110,7 @@ std::span<const Intrinsic> intrinsics() { return kIntrinsics; }
 
 const Intrinsic* find_intrinsic(const wasm::Module& module, uint32_t function_index) {
   const wasm::Import* import = module.imported_function(function_index);
+  if (import && import->module == kWasiModule && import->name == kClockTimeGet.name) return &kClockTimeGet;
   if (!import || import->module != kIntrinsicModule) return nullptr;
   for (const Intrinsic& intrinsic : kIntrinsics)
     if (intrinsic.name == import->name) return &intrinsic;
@@ -121,12 +125,23 @@ Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t f
   // WASI: kernels built with `wasmgpu cc` (or the CMake kernel rule) print
   // through wasmgpu_runtime.c, which serves fd_write itself; every other
   // WASI call is refused by name.
+  if (import->module == kWasiModule && import->name == kClockTimeGet.name) {
+    const wasm::FuncType& actual = module.function_type(function_index);
+    if (!kClockTimeGet.signature.matches(actual))
+      return make_error(ErrorCode::Compile, who + " with signature " + readable(actual.params, actual.results) +
+                                                "; WASI's clock_time_get has signature " +
+                                                readable(kClockTimeGet.signature));
+    return {};
+  }
+  // WASI: kernels built with `wasmgpu cc` (or the CMake kernel rule) print
+  // through wasmgpu_runtime.c, which serves fd_write itself; clock_time_get
+  // is served above; every other WASI call is refused by name.
   if (import->module.starts_with("wasi_"))
     return make_error(ErrorCode::Compile,
                       who +
                           ": WASI calls do not run on the GPU (kernels print with printf, puts, putchar and write to "
-                          "fd 1 and 2, and assert and abort, from the libc of `wasmgpu cc`; docs/kernel-guide.md, "
-                          "\"Printing and assert\")");
+                          "fd 1 and 2, and assert and abort, from the libc of `wasmgpu cc`, and read the clock with "
+                          "clock_gettime or time; docs/kernel-guide.md, \"Printing and assert\" and \"Clocks\")");
   // AssemblyScript imports env.abort for failed assertions and bounds checks
   // unless told to trap instead (docs/kernel-guide.md, "AssemblyScript kernels").
   if (import->module == "env" && import->name == "abort")

@@ -1,7 +1,8 @@
 // The GPU programming model as wasm imports from the module "wasmgpu":
 // invocation and workgroup ids, barriers, subgroup operations, atomics and
-// images (include/wasmgpu.h wraps them for C and C++). This is the one table
-// of them: each import's name, its fixed wasm signature and what it does.
+// images (include/wasmgpu.h wraps them for C and C++), and the one WASI call
+// a kernel may make, clock_time_get. This is the one table of them: each
+// import's module and name, its fixed wasm signature and what it does.
 // The front end checks every call against it; each back end lowers a call by
 // its kind (spirv/intrinsics.h, cpu/kernel_support.h).
 #pragma once
@@ -20,6 +21,9 @@ namespace wasmgpu::frontend {
 
 // The module every GPU facility is imported from.
 inline constexpr std::string_view kIntrinsicModule = "wasmgpu";
+// WASI's module: of its calls, kernels may make clock_time_get (the others
+// are refused by name; printing goes through the kernels' libc).
+inline constexpr std::string_view kWasiModule = "wasi_snapshot_preview1";
 
 enum class IntrinsicKind : uint8_t {
   // Ids and sizes, per dimension (the argument) where they have one.
@@ -73,6 +77,10 @@ enum class IntrinsicKind : uint8_t {
   ImageSample2D,
   ImageSample3D,
   ImageSize,
+  // WASI clock_time_get(id, precision, *time) -> errno: the host's clock
+  // when the launch was recorded, the same for all its invocations
+  // (abi::kHostClockRealtime; docs/kernel-guide.md, "Clocks").
+  ClockTimeGet,
 };
 
 inline bool is_atomic(IntrinsicKind kind) {
@@ -100,7 +108,7 @@ constexpr IntrinsicSignature signature(std::initializer_list<wasm::ValType> para
 }
 
 struct Intrinsic {
-  std::string_view name;  // the import's name in module kIntrinsicModule
+  std::string_view name;  // the import's name in module kIntrinsicModule (kWasiModule for ClockTimeGet)
   IntrinsicSignature signature;
   IntrinsicKind kind;
 };

@@ -76,12 +76,30 @@ TEST(IntrinsicCatalog, RefusesOtherImportsAndWrongSignaturesNamingTheCaller) {
 
 TEST(IntrinsicCatalog, RefusesWasiCallsNamingThem) {
   wasm::Module module = decode_wat(R"((module
-    (import "wasi_snapshot_preview1" "clock_time_get" (func (param i32 i64 i32) (result i32)))
+    (import "wasi_snapshot_preview1" "random_get" (func (param i32 i32) (result i32)))
     (func $caller (export "k") (param i32))))");
   EXPECT_EQ(check_import_call(module, 1, 0).error().message,
-            "function caller calls imported function wasi_snapshot_preview1.clock_time_get: WASI calls do not run "
+            "function caller calls imported function wasi_snapshot_preview1.random_get: WASI calls do not run "
             "on the GPU (kernels print with printf, puts, putchar and write to fd 1 and 2, and assert and abort, "
-            "from the libc of `wasmgpu cc`; docs/kernel-guide.md, \"Printing and assert\")");
+            "from the libc of `wasmgpu cc`, and read the clock with clock_gettime or time; docs/kernel-guide.md, "
+            "\"Printing and assert\" and \"Clocks\")");
+}
+
+// clock_time_get is the one WASI call kernels make: the launch's host clocks.
+TEST(IntrinsicCatalog, ServesWasiClockTimeGetWithItsSignature) {
+  wasm::Module module = decode_wat(R"((module
+    (import "wasi_snapshot_preview1" "clock_time_get" (func (param i32 i64 i32) (result i32)))
+    (import "wasi_snapshot_preview1" "clock_time_get" (func (param i32 i32 i32) (result i32)))
+    (import "env" "clock_time_get" (func (param i32 i64 i32) (result i32)))
+    (func $caller (export "k") (param i32))))");
+  const Intrinsic* clock = find_intrinsic(module, 0);
+  ASSERT_NE(clock, nullptr);
+  EXPECT_EQ(clock->kind, IntrinsicKind::ClockTimeGet);
+  EXPECT_TRUE(check_import_call(module, 3, 0).ok());
+  EXPECT_EQ(check_import_call(module, 3, 1).error().message,
+            "function caller calls imported function wasi_snapshot_preview1.clock_time_get with signature "
+            "(i32, i32, i32) -> i32; WASI's clock_time_get has signature (i32, i64, i32) -> i32");
+  EXPECT_EQ(find_intrinsic(module, 2), nullptr);  // another module's import of the name
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "runtime/recorded_launch.h"
 #include "runtime/vk_util.h"
 #include "support/environment.h"
+#include "support/host_clock.h"
 
 namespace wasmgpu::runtime {
 
@@ -76,7 +77,7 @@ namespace {
 // The trap record sits at the start of the launch-block buffer, the
 // LaunchBlock after it.
 constexpr uint64_t kLaunchBlockOffset = 128;
-static_assert(abi::kTrapRecordWithSiteSize <= kLaunchBlockOffset);
+static_assert(abi::kTrapRecordWithClocksSize <= kLaunchBlockOffset);
 
 constexpr VkBufferUsageFlags kStackUsage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
@@ -468,6 +469,8 @@ void RecordedLaunch::reset_trap() {
   for (uint32_t kind = 0; kind < abi::kTrapKindCount; ++kind)
     put32(trap_record_, abi::kTrapLowestIndex + 4 * kind, abi::kNoTrapIndex);
   put32(trap_record_, abi::kTrapSiteClaimed, 0);
+  put64(trap_record_, abi::kHostClockRealtime, host_clock_ns(CLOCK_REALTIME));
+  put64(trap_record_, abi::kHostClockMonotonic, host_clock_ns(CLOCK_MONOTONIC));
 }
 
 namespace {

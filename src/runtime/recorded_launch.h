@@ -127,7 +127,7 @@ class RecordedLaunch {
   std::string kernel_name_;
   std::vector<wasm::ValType> params_;
   const DeviceState* device_ = nullptr;
-  uint8_t* trap_record_ = nullptr;  // host pointer, abi::kTrapRecordWithSiteSize bytes
+  uint8_t* trap_record_ = nullptr;  // host pointer, abi::kTrapRecordWithClocksSize bytes
   uint8_t* arg_slots_ = nullptr;    // host pointer to the LaunchBlock's argument slots
   uint64_t block_address_ = 0;      // device address of the LaunchBlock
   uint64_t memory_address_ = 0;     // device address of the module memory (0: none)

@@ -19,6 +19,7 @@
 #include <functional>
 #include <string_view>
 
+#include "abi/launch_abi.h"
 #include "frontend/intrinsic_catalog.h"
 #include "spirv/images.h"
 #include "spirv/runtime_helpers.h"
@@ -219,6 +220,17 @@ Id Intrinsics::lower_call(FunctionBuilder& f, uint32_t function_index, std::span
     case IntrinsicKind::ImageSample2D: return k_.images->lower(f, Images::Op::Sample2D, args);
     case IntrinsicKind::ImageSample3D: return k_.images->lower(f, Images::Op::Sample3D, args);
     case IntrinsicKind::ImageSize: return k_.images->lower(f, Images::Op::Size, args);
+    case IntrinsicKind::ClockTimeGet: {
+      // (id, precision, *time) -> errno. The precision asked for is moot:
+      // the value is the launch's one instant.
+      Id known = f.op(Op::OpULessThan, k_.types.bool_type, {args[0], b.const_u32(abi::kWasiClockMonotonic + 1)});
+      f.if_else(known, [&] {
+        Id monotonic = f.op(Op::OpIEqual, k_.types.bool_type, {args[0], b.const_u32(abi::kWasiClockMonotonic)});
+        k_.uses_memory = true;
+        k_.helpers->store(f, f.op(Op::OpUConvert, k_.types.u64, {args[2]}), k_.helpers->host_clock(f, monotonic), 8);
+      });
+      return f.op(Op::OpSelect, u32, {known, b.const_u32(abi::kWasiErrnoSuccess), b.const_u32(abi::kWasiErrnoInval)});
+    }
   }
   return Id();
 }

@@ -42,6 +42,10 @@ class RuntimeHelpers {
   void return_if_trapped(FunctionBuilder& f);
   // The invocation's `trapped` flag (a bool).
   Id trapped(FunctionBuilder& f);
+  // The host clock the runtime wrote after the trap record when it recorded
+  // the launch (u64 nanoseconds): CLOCK_MONOTONIC where `monotonic` (a
+  // bool) holds, else CLOCK_REALTIME (abi::kHostClockRealtime).
+  Id host_clock(FunctionBuilder& f, Id monotonic);
 
   // --- memory (memory_access.cpp, bulk_memory.cpp) ---
   // Loads `width` (1, 2, 4 or 8) bytes at wasm effective address `ea` (u64),

@@ -46,6 +46,14 @@ Id RuntimeHelpers::launch_field(FunctionBuilder& f, uint32_t offset, uint32_t wi
   return f.load_aligned(type, k_.device_pointer(f, address, type), width);
 }
 
+Id RuntimeHelpers::host_clock(FunctionBuilder& f, Id monotonic) {
+  Id record = launch_field(f, abi::kLaunchTrapRecord, 8);
+  Id offset = f.op(spv::Op::OpSelect, k_.types.u64,
+                   {monotonic, k_.b.const_u64(abi::kHostClockMonotonic), k_.b.const_u64(abi::kHostClockRealtime)});
+  Id address = f.op(spv::Op::OpIAdd, k_.types.u64, {record, offset});
+  return f.load_aligned(k_.types.u64, k_.device_pointer(f, address, k_.types.u64), 8);
+}
+
 void RuntimeHelpers::emit_trap(Id id) {
   Id params[] = {k_.types.u32};
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
