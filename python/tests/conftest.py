@@ -38,6 +38,11 @@ def kernel_dir(tmp_path_factory):
     cli = wasmgpu_cli()
     for name, source in SOURCES.items():
         subprocess.run([cli, "cc", str(source), "-O2", "-o", str(out / f"{name}.wasm")], check=True)
+    rustc = Path("/usr/bin/rustc")  # Debian's, as the CMake build's Rust kernels (cmake/WasmKernels.cmake)
+    if rustc.is_file():
+        subprocess.run([str(rustc), "--crate-type", "cdylib", "--target", "wasm32-unknown-unknown", "-C", "opt-level=2",
+                        "-C", "panic=abort", str(ROOT / "tests" / "kernels-lang" / "rust_panic.rs"), "-o",
+                        str(out / "rust_panic.wasm")], check=True)
     glslang = shutil.which("glslangValidator")
     if glslang:  # Debian's glslang-tools, which the main build needs too
         subprocess.run([glslang, "--quiet", "-V", "--target-env", "vulkan1.2", "-o", str(out / "glsl_saxpy.spv"),

@@ -1,3 +1,6 @@
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -102,6 +105,27 @@ def test_printf_reaches_stdout_and_assert_the_trap(device, kernel_dir, capfd):
     assert trap.trap == "unreachable executed" and trap.invocation == 2
     assert trap.reason.startswith("assertion failed: x[i] >= 0.0f (")
     assert trap.reason.endswith("print_assert.c:9, in function 'print_assert') at invocation 2")
+    assert str(trap).endswith(trap.reason)
+
+
+def test_a_rust_panic_raises_a_trap_error_with_its_location(device, kernel_dir):
+    path = kernel_dir / "rust_panic.wasm"
+    if not path.is_file():
+        pytest.fail(f"{path} was not built: Rust kernels need Debian's rustc (apt-get install rustc libstd-rust-dev-wasm32)")
+    source = Path(__file__).resolve().parents[2] / "tests" / "kernels-lang" / "rust_panic.rs"
+    line, column = next((n, text.index("panic!(") + 1) for n, text in enumerate(source.read_text().splitlines(), 1)
+                        if "panic!(" in text)
+    kernel = device.load(path).kernel("checked_double")
+    x = np.array([1, 2, 7, 4, 7], dtype=np.int32)
+    y = np.zeros(5, dtype=np.int32)
+    with pytest.raises(wasmgpu.TrapError) as error:
+        kernel(5, x, y, 5, 7)
+    trap = error.value
+    assert trap.trap == "unreachable executed" and trap.invocation == 2
+    # Either panicking invocation (2 or 4) may claim the text.
+    where = re.escape(f"tests/kernels-lang/rust_panic.rs:{line}:{column} ")
+    assert re.match(f"panicked at (.*/)?{where}", trap.reason), trap.reason
+    assert trap.reason.endswith((" at invocation 2", " at invocation 4")), trap.reason
     assert str(trap).endswith(trap.reason)
 
 
