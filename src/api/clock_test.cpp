@@ -47,8 +47,8 @@ TEST_F(ApiTest, ClocksAreTheHostsWhenTheLaunchWasRecorded) {
     EXPECT_EQ(clocks[3 * i], realtime);
     EXPECT_EQ(clocks[3 * i + 1], monotonic);
     EXPECT_EQ(clocks[3 * i + 2], realtime / 1'000'000'000u);  // time(NULL): whole seconds
-    EXPECT_EQ(results[2 * i], 0);                              // clock_gettime succeeded
-    EXPECT_EQ(results[2 * i + 1], 28);                         // EINVAL: no CPU-time clock
+    EXPECT_EQ(results[2 * i], 0);                             // clock_gettime succeeded
+    EXPECT_EQ(results[2 * i + 1], 28);                        // EINVAL: no CPU-time clock
   }
 }
 

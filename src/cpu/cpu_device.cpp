@@ -23,6 +23,7 @@
 #include "frontend/shared_memory.h"
 #include "frontend/start_function.h"
 #include "support/host_clock.h"
+#include "wasm/code_site.h"
 #include "wasm/decoder.h"
 #include "wasm/kernel_metadata.h"
 
@@ -134,6 +135,7 @@ struct TrapRecord {
   uint32_t count = 0;
   uint32_t lowest = abi::kNoTrapIndex;
   abi::TrapKind kind = abi::TrapKind::Unreachable;
+  uint32_t site = abi::kNoTrapSite;  // the lowest invocation's trapping instruction
 
   static void record(InvocationState* state, uint32_t invocation, uint32_t kind) {
     auto* self = static_cast<TrapRecord*>(state->owner);
@@ -142,11 +144,13 @@ struct TrapRecord {
     if (invocation < self->lowest) {
       self->lowest = invocation;
       self->kind = abi::TrapKind(kind);
+      self->site = state->trap_site;
     }
   }
   void reset() {
     count = 0;
     lowest = abi::kNoTrapIndex;
+    site = abi::kNoTrapSite;
   }
 };
 
@@ -163,10 +167,7 @@ class CpuRecordedLaunch : public device::BackendRecordedLaunch {
  public:
   CpuRecordedLaunch(CpuKernel& kernel, Shape shape, std::vector<device::BackendArg> args)
       : kernel_(kernel), shape_(shape), args_(std::move(args)) {}
-  std::optional<device::TrapReport> trap() const override {
-    if (trap_.count == 0) return std::nullopt;
-    return device::TrapReport{trap_.count, trap_.kind, trap_.lowest};
-  }
+  std::optional<device::TrapReport> trap() const override;
   Result<bool> rebind(std::span<const device::BackendArg> args) override {
     args_.assign(args.begin(), args.end());
     trap_.reset();
@@ -218,7 +219,7 @@ class CpuKernel : public device::BackendKernel {
  public:
   CpuKernel(CpuDevice& device, std::string name, const ModuleMemory& memory, ModuleInstance& instance,
             bool uses_instance, frontend::FrontEndFacts facts, std::unique_ptr<NativeKernel> native,
-            uint32_t shared_bytes, bool barriers, std::string shared_global_write)
+            uint32_t shared_bytes, bool barriers, std::string shared_global_write, const wasm::Module* trap_sites)
       : device_(device),
         name_(std::move(name)),
         memory_(memory),
@@ -228,7 +229,8 @@ class CpuKernel : public device::BackendKernel {
         native_(std::move(native)),
         shared_bytes_(shared_bytes),
         barriers_(barriers),
-        shared_global_write_(std::move(shared_global_write)) {}
+        shared_global_write_(std::move(shared_global_write)),
+        trap_sites_(trap_sites) {}
 
   Status check(const device::LaunchShape& shape, std::span<const device::BackendArg> args) override {
     Result<Shape> prepared = prepare(shape, args);
@@ -248,6 +250,8 @@ class CpuKernel : public device::BackendKernel {
 
   // Runs every invocation of `shape` with `args`, recording traps in `traps`.
   void run(const Shape& shape, std::span<const device::BackendArg> args, TrapRecord& traps);
+  // The module whose offsets trap sites name, under CompileOptions::trap_sites; else null.
+  const wasm::Module* trap_sites_module() const { return trap_sites_; }
 
  private:
   Result<Shape> prepare(const device::LaunchShape& shape, std::span<const device::BackendArg> args) const;
@@ -265,9 +269,20 @@ class CpuKernel : public device::BackendKernel {
   // A mutable global the kernel may write, described; empty when none
   // (runtime::Kernel::shared_global_write, the same rule as on Vulkan).
   std::string shared_global_write_;
+  const wasm::Module* trap_sites_;
 };
 
 void CpuRecordedLaunch::run() { kernel_.run(shape_, args_, trap_); }
+
+std::optional<device::TrapReport> CpuRecordedLaunch::trap() const {
+  if (trap_.count == 0) return std::nullopt;
+  device::TrapReport report{trap_.count, trap_.kind, trap_.lowest};
+  if (const wasm::Module* module = kernel_.trap_sites_module(); module && trap_.site != abi::kNoTrapSite) {
+    report.site = wasm::describe_code_site(*module, trap_.site);
+    report.site_invocation = trap_.lowest;
+  }
+  return report;
+}
 
 Result<Shape> CpuKernel::prepare(const device::LaunchShape& shape, std::span<const device::BackendArg> args) const {
   for (const device::BackendArg& arg : args)
@@ -443,9 +458,9 @@ class CpuModule : public device::BackendModule {
     const std::string names[] = {std::string(name)};
     WASMGPU_ASSIGN_OR_RETURN(std::unique_ptr<NativeKernel> native, compile(facts, {}, "kernel", names));
     WASMGPU_ASSIGN_OR_RETURN(std::string written, shared_global_write(index));
-    auto kernel =
-        std::make_unique<CpuKernel>(device_, std::string(name), *memory_, *instance_, uses_instance_, std::move(facts),
-                                    std::move(native), shared.hi - shared.lo, barriers, std::move(written));
+    auto kernel = std::make_unique<CpuKernel>(device_, std::string(name), *memory_, *instance_, uses_instance_,
+                                              std::move(facts), std::move(native), shared.hi - shared.lo, barriers,
+                                              std::move(written), options_.trap_sites ? &module_ : nullptr);
     return kernels_.emplace(std::string(name), std::move(kernel)).first->second.get();
   }
 
@@ -678,6 +693,7 @@ void CpuModule::run_calls(const Calls& layout, std::span<const CallEntry> entrie
       if (state.trap != 0) {
         result.trapped = true;
         result.trap = abi::TrapKind(state.trap - 1);
+        if (options_.trap_sites) result.trap_site = wasm::describe_code_site(module_, state.trap_site);
         continue;
       }
       for (size_t r = 0; r < infos[i]->results.size(); ++r) {

@@ -163,13 +163,19 @@ class FunctionLowering {
     return b_.CreateConstInBoundsGEP1_64(i32(), field(state_, kStateCallDepths, ptr()), component);
   }
 
+  // Records trap `kind`, and the instruction being lowered as its site, in
+  // the state (the caller then leaves the function).
+  void set_trap(abi::TrapKind kind) {
+    b_.CreateStore(b_.getInt32(uint32_t(kind) + 1), state_field_ptr(kStateTrap));
+    b_.CreateStore(b_.getInt32(site_), state_field_ptr(kStateTrapSite));
+  }
   // Records trap `kind` in the state and leaves the function.
   void trap_if(Value* condition, abi::TrapKind kind) {
     llvm::BasicBlock* trap = llvm::BasicBlock::Create(m_.context, "trap", fn_);
     llvm::BasicBlock* cont = llvm::BasicBlock::Create(m_.context, "ok", fn_);
     b_.CreateCondBr(condition, trap, cont, weights_unlikely());
     b_.SetInsertPoint(trap);
-    b_.CreateStore(b_.getInt32(uint32_t(kind) + 1), state_field_ptr(kStateTrap));
+    set_trap(kind);
     return_default();
     b_.SetInsertPoint(cont);
   }
@@ -266,7 +272,8 @@ class FunctionLowering {
   std::vector<Value*> stack_;
   std::vector<Frame> frames_;
   bool dead_ = false;
-  uint32_t dead_depth_ = 0;  // blocks opened inside dead code
+  uint32_t site_ = abi::kNoTrapSite;  // module offset of the instruction being lowered
+  uint32_t dead_depth_ = 0;           // blocks opened inside dead code
 };
 
 void FunctionLowering::lower() {
@@ -304,6 +311,7 @@ void FunctionLowering::lower() {
   frames_.push_back(std::move(function));
 
   for (const wasm::Instr& instr : body_.body) {
+    site_ = instr.offset;
     if (dead_) {
       const Opcode op = instr.op;
       if (op == Opcode::Block || op == Opcode::Loop || op == Opcode::If) {
@@ -319,7 +327,7 @@ void FunctionLowering::lower() {
     switch (instr.op) {
       case Opcode::Nop: break;
       case Opcode::Unreachable:
-        b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::Unreachable) + 1), state_field_ptr(kStateTrap));
+        set_trap(abi::TrapKind::Unreachable);
         return_default();
         go_dead();
         break;
@@ -443,7 +451,7 @@ void FunctionLowering::lower() {
           lower_store(instr);
         } else if (!lower_numeric(instr)) {
           // check_cpu_support refuses everything else first.
-          b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::Unreachable) + 1), state_field_ptr(kStateTrap));
+          set_trap(abi::TrapKind::Unreachable);
           return_default();
           go_dead();
         }
@@ -766,7 +774,7 @@ FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) 
     if (stack.window_lo > stack.stack_lo) {
       Value* below = b_.CreateSub(ea, b_.getInt64(stack.stack_lo));
       llvm::BasicBlock* rest = next(b_.CreateICmpULT(below, b_.getInt64(stack.window_lo - stack.stack_lo)), "overflow");
-      b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::StackOverflow) + 1), state_field_ptr(kStateTrap));
+      set_trap(abi::TrapKind::StackOverflow);
       return_default();
       b_.SetInsertPoint(rest);
     }
@@ -813,7 +821,7 @@ FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) 
   b_.CreateBr(done);
   // 5. Nothing there.
   b_.SetInsertPoint(oob);
-  b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::MemoryOutOfBounds) + 1), state_field_ptr(kStateTrap));
+  set_trap(abi::TrapKind::MemoryOutOfBounds);
   return_default();
   b_.SetInsertPoint(done);
   llvm::PHINode* host = b_.CreatePHI(ptr(), unsigned(results.size()));
@@ -854,7 +862,7 @@ FunctionLowering::Value* FunctionLowering::translate_range(Value* ea, Value* len
       llvm::BasicBlock* rest = next(b_.CreateAnd(b_.CreateICmpUGE(ea, b_.getInt64(stack.stack_lo)),
                                                  b_.CreateICmpULT(ea, b_.getInt64(stack.window_lo))),
                                     "overflow");
-      b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::StackOverflow) + 1), state_field_ptr(kStateTrap));
+      set_trap(abi::TrapKind::StackOverflow);
       return_default();
       b_.SetInsertPoint(rest);
     }
@@ -892,7 +900,7 @@ FunctionLowering::Value* FunctionLowering::translate_range(Value* ea, Value* len
   results.push_back({b_.CreateInBoundsGEP(i8(), field(l, kLaunchBufferBase, ptr()), ea), inside});
   b_.CreateBr(done);
   b_.SetInsertPoint(oob);
-  b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::MemoryOutOfBounds) + 1), state_field_ptr(kStateTrap));
+  set_trap(abi::TrapKind::MemoryOutOfBounds);
   return_default();
   b_.SetInsertPoint(done);
   llvm::PHINode* host = b_.CreatePHI(ptr(), unsigned(results.size()));
@@ -979,7 +987,7 @@ void FunctionLowering::lower_call_indirect(const wasm::Instr& instr, bool tail) 
     b_.CreateBr(merge);
   }
   b_.SetInsertPoint(mismatch);
-  b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::IndirectCallTypeMismatch) + 1), state_field_ptr(kStateTrap));
+  set_trap(abi::TrapKind::IndirectCallTypeMismatch);
   return_default();
   b_.SetInsertPoint(merge);
   if (callees.empty() || musttail) {
@@ -1216,7 +1224,7 @@ void FunctionLowering::lower_atomic(const wasm::Instr& instr) {
     case Kind::CompareExchange: push(atomic_cmpxchg(host, values[0], values[1], width)); return;
     default:
       // check_cpu_support refuses the rest (wait) first.
-      b_.CreateStore(b_.getInt32(uint32_t(abi::TrapKind::Unreachable) + 1), state_field_ptr(kStateTrap));
+      set_trap(abi::TrapKind::Unreachable);
       return_default();
       go_dead();
   }

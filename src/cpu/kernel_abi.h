@@ -61,6 +61,9 @@ struct InvocationState {
   // Per recursive component of the call graph (the front end's
   // recursive_components): its active calls (CompileOptions::max_call_depth).
   uint32_t* call_depths = nullptr;
+  // Where the running invocation trapped: the module offset of the trapping
+  // instruction, set with `trap` (reported under CompileOptions::trap_sites).
+  uint32_t trap_site = 0;
 };
 
 // Byte offsets the generated code uses.
@@ -88,6 +91,7 @@ inline constexpr uint32_t kStateGlobalY = offsetof(InvocationState, global_y);
 inline constexpr uint32_t kStateGlobalZ = offsetof(InvocationState, global_z);
 inline constexpr uint32_t kStateShared = offsetof(InvocationState, shared);
 inline constexpr uint32_t kStateCallDepths = offsetof(InvocationState, call_depths);
+inline constexpr uint32_t kStateTrapSite = offsetof(InvocationState, trap_site);
 
 // The 32-bit wasm address space in pages of the buffer allocator's alignment.
 inline constexpr uint32_t kPageShift = 16;
