@@ -77,6 +77,14 @@ async function main() {
     fail(`${abi.kernel} takes ${abi.params.length} arguments after the index, ${args.length} given`);
 
   const { device, errors: deviceErrors } = await openDevice();
+  for (const feature of abi.features || [])
+    if (!device.features.has(feature))
+      fail(`${abi.kernel} uses subgroup operations, and the adapter lacks the WebGPU feature '${feature}'`);
+  // As `wasmgpu run` (src/runtime/launch.cpp): every invocation of a
+  // workgroup must reach a barrier.
+  if (abi.barriers && options.n % options.workgroup !== 0)
+    fail(`kernel '${abi.kernel}' uses wasmgpu_barrier, which every invocation of a workgroup must reach: n (${options.n}) ` +
+         `must be a multiple of the workgroup size (${options.workgroup}), or launch a Grid of workgroups`);
   const { pipeline, errors } = await compileWgsl(device, source, { wg_x: options.workgroup });
   if (!pipeline) fail(`Dawn rejected the shader:\n  ${errors.join('\n  ')}`);
 

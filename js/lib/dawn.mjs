@@ -20,7 +20,11 @@ export async function openDevice() {
   const adapter = await gpu.requestAdapter();
   instances.push(adapter);
   if (!adapter) throw new Error('Dawn found no WebGPU adapter (is a Vulkan driver such as lavapipe installed?)');
+  // Kernels with subgroup operations need "subgroups" (the ABI line's
+  // `features`): asked for wherever the adapter offers it.
+  const requiredFeatures = adapter.features.has('subgroups') ? ['subgroups'] : [];
   const device = await adapter.requestDevice({
+    requiredFeatures,
     requiredLimits: { maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage },
   });
   const errors = [];

@@ -127,7 +127,7 @@ export interface Bundle {
     addresses: { buffer_base: number; end: number; alignment: number; guard: number };
   };
   memory: { bytes: number; data: { offset: number; hex: string }[] };
-  kernels: { name: string; interface: KernelInterface; metadata: boolean; wasm_params: string[]; buffer_bindings: number; stack: { binding: number; slot_bytes: number } | null; workgroup_size: null; wgsl: string }[];
+  kernels: { name: string; interface: KernelInterface; metadata: boolean; wasm_params: string[]; buffer_bindings: number; stack: { binding: number; slot_bytes: number } | null; workgroup_size: null; shared_bytes?: number; barriers?: boolean; features?: string[]; wgsl: string }[];
   refused: { kernel: string; reason: string }[];
 }
 

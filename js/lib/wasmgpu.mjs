@@ -292,7 +292,11 @@ export class Device {
     const description = adapter ? describeAdapter(adapter) : device.label || 'WebGPU device';
     if (!device) {
       const limits = adapter.limits;
+      // Kernels with subgroup operations need "subgroups" (the bundle's
+      // `features`): asked for wherever the adapter offers it.
+      const requiredFeatures = adapter.features && adapter.features.has('subgroups') ? ['subgroups'] : [];
       device = await adapter.requestDevice({
+        requiredFeatures,
         requiredLimits: {
           maxStorageBuffersPerShaderStage: limits.maxStorageBuffersPerShaderStage,
           maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
@@ -604,6 +608,10 @@ class KernelImpl {
     this.bufferBindings = entry.buffer_bindings;
     // The shadow stack's binding and bytes per invocation (null without one).
     this.stack = entry.stack ?? null;
+    // A barrier: a 1-D launch must cover whole workgroups; the WebGPU
+    // features the device must have (bundles before these fields: none).
+    this.barriers = entry.barriers ?? false;
+    this.features = entry.features ?? [];
     this.wgsl = entry.wgsl;
     this._pipelines = new Map();
   }
@@ -618,6 +626,11 @@ class KernelImpl {
             `the device allows ${device.limits.maxStorageBuffersPerShaderStage} per stage (maxStorageBuffersPerShaderStage): ` +
             `compile it with --max-storage-buffers ${device.limits.maxStorageBuffersPerShaderStage}`);
     const gpu = device.gpu;
+    for (const feature of this.features)
+      if (!gpu.features || !gpu.features.has(feature))
+        raise(ErrorKind.Unsupported,
+              `kernel '${this.name}' uses subgroup operations, and the device lacks the WebGPU feature '${feature}' ` +
+              '(the adapter does not offer it, or the device was opened without it)');
     gpu.pushErrorScope('validation');
     this._shader = gpu.createShaderModule({ code: this.wgsl, label: this.name });
     device._keep.push(this._shader);
@@ -791,6 +804,12 @@ class KernelImpl {
       if (size[0] === 0) size[0] = Math.min(kDefaultWorkgroupSize, max);
       if (size[0] > max)
         raise(ErrorKind.InvalidArgument, `${name}: workgroup size ${size[0]} exceeds the device's limit of ${max}`);
+      // The runtime's rule (src/runtime/launch.cpp): WGSL has no partial
+      // workgroup at a barrier either.
+      if (this.barriers && n % size[0] !== 0)
+        raise(ErrorKind.InvalidArgument,
+              `${name} uses wasmgpu_barrier, which every invocation of a workgroup must reach: n (${n}) must be a ` +
+              `multiple of the workgroup size (${size[0]}), or launch a Grid of workgroups`);
     }
     for (let d = 0; d < 3; d++)
       if (size[d] > maxSize[d])

@@ -1,14 +1,19 @@
-// node js/test/compare_with_vulkan.mjs WASMGPU BUILD_DIR [NAME_SUBSTRING]
+// node js/test/compare_with_vulkan.mjs WASMGPU BUILD_DIR [--suite sync] [NAME_SUBSTRING]
 // Runs kernels through the WGSL back end on Node + Dawn (js/run_wgsl.mjs)
 // and through the Vulkan runtime (`wasmgpu run`, exact float mode), and
 // compares the output bytes, or the trap reports (kind, lowest invocation,
-// count), exactly.
+// count), or the refusals, exactly. `--suite sync`: the barrier, shared
+// memory, atomic and subgroup kernels of tests/kernels/sync.c
+// (webgpu.compare_vulkan_sync); without it, the others (webgpu.compare_vulkan).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 
-const [wasmgpu, build, only] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const suiteAt = argv.indexOf('--suite');
+const suite = suiteAt >= 0 ? argv.splice(suiteAt, 2)[1] : 'default';
+const [wasmgpu, build, only] = argv;
 const runner = new URL('../run_wgsl.mjs', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'wasmgpu-wgsl-'));
 
@@ -231,6 +236,77 @@ const cases = [
   },
 ];
 
+// Words of an LCG, as bytes of a Uint32Array.
+function lcgWords(count, seed, modulo) {
+  const out = new Uint32Array(count);
+  let s = seed >>> 0;
+  for (let i = 0; i < count; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = modulo ? (s >>> 8) % modulo : s;
+  }
+  return out;
+}
+
+// tests/kernels/sync.c, at -O2 (its barrier kernels are refused at -O0,
+// where every local goes through the shadow stack and loop bounds are loads
+// the uniformity check cannot follow), in workgroups of 64.
+const syncN = 1024;
+const syncCases = [
+  {
+    // A tree reduction through shared memory, a barrier per level; bytes
+    // stored into shared words by neighbouring invocations.
+    name: 'workgroup sum (shared memory, barriers)', wasm: 'tests/kernels/sync.O2.wasm', kernel: 'workgroup_sum',
+    n: 512, workgroup: 64,
+    args: [`in:${file('ws_in', lcgWords(512, 41, 100000))}`, { io: file('ws_sums', new Uint32Array(8).fill(0xdead)) },
+           { io: file('ws_words', new Uint32Array(512)) }],
+  },
+  {
+    // 1000 of 1024 invocations count 32 bins in shared memory and add them
+    // to device memory; signed and unsigned min and max in shared and
+    // device memory (CAS loops in WGSL for the signed ones), sub, xor, or,
+    // and, and f32 adds of 1.0.
+    name: 'atomic histogram (contention, min/max)', wasm: 'tests/kernels/sync.O2.wasm', kernel: 'atomic_histogram',
+    n: syncN, workgroup: 64,
+    args: [`in:${file('ah_values', lcgWords(syncN, 42))}`, '1000', { io: file('ah_bins', new Uint32Array(32)) },
+           { io: file('ah_extremes', new Int32Array([0x7fffffff, -0x80000000, -1, 0, 0x7fffffff, -0x80000000, -1, 0, 0, 0, 0, -1])) },
+           { io: file('ah_count', new Float32Array(1)) }],
+  },
+  {
+    // Compare-exchange and exchange on each invocation's own word (known old
+    // values), and a compare-exchange loop adding under contention.
+    name: 'compare exchange', wasm: 'tests/kernels/sync.O2.wasm', kernel: 'compare_exchange', n: 256, workgroup: 64,
+    args: [{ io: file('ce_slots', new Int32Array(256)) }, { io: file('ce_olds', new Int32Array(768)) },
+           { io: file('ce_total', new Int32Array([5])) }],
+  },
+  {
+    // The same at -O0 (no barrier: written with its frames on the shadow stack).
+    name: 'compare exchange -O0', wasm: 'tests/kernels/sync.O0.wasm', kernel: 'compare_exchange', n: 256, workgroup: 64,
+    args: [{ io: file('ce0_slots', new Int32Array(256)) }, { io: file('ce0_olds', new Int32Array(768)) },
+           { io: file('ce0_total', new Int32Array([5])) }],
+  },
+  {
+    // C11 atomics (-matomics): 32-, 16- and 8-bit read-modify-writes on
+    // device and shared memory, a byte compare-exchange beside three others
+    // in its word.
+    name: 'C11 atomics (8, 16, 32 bits)', wasm: 'tests/kernels/sync.O2.wasm', kernel: 'c11_atomics', n: 512, workgroup: 64,
+    args: [{ io: file('c11_words', new Uint32Array(12)) }, { io: file('c11_bytes', new Uint8Array(32 + 512)) },
+           { io: file('c11_halves', new Uint16Array(12)) }],
+  },
+  {
+    // Subgroup reductions, scans, broadcast, shuffles, ballot and votes, the
+    // ids, and a sum in divergent control flow.
+    name: 'subgroup operations', wasm: 'tests/kernels/sync.O2.wasm', kernel: 'subgroup_ops', n: 256, workgroup: 64,
+    args: [`in:${file('sg_in', lcgWords(256, 43, 9))}`, { io: file('sg_out', new Uint32Array(16 * 256)) }],
+  },
+  {
+    // A barrier kernel launched over a partial workgroup: both refuse it.
+    name: 'barrier kernel over a partial workgroup', wasm: 'tests/kernels/sync.O2.wasm', kernel: 'workgroup_sum', n: 500,
+    workgroup: 64, refuse: 'must be a multiple of the workgroup size (64)',
+    args: [`in:${file('wp_in', lcgWords(512, 44, 100))}`, { io: file('wp_sums', new Uint32Array(8)) },
+           { io: file('wp_words', new Uint32Array(512)) }],
+  },
+];
+
 // "kind at invocation L (C invocations trapped)" from either report.
 // The package lists every kind that trapped with its lowest invocation; the
 // C++ runtime names the kind of the lowest trapped invocation.
@@ -247,7 +323,10 @@ function trapOf(text) {
 
 let passed = 0;
 let failed = 0;
-for (const c of cases.filter((x) => !only || x.name.includes(only))) {
+const suites = { default: cases, sync: syncCases };
+if (!suites[suite]) throw new Error(`no suite '${suite}' (${Object.keys(suites).join(', ')})`);
+for (const c of suites[suite].filter((x) => !only || x.name.includes(only))) {
+  const started = Date.now();
   const wgsl = join(dir, `${c.kernel}.wgsl`);
   const wasm = join(build, c.wasm);
   const compiled = spawnSync(wasmgpu, ['compile', wasm, '--target', 'wgsl', '-k', c.kernel, '-o', wgsl], { encoding: 'utf8' });
@@ -265,7 +344,11 @@ for (const c of cases.filter((x) => !only || x.name.includes(only))) {
   const dawn = spawnSync(process.execPath, [runner, wgsl, '--n', String(c.n), ...wg, ...argsFor('dawn')], { encoding: 'utf8' });
   const vulkan = spawnSync(wasmgpu, ['run', wasm, c.kernel, '--n', String(c.n), '--float-mode', 'exact', ...wg, ...argsFor('vulkan')],
                            { encoding: 'utf8' });
-  if (c.trap) {
+  if (c.refuse) {
+    for (const [side, run] of [['run_wgsl', dawn], ['wasmgpu run', vulkan]])
+      if (run.status === 0 || !run.stderr.includes(c.refuse))
+        problems.push(`${side} did not refuse (exit ${run.status}): ${run.stderr.trim()}`);
+  } else if (c.trap) {
     const a = trapOf(dawn.stderr), b = trapOf(vulkan.stderr);
     if (!a || !b || a !== b) problems.push(`trap reports differ:\n    dawn:   ${dawn.stderr.trim().split('\n').pop()}\n    vulkan: ${vulkan.stderr.trim()}`);
     else console.log(`  both report: ${a}`);
@@ -273,8 +356,9 @@ for (const c of cases.filter((x) => !only || x.name.includes(only))) {
   } else {
     if (dawn.status !== 0) problems.push(`run_wgsl exited ${dawn.status ?? dawn.signal}: ${dawn.stderr.trim()}`);
     if (vulkan.status !== 0) problems.push(`wasmgpu run exited ${vulkan.status}: ${vulkan.stderr.trim()}`);
+    const inputs = c.args.filter((x) => typeof x !== 'string');
     outputs.dawn.forEach((path, i) => {
-      const a = readFileSync(path), b = readFileSync(outputs.vulkan[i]), before = readFileSync(c.args.find((x) => typeof x !== 'string').io);
+      const a = readFileSync(path), b = readFileSync(outputs.vulkan[i]), before = readFileSync(inputs[i].io);
       if (!a.equals(b)) {
         let at = 0;
         while (at < a.length && a[at] === b[at]) at++;
@@ -289,7 +373,7 @@ for (const c of cases.filter((x) => !only || x.name.includes(only))) {
     console.log(`FAIL ${c.name}\n  ${problems.join('\n  ')}`);
   } else {
     passed++;
-    console.log(`ok   ${c.name}${c.trap ? '' : ': outputs byte-identical'}`);
+    console.log(`ok   ${c.name}${c.trap || c.refuse ? '' : ': outputs byte-identical'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
 }
 console.log(`${passed} passed, ${failed} failed`);

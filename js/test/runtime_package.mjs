@@ -94,8 +94,9 @@ async function thrown(body) {
     if (r.status === 0 || !r.stderr.includes(text)) problems.push(`expected a failure with '${text}', got ${r.status}: ${r.stderr.trim()}`);
   };
   expect(run(join(build, 'examples/saxpy.wasm'), '--bundle', '-o', out), '--bundle writes a WGSL kernel bundle: give --target wgsl');
-  expect(run(join(build, 'examples/histogram.wasm'), '--target', 'wgsl', '--bundle', '-o', out),
-         "the WGSL back end wrote none of its kernels:\n  function 'histogram' calls wasmgpu.barrier (barriers, subgroup operations, atomics and images are not written yet): not handled by the WGSL back end yet");
+  // The image blur: images are not written (barriers and atomics are, so the histogram no longer serves).
+  expect(run(join(build, 'examples/blur.wasm'), '--target', 'wgsl', '--bundle', '-o', out),
+         "the WGSL back end wrote none of its kernels:\n  function 'blur_pass' calls wasmgpu.image_size (images are not written yet): not handled by the WGSL back end yet");
   expect(run(join(build, 'examples/saxpy.wasm'), '--target', 'wgsl', '--bundle', '-k', 'nope', '-o', out), "'nope' is not a kernel");
   check('compile --bundle refuses bad input with clear errors', problems);
 }

@@ -112,6 +112,11 @@ BundleResult write_bundle(const wasm::Module& module, const std::string& path, c
                       : json{{"binding", shader->stack_binding}, {"slot_bytes", shader->stack_slot_bytes}}},
         // A wasm kernel fixes no workgroup size: the launch sets the overrides.
         {"workgroup_size", nullptr},
+        // Workgroup-shared bytes; whether a 1-D launch must cover whole
+        // workgroups (a barrier); the WebGPU features the device needs.
+        {"shared_bytes", shader->shared_bytes},
+        {"barriers", shader->barriers},
+        {"features", abi.at("features")},
         {"wgsl", shader->source},
     });
   }

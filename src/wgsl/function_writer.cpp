@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "abi/launch_abi.h"
+#include "frontend/intrinsic_catalog.h"
 #include "wasm/opcode.h"
 #include "wgsl/wgsl_abi.h"
 
@@ -57,15 +58,22 @@ struct Label {
   bool else_seen = false;
   bool then_reachable_end = false;  // an if whose then arm reached its end
   bool passed_through = false;      // a pending branch left its WGSL loop outward
+  // A targeted loop leaves at its next branch back once the invocation has
+  // trapped (`break if trapped`), unless it holds a barrier: Tint would take
+  // that exit as non-uniform, and the uniformity check proved that a trapped
+  // invocation takes the same iterations as the others (uniformity.h).
+  bool trapped_exit = true;
 };
 
 class FunctionWriter {
  public:
-  FunctionWriter(const wasm::Module& module, uint32_t index)
+  FunctionWriter(const wasm::Module& module, uint32_t index, const BarrierFacts& barriers, FunctionUses& uses)
       : module_(module),
         index_(index),
         function_(module.functions.at(index - module.imported_functions)),
-        type_(module.function_type(index)) {}
+        type_(module.function_type(index)),
+        barriers_(barriers),
+        uses_(uses) {}
 
   Result<std::string> write();
 
@@ -122,12 +130,18 @@ class FunctionWriter {
   Status close(const Instr& instr);
   Status write_instr(const Instr& instr);
   Status write_call(uint32_t callee);
-  Status write_intrinsic(const wasm::Import& import);
+  Status write_intrinsic(uint32_t callee, const wasm::Import& import);
+  Status write_sync_intrinsic(uint32_t callee, const wasm::Import& import);
+  Status write_atomic(const Instr& instr);
+  // A call of atomic_helpers.h's helper, its value (u32) pushed unless it stores.
+  void atomic_call(AtomicHelper helper, const std::vector<std::string>& args);
 
   const wasm::Module& module_;
   uint32_t index_;
   const wasm::Function& function_;
   const wasm::FuncType& type_;
+  const BarrierFacts& barriers_;
+  FunctionUses& uses_;
   std::vector<bool> targeted_;  // per instruction index
   std::vector<Label> labels_;
   std::vector<std::string> stack_;
@@ -280,6 +294,7 @@ Status FunctionWriter::open(const Instr& instr, size_t at) {
                                           : Label::Kind::If;
   label.targeted = targeted_[at];
   if (label.targeted) label.id = next_label_id_++;
+  if (instr.op == Opcode::Loop && barriers_.is_barrier_loop(index_, at)) label.trapped_exit = false;
   if (instr.block.kind == wasm::BlockType::Kind::Value) {
     label.results.push_back(instr.block.value);
   } else if (instr.block.kind == wasm::BlockType::Kind::TypeIndex) {
@@ -368,9 +383,11 @@ Status FunctionWriter::close(const Instr& instr) {
       if (label.targeted) {
         if (reachable) assign(label.result_vars);
         if (!terminated_) terminator("break;");
-        line("continuing {");
-        line("  break if trapped;");
-        line("}");
+        if (label.trapped_exit) {
+          line("continuing {");
+          line("  break if trapped;");
+          line("}");
+        }
         --indent_;
         line("}");
       }
@@ -421,7 +438,67 @@ Status FunctionWriter::close(const Instr& instr) {
   return {};
 }
 
-Status FunctionWriter::write_intrinsic(const wasm::Import& import) {
+void FunctionWriter::atomic_call(AtomicHelper helper, const std::vector<std::string>& args) {
+  uses_.atomics.insert(helper);
+  std::string list;
+  for (const std::string& arg : args) list += (list.empty() ? "" : ", ") + arg;
+  std::string call = fmt::format("{}({})", atomic_helper_name(helper), list);
+  if (helper.op == AtomicOp::Store) {
+    line(call + ";");
+  } else {
+    push_let(call);
+  }
+}
+
+// The threads proposal's instructions (0xFE): loads, stores and
+// read-modify-writes of 1, 2 and 4 bytes through atomic_helpers.h, notify
+// (no invocation waits: 0 after the checks), fence as a barrier.
+Status FunctionWriter::write_atomic(const Instr& instr) {
+  const wasm::OpcodeInfo& info = wasm::info(instr.op);
+  if (instr.op == Opcode::AtomicFence) {
+    // WGSL has no fence: a control barrier orders this invocation's storage
+    // and workgroup accesses for the workgroup (uniformity.h proved every
+    // invocation reaches it). docs/webgpu.md, "Memory order".
+    line("storageBarrier();");
+    line("workgroupBarrier();");
+    return {};
+  }
+  const uint32_t width = info.access.bytes;
+  if (width == 8) return refuse("uses " + std::string(info.text) + " (64-bit atomics: WGSL has only 32-bit ones)");
+  AtomicOp op;
+  size_t operands = 1;
+  switch (info.access.kind) {
+    case wasm::AccessKind::Load: op = AtomicOp::Load, operands = 0; break;
+    case wasm::AccessKind::Store: op = AtomicOp::Store; break;
+    case wasm::AccessKind::Add: op = AtomicOp::Add; break;
+    case wasm::AccessKind::Sub: op = AtomicOp::Sub; break;
+    case wasm::AccessKind::And: op = AtomicOp::And; break;
+    case wasm::AccessKind::Or: op = AtomicOp::Or; break;
+    case wasm::AccessKind::Xor: op = AtomicOp::Xor; break;
+    case wasm::AccessKind::Exchange: op = AtomicOp::Exchange; break;
+    case wasm::AccessKind::CompareExchange: op = AtomicOp::CompareExchange, operands = 2; break;
+    case wasm::AccessKind::Notify: op = AtomicOp::Notify; break;
+    default: return refuse("uses " + std::string(info.text));
+  }
+  // The value moved is an i64 for the i64.* forms: its low word here.
+  const bool is_i64 = (info.results.empty() ? info.params[info.params.size() - 1] : info.results[0]) == ValType::I64;
+  std::vector<std::string> values;
+  for (size_t i = 0; i < operands; ++i) values.insert(values.begin(), pop());
+  std::string address = pop();
+  std::vector<std::string> args{address, fmt::format("{}u", instr.imm1)};
+  if (op == AtomicOp::Notify) {
+    values.clear();  // the count of waiters to wake: none wait
+  }
+  for (const std::string& value : values) args.push_back(is_i64 ? value + ".x" : value);
+  atomic_call({op, uint8_t(width)}, args);
+  if (op != AtomicOp::Store && is_i64) {
+    std::string low = pop();
+    push_let(fmt::format("vec2<u32>({}, 0u)", low));
+  }
+  return {};
+}
+
+Status FunctionWriter::write_intrinsic(uint32_t callee, const wasm::Import& import) {
   const std::string& name = import.name;
   auto dimension = [&](const std::string& vector, const std::string& outside, const std::string& x_base) {
     std::string d = pop();
@@ -449,13 +526,100 @@ Status FunctionWriter::write_intrinsic(const wasm::Import& import) {
   } else if (name == "local_index") {
     push_let("id_local_index");
   } else {
-    return refuse("calls wasmgpu." + name + " (barriers, subgroup operations, atomics and images are not written yet)");
+    return write_sync_intrinsic(callee, import);
   }
   return {};
 }
 
+// Barriers, subgroup operations and the wasmgpu_atomic_* functions.
+Status FunctionWriter::write_sync_intrinsic(uint32_t callee, const wasm::Import& import) {
+  using K = frontend::IntrinsicKind;
+  const frontend::Intrinsic* intrinsic = frontend::find_intrinsic(module_, callee);
+  if (!intrinsic) return refuse("calls " + import.module + "." + import.name);
+  auto subgroup = [&](const std::string& pattern) {
+    uses_.subgroups = true;
+    std::string a = pop();
+    push_let(fmt::format(fmt::runtime(pattern), fmt::arg("a", a)));
+  };
+  auto value = [&](const char* name) {
+    uses_.subgroups = true;
+    push_let(name);
+  };
+  auto atomic = [&](AtomicOp op) {
+    const size_t operands = op == AtomicOp::CompareExchange ? 2 : 1;
+    std::vector<std::string> values;
+    for (size_t i = 0; i < operands; ++i) values.insert(values.begin(), pop());
+    std::string address = pop();
+    std::vector<std::string> args{address, "0u"};
+    for (const std::string& v : values) args.push_back(op == AtomicOp::AddF32 ? "bitcast<u32>(" + v + ")" : v);
+    atomic_call({op, 4}, args);
+    if (op == AtomicOp::AddF32) {
+      std::string bits = pop();
+      push_let("bitcast<f32>(" + bits + ")");
+    }
+  };
+  switch (intrinsic->kind) {
+    // wasmgpu.barrier is OpControlBarrier on workgroup memory in the Vulkan
+    // back end: workgroupBarrier. The memory barriers have no WGSL form
+    // without a control barrier; uniformity.h proved every invocation of
+    // the workgroup reaches them (docs/webgpu.md, "Memory order").
+    case K::Barrier:
+    case K::WorkgroupMemoryBarrier: line("workgroupBarrier();"); return {};
+    case K::MemoryBarrier:
+      line("storageBarrier();");
+      line("workgroupBarrier();");
+      return {};
+    case K::SubgroupSize: value("id_subgroup_size"); return {};
+    case K::SubgroupInvocationId: value("id_subgroup_invocation"); return {};
+    case K::SubgroupId: value("id_subgroup"); return {};
+    case K::SubgroupCount: value("id_subgroups"); return {};
+    // A broadcast is a shuffle, as in the Vulkan back end: WGSL's
+    // subgroupBroadcast wants a constant lane.
+    case K::SubgroupBroadcast:
+    case K::SubgroupShuffle: {
+      uses_.subgroups = true;
+      std::string lane = pop(), v = pop();
+      push_let(fmt::format("subgroupShuffle({}, {})", v, lane));
+      return {};
+    }
+    case K::SubgroupBallot: {
+      uses_.subgroups = true;
+      std::string predicate = pop();
+      std::string ballot = fresh("b");
+      line(fmt::format("let {} = subgroupBallot({} != 0u);", ballot, predicate));
+      push_let(fmt::format("vec2<u32>({0}.x, {0}.y)", ballot));
+      return {};
+    }
+    case K::SubgroupAll: subgroup("select(0u, 1u, subgroupAll({a} != 0u))"); return {};
+    case K::SubgroupAny: subgroup("select(0u, 1u, subgroupAny({a} != 0u))"); return {};
+    case K::SubgroupAdd: subgroup("subgroupAdd({a})"); return {};
+    case K::SubgroupInclusiveAdd: subgroup("subgroupInclusiveAdd({a})"); return {};
+    case K::SubgroupExclusiveAdd: subgroup("subgroupExclusiveAdd({a})"); return {};
+    case K::SubgroupMinS: subgroup("bitcast<u32>(subgroupMin(bitcast<i32>({a})))"); return {};
+    case K::SubgroupMaxS: subgroup("bitcast<u32>(subgroupMax(bitcast<i32>({a})))"); return {};
+    case K::SubgroupMinU:
+    case K::SubgroupMinF: subgroup("subgroupMin({a})"); return {};
+    case K::SubgroupMaxU:
+    case K::SubgroupMaxF: subgroup("subgroupMax({a})"); return {};
+    case K::AtomicAdd: atomic(AtomicOp::Add); return {};
+    case K::AtomicSub: atomic(AtomicOp::Sub); return {};
+    case K::AtomicAnd: atomic(AtomicOp::And); return {};
+    case K::AtomicOr: atomic(AtomicOp::Or); return {};
+    case K::AtomicXor: atomic(AtomicOp::Xor); return {};
+    case K::AtomicMinS: atomic(AtomicOp::MinS); return {};
+    case K::AtomicMaxS: atomic(AtomicOp::MaxS); return {};
+    case K::AtomicMinU: atomic(AtomicOp::MinU); return {};
+    case K::AtomicMaxU: atomic(AtomicOp::MaxU); return {};
+    case K::AtomicExchange: atomic(AtomicOp::Exchange); return {};
+    case K::AtomicCompareExchange: atomic(AtomicOp::CompareExchange); return {};
+    case K::AtomicAddF32: atomic(AtomicOp::AddF32); return {};
+    default: break;
+  }
+  return refuse("calls wasmgpu." + import.name + " (images are not written yet)");
+}
+
 Status FunctionWriter::write_call(uint32_t callee) {
-  if (const wasm::Import* import = module_.imported_function(callee)) return write_intrinsic(*import);
+  if (const wasm::Import* import = module_.imported_function(callee)) return write_intrinsic(callee, *import);
   const wasm::FuncType& type = module_.function_type(callee);
   std::string args;
   for (size_t i = 0; i < type.params.size(); ++i)
@@ -478,7 +642,7 @@ Status FunctionWriter::write_instr(const Instr& instr) {
   const wasm::OpcodeInfo& info = wasm::info(instr.op);
   for (ValType type : info.params) WASMGPU_TRY(check_type(type, "(" + std::string(info.text) + ")"));
   for (ValType type : info.results) WASMGPU_TRY(check_type(type, "(" + std::string(info.text) + ")"));
-  if (info.cls == wasm::OpcodeClass::Atomic) return refuse("uses " + std::string(info.text) + " (atomics)");
+  if (info.cls == wasm::OpcodeClass::Atomic) return write_atomic(instr);
   if (info.cls == wasm::OpcodeClass::Vector) return refuse("uses " + std::string(info.text) + " (SIMD)");
 
   auto binary = [&](const std::string& pattern) {
@@ -856,8 +1020,9 @@ Result<std::string> FunctionWriter::write() {
 
 }  // namespace
 
-Result<std::string> write_function(const wasm::Module& module, uint32_t index) {
-  return FunctionWriter(module, index).write();
+Result<std::string> write_function(const wasm::Module& module, uint32_t index, const BarrierFacts& barriers,
+                                   FunctionUses& uses) {
+  return FunctionWriter(module, index, barriers, uses).write();
 }
 
 }  // namespace wasmgpu::wgsl

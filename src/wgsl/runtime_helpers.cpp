@@ -19,6 +19,8 @@ std::string slot_switch(const PreludeShape& shape, const std::string& access, co
     out += fmt::format("    case {}u: {{ {} }}\n", k + 1, fmt::format(fmt::runtime(access), "buf" + std::to_string(k)));
   if (shape.stack_slot_bytes != 0)
     out += fmt::format("    case {}u: {{ {} }}\n", shape.buffer_bindings + 1, stack_access);
+  if (shape.shared_bytes != 0)
+    out += fmt::format("    case shared_slot: {{ {} }}\n", fmt::format(fmt::runtime(access), "shm"));
   out += "    default: {}\n  }\n";
   return out;
 }
@@ -50,6 +52,22 @@ std::string stack_window(const PreludeShape& shape) {
   return out;
 }
 
+// resolve()'s first test where the kernel has workgroup-shared memory, as
+// in the Vulkan back end (spirv/workgroup_memory.cpp): an access inside the
+// shared range goes to the workgroup's array, one across its edge traps.
+std::string shared_range(const PreludeShape& shape) {
+  if (shape.shared_bytes == 0) return "";
+  return fmt::format(R"(  if (ea < shared_hi && ea + width > shared_lo) {{
+    if (ea >= shared_lo && ea + width <= shared_hi) {{
+      return vec2<u32>(shared_slot, ea - shared_lo);
+    }}
+    trap({oob}u);
+    return vec2<u32>(no_slot, 0u);
+  }}
+)",
+                     fmt::arg("oob", uint32_t(abi::TrapKind::MemoryOutOfBounds)));
+}
+
 }  // namespace
 
 std::string runtime_prelude(const PreludeShape& shape) {
@@ -64,7 +82,14 @@ std::string runtime_prelude(const PreludeShape& shape) {
                        kFirstBufferBinding + k, k);
   if (shape.stack_slot_bytes != 0)
     out += fmt::format("@group(0) @binding({}) var<storage, read_write> stk: array<u32>;\n", shape.stack_binding);
+  if (shape.shared_bytes != 0)
+    out += fmt::format("var<workgroup> shm: array<atomic<u32>, {}>;\n", shape.shared_bytes / 4);
   out += fmt::format("\nconst memory_bytes: u32 = {}u;\n", shape.memory_bytes);
+  if (shape.shared_bytes != 0) {
+    out += fmt::format("const shared_lo: u32 = {}u;\n", shape.shared_lo);
+    out += fmt::format("const shared_hi: u32 = {}u;\n", shape.shared_lo + shape.shared_bytes);
+    out += fmt::format("const shared_slot: u32 = {}u;\n", shared_slot(shape));
+  }
   out += fmt::format("const regions_at: u32 = {}u;\n", kLaunchArgs + kLaunchArgWords * shape.arg_count);
   if (shape.stack_slot_bytes != 0) {
     out += fmt::format("const stack_lo: u32 = {}u;\n", shape.stack_lo);
@@ -100,6 +125,11 @@ fn trap(kind: u32) {
 }
 
 )";
+  if (shape.subgroups)
+    out +=
+        "// The subgroup built-ins, set by main (WGSL gives them to the entry point only).\n"
+        "var<private> id_subgroup_size: u32;\nvar<private> id_subgroup_invocation: u32;\n"
+        "var<private> id_subgroup: u32;\nvar<private> id_subgroups: u32;\n\n";
   out += "fn word_load(slot: u32, w: u32) -> u32 {\n" +
          slot_switch(shape, "return atomicLoad(&{}[w]);", "return stk[w];") + "  return 0u;\n}\n\n";
   out += "fn word_store(slot: u32, w: u32, v: u32) {\n" + slot_switch(shape, "atomicStore(&{}[w], v);", "stk[w] = v;") +
@@ -111,8 +141,7 @@ fn trap(kind: u32) {
       "fn word_merge(slot: u32, w: u32, mask: u32, bits: u32) {\n" +
       slot_switch(shape, "atomicAnd(&{0}[w], ~mask); atomicOr(&{0}[w], bits);", "stk[w] = (stk[w] & ~mask) | bits;") +
       "}\n\n";
-  out +=
-      fmt::format(R"(// [addr + offset, + width) as (binding slot, byte offset), or no_slot after
+  out += fmt::format(R"(// [addr + offset, + width) as (binding slot, byte offset), or no_slot after
 // trapping: the invocation's stack slot, the module memory, else the region
 // of the table that holds the whole access (docs/memory-model.md). The
 // effective address is 33 bits in wasm: one past 2^32 is out of bounds.
@@ -122,7 +151,7 @@ fn resolve(addr: u32, offset: u32, width: u32) -> vec2<u32> {{
     trap({oob}u);
     return vec2<u32>(no_slot, 0u);
   }}
-{stack}  if (ea < memory_bytes && width <= memory_bytes - ea) {{
+{shared}{stack}  if (ea < memory_bytes && width <= memory_bytes - ea) {{
     return vec2<u32>(0u, ea);
   }}
   let n = launch_word({region_count}u);
@@ -139,8 +168,9 @@ fn resolve(addr: u32, offset: u32, width: u32) -> vec2<u32> {{
 }}
 
 )",
-                  fmt::arg("oob", uint32_t(abi::TrapKind::MemoryOutOfBounds)), fmt::arg("stack", stack_window(shape)),
-                  fmt::arg("region_count", kLaunchRegionCount), fmt::arg("region_words", kRegionWords));
+                     fmt::arg("oob", uint32_t(abi::TrapKind::MemoryOutOfBounds)),
+                     fmt::arg("shared", shared_range(shape)), fmt::arg("stack", stack_window(shape)),
+                     fmt::arg("region_count", kLaunchRegionCount), fmt::arg("region_words", kRegionWords));
   out += R"(// `width` (1, 2 or 4) bytes at addr + offset, zero-extended.
 fn load_bytes(addr: u32, offset: u32, width: u32) -> u32 {
   let at = resolve(addr, offset, width);

@@ -1,5 +1,7 @@
 // The WGSL every kernel shares, before its own functions: the bindings of
-// wgsl_abi.h, the trap record, address translation through the region table,
+// wgsl_abi.h, the workgroup-shared array, the trap record, address
+// translation (the shared range, the stack window, the module memory, the
+// region table),
 // loads and stores of 1, 2 and 4 bytes at any alignment, and the numeric
 // operations whose wasm semantics WGSL's own operators do not give
 // (trapping division and conversions, exact comparisons, min/max, and
@@ -23,7 +25,17 @@ struct PreludeShape {
   uint32_t stack_lo = 0;
   uint32_t stack_window_lo = 0;
   uint32_t stack_hi = 0;
+  // Workgroup-shared memory (frontend/shared_memory.h): the wasm range
+  // [shared_lo, shared_lo + shared_bytes) lives in `var<workgroup> shm`,
+  // binding slot shared_slot of the word helpers; shared_bytes == 0: none.
+  uint32_t shared_lo = 0;
+  uint32_t shared_bytes = 0;
+  bool subgroups = false;  // the kernel uses subgroup operations (`enable subgroups;`)
 };
+
+// The word helpers' slot of the workgroup-shared array: after the buffers
+// and the stack, whether or not the kernel has a stack.
+inline uint32_t shared_slot(const PreludeShape& shape) { return shape.buffer_bindings + 2; }
 
 std::string runtime_prelude(const PreludeShape& shape);
 

@@ -8,11 +8,14 @@
 #include "abi/launch_abi.h"
 #include "frontend/front_end_facts.h"
 #include "frontend/kernel_signature.h"
+#include "frontend/shared_memory.h"
+#include "wgsl/atomic_helpers.h"
 #include "wgsl/function_writer.h"
 #include "wgsl/f64_helpers.h"
 #include "wgsl/i64_helpers.h"
 #include "wgsl/lowerable.h"
 #include "wgsl/runtime_helpers.h"
+#include "wgsl/uniformity.h"
 
 namespace wasmgpu::wgsl {
 namespace {
@@ -63,7 +66,7 @@ Result<std::string> global_declaration(const wasm::Module& module, uint32_t inde
   return fmt::format("const g{}: {} = {};\n", index, type, value);
 }
 
-std::string entry_point(const wasm::Module& module, uint32_t kernel) {
+std::string entry_point(const wasm::Module& module, uint32_t kernel, bool barriers, bool subgroups) {
   const wasm::FuncType& type = module.function_type(kernel);
   std::string args = "index";
   for (size_t i = 1; i < type.params.size(); ++i) {
@@ -76,18 +79,45 @@ std::string entry_point(const wasm::Module& module, uint32_t kernel) {
       word = fmt::format("vec2<u32>({}, launch_word({}u))", word, at + 1);
     args += ", " + word;
   }
+  // Past the count an invocation does nothing. With barriers, Tint needs the
+  // kernel called in uniform control flow: a workgroup returns only when all
+  // of it is past the count, and the invocations past it in a partial
+  // workgroup (which launchers refuse, as the Vulkan runtime does) run as
+  // trapped ones, without effects and without a trap record.
+  std::string past_count = fmt::format(R"(  if (index >= launch_word({count}u)) {{
+    return;
+  }}
+)",
+                                       fmt::arg("count", kLaunchCount));
+  if (barriers)
+    past_count = fmt::format(
+        R"(  let first = launch_word({base}u) + wid.x * wg_x + wid.y * wg_y * grid.x + wid.z * wg_z * grid.x * grid.y;
+  if (first >= launch_word({count}u)) {{
+    return;
+  }}
+  if (index >= launch_word({count}u)) {{
+    trapped = true;
+  }}
+)",
+        fmt::arg("base", kLaunchBaseIndex), fmt::arg("count", kLaunchCount));
+  std::string subgroup_params, subgroup_ids;
+  if (subgroups) {
+    subgroup_params =
+        ",\n        @builtin(subgroup_size) sg_size: u32, @builtin(subgroup_invocation_id) sg_invocation: u32,\n"
+        "        @builtin(subgroup_id) sg_id: u32, @builtin(num_subgroups) sg_count: u32";
+    subgroup_ids =
+        "  id_subgroup_size = sg_size;\n  id_subgroup_invocation = sg_invocation;\n  id_subgroup = sg_id;\n"
+        "  id_subgroups = sg_count;\n";
+  }
   return fmt::format(R"(// The invocation index is the linearised global id plus the dispatch's
 // base, as in the Vulkan back end (docs/compiler.md, "Entry point").
 @compute @workgroup_size(wg_x, wg_y, wg_z)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
         @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
-        @builtin(local_invocation_index) local_index: u32) {{
+        @builtin(local_invocation_index) local_index: u32{subgroup_params}) {{
   let grid = groups * vec3<u32>(wg_x, wg_y, wg_z);
   let index = launch_word({base}u) + gid.x + gid.y * grid.x + gid.z * grid.x * grid.y;
-  if (index >= launch_word({count}u)) {{
-    return;
-  }}
-  invocation_index = index;
+{past_count}  invocation_index = index;
   stack_slot = index - launch_word({base}u);
   opaque_zero = launch_word({zero}u);
   id_global = gid;
@@ -95,11 +125,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
   id_workgroup = wid;
   id_workgroups = groups;
   id_local_index = local_index;
-  {kernel}({args});
+{subgroup_ids}  {kernel}({args});
 }}
 )",
-                     fmt::arg("base", kLaunchBaseIndex), fmt::arg("count", kLaunchCount), fmt::arg("zero", kLaunchZero),
-                     fmt::arg("kernel", function_symbol(kernel)), fmt::arg("args", args));
+                     fmt::arg("base", kLaunchBaseIndex), fmt::arg("past_count", past_count),
+                     fmt::arg("subgroup_params", subgroup_params), fmt::arg("subgroup_ids", subgroup_ids),
+                     fmt::arg("zero", kLaunchZero), fmt::arg("kernel", function_symbol(kernel)),
+                     fmt::arg("args", args));
 }
 
 }  // namespace
@@ -163,17 +195,20 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   uint64_t memory_bytes = 0;
   if (!module.memories.empty()) memory_bytes = module.memories[0].limits.min * abi::kPageSize;
   if (memory_bytes > abi::kBufferAddressBase) return refuse("a module memory over 256 MiB");
+  WASMGPU_ASSIGN_OR_RETURN(frontend::SharedMemory shared, frontend::find_shared_memory(module));
+  const BarrierFacts barriers = find_barriers(module, facts.graph);
 
   // Functions first (they refuse what they cannot write), then the globals they use.
   std::string functions;
   std::set<uint32_t> globals;
   // i64 (and f64, whose helpers are built on i64's) gets i64_prelude(), f64 f64_prelude().
   bool uses_i64 = false, uses_f64 = false;
+  FunctionUses uses;
   auto is_i64 = [](ValType t) { return t == ValType::I64 || t == ValType::F64; };
   auto is_f64 = [](ValType t) { return t == ValType::F64; };
   for (uint32_t function : facts.graph.functions) {
     if (module.imported_function(function)) continue;
-    WASMGPU_ASSIGN_OR_RETURN(std::string text, write_function(module, function));
+    WASMGPU_ASSIGN_OR_RETURN(std::string text, write_function(module, function, barriers, uses));
     functions += text + "\n";
     const wasm::Function& body = module.functions.at(function - module.imported_functions);
     const wasm::FuncType& signature = module.function_type(function);
@@ -190,6 +225,10 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
       uses_f64 = uses_f64 || std::ranges::any_of(info.params, is_f64) || std::ranges::any_of(info.results, is_f64);
     }
   }
+  // What the writer could write, Tint must accept: barriers in control flow
+  // it can prove uniform.
+  WASMGPU_TRY(check_barrier_uniformity(module, facts.graph, kernel, barriers));
+  const bool kernel_barriers = barriers.kernel_has_barriers(kernel);
   std::string global_decls;
   for (uint32_t global : globals) {
     WASMGPU_ASSIGN_OR_RETURN(std::string decl, global_declaration(module, global, facts.stack.stack_pointer));
@@ -221,9 +260,14 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
   for (const std::string& param : params) param_list += (param_list.empty() ? "\"" : ", \"") + param + "\"";
   result.abi_json = fmt::format(
       "{{\"kernel\": \"{}\", \"params\": [{}], \"memory_bytes\": {}, \"buffer_bindings\": {}, "
-      "\"stack_slot_bytes\": {}, \"stack_binding\": {}, \"data\": [{}]}}",
+      "\"stack_slot_bytes\": {}, \"stack_binding\": {}, \"shared_bytes\": {}, \"barriers\": {}, "
+      "\"features\": [{}], \"data\": [{}]}}",
       export_name, param_list, memory_bytes, result.buffer_bindings, result.stack_slot_bytes,
-      stack.slot_size != 0 ? std::to_string(result.stack_binding) : "null", data);
+      stack.slot_size != 0 ? std::to_string(result.stack_binding) : "null", shared.hi - shared.lo,
+      kernel_barriers ? "true" : "false", uses.subgroups ? "\"subgroups\"" : "", data);
+  result.shared_bytes = shared.hi - shared.lo;
+  result.barriers = kernel_barriers;
+  result.subgroups = uses.subgroups;
 
   PreludeShape shape;
   shape.buffer_bindings = result.buffer_bindings;
@@ -236,14 +280,22 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
     shape.stack_window_lo = stack.window_lo;
     shape.stack_hi = stack.stack_hi;
   }
+  shape.shared_lo = shared.lo;
+  shape.shared_bytes = shared.hi - shared.lo;
+  shape.subgroups = uses.subgroups;
   result.source = kAbiHeaderPrefix + result.abi_json + "\n";
   result.source += fmt::format("// WGSL for wasm kernel '{}', written by wasmgpu (docs/webgpu.md).\n\n", export_name);
+  // Subgroup operations run, as in the Vulkan back end, over the invocations
+  // active where they are called: WGSL's uniformity requirement for them is
+  // a diagnostic, turned off (the launcher requests the adapter's feature).
+  if (uses.subgroups) result.source += "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n\n";
   result.source += runtime_prelude(shape);
+  result.source += atomic_helpers(shape, uses.atomics);
   if (uses_i64) result.source += i64_prelude();
   if (uses_f64) result.source += f64_prelude();
   if (!global_decls.empty()) result.source += global_decls + "\n";
   result.source += functions;
-  result.source += entry_point(module, kernel);
+  result.source += entry_point(module, kernel, kernel_barriers, uses.subgroups);
   return result;
 }
 

@@ -25,7 +25,9 @@ struct WgslKernel {
   std::string source;
   // {"kernel", "params": ["i32"|"f32", ...] after the index, "memory_bytes",
   //  "buffer_bindings", "stack_slot_bytes", "stack_binding" (null without a
-  //  shadow stack), "data": [{"offset", "hex"}, ...]}: what a launcher
+  //  shadow stack), "shared_bytes", "barriers" (bool), "features" (the
+  //  WebGPU features the device needs: "subgroups"),
+  //  "data": [{"offset", "hex"}, ...]}: what a launcher
   //  needs besides the WGSL (the module memory's initial contents included).
   std::string abi_json;
   uint32_t buffer_bindings = 0;
@@ -35,12 +37,18 @@ struct WgslKernel {
   // is its index within its dispatch (docs/webgpu.md, "Memory").
   uint32_t stack_slot_bytes = 0;
   uint32_t stack_binding = 0;
+  // Bytes of workgroup-shared memory (`var<workgroup> shm`), 0 without.
+  uint32_t shared_bytes = 0;
+  // The kernel reaches a barrier: a 1-D launch must cover whole workgroups.
+  bool barriers = false;
+  // It uses subgroup operations: the device needs WebGPU's "subgroups".
+  bool subgroups = false;
 };
 
 // Refuses, naming the function and the reason, whatever the back end does
-// not write yet: i64, f64, v128, atomics, subgroups, barriers, images,
-// tables, memory.grow, bulk memory, recursion and mutable globals other
-// than the stack pointer.
+// not write yet: v128, 64-bit atomics, barriers it cannot prove uniform,
+// images, tables, memory.grow, bulk memory, recursion and mutable globals
+// other than the stack pointer.
 Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view export_name,
                                   const WgslOptions& options = {});
 

@@ -203,9 +203,130 @@ TEST(WgslCompiler, RefusesWhatItDoesNotWriteNamingTheFunction) {
   EXPECT_NE(tail_recursive.find("function 'down' is recursive through return_call"), std::string::npos)
       << tail_recursive;
 
-  std::string barrier = refusal(R"wat((module (import "wasmgpu" "barrier" (func $barrier))
-    (func (export "k") (param i32) (call $barrier))))wat");
-  EXPECT_NE(barrier.find("calls wasmgpu.barrier"), std::string::npos) << barrier;
+  std::string wide_atomic = refusal(R"wat((module (memory 1)
+    (func (export "k") (param i32) (drop (i64.atomic.rmw.add (i32.const 0) (i64.const 1))))))wat");
+  EXPECT_NE(wide_atomic.find("function 'k' uses i64.atomic.rmw.add (64-bit atomics"), std::string::npos) << wide_atomic;
+}
+
+// Barriers: written where every invocation of a workgroup provably reaches
+// them, refused where not (WGSL's uniformity rule, uniformity.h).
+TEST(WgslCompiler, WritesBarriersInUniformControlFlowAndRefusesTheOthers) {
+  auto compile = [](std::string_view body) {
+    return compile_wat(std::string(R"wat((module (import "wasmgpu" "barrier" (func $barrier))
+      (import "wasmgpu" "local_index" (func $local (result i32)))
+      (import "wasmgpu" "workgroup_size" (func $size (param i32) (result i32)))
+      (memory 1)
+      (func $k (export "k") (param $i i32) (param $n i32) (local $half i32) )wat") +
+                       std::string(body) + "))");
+  };
+  // A tree reduction's loop: its bound is the workgroup size, the `if`
+  // inside it on the local index holds no barrier.
+  Result<WgslKernel> uniform = compile(R"wat(
+      (local.set $half (i32.shr_u (call $size (i32.const 0)) (i32.const 1)))
+      (block $done (loop $level
+        (br_if $done (i32.eqz (local.get $half)))
+        (if (i32.lt_u (call $local) (local.get $half)) (then (i32.store (i32.const 0) (local.get $half))))
+        (call $barrier)
+        (local.set $half (i32.shr_u (local.get $half) (i32.const 1)))
+        (br $level))))wat");
+  ASSERT_TRUE(uniform.ok()) << uniform.error().to_string();
+  EXPECT_NE(uniform->source.find("workgroupBarrier();"), std::string::npos);
+  // The loop that holds the barrier has no trapped exit; the ABI line says
+  // a launch must cover whole workgroups; main returns per workgroup.
+  EXPECT_EQ(uniform->source.find("break if trapped"), std::string::npos) << uniform->source;
+  EXPECT_NE(uniform->abi_json.find("\"barriers\": true"), std::string::npos) << uniform->abi_json;
+  EXPECT_TRUE(uniform->barriers);
+  EXPECT_NE(uniform->source.find("if (first >= launch_word(1u))"), std::string::npos);
+
+  auto refused = [&](std::string_view body) {
+    Result<WgslKernel> kernel = compile(body);
+    EXPECT_FALSE(kernel.ok());
+    if (kernel.ok()) return std::string();
+    EXPECT_NE(kernel.error().message.find("not handled by the WGSL back end yet"), std::string::npos);
+    return kernel.error().message;
+  };
+  std::string in_branch = refused(R"wat((if (i32.lt_u (call $local) (i32.const 4)) (then (call $barrier))))wat");
+  EXPECT_NE(in_branch.find("function 'k' calls wasmgpu.barrier inside an if on a value that may differ"),
+            std::string::npos)
+      << in_branch;
+  std::string after_return = refused(R"wat((if (i32.ge_u (local.get $i) (local.get $n)) (then (return)))
+      (call $barrier))wat");
+  EXPECT_NE(after_return.find("after a return that some invocations may take"), std::string::npos) << after_return;
+  // A loop bound loaded from memory may differ between invocations.
+  std::string loaded = refused(R"wat((local.set $half (i32.load (local.get $i)))
+      (loop $l (call $barrier) (local.set $half (i32.sub (local.get $half) (i32.const 1)))
+        (br_if $l (local.get $half))))wat");
+  EXPECT_NE(loaded.find("inside a loop that invocations may leave at different iterations"), std::string::npos)
+      << loaded;
+  // A local once uniform, then set from the local index, is not.
+  std::string reassigned = refused(R"wat((local.set $half (i32.const 4)) (local.set $half (call $local))
+      (if (local.get $half) (then (call $barrier))))wat");
+  EXPECT_NE(reassigned.find("inside an if on a value that may differ"), std::string::npos) << reassigned;
+  // Through a call: the callee's parameter is uniform when every caller passes a uniform value.
+  Result<WgslKernel> callee = compile_wat(R"wat((module (import "wasmgpu" "barrier" (func $barrier))
+    (memory 1)
+    (func $step (param i32) (if (local.get 0) (then (call $barrier))))
+    (func (export "k") (param i32 i32) (call $step (local.get 1)))))wat");
+  EXPECT_TRUE(callee.ok()) << callee.error().to_string();
+  Result<WgslKernel> divergent_callee = compile_wat(R"wat((module (import "wasmgpu" "barrier" (func $barrier))
+    (memory 1)
+    (func $step (param i32) (if (local.get 0) (then (call $barrier))))
+    (func (export "k") (param i32 i32) (call $step (local.get 0)))))wat");
+  ASSERT_FALSE(divergent_callee.ok());
+  EXPECT_NE(divergent_callee.error().message.find("function 'step' calls wasmgpu.barrier inside an if"),
+            std::string::npos)
+      << divergent_callee.error().message;
+}
+
+// Workgroup-shared memory is a var<workgroup> array at the Vulkan back end's
+// addresses: resolve() sends the shared range there first; atomics on it go
+// through the same slots.
+TEST(WgslCompiler, SharedMemoryIsAWorkgroupArrayAndAtomicsUseItsSlot) {
+  std::string source =
+      source_of(R"wat((module (import "wasmgpu" "atomic_max_i32" (func $max (param i32 i32) (result i32)))
+    (import "wasmgpu" "atomic_compare_exchange_i32" (func $cas (param i32 i32 i32) (result i32)))
+    (memory 1)
+    (data $.wasmgpu_shared.bins (i32.const 1024) "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00")
+    (func (export "k") (param i32 i32)
+      (i32.store8 (i32.add (i32.const 1024) (local.get 0)) (i32.const 1))
+      (drop (call $max (i32.const 1028) (local.get 0)))
+      (drop (call $cas (local.get 1) (i32.const 0) (local.get 0))))))wat");
+  EXPECT_NE(source.find("var<workgroup> shm: array<atomic<u32>, 4>;"), std::string::npos) << source;
+  EXPECT_NE(source.find("const shared_lo: u32 = 1024u;"), std::string::npos);
+  EXPECT_NE(source.find("return vec2<u32>(shared_slot, ea - shared_lo);"), std::string::npos);
+  EXPECT_NE(source.find("case shared_slot: { atomicAnd(&shm[w], ~mask); atomicOr(&shm[w], bits); }"),
+            std::string::npos);
+  // Signed max has no WGSL atomic on u32 words: a compare-exchange loop.
+  EXPECT_NE(source.find("fn atomic_max_s_4(addr: u32, offset: u32, v: u32) -> u32 {"), std::string::npos);
+  EXPECT_NE(source.find("atomicCompareExchangeWeak(&shm[w], o, bitcast<u32>(max(bitcast<i32>(c), bitcast<i32>(v))))"),
+            std::string::npos)
+      << source;
+  // A strong compare-exchange from the weak one.
+  EXPECT_NE(source.find("if (x.exchanged || x.old_value != v) { return x.old_value; }"), std::string::npos);
+  EXPECT_NE(source.find("\"shared_bytes\": 16"), std::string::npos);
+  EXPECT_NE(source.find("\"barriers\": false"), std::string::npos);
+}
+
+// Subgroup operations: `enable subgroups`, the built-ins through main, the
+// feature named in the ABI line for the launcher to request.
+TEST(WgslCompiler, SubgroupOperationsEnableTheFeature) {
+  Result<WgslKernel> kernel = compile_wat(R"wat((module
+    (import "wasmgpu" "subgroup_add_i32" (func $add (param i32) (result i32)))
+    (import "wasmgpu" "subgroup_broadcast_i32" (func $bcast (param i32 i32) (result i32)))
+    (import "wasmgpu" "subgroup_id" (func $id (result i32)))
+    (memory 1)
+    (func (export "k") (param i32)
+      (i32.store (i32.const 0) (call $add (local.get 0)))
+      (i32.store (i32.const 4) (call $bcast (local.get 0) (call $id))))))wat");
+  ASSERT_TRUE(kernel.ok()) << kernel.error().to_string();
+  const std::string& source = kernel->source;
+  EXPECT_NE(source.find("enable subgroups;\ndiagnostic(off, subgroup_uniformity);"), std::string::npos);
+  EXPECT_NE(source.find("subgroupAdd("), std::string::npos);
+  EXPECT_NE(source.find("subgroupShuffle("), std::string::npos);
+  EXPECT_NE(source.find("@builtin(subgroup_id) sg_id: u32"), std::string::npos);
+  EXPECT_NE(kernel->abi_json.find("\"features\": [\"subgroups\"]"), std::string::npos) << kernel->abi_json;
+  EXPECT_TRUE(kernel->subgroups);
+  EXPECT_EQ(source_of(kStackKernel).find("subgroups"), std::string::npos);
 }
 
 // f64 values are their bits in a vec2<u32>; each operation calls the f64
