@@ -613,6 +613,9 @@ Status FunctionWriter::write_sync_intrinsic(uint32_t callee, const wasm::Import&
     case K::AtomicExchange: atomic(AtomicOp::Exchange); return {};
     case K::AtomicCompareExchange: atomic(AtomicOp::CompareExchange); return {};
     case K::AtomicAddF32: atomic(AtomicOp::AddF32); return {};
+    case K::ClockTimeGet:
+      return refuse("calls " + import.module + "." + import.name +
+                    " (the launch's host clocks are not in the WGSL launch words yet)");
     default: break;
   }
   return refuse("calls wasmgpu." + import.name + " (images are not written yet)");

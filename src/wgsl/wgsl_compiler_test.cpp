@@ -206,6 +206,14 @@ TEST(WgslCompiler, RefusesWhatItDoesNotWriteNamingTheFunction) {
   std::string wide_atomic = refusal(R"wat((module (memory 1)
     (func (export "k") (param i32) (drop (i64.atomic.rmw.add (i32.const 0) (i64.const 1))))))wat");
   EXPECT_NE(wide_atomic.find("function 'k' uses i64.atomic.rmw.add (64-bit atomics"), std::string::npos) << wide_atomic;
+
+  std::string clock = refusal(R"wat((module
+    (import "wasi_snapshot_preview1" "clock_time_get" (func $clock (param i32 i64 i32) (result i32)))
+    (memory 1)
+    (func (export "k") (param i32) (drop (call $clock (i32.const 0) (i64.const 1) (i32.const 0))))))wat");
+  EXPECT_NE(clock.find("function 'k' calls wasi_snapshot_preview1.clock_time_get (the launch's host clocks"),
+            std::string::npos)
+      << clock;
 }
 
 // Barriers: written where every invocation of a workgroup provably reaches
