@@ -17,9 +17,11 @@
 // traps (unreachable): AssemblyScript has no null result for `new`.
 import { atomic_add, atomic_and, atomic_compare_exchange, atomic_exchange, atomic_or } from "./wasmgpu";
 
-// The heap slot: magic words, then the heap's wasm address and page count.
+// The heap slot: magic words, then the heap's wasm address and page count,
+// all ones until the runtime writes them (binaryen would drop trailing zeros
+// of the data segment, and the runtime would find no bytes to write).
 // @ts-ignore: decorator
-@inline const SLOT: usize = memory.data<u32>([0x55504757, 0x50414548, 0, 0]);
+@inline const SLOT: usize = memory.data<u32>([0x55504757, 0x50414548, 0xffffffff, 0xffffffff]);
 
 // @ts-ignore: decorator
 @inline const PAGE_SHIFT: u32 = 12;
@@ -123,14 +125,14 @@ function alloc_large(base: usize, pages: u32, bytes: u32): usize {
 /** A heap block of at least `bytes`, or 0 when the heap is full. */
 function heap_malloc(bytes: usize): usize {
   const base = heap_base(), pages = heap_pages();
-  if (base == 0 || pages == 0 || bytes > 0x40000000) return 0;
+  if (pages == 0 || pages == 0xffffffff || bytes > 0x40000000) return 0;
   return <u32>bytes <= SMALL_MAX ? alloc_small(base, pages, class_of(<u32>bytes)) : alloc_large(base, pages, <u32>bytes);
 }
 
 /** Gives back a block of heap_malloc; addresses outside the heap are ignored. */
 function heap_free(block: usize): void {
   const base = heap_base(), pages = heap_pages();
-  if (base == 0 || block == 0) return;
+  if (pages == 0 || pages == 0xffffffff || block == 0) return;
   const first = first_page(base, pages);
   if (block < first || ((block - first) >> PAGE_SHIFT) >= pages) return;
   const page = <u32>((block - first) >> PAGE_SHIFT);

@@ -37,12 +37,15 @@
 
 #include "wasmgpu.h"
 
+/* Until the runtime writes them, the heap and page count are all ones, not
+ * zeros: binaryen's wasm-opt drops a data segment's trailing zeros, which
+ * would leave the runtime no bytes to write. */
 struct wasmgpu_heap_slot {
   unsigned magic[2];
-  volatile unsigned heap;  /* the heap's wasm address (0: no heap) */
-  volatile unsigned pages; /* 4 KiB pages after the metadata */
+  volatile unsigned heap;  /* the heap's wasm address */
+  volatile unsigned pages; /* 4 KiB pages after the metadata (0 or ~0u: no heap) */
 };
-__attribute__((used)) struct wasmgpu_heap_slot wasmgpu_heap_slot_ = {{0x55504757u, 0x50414548u}, 0, 0};
+__attribute__((used)) struct wasmgpu_heap_slot wasmgpu_heap_slot_ = {{0x55504757u, 0x50414548u}, ~0u, ~0u};
 
 enum {
   kPageShift = 12,
@@ -65,7 +68,7 @@ struct heap {
 static int open_heap(struct heap *h) {
   const unsigned base = wasmgpu_heap_slot_.heap;
   h->pages = wasmgpu_heap_slot_.pages;
-  if (!base || !h->pages) return 0;
+  if (h->pages == 0 || h->pages == ~0u) return 0;
   h->hints = (word *)base;
   h->tickets = h->hints + kClasses;
   h->table = h->hints + kHeaderWords;

@@ -327,7 +327,8 @@ pub mod heap {
     }
     #[used]
     #[allow(non_upper_case_globals)]
-    static mut wasmgpu_heap_slot_: HeapSlot = HeapSlot { magic: [0x5550_4757, 0x5041_4548], heap: 0, pages: 0 };
+    // All ones until the runtime writes them, as in wasmgpu_heap.c.
+    static mut wasmgpu_heap_slot_: HeapSlot = HeapSlot { magic: [0x5550_4757, 0x5041_4548], heap: !0, pages: !0 };
 
     const PAGE_SHIFT: u32 = 12;
     const PAGE_BYTES: u32 = 1 << PAGE_SHIFT;
@@ -347,7 +348,7 @@ pub mod heap {
         fn open() -> Option<Heap> {
             let (base, pages) =
                 unsafe { (read_volatile(addr_of!(wasmgpu_heap_slot_.heap)), read_volatile(addr_of!(wasmgpu_heap_slot_.pages))) };
-            if base == 0 || pages == 0 {
+            if pages == 0 || pages == !0 {
                 return None;
             }
             let metadata = HEADER_WORDS * 4 + pages * 4 * (1 + BITMAP_WORDS);

@@ -5,7 +5,8 @@
 // "WGPUHEAP", and the heap's geometry (docs/memory-model.md, "The device
 // heap"). The kernel side owns the heap's layout; the host only sizes it,
 // zero-fills it (every page free) and writes its address and page count
-// into the slot before the module's memory is made from its data segments.
+// into the slot (all ones until then) before the module's memory is made
+// from its data segments.
 #pragma once
 
 #include <cstdint>

@@ -37,7 +37,7 @@ uint32_t pages_of(uint64_t heap_bytes) {
 }
 
 class HeapTest : public ::testing::Test {
- protected:
+ public:
   void SetUp() override {
     clear_validation_messages();
     device.emplace(Device::open());
