@@ -76,11 +76,11 @@ function alloc_small(base: usize, pages: u32, c: u32): usize {
   const ticket = <u32>atomic_add(base + ((CLASSES + c) << 2), 1);
   let start = load<u32>(base + (c << 2));
   if (start >= pages) start = 0;
-  for (let i: u32 = 0; i < pages; ++i) {
-    let p = start + i;
+  for (let i: u32 = 0; i < 2 * pages; ++i) { // own pages first, then free ones too
+    let p = start + i % pages;
     if (p >= pages) p -= pages;
     let kind = load<u32>(table(base, p));
-    if (kind == 0) {
+    if (kind == 0 && i >= pages) {
       kind = <u32>atomic_compare_exchange(table(base, p), 0, <i32>(c + 1));
       if (kind == 0) kind = c + 1;
     }

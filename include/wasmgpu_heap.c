@@ -85,7 +85,9 @@ static unsigned class_of(size_t n) {
 
 /* A block of class c: pages from the class's hint on, the first free bit of
  * the page's bitmap from a word and bit that the class's ticket spreads, so
- * that invocations allocating at once start at different bits. */
+ * that invocations allocating at once start at different bits. The first
+ * pass looks at the class's own pages only, the second claims a free page
+ * too, so a class takes a new page only when its own are full. */
 static void *alloc_small(const struct heap *h, unsigned c) {
   const unsigned blocks = kPageBytes >> (4 + c);
   const unsigned words = blocks < 32 ? 1 : blocks / 32;
@@ -94,11 +96,11 @@ static void *alloc_small(const struct heap *h, unsigned c) {
   unsigned start = (unsigned)h->hints[c];
   if (start >= h->pages) start = 0;
 #pragma clang loop unroll(disable) vectorize(disable)
-  for (unsigned i = 0; i < h->pages; ++i) {
-    unsigned p = start + i;
+  for (unsigned i = 0; i < 2 * h->pages; ++i) {
+    unsigned p = start + i % h->pages;
     if (p >= h->pages) p -= h->pages;
     unsigned kind = (unsigned)h->table[p];
-    if (kind == 0) { /* a free page: this class's, unless another claim came first */
+    if (kind == 0 && i >= h->pages) { /* a free page: this class's, unless another claim came first */
       kind = (unsigned)wasmgpu_atomic_compare_exchange(&h->table[p], 0, (int)c + 1);
       if (kind == 0) kind = c + 1;
     }

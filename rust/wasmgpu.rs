@@ -382,13 +382,14 @@ pub mod heap {
         if start >= h.pages {
             start = 0;
         }
-        for i in 0..h.pages {
-            let mut p = start + i;
+        // Own pages first, then (from i = pages on) free ones too.
+        for i in 0..2 * h.pages {
+            let mut p = start + i % h.pages;
             if p >= h.pages {
                 p -= h.pages;
             }
             let mut kind = read_volatile(h.table(p)) as u32;
-            if kind == 0 {
+            if kind == 0 && i >= h.pages {
                 kind = super::wasmgpu_atomic_compare_exchange(h.table(p), 0, (c + 1) as i32) as u32;
                 if kind == 0 {
                     kind = c + 1;

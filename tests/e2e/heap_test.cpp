@@ -129,18 +129,39 @@ TEST_F(HeapTest, CExhaustedHeapGivesNullNotATrap) {
   for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(again[i], 1u << 31) << "invocation " << i;
 }
 
-TEST_F(HeapTest, CFreeAndReallocReuseBlocks) {
-  // 256 KiB: 63 pages. 64 invocations x 24 rounds of 32 + 128 + 1024 + 32
-  // bytes is 1.8 MiB, which fits only when freed blocks are reused.
+TEST_F(HeapTest, CFreeReusesBlocks) {
+  // 256 KiB: 63 pages. 64 invocations x 30 rounds of 32, 128 and 1024 bytes
+  // by turns is 780 KiB, which fits only when freed blocks are reused.
   const uint64_t heap_bytes = 256 << 10;
   ASSERT_EQ(pages_of(heap_bytes), 63u);
   Module module = load("heap", heap_bytes);
-  const uint32_t n = 64, rounds = 24;
+  const uint32_t n = 64, rounds = 30;
   Buffer<uint32_t> out = device->buffer<uint32_t>(n);
   for (int launch = 0; launch < 2; ++launch) {
     module.kernel("churn")(n, out, n, rounds);
     EXPECT_EQ(out.read(), std::vector<uint32_t>(n, rounds)) << "launch " << launch;
   }
+}
+
+TEST_F(HeapTest, CReallocMovesKeepingTheContentsAndShrinksInPlace) {
+  // 128 KiB: 31 pages. 4 launches of 48 invocations' blocks of 32, 128 and
+  // 1024 bytes (222 KiB) fit only when realloc frees what it moved from.
+  ASSERT_EQ(pages_of(128 << 10), 31u);
+  Module module = load("heap", 128 << 10);
+  const uint32_t n = 48;
+  Buffer<uint32_t> out = device->buffer<uint32_t>(n);
+  for (int launch = 0; launch < 4; ++launch) {
+    module.kernel("realloc_chain")(n, out, n);
+    EXPECT_EQ(out.read(), std::vector<uint32_t>(n, 1)) << "launch " << launch;
+  }
+}
+
+TEST_F(HeapTest, CCallocZeroesAReusedBlock) {
+  Module module = load("heap");
+  const uint32_t n = 1024;
+  Buffer<uint32_t> out = device->buffer<uint32_t>(n);
+  module.kernel("calloc_zeroes")(n, out, n);
+  EXPECT_EQ(out.read(), std::vector<uint32_t>(n, 1));
 }
 
 TEST_F(HeapTest, HeapSizeOutsideItsBoundsIsRefused) {

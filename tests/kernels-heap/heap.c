@@ -64,32 +64,62 @@ WASMGPU_DEFINE_KERNEL(exhaust, WASMGPU_VALUE(int, i), WASMGPU_PTR(unsigned, out)
   out[i] = count | (unsigned)refused << 31;
 }
 
-/* `rounds` rounds of malloc, realloc to larger classes (the contents kept),
- * realloc that shrinks (in place), calloc and free; out[i] counts the rounds
- * whose checks held. More rounds than the heap could hold without reuse. */
+/* `rounds` rounds of malloc, a check of the block's words, and free, in
+ * sizes of 24, 100 and 600 bytes by turns (three classes); out[i] counts the
+ * rounds whose checks held, more than the heap could hold without reuse. */
 WASMGPU_DEFINE_KERNEL(churn, WASMGPU_VALUE(int, i), WASMGPU_PTR(unsigned, out), WASMGPU_VALUE(unsigned, n),
                       WASMGPU_VALUE(unsigned, rounds)) {
   if ((unsigned)i >= n) return;
   unsigned good = 0;
 #pragma clang loop unroll(disable) vectorize(disable)
   for (unsigned r = 0; r < rounds; ++r) {
-    const unsigned key = value_of((unsigned)i, r);
-    unsigned *p = malloc(24);
+    const unsigned key = value_of((unsigned)i, r), words = r % 3 == 0 ? 6 : r % 3 == 1 ? 25 : 150;
+    unsigned *p = malloc(4 * words);
     if (!p) break;
-    p[0] = key, p[5] = ~key;
-    unsigned *q = realloc(p, 100); /* 32 -> 128 bytes: moves */
-    if (!q) break;
-    q[24] = key + 1;
-    unsigned *s = realloc(q, 600); /* -> 1 KiB: moves */
-    if (!s) break;
-    const int kept = s[0] == key && s[5] == ~key && s[24] == key + 1;
-    unsigned *t = realloc(s, 40); /* shrinks: stays */
-    unsigned *z = calloc(6, 4);
-    if (!z) break;
-    const int zeroed = z[0] == 0 && z[5] == 0;
-    good += kept && t == s && zeroed;
-    free(z);
-    free(t);
+    p[0] = key, p[words - 1] = ~key;
+    good += p[0] == key && p[words - 1] == ~key;
+    free(p);
   }
   out[i] = good;
+}
+
+/* One block through realloc: 24 bytes (realloc of NULL is malloc), 100 and
+ * 600 (larger classes: it moves, the contents kept), 40 (it shrinks in
+ * place), then free. out[i] = 1 when every check held. One realloc call in
+ * a loop: lavapipe compiles every inlined copy of the allocator, and an
+ * earlier kernel with three realloc calls, a calloc and two frees inside a
+ * loop of rounds took it 259 s. */
+WASMGPU_DEFINE_KERNEL(realloc_chain, WASMGPU_VALUE(int, i), WASMGPU_PTR(unsigned, out), WASMGPU_VALUE(unsigned, n)) {
+  if ((unsigned)i >= n) return;
+  const unsigned key = value_of((unsigned)i, 7);
+  unsigned *p = 0, ok = 1;
+#pragma clang loop unroll(disable) vectorize(disable)
+  for (unsigned k = 0; k < 4; ++k) {
+    unsigned *q = realloc(p, k == 0 ? 24 : k == 1 ? 100 : k == 2 ? 600 : 40);
+    if (!q) {
+      ok = 0;
+      break;
+    }
+    if (k == 0) q[0] = key, q[5] = ~key;
+    if (k == 1) q[24] = key + 1;
+    if (k == 2) ok &= q[0] == key && q[5] == ~key && q[24] == key + 1;
+    if (k == 3) ok &= q == p;
+    p = q;
+  }
+  free(p);
+  out[i] = ok;
+}
+
+/* calloc zeroes a block that malloc handed out and free gave back: out[i]
+ * is 1 when all 12 words were 0. */
+WASMGPU_DEFINE_KERNEL(calloc_zeroes, WASMGPU_VALUE(int, i), WASMGPU_PTR(unsigned, out), WASMGPU_VALUE(unsigned, n)) {
+  if ((unsigned)i >= n) return;
+  unsigned *p = malloc(48);
+  if (p) memset(p, 0xff, 48);
+  free(p);
+  unsigned *z = calloc(12, 4), zero = z != 0;
+#pragma clang loop unroll(disable) vectorize(disable)
+  for (unsigned j = 0; zero && j < 12; ++j) zero = z[j] == 0;
+  out[i] = zero;
+  free(z);
 }
