@@ -33,7 +33,6 @@
  * invocations never get overlapping blocks; a full heap returns NULL. */
 #include <errno.h>
 #include <stddef.h>
-#include <string.h>
 
 #include "wasmgpu.h"
 
@@ -193,10 +192,17 @@ size_t malloc_usable_size(void *p) {
   return block_size(&h, p, &page);
 }
 
+/* Blocks are 16-byte aligned and their usable sizes multiples of 16, so
+ * calloc and realloc move whole words with a plain loop. libc's memset and
+ * memcpy would work too, but their many cases (alignments, tails) are many
+ * memory accesses to translate at run time, which lavapipe compiled for
+ * minutes in a kernel that calls realloc. */
 void *calloc(size_t count, size_t size) {
   if (size && count > (size_t)-1 / size) return 0;
-  void *p = malloc(count * size);
-  if (p) memset(p, 0, count * size); /* freed blocks keep their bytes */
+  unsigned *p = malloc(count * size);
+  if (!p) return 0;
+#pragma clang loop unroll(disable) vectorize(disable)
+  for (size_t k = 0; k < (count * size + 3) / 4; ++k) p[k] = 0; /* freed blocks keep their bytes */
   return p;
 }
 
@@ -208,9 +214,10 @@ void *realloc(void *p, size_t n) {
   }
   const size_t have = malloc_usable_size(p);
   if (n <= have) return p;
-  void *q = malloc(n);
+  unsigned *q = malloc(n);
   if (!q) return 0; /* p stays allocated, as C says */
-  memcpy(q, p, have);
+#pragma clang loop unroll(disable) vectorize(disable)
+  for (size_t k = 0; k < have / 4; ++k) q[k] = ((const unsigned *)p)[k];
   free(p);
   return q;
 }
