@@ -5,7 +5,10 @@
 /* Each invocation: a 64-byte block from the heap, 16 words written and summed, freed. */
 WASMGPU_DEFINE_KERNEL(with_malloc, WASMGPU_VALUE(int, i), WASMGPU_PTR(unsigned, out)) {
   volatile unsigned *b = malloc(64);
-  if (!b) { out[i] = ~0u; return; }
+  if (!b) {
+    out[i] = ~0u;
+    return;
+  }
   unsigned s = 0;
 #pragma clang loop unroll(disable)
   for (unsigned j = 0; j < 16; ++j) b[j] = (unsigned)i + j;
