@@ -537,12 +537,7 @@ pub mod heap {
             }
             let q = self.alloc(Layout::from_size_align_unchecked(new_size, layout.align()));
             if !q.is_null() {
-                // Whole words (blocks are 16-byte aligned, usable sizes multiples of 16), by
-                // volatile accesses so that they stay a loop: core's memcpy, with its many
-                // cases, took lavapipe minutes to compile (docs/kernel-guide.md, "Heap allocation").
-                for k in 0..have / 4 {
-                    write_volatile((q as *mut u32).add(k), read_volatile((p as *const u32).add(k)));
-                }
+                core::ptr::copy_nonoverlapping(p, q, core::cmp::min(have, new_size));
                 free(p);
             }
             q
