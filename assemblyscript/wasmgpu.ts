@@ -63,6 +63,10 @@
 // @ts-ignore: decorator
 @external("wasmgpu", "atomic_max_i32") export declare function atomic_max(p: usize, v: i32): i32;
 // @ts-ignore: decorator
+@external("wasmgpu", "atomic_and_i32") export declare function atomic_and(p: usize, v: i32): i32;
+// @ts-ignore: decorator
+@external("wasmgpu", "atomic_or_i32") export declare function atomic_or(p: usize, v: i32): i32;
+// @ts-ignore: decorator
 @external("wasmgpu", "atomic_exchange_i32") export declare function atomic_exchange(p: usize, v: i32): i32;
 // @ts-ignore: decorator
 @external("wasmgpu", "atomic_compare_exchange_i32")

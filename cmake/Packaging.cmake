@@ -38,7 +38,7 @@ install(TARGETS wasmgpu RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(TARGETS wasmgpu_library EXPORT wasmgpuTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
-install(FILES include/wasmgpu.h include/wasmgpu_runtime.c DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+install(FILES include/wasmgpu.h include/wasmgpu_runtime.c include/wasmgpu_heap.c DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(DIRECTORY include/wasmgpu DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" FILES_MATCHING PATTERN "*.hpp")
 # The interface types, which <wasmgpu/interface.hpp> includes by a path
 # relative to itself (in the source tree they are internal: src/interface).

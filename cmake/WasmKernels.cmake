@@ -37,24 +37,29 @@ set(WASMGPU_KERNEL_CXXFLAGS -fno-exceptions -fno-rtti -isystem "${WASMGPU_LIBCXX
 # (~/.cargo/bin) earlier on the PATH is not the one the kernels are tested with.
 find_program(WASMGPU_RUSTC NAMES rustc PATHS /usr/bin NO_DEFAULT_PATH)
 
-# The libc kernels link against: wasi-libc without exit.o, and with the
+# The libc kernels link against: wasi-libc without exit.o, with the
 # kernel side of printf, puts, putchar, fd_write, assert and abort
 # (include/wasmgpu_runtime.c) in place of wasi-libc's printf.o, puts.o,
-# putchar.o, assert.o and abort.o. exit.o defines __wasm_call_dtors, and when
+# putchar.o, assert.o and abort.o, and the device heap's malloc, free,
+# calloc and realloc (include/wasmgpu_heap.c) in place of dlmalloc.o.
+# exit.o defines __wasm_call_dtors, and when
 # wasm-ld finds it, it wraps every export in a "command" wrapper that calls
 # it; kernels never exit, so leave it out. `wasmgpu cc` prepares the same
 # (src/cli/command_cc.cpp).
 set(WASMGPU_KERNEL_LIBC "${PROJECT_BINARY_DIR}/wasm32-libc/libc.a")
 set(WASMGPU_KERNEL_RUNTIME_OBJECT "${PROJECT_BINARY_DIR}/wasm32-libc/wasmgpu_runtime.o")
+set(WASMGPU_KERNEL_HEAP_OBJECT "${PROJECT_BINARY_DIR}/wasm32-libc/wasmgpu_heap.o")
 add_custom_command(
   OUTPUT "${WASMGPU_KERNEL_LIBC}"
   COMMAND "${WASMGPU_CLANG}" ${WASMGPU_KERNEL_CFLAGS} -O2 -I "${PROJECT_SOURCE_DIR}/include"
           -c "${PROJECT_SOURCE_DIR}/include/wasmgpu_runtime.c" -o "${WASMGPU_KERNEL_RUNTIME_OBJECT}"
+  COMMAND "${WASMGPU_CLANG}" ${WASMGPU_KERNEL_CFLAGS} -O2 -I "${PROJECT_SOURCE_DIR}/include"
+          -c "${PROJECT_SOURCE_DIR}/include/wasmgpu_heap.c" -o "${WASMGPU_KERNEL_HEAP_OBJECT}"
   COMMAND "${CMAKE_COMMAND}" -E copy "${WASMGPU_WASI_LIBC}" "${WASMGPU_KERNEL_LIBC}"
-  COMMAND "${CMAKE_AR}" d "${WASMGPU_KERNEL_LIBC}" exit.o printf.o puts.o putchar.o assert.o abort.o
-  COMMAND "${CMAKE_AR}" r "${WASMGPU_KERNEL_LIBC}" "${WASMGPU_KERNEL_RUNTIME_OBJECT}"
+  COMMAND "${CMAKE_AR}" d "${WASMGPU_KERNEL_LIBC}" exit.o printf.o puts.o putchar.o assert.o abort.o dlmalloc.o
+  COMMAND "${CMAKE_AR}" r "${WASMGPU_KERNEL_LIBC}" "${WASMGPU_KERNEL_RUNTIME_OBJECT}" "${WASMGPU_KERNEL_HEAP_OBJECT}"
   DEPENDS "${WASMGPU_WASI_LIBC}" "${PROJECT_SOURCE_DIR}/include/wasmgpu_runtime.c"
-          "${PROJECT_SOURCE_DIR}/include/wasmgpu.h"
+          "${PROJECT_SOURCE_DIR}/include/wasmgpu_heap.c" "${PROJECT_SOURCE_DIR}/include/wasmgpu.h"
   COMMENT "wasm32 libc for kernels"
   VERBATIM)
 add_custom_target(wasmgpu_kernel_libc DEPENDS "${WASMGPU_KERNEL_LIBC}")
@@ -88,12 +93,14 @@ function(wasmgpu_wasm_kernel)
     VERBATIM)
 endfunction()
 
-# wasmgpu_rust_kernel(OUTPUT <file.wasm> SOURCE <file.rs> [OPT <0|1|2|3|s|z>] [FLAGS rustc flags...]
-#                     [DEPENDS files...])
+# wasmgpu_rust_kernel(OUTPUT <file.wasm> SOURCE <file.rs> [OPT <0|1|2|3|s|z>] [HEAP]
+#                     [FLAGS rustc flags...] [DEPENDS files...])
 # A #![no_std] cdylib for wasm32-unknown-unknown, built by Debian's rustc
-# with panic=abort (a panic traps: rust/wasmgpu.rs).
+# with panic=abort (a panic traps: rust/wasmgpu.rs). HEAP: `alloc` through
+# the device heap's global allocator (--cfg wasmgpu_heap), whose
+# #[alloc_error_handler] rustc 1.63 accepts only with RUSTC_BOOTSTRAP=1.
 function(wasmgpu_rust_kernel)
-  cmake_parse_arguments(K "" "OUTPUT;SOURCE;OPT" "FLAGS;DEPENDS" ${ARGN})
+  cmake_parse_arguments(K "HEAP" "OUTPUT;SOURCE;OPT" "FLAGS;DEPENDS" ${ARGN})
   if(NOT WASMGPU_RUSTC)
     message(FATAL_ERROR "Rust kernels need Debian's rustc in /usr/bin (apt-get install rustc libstd-rust-dev-wasm32)")
   endif()
@@ -101,9 +108,14 @@ function(wasmgpu_rust_kernel)
     set(K_OPT 2)
   endif()
   get_filename_component(source "${K_SOURCE}" ABSOLUTE)
+  set(environment)
+  if(K_HEAP)
+    set(environment "${CMAKE_COMMAND}" -E env RUSTC_BOOTSTRAP=1)
+    list(APPEND K_FLAGS --cfg wasmgpu_heap)
+  endif()
   add_custom_command(
     OUTPUT "${K_OUTPUT}"
-    COMMAND "${WASMGPU_RUSTC}" --crate-type cdylib --target wasm32-unknown-unknown -C opt-level=${K_OPT}
+    COMMAND ${environment} "${WASMGPU_RUSTC}" --crate-type cdylib --target wasm32-unknown-unknown -C opt-level=${K_OPT}
             -C panic=abort ${K_FLAGS} "${source}" -o "${K_OUTPUT}"
     DEPENDS "${source}" "${PROJECT_SOURCE_DIR}/rust/wasmgpu.rs" ${K_DEPENDS}
     COMMENT "wasm32 rustc opt-level ${K_OPT}: ${K_SOURCE}"
@@ -125,19 +137,29 @@ foreach(tool WASMGPU_ASC WASMGPU_ZIG WASMGPU_EMCC)
   endif()
 endforeach()
 
-# wasmgpu_assemblyscript_kernel(OUTPUT <file.wasm> SOURCE <file.ts> [OPT <0..3>] [FLAGS ...])
+# wasmgpu_assemblyscript_kernel(OUTPUT <file.wasm> SOURCE <file.ts> [OPT <0..3>] [HEAP] [FLAGS ...])
 # No runtime (--runtime stub) and, unless FLAGS say otherwise, no host abort
-# (--use abort=: a failed check traps).
+# (--use abort=: a failed check traps). HEAP: `new` allocates from the device
+# heap (assemblyscript/heap_runtime.ts, with heap_transform.mjs: no shadow
+# stack) instead of the stub's bump pointer.
 function(wasmgpu_assemblyscript_kernel)
-  cmake_parse_arguments(K "" "OUTPUT;SOURCE;OPT" "FLAGS" ${ARGN})
+  cmake_parse_arguments(K "HEAP" "OUTPUT;SOURCE;OPT" "FLAGS" ${ARGN})
   if(NOT WASMGPU_ASC)
     return()
   endif()
   get_filename_component(source "${K_SOURCE}" ABSOLUTE)
+  set(runtime --runtime stub)
+  set(runtime_files)
+  if(K_HEAP)
+    set(runtime --runtime "${PROJECT_SOURCE_DIR}/assemblyscript/heap_runtime"
+                --transform "${PROJECT_SOURCE_DIR}/assemblyscript/heap_transform.mjs")
+    set(runtime_files "${PROJECT_SOURCE_DIR}/assemblyscript/heap_runtime.ts"
+                      "${PROJECT_SOURCE_DIR}/assemblyscript/heap_transform.mjs")
+  endif()
   add_custom_command(
     OUTPUT "${K_OUTPUT}"
-    COMMAND "${WASMGPU_ASC}" "${source}" -O${K_OPT} --runtime stub ${K_FLAGS} -o "${K_OUTPUT}"
-    DEPENDS "${source}" "${PROJECT_SOURCE_DIR}/assemblyscript/wasmgpu.ts"
+    COMMAND "${WASMGPU_ASC}" "${source}" -O${K_OPT} ${runtime} ${K_FLAGS} -o "${K_OUTPUT}"
+    DEPENDS "${source}" "${PROJECT_SOURCE_DIR}/assemblyscript/wasmgpu.ts" ${runtime_files}
     COMMENT "wasm32 asc -O${K_OPT} ${K_FLAGS}: ${K_SOURCE}"
     VERBATIM)
 endfunction()

@@ -62,6 +62,10 @@ extern "C" {
     fn wasmgpu_atomic_min(p: *mut i32, v: i32) -> i32;
     #[link_name = "atomic_max_i32"]
     fn wasmgpu_atomic_max(p: *mut i32, v: i32) -> i32;
+    #[link_name = "atomic_and_i32"]
+    fn wasmgpu_atomic_and(p: *mut i32, v: i32) -> i32;
+    #[link_name = "atomic_or_i32"]
+    fn wasmgpu_atomic_or(p: *mut i32, v: i32) -> i32;
     #[link_name = "atomic_exchange_i32"]
     fn wasmgpu_atomic_exchange(p: *mut i32, v: i32) -> i32;
     #[link_name = "atomic_compare_exchange_i32"]
@@ -297,6 +301,258 @@ fn panic(info: &core::panic::PanicInfo) -> ! {
         record_panic_text(info);
     }
     core::arch::wasm32::unreachable()
+}
+
+// ---- The device heap (docs/kernel-guide.md, "Heap allocation"): with
+// `--cfg wasmgpu_heap`, a global allocator over the module's device heap, so
+// that `alloc`'s Vec, Box and String work in kernels, many invocations at
+// once. It is include/wasmgpu_heap.c's allocator with the same layout (that
+// file describes it); the runtime finds the slot by its magic words
+// "WGPUHEAP" and writes the heap's address and page count into it. Debian's
+// rustc 1.63 needs the kernel's crate root to say
+// `#![cfg_attr(wasmgpu_heap, feature(alloc_error_handler))]` and the build
+// RUSTC_BOOTSTRAP=1, for the handler of a failed allocation below (a Vec
+// that cannot grow): it panics, which traps, naming the heap. ----
+
+#[cfg(wasmgpu_heap)]
+pub mod heap {
+    use core::alloc::{GlobalAlloc, Layout};
+    use core::ptr::{addr_of, read_volatile, write_volatile};
+
+    #[repr(C)]
+    pub struct HeapSlot {
+        magic: [u32; 2],
+        heap: u32,
+        pages: u32,
+    }
+    #[used]
+    #[allow(non_upper_case_globals)]
+    // All ones until the runtime writes them, as in wasmgpu_heap.c.
+    static mut wasmgpu_heap_slot_: HeapSlot = HeapSlot { magic: [0x5550_4757, 0x5041_4548], heap: !0, pages: !0 };
+
+    const PAGE_SHIFT: u32 = 12;
+    const PAGE_BYTES: u32 = 1 << PAGE_SHIFT;
+    const CLASSES: u32 = 8;
+    const SMALL_MAX: u32 = 16 << (CLASSES - 1);
+    const BITMAP_WORDS: u32 = PAGE_BYTES / 16 / 32;
+    const HEADER_WORDS: u32 = 16;
+    const LARGE_HEAD: u32 = 0x8000_0000;
+    const LARGE_TAIL: u32 = 0x4000_0000;
+
+    struct Heap {
+        base: *mut i32, // hints [0..8), tickets [8..16), the page table from word 16
+        pages: u32,
+        first: u32,
+    }
+    impl Heap {
+        fn open() -> Option<Heap> {
+            let (base, pages) =
+                unsafe { (read_volatile(addr_of!(wasmgpu_heap_slot_.heap)), read_volatile(addr_of!(wasmgpu_heap_slot_.pages))) };
+            if pages == 0 || pages == !0 {
+                return None;
+            }
+            let metadata = HEADER_WORDS * 4 + pages * 4 * (1 + BITMAP_WORDS);
+            Some(Heap { base: base as *mut i32, pages, first: base + ((metadata + PAGE_BYTES - 1) & !(PAGE_BYTES - 1)) })
+        }
+        fn word(&self, index: u32) -> *mut i32 {
+            unsafe { self.base.add(index as usize) }
+        }
+        fn table(&self, page: u32) -> *mut i32 {
+            self.word(HEADER_WORDS + page)
+        }
+        fn bitmap(&self, page: u32, w: u32) -> *mut i32 {
+            self.word(HEADER_WORDS + self.pages + page * BITMAP_WORDS + w)
+        }
+    }
+
+    fn class_of(n: u32) -> u32 {
+        let mut c = 0;
+        while (16u32 << c) < n {
+            c += 1;
+        }
+        c
+    }
+
+    unsafe fn alloc_small(h: &Heap, c: u32) -> *mut u8 {
+        let blocks = PAGE_BYTES >> (4 + c);
+        let words = if blocks < 32 { 1 } else { blocks / 32 };
+        let valid = if blocks < 32 { (1u32 << blocks) - 1 } else { !0u32 };
+        let ticket = super::wasmgpu_atomic_add(h.word(CLASSES + c), 1) as u32;
+        let mut start = read_volatile(h.word(c)) as u32;
+        if start >= h.pages {
+            start = 0;
+        }
+        // Own pages first, then (from i = pages on) free ones too.
+        for i in 0..2 * h.pages {
+            let mut p = start + i % h.pages;
+            if p >= h.pages {
+                p -= h.pages;
+            }
+            let mut kind = read_volatile(h.table(p)) as u32;
+            if kind == 0 && i >= h.pages {
+                kind = super::wasmgpu_atomic_compare_exchange(h.table(p), 0, (c + 1) as i32) as u32;
+                if kind == 0 {
+                    kind = c + 1;
+                }
+            }
+            if kind != c + 1 {
+                continue;
+            }
+            for k in 0..words {
+                let w = (ticket + k) % words;
+                let bits = h.bitmap(p, w);
+                let mut used = read_volatile(bits) as u32;
+                while !used & valid != 0 {
+                    let free_bits = !used & valid;
+                    let later = free_bits & (!0u32 << ((ticket / words) & 31));
+                    let bit = if later != 0 { later } else { free_bits }.trailing_zeros();
+                    used = super::wasmgpu_atomic_or(bits, (1u32 << bit) as i32) as u32;
+                    if used & (1u32 << bit) == 0 {
+                        if p != start {
+                            write_volatile(h.word(c), p as i32);
+                        }
+                        return (h.first + (p << PAGE_SHIFT) + ((w * 32 + bit) << (4 + c))) as *mut u8;
+                    }
+                }
+            }
+        }
+        core::ptr::null_mut()
+    }
+
+    unsafe fn alloc_large(h: &Heap, bytes: u32) -> *mut u8 {
+        let n = (bytes + PAGE_BYTES - 1) >> PAGE_SHIFT;
+        if n > h.pages {
+            return core::ptr::null_mut();
+        }
+        let mut end = h.pages;
+        while end >= n {
+            let mut claimed = 0;
+            while claimed < n {
+                let p = end - 1 - claimed;
+                let mark = if claimed == n - 1 { LARGE_HEAD | n } else { LARGE_TAIL };
+                if super::wasmgpu_atomic_compare_exchange(h.table(p), 0, mark as i32) != 0 {
+                    break;
+                }
+                claimed += 1;
+            }
+            if claimed == n {
+                return (h.first + ((end - n) << PAGE_SHIFT)) as *mut u8;
+            }
+            for k in 0..claimed {
+                super::wasmgpu_atomic_exchange(h.table(end - 1 - k), 0);
+            }
+            end -= claimed + 1;
+        }
+        core::ptr::null_mut()
+    }
+
+    /// `bytes` from the heap, aligned to the block's size (small) or 4 KiB;
+    /// null when the heap is full or the module has none.
+    pub fn malloc(bytes: usize) -> *mut u8 {
+        let h = match Heap::open() {
+            Some(h) => h,
+            None => return core::ptr::null_mut(),
+        };
+        if bytes > u32::MAX as usize / 2 {
+            return core::ptr::null_mut();
+        }
+        unsafe {
+            if bytes as u32 <= SMALL_MAX {
+                alloc_small(&h, class_of(bytes as u32))
+            } else {
+                alloc_large(&h, bytes as u32)
+            }
+        }
+    }
+
+    /// The block's size and page, or 0 when `p` is no block of the heap.
+    unsafe fn block_size(h: &Heap, p: *mut u8) -> (u32, u32) {
+        let a = p as u32;
+        if a < h.first || (a - h.first) >> PAGE_SHIFT >= h.pages {
+            return (0, 0);
+        }
+        let page = (a - h.first) >> PAGE_SHIFT;
+        let kind = read_volatile(h.table(page)) as u32;
+        if (1..=CLASSES).contains(&kind) {
+            (16 << (kind - 1), page)
+        } else if kind & LARGE_HEAD != 0 {
+            ((kind & !LARGE_HEAD) << PAGE_SHIFT, page)
+        } else {
+            (0, page)
+        }
+    }
+
+    /// The usable size of a block malloc gave (0 for null or no block).
+    pub fn usable_size(p: *mut u8) -> usize {
+        match Heap::open() {
+            Some(h) if !p.is_null() => unsafe { block_size(&h, p).0 as usize },
+            _ => 0,
+        }
+    }
+
+    /// Gives back a block malloc gave; null and addresses outside the heap are ignored.
+    pub fn free(p: *mut u8) {
+        let h = match Heap::open() {
+            Some(h) if !p.is_null() => h,
+            _ => return,
+        };
+        unsafe {
+            let (size, page) = block_size(&h, p);
+            if size == 0 {
+                return;
+            }
+            if size <= SMALL_MAX {
+                let c = class_of(size);
+                let block = ((p as u32 - h.first) & (PAGE_BYTES - 1)) >> (4 + c);
+                super::wasmgpu_atomic_and(h.bitmap(page, block / 32), !(1u32 << (block & 31)) as i32);
+                write_volatile(h.word(c), page as i32);
+                return;
+            }
+            let mut k = (size >> PAGE_SHIFT) - 1;
+            while k > 0 {
+                super::wasmgpu_atomic_exchange(h.table(page + k), 0);
+                k -= 1;
+            }
+            super::wasmgpu_atomic_exchange(h.table(page), 0);
+        }
+    }
+
+    /// The global allocator: alignments up to 4 KiB (a block of at least the
+    /// alignment's size is aligned to it).
+    pub struct DeviceHeap;
+    unsafe impl GlobalAlloc for DeviceHeap {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            if layout.align() > PAGE_BYTES as usize {
+                return core::ptr::null_mut();
+            }
+            malloc(core::cmp::max(layout.size(), layout.align()))
+        }
+        unsafe fn dealloc(&self, p: *mut u8, _layout: Layout) {
+            free(p)
+        }
+        unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let have = usable_size(p);
+            if new_size <= have {
+                return p; // the block already holds it
+            }
+            let q = self.alloc(Layout::from_size_align_unchecked(new_size, layout.align()));
+            if !q.is_null() {
+                core::ptr::copy_nonoverlapping(p, q, core::cmp::min(have, new_size));
+                free(p);
+            }
+            q
+        }
+    }
+
+    #[global_allocator]
+    static WASMGPU_HEAP: DeviceHeap = DeviceHeap;
+
+    /// A failed allocation of `alloc`'s collections: a panic with a fixed
+    /// message (core's formatting of the size would enter every kernel).
+    #[alloc_error_handler]
+    fn alloc_error(_layout: Layout) -> ! {
+        panic!("the device heap is full (raise WASMGPU_HEAP or --heap)")
+    }
 }
 
 // ---- The kernel metadata section (docs/kernel-guide.md, "Declaring the

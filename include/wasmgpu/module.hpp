@@ -72,6 +72,12 @@ struct ModuleOptions {
   // before each instruction that may trap. Unset: WASMGPU_TRAP_SITES=1 turns
   // it on. Vulkan devices record it; the cpu device does not yet.
   std::optional<bool> trap_sites;
+  // Bytes of the module's device heap, which malloc/free (C), a Rust kernel's
+  // global allocator and AssemblyScript's `new` allocate from, shared by
+  // every invocation of every launch (docs/kernel-guide.md, "Heap
+  // allocation"). Only a module whose kernels allocate has one. Unset:
+  // WASMGPU_HEAP, else 8 MiB; 8 KiB to 1 GiB. A full heap gives NULL.
+  std::optional<uint64_t> heap_bytes;
 };
 
 // A kernel of a Module: a reference to it, copyable, keeping its Module (and

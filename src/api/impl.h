@@ -201,6 +201,10 @@ struct ModuleImpl {
   // autotuner's keys; unset when the autotuner was off at load.
   std::optional<Sha256Digest> identity;
   std::map<std::string, std::unique_ptr<KernelImpl>, std::less<>> kernels;  // created on first use
+  // The device heap (api/heap.h), when the module's kernels allocate: it
+  // lives as long as the module, so blocks outlive the launch that made them.
+  std::unique_ptr<device::BackendBuffer> heap;
+  uint64_t heap_bytes = 0;
   // Kernel output (api/print_ring.h): the ring, when the module prints, and
   // its static memory for the format strings.
   std::unique_ptr<device::BackendBuffer> print_ring;

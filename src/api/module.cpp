@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "api/heap.h"
 #include "api/impl.h"
 #include "api/print_ring.h"
 #include "api/wasi_fd_write.h"
@@ -266,6 +267,33 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
   // its ring, whose wasm address goes into the slot before the module's
   // memory is made from its data segments.
   std::vector<uint8_t> patched;
+  // A module that allocates (its libc has wasmgpu_heap.c's heap slot, or
+  // rust/wasmgpu.rs's or heap_runtime.ts's) gets its device heap the same way.
+  const detail::HeapSlot heap_slot = detail::find_heap_slot(bytes);
+  if (!heap_slot.error.empty()) detail::raise(ErrorKind::Compile, heap_slot.error);
+  if (heap_slot.heap_field) {
+    const uint64_t heap_bytes =
+        options.heap_bytes.value_or(environment::heap_bytes().value_or(detail::kDefaultHeapBytes));
+    if (heap_bytes < detail::kMinHeapBytes || heap_bytes > detail::kMaxHeapBytes)
+      detail::raise(ErrorKind::InvalidArgument, "device heap of " + std::to_string(heap_bytes) +
+                                                    " bytes (WASMGPU_HEAP, ModuleOptions::heap_bytes, --heap): it "
+                                                    "must hold 8 KiB to 1 GiB");
+    std::unique_ptr<device::BackendBuffer> heap =
+        detail::check(impl_->backend->create_buffer(heap_bytes), ErrorKind::Unsupported);
+    const std::optional<uint64_t> address = heap->wasm_address();
+    if (!address || *address >= abi::kAddressSpaceEnd)
+      detail::raise(ErrorKind::Unsupported,
+                    "the module's kernels allocate (malloc, Rust's alloc, AssemblyScript's "
+                    "new), but " +
+                        detail::device_label(*impl_) +
+                        " gives its device heap no wasm address, so kernels cannot reach it");
+    detail::check(heap->fill(0), ErrorKind::Vulkan);  // every page free
+    patched.assign(bytes.begin(), bytes.end());
+    const uint32_t words[2] = {uint32_t(*address), detail::heap_pages(heap_bytes)};
+    std::memcpy(patched.data() + *heap_slot.heap_field, words, sizeof words);
+    impl->heap = std::move(heap);
+    impl->heap_bytes = heap_bytes;
+  }
   const detail::PrintSlot slot = detail::find_print_slot(bytes);
   if (!slot.error.empty()) detail::raise(ErrorKind::Compile, slot.error);
   // A module that imports WASI's fd_write itself gets the ring too, and a
@@ -293,7 +321,7 @@ Module Device::load(std::span<const uint8_t> bytes, const ModuleOptions& options
     header[detail::kPrintRingCapacity] = uint32_t(ring_bytes / 4 - detail::kPrintRingHeaderWords);
     detail::check(ring->fill(0), ErrorKind::Vulkan);
     detail::check(ring->write(header.data(), header.size() * 4, 0), ErrorKind::Vulkan);
-    patched.assign(bytes.begin(), bytes.end());
+    if (patched.empty()) patched.assign(bytes.begin(), bytes.end());
     const uint32_t value = uint32_t(*address);
     if (slot.ring_field) std::memcpy(patched.data() + *slot.ring_field, &value, 4);
     if (imports_fd_write) {

@@ -11,7 +11,8 @@
 #   missing clang or wasi-libc;
 # - printf, puts and a failing assert from a kernel (<stdio.h>, <assert.h>):
 #   `wasmgpu run` prints the lines (with --print-invocation, their
-#   invocations) and reports the assertion with its file, line and invocation.
+#   invocations) and reports the assertion with its file, line and invocation;
+# - malloc from the device heap, and --heap's size (a full heap gives NULL).
 set -euo pipefail
 wasmgpu=$1 clang=$2 wasm_ld=$3
 dir=$(mktemp -d)
@@ -125,6 +126,47 @@ if "$wasmgpu" run hello.wasm hello --n 3 1 >hello.out 2>hello.err; then fail "th
 grep -qF "trapped: unreachable executed at invocation 1 (1 invocation trapped): assertion failed: i != bad (hello.c:7, in function 'hello') at invocation 1" hello.err ||
   fail "no assertion in: $(cat hello.err)"
 test "$(grep -c '^hello from' hello.out)" = 3 || fail "the lines printed before the trap are missing: $(cat hello.out)"
+
+# malloc and free from the device heap (wasmgpu_heap.c in place of dlmalloc):
+# each invocation copies its input into a block of its own and back; with
+# --heap 8k (one page of 4 KiB) only 64 of the 100 blocks of 64 bytes fit,
+# and the others get NULL (-1 written). On the cpu device: lavapipe's
+# compile of allocating kernels is heap_test's to pay for.
+cat > alloc.c <<'KERNEL'
+#include <stdlib.h>
+#include <string.h>
+#include <wasmgpu.h>
+WASMGPU_DEFINE_KERNEL(through_heap, WASMGPU_VALUE(int, i), WASMGPU_CONST_PTR(int, in), WASMGPU_PTR(int, out)) {
+  int *block = malloc(64);
+  if (!block) {
+    out[i] = -1;
+    return;
+  }
+  memset(block, 0, 64);
+  block[15] = in[i] * 3;
+  out[i] = block[15] + block[0];
+}
+KERNEL
+"$wasmgpu" cc alloc.c -o alloc.wasm
+python3 -c "import struct; open('vals.bin', 'wb').write(struct.pack('<100i', *range(100)))"
+"$wasmgpu" run alloc.wasm through_heap --device cpu --n 100 in:vals.bin out:tripled.bin:400
+python3 -c "
+import struct
+got = struct.unpack('<100i', open('tripled.bin', 'rb').read())
+assert got == tuple(3 * v for v in range(100)), f'through_heap: {got}'"
+"$wasmgpu" run alloc.wasm through_heap --device cpu --heap 8k --n 100 in:vals.bin out:tripled.bin:400
+python3 -c "
+import struct
+got = struct.unpack('<100i', open('tripled.bin', 'rb').read())
+assert sum(v == -1 for v in got) == 36 and all(v in (-1, 3 * i) for i, v in enumerate(got)), f'--heap 8k: {got}'"
+expect_heap_error() {
+  if "$wasmgpu" run alloc.wasm through_heap --device cpu --heap "$1" --n 1 in:vals.bin out:x.bin:4 2>err.txt; then
+    fail "--heap $1 was accepted"
+  fi
+  grep -qF -- "$2" err.txt || fail "--heap $1: expected '$2' in: $(cat err.txt)"
+}
+expect_heap_error 4k "it must hold 8 KiB to 1 GiB"
+expect_heap_error 12q "--heap 12q: not a byte count"
 
 expect_error() {  # expect_error TEXT COMMAND...: fails, and standard error says TEXT
   local text=$1

@@ -62,9 +62,24 @@ void add_print_options(CLI::App* cmd, PrintCliOptions* options) {
                 "(as WASMGPU_PRINT_INVOCATION=1)");
 }
 
+namespace {
+
+// "4096", "64k", "1M": digits, optionally with k or M (KiB, MiB).
+uint64_t byte_count_or_fail(const std::string& option, const std::string& text) {
+  std::string digits = text;
+  uint64_t scale = 1;
+  if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) scale = 1024, digits.pop_back();
+  if (!digits.empty() && (digits.back() == 'm' || digits.back() == 'M')) scale = 1024 * 1024, digits.pop_back();
+  if (digits.empty() || digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos)
+    fail(option + " " + text + ": not a byte count (digits, optionally with k or M)");
+  return std::stoull(digits) * scale;
+}
+
+}  // namespace
+
 LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
                                     const spirv::CompileOptions& options, bool cache, bool verbose,
-                                    const PrintCliOptions& print) {
+                                    const PrintCliOptions& print, const std::optional<std::string>& heap) {
   DeviceOptions device_options;
   device_options.name = device;
   device_options.cache = cache;
@@ -75,15 +90,8 @@ LoadedModule load_on_device_or_fail(const std::string& path, const std::optional
   try {
     ModuleOptions loading = module_options(options);
     if (print.invocation) loading.print_invocation = true;
-    if (print.buffer) {
-      std::string digits = *print.buffer;
-      uint64_t scale = 1;
-      if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) scale = 1024, digits.pop_back();
-      if (!digits.empty() && (digits.back() == 'm' || digits.back() == 'M')) scale = 1024 * 1024, digits.pop_back();
-      if (digits.empty() || digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos)
-        fail("--print-buffer " + *print.buffer + ": not a byte count (digits, optionally with k or M)");
-      loading.print_buffer_bytes = std::stoull(digits) * scale;
-    }
+    if (print.buffer) loading.print_buffer_bytes = byte_count_or_fail("--print-buffer", *print.buffer);
+    if (heap) loading.heap_bytes = byte_count_or_fail("--heap", *heap);
     Module module = opened->load(*bytes, loading);
     return LoadedModule{std::move(*opened), std::move(module)};
   } catch (const Exception& e) {

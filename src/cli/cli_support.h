@@ -53,9 +53,10 @@ struct PrintCliOptions {
 };
 void add_print_options(CLI::App* cmd, PrintCliOptions* options);
 
+// `heap`: --heap's text (cli/heap_option.h); unset: ModuleOptions::heap_bytes unset.
 LoadedModule load_on_device_or_fail(const std::string& path, const std::optional<std::string>& device,
                                     const spirv::CompileOptions& options, bool cache = true, bool verbose = false,
-                                    const PrintCliOptions& print = {});
+                                    const PrintCliOptions& print = {}, const std::optional<std::string>& heap = {});
 
 // Opens the device as load_on_device_or_fail does, or fails with a one-line error.
 Device open_device_or_fail(const DeviceOptions& options, bool verbose);

@@ -10,6 +10,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
+#include "cli/heap_option.h"
 #include "cli/trap_sites_option.h"
 #include "cli/float_mode_option.h"
 #include "cli/value_text.h"
@@ -29,6 +30,7 @@ struct CallArgs {
   spirv::CompileOptions compile_options;
   CacheCliOptions cache;
   PrintCliOptions print;
+  std::optional<std::string> heap;  // --heap
 };
 
 std::vector<Value> parse_tuple(const std::vector<std::string>& words, const wasm::FuncType& type,
@@ -74,7 +76,7 @@ void run_call(const CallArgs& args) {
   }
 
   LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache,
-                                               args.cache.verbose, args.print);
+                                               args.cache.verbose, args.print, args.heap);
   std::vector<CallResult> results;
   try {
     WaitNotice notice("the calls of " + args.function, loaded.device.info());
@@ -131,6 +133,7 @@ void add_call_command(CLI::App& app) {
   add_trap_sites_option(cmd, &args->compile_options);
   add_cache_options(cmd, &args->cache);
   add_print_options(cmd, &args->print);
+  add_heap_option(cmd, &args->heap);
   cmd->callback([args] { run_call(*args); });
 }
 

@@ -34,7 +34,9 @@ libc++-19-dev-wasm32), and links libc++.a and libc++abi.a. Everything is then li
 wasi-libc's libc.a less exit.o, so the memcpy and memset clang inserts for struct copies,
 and libm (expf, sinf, pow ...), link in as plain wasm code. printf, puts, putchar, assert and
 abort come from wasmgpu_runtime.c instead: they append records to a device buffer that the
-host formats after the launch (docs/kernel-guide.md, "Printing and assert"). The kernel parameter records of
+host formats after the launch (docs/kernel-guide.md, "Printing and assert"). malloc, free, calloc and
+realloc come from wasmgpu_heap.c: a lock-free allocator over the module's device heap, shared by
+every invocation (docs/kernel-guide.md, "Heap allocation"). The kernel parameter records of
 WASMGPU_DEFINE_KERNEL stay in the module. The linker runs on its own, never through clang's
 driver, which would run binaryen's wasm-opt whenever it is on the PATH.
 
@@ -280,22 +282,28 @@ void run_cc(const CcArgs& args) {
   // wasm-ld finds it, it wraps every export in a "command" wrapper that calls
   // it after the kernel. The kernel side of printf, puts, putchar, fd_write,
   // assert and abort (wasmgpu_runtime.c beside wasmgpu.h) replaces
-  // wasi-libc's printf.o, puts.o, putchar.o, assert.o and abort.o, as
+  // wasi-libc's printf.o, puts.o, putchar.o, assert.o and abort.o, and the
+  // device heap's malloc and free (wasmgpu_heap.c) replaces dlmalloc.o, as
   // cmake/WasmKernels.cmake does.
   const std::string libc = (scratch.path() / "libc.a").string();
   std::error_code ec;
   fs::copy_file(toolchain.wasi_libc, libc, ec);
   if (ec) fail(fmt::format("cc: cannot copy {}: {}", toolchain.wasi_libc, ec.message()));
-  run({toolchain.ar, "d", libc, "exit.o", "printf.o", "puts.o", "putchar.o", "assert.o", "abort.o"}, args.verbose);
-  const fs::path runtime_source = fs::path(toolchain.include_dir) / "wasmgpu_runtime.c";
-  if (!fs::exists(runtime_source))
-    fail("cc: no " + runtime_source.string() + " (the kernel side of printf and assert) beside wasmgpu.h");
-  const std::string runtime_object = (scratch.path() / "wasmgpu_runtime.o").string();
-  std::vector<std::string> compile_runtime = {toolchain.clang};
-  for (std::string& flag : kernel_compile_flags(toolchain)) compile_runtime.push_back(std::move(flag));
-  compile_runtime.insert(compile_runtime.end(), {"-O2", "-c", runtime_source.string(), "-o", runtime_object});
-  run(compile_runtime, args.verbose);
-  run({toolchain.ar, "r", libc, runtime_object}, args.verbose);
+  run({toolchain.ar, "d", libc, "exit.o", "printf.o", "puts.o", "putchar.o", "assert.o", "abort.o", "dlmalloc.o"},
+      args.verbose);
+  std::vector<std::string> add_to_libc = {toolchain.ar, "r", libc};
+  for (const char* name : {"wasmgpu_runtime", "wasmgpu_heap"}) {
+    const fs::path source = fs::path(toolchain.include_dir) / (std::string(name) + ".c");
+    if (!fs::exists(source))
+      fail("cc: no " + source.string() + " (the kernel side of printf, assert and malloc) beside wasmgpu.h");
+    const std::string object = (scratch.path() / (std::string(name) + ".o")).string();
+    std::vector<std::string> compile_runtime = {toolchain.clang};
+    for (std::string& flag : kernel_compile_flags(toolchain)) compile_runtime.push_back(std::move(flag));
+    compile_runtime.insert(compile_runtime.end(), {"-O2", "-c", source.string(), "-o", object});
+    run(compile_runtime, args.verbose);
+    add_to_libc.push_back(object);
+  }
+  run(add_to_libc, args.verbose);
   std::vector<std::string> link = {toolchain.wasm_ld, "--no-entry"};
   link.insert(link.end(), args.linker_flags.begin(), args.linker_flags.end());
   link.insert(link.end(), objects.begin(), objects.end());

@@ -14,6 +14,7 @@
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "cli/call_stack_depth_option.h"
+#include "cli/heap_option.h"
 #include "cli/trap_sites_option.h"
 #include "cli/float_mode_option.h"
 #include "cli/wait_notice.h"
@@ -56,6 +57,7 @@ struct RunArgs {
   spirv::CompileOptions compile_options;
   CacheCliOptions cache;
   PrintCliOptions print;
+  std::optional<std::string> heap;  // --heap
   std::vector<std::string> args;
 };
 
@@ -270,7 +272,7 @@ void run_kernel(const RunArgs& args) {
   }
 
   LoadedModule loaded = load_on_device_or_fail(args.input, args.device, args.compile_options, args.cache.cache,
-                                               args.cache.verbose, args.print);
+                                               args.cache.verbose, args.print, args.heap);
   Device& device = loaded.device;
   std::optional<Kernel> kernel;
   try {
@@ -374,6 +376,7 @@ void add_run_command(CLI::App& app) {
   add_trap_sites_option(cmd, &args->compile_options);
   add_cache_options(cmd, &args->cache);
   add_print_options(cmd, &args->print);
+  add_heap_option(cmd, &args->heap);
   cmd->callback([args] { run_kernel(*args); });
 }
 

@@ -121,8 +121,10 @@ std::optional<uint64_t> inline_budget() {
   return std::stoull(*text);
 }
 
-std::optional<uint64_t> print_buffer_bytes() {
-  std::optional<std::string> text = get_nonempty("WASMGPU_PRINT_BUFFER");
+namespace {
+
+std::optional<uint64_t> byte_count(const char* name) {
+  std::optional<std::string> text = get_nonempty(name);
   if (!text) return std::nullopt;
   uint64_t scale = 1;
   if (text->back() == 'k' || text->back() == 'K') scale = 1024;
@@ -132,6 +134,12 @@ std::optional<uint64_t> print_buffer_bytes() {
     return std::nullopt;
   return std::stoull(*text) * scale;
 }
+
+}  // namespace
+
+std::optional<uint64_t> print_buffer_bytes() { return byte_count("WASMGPU_PRINT_BUFFER"); }
+
+std::optional<uint64_t> heap_bytes() { return byte_count("WASMGPU_HEAP"); }
 
 bool print_invocation() {
   std::optional<std::string> text = get("WASMGPU_PRINT_INVOCATION");

@@ -87,6 +87,10 @@ std::optional<Progress> progress();
 // fd_write from kernels): a decimal count, optionally with k, K, m, M (KiB,
 // MiB); nullopt when unset or not such a number.
 std::optional<uint64_t> print_buffer_bytes();
+// WASMGPU_HEAP: bytes of a module's device heap (malloc, Rust's alloc,
+// AssemblyScript's new), as WASMGPU_PRINT_BUFFER's count; nullopt when unset
+// or not such a number.
+std::optional<uint64_t> heap_bytes();
 // WASMGPU_PRINT_INVOCATION: a flag; each printed line starts with "[N] ",
 // the invocation index that printed it.
 bool print_invocation();

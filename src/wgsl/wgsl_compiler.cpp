@@ -175,6 +175,16 @@ Result<WgslKernel> compile_kernel(const wasm::Module& module, std::string_view e
       return refuse(
           "printf, puts, putchar, fd_write, assert or abort in the module's kernels (the WGSL back end "
           "has no print buffer; the Vulkan and cpu devices have)");
+  // The heap slot of wasmgpu_heap.c, rust/wasmgpu.rs or heap_runtime.ts (its
+  // magic words "WGPUHEAP"): the module's kernels allocate, and WGSL has no
+  // device heap yet.
+  static constexpr uint8_t kHeapSlotMagic[8] = {0x57, 0x47, 0x50, 0x55, 0x48, 0x45, 0x41, 0x50};
+  for (const wasm::DataSegment& segment : module.data)
+    if (std::search(segment.bytes.begin(), segment.bytes.end(), std::begin(kHeapSlotMagic), std::end(kHeapSlotMagic)) !=
+        segment.bytes.end())
+      return refuse(
+          "malloc, Rust's alloc or AssemblyScript's new in the module's kernels (the WGSL back end has no device "
+          "heap; the Vulkan and cpu devices have)");
 
   const uint32_t roots[] = {kernel};
   WASMGPU_ASSIGN_OR_RETURN(frontend::FrontEndFacts facts, frontend::analyse_module(module, roots, kernel, limits()));
