@@ -122,21 +122,11 @@ Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t f
   if (!import) return {};
   std::string who =
       "function " + module.function_name(caller) + " calls imported function " + import->module + "." + import->name;
-  // WASI: kernels built with `wasmgpu cc` (or the CMake kernel rule) print
-  // through wasmgpu_runtime.c, which serves fd_write itself; every other
-  // WASI call is refused by name.
-  if (import->module == kWasiModule && import->name == kClockTimeGet.name) {
-    const wasm::FuncType& actual = module.function_type(function_index);
-    if (!kClockTimeGet.signature.matches(actual))
-      return make_error(ErrorCode::Compile, who + " with signature " + readable(actual.params, actual.results) +
-                                                "; WASI's clock_time_get has signature " +
-                                                readable(kClockTimeGet.signature));
-    return {};
-  }
+  const bool wasi_clock = import->module == kWasiModule && import->name == kClockTimeGet.name;
   // WASI: kernels built with `wasmgpu cc` (or the CMake kernel rule) print
   // through wasmgpu_runtime.c, which serves fd_write itself; clock_time_get
-  // is served above; every other WASI call is refused by name.
-  if (import->module.starts_with("wasi_"))
+  // is an intrinsic; every other WASI call is refused by name.
+  if (import->module.starts_with("wasi_") && !wasi_clock)
     return make_error(ErrorCode::Compile,
                       who +
                           ": WASI calls do not run on the GPU (kernels print with printf, puts, putchar and write to "
@@ -149,7 +139,7 @@ Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t f
                       who +
                           ": the GPU cannot call the host's abort; for AssemblyScript, build with `--use abort=` "
                           "(a failed check then traps as wasm's unreachable), or define abort in the kernel");
-  if (import->module != kIntrinsicModule)
+  if (import->module != kIntrinsicModule && !wasi_clock)
     return make_error(ErrorCode::Compile,
                       who +
                           " (only wasmgpu.* imports run on the GPU; other imports, such as libc or WASI, "
@@ -160,8 +150,8 @@ Status check_import_call(const wasm::Module& module, uint32_t caller, uint32_t f
   const wasm::FuncType& actual = module.function_type(function_index);
   if (!intrinsic->signature.matches(actual))
     return make_error(ErrorCode::Compile, who + " with signature " + readable(actual.params, actual.results) +
-                                              "; wasmgpu." + import->name + " has signature " +
-                                              readable(intrinsic->signature));
+                                              (wasi_clock ? "; WASI's " : "; wasmgpu.") + import->name +
+                                              " has signature " + readable(intrinsic->signature));
   return {};
 }
 

@@ -10,6 +10,7 @@
 #include "abi/launch_abi.h"
 #include "frontend/intrinsic_catalog.h"
 #include "wasm/opcode.h"
+#include "wgsl/branch_targets.h"
 #include "wgsl/wgsl_abi.h"
 
 namespace wasmgpu::wgsl {
@@ -123,8 +124,6 @@ class FunctionWriter {
   void close_wgsl_loop(Label& label);
   void write_br_table(const std::string& selector, const std::map<uint32_t, std::vector<size_t>>& cases,
                       uint32_t default_depth);
-  // Which block, loop and if instructions some branch targets.
-  void find_targets();
 
   Status open(const Instr& instr, size_t at);
   Status close(const Instr& instr);
@@ -156,31 +155,6 @@ class FunctionWriter {
   bool uses_pending_ = false;
   uint64_t memory_pages_ = 0;
 };
-
-void FunctionWriter::find_targets() {
-  targeted_.assign(function_.body.size(), false);
-  std::vector<size_t> open;  // instruction index of each enclosing construct; the function is none
-  auto mark = [&](uint32_t depth) {
-    if (depth < open.size()) targeted_[open[open.size() - 1 - depth]] = true;
-  };
-  for (size_t i = 0; i < function_.body.size(); ++i) {
-    const Instr& instr = function_.body[i];
-    switch (instr.op) {
-      case Opcode::Block:
-      case Opcode::Loop:
-      case Opcode::If: open.push_back(i); break;
-      case Opcode::End:
-        if (!open.empty()) open.pop_back();
-        break;
-      case Opcode::Br:
-      case Opcode::BrIf: mark(instr.imm0); break;
-      case Opcode::BrTable:
-        for (uint32_t depth : function_.br_tables.at(instr.imm0)) mark(depth);
-        break;
-      default: break;
-    }
-  }
-}
 
 void FunctionWriter::emit_return() {
   const auto& results = type_.results;
@@ -957,7 +931,7 @@ Result<std::string> FunctionWriter::write() {
   for (ValType type : function_.locals) WASMGPU_TRY(check_type(type, "as a local"));
   memory_pages_ = 0;
   if (!module_.memories.empty()) memory_pages_ = module_.memories[0].limits.min;
-  find_targets();
+  targeted_ = branch_targets(function_);
 
   Label function_label;
   function_label.kind = Label::Kind::Function;

@@ -8,6 +8,7 @@
 
 #include "frontend/intrinsic_catalog.h"
 #include "wasm/opcode.h"
+#include "wgsl/branch_targets.h"
 
 namespace wasmgpu::wgsl {
 namespace {
@@ -420,35 +421,7 @@ Status Analysis::instruction(const Instr& instr) {
 
 Status Analysis::run() {
   // Which constructs a branch targets (as the writer finds them).
-  targeted_.assign(function_.body.size(), false);
-  {
-    std::vector<size_t> open;
-    auto mark = [&](uint32_t depth) {
-      if (depth < open.size()) targeted_[open[open.size() - 1 - depth]] = true;
-    };
-    for (size_t i = 0; i < function_.body.size(); ++i) {
-      const Instr& instr = function_.body[i];
-      switch (instr.op) {
-        case Opcode::Block:
-        case Opcode::Loop:
-        case Opcode::If: open.push_back(i); break;
-        case Opcode::End:
-          if (!open.empty()) open.pop_back();
-          break;
-        case Opcode::Br:
-        case Opcode::BrIf: mark(instr.imm0); break;
-        case Opcode::BrTable:
-          for (uint32_t depth : function_.br_tables.at(instr.imm0)) mark(depth);
-          break;
-        default: break;
-      }
-    }
-    // A targeted loop without a barrier gets `break if trapped`, a private
-    // variable's test: Tint takes its iterations as non-uniform.
-    for (size_t i = 0; i < function_.body.size(); ++i)
-      if (function_.body[i].op == Opcode::Loop && targeted_[i] && !facts_.is_barrier_loop(index_, i))
-        divergent_.insert(i);
-  }
+  targeted_ = branch_targets(function_);
   state_.assign(type_.params.size() + function_.locals.size(), true);
   for (size_t i = 0; i < type_.params.size(); ++i) state_[i] = params_.at(i);
   Frame function_frame;
