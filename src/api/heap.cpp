@@ -1,5 +1,7 @@
 #include "api/heap.h"
 
+#include "api/module_slot.h"
+
 #include <algorithm>
 
 namespace wasmgpu::detail {
@@ -7,24 +9,19 @@ namespace wasmgpu::detail {
 namespace {
 
 // wasmgpu_heap_slot_'s magic words ("WGPUHEAP").
-constexpr uint8_t kSlotMagic[8] = {0x57, 0x47, 0x50, 0x55, 0x48, 0x45, 0x41, 0x50};
+constexpr std::array<uint8_t, 8> kSlotMagic = {0x57, 0x47, 0x50, 0x55, 0x48, 0x45, 0x41, 0x50};
 
 }  // namespace
 
 HeapSlot find_heap_slot(std::span<const uint8_t> bytes) {
   HeapSlot slot;
-  auto it = std::search(bytes.begin(), bytes.end(), std::begin(kSlotMagic), std::end(kSlotMagic));
-  if (it == bytes.end()) return slot;
-  const size_t at = size_t(it - bytes.begin());
-  if (std::search(it + 1, bytes.end(), std::begin(kSlotMagic), std::end(kSlotMagic)) != bytes.end()) {
+  const FoundSlot found = find_module_slot(bytes, kSlotMagic, 16);
+  if (found.result == SlotSearch::Repeated)
     slot.error = "the module holds the heap slot's magic words (WGPUHEAP, wasmgpu_heap.c) more than once";
-    return slot;
-  }
-  if (at + 16 > bytes.size()) {
+  else if (found.result == SlotSearch::CutShort)
     slot.error = "the module's heap slot (wasmgpu_heap.c) is cut short";
-    return slot;
-  }
-  slot.heap_field = at + 8;
+  else if (found.result == SlotSearch::Found)
+    slot.heap_field = found.fields;
   return slot;
 }
 

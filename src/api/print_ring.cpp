@@ -1,5 +1,7 @@
 #include "api/print_ring.h"
 
+#include "api/module_slot.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -9,7 +11,7 @@ namespace wasmgpu::detail {
 namespace {
 
 // wasmgpu_print_slot_'s magic words ("WGPRRINT").
-constexpr uint8_t kSlotMagic[8] = {0x57, 0x47, 0x50, 0x52, 0x52, 0x49, 0x4e, 0x54};
+constexpr std::array<uint8_t, 8> kSlotMagic = {0x57, 0x47, 0x50, 0x52, 0x52, 0x49, 0x4e, 0x54};
 
 constexpr uint32_t kKindPrintf = 1;
 constexpr uint32_t kKindBytes = 2;
@@ -208,18 +210,13 @@ void append_with_prefix(std::string& out, const std::string& text, uint32_t invo
 
 PrintSlot find_print_slot(std::span<const uint8_t> bytes) {
   PrintSlot slot;
-  auto it = std::search(bytes.begin(), bytes.end(), std::begin(kSlotMagic), std::end(kSlotMagic));
-  if (it == bytes.end()) return slot;
-  const size_t at = size_t(it - bytes.begin());
-  if (std::search(it + 1, bytes.end(), std::begin(kSlotMagic), std::end(kSlotMagic)) != bytes.end()) {
+  const FoundSlot found = find_module_slot(bytes, kSlotMagic, 12);
+  if (found.result == SlotSearch::Repeated)
     slot.error = "the module holds the print slot's magic words (wasmgpu_runtime.c) more than once";
-    return slot;
-  }
-  if (at + 12 > bytes.size()) {
+  else if (found.result == SlotSearch::CutShort)
     slot.error = "the module's print slot (wasmgpu_runtime.c) is cut short";
-    return slot;
-  }
-  slot.ring_field = at + 8;
+  else if (found.result == SlotSearch::Found)
+    slot.ring_field = found.fields;
   return slot;
 }
 

@@ -32,4 +32,16 @@ std::vector<bool> branch_targets(const wasm::Function& function) {
   return targeted;
 }
 
+bool skip_dead(const wasm::Instr& instr, uint32_t& depth) {
+  using wasm::Opcode;
+  if (instr.op == Opcode::Block || instr.op == Opcode::Loop || instr.op == Opcode::If) {
+    ++depth;
+    return true;
+  }
+  if (instr.op != Opcode::End && instr.op != Opcode::Else) return true;
+  if (depth == 0) return false;
+  if (instr.op == Opcode::End) --depth;
+  return true;
+}
+
 }  // namespace wasmgpu::wgsl

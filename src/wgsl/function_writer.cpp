@@ -940,20 +940,7 @@ Result<std::string> FunctionWriter::write() {
   for (size_t i = 0; i < function_.body.size(); ++i) {
     const Instr& instr = function_.body[i];
     const bool opens = instr.op == Opcode::Block || instr.op == Opcode::Loop || instr.op == Opcode::If;
-    if (dead_) {
-      if (opens) {
-        ++dead_depth_;
-        continue;
-      }
-      if (instr.op == Opcode::End || instr.op == Opcode::Else) {
-        if (dead_depth_ > 0) {
-          if (instr.op == Opcode::End) --dead_depth_;
-          continue;
-        }
-      } else {
-        continue;
-      }
-    }
+    if (dead_ && skip_dead(instr, dead_depth_)) continue;
     if (opens) {
       WASMGPU_TRY(open(instr, i));
     } else if (instr.op == Opcode::End || instr.op == Opcode::Else) {

@@ -439,20 +439,7 @@ Status Analysis::run() {
     const Instr& instr = function_.body[i];
     at_ = i;
     const bool opens = instr.op == Opcode::Block || instr.op == Opcode::Loop || instr.op == Opcode::If;
-    if (dead_) {
-      if (opens) {
-        ++dead_depth_;
-        continue;
-      }
-      if (instr.op == Opcode::End || instr.op == Opcode::Else) {
-        if (dead_depth_ > 0) {
-          if (instr.op == Opcode::End) --dead_depth_;
-          continue;
-        }
-      } else {
-        continue;
-      }
-    }
+    if (dead_ && skip_dead(instr, dead_depth_)) continue;
     if (opens) {
       open(instr, i);
     } else if (instr.op == Opcode::End || instr.op == Opcode::Else) {
