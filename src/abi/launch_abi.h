@@ -157,7 +157,10 @@ inline constexpr uint64_t kAddressSpaceEnd = 0x1'0000'0000;  // 4 GiB
 // ResultRecord: u32 status (kCallReturned, or kCallTrapped + TrapKind),
 //               u32 site (the trap's module offset, kNoTrapSite when unknown,
 //               under CompileOptions::trap_sites; else 0),
-//               u64 results[...] (8-byte slots)
+//               u64 results[...] (8-byte slots). Under trap_sites a trapped
+//               call instead writes its access at results: u64 address
+//               (kNoTrapAddress for a trap of no access), u32 byte count, so
+//               the record has at least kResultRecordTrapAccessSize bytes.
 // The TrapRecord is updated as for kernels, so a launch reports traps both ways.
 inline constexpr uint32_t kCallArgRecords = 0;
 inline constexpr uint32_t kCallArgResults = 1;
@@ -166,6 +169,9 @@ inline constexpr uint32_t kCallArgResultStride = 3;
 inline constexpr uint32_t kCallArgCount = 4;
 inline constexpr uint32_t kCallRecordParams = 8;    // byte offset of params[0]
 inline constexpr uint32_t kResultRecordValues = 8;  // byte offset of results[0]
+inline constexpr uint32_t kResultRecordTrapAddress = kResultRecordValues;
+inline constexpr uint32_t kResultRecordTrapBytes = kResultRecordValues + 8;
+inline constexpr uint32_t kResultRecordTrapAccessSize = kResultRecordValues + 16;
 inline constexpr uint32_t kCallReturned = 0;
 inline constexpr uint32_t kCallTrapped = 1;  // status = kCallTrapped + uint32_t(TrapKind)
 
@@ -258,12 +264,18 @@ inline constexpr uint32_t kNoTrapIndex = 0xFFFF'FFFFu;
 // first trapping invocation to claim it (atomic compare-exchange 0 -> 1)
 // writes where it trapped, as the byte offset of the trapping instruction
 // in the module binary (kNoTrapSite: outside any instruction, e.g. a call
-// shader's unknown-export path), and its invocation index.
+// shader's unknown-export path), its invocation index, and for a trap of a
+// memory access the access: its wasm effective address (u64 as two u32
+// words, low first; kNoTrapAddress for other traps) and its byte count.
 inline constexpr uint32_t kTrapSiteClaimed = kTrapRecordSize;
 inline constexpr uint32_t kTrapSiteOffset = kTrapRecordSize + 4;
 inline constexpr uint32_t kTrapSiteInvocation = kTrapRecordSize + 8;
-inline constexpr uint32_t kTrapRecordWithSiteSize = kTrapRecordSize + 12;
+inline constexpr uint32_t kTrapSiteAddressLow = kTrapRecordSize + 12;
+inline constexpr uint32_t kTrapSiteAddressHigh = kTrapRecordSize + 16;
+inline constexpr uint32_t kTrapSiteAccessBytes = kTrapRecordSize + 20;
+inline constexpr uint32_t kTrapRecordWithSiteSize = kTrapRecordSize + 24;
 inline constexpr uint32_t kNoTrapSite = 0xFFFF'FFFFu;
+inline constexpr uint64_t kNoTrapAddress = ~uint64_t(0);
 // After the record, the host's clocks in nanoseconds when the runtime
 // recorded the launch (or reset it for another submission): u64
 // CLOCK_REALTIME (since the Unix epoch) and u64 CLOCK_MONOTONIC, 8-aligned.

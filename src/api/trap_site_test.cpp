@@ -66,8 +66,9 @@ TEST_F(ApiTest, TrapSiteOfALaunchNamesTheCalleeAndItsInstruction) {
   // One of the seven trapping invocations claims the site.
   bool named = false;
   for (int i = 1; i < 8; ++i)
-    named |= message.ends_with("; invocation " + std::to_string(i) +
-                               " trapped in function 'read' (function 0) at module offset " + hex(load));
+    named |= message.find("; invocation " + std::to_string(i) +
+                          " trapped in function 'read' (function 0) at module offset " + hex(load) +
+                          ", a 4-byte access at address 0x") != std::string::npos;
   EXPECT_TRUE(named) << message << "\nwanted the i32.load at " << load;
 }
 
@@ -84,6 +85,39 @@ TEST_F(ApiTest, TrapSiteOfACallNamesTheCallee) {
   EXPECT_EQ(results[1].trap, "integer divide by zero");
   EXPECT_EQ(results[1].trap_site,
             "function 'divide' (function 1) at module offset " + hex(offset_of(path, 1, wasm::Opcode::I32DivS)));
+}
+
+TEST_F(ApiTest, TrapSiteNamesTheAddressOfTheTrappingAccess) {
+  const std::string path = kernel_path("trap_sites");
+  Module module = device->load_file(path, with_trap_sites());
+  Buffer<int32_t> out = device->buffer<int32_t>(8);
+  const std::string load = hex(offset_of(path, 0, wasm::Opcode::I32Load));
+  Exception trap = expect_exception([&] { module.kernel("gather_far")(8, out); });
+  const std::string message = trap.what();
+  EXPECT_NE(message.find("out of bounds memory access at invocation 0 (8 invocations trapped)"), std::string::npos)
+      << message;
+  bool named = false;  // whichever invocation claims the site names its own address
+  for (uint32_t i = 0; i < 8; ++i)
+    named |= message.ends_with("; invocation " + std::to_string(i) +
+                               " trapped in function 'read' (function 0) at module offset " + load +
+                               ", a 4-byte access at address " + hex(0xfff00000u + 4 * i));
+  EXPECT_TRUE(named) << message;
+}
+
+TEST_F(ApiTest, TrapSiteOfACallIsItsFirstTrapNotWhereItWoundDown) {
+  const std::string path = kernel_path("trap_sites");
+  Module module = device->load_file(path, with_trap_sites());
+  const std::vector<CallResult> results = module.call(
+      "read_then_load", std::vector<std::vector<Value>>{{Value::i32(0)}, {Value::i32(int32_t(0xfff00010u))}});
+  ASSERT_EQ(results.size(), 2u);
+  ASSERT_FALSE(results[0].trapped);
+  ASSERT_TRUE(results[1].trapped);
+  EXPECT_EQ(results[1].trap, "out of bounds memory access");
+  // After the callee trapped, the caller's i32.load at 16 still ran (and
+  // could not trap); the site is the callee's load.
+  EXPECT_EQ(results[1].trap_site, "function 'read' (function 0) at module offset " +
+                                      hex(offset_of(path, 0, wasm::Opcode::I32Load)) +
+                                      ", a 4-byte access at address 0xfff00010");
 }
 
 TEST_F(ApiTest, WithoutTrapSitesATrapNamesNoSite) {

@@ -135,7 +135,9 @@ struct TrapRecord {
   uint32_t count = 0;
   uint32_t lowest = abi::kNoTrapIndex;
   abi::TrapKind kind = abi::TrapKind::Unreachable;
-  uint32_t site = abi::kNoTrapSite;  // the lowest invocation's trapping instruction
+  uint32_t site = abi::kNoTrapSite;        // the lowest invocation's trapping instruction
+  uint64_t address = abi::kNoTrapAddress;  // and its access (InvocationState::trap_address)
+  uint32_t bytes = 0;
 
   static void record(InvocationState* state, uint32_t invocation, uint32_t kind) {
     auto* self = static_cast<TrapRecord*>(state->owner);
@@ -145,6 +147,8 @@ struct TrapRecord {
       self->lowest = invocation;
       self->kind = abi::TrapKind(kind);
       self->site = state->trap_site;
+      self->address = state->trap_address;
+      self->bytes = state->trap_bytes;
     }
   }
   void reset() {
@@ -279,6 +283,7 @@ std::optional<device::TrapReport> CpuRecordedLaunch::trap() const {
   device::TrapReport report{trap_.count, trap_.kind, trap_.lowest};
   if (const wasm::Module* module = kernel_.trap_sites_module(); module && trap_.site != abi::kNoTrapSite) {
     report.site = wasm::describe_code_site(*module, trap_.site);
+    if (trap_.address != abi::kNoTrapAddress) report.site += ", " + wasm::describe_access(trap_.address, trap_.bytes);
     report.site_invocation = trap_.lowest;
   }
   return report;
@@ -693,7 +698,11 @@ void CpuModule::run_calls(const Calls& layout, std::span<const CallEntry> entrie
       if (state.trap != 0) {
         result.trapped = true;
         result.trap = abi::TrapKind(state.trap - 1);
-        if (options_.trap_sites) result.trap_site = wasm::describe_code_site(module_, state.trap_site);
+        if (options_.trap_sites) {
+          result.trap_site = wasm::describe_code_site(module_, state.trap_site);
+          if (state.trap_address != abi::kNoTrapAddress)
+            result.trap_site += ", " + wasm::describe_access(state.trap_address, state.trap_bytes);
+        }
         continue;
       }
       for (size_t r = 0; r < infos[i]->results.size(); ++r) {

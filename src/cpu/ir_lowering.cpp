@@ -164,10 +164,13 @@ class FunctionLowering {
   }
 
   // Records trap `kind`, and the instruction being lowered as its site, in
-  // the state (the caller then leaves the function).
-  void set_trap(abi::TrapKind kind) {
+  // the state (the caller then leaves the function). For a trap of a memory
+  // access, `ea` (i64) and `bytes` name the access.
+  void set_trap(abi::TrapKind kind, Value* ea = nullptr, Value* bytes = nullptr) {
     b_.CreateStore(b_.getInt32(uint32_t(kind) + 1), state_field_ptr(kStateTrap));
     b_.CreateStore(b_.getInt32(site_), state_field_ptr(kStateTrapSite));
+    b_.CreateStore(ea ? ea : b_.getInt64(abi::kNoTrapAddress), state_field_ptr(kStateTrapAddress));
+    b_.CreateStore(bytes ? b_.CreateZExtOrTrunc(bytes, i32()) : b_.getInt32(0), state_field_ptr(kStateTrapBytes));
   }
   // Records trap `kind` in the state and leaves the function.
   void trap_if(Value* condition, abi::TrapKind kind) {
@@ -774,7 +777,7 @@ FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) 
     if (stack.window_lo > stack.stack_lo) {
       Value* below = b_.CreateSub(ea, b_.getInt64(stack.stack_lo));
       llvm::BasicBlock* rest = next(b_.CreateICmpULT(below, b_.getInt64(stack.window_lo - stack.stack_lo)), "overflow");
-      set_trap(abi::TrapKind::StackOverflow);
+      set_trap(abi::TrapKind::StackOverflow, ea, b_.getInt32(width));
       return_default();
       b_.SetInsertPoint(rest);
     }
@@ -821,7 +824,7 @@ FunctionLowering::Value* FunctionLowering::translate(Value* ea, uint32_t width) 
   b_.CreateBr(done);
   // 5. Nothing there.
   b_.SetInsertPoint(oob);
-  set_trap(abi::TrapKind::MemoryOutOfBounds);
+  set_trap(abi::TrapKind::MemoryOutOfBounds, ea, b_.getInt32(width));
   return_default();
   b_.SetInsertPoint(done);
   llvm::PHINode* host = b_.CreatePHI(ptr(), unsigned(results.size()));
@@ -862,7 +865,7 @@ FunctionLowering::Value* FunctionLowering::translate_range(Value* ea, Value* len
       llvm::BasicBlock* rest = next(b_.CreateAnd(b_.CreateICmpUGE(ea, b_.getInt64(stack.stack_lo)),
                                                  b_.CreateICmpULT(ea, b_.getInt64(stack.window_lo))),
                                     "overflow");
-      set_trap(abi::TrapKind::StackOverflow);
+      set_trap(abi::TrapKind::StackOverflow, ea, length);
       return_default();
       b_.SetInsertPoint(rest);
     }
@@ -900,7 +903,7 @@ FunctionLowering::Value* FunctionLowering::translate_range(Value* ea, Value* len
   results.push_back({b_.CreateInBoundsGEP(i8(), field(l, kLaunchBufferBase, ptr()), ea), inside});
   b_.CreateBr(done);
   b_.SetInsertPoint(oob);
-  set_trap(abi::TrapKind::MemoryOutOfBounds);
+  set_trap(abi::TrapKind::MemoryOutOfBounds, ea, length);
   return_default();
   b_.SetInsertPoint(done);
   llvm::PHINode* host = b_.CreatePHI(ptr(), unsigned(results.size()));

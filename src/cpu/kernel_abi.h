@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "abi/launch_abi.h"
+
 namespace wasmgpu::cpu {
 
 struct InvocationState;
@@ -64,6 +66,10 @@ struct InvocationState {
   // Where the running invocation trapped: the module offset of the trapping
   // instruction, set with `trap` (reported under CompileOptions::trap_sites).
   uint32_t trap_site = 0;
+  // The trapping memory access, set with the site: its wasm effective
+  // address (abi::kNoTrapAddress for a trap of no access) and byte count.
+  uint64_t trap_address = abi::kNoTrapAddress;
+  uint32_t trap_bytes = 0;
 };
 
 // Byte offsets the generated code uses.
@@ -92,6 +98,8 @@ inline constexpr uint32_t kStateGlobalZ = offsetof(InvocationState, global_z);
 inline constexpr uint32_t kStateShared = offsetof(InvocationState, shared);
 inline constexpr uint32_t kStateCallDepths = offsetof(InvocationState, call_depths);
 inline constexpr uint32_t kStateTrapSite = offsetof(InvocationState, trap_site);
+inline constexpr uint32_t kStateTrapAddress = offsetof(InvocationState, trap_address);
+inline constexpr uint32_t kStateTrapBytes = offsetof(InvocationState, trap_bytes);
 
 // The 32-bit wasm address space in pages of the buffer allocator's alignment.
 inline constexpr uint32_t kPageShift = 16;

@@ -39,6 +39,10 @@ struct CallResult {
   // The trapping instruction's module offset, when the module was compiled
   // with CompileOptions::trap_sites.
   std::optional<uint32_t> trap_site;
+  // Its trapping memory access, under trap_sites (address abi::kNoTrapAddress
+  // for a trap of no access).
+  uint64_t trap_address = abi::kNoTrapAddress;
+  uint32_t trap_bytes = 0;
   std::vector<Value> values;
 };
 

@@ -459,6 +459,9 @@ std::optional<TrapReport> RecordedLaunch::trap() const {
   if (get32(trap_record_, abi::kTrapSiteClaimed) != 0) {
     report.site = get32(trap_record_, abi::kTrapSiteOffset);
     report.site_invocation = get32(trap_record_, abi::kTrapSiteInvocation);
+    report.access_address = uint64_t(get32(trap_record_, abi::kTrapSiteAddressLow)) |
+                            uint64_t(get32(trap_record_, abi::kTrapSiteAddressHigh)) << 32;
+    report.access_bytes = get32(trap_record_, abi::kTrapSiteAccessBytes);
   }
   return report;
 }

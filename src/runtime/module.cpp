@@ -410,6 +410,10 @@ static Result<std::vector<CallResult>> launch_call_shader(
       uint32_t site;
       std::memcpy(&site, record + 4, 4);
       if (site != 0 && site != abi::kNoTrapSite) out[i].trap_site = site;
+      if (site != 0 && result_stride >= abi::kResultRecordTrapAccessSize) {  // compiled with trap sites
+        std::memcpy(&out[i].trap_address, record + abi::kResultRecordTrapAddress, 8);
+        std::memcpy(&out[i].trap_bytes, record + abi::kResultRecordTrapBytes, 4);
+      }
       continue;
     }
     for (size_t r = 0; r < infos[i]->results.size(); ++r) {

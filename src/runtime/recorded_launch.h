@@ -86,6 +86,10 @@ struct TrapReport {
   // when it was outside every instruction); nullopt without trap sites.
   std::optional<uint32_t> site;
   uint32_t site_invocation = abi::kNoTrapIndex;
+  // The trapping memory access of site_invocation (trap sites only; address
+  // abi::kNoTrapAddress when its trap was not of an access).
+  uint64_t access_address = abi::kNoTrapAddress;
+  uint32_t access_bytes = 0;
 };
 
 // One launch recorded by Kernel::record: where its LaunchBlock and trap

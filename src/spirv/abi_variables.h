@@ -27,6 +27,13 @@ class AbiVariables {
   Id base_index_var;        // u32: this dispatch's first invocation index
   Id invocation_count_var;  // u32: invocations of the launch
   Id trap_site_var;         // u32: module offset of the last instruction that may trap (trap_sites only)
+  // What the first trap saw (trap_sites only): trap_site_var then, and the
+  // trapping access's wasm address (abi::kNoTrapAddress for a trap of no
+  // access) and byte count. A trapped invocation goes on running, so
+  // trap_site_var itself moves on to the last instruction it passes.
+  Id trapped_site_var;     // u32
+  Id trapped_address_var;  // u64
+  Id trapped_bytes_var;    // u32
   // The PushConstant block, declared by `main`: members launch_block,
   // base_index, count, memory_address, then the argument copy as 4-byte words.
   Id push_constants_var;

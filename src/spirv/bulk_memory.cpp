@@ -33,7 +33,7 @@ void RuntimeHelpers::fill(FunctionBuilder& f, Id dest, Id value, Id count) {
   };
   if (path == AccessPath::Direct) return fill_bytes();
   f.if_else(within_memory(f, dest64, f.op(Op::OpUConvert, k_.types.u64, {count})), fill_bytes,
-            [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
+            [&] { trap(f, abi::TrapKind::MemoryOutOfBounds, trapped_access(dest64, count)); });
 }
 
 void RuntimeHelpers::copy(FunctionBuilder& f, Id dest, Id source, Id count) {

@@ -287,7 +287,12 @@ Status compile_shader(const wasm::Module& module, const FrontEndFacts& facts, co
   k.abi.memory_base_var = private_var(k.types.u64, "memory_base", b.const_u64(0));
   k.abi.base_index_var = private_var(k.types.u32, "base_index");
   k.abi.invocation_count_var = private_var(k.types.u32, "invocation_count");
-  if (k.trap_sites) k.abi.trap_site_var = private_var(k.types.u32, "trap_site", b.const_u32(abi::kNoTrapSite));
+  if (k.trap_sites) {
+    k.abi.trap_site_var = private_var(k.types.u32, "trap_site", b.const_u32(abi::kNoTrapSite));
+    k.abi.trapped_site_var = private_var(k.types.u32, "trapped_site", b.const_u32(abi::kNoTrapSite));
+    k.abi.trapped_address_var = private_var(k.types.u64, "trapped_address", b.const_u64(abi::kNoTrapAddress));
+    k.abi.trapped_bytes_var = private_var(k.types.u32, "trapped_bytes", b.const_u32(0));
+  }
   WASMGPU_ASSIGN_OR_RETURN(frontend::SharedMemory shared, frontend::find_shared_memory(module));
   // memory.copy between memory 0 and another memory moves device bytes, which
   // a workgroup-shared variable (in memory 0's address range) does not have.
@@ -512,15 +517,34 @@ Result<CompiledCalls> compile_calls(const wasm::Module& module, std::span<const 
     Id status =
         f.op(Op::OpSelect, k.types.u32, {k.helpers->trapped(f), trapped_status, b.const_u32(abi::kCallReturned)});
     f.store_aligned(k.device_pointer(f, result_record, k.types.u32), status, 4);
-    Id second = k.trap_sites ? f.load(k.types.u32, k.abi.trap_site_var) : b.const_u32(0);
+    // The site of the call's first trap: trap_site itself has moved on to
+    // the last instruction the trapped invocation passed while winding down.
+    Id second = k.trap_sites ? f.load(k.types.u32, k.abi.trapped_site_var) : b.const_u32(0);
     Id second_word = f.op(Op::OpIAdd, k.types.u64, {result_record, b.const_u64(4)});
     f.store_aligned(k.device_pointer(f, second_word, k.types.u32), second, 4);
+    if (k.trap_sites) {
+      f.if_else(k.helpers->trapped(f), [&] {
+        auto word = [&](uint32_t offset, Id type) {
+          return k.device_pointer(f, f.op(Op::OpIAdd, k.types.u64, {result_record, b.const_u64(offset)}), type);
+        };
+        Id address = f.load(k.types.u64, k.abi.trapped_address_var);
+        f.store_aligned(word(abi::kResultRecordTrapAddress, k.types.u32), f.op(Op::OpUConvert, k.types.u32, {address}),
+                        4);
+        Id high = f.op(Op::OpShiftRightLogical, k.types.u64, {address, b.const_u64(32)});
+        f.store_aligned(word(abi::kResultRecordTrapAddress + 4, k.types.u32), f.op(Op::OpUConvert, k.types.u32, {high}),
+                        4);
+        f.store_aligned(word(abi::kResultRecordTrapBytes, k.types.u32), f.load(k.types.u32, k.abi.trapped_bytes_var),
+                        4);
+      });
+    }
   };
   WASMGPU_ASSIGN_OR_RETURN(FrontEndFacts facts, analyse_module(module, roots, std::nullopt, limits()));
   WASMGPU_TRY(compile_shader(module, facts, options, result.words, result.info, body));
   for (CallInfo& call : result.calls) call.has_side_effects = facts.side_effects.at(call.function_index);
   result.call_record_size = abi::kCallRecordParams + abi::kArgSlotSize * max_params;
   result.result_record_size = abi::kResultRecordValues + abi::kArgSlotSize * max_results;
+  if (options.trap_sites)
+    result.result_record_size = std::max(result.result_record_size, abi::kResultRecordTrapAccessSize);
   return result;
 }
 

@@ -27,7 +27,7 @@ Id RuntimeHelpers::translate_in(FunctionBuilder& f, uint32_t memory, Id ea, Id s
       f.op(Op::OpIMul, k_.types.u64, {f.op(Op::OpUConvert, k_.types.u64, {pages}), k_.b.const_u64(abi::kPageSize)});
   Id end = f.op(Op::OpIAdd, k_.types.u64, {ea, f.op(Op::OpUConvert, k_.types.u64, {size})});
   f.if_else(f.op(Op::OpUGreaterThan, k_.types.bool_type, {end, bytes}),
-            [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
+            [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds, trapped_access(ea, size)); });
   Id base = f.load_aligned(k_.types.u64, k_.instance_pointer(f, record + abi::kExtraMemoryAddress, k_.types.u64), 8);
   return f.op(Op::OpIAdd, k_.types.u64, {base, ea});
 }

@@ -332,7 +332,7 @@ Id RuntimeHelpers::load(FunctionBuilder& f, Id ea, uint32_t width, const Pointer
       f.if_else(
           within_memory(f, ea, k_.b.const_u64(width)),
           [&] { f.store(result, load_at(f, module_address(f, ea), width, constant_alignment(*constant))); },
-          [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
+          [&] { trap(f, abi::TrapKind::MemoryOutOfBounds, trapped_access(ea, width)); });
       return f.load(type, result);
     }
     default: break;
@@ -427,7 +427,8 @@ void RuntimeHelpers::store(FunctionBuilder& f, Id ea, Id value, uint32_t width, 
     if (path == AccessPath::Direct)
       write();
     else
-      f.if_else(within_memory(f, ea, k_.b.const_u64(width)), write, [&] { trap(f, abi::TrapKind::MemoryOutOfBounds); });
+      f.if_else(within_memory(f, ea, k_.b.const_u64(width)), write,
+                [&] { trap(f, abi::TrapKind::MemoryOutOfBounds, trapped_access(ea, width)); });
   });
 }
 
@@ -461,19 +462,19 @@ void RuntimeHelpers::emit_translate(Id id) {
     if (stack.stack_lo < stack.window_lo) {
       Id below_window = lt(ea, window_lo);
       Id overflow = both(ge(ea, b.const_u64(stack.stack_lo)), below_window);
-      f.if_else(overflow, [&] { trap_and_return(f, abi::TrapKind::StackOverflow); });
+      f.if_else(overflow, [&] { trap_and_return(f, abi::TrapKind::StackOverflow, trapped_access(ea, f.param(1))); });
     }
     // Straddling the window's edges.
     Id ends_above_lo = f.op(Op::OpUGreaterThan, k_.types.bool_type, {end, window_lo});
     Id straddles = both(lt(ea, stack_hi), ends_above_lo);
-    f.if_else(straddles, [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds); });
+    f.if_else(straddles, [&] { trap_and_return(f, abi::TrapKind::MemoryOutOfBounds, trapped_access(ea, f.param(1))); });
   }
 
   // Below the buffers lies only the module memory, bounded by its current
   // size (with instance state the allocated reserve may be larger).
   f.if_else(lt(ea, b.const_u64(abi::kBufferAddressBase)), [&] {
     f.if_else(within_memory(f, ea, size), [&] { f.return_value(module_address(f, ea)); });
-    trap_and_return(f, abi::TrapKind::MemoryOutOfBounds);
+    trap_and_return(f, abi::TrapKind::MemoryOutOfBounds, trapped_access(ea, f.param(1)));
   });
 
   Id count = launch_field(f, abi::kLaunchRegionCount, 4);
@@ -494,7 +495,7 @@ void RuntimeHelpers::emit_translate(Id id) {
       f.return_value(f.op(Op::OpIAdd, k_.types.u64, {device, f.op(Op::OpISub, k_.types.u64, {ea, base})}));
     });
   });
-  trap_and_return(f, abi::TrapKind::MemoryOutOfBounds);
+  trap_and_return(f, abi::TrapKind::MemoryOutOfBounds, trapped_access(ea, f.param(1)));
   f.finish();
 }
 

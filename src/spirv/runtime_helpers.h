@@ -33,10 +33,19 @@ class RuntimeHelpers {
   // effects. Traps do not return early: an early return in the middle of a
   // function makes NIR-based drivers nest all code after it, one level per
   // trap site, which lavapipe could not compile past a few dozen accesses.
-  void trap(FunctionBuilder& f, abi::TrapKind kind);
+  // `access`, for a trap of a memory access: its wasm effective address (u64)
+  // and byte count (u32), which CompileOptions::trap_sites reports.
+  struct TrappedAccess {
+    Id address, bytes;
+  };
+  void trap(FunctionBuilder& f, abi::TrapKind kind, std::optional<TrappedAccess> access = std::nullopt);
+  // The access to pass to trap() (u64 `ea`; `bytes` a u32 id or a constant
+  // width); nullopt without trap sites, so that no constant is added then.
+  std::optional<TrappedAccess> trapped_access(Id ea, Id bytes) const;
+  std::optional<TrappedAccess> trapped_access(Id ea, uint32_t width);
   // trap(), then returns the function's zero value. For `unreachable`, and
   // inside the small runtime helpers, where the nesting stays bounded.
-  void trap_and_return(FunctionBuilder& f, abi::TrapKind kind);
+  void trap_and_return(FunctionBuilder& f, abi::TrapKind kind, std::optional<TrappedAccess> access = std::nullopt);
   // Returns the function's zero value if the invocation has trapped (used
   // inside runtime helpers only).
   void return_if_trapped(FunctionBuilder& f);

@@ -22,13 +22,32 @@ Id RuntimeHelpers::call(FunctionBuilder& f, Id result_type, Id function, std::in
   return f.call(result_type, function, args);
 }
 
-void RuntimeHelpers::trap(FunctionBuilder& f, abi::TrapKind kind) {
+void RuntimeHelpers::trap(FunctionBuilder& f, abi::TrapKind kind, std::optional<TrappedAccess> access) {
   Id trap_kind = k_.b.const_u32(uint32_t(kind));
-  call(f, k_.types.void_type, function_id(Helper::Trap), {trap_kind});
+  if (!k_.trap_sites) {
+    call(f, k_.types.void_type, function_id(Helper::Trap), {trap_kind});
+    return;
+  }
+  // Under trap sites the access travels as arguments, not through a Private
+  // variable the caller would set: the report then cannot depend on how a
+  // driver orders Private stores around a call.
+  Id address = access ? access->address : k_.b.const_u64(abi::kNoTrapAddress);
+  Id bytes = access ? access->bytes : k_.b.const_u32(0);
+  call(f, k_.types.void_type, function_id(Helper::Trap), {trap_kind, address, bytes});
 }
 
-void RuntimeHelpers::trap_and_return(FunctionBuilder& f, abi::TrapKind kind) {
-  trap(f, kind);
+std::optional<RuntimeHelpers::TrappedAccess> RuntimeHelpers::trapped_access(Id ea, Id bytes) const {
+  if (!k_.trap_sites) return std::nullopt;
+  return TrappedAccess{ea, bytes};
+}
+
+std::optional<RuntimeHelpers::TrappedAccess> RuntimeHelpers::trapped_access(Id ea, uint32_t width) {
+  if (!k_.trap_sites) return std::nullopt;
+  return TrappedAccess{ea, k_.b.const_u32(width)};
+}
+
+void RuntimeHelpers::trap_and_return(FunctionBuilder& f, abi::TrapKind kind, std::optional<TrappedAccess> access) {
+  trap(f, kind, access);
   f.return_default();
 }
 
@@ -55,7 +74,8 @@ Id RuntimeHelpers::host_clock(FunctionBuilder& f, Id monotonic) {
 }
 
 void RuntimeHelpers::emit_trap(Id id) {
-  Id params[] = {k_.types.u32};
+  std::vector<Id> params = {k_.types.u32};
+  if (k_.trap_sites) params.insert(params.end(), {k_.types.u64, k_.types.u32});  // the access: address, bytes
   FunctionBuilder f(k_.b, id, k_.types.void_type, params);
   k_.b.name(id, "wasmgpu.trap");
   Id kind = f.param(0);
@@ -74,6 +94,11 @@ void RuntimeHelpers::emit_trap(Id id) {
   f.op(spv::Op::OpAtomicUMin, k_.types.u32,
        {k_.device_pointer(f, lowest_address, k_.types.u32), device_scope, relaxed, index});
   if (k_.trap_sites) {
+    // Kept for the call shader, which reports each call's own first trap.
+    Id site = f.load(k_.types.u32, k_.abi.trap_site_var);
+    f.store(k_.abi.trapped_site_var, site);
+    f.store(k_.abi.trapped_address_var, f.param(1));
+    f.store(k_.abi.trapped_bytes_var, f.param(2));
     // The first invocation to claim the site words writes them; plain
     // stores after the claim suffice, since the host reads the record only
     // after the launch finished.
@@ -86,8 +111,13 @@ void RuntimeHelpers::emit_trap(Id id) {
              {field(abi::kTrapSiteClaimed), device_scope, relaxed, relaxed, k_.b.const_u32(1), k_.b.const_u32(0)});
     Id won = f.op(spv::Op::OpIEqual, k_.types.bool_type, {previous, k_.b.const_u32(0)});
     f.if_else(won, [&] {
-      f.store_aligned(field(abi::kTrapSiteOffset), f.load(k_.types.u32, k_.abi.trap_site_var), 4);
+      f.store_aligned(field(abi::kTrapSiteOffset), site, 4);
       f.store_aligned(field(abi::kTrapSiteInvocation), index, 4);
+      Id address = f.param(1);
+      f.store_aligned(field(abi::kTrapSiteAddressLow), f.op(spv::Op::OpUConvert, k_.types.u32, {address}), 4);
+      Id high = f.op(spv::Op::OpShiftRightLogical, k_.types.u64, {address, k_.b.const_u64(32)});
+      f.store_aligned(field(abi::kTrapSiteAddressHigh), f.op(spv::Op::OpUConvert, k_.types.u32, {high}), 4);
+      f.store_aligned(field(abi::kTrapSiteAccessBytes), f.param(2), 4);
     });
   }
   f.store(k_.abi.trapped_var, k_.b.const_bool(true));

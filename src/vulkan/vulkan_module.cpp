@@ -22,6 +22,8 @@ class WasmRecordedLaunch : public device::BackendRecordedLaunch {
     if (report->site) {
       out.site = *report->site == abi::kNoTrapSite ? std::string("the shader's call dispatch")
                                                    : wasm::describe_code_site(module_, *report->site);
+      if (report->access_address != abi::kNoTrapAddress)
+        out.site += ", " + wasm::describe_access(report->access_address, report->access_bytes);
       out.site_invocation = report->site_invocation;
     }
     return out;
@@ -97,6 +99,8 @@ Result<std::vector<device::CallResult>> VulkanModule::call(std::span<const devic
   for (const runtime::CallResult& result : results) {
     device::CallResult converted{result.trapped, result.trap, {}, {}};
     if (result.trap_site) converted.trap_site = wasm::describe_code_site(module_.wasm(), *result.trap_site);
+    if (result.trap_site && result.trap_address != abi::kNoTrapAddress)
+      converted.trap_site += ", " + wasm::describe_access(result.trap_address, result.trap_bytes);
     for (const runtime::Value& v : result.values) converted.values.push_back(device::CallValue{v.type, v.bits});
     out.push_back(std::move(converted));
   }

@@ -28,4 +28,11 @@ std::string describe_code_site(const Module& module, uint32_t offset) {
   return "function '" + module.function_name(*function) + "' (function " + std::to_string(*function) + ") at " + at;
 }
 
+std::string describe_access(uint64_t address, uint32_t bytes) {
+  char text[64];
+  std::snprintf(text, sizeof text, "a %u-byte access at address 0x%llx", bytes,
+                static_cast<unsigned long long>(address));
+  return text;
+}
+
 }  // namespace wasmgpu::wasm
