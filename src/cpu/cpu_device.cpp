@@ -407,9 +407,23 @@ void CpuKernel::run(const Shape& shape, std::span<const device::BackendArg> args
   });
 }
 
-bool is_scalar(wasm::ValType type) {
+// The types a call passes: the scalars and v128.
+bool is_callable(wasm::ValType type) {
   return type == wasm::ValType::I32 || type == wasm::ValType::I64 || type == wasm::ValType::F32 ||
-         type == wasm::ValType::F64;
+         type == wasm::ValType::F64 || type == wasm::ValType::V128;
+}
+
+// A call's values as 8-byte slots: a v128 takes two, its low 8 bytes first,
+// listed as two i64 (as the Vulkan device's CallInfo lists them).
+std::vector<wasm::ValType> call_slots(const std::vector<wasm::ValType>& types) {
+  std::vector<wasm::ValType> slots;
+  for (wasm::ValType t : types) {
+    if (t == wasm::ValType::V128)
+      slots.insert(slots.end(), {wasm::ValType::I64, wasm::ValType::I64});
+    else
+      slots.push_back(t);
+  }
+  return slots;
 }
 
 // Calls that run on the calling thread rather than the pool: waking the
@@ -548,11 +562,12 @@ void CpuModule::build_calls() {
       continue;
     }
     const wasm::FuncType& type = module_.function_type(e.index);
-    bool scalar = true;
-    for (wasm::ValType t : type.params) scalar = scalar && is_scalar(t);
-    for (wasm::ValType t : type.results) scalar = scalar && is_scalar(t);
-    if (!scalar) {
-      refuse(e.name, "its signature has a non-scalar (v128 or reference) type", ErrorCode::Compile);
+    bool callable = true;
+    for (wasm::ValType t : type.params) callable = callable && is_callable(t);
+    for (wasm::ValType t : type.results) callable = callable && is_callable(t);
+    if (!callable) {
+      refuse(e.name, "its signature has a reference type (calls pass i32, i64, f32, f64 and v128 only)",
+             ErrorCode::Compile);
       continue;
     }
     const uint32_t roots[] = {e.index};
@@ -571,7 +586,8 @@ void CpuModule::build_calls() {
              ErrorCode::Unsupported);
       continue;
     }
-    spirv::CallInfo info{e.name, e.index, type.params, type.results, facts->side_effects.at(e.index)};
+    spirv::CallInfo info{e.name, e.index, call_slots(type.params), call_slots(type.results),
+                         facts->side_effects.at(e.index)};
     auto found = std::find(functions.begin(), functions.end(), e.index);
     out.entry_of.push_back(uint32_t(found - functions.begin()));
     if (found == functions.end()) functions.push_back(e.index);

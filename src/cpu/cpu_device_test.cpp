@@ -247,6 +247,87 @@ TEST(CpuDeviceFloats, FloatEdgeCasesGiveLavapipesBits) {
   EXPECT_EQ(cpu[1 * per_item + 5], 0x80000000u);  // min(+0, -0)
 }
 
+// v128: C kernels built with -msimd128 (testdata/simd_ops.c: 20 v128 results
+// per item from 40 distinct SIMD instructions) give lavapipe's bytes on the
+// cpu device, float lanes' NaNs and signed zeros included; and v128
+// parameters and results of calls take two i64 slots each, as on Vulkan.
+TEST(CpuDeviceSimd, SimdKernelsGiveLavapipesBytes) {
+  static const uint32_t kF32[] = {0x00000000, 0x80000000, 0x00000001, 0x7F7FFFFF, 0x7F800000, 0xFF800000,
+                                  0x7FC00000, 0xFFC00001, 0x7F800001, 0x3F800000, 0xBFC00000, 0x40200000,
+                                  0x4F000000, 0xCF000001, 0x3EFFFFFF, 0x4F800000};
+  static const uint64_t kF64[] = {0x0,
+                                  0x8000000000000000,
+                                  0x7FF0000000000000,
+                                  0x7FF8000000000000,
+                                  0xFFF8000000000001,
+                                  0x7FF0000000000001,
+                                  0x3FF8000000000000,
+                                  0xC004000000000000,
+                                  0x41F0000000000000,
+                                  0xC1E0000000200000,
+                                  0x36A0000000000000,
+                                  0x47EFFFFFE0000000};
+  constexpr uint32_t n = 256, int_results = 11, float_results = 9;
+  std::vector<uint8_t> bytes = random_values<uint8_t>(32 * n, 11);
+  for (size_t i = 0; i < 32; ++i) bytes[i] = uint8_t(i % 2 ? 0x80 : 0x7F);  // saturating edges first
+  std::vector<uint32_t> f(8 * n);
+  std::vector<uint64_t> d(4 * n);
+  std::mt19937 rng(5);
+  for (auto& v : f) v = rng() % 3 ? kF32[rng() % std::size(kF32)] : uint32_t(rng());
+  for (auto& v : d) v = rng() % 3 ? kF64[rng() % std::size(kF64)] : (uint64_t(rng()) << 32 | rng());
+  auto run = [&](Device device) {
+    Module module = device.load_file(std::string(WASMGPU_CPU_KERNELS_DIR) + "/simd_ops.wasm");
+    Buffer<uint8_t> bb = device.upload(bytes);
+    Buffer<uint32_t> fb = device.upload(f);
+    Buffer<uint64_t> db = device.upload(d);
+    Buffer<uint8_t> ints = device.buffer<uint8_t>(size_t(n) * int_results * 16);
+    Buffer<uint8_t> floats = device.buffer<uint8_t>(size_t(n) * float_results * 16);
+    module.kernel("simd_ints")(n, bb, ints);
+    module.kernel("simd_floats")(n, fb, db, floats);
+    std::vector<uint8_t> out = ints.read(), more = floats.read();
+    out.insert(out.end(), more.begin(), more.end());
+    return out;
+  };
+  const std::vector<uint8_t> cpu = run(open_cpu()), lavapipe = run(open_vulkan());
+  const long diff = first_difference(cpu, lavapipe);
+  const long int_bytes = long(n) * int_results * 16;
+  EXPECT_EQ(diff, -1) << (diff < int_bytes ? "simd_ints item " : "simd_floats item ")
+                      << (diff < int_bytes ? diff / (16 * int_results) : (diff - int_bytes) / (16 * float_results))
+                      << " result "
+                      << (diff < int_bytes ? diff / 16 % int_results : (diff - int_bytes) / 16 % float_results)
+                      << " byte " << diff % 16;
+  // Some results as the spec defines them, on item 0 (a = b = 7F 80 7F 80 ...).
+  auto lane8 = [&](uint32_t result, uint32_t lane) { return cpu[16 * result + lane]; };
+  EXPECT_EQ(lane8(0, 0), 0x7F);  // i8x16.add_sat_s(127, 127)
+  EXPECT_EQ(lane8(0, 1), 0x80);  // i8x16.add_sat_s(-128, -128)
+  EXPECT_EQ(lane8(5, 0), 7);     // i8x16.popcnt(0x7F)
+  EXPECT_EQ(lane8(5, 1), 1);     // i8x16.popcnt(0x80)
+
+  // Calls: (v128, v128, i32) -> v128 and (v128) -> f64, as i64 slots.
+  const std::vector<std::vector<Value>> mix = {{Value::i64(0x0001000200030004), Value::i64(0x7FFF800000050006),
+                                                Value::i64(0x0000000100000002), Value::i64(0x8000000000000003),
+                                                Value::i32(1)}};
+  const std::vector<std::vector<Value>> sum = {{Value::i64(0x3FF0000000000000), Value::i64(0x4000000000000000)}};
+  auto calls = [&](Device device) {
+    Module module = device.load_file(std::string(WASMGPU_CPU_KERNELS_DIR) + "/simd_ops.wasm");
+    std::vector<CallResult> out = module.call("v128_mix", mix);
+    std::vector<CallResult> more = module.call("v128_sum", sum);
+    out.insert(out.end(), more.begin(), more.end());
+    return out;
+  };
+  const std::vector<CallResult> on_cpu = calls(open_cpu()), on_lavapipe = calls(open_vulkan());
+  ASSERT_EQ(on_cpu.size(), 2u);
+  ASSERT_EQ(on_lavapipe.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_FALSE(on_cpu[i].trapped) << on_cpu[i].trap;
+    EXPECT_EQ(on_cpu[i].values, on_lavapipe[i].values) << i;
+  }
+  // i16 lanes (4, 3, 2, 1, 6, 5, -32768, 32767) << 1, then -sat (2, 0, 1, 0, 3, 0, 0, -32768):
+  // (6, 6, 3, 2, 9, 10, 0, 32766), the low four lanes in the first slot.
+  EXPECT_EQ(on_cpu[0].values, (std::vector<Value>{Value::i64(0x0002000300060006), Value::i64(0x7FFE0000000A0009)}));
+  EXPECT_EQ(on_cpu[1].values, std::vector<Value>{Value::f64(3.0)});
+}
+
 INSTANTIATE_TEST_SUITE_P(OptLevels, CpuDevice, ::testing::Values("O0", "O2"),
                          [](const auto& info) { return std::string(info.param); });
 

@@ -18,8 +18,10 @@
 #include <vector>
 
 #include "abi/launch_abi.h"
+#include "cpu/float_rules.h"
 #include "cpu/kernel_abi.h"
 #include "cpu/kernel_support.h"
+#include "cpu/simd_ir_lowering.h"
 #include "frontend/instance_state.h"
 #include "frontend/table.h"
 #include "frontend/shared_memory.h"
@@ -58,6 +60,7 @@ struct ModuleLowering {
       // InstanceState's tables).
       case ValType::FuncRef:
       case ValType::ExternRef: return llvm::Type::getInt32Ty(context);
+      case ValType::V128: return v128_type(context);    // cpu/simd_ir_lowering.h
       default: return llvm::Type::getInt64Ty(context);  // refused earlier
     }
   }
@@ -123,7 +126,7 @@ struct Frame {
   bool end_reached = false;  // some branch or fall-through goes to `end`
 };
 
-class FunctionLowering {
+class FunctionLowering final : public SimdHost {
  public:
   FunctionLowering(ModuleLowering& m, uint32_t index)
       : m_(m),
@@ -145,12 +148,12 @@ class FunctionLowering {
   llvm::Type* ptr() { return b_.getPtrTy(); }
   bool exact() const { return m_.float_mode == frontend::FloatMode::Exact; }
 
-  Value* pop() {
+  Value* pop() override {
     Value* v = stack_.back();
     stack_.pop_back();
     return v;
   }
-  void push(Value* v) { stack_.push_back(v); }
+  void push(Value* v) override { stack_.push_back(v); }
 
   Value* field(Value* base, uint32_t offset, llvm::Type* type) {
     return b_.CreateLoad(type, b_.CreateConstInBoundsGEP1_64(i8(), base, offset));
@@ -193,7 +196,7 @@ class FunctionLowering {
 
   // The host address of [ea, ea + width) (ea: i64), or a trap
   // (docs/memory-model.md, "How an access is translated").
-  Value* translate(Value* ea, uint32_t width);
+  Value* translate(Value* ea, uint32_t width) override;
   // The same for [ea, ea + length) with a run-time length (bulk memory).
   Value* translate_range(Value* ea, Value* length);
   Value* instance() { return field(launch(), kLaunchInstance, ptr()); }
@@ -258,11 +261,13 @@ class FunctionLowering {
   void go_dead() { dead_ = true; }
 
   bool lower_numeric(const wasm::Instr& instr);
-  Value* nan_fix(Value* result, Value* a, Value* b);
-  Value* float_bits(Value* v) { return b_.CreateBitCast(v, v->getType()->isFloatTy() ? i32() : i64()); }
-  Value* min_max(Value* a, Value* b, bool is_min);
+  // The float rules of docs/float-modes.md (cpu/float_rules.h).
+  FloatRules rules() { return FloatRules(b_, exact()); }
+  Value* nan_fix(Value* result, Value* a, Value* b) { return rules().nan_fix(result, a, b); }
+  Value* float_bits(Value* v) { return rules().bits(v); }
+  Value* min_max(Value* a, Value* b, bool is_min) { return rules().min_max(a, b, is_min); }
   Value* trunc_checked(Value* x, bool is_signed, unsigned bits);
-  Value* convert_nan(Value* result, Value* operand);
+  Value* convert_nan(Value* result, Value* operand) { return rules().convert_nan(result, operand); }
 
   ModuleLowering& m_;
   uint32_t index_;
@@ -406,7 +411,13 @@ void FunctionLowering::lower() {
             push(b_.CreateBitCast(b_.getInt64(init->imm64), type));
           break;
         }
-        // Mutable, imported or set from another global: the instance's slot.
+        // Mutable, imported or set from another global: the instance's slot
+        // (a v128's 16 bytes in the layout's v128 slots).
+        if (global_type.type == ValType::V128) {
+          push(b_.CreateAlignedLoad(type, instance_ptr(m_.layout.v128_globals_offset + 16 * instr.imm0),
+                                    llvm::MaybeAlign(8)));
+          break;
+        }
         push(b_.CreateAlignedLoad(type, instance_ptr(abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * instr.imm0),
                                   llvm::MaybeAlign(4)));
         break;
@@ -414,6 +425,9 @@ void FunctionLowering::lower() {
       case Opcode::GlobalSet:
         if (instr.imm0 == m_.facts.stack.stack_pointer) {
           b_.CreateStore(pop(), state_field_ptr(kStateStackPointer));
+        } else if (m_.module.global_type(instr.imm0).type == ValType::V128) {
+          b_.CreateAlignedStore(pop(), instance_ptr(m_.layout.v128_globals_offset + 16 * instr.imm0),
+                                llvm::MaybeAlign(8));
         } else {
           b_.CreateAlignedStore(pop(), instance_ptr(abi::kInstanceGlobals + abi::kInstanceGlobalSlotSize * instr.imm0),
                                 llvm::MaybeAlign(4));
@@ -448,6 +462,12 @@ void FunctionLowering::lower() {
         const wasm::OpcodeInfo& info = wasm::info(instr.op);
         if (info.cls == wasm::OpcodeClass::Atomic) {
           lower_atomic(instr);
+        } else if (info.cls == wasm::OpcodeClass::Vector) {
+          if (!lower_simd(b_, rules(), *this, instr)) {
+            set_trap(abi::TrapKind::Unreachable);
+            return_default();
+            go_dead();
+          }
         } else if (info.access.kind == wasm::AccessKind::Load) {
           lower_load(instr);
         } else if (info.access.kind == wasm::AccessKind::Store) {
@@ -1233,58 +1253,6 @@ void FunctionLowering::lower_atomic(const wasm::Instr& instr) {
   }
 }
 
-// wasm's NaN result in exact mode (docs/float-modes.md): the first NaN
-// operand quieted, else the canonical NaN; other results as they are.
-FunctionLowering::Value* FunctionLowering::nan_fix(Value* result, Value* a, Value* b) {
-  if (!exact()) return result;
-  llvm::Type* type = result->getType();
-  const bool single = type->isFloatTy();
-  Value* quiet = single ? b_.getInt32(0x0040'0000u) : b_.getInt64(uint64_t(1) << 51);
-  Value* canonical = single ? b_.getInt32(0x7FC0'0000u) : b_.getInt64(0x7FF8'0000'0000'0000ull);
-  Value* bits = canonical;
-  if (b) bits = b_.CreateSelect(b_.CreateFCmpUNO(b, b), b_.CreateOr(float_bits(b), quiet), bits);
-  bits = b_.CreateSelect(b_.CreateFCmpUNO(a, a), b_.CreateOr(float_bits(a), quiet), bits);
-  return b_.CreateSelect(b_.CreateFCmpUNO(result, result), b_.CreateBitCast(bits, type), result);
-}
-
-// min/max on the integer order of the bits, in which -0 < +0; NaNs as nan_fix.
-FunctionLowering::Value* FunctionLowering::min_max(Value* a, Value* b, bool is_min) {
-  llvm::Type* type = a->getType();
-  const bool single = type->isFloatTy();
-  const unsigned bits = single ? 32 : 64;
-  auto key = [&](Value* v) {
-    Value* raw = float_bits(v);
-    Value* negative = b_.CreateICmpSLT(raw, llvm::ConstantInt::get(raw->getType(), 0));
-    Value* sign = llvm::ConstantInt::get(raw->getType(), llvm::APInt::getSignMask(bits));
-    return b_.CreateSelect(negative, b_.CreateNot(raw), b_.CreateOr(raw, sign));
-  };
-  Value* a_first = is_min ? b_.CreateICmpULT(key(a), key(b)) : b_.CreateICmpUGT(key(a), key(b));
-  Value* result = b_.CreateSelect(a_first, a, b);
-  Value* any_nan = b_.CreateFCmpUNO(a, b);
-  Value* quiet_nan = nan_fix(llvm::ConstantFP::getNaN(type), a, b);
-  if (!exact()) quiet_nan = b_.CreateFAdd(a, b);
-  return b_.CreateSelect(any_nan, quiet_nan, result);
-}
-
-// A NaN result of promote/demote: the operand's payload, quieted.
-FunctionLowering::Value* FunctionLowering::convert_nan(Value* result, Value* operand) {
-  if (!exact()) return result;
-  Value* bits = float_bits(operand);
-  Value* nan_bits = nullptr;
-  if (result->getType()->isDoubleTy()) {
-    Value* wide = b_.CreateZExt(bits, i64());
-    Value* sign = b_.CreateShl(b_.CreateLShr(wide, 31), 63);
-    Value* payload = b_.CreateShl(b_.CreateAnd(wide, b_.getInt64(0x007F'FFFF)), 29);
-    nan_bits = b_.CreateOr(b_.CreateOr(sign, payload), b_.getInt64(0x7FF8'0000'0000'0000ull));
-  } else {
-    Value* sign = b_.CreateShl(b_.CreateTrunc(b_.CreateLShr(bits, 63), i32()), 31);
-    Value* payload =
-        b_.CreateTrunc(b_.CreateLShr(b_.CreateAnd(bits, b_.getInt64(0x000F'FFFF'FFFF'FFFFull)), 29), i32());
-    nan_bits = b_.CreateOr(b_.CreateOr(sign, payload), b_.getInt32(0x7FC0'0000u));
-  }
-  return b_.CreateSelect(b_.CreateFCmpUNO(operand, operand), b_.CreateBitCast(nan_bits, result->getType()), result);
-}
-
 // A trapping float-to-integer conversion: NaN is an invalid conversion, a
 // value whose truncation does not fit an overflow.
 FunctionLowering::Value* FunctionLowering::trunc_checked(Value* x, bool is_signed, unsigned bits) {
@@ -1618,15 +1586,27 @@ void emit_call_entry(ModuleLowering& m, uint32_t function, const std::string& sy
   b.CreateStore(b.getInt32(m.facts.stack.stack_hi), state_field(kStateStackPointer));
   const wasm::FuncType& signature = m.module.function_type(function);
   std::vector<llvm::Value*> args{state};
-  for (size_t i = 0; i < signature.params.size(); ++i)
-    args.push_back(
-        b.CreateLoad(m.type_of(signature.params[i]), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), fn->getArg(1), i)));
+  // A v128 takes two slots, its low 8 bytes first (as on the Vulkan device).
+  uint64_t slot = 0;
+  for (ValType t : signature.params) {
+    args.push_back(b.CreateAlignedLoad(m.type_of(t), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), fn->getArg(1), slot),
+                                       llvm::MaybeAlign(8)));
+    slot += t == ValType::V128 ? 2 : 1;
+  }
   llvm::Value* result = b.CreateCall(m.functions.at(function), args);
+  slot = 0;
   for (size_t i = 0; i < signature.results.size(); ++i) {
     llvm::Value* value = signature.results.size() == 1 ? result : b.CreateExtractValue(result, unsigned(i));
+    llvm::Value* at = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), fn->getArg(2), slot);
     llvm::Type* type = value->getType();
+    if (signature.results[i] == ValType::V128) {
+      b.CreateAlignedStore(value, at, llvm::MaybeAlign(8));
+      slot += 2;
+      continue;
+    }
     if (type->isFloatingPointTy()) value = b.CreateBitCast(value, type->isFloatTy() ? b.getInt32Ty() : b.getInt64Ty());
-    b.CreateStore(b.CreateZExt(value, b.getInt64Ty()), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), fn->getArg(2), i));
+    b.CreateStore(b.CreateZExt(value, b.getInt64Ty()), at);
+    slot += 1;
   }
   b.CreateRetVoid();
 }

@@ -21,14 +21,8 @@ Error refuse(const wasm::Module& module, std::string_view kernel, uint32_t funct
 std::string unsupported_instruction(const wasm::Module& module, const wasm::Instr& instr,
                                     std::optional<uint32_t> stack_pointer) {
   const wasm::OpcodeInfo& info = wasm::info(instr.op);
-  switch (info.cls) {
-    case wasm::OpcodeClass::Vector: return "uses SIMD (" + std::string(info.text) + ")";
-    case wasm::OpcodeClass::Atomic:
-      if (info.access.kind == wasm::AccessKind::Wait)
-        return "uses " + std::string(info.text) + " (an invocation cannot block)";
-      break;
-    default: break;
-  }
+  if (info.cls == wasm::OpcodeClass::Atomic && info.access.kind == wasm::AccessKind::Wait)
+    return "uses " + std::string(info.text) + " (an invocation cannot block)";
   (void)stack_pointer;
   switch (instr.op) {
     case Opcode::Call:

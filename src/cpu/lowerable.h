@@ -1,7 +1,7 @@
 // What the cpu device cannot lower at all, which the front end asks for every
 // type and instruction of every reachable function (analyse_module) and
-// refuses naming the function: v128 values and instructions, and
-// memory.atomic.wait32/64 (an invocation cannot block). What it lowers but
+// refuses naming the function: memory.atomic.wait32/64 (an invocation cannot
+// block). Every type lowers, v128 included (cpu/simd_ir_lowering.h). What it lowers but
 // not yet in every form is checked after the facts (kernel_support.h).
 #pragma once
 
