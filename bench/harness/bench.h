@@ -31,6 +31,9 @@ struct Options {
   bool verbose = false;
   // Dependent launches recorded in one command buffer for the launch overhead.
   unsigned launches = 10000;
+  // The CPU columns: the wasm kernels on the cpu device and on lavapipe, and
+  // the native twins (bench/native) with their STREAM and OpenBLAS references.
+  bool cpu_columns = true;
 };
 
 // Runs the benchmark and prints its tables on stdout. Throws std::runtime_error

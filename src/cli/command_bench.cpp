@@ -46,6 +46,10 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--launches", options->launches, "Dependent launches in one command buffer (launch overhead)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u));
+  cmd->add_flag_function(
+      "--no-cpu", [options](int64_t) { options->cpu_columns = false; },
+      "Leave out the CPU columns (the wasm kernels on the cpu device and on lavapipe, the native OpenMP "
+      "twins and their STREAM and OpenBLAS references)");
   cmd->add_option("--cuda", options->cuda,
                   "The CUDA twin program built from bench/cuda (PATH-nofma must be its -fmad=false build); "
                   "default: bench/cuda/build/wasmgpu-bench-cuda when it exists");
