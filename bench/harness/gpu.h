@@ -58,6 +58,9 @@ class Gpu {
     double seconds = 0;
   };
   std::vector<CompileTime>& compile_times() { return compile_times_; }
+  // Whether KernelSet loads the fast-mode kernels on the cpu device (only
+  // exact mode by default: the cpu column's mode).
+  bool cpu_fast_kernels = false;
 
   // A twin's SPIR-V (entry point "main"), loaded once and owned by the Gpu.
   const Kernel& twin(std::span<const uint8_t> spirv);

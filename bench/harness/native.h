@@ -56,9 +56,10 @@ void check_native_bytes(Gpu& gpu, const BufferBase& buffer, const T* native, uin
   check_elements<T>(gpu, buffer, count, [&](uint64_t first, const T* wasm, uint64_t n) {
     for (uint64_t k = 0; k < n; ++k)
       if (std::memcmp(&wasm[k], &native[first + k], sizeof(T)) != 0)
-        throw std::runtime_error(fmt::format("{}: the native twin's {}[{}] differs from the wasm kernel's ({}): "
-                                             "{} bytes not equal",
-                                             workload, array, first + k, to_string(variant), sizeof(T)));
+        throw std::runtime_error(
+            fmt::format("{}: the native twin's {}[{}] differs from the wasm kernel's ({}): "
+                        "{} bytes not equal",
+                        workload, array, first + k, to_string(variant), sizeof(T)));
   });
 }
 

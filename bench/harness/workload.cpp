@@ -25,8 +25,9 @@ const char* to_string(Variant variant) {
 
 KernelSet::KernelSet(Gpu& gpu, const std::string& module, const std::string& kernel)
     : exact_(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Exact) {
+  if (!gpu.is_cpu() || gpu.cpu_fast_kernels)
+    fast_.emplace(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Fast);
   if (gpu.is_cpu()) return;
-  fast_.emplace(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Fast);
   plain_ = &gpu.twin(embedded(kernel + ".plain.spv"));
   precise_ = &gpu.twin(embedded(kernel + ".precise.spv"));
 }
@@ -41,8 +42,8 @@ void KernelSet::prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> 
 size_t KernelSet::add_launch(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size,
                              std::vector<Argument> wasm_args, const void* push, uint32_t push_size) {
   exact_launches_.push_back(exact_.prepare(groups, size, wasm_args));
-  if (fast_) {
-    fast_launches_.push_back(fast_->prepare(groups, size, wasm_args));
+  if (fast_) fast_launches_.push_back(fast_->prepare(groups, size, wasm_args));
+  if (plain_) {
     plain_launches_.push_back(Gpu::twin_launch(*plain_, push, push_size, groups));
     precise_launches_.push_back(Gpu::twin_launch(*precise_, push, push_size, groups));
   }

@@ -65,8 +65,9 @@ class KernelSet {
   void record(CommandBuffer& commands, Variant variant, size_t index = 0) const;
 
  private:
-  // fast_ and the twins are not loaded on the cpu device (its columns run
-  // the default float mode, exact; it has no foreign SPIR-V).
+  // fast_ (unless Gpu::cpu_fast_kernels) and the twins are not loaded on the
+  // cpu device (its column runs the default float mode, exact; it has no
+  // foreign SPIR-V).
   std::optional<WasmKernel> fast_;
   WasmKernel exact_;
   const Kernel *plain_ = nullptr, *precise_ = nullptr;
