@@ -80,6 +80,7 @@ PACKAGES=(
   python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev libfmt-dev
   chromium  # the demo page, headless with WebGPU (the test webgpu.browser)
+  libomp-19-dev libopenblas-dev  # the bench's native CPU twins (OpenMP) and their SGEMM reference (bench/native)
 )
 # scikit-build-core (the Python package's build backend) needs backports' python3-packaging.
 BACKPORTS_PACKAGES=(mesa-vulkan-drivers python3-scikit-build-core)

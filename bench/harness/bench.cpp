@@ -6,15 +6,19 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <ctime>
 #include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "harness/cuda_runner.h"
 #include "harness/embedded.h"
 #include "harness/gpu.h"
+#include "harness/native.h"
 #include "harness/raw_vulkan.h"
 #include "harness/report.h"
 #include "harness/trace.h"
@@ -23,6 +27,10 @@
 #include "harness/workloads/workloads.h"
 #include "spirv/compiler.h"
 #include "wasm/decoder.h"
+
+#if WASMGPU_BENCH_NATIVE
+#include "native_twins.h"
+#endif
 
 namespace wasmgpu::bench {
 namespace {
@@ -35,6 +43,16 @@ double median(std::vector<double> values) {
 
 bool wanted(const Options& options, const std::string& name) {
   return options.only.empty() || std::find(options.only.begin(), options.only.end(), name) != options.only.end();
+}
+
+// The CPU columns (cpu, native, lavapipe) unless --no-cpu, and only where a
+// workload row is run (not for --only launch, sync, compile).
+bool wanted_cpu_columns(const Options& options) {
+  if (!options.cpu_columns) return false;
+  if (options.only.empty()) return true;
+  for (const std::string& name : options.only)
+    if (name != "copy" && name != "launch" && name != "sync" && name != "compile") return true;
+  return false;
 }
 
 void log(const Options& options, const std::string& line) {
@@ -177,6 +195,7 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
   }
 
   Row row;
+  row.problem_size = size;
   row.workload = w.name();
   row.size = w.size_text();
   row.unit = w.unit() == Unit::Bytes ? "GB/s" : "GFLOP/s";
@@ -195,6 +214,139 @@ Row measure(Gpu& gpu, Workload& w, const Options& options, const CudaRunner* cud
     if (r.ms_library > 0) row.cuda_library = work / (r.ms_library * 1e6);
   }
   return row;
+}
+
+// ------------------------------------------------------------ CPU columns
+
+// The rows with a native twin (bench/native).
+const char* const kNativeTwinRows[] = {"triad",      "reduce",    "mandelbrot", "sgemm",
+                                       "horner_f64", "histogram", "particles",  "stencil"};
+
+// The CPU columns' launch: kernel(n, ...) with no workgroup size where the
+// workload has one (the `default` column's launch), else the workload's own
+// grid, which a user gives; exact mode (the default float mode) either way.
+Variant user_variant(Workload& w) { return w.kernels().has_default() ? Variant::WasmDefault : Variant::WasmExact; }
+// The cpu and lavapipe columns' variant: the user's, or fast mode with the
+// workload's own grid under --cpu-fast.
+Variant cpu_variant(Workload& w, const Options& options) {
+  return options.cpu_fast ? Variant::WasmFast : user_variant(w);
+}
+
+// Milliseconds per call of `run` on the host's clock: a warm-up call, then
+// the median of `runs` samples of back-to-back calls lasting min_ms each.
+double host_ms(const std::function<void()>& run, const Options& options) {
+  auto timed = [&](uint64_t calls) {
+    const auto start = std::chrono::steady_clock::now();
+    for (uint64_t i = 0; i < calls; ++i) run();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / double(calls);
+  };
+  const double first = timed(1);
+  if (options.quick) return first;
+  const uint64_t calls = std::max<uint64_t>(1, uint64_t(std::ceil(options.min_ms / std::max(timed(1), 1e-3))));
+  std::vector<double> samples;
+  for (int r = 0; r < options.runs; ++r) samples.push_back(timed(calls));
+  return median(samples);
+}
+
+// The user's launch of `w` on `gpu` (the cpu device or lavapipe) at `size`,
+// or the largest size under it that the device allows: set up, verified
+// against the CPU reference, then timed as the other variants are. Returns
+// the throughput in the row's unit, or NAN where the workload skips it.
+double measure_user(Gpu& gpu, Workload& w, uint64_t size, const Options& options, const char* column) {
+  TracePhase total(w.name(), fmt::format("{} column", column));
+  size = w.round_size(std::min(size, w.max_size(gpu)));
+  w.setup(gpu, size, size);
+  const Variant v = cpu_variant(w, options);
+  if (std::string why = w.skip_reason(gpu, v); !why.empty()) {
+    log(options, fmt::format("{}: {} skipped: {}", w.name(), column, why));
+    return NAN;
+  }
+  if (v == Variant::WasmDefault) w.kernels().settle_default();
+  const Recorder record = [&w, v](CommandBuffer& commands) { w.record(commands, v); };
+  w.reset(gpu);
+  const double checked_ms = gpu.time_ms(record);
+  w.check(gpu, v);
+  // A run of over a second (the cpu device runs barrier kernels' workgroups
+  // as fibers, at about 1 us per barrier per invocation) is timed once more,
+  // alone, so that the column finishes in minutes.
+  const bool slow = checked_ms > 1000.0;
+  uint64_t iters = 1;
+  if (!options.quick && !slow)
+    iters = std::max<uint64_t>(1, uint64_t(std::ceil(options.min_ms / std::max(gpu.time_ms(record), 1e-3))));
+  // --quick reports the checked run's time (its timings mean nothing).
+  std::vector<double> samples;
+  if (options.quick) samples.push_back(checked_ms);
+  for (int r = 0; r < (options.quick ? 0 : slow ? 1 : options.runs); ++r)
+    samples.push_back(gpu.time_ms(repeated(record, iters)) / double(iters));
+  const double ms = median(samples);
+  log(options,
+      fmt::format("{}: {}: {} ({}) verified, {:.3f} ms per run ({} per sample)", w.name(), column, w.size_text(),
+                  v == Variant::WasmDefault ? "kernel(n, ...)"
+                  : v == Variant::WasmFast  ? "its own grid, fast mode"
+                                            : "its own grid, exact mode",
+                  ms, iters));
+  return w.work() / (ms * 1e6);
+}
+
+// The native twin of `w` at its current size: its output is checked against
+// a run of `v` (an exact-mode launch) of the wasm kernel on `gpu`, then it is
+// timed on the host's clock; likewise its library reference, checked against
+// the twin. Fills row.native (and row.library*).
+void measure_native(Gpu& gpu, Workload& w, Variant v, const Options& options, Row& row) {
+  std::unique_ptr<NativeTwin> twin = w.native_twin();
+  if (!twin) return;
+  TracePhase total(w.name(), "native twin");
+  w.reset(gpu);
+  gpu.run([&w, v](CommandBuffer& commands) { w.record(commands, v); });
+  twin->run();
+  twin->check(gpu, v);
+  const double work = w.work();
+  const double ms = host_ms(twin->run, options);
+  row.native = work / (ms * 1e6);
+  log(options, fmt::format("{}: native twin checked against the wasm kernel ({} on {}), {:.3f} ms per run", w.name(),
+                           to_string(v), gpu.info().name, ms));
+  row.library = twin->library;
+  if (twin->library_run) {
+    twin->library_run();
+    twin->library_check();
+    const double library_ms = host_ms(twin->library_run, options);
+    row.library_value = work / (library_ms * 1e6);
+    log(options,
+        fmt::format("{}: {} checked against the native twin, {:.3f} ms per run", w.name(), twin->library, library_ms));
+  }
+  // OpenMP's and OpenBLAS's threads spin a while after their last parallel
+  // region (libomp's KMP_BLOCKTIME, 200 ms): let them sleep before the next
+  // measurement shares the cores with them.
+  if (!options.quick) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+}
+
+// STREAM-style copy and triad over every core (bench/native/stream.c), on
+// arrays far larger than the caches, each result checked.
+void stream_bandwidth(Report& report, const Options& options) {
+#if WASMGPU_BENCH_NATIVE
+  TracePhase phase("stream", "total");
+  const uint64_t n = options.quick ? (1u << 20) : (1u << 25);  // 128 MiB per array
+  std::vector<float> a(n, 0.0f), b = generated<float>(n, [](uint64_t i) { return float(i % 1000) * 0.5f; });
+  std::vector<float> c = generated<float>(n, [](uint64_t i) { return float(i % 7); });
+  const float s = 3.0f;
+  const double copy_ms = host_ms([&] { native_stream_copy(a.data(), b.data(), n); }, options);
+  if (std::memcmp(a.data(), b.data(), n * 4) != 0) throw std::runtime_error("stream copy: the copy differs");
+  const double triad_ms = host_ms([&] { native_stream_triad(a.data(), b.data(), c.data(), s, n); }, options);
+  parallel_for(n, 1 << 20, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      const float product = s * c[i];
+      const float expected = b[i] + product;
+      if (std::memcmp(&a[i], &expected, 4) != 0)
+        mismatch("stream-triad", Variant::WasmExact, fmt::format("a[{}]", i), a[i], expected);
+    }
+  });
+  report.stream_copy_gbs = 8.0 * double(n) / (copy_ms * 1e6);
+  report.stream_triad_gbs = 12.0 * double(n) / (triad_ms * 1e6);
+  report.stream_size = fmt::format("n={} x 4 B", n);
+  log(options, fmt::format("stream: n={}, copy {:.3f} ms, triad {:.3f} ms, verified", n, copy_ms, triad_ms));
+#else
+  (void)report, (void)options;
+#endif
 }
 
 // ------------------------------------------------------------ launch overhead
@@ -349,6 +501,42 @@ void run(const Options& options) {
   std::unique_ptr<CudaRunner> cuda;
   if (options.cuda) cuda = std::make_unique<CudaRunner>(*options.cuda);
   log(options, "device: " + report.device);
+  if (gpu.is_cpu())
+    throw std::runtime_error(
+        "the bench's device runs the GLSL twins (foreign SPIR-V), which the cpu device refuses; the cpu device is "
+        "the table's `cpu` column (run the bench on a Vulkan device, lavapipe included)");
+  // The CPU columns' devices: the cpu device (no cache: its compile times are
+  // reported) and lavapipe, unless the bench's device is lavapipe itself.
+  std::unique_ptr<Gpu> cpu, lavapipe;
+  if (wanted_cpu_columns(options)) {
+    try {
+      cpu = std::make_unique<Gpu>(std::string("cpu"), false);
+      cpu->cpu_fast_kernels = options.cpu_fast;
+      log(options, "cpu column: " + cpu->info().name + " (" + cpu->info().driver + ")");
+    } catch (const std::exception& e) {
+      report.cpu_absent = e.what();
+      log(options, std::string("cpu column: absent: ") + e.what());
+    }
+    if (!gpu.is_lavapipe()) {
+      try {
+        lavapipe = std::make_unique<Gpu>(std::string("llvmpipe"));
+        if (!lavapipe->is_lavapipe()) throw std::runtime_error("'llvmpipe' opened " + lavapipe->info().name);
+        log(options, "lavapipe column: " + lavapipe->info().name);
+      } catch (const std::exception& e) {
+        lavapipe.reset();
+        report.lavapipe_absent = e.what();
+        log(options, std::string("lavapipe column: absent: ") + e.what());
+      }
+    }
+    if (options.cpu_fast) {
+      report.native_absent = "--cpu-fast (the twins' checks compare exact mode's bits)";
+      log(options, "native column: left out: " + report.native_absent);
+    } else if (!native_twins_built()) {
+      report.native_absent = "no libomp for clang-19 at build time (libomp-19-dev)";
+      log(options, "native column: absent: " + report.native_absent);
+    }
+    stream_bandwidth(report, options);
+  }
 
   {
     TracePhase phase("copy", "total");
@@ -358,8 +546,42 @@ void run(const Options& options) {
   auto workloads = make_workloads(gpu, options.only);
   load_phase.reset();
   for (auto& w : workloads) {
-    report.rows.push_back(measure(gpu, *w, options, cuda.get()));
+    Row row = measure(gpu, *w, options, cuda.get());
+    const Variant user = user_variant(*w), column = cpu_variant(*w, options);
+    if (gpu.is_lavapipe() && row.value.count(column)) row.lavapipe = row.value[column];
+    // Without the cpu device the twin is checked against this device's run.
+    const bool native = wanted_cpu_columns(options) && !options.cpu_fast;
+    if (!cpu && native && row.value.count(user)) measure_native(gpu, *w, user, options, row);
+    const std::string name = w->name();
     w.reset();  // frees its buffers: the next workload may need the whole wasm address space
+    // --quick (the bench.quick test) keeps the CPU columns to the rows with
+    // native twins: the PolyBench-style rows' barrier kernels take seconds
+    // there (fibers), and the e2e suite's cpu tests cover the device.
+    const bool cpu_row = !options.quick || std::find(std::begin(kNativeTwinRows), std::end(kNativeTwinRows), name) !=
+                                               std::end(kNativeTwinRows);
+    if (!cpu_row && (cpu || lavapipe))
+      log(options, name + ": cpu and lavapipe columns left out with --quick (rows with native twins only)");
+    if (cpu && cpu_row) {
+      cpu->compile_times().clear();
+      std::unique_ptr<Workload> on_cpu;
+      {
+        TracePhase phase(name, "cpu: load and compile");
+        on_cpu = make_workload(*cpu, name);
+      }
+      for (const Gpu::CompileTime& c : cpu->compile_times()) {
+        log(options,
+            fmt::format("{}: cpu compile of {} ({}): {:.3f} s", name, c.kernel, c.exact ? "exact" : "fast", c.seconds));
+        if (c.exact)
+          row.cpu_compile_s = std::isnan(row.cpu_compile_s) ? c.seconds : std::max(row.cpu_compile_s, c.seconds);
+      }
+      row.cpu = measure_user(*cpu, *on_cpu, row.problem_size, options, "cpu");
+      if (native && !std::isnan(row.cpu)) measure_native(*cpu, *on_cpu, user_variant(*on_cpu), options, row);
+    }
+    if (lavapipe && cpu_row) {
+      std::unique_ptr<Workload> on_lavapipe = make_workload(*lavapipe, name);
+      row.lavapipe = measure_user(*lavapipe, *on_lavapipe, row.problem_size, options, "lavapipe");
+    }
+    report.rows.push_back(std::move(row));
   }
   if (wanted(options, "launch")) {
     TracePhase phase("launch", "total");

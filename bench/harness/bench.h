@@ -31,6 +31,13 @@ struct Options {
   bool verbose = false;
   // Dependent launches recorded in one command buffer for the launch overhead.
   unsigned launches = 10000;
+  // The CPU columns: the wasm kernels on the cpu device and on lavapipe, and
+  // the native twins (bench/native) with their STREAM and OpenBLAS references.
+  bool cpu_columns = true;
+  // The cpu and lavapipe columns in fast mode with the workloads' own grids
+  // (a diagnostic: what exact mode's rules cost there); no native column then,
+  // since its checks compare exact mode's bits.
+  bool cpu_fast = false;
 };
 
 // Runs the benchmark and prints its tables on stdout. Throws std::runtime_error

@@ -1,6 +1,7 @@
 #include "harness/gpu.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -9,10 +10,10 @@
 namespace wasmgpu::bench {
 namespace {
 
-Device open_device(const std::optional<std::string>& name) {
-  if (!name) return Device::open();
+Device open_device(const std::optional<std::string>& name, bool cache) {
   DeviceOptions options;
   options.name = name;
+  options.cache = cache;
   return Device::open(options);
 }
 
@@ -44,7 +45,7 @@ Argument push_argument(const Param& param, const uint8_t* block) {
 
 void TwinLaunch::record(CommandBuffer& commands) const { commands.launch_dynamic(*kernel, Launch::grid(groups), args); }
 
-Gpu::Gpu(const std::optional<std::string>& device) : device_(open_device(device)) {}
+Gpu::Gpu(const std::optional<std::string>& device, bool cache) : device_(open_device(device, cache)) {}
 
 Gpu::~Gpu() {
   staging_.reset();
@@ -92,7 +93,12 @@ Submission Gpu::submit(const Recorder& record, bool timed) {
 
 void Gpu::run(const Recorder& record) { submit(record, false); }
 
-double Gpu::time_ms(const Recorder& record) { return submit(record, true).gpu_seconds() * 1e3; }
+double Gpu::time_ms(const Recorder& record) {
+  if (!is_cpu()) return submit(record, true).gpu_seconds() * 1e3;
+  const auto start = std::chrono::steady_clock::now();
+  submit(record, false);
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
 
 Staging& Gpu::staging() {
   if (!staging_) staging_ = std::make_unique<Staging>(*this);

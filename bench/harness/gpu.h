@@ -34,14 +34,33 @@ struct TwinLaunch {
 
 class Gpu {
  public:
-  // Opens the device (an index or part of its name; default as everywhere).
-  explicit Gpu(const std::optional<std::string>& device);
+  // Opens the device (an index or part of its name; default as everywhere);
+  // `cache` false compiles every kernel afresh (the cpu column's compile times).
+  explicit Gpu(const std::optional<std::string>& device, bool cache = true);
   ~Gpu();
   Gpu(const Gpu&) = delete;
   Gpu& operator=(const Gpu&) = delete;
 
   Device& device() { return device_; }
   const DeviceInfo& info() const { return device_.info(); }
+  // The cpu device (src/cpu/): no foreign SPIR-V (the GLSL twins), no GPU
+  // timestamps (time_ms reads the host's clock: its submissions run on the
+  // host's threads and have ended when submit returns).
+  bool is_cpu() const { return info().name == "cpu"; }
+  // Lavapipe (Mesa's llvmpipe Vulkan driver).
+  bool is_lavapipe() const { return info().name.find("llvmpipe") != std::string::npos; }
+
+  // Seconds each wasm kernel took to load and compile (Module load and
+  // Module::kernel), in load order: "module/kernel (mode)".
+  struct CompileTime {
+    std::string kernel;
+    bool exact = false;
+    double seconds = 0;
+  };
+  std::vector<CompileTime>& compile_times() { return compile_times_; }
+  // Whether KernelSet loads the fast-mode kernels on the cpu device (only
+  // exact mode by default: the cpu column's mode).
+  bool cpu_fast_kernels = false;
 
   // A twin's SPIR-V (entry point "main"), loaded once and owned by the Gpu.
   const Kernel& twin(std::span<const uint8_t> spirv);
@@ -54,7 +73,8 @@ class Gpu {
   // when a wasm launch trapped.
   void run(const Recorder& record);
   // As run(), with GPU timestamps around the recorded work
-  // (Submission::gpu_seconds); returns the GPU time in ms.
+  // (Submission::gpu_seconds); returns the GPU time in ms. On the cpu
+  // device: the host's time for recording, submitting and waiting.
   double time_ms(const Recorder& record);
 
   // The bench's staging buffer for inputs and checks (made on first use).
@@ -65,6 +85,7 @@ class Gpu {
   std::vector<Module> twins_;
   std::vector<std::unique_ptr<Kernel>> twin_kernels_;
   std::unique_ptr<Staging> staging_;
+  std::vector<CompileTime> compile_times_;
 
   Submission submit(const Recorder& record, bool timed);
 };

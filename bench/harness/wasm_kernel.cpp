@@ -18,7 +18,12 @@ void WasmLaunch::record(CommandBuffer& commands) const { commands.launch_dynamic
 
 WasmKernel::WasmKernel(Gpu& gpu, std::span<const uint8_t> wasm, const std::string& export_name,
                        ModuleOptions::FloatMode mode)
-    : module_(gpu.device().load(wasm, options_for(mode))), kernel_(module_.kernel(export_name)) {}
+    : start_(std::chrono::steady_clock::now()),
+      module_(gpu.device().load(wasm, options_for(mode))),
+      kernel_(module_.kernel(export_name)) {
+  gpu.compile_times().push_back({export_name, mode == ModuleOptions::FloatMode::Exact,
+                                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()});
+}
 
 WasmLaunch WasmKernel::prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size,
                                std::vector<Argument> args) const {

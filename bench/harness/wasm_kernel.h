@@ -3,6 +3,7 @@
 // their timestamps.
 #pragma once
 
+#include <chrono>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,7 +31,8 @@ class WasmLaunch {
 
 class WasmKernel {
  public:
-  // Loads `wasm` and compiles `export_name` in `mode` (throws on failure).
+  // Loads `wasm` and compiles `export_name` in `mode` (throws on failure);
+  // the time both took goes into gpu.compile_times().
   WasmKernel(Gpu& gpu, std::span<const uint8_t> wasm, const std::string& export_name, ModuleOptions::FloatMode mode);
 
   // A launch of a grid of `groups` workgroups of `size`.
@@ -38,6 +40,7 @@ class WasmKernel {
   const Kernel& kernel() const { return kernel_; }
 
  private:
+  std::chrono::steady_clock::time_point start_;  // first: set before the load
   Module module_;
   Kernel kernel_;
 };

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "harness/embedded.h"
+#include "harness/native.h"
 
 namespace wasmgpu::bench {
 
@@ -23,8 +24,10 @@ const char* to_string(Variant variant) {
 }
 
 KernelSet::KernelSet(Gpu& gpu, const std::string& module, const std::string& kernel)
-    : fast_(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Fast),
-      exact_(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Exact) {
+    : exact_(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Exact) {
+  if (!gpu.is_cpu() || gpu.cpu_fast_kernels)
+    fast_.emplace(gpu, embedded(module + ".wasm"), kernel, ModuleOptions::FloatMode::Fast);
+  if (gpu.is_cpu()) return;
   plain_ = &gpu.twin(embedded(kernel + ".plain.spv"));
   precise_ = &gpu.twin(embedded(kernel + ".precise.spv"));
 }
@@ -38,11 +41,13 @@ void KernelSet::prepare(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> 
 
 size_t KernelSet::add_launch(std::array<uint32_t, 3> groups, std::array<uint32_t, 3> size,
                              std::vector<Argument> wasm_args, const void* push, uint32_t push_size) {
-  fast_launches_.push_back(fast_.prepare(groups, size, wasm_args));
   exact_launches_.push_back(exact_.prepare(groups, size, wasm_args));
-  plain_launches_.push_back(Gpu::twin_launch(*plain_, push, push_size, groups));
-  precise_launches_.push_back(Gpu::twin_launch(*precise_, push, push_size, groups));
-  return fast_launches_.size() - 1;
+  if (fast_) fast_launches_.push_back(fast_->prepare(groups, size, wasm_args));
+  if (plain_) {
+    plain_launches_.push_back(Gpu::twin_launch(*plain_, push, push_size, groups));
+    precise_launches_.push_back(Gpu::twin_launch(*precise_, push, push_size, groups));
+  }
+  return exact_launches_.size() - 1;
 }
 
 // The user's default is exact mode (Module's default float mode) with no
@@ -71,6 +76,8 @@ void KernelSet::record(CommandBuffer& commands, Variant variant, size_t index) c
     case Variant::GlslPrecise: precise_launches_.at(index).record(commands); break;
   }
 }
+
+std::unique_ptr<NativeTwin> Workload::native_twin() { return nullptr; }
 
 BufferBase make_buffer(Gpu& gpu, uint64_t bytes) { return gpu.device().buffer_bytes(bytes); }
 
@@ -123,29 +130,41 @@ uint64_t largest_square_size(Gpu& gpu, uint64_t matrices, uint64_t vectors, uint
 
 namespace wasmgpu::bench {
 
+namespace {
+
+using Factory = std::unique_ptr<Workload> (*)(Gpu&);
+// In the order the table lists them.
+const std::pair<const char*, Factory> kWorkloads[] = {{"triad", make_triad},
+                                                      {"reduce", make_reduce},
+                                                      {"mandelbrot", make_mandelbrot},
+                                                      {"sgemm", make_sgemm},
+                                                      {"stencil", make_stencil},
+                                                      {"horner_f64", make_horner_f64},
+                                                      {"histogram", make_histogram},
+                                                      {"particles", make_particles},
+                                                      {"jacobi_2d", make_jacobi_2d},
+                                                      {"gesummv", make_gesummv},
+                                                      {"atax", make_atax},
+                                                      {"bicg", make_bicg},
+                                                      {"2mm", make_mm2},
+                                                      {"fdtd_2d", make_fdtd_2d},
+                                                      {"correlation", make_correlation}};
+
+}  // namespace
+
 std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vector<std::string>& only) {
   if (!gpu.info().float64)
     throw std::runtime_error("the bench needs a device with shaderFloat64 (exact mode and the f64 workload use it)");
-  using Factory = std::unique_ptr<Workload> (*)(Gpu&);
-  const std::pair<const char*, Factory> all[] = {{"triad", make_triad},
-                                                 {"reduce", make_reduce},
-                                                 {"mandelbrot", make_mandelbrot},
-                                                 {"sgemm", make_sgemm},
-                                                 {"stencil", make_stencil},
-                                                 {"horner_f64", make_horner_f64},
-                                                 {"histogram", make_histogram},
-                                                 {"particles", make_particles},
-                                                 {"jacobi_2d", make_jacobi_2d},
-                                                 {"gesummv", make_gesummv},
-                                                 {"atax", make_atax},
-                                                 {"bicg", make_bicg},
-                                                 {"2mm", make_mm2},
-                                                 {"fdtd_2d", make_fdtd_2d},
-                                                 {"correlation", make_correlation}};
   std::vector<std::unique_ptr<Workload>> workloads;
-  for (const auto& [name, make] : all)
+  for (const auto& [name, make] : kWorkloads)
     if (only.empty() || std::find(only.begin(), only.end(), name) != only.end()) workloads.push_back(make(gpu));
   return workloads;
+}
+
+std::unique_ptr<Workload> make_workload(Gpu& gpu, const std::string& name) {
+  for (const auto& [known, make] : kWorkloads)
+    if (name == known) return make(gpu);
+  throw std::logic_error("no workload named '" + name + "'");
 }
 
 }  // namespace wasmgpu::bench

@@ -28,6 +28,8 @@ const char* to_string(Variant variant);
 // checked with a tolerance (the device may contract or flush).
 inline bool is_exact(Variant v) { return v == Variant::GlslPrecise || v == Variant::WasmExact; }
 
+struct NativeTwin;
+
 // What a workload's throughput counts.
 enum class Unit { Bytes, Flops };
 
@@ -63,7 +65,11 @@ class KernelSet {
   void record(CommandBuffer& commands, Variant variant, size_t index = 0) const;
 
  private:
-  WasmKernel fast_, exact_;
+  // fast_ (unless Gpu::cpu_fast_kernels) and the twins are not loaded on the
+  // cpu device (its column runs the default float mode, exact; it has no
+  // foreign SPIR-V).
+  std::optional<WasmKernel> fast_;
+  WasmKernel exact_;
   const Kernel *plain_ = nullptr, *precise_ = nullptr;
   std::vector<WasmLaunch> fast_launches_, exact_launches_;
   std::optional<WasmLaunch> default_launch_;
@@ -107,6 +113,10 @@ class Workload {
   virtual std::string no_default_reason() const { return "no 1-D launch"; }
   // Records one run of `variant`.
   virtual void record(CommandBuffer& commands, Variant variant) = 0;
+  // The native CPU twin (harness/native.h) for the current size, with host
+  // arrays of its own; none where the workload has no twin or the build has
+  // no OpenMP.
+  virtual std::unique_ptr<NativeTwin> native_twin();
   // Before a checked run: clears outputs that accumulate (histogram bins).
   virtual void reset(Gpu&) {}
   // After one run of `variant` on cleared outputs: compares with the CPU
@@ -120,6 +130,9 @@ class Workload {
 std::vector<std::unique_ptr<Workload>> make_workloads(Gpu& gpu, const std::vector<std::string>& only);
 
 // Helpers for workloads.
+// A buffer's device address for the GLSL twins' push constants; 0 on the cpu
+// device, which has no buffer device addresses and runs no twins.
+inline uint64_t twin_address(Gpu& gpu, const BufferBase& buffer) { return gpu.is_cpu() ? 0 : buffer.device_address(); }
 BufferBase make_buffer(Gpu& gpu, uint64_t bytes);
 void upload(BufferBase& buffer, const void* data, uint64_t bytes, uint64_t offset = 0);
 void download(const BufferBase& buffer, void* data, uint64_t bytes, uint64_t offset = 0);

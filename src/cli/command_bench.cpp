@@ -46,6 +46,13 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--launches", options->launches, "Dependent launches in one command buffer (launch overhead)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u));
+  cmd->add_flag_function(
+      "--no-cpu", [options](int64_t) { options->cpu_columns = false; },
+      "Leave out the CPU columns (the wasm kernels on the cpu device and on lavapipe, the native OpenMP "
+      "twins and their STREAM and OpenBLAS references)");
+  cmd->add_flag("--cpu-fast", options->cpu_fast,
+                "The cpu and lavapipe columns in fast mode with each workload's own grid (what exact mode costs "
+                "there); leaves out the native column, whose checks compare exact mode's bits");
   cmd->add_option("--cuda", options->cuda,
                   "The CUDA twin program built from bench/cuda (PATH-nofma must be its -fmad=false build); "
                   "default: bench/cuda/build/wasmgpu-bench-cuda when it exists");

@@ -50,8 +50,8 @@ class Atax final : public Workload {
     struct {
       uint64_t a, x, y;
       uint32_t n;
-    } ax{a_buf_->device_address(), x_buf_->device_address(), tmp_buf_->device_address(), uint32_t(n)},
-        atx{a_buf_->device_address(), tmp_buf_->device_address(), y_buf_->device_address(), uint32_t(n)};
+    } ax{twin_address(gpu, *a_buf_), twin_address(gpu, *x_buf_), twin_address(gpu, *tmp_buf_), uint32_t(n)},
+        atx{twin_address(gpu, *a_buf_), twin_address(gpu, *tmp_buf_), twin_address(gpu, *y_buf_), uint32_t(n)};
     ax_.prepare({uint32_t(n), 1, 1}, {256, 1, 1}, {*a_buf_, *x_buf_, *tmp_buf_, uint32_t(n)}, &ax, sizeof ax);
     atx_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1}, {*a_buf_, *tmp_buf_, *y_buf_, uint32_t(n)}, &atx, sizeof atx);
   }

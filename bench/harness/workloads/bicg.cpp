@@ -53,8 +53,8 @@ class Bicg final : public Workload {
     struct {
       uint64_t a, in, out;
       uint32_t n;
-    } s{a_buf_->device_address(), r_buf_->device_address(), s_buf_->device_address(), uint32_t(n)},
-        q{a_buf_->device_address(), p_buf_->device_address(), q_buf_->device_address(), uint32_t(n)};
+    } s{twin_address(gpu, *a_buf_), twin_address(gpu, *r_buf_), twin_address(gpu, *s_buf_), uint32_t(n)},
+        q{twin_address(gpu, *a_buf_), twin_address(gpu, *p_buf_), twin_address(gpu, *q_buf_), uint32_t(n)};
     s_kernel_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1}, {*a_buf_, *r_buf_, *s_buf_, uint32_t(n)}, &s, sizeof s);
     q_kernel_.prepare({uint32_t(n), 1, 1}, {256, 1, 1}, {*a_buf_, *p_buf_, *q_buf_, uint32_t(n)}, &q, sizeof q);
   }

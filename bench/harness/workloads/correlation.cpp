@@ -54,9 +54,9 @@ class Correlation final : public Workload {
       upload_generated<float>(gpu, *data_buf_, capacity * capacity, input);
       capacity_ = capacity;
     }
-    const uint64_t data = data_buf_->device_address(), mean = mean_buf_->device_address(),
-                   stddev = std_buf_->device_address(), normal = normal_buf_->device_address(),
-                   corr = corr_buf_->device_address();
+    const uint64_t data = twin_address(gpu, *data_buf_), mean = twin_address(gpu, *mean_buf_),
+                   stddev = twin_address(gpu, *std_buf_), normal = twin_address(gpu, *normal_buf_),
+                   corr = twin_address(gpu, *corr_buf_);
     const uint32_t n32 = uint32_t(n);
     const std::array<uint32_t, 3> columns = {uint32_t(n / 256), 1, 1}, tiles = {uint32_t(n / 16), uint32_t(n / 16), 1};
     struct {

@@ -47,7 +47,7 @@ class Fdtd2d final : public Workload {
     struct {
       uint64_t ex, ey, hz;
       uint32_t n, t;
-    } e{ex_buf_->device_address(), ey_buf_->device_address(), hz_buf_->device_address(), uint32_t(n), 0};
+    } e{twin_address(gpu, *ex_buf_), twin_address(gpu, *ey_buf_), twin_address(gpu, *hz_buf_), uint32_t(n), 0};
     e_.prepare(groups, size, {*ex_buf_, *ey_buf_, *hz_buf_, uint32_t(n), 0u}, &e, sizeof e);
     for (uint32_t t = 1; t < BENCH_FDTD_STEPS; ++t) {
       e.t = t;
@@ -56,7 +56,7 @@ class Fdtd2d final : public Workload {
     struct {
       uint64_t ex, ey, hz;
       uint32_t n;
-    } h{ex_buf_->device_address(), ey_buf_->device_address(), hz_buf_->device_address(), uint32_t(n)};
+    } h{twin_address(gpu, *ex_buf_), twin_address(gpu, *ey_buf_), twin_address(gpu, *hz_buf_), uint32_t(n)};
     h_.prepare(groups, size, {*ex_buf_, *ey_buf_, *hz_buf_, uint32_t(n)}, &h, sizeof h);
   }
   // Per point and step: the e launch reads ex, ey and hz and writes ex and

@@ -54,10 +54,10 @@ class Gesummv final : public Workload {
       uint64_t a, b, x, y;
       float alpha, beta;
       uint32_t n;
-    } push{a_buf_->device_address(),
-           b_buf_->device_address(),
-           x_buf_->device_address(),
-           y_buf_->device_address(),
+    } push{twin_address(gpu, *a_buf_),
+           twin_address(gpu, *b_buf_),
+           twin_address(gpu, *x_buf_),
+           twin_address(gpu, *y_buf_),
            BENCH_ALPHA,
            BENCH_BETA,
            uint32_t(n)};

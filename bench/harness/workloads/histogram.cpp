@@ -10,7 +10,12 @@
 #include "harness/generated_input.h"
 #include "harness/parallel_for.h"
 #include "harness/trace.h"
+#include "harness/native.h"
 #include "harness/workloads/workloads.h"
+
+#if WASMGPU_BENCH_NATIVE
+#include "native_twins.h"
+#endif
 
 namespace wasmgpu::bench {
 namespace {
@@ -42,7 +47,7 @@ class Histogram final : public Workload {
     struct {
       uint64_t data, bins;
       uint32_t n;
-    } push{data_buf_->device_address(), bins_buf_->device_address(), uint32_t(n)};
+    } push{twin_address(gpu, *data_buf_), twin_address(gpu, *bins_buf_), uint32_t(n)};
     kernels_.prepare({groups_, 1, 1}, {256, 1, 1}, {*data_buf_, uint32_t(n), *bins_buf_}, &push, sizeof push);
   }
   double work() const override { return double(n_); }
@@ -61,6 +66,24 @@ class Histogram final : public Workload {
     for (int b = 0; b < 256; ++b)
       if (bins[b] != expected_[b]) mismatch(name(), v, fmt::format("bin {}", b), bins[b], expected_[b]);
   }
+
+#if WASMGPU_BENCH_NATIVE
+  std::unique_ptr<NativeTwin> native_twin() override {
+    struct Arrays {
+      std::vector<uint8_t> data;
+      std::array<int32_t, 256> bins{};
+    };
+    const uint64_t n = n_;
+    auto d = std::make_shared<Arrays>();
+    d->data = generated<uint8_t>(n, input);
+    auto twin = std::make_unique<NativeTwin>();
+    twin->run = [d, n] { native_histogram(d->data.data(), n, d->bins.data()); };
+    twin->check = [this, d](Gpu& gpu, Variant v) {
+      check_native_bytes<int32_t>(gpu, *bins_buf_, d->bins.data(), 256, name(), v, "bins");
+    };
+    return twin;
+  }
+#endif
 
  private:
   KernelSet kernels_;

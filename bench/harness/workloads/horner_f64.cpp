@@ -11,7 +11,12 @@
 #include "harness/staging.h"
 #include "harness/sample.h"
 #include "harness/trace.h"
+#include "harness/native.h"
 #include "harness/workloads/workloads.h"
+
+#if WASMGPU_BENCH_NATIVE
+#include "native_twins.h"
+#endif
 
 namespace wasmgpu::bench {
 namespace {
@@ -54,7 +59,7 @@ class HornerF64 final : public Workload {
     struct {
       uint64_t x, y, coef;
       uint32_t degree;
-    } push{x_buf_->device_address(), y_buf_->device_address(), coef_buf_->device_address(), BENCH_HORNER_DEGREE};
+    } push{twin_address(gpu, *x_buf_), twin_address(gpu, *y_buf_), twin_address(gpu, *coef_buf_), BENCH_HORNER_DEGREE};
     kernels_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1}, {*x_buf_, *y_buf_, *coef_buf_, BENCH_HORNER_DEGREE}, &push,
                      sizeof push);
     kernels_.prepare_default(uint32_t(n), {*x_buf_, *y_buf_, *coef_buf_, BENCH_HORNER_DEGREE});
@@ -78,6 +83,22 @@ class HornerF64 final : public Workload {
       }
     });
   }
+
+#if WASMGPU_BENCH_NATIVE
+  std::unique_ptr<NativeTwin> native_twin() override {
+    struct Arrays {
+      std::vector<double> x, y;
+    };
+    const uint64_t n = n_;
+    auto d = std::make_shared<Arrays>(Arrays{generated<double>(n, input), std::vector<double>(n)});
+    auto twin = std::make_unique<NativeTwin>();
+    twin->run = [this, d, n] { native_horner_f64(d->x.data(), d->y.data(), n, coef_.data(), BENCH_HORNER_DEGREE); };
+    twin->check = [this, d, n](Gpu& gpu, Variant v) {
+      check_native_bytes<double>(gpu, *y_buf_, d->y.data(), n, name(), v, "y");
+    };
+    return twin;
+  }
+#endif
 
  private:
   KernelSet kernels_;

@@ -54,8 +54,8 @@ class Jacobi2d final : public Workload {
     struct {
       uint64_t in, out;
       uint32_t n;
-    } ab{a_buf_->device_address(), b_buf_->device_address(), uint32_t(n)},
-        ba{b_buf_->device_address(), a_buf_->device_address(), uint32_t(n)};
+    } ab{twin_address(gpu, *a_buf_), twin_address(gpu, *b_buf_), uint32_t(n)},
+        ba{twin_address(gpu, *b_buf_), twin_address(gpu, *a_buf_), uint32_t(n)};
     const std::array<uint32_t, 3> groups = {uint32_t(n / 16), uint32_t(n / 16), 1}, size = {16, 16, 1};
     // Launch 0 sweeps A into B, launch 1 B into A.
     kernels_.prepare(groups, size, {*a_buf_, *b_buf_, uint32_t(n)}, &ab, sizeof ab);

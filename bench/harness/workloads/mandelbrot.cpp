@@ -7,7 +7,12 @@
 
 #include "bench_inputs.h"
 #include "harness/staging.h"
+#include "harness/native.h"
 #include "harness/workloads/workloads.h"
+
+#if WASMGPU_BENCH_NATIVE
+#include "native_twins.h"
+#endif
 
 namespace wasmgpu::bench {
 namespace {
@@ -55,7 +60,7 @@ class Mandelbrot final : public Workload {
       uint64_t counts;
       uint32_t width, max_iterations;
       float x0, y0, step;
-    } push{counts_buf_->device_address(), uint32_t(w), BENCH_MANDELBROT_ITERATIONS, x0, y0, step};
+    } push{twin_address(gpu, *counts_buf_), uint32_t(w), BENCH_MANDELBROT_ITERATIONS, x0, y0, step};
     kernels_.prepare({uint32_t(w / 16), uint32_t(w / 16), 1}, {16, 16, 1},
                      {*counts_buf_, uint32_t(w), BENCH_MANDELBROT_ITERATIONS, x0, y0, step}, &push, sizeof push);
     // Rows the CPU checks: all of them up to 2^18 pixels, else evenly spaced
@@ -111,6 +116,23 @@ class Mandelbrot final : public Workload {
                                            wrong.load(), checked.load()));
     if (v == Variant::GlslPrecise || iterations_ == 0) iterations_ = total;
   }
+
+#if WASMGPU_BENCH_NATIVE
+  // Every pixel's count, byte for byte (exact mode's floats are the C ones).
+  std::unique_ptr<NativeTwin> native_twin() override {
+    const uint64_t w = w_;
+    auto counts = std::make_shared<std::vector<uint32_t>>(w * w);
+    auto twin = std::make_unique<NativeTwin>();
+    twin->run = [counts, w] {
+      native_mandelbrot(counts->data(), unsigned(w), unsigned(w), BENCH_MANDELBROT_ITERATIONS, -2.0f, -1.25f,
+                        step_for(w));
+    };
+    twin->check = [this, counts, w](Gpu& gpu, Variant v) {
+      check_native_bytes<uint32_t>(gpu, *counts_buf_, counts->data(), w * w, name(), v, "counts");
+    };
+    return twin;
+  }
+#endif
 
  private:
   KernelSet kernels_;

@@ -54,15 +54,16 @@ class Mm2 final : public Workload {
       uint64_t a, b, tmp;
       float alpha;
       uint32_t n;
-    } first{a_buf_->device_address(), b_buf_->device_address(), tmp_buf_->device_address(), BENCH_ALPHA, uint32_t(n)};
+    } first{twin_address(gpu, *a_buf_), twin_address(gpu, *b_buf_), twin_address(gpu, *tmp_buf_), BENCH_ALPHA,
+            uint32_t(n)};
     struct {
       uint64_t tmp, c, d, out;
       float beta;
       uint32_t n;
-    } second{tmp_buf_->device_address(),
-             c_buf_->device_address(),
-             d_buf_->device_address(),
-             out_buf_->device_address(),
+    } second{twin_address(gpu, *tmp_buf_),
+             twin_address(gpu, *c_buf_),
+             twin_address(gpu, *d_buf_),
+             twin_address(gpu, *out_buf_),
              BENCH_BETA,
              uint32_t(n)};
     const std::array<uint32_t, 3> groups = {uint32_t(n / 16), uint32_t(n / 16), 1}, size = {16, 16, 1};

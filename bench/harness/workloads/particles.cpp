@@ -8,7 +8,12 @@
 #include "harness/generated_input.h"
 #include "harness/staging.h"
 #include "harness/trace.h"
+#include "harness/native.h"
 #include "harness/workloads/workloads.h"
+
+#if WASMGPU_BENCH_NATIVE
+#include "native_twins.h"
+#endif
 #include "particle_inputs.h"
 #include "particles.h"
 
@@ -60,7 +65,7 @@ class Particles final : public Workload {
     struct {
       uint64_t in, out;
       float k, c, dt;
-    } push{in_buf_->device_address(), out_buf_->device_address(), BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING,
+    } push{twin_address(gpu, *in_buf_), twin_address(gpu, *out_buf_), BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING,
            BENCH_PARTICLE_DT};
     kernels_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1},
                      {*in_buf_, *out_buf_, BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING, BENCH_PARTICLE_DT}, &push,
@@ -91,6 +96,25 @@ class Particles final : public Workload {
       }
     });
   }
+
+#if WASMGPU_BENCH_NATIVE
+  std::unique_ptr<NativeTwin> native_twin() override {
+    struct Arrays {
+      std::vector<particle> in, out;
+    };
+    const uint64_t n = n_;
+    auto d = std::make_shared<Arrays>(Arrays{generated<particle>(n, input), std::vector<particle>(n)});
+    auto twin = std::make_unique<NativeTwin>();
+    twin->run = [d, n] {
+      native_particles(d->in.data(), d->out.data(), n, BENCH_PARTICLE_STIFFNESS, BENCH_PARTICLE_DAMPING,
+                       BENCH_PARTICLE_DT);
+    };
+    twin->check = [this, d, n](Gpu& gpu, Variant v) {
+      check_native_bytes<particle>(gpu, *out_buf_, d->out.data(), n, name(), v, "particles");
+    };
+    return twin;
+  }
+#endif
 
  private:
   KernelSet kernels_;

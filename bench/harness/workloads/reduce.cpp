@@ -9,7 +9,12 @@
 #include "harness/generated_input.h"
 #include "harness/parallel_for.h"
 #include "harness/trace.h"
+#include "harness/native.h"
 #include "harness/workloads/workloads.h"
+
+#if WASMGPU_BENCH_NATIVE
+#include "native_twins.h"
+#endif
 
 namespace wasmgpu::bench {
 namespace {
@@ -44,7 +49,7 @@ class Reduce final : public Workload {
     struct {
       uint64_t in, partial;
       uint32_t n;
-    } push{in_buf_->device_address(), partial_buf_->device_address(), uint32_t(n)};
+    } push{twin_address(gpu, *in_buf_), twin_address(gpu, *partial_buf_), uint32_t(n)};
     kernels_.prepare({groups_, 1, 1}, {256, 1, 1}, {*in_buf_, uint32_t(n), *partial_buf_}, &push, sizeof push);
   }
   double work() const override { return 4.0 * double(n_); }
@@ -66,6 +71,37 @@ class Reduce final : public Workload {
         mismatch(name(), v, fmt::format("partial[{}]", g), partial[g], expected_[g]);
     }
   }
+
+#if WASMGPU_BENCH_NATIVE
+  // One total over all cores: checked against the sum of the wasm kernel's
+  // partial sums within 1e-5 of the sum of |x| (+ 1e-6), the bound the
+  // reordered variants get (the two add in different orders).
+  std::unique_ptr<NativeTwin> native_twin() override {
+    struct Arrays {
+      std::vector<float> in;
+      float sum = 0;
+      double magnitude = 0;
+    };
+    const uint64_t n = n_;
+    auto d = std::make_shared<Arrays>();
+    d->in = generated<float>(n, input);
+    for (float x : d->in) d->magnitude += std::fabs(x);
+    auto twin = std::make_unique<NativeTwin>();
+    twin->run = [d, n] { d->sum = native_reduce(d->in.data(), n); };
+    twin->check = [this, d](Gpu&, Variant v) {
+      std::vector<float> partial(groups_);
+      download(*partial_buf_, partial.data(), groups_ * 4);
+      double wasm = 0;
+      for (float p : partial) wasm += p;
+      if (std::fabs(double(d->sum) - wasm) > 1e-5 * d->magnitude + 1e-6)
+        throw std::runtime_error(
+            fmt::format("reduce: the native twin's sum {:.9g} differs from the wasm kernel's "
+                        "partial sums' {:.9g} ({}) by more than 1e-5 x {:.6g} + 1e-6",
+                        d->sum, wasm, to_string(v), d->magnitude));
+    };
+    return twin;
+  }
+#endif
 
  private:
   KernelSet kernels_;

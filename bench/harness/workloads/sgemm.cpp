@@ -11,7 +11,15 @@
 #include "harness/parallel_for.h"
 #include "harness/staging.h"
 #include "harness/trace.h"
+#include "harness/native.h"
 #include "harness/workloads/workloads.h"
+
+#if WASMGPU_BENCH_NATIVE
+#include "native_twins.h"
+#endif
+#if WASMGPU_BENCH_OPENBLAS
+#include <cblas.h>
+#endif
 
 namespace wasmgpu::bench {
 namespace {
@@ -48,7 +56,7 @@ class Sgemm final : public Workload {
     struct {
       uint64_t a, b, c;
       uint32_t n;
-    } push{a_buf_->device_address(), b_buf_->device_address(), c_buf_->device_address(), uint32_t(n)};
+    } push{twin_address(gpu, *a_buf_), twin_address(gpu, *b_buf_), twin_address(gpu, *c_buf_), uint32_t(n)};
     kernels_.prepare({uint32_t(n / 128), uint32_t(n / 128), 1}, {256, 1, 1}, {*a_buf_, *b_buf_, *c_buf_, uint32_t(n)},
                      &push, sizeof push);
   }
@@ -56,7 +64,7 @@ class Sgemm final : public Workload {
   std::string size_text() const override { return fmt::format("n={}", n_); }
   std::string cuda_args() const override { return fmt::format("--size {}", n_); }
   std::string skip_reason(Gpu& gpu, Variant v) const override {
-    if (v == Variant::WasmExact && gpu.info().type == "CPU")
+    if (v == Variant::WasmExact && gpu.info().type == "CPU" && !gpu.is_cpu())
       return "exact-mode SGEMM not run on a CPU device: llvmpipe spends over 5 minutes compiling its pipeline "
              "(64 unrolled exact multiply-adds per k step)";
     return {};
@@ -89,6 +97,44 @@ class Sgemm final : public Workload {
       }
     });
   }
+
+#if WASMGPU_BENCH_NATIVE
+  // Every element of C, byte for byte (both sum in ascending k, rounding each
+  // product and sum); OpenBLAS (which reorders and fuses) within 1e-5 x n of
+  // the twin: each product is under 1 in magnitude.
+  std::unique_ptr<NativeTwin> native_twin() override {
+    struct Arrays {
+      std::vector<float> a, b, c, blas;
+    };
+    const uint64_t n = n_;
+    auto d = std::make_shared<Arrays>();
+    d->a = generated<float>(n * n, input_a);
+    d->b = generated<float>(n * n, input_b);
+    d->c.resize(n * n);
+    auto twin = std::make_unique<NativeTwin>();
+    twin->run = [d, n] { native_sgemm(d->a.data(), d->b.data(), d->c.data(), unsigned(n)); };
+    twin->check = [this, d, n](Gpu& gpu, Variant v) {
+      check_native_bytes<float>(gpu, *c_buf_, d->c.data(), n * n, name(), v, "C");
+    };
+    twin->library = "openblas";
+#if WASMGPU_BENCH_OPENBLAS
+    d->blas.resize(n * n);
+    twin->library_run = [d, n] {
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0f, d->a.data(), int(n),
+                  d->b.data(), int(n), 0.0f, d->blas.data(), int(n));
+    };
+    twin->library_check = [d, n] {
+      for (uint64_t i = 0; i < n * n; ++i)
+        if (!(std::fabs(d->blas[i] - d->c[i]) <= 1e-5 * double(n)))
+          throw std::runtime_error(
+              fmt::format("sgemm: OpenBLAS's C[{}][{}] = {:.9g}, the native twin's {:.9g}: "
+                          "more than 1e-5 x n apart",
+                          i / n, i % n, d->blas[i], d->c[i]));
+    };
+#endif
+    return twin;
+  }
+#endif
 
  private:
   KernelSet kernels_;

@@ -8,7 +8,12 @@
 #include "harness/generated_input.h"
 #include "harness/staging.h"
 #include "harness/trace.h"
+#include "harness/native.h"
 #include "harness/workloads/workloads.h"
+
+#if WASMGPU_BENCH_NATIVE
+#include "native_twins.h"
+#endif
 
 namespace wasmgpu::bench {
 namespace {
@@ -42,7 +47,7 @@ class Stencil final : public Workload {
     struct {
       uint64_t in, out;
       uint32_t w, h;
-    } push{in_buf_->device_address(), out_buf_->device_address(), uint32_t(w), uint32_t(w)};
+    } push{twin_address(gpu, *in_buf_), twin_address(gpu, *out_buf_), uint32_t(w), uint32_t(w)};
     kernels_.prepare({uint32_t(w / 16), uint32_t(w / 16), 1}, {16, 16, 1},
                      {*in_buf_, *out_buf_, uint32_t(w), uint32_t(w)}, &push, sizeof push);
   }
@@ -76,6 +81,22 @@ class Stencil final : public Workload {
       }
     });
   }
+
+#if WASMGPU_BENCH_NATIVE
+  std::unique_ptr<NativeTwin> native_twin() override {
+    struct Arrays {
+      std::vector<float> in, out;
+    };
+    const uint64_t w = w_;
+    auto d = std::make_shared<Arrays>(Arrays{generated<float>(w * w, input), std::vector<float>(w * w)});
+    auto twin = std::make_unique<NativeTwin>();
+    twin->run = [d, w] { native_stencil(d->in.data(), d->out.data(), unsigned(w), unsigned(w)); };
+    twin->check = [this, d, w](Gpu& gpu, Variant v) {
+      check_native_bytes<float>(gpu, *out_buf_, d->out.data(), w * w, name(), v, "out");
+    };
+    return twin;
+  }
+#endif
 
  private:
   KernelSet kernels_;

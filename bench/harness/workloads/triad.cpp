@@ -8,7 +8,12 @@
 #include "harness/generated_input.h"
 #include "harness/staging.h"
 #include "harness/trace.h"
+#include "harness/native.h"
 #include "harness/workloads/workloads.h"
+
+#if WASMGPU_BENCH_NATIVE
+#include "native_twins.h"
+#endif
 
 namespace wasmgpu::bench {
 namespace {
@@ -42,7 +47,7 @@ class Triad final : public Workload {
       uint64_t a, b, c;
       float s;
       uint32_t n;
-    } push{a_buf_->device_address(), b_buf_->device_address(), c_buf_->device_address(), BENCH_TRIAD_SCALAR,
+    } push{twin_address(gpu, *a_buf_), twin_address(gpu, *b_buf_), twin_address(gpu, *c_buf_), BENCH_TRIAD_SCALAR,
            uint32_t(n)};
     kernels_.prepare({uint32_t(n / 256), 1, 1}, {256, 1, 1},
                      {*a_buf_, *b_buf_, *c_buf_, BENCH_TRIAD_SCALAR, uint32_t(n)}, &push, sizeof push);
@@ -66,6 +71,23 @@ class Triad final : public Workload {
       }
     });
   }
+
+#if WASMGPU_BENCH_NATIVE
+  std::unique_ptr<NativeTwin> native_twin() override {
+    struct Arrays {
+      std::vector<float> a, b, c;
+    };
+    const uint64_t n = n_;
+    auto d = std::make_shared<Arrays>(
+        Arrays{std::vector<float>(n), generated<float>(n, input_b), generated<float>(n, input_c)});
+    auto twin = std::make_unique<NativeTwin>();
+    twin->run = [d, n] { native_triad(d->a.data(), d->b.data(), d->c.data(), BENCH_TRIAD_SCALAR, n); };
+    twin->check = [this, d, n](Gpu& gpu, Variant v) {
+      check_native_bytes<float>(gpu, *a_buf_, d->a.data(), n, name(), v, "a");
+    };
+    return twin;
+  }
+#endif
 
  private:
   KernelSet kernels_;

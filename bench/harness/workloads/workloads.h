@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "harness/workload.h"
 
@@ -22,5 +23,8 @@ std::unique_ptr<Workload> make_bicg(Gpu& gpu);
 std::unique_ptr<Workload> make_mm2(Gpu& gpu);  // "2mm"
 std::unique_ptr<Workload> make_fdtd_2d(Gpu& gpu);
 std::unique_ptr<Workload> make_correlation(Gpu& gpu);
+
+// The workload named `name` as the table names it ("2mm" for make_mm2).
+std::unique_ptr<Workload> make_workload(Gpu& gpu, const std::string& name);
 
 }  // namespace wasmgpu::bench
