@@ -81,6 +81,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libstb-dev libfmt-dev
   chromium  # the demo page, headless with WebGPU (the test webgpu.browser)
   libomp-19-dev libopenblas-dev  # the bench's native CPU twins (OpenMP) and their SGEMM reference (bench/native)
+  libboost-context-dev  # the cpu device's workgroup fibers (src/cpu/workgroup_fibers.h)
 )
 # scikit-build-core (the Python package's build backend) needs backports' python3-packaging.
 BACKPORTS_PACKAGES=(mesa-vulkan-drivers python3-scikit-build-core)

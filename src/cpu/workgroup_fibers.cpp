@@ -14,11 +14,29 @@ namespace wasmgpu::cpu {
 
 namespace {
 
-// The scheduler running fibers on this thread, for a fiber starting
-// (makecontext passes no pointers portably) or reaching a barrier.
+// The scheduler running fibers on this thread, for a fiber reaching a
+// barrier or a subgroup operation.
 thread_local WorkgroupFibers* scheduler_on_thread = nullptr;
 
 }  // namespace
+
+// Boost.Context's stack allocator concept over memory the scheduler owns:
+// the stack grows down from the slice's end; nothing is freed per fiber.
+class WorkgroupFibers::StackSlice {
+ public:
+  StackSlice(uint8_t* base, size_t bytes) : base_(base), bytes_(bytes) {}
+  boost::context::stack_context allocate() {
+    boost::context::stack_context stack;
+    stack.size = bytes_;
+    stack.sp = base_ + bytes_;
+    return stack;
+  }
+  void deallocate(boost::context::stack_context&) noexcept {}
+
+ private:
+  uint8_t* base_;
+  size_t bytes_;
+};
 
 WorkgroupFibers::WorkgroupFibers(uint32_t max_invocations, uint32_t stack_slot_bytes)
     : fibers_(max_invocations),
@@ -44,23 +62,19 @@ void WorkgroupFibers::add(const InvocationState& row, uint32_t invocation) {
   ++used_;
 }
 
-void WorkgroupFibers::start() {
-  WorkgroupFibers* self = scheduler_on_thread;
-  Fiber* fiber = self->running_;
-  run_compiled(self->entry_, &fiber->state, fiber->invocation, fiber->invocation + 1);
-  fiber->done = true;
-  // Returning resumes uc_link: the scheduler.
-}
-
 void WorkgroupFibers::run(KernelEntry entry) {
   entry_ = entry;
+  scheduler_on_thread = this;
   for (uint32_t i = 0; i < used_; ++i) {
     Fiber& fiber = fibers_[i];
-    getcontext(&fiber.context);
-    fiber.context.uc_stack.ss_sp = stacks_ + size_t(i) * kFiberStackBytes;
-    fiber.context.uc_stack.ss_size = kFiberStackBytes;
-    fiber.context.uc_link = &scheduler_;
-    makecontext(&fiber.context, &WorkgroupFibers::start, 0);
+    fiber.context =
+        boost::context::fiber(std::allocator_arg, StackSlice(stacks_ + size_t(i) * kFiberStackBytes, kFiberStackBytes),
+                              [this, &fiber](boost::context::fiber&& scheduler) {
+                                fiber.scheduler = std::move(scheduler);
+                                run_compiled(entry_, &fiber.state, fiber.invocation, fiber.invocation + 1);
+                                fiber.done = true;
+                                return std::move(fiber.scheduler);
+                              });
   }
   round_ = 0;
   for (uint32_t live = used_; live > 0; ++round_) {
@@ -68,22 +82,18 @@ void WorkgroupFibers::run(KernelEntry entry) {
     for (uint32_t i = 0; i < used_; ++i) {
       Fiber& fiber = fibers_[i];
       if (fiber.done) continue;
-      running_ = &fiber;
-      scheduler_on_thread = this;
-      swapcontext(&scheduler_, &fiber.context);
+      fiber.context = std::move(fiber.context).resume();
       ++switches_;
       if (!fiber.done) ++live;
     }
   }
-  running_ = nullptr;
   used_ = 0;
 }
 
 void WorkgroupFibers::barrier(InvocationState* state) {
   auto* fiber = static_cast<Fiber*>(state->fiber);
-  WorkgroupFibers* self = scheduler_on_thread;  // the scheduler running on this thread
-  ++self->switches_;
-  swapcontext(&fiber->context, &self->scheduler_);
+  ++scheduler_on_thread->switches_;
+  fiber->scheduler = std::move(fiber->scheduler).resume();
 }
 
 uint64_t WorkgroupFibers::subgroup(InvocationState* state, uint32_t op, uint64_t value, uint32_t lane_argument) {
@@ -92,7 +102,7 @@ uint64_t WorkgroupFibers::subgroup(InvocationState* state, uint32_t op, uint64_t
   const uint64_t round = self->round_;
   fiber->slots[round & 1] = Slot{value, round};
   ++self->switches_;
-  swapcontext(&fiber->context, &self->scheduler_);
+  fiber->scheduler = std::move(fiber->scheduler).resume();
   // Every live invocation has had its turn in `round` now.
   const uint32_t index = uint32_t(fiber - self->fibers_.data());
   const uint32_t first = index / kSubgroupSize * kSubgroupSize;

@@ -1,12 +1,17 @@
 // The invocations of one workgroup of a kernel with barriers, run as fibers
-// (ucontext) on one worker thread: each runs until its next
+// (Boost.Context) on one worker thread: each runs until its next
 // wasmgpu_barrier() or its end, then the next one runs; when every live
 // invocation has had its turn, all of them have reached the barrier and the
 // next round starts. Kernels without barriers never come here: they run
 // their rows of invocations in one loop (cpu_device.cpp).
+//
+// Boost.Context switches by saving registers only. glibc's swapcontext also
+// sets the signal mask, a system call per switch: in the bench's reduction
+// it took more than half the time (docs/performance.md). Sanitized builds
+// use Boost's ucontext flavour, which tells ASan about each switch.
 #pragma once
 
-#include <ucontext.h>
+#include <boost/context/fiber.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -52,13 +57,17 @@ class WorkgroupFibers {
     uint64_t round = ~uint64_t(0);
   };
   struct Fiber {
-    ucontext_t context;
+    // Suspended: the fiber itself (scheduler's side), and while it runs,
+    // the scheduler it resumes at a barrier or its end (fiber's side).
+    boost::context::fiber context;
+    boost::context::fiber scheduler;
     InvocationState state;
     uint32_t invocation = 0;
     bool done = false;
     Slot slots[2];
   };
-  static void start();
+  // Each fiber's C stack: its slice of the reserved stacks.
+  class StackSlice;
 
   std::vector<Fiber> fibers_;
   std::vector<uint8_t> stack_slots_;
@@ -66,8 +75,6 @@ class WorkgroupFibers {
   size_t stacks_bytes_ = 0;
   uint32_t stack_slot_bytes_ = 0;
   uint32_t used_ = 0;
-  ucontext_t scheduler_;
-  Fiber* running_ = nullptr;
   KernelEntry entry_ = nullptr;
   uint64_t switches_ = 0;
   uint64_t round_ = 0;  // turns every live fiber has had in this workgroup
