@@ -281,13 +281,16 @@ std::shared_ptr<Device> open_device(const py::object& which) {
   throw py::type_error("wasmgpu: Device() takes a device index (int), part of a device name (str), or nothing");
 }
 
-PyModule load(const std::shared_ptr<Device>& device, const py::object& source, const std::string& float_mode) {
+PyModule load(const std::shared_ptr<Device>& device, const py::object& source, const std::string& float_mode,
+              bool trap_sites, std::optional<uint64_t> heap_bytes) {
   ModuleOptions options;
   if (float_mode == "fast")
     options.float_mode = ModuleOptions::FloatMode::Fast;
   else if (float_mode != "exact")
     throw py::value_error("wasmgpu: float_mode is 'exact' (wasm's bits on every device) or 'fast', not '" + float_mode +
                           "'");
+  options.trap_sites = trap_sites;
+  options.heap_bytes = heap_bytes;  // checked by the library (8 KiB to 1 GiB), as --heap is
   if (py::isinstance<py::bytes>(source) || py::isinstance<py::bytearray>(source) ||
       py::isinstance<py::memoryview>(source)) {
     HostBytes host = contiguous_bytes(py::reinterpret_borrow<py::buffer>(source));
@@ -401,7 +404,8 @@ PYBIND11_MODULE(_core, m) {
   py::class_<Device, std::shared_ptr<Device>>(m, "Device")
       .def(py::init(&open_device), py::arg("which") = py::none())
       .def_property_readonly("info", &Device::info, py::return_value_policy::reference_internal)
-      .def("load", &load, py::arg("source"), py::arg("float_mode") = "exact")
+      .def("load", &load, py::arg("source"), py::arg("float_mode") = "exact", py::arg("trap_sites") = false,
+           py::arg("heap_bytes") = py::none())
       .def(
           "buffer",
           [](Device& d, size_t count, const py::object& dtype) {

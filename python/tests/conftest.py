@@ -19,6 +19,7 @@ SOURCES = {
     "histogram": ROOT / "examples" / "histogram" / "histogram.c",
     "checked_divide": Path(__file__).resolve().parent / "kernels" / "checked_divide.c",
     "print_assert": Path(__file__).resolve().parent / "kernels" / "print_assert.c",
+    "keep_block": Path(__file__).resolve().parent / "kernels" / "keep_block.c",
 }
 
 

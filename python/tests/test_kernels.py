@@ -94,6 +94,35 @@ def test_trap_is_a_python_exception_with_the_trap(device, kernel_dir):
     np.testing.assert_array_equal(out, a)
 
 
+def test_trap_sites_name_the_function_and_offset(device, kernel_dir):
+    path = kernel_dir / "checked_divide.wasm"
+    divide = device.load(path, trap_sites=True).kernel("checked_divide")
+    a = np.arange(8, dtype=np.int32)
+    b = np.ones(8, dtype=np.int32)
+    b[5] = 0
+    with pytest.raises(wasmgpu.TrapError) as error:
+        divide(8, a, b, np.zeros(8, dtype=np.int32))
+    message = str(error.value)
+    assert re.search(r"; invocation 5 trapped in function 'checked_divide' \(function \d+\) at module offset 0x[0-9a-f]+$",
+                     message), message
+    with pytest.raises(wasmgpu.TrapError) as error:  # without the option: no site
+        device.load(path).kernel("checked_divide")(8, a, b, np.zeros(8, dtype=np.int32))
+    assert "trapped in function" not in str(error.value)
+
+
+def test_heap_bytes_sizes_the_device_heap(device, kernel_dir):
+    path = kernel_dir / "keep_block.wasm"
+    out = np.zeros(64, dtype=np.int32)
+    device.load(path).kernel("keep_block")(64, 1024, out)  # the default 8 MiB holds 64 KiB
+    assert out.tolist() == [1] * 64
+    out[:] = 0
+    device.load(path, heap_bytes=8192).kernel("keep_block")(64, 1024, out)  # 8 KiB holds at most 8
+    assert 0 < int(out.sum()) <= 8, out
+    with pytest.raises(wasmgpu.Error) as error:
+        device.load(path, heap_bytes=100).kernel("keep_block")(1, 16, out)
+    assert "8 KiB to 1 GiB" in str(error.value)
+
+
 def test_printf_reaches_stdout_and_assert_the_trap(device, kernel_dir, capfd):
     kernel = device.load(kernel_dir / "print_assert.wasm").kernel("print_assert")
     x = np.array([0.5, 1.25, -2.0, 3.0], dtype=np.float32)

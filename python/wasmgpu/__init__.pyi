@@ -86,10 +86,17 @@ class Device:
     @property
     def info(self) -> DeviceInfo: ...
     def load(
-        self, source: str | os.PathLike[str] | bytes | bytearray | memoryview, float_mode: str = "exact"
+        self,
+        source: str | os.PathLike[str] | bytes | bytearray | memoryview,
+        float_mode: str = "exact",
+        trap_sites: bool = False,
+        heap_bytes: int | None = None,
     ) -> Module:
         """A wasm or SPIR-V module from a file path or from its bytes. float_mode: "exact" (wasm's
-        bits on every device) or "fast" (the device's own float instructions; docs/float-modes.md)."""
+        bits on every device) or "fast" (the device's own float instructions; docs/float-modes.md).
+        trap_sites: a trap names the function, module offset and access where it happened (as
+        --trap-sites). heap_bytes: the device heap of a module whose kernels allocate (8 KiB to
+        1 GiB; default WASMGPU_HEAP, else 8 MiB)."""
     def buffer(self, count: int, dtype: Any = np.float32) -> Buffer:
         """A zero-filled buffer of `count` elements."""
     def upload(self, data: Any) -> Buffer:
