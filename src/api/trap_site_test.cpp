@@ -68,7 +68,7 @@ TEST_F(ApiTest, TrapSiteOfALaunchNamesTheCalleeAndItsInstruction) {
   for (int i = 1; i < 8; ++i)
     named |= message.find("; invocation " + std::to_string(i) +
                           " trapped in function 'read' (function 0) at module offset " + hex(load) +
-                          ", a 4-byte access at address 0x") != std::string::npos;
+                          ", accessing 4 bytes at address 0x") != std::string::npos;
   EXPECT_TRUE(named) << message << "\nwanted the i32.load at " << load;
 }
 
@@ -100,7 +100,7 @@ TEST_F(ApiTest, TrapSiteNamesTheAddressOfTheTrappingAccess) {
   for (uint32_t i = 0; i < 8; ++i)
     named |= message.ends_with("; invocation " + std::to_string(i) +
                                " trapped in function 'read' (function 0) at module offset " + load +
-                               ", a 4-byte access at address " + hex(0xfff00000u + 4 * i));
+                               ", accessing 4 bytes at address " + hex(0xfff00000u + 4 * i));
   EXPECT_TRUE(named) << message;
 }
 
@@ -117,7 +117,7 @@ TEST_F(ApiTest, TrapSiteOfACallIsItsFirstTrapNotWhereItWoundDown) {
   // could not trap); the site is the callee's load.
   EXPECT_EQ(results[1].trap_site, "function 'read' (function 0) at module offset " +
                                       hex(offset_of(path, 0, wasm::Opcode::I32Load)) +
-                                      ", a 4-byte access at address 0xfff00010");
+                                      ", accessing 4 bytes at address 0xfff00010");
 }
 
 TEST_F(ApiTest, WithoutTrapSitesATrapNamesNoSite) {

@@ -30,7 +30,7 @@ std::string describe_code_site(const Module& module, uint32_t offset) {
 
 std::string describe_access(uint64_t address, uint32_t bytes) {
   char text[64];
-  std::snprintf(text, sizeof text, "a %u-byte access at address 0x%llx", bytes,
+  std::snprintf(text, sizeof text, "accessing %u byte%s at address 0x%llx", bytes, bytes == 1 ? "" : "s",
                 static_cast<unsigned long long>(address));
   return text;
 }

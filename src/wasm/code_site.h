@@ -19,7 +19,7 @@ std::optional<uint32_t> function_at_offset(const Module& module, uint32_t offset
 // 0x1a2" when no function's instruction starts there.
 std::string describe_code_site(const Module& module, uint32_t offset);
 
-// "a 4-byte access at address 0x3590": a trapping memory access, named after
+// "accessing 4 bytes at address 0x3590": a trapping memory access, named after
 // its wasm effective address (the one the module computed, offset included).
 std::string describe_access(uint64_t address, uint32_t bytes);
 
